@@ -1,0 +1,306 @@
+/**
+ * The client for hosts that have fetch (Excel, Node, tests): the whole bulk flow (plan, submit, poll,
+ * paginate, retry, pace by rate limits) over the sans-IO pieces. Timers come from the host.
+ */
+import type { CheckName, PlanName } from "./checks";
+import { ComplianceError, serviceError, toServiceError, type ServiceError } from "./errors";
+import { acceptResultsPage, checkJobDeadline, failJob, isJobDone, nextJobRequest, startJob, type JobState } from "./jobs";
+import { fanOut, planScreening, rowsForProperties, type Outcome } from "./plan";
+import { retryDelay, spendOne, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
+import {
+  buildAddressLookupRequest,
+  buildBulkResultsRequest,
+  buildBulkSubmitRequest,
+  buildCheckRequest,
+  type ClientConfig,
+  type HttpRequest,
+} from "./requests";
+import {
+  interpretAddressResponse,
+  interpretBulkSubmitResponse,
+  interpretCheckResponse,
+  interpretResultsResponse,
+  type Interpreted,
+  type ResultsPage,
+} from "./responses";
+import { normaliseProperty, type InputRow, type PropertyQuery } from "./rows";
+import type { AddressRecord, BulkJob, CheckResult } from "./schemas";
+
+/** The slice of fetch the client uses, so any fetch-like function (browser, Node, a test's) fits. */
+export type FetchLike = (
+  url: string,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a DOM AbortSignal or a Node one; `any` lets hosts pass their own fetch unwrapped
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: any },
+) => Promise<{ status: number; headers: HeaderSource; text(): Promise<string> }>;
+
+/** The part of AbortSignal the client uses; declared here so core compiles without the DOM library (Apps Script). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener?(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener?(type: "abort", listener: () => void): void;
+}
+
+export type Sleep = (ms: number, signal?: AbortSignalLike) => Promise<void>;
+
+export interface ClientOptions extends ClientConfig {
+  fetch: FetchLike;
+  /** Host timer; by default the global setTimeout where the host has one. */
+  sleep?: Sleep;
+  now?: () => number;
+  /** Per request, default 30 s (Excel desktop gives up on a request at about 60 s). */
+  requestTimeoutMs?: number;
+  /** Retries of a GET (and of a 429 on a POST), default 4. */
+  maxRetries?: number;
+  /** Longest single wait the client accepts (rate-limit reset, Retry-After) before failing instead, default 90 s. */
+  maxWaitMs?: number;
+  onRateLimit?(info: RateLimitInfo): void;
+}
+
+export interface ScreenProgress {
+  jobsTotal: number;
+  jobsSubmitted: number;
+  propertiesTotal: number;
+  propertiesDone: number;
+  /** Rows (indexes into the properties passed to screen) newly settled since the last call. */
+  completed: { index: number; outcome: Outcome }[];
+  rateLimit?: RateLimitInfo;
+}
+
+export interface ScreenOptions {
+  plan?: PlanName | number;
+  checks?: CheckName[];
+  signal?: AbortSignalLike;
+  jobTimeoutMs?: number;
+  onProgress?(p: ScreenProgress): void;
+  onJobs?(jobs: JobState[]): void;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignalLike): Promise<void> {
+  const timer = (globalThis as { setTimeout?: (fn: () => void, ms: number) => unknown }).setTimeout;
+  const clear = (globalThis as { clearTimeout?: (h: unknown) => void }).clearTimeout;
+  if (!timer) return Promise.reject(new Error("No timer on this host: pass `sleep` to createClient"));
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const handle = timer(() => {
+      signal?.removeEventListener?.("abort", onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    function onAbort() {
+      clear?.(handle);
+      resolve();
+    }
+    signal?.addEventListener?.("abort", onAbort, { once: true });
+  });
+}
+
+const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "rate_limited"];
+
+export function createClient(opts: ClientOptions) {
+  const cfg: ClientConfig = { baseUrl: opts.baseUrl, apiKey: opts.apiKey };
+  const sleep = opts.sleep ?? defaultSleep;
+  const now = opts.now ?? (() => Date.now());
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 30000;
+  const maxRetries = opts.maxRetries ?? 4;
+  const maxWaitMs = opts.maxWaitMs ?? 90000;
+  let rate: RateLimitInfo | undefined;
+  let gateChain: Promise<void> = Promise.resolve();
+
+  const cancelled = () => serviceError("cancelled", "cancelled", "Cancelled before this property was checked.");
+
+  /** Requests pass one at a time through the gate, which waits out an exhausted window. */
+  function gate(signal?: AbortSignalLike): Promise<void> {
+    const turn = gateChain.then(async () => {
+      const wait = waitBeforeNextRequest(rate, now());
+      if (wait > maxWaitMs) {
+        throw new ComplianceError(
+          serviceError("rate_limited", "rate_limit_exhausted", `The request quota is used up until ${new Date(rate!.resetAtMs ?? now() + wait).toISOString()}.`, {
+            retryAfterMs: wait,
+          }),
+        );
+      }
+      if (wait > 0) await sleep(wait, signal);
+      rate = spendOne(rate);
+    });
+    gateChain = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async function once<T>(req: HttpRequest, interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>, signal?: AbortSignalLike): Promise<Interpreted<T>> {
+    let timedOut = false;
+    const response = opts.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal }).then(async (res) => ({
+      status: res.status,
+      headers: res.headers,
+      text: await res.text(),
+    }));
+    const timeout = sleep(requestTimeoutMs, signal).then(() => {
+      timedOut = true;
+    });
+    const res = await Promise.race([response, timeout]);
+    if (signal?.aborted) throw new ComplianceError(cancelled());
+    if (!res || timedOut) {
+      response.catch(() => undefined);
+      throw new ComplianceError(serviceError("timeout", "request_timeout", `The service did not answer within ${Math.round(requestTimeoutMs / 1000)} s.`));
+    }
+    const out = interpret(res.status, res.headers, res.text, now());
+    if (out.rateLimit.limit !== undefined || out.rateLimit.remaining !== undefined || out.rateLimit.retryAfterMs !== undefined) {
+      rate = out.rateLimit;
+      opts.onRateLimit?.(rate);
+    }
+    return out;
+  }
+
+  /** Send with bounded retries: GETs on transient failures; a POST only on 429 (the server refused it, so no job was made). */
+  async function send<T>(req: HttpRequest, interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>, signal?: AbortSignalLike): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw new ComplianceError(cancelled());
+      let error: ServiceError;
+      try {
+        await gate(signal);
+        const out = await once(req, interpret, signal);
+        if (out.ok) return out.value;
+        error = out.error;
+      } catch (e) {
+        error = toServiceError(e);
+      }
+      if (error.kind === "cancelled" || signal?.aborted) throw new ComplianceError(cancelled());
+      const retryable = req.method === "GET" ? RETRYABLE_GET.includes(error.kind) : error.kind === "rate_limited";
+      if (!retryable || attempt > maxRetries) throw new ComplianceError(error);
+      const delay = retryDelay(attempt, error.retryAfterMs);
+      if (delay > maxWaitMs) throw new ComplianceError(error);
+      await sleep(delay, signal);
+    }
+  }
+
+  const client = {
+    config: cfg,
+    lastRateLimit: () => rate,
+
+    check(q: PropertyQuery, o: { signal?: AbortSignalLike } = {}): Promise<CheckResult> {
+      return send(buildCheckRequest(cfg, q), interpretCheckResponse, o.signal);
+    },
+
+    submitBulk(properties: PropertyQuery[], o: { checks?: CheckName[]; callbackUrl?: string; signal?: AbortSignalLike } = {}): Promise<BulkJob> {
+      return send(buildBulkSubmitRequest(cfg, properties, o), interpretBulkSubmitResponse, o.signal);
+    },
+
+    getBulkResults(resultsUrlOrPath: string, o: { signal?: AbortSignalLike } = {}): Promise<ResultsPage> {
+      return send(buildBulkResultsRequest(cfg, resultsUrlOrPath), interpretResultsResponse, o.signal);
+    },
+
+    lookupAddresses(q: { postcode?: string; query?: string; limit?: number }, o: { signal?: AbortSignalLike } = {}): Promise<AddressRecord[]> {
+      return send(buildAddressLookupRequest(cfg, q), interpretAddressResponse, o.signal);
+    },
+
+    /**
+     * Screen many properties with bulk jobs. The result has the same length and order as `properties`;
+     * each element is { result } or { error }. Service failures become errors on their rows, never a rejection.
+     */
+    async screen(properties: readonly PropertyQuery[], o: ScreenOptions = {}): Promise<Outcome[]> {
+      const rows: InputRow[] = properties.map((p, i) => ({ ...normaliseProperty(p?.uprn, p?.postcode, p?.address), index: i }));
+      const plan = planScreening(rows, { plan: o.plan });
+      const byProperty: (Outcome | undefined)[] = new Array(plan.properties.length);
+      let done = 0;
+      let submitted = 0;
+      const jobs: JobState[] = [];
+
+      const report = (propertyIdxs: number[], extraRows: number[] = []) => {
+        const rowIdxs = [...rowsForProperties(plan, propertyIdxs), ...extraRows];
+        done += rowIdxs.length;
+        if (!o.onProgress) return;
+        const perRow = fanOut(plan, rows, byProperty);
+        o.onProgress({
+          jobsTotal: plan.jobs.length,
+          jobsSubmitted: submitted,
+          propertiesTotal: rows.length,
+          propertiesDone: done,
+          completed: rowIdxs.sort((a, b) => a - b).map((r) => ({ index: r, outcome: perRow[r]! })),
+          rateLimit: rate,
+        });
+      };
+      const settle = (items: { index: number; outcome: Outcome }[]) => {
+        const fresh: number[] = [];
+        for (const it of items) {
+          if (byProperty[it.index]) continue;
+          byProperty[it.index] = it.outcome;
+          fresh.push(it.index);
+        }
+        if (fresh.length) report(fresh);
+      };
+      const settleRange = (start: number, end: number, error: ServiceError) => {
+        const items = [];
+        for (let p = start; p < end; p++) items.push({ index: p, outcome: { error } as Outcome });
+        settle(items);
+      };
+
+      report([], rows.map((r, i) => (r.error ? i : -1)).filter((i) => i >= 0));
+
+      // Submit every job first so the service works on them in parallel, then collect in order.
+      let fatal: ServiceError | undefined;
+      for (const slice of plan.jobs) {
+        if (o.signal?.aborted) break;
+        if (fatal) {
+          settleRange(slice.start, slice.end, fatal);
+          continue;
+        }
+        try {
+          const job = await client.submitBulk(plan.properties.slice(slice.start, slice.end), { checks: o.checks, signal: o.signal });
+          submitted++;
+          jobs.push(startJob(job, { offset: slice.start, count: slice.end - slice.start, nowMs: now(), jobTimeoutMs: o.jobTimeoutMs, checks: o.checks }));
+          o.onJobs?.(jobs.map((j) => ({ ...j })));
+        } catch (e) {
+          const err = toServiceError(e);
+          if (err.kind === "cancelled") break;
+          if (err.kind === "auth" || err.kind === "forbidden" || (err.kind === "rate_limited" && err.code === "rate_limit_exhausted")) fatal = err;
+          settleRange(slice.start, slice.end, err);
+        }
+      }
+
+      for (let j = 0; j < jobs.length; j++) {
+        let state = jobs[j];
+        while (!isJobDone(state) && !o.signal?.aborted) {
+          const wait = Math.max(0, state.nextPollAtMs - now());
+          if (wait > 0) await sleep(wait, o.signal);
+          if (o.signal?.aborted) break;
+          const late = checkJobDeadline(state, now());
+          if (late) {
+            state = late.state;
+            settle(late.items);
+            break;
+          }
+          let page: ResultsPage;
+          try {
+            page = await client.getBulkResults(nextJobRequest(cfg, state)!.url, { signal: o.signal });
+          } catch (e) {
+            const err = toServiceError(e);
+            if (err.kind === "cancelled") break;
+            const failed = failJob(state, err, now());
+            state = failed.state;
+            settle(failed.items);
+            break;
+          }
+          const step = acceptResultsPage(state, page, now(), plan.properties.slice(state.offset, state.offset + state.total));
+          state = step.state;
+          state.nextPollAtMs = now() + step.waitMs;
+          settle(step.items);
+        }
+        jobs[j] = state;
+        o.onJobs?.(jobs.map((x) => ({ ...x })));
+      }
+
+      if (o.signal?.aborted) {
+        const items = [];
+        for (let p = 0; p < plan.properties.length; p++) if (!byProperty[p]) items.push({ index: p, outcome: { error: cancelled() } as Outcome });
+        settle(items);
+      }
+      // Anything still unsettled (should not happen) is said, not dropped.
+      const rest = [];
+      for (let p = 0; p < plan.properties.length; p++)
+        if (!byProperty[p]) rest.push({ index: p, outcome: { error: serviceError("server", "no_result", "No result was received for this property.") } as Outcome });
+      settle(rest);
+      return fanOut(plan, rows, byProperty) as Outcome[];
+    },
+  };
+  return client;
+}
+
+export type ComplianceClient = ReturnType<typeof createClient>;

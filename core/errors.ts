@@ -1,0 +1,103 @@
+/**
+ * Typed errors of the service and of talking to it. Plain data (ServiceError) crosses host boundaries
+ * (google.script.run, postMessage); ComplianceError is the throwable form for async hosts.
+ */
+
+export type ErrorKind =
+  | "auth"
+  | "forbidden"
+  | "rate_limited"
+  | "not_found"
+  | "ambiguous"
+  | "invalid_input"
+  | "server"
+  | "network"
+  | "malformed_response"
+  | "timeout"
+  | "cancelled"
+  | "job_failed";
+
+export interface ServiceError {
+  kind: ErrorKind;
+  /** Machine-readable code: the server's own where it sent one, else ours (e.g. "http_502"). */
+  code: string;
+  /** The server's message where it sent one; always a sentence for a person. */
+  message: string;
+  status?: number;
+  retryAfterMs?: number;
+  details?: unknown;
+}
+
+export class ComplianceError extends Error {
+  kind: ErrorKind;
+  code: string;
+  status?: number;
+  retryAfterMs?: number;
+  details?: unknown;
+  constructor(e: ServiceError) {
+    super(e.message);
+    this.name = "ComplianceError";
+    this.kind = e.kind;
+    this.code = e.code;
+    this.status = e.status;
+    this.retryAfterMs = e.retryAfterMs;
+    this.details = e.details;
+  }
+  toJSON(): ServiceError {
+    return toServiceError(this);
+  }
+}
+
+export function serviceError(kind: ErrorKind, code: string, message: string, extra: Partial<ServiceError> = {}): ServiceError {
+  return { kind, code, message, ...extra };
+}
+
+/** Anything thrown or returned, as a ServiceError (unknown throwables become "network"). */
+export function toServiceError(e: unknown): ServiceError {
+  if (e && typeof e === "object" && typeof (e as ServiceError).kind === "string" && typeof (e as ServiceError).code === "string") {
+    const s = e as ServiceError;
+    const out: ServiceError = { kind: s.kind, code: s.code, message: String(s.message ?? "") };
+    if (s.status !== undefined) out.status = s.status;
+    if (s.retryAfterMs !== undefined) out.retryAfterMs = s.retryAfterMs;
+    if (s.details !== undefined) out.details = s.details;
+    return out;
+  }
+  if (e && typeof e === "object" && (e as Error).name === "AbortError") {
+    return serviceError("cancelled", "cancelled", "Cancelled.");
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return serviceError("network", "network_error", `Could not reach the compliance service: ${message}`);
+}
+
+export function kindForStatus(status: number): ErrorKind {
+  if (status === 401) return "auth";
+  if (status === 403) return "forbidden";
+  if (status === 404 || status === 410) return "not_found";
+  if (status === 409 || status === 300) return "ambiguous";
+  if (status === 408) return "timeout";
+  if (status === 429) return "rate_limited";
+  if (status >= 500) return "server";
+  return "invalid_input";
+}
+
+/** Transient errors: the row's earlier result stays valid and a later run may succeed. */
+export function isTransient(e: ServiceError): boolean {
+  return ["rate_limited", "server", "network", "malformed_response", "timeout", "cancelled", "job_failed"].includes(e.kind);
+}
+
+/** One line for a person, with what to do about it where there is something to do. */
+export function describeError(e: ServiceError): string {
+  const msg = e.message ? e.message.replace(/\s+$/, "") : "";
+  switch (e.kind) {
+    case "auth":
+      return `The API key was not accepted: ${msg || "missing or invalid key"}. Set a valid key in Settings.`;
+    case "forbidden":
+      return `This API key's plan has no API access: ${msg || "forbidden"}. API access needs the Professional or Enterprise plan.`;
+    case "rate_limited": {
+      const wait = e.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(e.retryAfterMs / 1000))} s.` : "";
+      return `Rate limit reached: ${msg || "too many requests"}.${wait}`;
+    }
+    default:
+      return msg || e.code;
+  }
+}

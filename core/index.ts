@@ -1,0 +1,16 @@
+/**
+ * The shared core of both add-ins: request builders, response interpreters, row validation, bulk
+ * planning, job polling, output layout and an async client. Host-free: runs in browsers, Node and Apps Script.
+ */
+export * from "./checks";
+export * from "./errors";
+export * from "./url";
+export * from "./ratelimit";
+export * from "./schemas";
+export * from "./requests";
+export * from "./responses";
+export * from "./rows";
+export * from "./plan";
+export * from "./jobs";
+export * from "./layout";
+export * from "./client";

@@ -1,0 +1,215 @@
+/**
+ * Polling one bulk job, sans-IO: a JSON-serialisable state, the next request to make, and what a results
+ * page means (new outcomes, where to look next, how long to wait). The async client and the Apps Script
+ * sidebar's short polls both drive it.
+ */
+import type { CheckName } from "./checks";
+import { serviceError, type ServiceError } from "./errors";
+import type { Outcome } from "./plan";
+import { buildBulkResultsRequest, type ClientConfig, type HttpRequest } from "./requests";
+import type { ResultsItem, ResultsPage } from "./responses";
+import { propertyKey, type PropertyQuery } from "./rows";
+import { parseCheckResult, type BulkJob } from "./schemas";
+import { withQuery } from "./url";
+
+export type JobStatus = "running" | "completed" | "failed" | "timed_out";
+
+export interface JobState {
+  jobId: string;
+  resultsUrl: string;
+  /** Properties submitted in this job. */
+  total: number;
+  /** Index of the job's first property in the screening plan's property list. */
+  offset: number;
+  /** The results page being polled. */
+  cursor: string;
+  status: JobStatus;
+  processed: number;
+  /** Job-local indexes received so far, as merged [start, end) ranges. */
+  received: [number, number][];
+  deadlineMs: number;
+  nextPollAtMs: number;
+  estimatedCompletionMs?: number;
+  polls: number;
+  error?: ServiceError;
+  checks?: CheckName[];
+}
+
+export const DEFAULT_JOB_TIMEOUT_MS = 10 * 60 * 1000;
+
+export function startJob(
+  job: BulkJob,
+  opts: { offset: number; count: number; nowMs: number; jobTimeoutMs?: number; checks?: CheckName[] },
+): JobState {
+  const est = job.estimated_completion ? Date.parse(job.estimated_completion) : NaN;
+  const estMs = Number.isFinite(est) ? est : undefined;
+  const resultsUrl = job.results_url || `/api/check/bulk/${encodeURIComponent(job.job_id)}/results`;
+  const state: JobState = {
+    jobId: job.job_id,
+    resultsUrl,
+    total: opts.count,
+    offset: opts.offset,
+    cursor: resultsUrl,
+    status: "running",
+    processed: 0,
+    received: [],
+    deadlineMs: Math.max(opts.nowMs, estMs ?? opts.nowMs) + (opts.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
+    nextPollAtMs: opts.nowMs,
+    polls: 0,
+  };
+  if (estMs !== undefined) {
+    state.estimatedCompletionMs = estMs;
+    state.nextPollAtMs = opts.nowMs + pollDelay(state, opts.nowMs);
+  }
+  if (opts.checks) state.checks = opts.checks;
+  return state;
+}
+
+export function isJobDone(state: JobState): boolean {
+  return state.status !== "running";
+}
+
+export function nextJobRequest(cfg: ClientConfig, state: JobState): HttpRequest | null {
+  return isJobDone(state) ? null : buildBulkResultsRequest(cfg, state.cursor);
+}
+
+// ---- received ranges ----
+
+function has(ranges: [number, number][], i: number): boolean {
+  return ranges.some(([a, b]) => i >= a && i < b);
+}
+
+function add(ranges: [number, number][], i: number): [number, number][] {
+  const out = [...ranges, [i, i + 1] as [number, number]].sort((x, y) => x[0] - y[0]);
+  const merged: [number, number][] = [];
+  for (const r of out) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  return merged;
+}
+
+export function receivedCount(state: JobState): number {
+  return state.received.reduce((n, [a, b]) => n + (b - a), 0);
+}
+
+function missing(state: JobState): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < state.total; i++) if (!has(state.received, i)) out.push(i);
+  return out;
+}
+
+/** Poll soon while the estimate is ahead, then back off gently; never faster than every 250 ms. */
+function pollDelay(state: JobState, nowMs: number): number {
+  if (state.estimatedCompletionMs !== undefined && state.estimatedCompletionMs > nowMs) {
+    return Math.min(5000, Math.max(250, state.estimatedCompletionMs - nowMs));
+  }
+  return Math.min(10000, 500 * Math.pow(1.5, Math.min(10, state.polls)));
+}
+
+function outcomeOf(item: ResultsItem, checks: readonly string[] | undefined): Outcome {
+  if (item.error) return { error: item.error };
+  const parsed = parseCheckResult(item.result, checks);
+  if (!parsed.ok) return { error: serviceError("malformed_response", "malformed_result", parsed.message) };
+  return parsed.warnings.length ? { result: parsed.value, warnings: parsed.warnings } : { result: parsed.value };
+}
+
+export interface AcceptResult {
+  state: JobState;
+  /** New outcomes; index is into the screening plan's property list (offset applied). */
+  items: { index: number; outcome: Outcome }[];
+  waitMs: number;
+  done: boolean;
+  warnings: string[];
+}
+
+/** Error outcomes for every property not received yet, and the job marked ended. */
+export function failJob(state: JobState, error: ServiceError, _nowMs?: number): { state: JobState; items: { index: number; outcome: Outcome }[] } {
+  const items = missing(state).map((i) => ({ index: state.offset + i, outcome: { error } as Outcome }));
+  const received: [number, number][] = state.total > 0 ? [[0, state.total]] : [];
+  return { state: { ...state, status: error.kind === "timeout" ? "timed_out" : "failed", error, received }, items };
+}
+
+/** Past the job's deadline: fail what is missing with a timeout; otherwise null. */
+export function checkJobDeadline(state: JobState, nowMs: number) {
+  if (isJobDone(state) || nowMs <= state.deadlineMs) return null;
+  return failJob(
+    state,
+    serviceError("timeout", "job_timeout", `Bulk job ${state.jobId} did not finish in time (${receivedCount(state)} of ${state.total} done); check these rows again later.`),
+    nowMs,
+  );
+}
+
+/**
+ * Take one results page. Items are placed by their index, else by their input echo or uprn, else (on a
+ * finished job) by position. Pages are followed by their next link once full or once the job has ended.
+ */
+export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: number, jobProperties?: readonly PropertyQuery[]): AcceptResult {
+  let s: JobState = { ...state, polls: state.polls + 1, received: state.received.map((r) => [r[0], r[1]] as [number, number]) };
+  const warnings: string[] = [];
+  const items: { index: number; outcome: Outcome }[] = [];
+  const keys = jobProperties?.map(propertyKey);
+  const pageStart = page.page && page.perPage ? (page.page - 1) * page.perPage : 0;
+  const noIndexes = page.items.every((it) => it.index === undefined);
+  let unplaced = 0;
+  page.items.forEach((item, pos) => {
+    let local: number | undefined;
+    if (item.index !== undefined && item.index >= 0 && item.index < s.total) local = item.index;
+    else if (keys && (item.input || item.uprn)) {
+      const key = item.input ? propertyKey(item.input) : propertyKey({ uprn: item.uprn });
+      const found = keys.findIndex((k, i) => k === key && !has(s.received, i));
+      if (found >= 0) local = found;
+    }
+    if (local === undefined && noIndexes && page.status !== "running" && pageStart + pos < s.total) local = pageStart + pos;
+    if (local === undefined) {
+      unplaced++;
+      return;
+    }
+    if (has(s.received, local)) return;
+    s.received = add(s.received, local);
+    items.push({ index: s.offset + local, outcome: outcomeOf(item, s.checks) });
+  });
+  if (unplaced) warnings.push(`${unplaced} result(s) of job ${s.jobId} could not be matched to a property`);
+  s.processed = Math.max(s.processed, page.processed ?? 0, receivedCount(s));
+  if (page.estimatedCompletionMs !== undefined) s.estimatedCompletionMs = page.estimatedCompletionMs;
+
+  let next = page.next && page.next !== s.cursor ? page.next : null;
+  if (!next && page.page && page.totalPages && page.page < page.totalPages) {
+    next = withQuery(s.resultsUrl, { page: page.page + 1, per_page: page.perPage });
+  }
+  const pageEnd = page.perPage ? Math.min(s.total, pageStart + page.perPage) : s.total;
+  let pageFull = true;
+  for (let i = pageStart; i < pageEnd; i++) if (!has(s.received, i)) pageFull = false;
+
+  if (page.status === "running") {
+    if (next && pageFull) {
+      s.cursor = next;
+      return { state: s, items, waitMs: 0, done: false, warnings };
+    }
+    const late = checkJobDeadline(s, nowMs);
+    if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
+    const waitMs = pollDelay(s, nowMs);
+    s.nextPollAtMs = nowMs + waitMs;
+    return { state: s, items, waitMs, done: false, warnings };
+  }
+  if (next) {
+    s.cursor = next;
+    if (page.status === "failed" && page.error) s.error = page.error;
+    return { state: s, items, waitMs: 0, done: false, warnings };
+  }
+  // The job has ended and there are no more pages.
+  const error =
+    page.status === "failed"
+      ? page.error ?? s.error ?? serviceError("job_failed", "job_failed", `Bulk job ${s.jobId} failed.`)
+      : serviceError("server", "missing_result", `The service finished job ${s.jobId} without a result for this property.`);
+  if (page.status === "failed") s.error = error;
+  const ended = failJob(s, error, nowMs);
+  return {
+    state: { ...ended.state, status: page.status === "failed" ? "failed" : "completed", error: page.status === "failed" ? error : undefined },
+    items: [...items, ...ended.items],
+    waitMs: 0,
+    done: true,
+    warnings,
+  };
+}

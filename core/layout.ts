@@ -1,0 +1,200 @@
+/**
+ * THE output table: which columns the add-ins write beside the data, how each value is read from a check
+ * result, and the colour of each status. Both hosts write what this file says and nothing else.
+ */
+import { displayStatus, type CheckName, type DisplayStatus } from "./checks";
+import { describeError, isTransient } from "./errors";
+import type { Outcome } from "./plan";
+import type { CheckResult } from "./schemas";
+
+export type Cell = string | number;
+
+export interface OutputColumn {
+  key: string;
+  header: string;
+  kind: "status" | "text" | "number" | "date" | "datetime";
+  /** Width hint in pixels. */
+  width: number;
+  /** For status columns: the check whose status it shows. */
+  check?: CheckName;
+}
+
+type Checks = CheckResult["checks"];
+type Reader = (r: CheckResult, ctx: { checkedAt: string }) => unknown;
+
+interface ColumnDef extends OutputColumn {
+  read: Reader;
+}
+
+function member(r: CheckResult, name: CheckName): Record<string, unknown> | undefined {
+  return (r.checks as Checks & Record<string, Record<string, unknown> | undefined>)[name] as Record<string, unknown> | undefined;
+}
+const field = (name: CheckName, f: string): Reader => (r) => member(r, name)?.[f];
+const status = (name: CheckName): Reader => (r) => {
+  const m = member(r, name);
+  return m ? displayStatus(m.status) : "";
+};
+
+const EXPIRING: [CheckName, string][] = [
+  ["epc", "expiry"],
+  ["gas_safety", "expiry"],
+  ["eicr", "expiry"],
+];
+
+/** The earliest expiry among checks that apply, and which check it is. */
+export function nextExpiry(r: CheckResult): { date: string; check: CheckName } | null {
+  let best: { date: string; check: CheckName } | null = null;
+  for (const [name, f] of EXPIRING) {
+    const m = member(r, name);
+    const d = m?.[f];
+    if (!m || typeof d !== "string" || displayStatus(m.status) === "not_required") continue;
+    if (!best || d < best.date) best = { date: d, check: name };
+  }
+  return best;
+}
+
+function daysBetween(fromIso: string, toDate: string): number | "" {
+  const from = Date.parse(fromIso.slice(0, 10) + "T00:00:00Z");
+  const to = Date.parse(toDate + "T00:00:00Z");
+  return Number.isFinite(from) && Number.isFinite(to) ? Math.round((to - from) / 86400000) : "";
+}
+
+const COLUMNS: ColumnDef[] = [
+  { key: "compliance_score", header: "Compliance score", kind: "number", width: 90, read: (r) => r.compliance_score },
+  { key: "risk_level", header: "Risk level", kind: "text", width: 80, read: (r) => r.risk_level },
+  { key: "epc_status", header: "EPC status", kind: "status", width: 90, check: "epc", read: status("epc") },
+  { key: "epc_rating", header: "EPC rating", kind: "text", width: 70, read: field("epc", "rating") },
+  { key: "epc_expiry", header: "EPC expiry", kind: "date", width: 90, read: field("epc", "expiry") },
+  { key: "gas_status", header: "Gas safety status", kind: "status", width: 110, check: "gas_safety", read: status("gas_safety") },
+  { key: "gas_last_certificate", header: "Gas last certificate", kind: "date", width: 110, read: field("gas_safety", "last_certificate") },
+  { key: "gas_expiry", header: "Gas expiry", kind: "date", width: 90, read: field("gas_safety", "expiry") },
+  { key: "eicr_status", header: "EICR status", kind: "status", width: 90, check: "eicr", read: status("eicr") },
+  { key: "eicr_expiry", header: "EICR expiry", kind: "date", width: 90, read: field("eicr", "expiry") },
+  { key: "eicr_detail", header: "EICR detail", kind: "text", width: 220, read: field("eicr", "detail") },
+  { key: "licensing_status", header: "Licensing status", kind: "status", width: 110, check: "licensing", read: status("licensing") },
+  { key: "licensing_scheme", header: "Licensing scheme", kind: "text", width: 180, read: field("licensing", "scheme") },
+  { key: "deposit_status", header: "Deposit status", kind: "status", width: 100, check: "deposit_protection", read: status("deposit_protection") },
+  { key: "deposit_scheme", header: "Deposit scheme", kind: "text", width: 100, read: field("deposit_protection", "scheme") },
+  { key: "deposit_protected_date", header: "Deposit protected", kind: "date", width: 110, read: field("deposit_protection", "protected_date") },
+  { key: "next_expiry", header: "Next expiry", kind: "date", width: 90, read: (r) => nextExpiry(r)?.date },
+  {
+    key: "days_to_next_expiry",
+    header: "Days to next expiry",
+    kind: "number",
+    width: 110,
+    read: (r, ctx) => {
+      const n = nextExpiry(r);
+      return n ? daysBetween(ctx.checkedAt, n.date) : "";
+    },
+  },
+  { key: "matched_uprn", header: "Matched UPRN", kind: "text", width: 110, read: (r) => r.uprn },
+  { key: "matched_address", header: "Matched address", kind: "text", width: 240, read: (r) => r.address },
+  { key: "last_updated", header: "Last updated (UTC)", kind: "datetime", width: 140, read: (r) => formatTimestamp(r.last_updated) },
+  { key: "checked_at", header: "Checked at (UTC)", kind: "datetime", width: 140, read: (_r, ctx) => formatTimestamp(ctx.checkedAt) },
+  { key: "message", header: "Message", kind: "text", width: 260, read: () => "" },
+];
+
+export const OUTPUT_COLUMNS: readonly OutputColumn[] = COLUMNS.map(({ read: _read, ...c }) => c);
+const MESSAGE = COLUMNS.findIndex((c) => c.key === "message");
+const CHECKED_AT = COLUMNS.findIndex((c) => c.key === "checked_at");
+
+export function outputHeaders(): string[] {
+  return COLUMNS.map((c) => c.header);
+}
+
+/** Fluent UI palette: red/amber/green by status, grey for not required and unknown, orange for errors. */
+export const STATUS_COLOURS: Record<DisplayStatus, { fill: string; font: string; label: string }> = {
+  pass: { fill: "#DFF6DD", font: "#0E700E", label: "Pass" },
+  warning: { fill: "#FFF4CE", font: "#8A5300", label: "Warning: expiring soon or needs attention" },
+  fail: { fill: "#FDE7E9", font: "#A80000", label: "Fail" },
+  not_required: { fill: "#F3F2F1", font: "#605E5C", label: "Not required" },
+  error: { fill: "#FED9CC", font: "#A52A00", label: "Error: not checked (see Message)" },
+  unknown: { fill: "#EDEBE9", font: "#323130", label: "Unknown status word from the service (see Message)" },
+};
+
+export function statusColour(value: unknown): { fill: string; font: string } | null {
+  if (typeof value !== "string") return null;
+  const c = STATUS_COLOURS[value.trim().toLowerCase() as DisplayStatus];
+  return c ? { fill: c.fill, font: c.font } : null;
+}
+
+/** "2026-11-22T09:12:44Z" -> "2026-11-22 09:12:44"; other text is kept. */
+export function formatTimestamp(v: unknown): string {
+  if (typeof v !== "string" || !v) return "";
+  const ms = Date.parse(v);
+  if (!Number.isFinite(ms)) return v;
+  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** Text that a spreadsheet must not read as a formula gets a leading apostrophe (shown as plain text). */
+export function safeCellText(s: string): string {
+  return /^[=+\-@\t\r|]/.test(s) ? `'${s}` : s;
+}
+
+function toCell(v: unknown, kind: OutputColumn["kind"]): Cell {
+  if (v === null || v === undefined) return "";
+  if (kind === "number") return typeof v === "number" && Number.isFinite(v) ? v : "";
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? "true" : "false";
+  return safeCellText(typeof v === "string" ? v : JSON.stringify(v));
+}
+
+function unknownWords(r: CheckResult): string[] {
+  const out: string[] = [];
+  for (const c of COLUMNS) {
+    if (c.kind !== "status" || !c.check) continue;
+    const m = member(r, c.check);
+    if (m && displayStatus(m.status) === "unknown") out.push(`${c.header} "${String(m.status)}" is not a status this add-in knows`);
+  }
+  return out;
+}
+
+function hasValues(previous: readonly unknown[] | undefined): boolean {
+  return !!previous && previous.some((v, i) => i !== MESSAGE && v !== "" && v !== null && v !== undefined);
+}
+
+/**
+ * One output row in OUTPUT_COLUMNS order. A transient failure (network, server, rate limit, timeout,
+ * failed job, cancel) keeps the previous values when there are some and only says so in Message: a
+ * failure of the service never loses what was already written.
+ */
+export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, previous?: readonly unknown[], note?: string): Cell[] {
+  const ctx = { checkedAt: checkedAtIso };
+  if (!outcome) {
+    return hasValues(previous) ? (previous as Cell[]).slice(0, COLUMNS.length) : COLUMNS.map((_c, i) => (i === MESSAGE ? "Not checked yet." : ""));
+  }
+  if ("error" in outcome) {
+    const text = describeError(outcome.error);
+    if (isTransient(outcome.error) && hasValues(previous)) {
+      const row = COLUMNS.map((c, i) => toCell(previous![i], c.kind));
+      row[MESSAGE] = safeCellText(`Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`);
+      return row;
+    }
+    return COLUMNS.map((c, i) =>
+      i === MESSAGE ? safeCellText([note, text].filter(Boolean).join(" ")) : i === CHECKED_AT ? formatTimestamp(checkedAtIso) : c.kind === "status" ? "error" : "",
+    );
+  }
+  const r = outcome.result;
+  const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
+  const messages = [note, ...unknownWords(r), ...(outcome.warnings ?? [])].filter(Boolean);
+  row[MESSAGE] = safeCellText(messages.join("; "));
+  return row;
+}
+
+/**
+ * Where our block of output columns already stands in a header row (for in-place re-runs): the first
+ * place where our first three headers appear in order. Null if it is not there.
+ */
+export function locateOutputColumns(headerRow: readonly unknown[]): { start: number } | null {
+  const headers = outputHeaders();
+  const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
+  for (let i = 0; i + 2 < headerRow.length; i++) {
+    if ([0, 1, 2].every((k) => norm(headerRow[i + k]) === headers[k].toLowerCase())) return { start: i };
+  }
+  return null;
+}
+
+/** Indexes (within the output block) of the status columns, for hosts that colour by rule or by range. */
+export function statusColumnIndexes(): number[] {
+  return COLUMNS.map((c, i) => (c.kind === "status" ? i : -1)).filter((i) => i >= 0);
+}

@@ -1,0 +1,100 @@
+/**
+ * X-RateLimit-* and Retry-After parsing, and the pure policy of how long to wait. The spec does not say
+ * whether X-RateLimit-Reset is seconds to wait or a Unix time: both are read (see docs/service-contract.md).
+ */
+
+export interface RateLimitInfo {
+  limit?: number;
+  remaining?: number;
+  /** When the announced window resets, ms since the epoch. */
+  resetAtMs?: number;
+  /** From Retry-After, ms to wait from when the response arrived. */
+  retryAfterMs?: number;
+  observedAtMs?: number;
+}
+
+export type HeaderSource =
+  | { get(name: string): string | null }
+  | Record<string, string | string[] | number | undefined | null>
+  | undefined
+  | null;
+
+/** Read one header from a fetch Headers object or a plain object of any key casing (UrlFetchApp's). */
+export function headerValue(headers: HeaderSource, name: string): string | undefined {
+  if (!headers) return undefined;
+  const h = headers as { get?: unknown };
+  if (typeof h.get === "function") {
+    const v = (headers as { get(n: string): string | null }).get(name);
+    return v === null || v === undefined ? undefined : String(v);
+  }
+  const lower = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
+    if (k.toLowerCase() !== lower || v === undefined || v === null) continue;
+    return Array.isArray(v) ? String(v[0]) : String(v);
+  }
+  return undefined;
+}
+
+function num(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(String(s).split(",")[0].trim());
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Reset as delta seconds (the sandbox), Unix seconds (> 1e9) or Unix milliseconds (> 1e12). */
+export function resetToEpochMs(raw: number, nowMs: number): number {
+  if (raw > 1e12) return raw;
+  if (raw > 1e9) return raw * 1000;
+  return nowMs + Math.max(0, raw) * 1000;
+}
+
+/** Retry-After is delta seconds or an HTTP date. */
+export function parseRetryAfter(raw: string | undefined, nowMs: number): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw.trim());
+  if (Number.isFinite(n)) return Math.max(0, n * 1000);
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, date - nowMs) : undefined;
+}
+
+export function parseRateLimit(headers: HeaderSource, nowMs: number): RateLimitInfo {
+  const info: RateLimitInfo = { observedAtMs: nowMs };
+  const limit = num(headerValue(headers, "x-ratelimit-limit"));
+  const remaining = num(headerValue(headers, "x-ratelimit-remaining"));
+  const reset = num(headerValue(headers, "x-ratelimit-reset"));
+  const retryAfter = parseRetryAfter(headerValue(headers, "retry-after"), nowMs);
+  if (limit !== undefined) info.limit = limit;
+  if (remaining !== undefined) info.remaining = Math.max(0, remaining);
+  if (reset !== undefined) info.resetAtMs = resetToEpochMs(reset, nowMs);
+  if (retryAfter !== undefined) info.retryAfterMs = retryAfter;
+  return info;
+}
+
+/**
+ * How long to wait before the next request so as never to exceed an announced limit: nothing while
+ * requests remain; until the reset (or Retry-After) when none do. Unknown headers: no wait.
+ */
+export function waitBeforeNextRequest(info: RateLimitInfo | undefined, nowMs: number): number {
+  if (!info) return 0;
+  const observed = info.observedAtMs ?? nowMs;
+  let wait = 0;
+  if (info.retryAfterMs !== undefined && info.remaining === 0) wait = Math.max(wait, observed + info.retryAfterMs - nowMs);
+  if (info.remaining !== undefined && info.remaining <= 0) {
+    if (info.resetAtMs !== undefined) wait = Math.max(wait, info.resetAtMs - nowMs);
+    else if (info.retryAfterMs === undefined) wait = Math.max(wait, observed + 1000 - nowMs);
+  }
+  return Math.max(0, Math.ceil(wait));
+}
+
+/** Delay before retry number `attempt` (1-based): the server's Retry-After if given, else capped exponential. */
+export function retryDelay(attempt: number, retryAfterMs?: number, baseMs = 500, maxMs = 20000): number {
+  if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, 0), 5 * 60 * 1000);
+  const exp = Math.min(maxMs, baseMs * Math.pow(2, Math.max(0, attempt - 1)));
+  return Math.round(exp / 2 + Math.random() * (exp / 2));
+}
+
+/** Record one request sent: the remaining count we know of goes down, so concurrent callers pace too. */
+export function spendOne(info: RateLimitInfo | undefined): RateLimitInfo | undefined {
+  if (!info || info.remaining === undefined) return info;
+  return { ...info, remaining: Math.max(0, info.remaining - 1) };
+}

@@ -1,0 +1,100 @@
+/**
+ * Request builders: pure functions that say what to send ({ method, url, headers, body }). The host
+ * decides how (fetch in Excel and Node, UrlFetchApp in Apps Script).
+ */
+import type { CheckName } from "./checks";
+import { encodeQuery, resolveServiceUrl } from "./url";
+import type { PropertyQuery } from "./rows";
+
+export interface ClientConfig {
+  /** Ends in the version segment, e.g. https://api.example.com/v1 (a trailing slash is fine). */
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface HttpRequest {
+  method: "GET" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/** https only, except plain http to this machine (the sandbox). */
+export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | { ok: false; message: string } {
+  const s = String(input ?? "").trim().replace(/\/+$/, "");
+  const m = /^(https?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(s);
+  if (!m) return { ok: false, message: `"${input}" is not a URL; expected e.g. https://api.example.com/v1` };
+  const scheme = m[1].toLowerCase();
+  const host = m[2].toLowerCase();
+  if (scheme !== "https" && !LOCAL_HOSTS.includes(host)) {
+    return { ok: false, message: "The base URL must use https (plain http is allowed for localhost only)." };
+  }
+  return { ok: true, baseUrl: s };
+}
+
+/** Keys go into a header: no whitespace or control characters, and not empty. */
+export function validateApiKey(input: string): { ok: true; apiKey: string } | { ok: false; message: string } {
+  const key = String(input ?? "").trim().replace(/^Bearer\s+/i, "");
+  if (!key) return { ok: false, message: "Enter an API key (Settings > API Keys in the service dashboard)." };
+  if (/[\s\x00-\x1f\x7f]/.test(key)) return { ok: false, message: "An API key cannot contain spaces or line breaks." };
+  if (key.length > 512) return { ok: false, message: "That API key is too long to be a key." };
+  return { ok: true, apiKey: key };
+}
+
+/** Enough of a key to recognise it, never enough to use it. */
+export function maskApiKey(key: string): string {
+  if (!key) return "";
+  if (key.length <= 8) return "•".repeat(key.length);
+  return `${key.slice(0, 4)}${"•".repeat(Math.min(12, key.length - 8))}${key.slice(-4)}`;
+}
+
+function headers(cfg: ClientConfig, withBody: boolean): Record<string, string> {
+  const h: Record<string, string> = { Authorization: `Bearer ${cfg.apiKey}`, Accept: "application/json" };
+  if (withBody) h["Content-Type"] = "application/json";
+  return h;
+}
+
+function endpoint(cfg: ClientConfig, path: string, query?: Record<string, string | number | undefined>): string {
+  const url = resolveServiceUrl(cfg.baseUrl, path);
+  const q = query ? encodeQuery(query) : "";
+  return q ? `${url}?${q}` : url;
+}
+
+/** The wire form of a property: uprn alone, or postcode with an optional address. */
+export function wireProperty(q: PropertyQuery): PropertyQuery {
+  if (q.uprn) return { uprn: q.uprn };
+  const out: PropertyQuery = { postcode: q.postcode };
+  if (q.address) out.address = q.address;
+  return out;
+}
+
+export function buildCheckRequest(cfg: ClientConfig, q: PropertyQuery): HttpRequest {
+  const w = wireProperty(q);
+  return { method: "GET", url: endpoint(cfg, "/api/check", { uprn: w.uprn, postcode: w.postcode, address: w.address }), headers: headers(cfg, false) };
+}
+
+export function buildBulkSubmitRequest(
+  cfg: ClientConfig,
+  properties: PropertyQuery[],
+  opts: { checks?: readonly CheckName[]; callbackUrl?: string } = {},
+): HttpRequest {
+  const body: Record<string, unknown> = { properties: properties.map(wireProperty) };
+  if (opts.checks && opts.checks.length) body.checks = [...opts.checks];
+  if (opts.callbackUrl) body.callback_url = opts.callbackUrl;
+  return { method: "POST", url: endpoint(cfg, "/api/check/bulk"), headers: headers(cfg, true), body: JSON.stringify(body) };
+}
+
+/** GET a job's results_url, or a next-page link the server gave (relative or absolute). */
+export function buildBulkResultsRequest(cfg: ClientConfig, urlOrPath: string): HttpRequest {
+  return { method: "GET", url: resolveServiceUrl(cfg.baseUrl, urlOrPath), headers: headers(cfg, false) };
+}
+
+export function buildAddressLookupRequest(cfg: ClientConfig, q: { postcode?: string; query?: string; limit?: number }): HttpRequest {
+  return {
+    method: "GET",
+    url: endpoint(cfg, "/api/addresses", { postcode: q.postcode?.trim(), query: q.query?.trim(), limit: q.limit }),
+    headers: headers(cfg, false),
+  };
+}

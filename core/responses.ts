@@ -1,0 +1,245 @@
+/**
+ * What a response means: status, headers and body text in; a parsed value or a typed error out, plus
+ * the rate-limit state. Tolerant of the error bodies and results shapes a real server might use.
+ */
+import { kindForStatus, serviceError, type ServiceError } from "./errors";
+import { parseRateLimit, type HeaderSource, type RateLimitInfo } from "./ratelimit";
+import { parseAddressList, parseBulkJob, parseCheckResult, type AddressRecord, type BulkJob, type CheckResult } from "./schemas";
+import type { PropertyQuery } from "./rows";
+
+export type Interpreted<T> =
+  | { ok: true; value: T; rateLimit: RateLimitInfo; warnings?: string[] }
+  | { ok: false; error: ServiceError; rateLimit: RateLimitInfo };
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const v of values) if (typeof v === "string" && v.trim()) return v.trim();
+  return undefined;
+}
+
+/** An error from a non-2xx response, whatever shape its body has. */
+export function errorFromResponse(status: number, text: string, rateLimit: RateLimitInfo): ServiceError {
+  const kind = kindForStatus(status);
+  const parsed = text ? parseJson(text) : { ok: false as const };
+  let code: string | undefined;
+  let message: string | undefined;
+  let details: unknown;
+  if (parsed.ok && parsed.value && typeof parsed.value === "object") {
+    const b = parsed.value as Record<string, unknown>;
+    const inner = b.error && typeof b.error === "object" ? (b.error as Record<string, unknown>) : undefined;
+    const errorsList = Array.isArray(b.errors) ? (b.errors as Record<string, unknown>[]) : undefined;
+    code = firstString(inner?.code, b.code, typeof b.error === "string" && /^[a-z0-9_.-]+$/i.test(b.error) ? b.error : undefined, errorsList?.[0]?.code);
+    message = firstString(inner?.message, b.message, b.detail, typeof b.error === "string" ? b.error : undefined, errorsList?.[0]?.message, b.title);
+    details = inner?.details ?? b.details;
+  } else if (text && !/^\s*</.test(text)) {
+    message = text.trim().slice(0, 200);
+  }
+  const fallback: Record<string, string> = {
+    auth: "The API key is missing or not valid",
+    forbidden: "This plan has no access to the API",
+    not_found: "Not found",
+    ambiguous: "Several properties match; add the first line of the address or use the UPRN",
+    rate_limited: "Too many requests",
+    server: `The service had a problem (HTTP ${status})`,
+    timeout: "The service timed out",
+    invalid_input: `The service rejected the request (HTTP ${status})`,
+  };
+  const err = serviceError(kind, code ?? `http_${status}`, message ?? fallback[kind] ?? `HTTP ${status}`, { status });
+  if (details !== undefined) err.details = details;
+  if (kind === "rate_limited" || status === 503) {
+    const wait = rateLimit.retryAfterMs ?? (rateLimit.resetAtMs !== undefined && rateLimit.observedAtMs !== undefined ? rateLimit.resetAtMs - rateLimit.observedAtMs : undefined);
+    if (wait !== undefined) err.retryAfterMs = Math.max(0, wait);
+  }
+  return err;
+}
+
+function interpret<T>(
+  status: number,
+  headers: HeaderSource,
+  text: string,
+  nowMs: number,
+  parse: (body: unknown) => { ok: true; value: T; warnings: string[] } | { ok: false; message: string },
+): Interpreted<T> {
+  const rateLimit = parseRateLimit(headers, nowMs);
+  if (status < 200 || status >= 300) return { ok: false, error: errorFromResponse(status, text, rateLimit), rateLimit };
+  const json = parseJson(text);
+  if (!json.ok) {
+    return {
+      ok: false,
+      error: serviceError("malformed_response", "malformed_json", `The service sent a response that is not valid JSON (HTTP ${status}).`, { status }),
+      rateLimit,
+    };
+  }
+  const parsed = parse(json.value);
+  if (!parsed.ok) return { ok: false, error: serviceError("malformed_response", "malformed_response", parsed.message, { status }), rateLimit };
+  return { ok: true, value: parsed.value, rateLimit, warnings: parsed.warnings };
+}
+
+export function interpretCheckResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<CheckResult> {
+  return interpret(status, headers, text, nowMs, (b) => parseCheckResult(b));
+}
+
+export function interpretBulkSubmitResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<BulkJob> {
+  return interpret(status, headers, text, nowMs, parseBulkJob);
+}
+
+export function interpretAddressResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<AddressRecord[]> {
+  return interpret(status, headers, text, nowMs, parseAddressList);
+}
+
+// ---- bulk results ----
+
+export type JobWord = "running" | "completed" | "failed";
+
+const RUNNING = ["processing", "queued", "pending", "running", "in_progress", "started", "submitted", "accepted", "waiting"];
+const COMPLETED = ["completed", "complete", "done", "succeeded", "success", "finished", "partial", "completed_with_errors", "partially_completed"];
+const FAILED = ["failed", "failure", "error", "errored", "cancelled", "canceled", "expired", "aborted", "rejected"];
+
+/** Job status words to three states; an unknown word counts as running (bounded by the job timeout). */
+export function jobWord(raw: unknown): JobWord {
+  const w = typeof raw === "string" ? raw.trim().toLowerCase().replace(/[\s-]+/g, "_") : "";
+  if (COMPLETED.includes(w)) return "completed";
+  if (FAILED.includes(w)) return "failed";
+  if (RUNNING.includes(w)) return "running";
+  return "running";
+}
+
+export interface ResultsItem {
+  /** Index into the job's submitted properties, when the server says. */
+  index?: number;
+  input?: PropertyQuery;
+  /** Uprn of the result, for matching when there is no index. */
+  uprn?: string;
+  result?: unknown;
+  error?: ServiceError;
+}
+
+export interface ResultsPage {
+  status: JobWord;
+  rawStatus: string;
+  total?: number;
+  processed?: number;
+  estimatedCompletionMs?: number;
+  page?: number;
+  perPage?: number;
+  totalPages?: number;
+  /** Link to the next page, or null on the last (or only) page. */
+  next: string | null;
+  items: ResultsItem[];
+  /** Why the job failed, when it did. */
+  error?: ServiceError;
+}
+
+function intOrUndef(v: unknown): number | undefined {
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) ? Math.floor(n) : undefined;
+}
+
+function asInput(v: unknown): PropertyQuery | undefined {
+  if (!v || typeof v !== "object") return undefined;
+  const o = v as Record<string, unknown>;
+  const q: PropertyQuery = {};
+  if (o.uprn !== undefined && o.uprn !== null) q.uprn = String(o.uprn);
+  if (typeof o.postcode === "string") q.postcode = o.postcode;
+  if (typeof o.address === "string") q.address = o.address;
+  return q.uprn || q.postcode ? q : undefined;
+}
+
+function itemError(e: unknown, fallbackMessage: string): ServiceError {
+  if (e && typeof e === "object") {
+    const o = e as Record<string, unknown>;
+    const code = firstString(o.code) ?? "item_error";
+    const message = firstString(o.message, o.detail) ?? fallbackMessage;
+    const status = intOrUndef(o.status);
+    const kind = status ? kindForStatus(status) : code.includes("not_found") ? "not_found" : code.includes("ambiguous") ? "ambiguous" : code.startsWith("invalid") ? "invalid_input" : "server";
+    return serviceError(kind, code, message, status ? { status } : {});
+  }
+  if (typeof e === "string") return serviceError(e.includes("not_found") ? "not_found" : "server", /^[a-z_]+$/.test(e) ? e : "item_error", e);
+  return serviceError("server", "item_error", fallbackMessage);
+}
+
+function parseItem(raw: unknown): ResultsItem | null {
+  if (!raw || typeof raw !== "object") return null;
+  const o = raw as Record<string, unknown>;
+  // A bare check result as the item.
+  if (o.checks && typeof o.checks === "object" && o.uprn !== undefined && o.result === undefined) {
+    return { result: o, uprn: String(o.uprn), index: intOrUndef(o.index) };
+  }
+  const item: ResultsItem = {};
+  const index = intOrUndef(o.index ?? o.position);
+  if (index !== undefined) item.index = index;
+  const input = asInput(o.input ?? o.property ?? o.request);
+  if (input) item.input = input;
+  const status = typeof o.status === "string" ? o.status.toLowerCase() : "";
+  if (o.error || ["error", "failed", "not_found", "invalid"].includes(status)) {
+    item.error = itemError(o.error ?? status, "The service returned no result for this property.");
+  } else if (o.result && typeof o.result === "object") {
+    item.result = o.result;
+    const u = (o.result as Record<string, unknown>).uprn;
+    if (u !== undefined) item.uprn = String(u);
+  } else {
+    return item.index !== undefined || item.input ? { ...item, error: itemError(undefined, "The service returned an item with neither a result nor an error.") } : null;
+  }
+  if (!item.input && o.uprn !== undefined) item.uprn = String(o.uprn);
+  return item;
+}
+
+function nextLink(b: Record<string, unknown>): string | null {
+  const links = b.links && typeof b.links === "object" ? (b.links as Record<string, unknown>) : undefined;
+  const pag = b.pagination && typeof b.pagination === "object" ? (b.pagination as Record<string, unknown>) : undefined;
+  const v = b.next_page_url ?? b.next ?? b.next_url ?? links?.next ?? pag?.next ?? pag?.next_page_url;
+  if (typeof v === "string" && v.trim()) return v.trim();
+  if (v && typeof v === "object" && typeof (v as Record<string, unknown>).href === "string") return (v as { href: string }).href;
+  return null;
+}
+
+export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage; warnings: string[] } | { ok: false; message: string } {
+  if (Array.isArray(body)) body = { status: "completed", results: body };
+  if (!body || typeof body !== "object") return { ok: false, message: "Malformed bulk results: not a JSON object" };
+  const b = body as Record<string, unknown>;
+  const list = b.results ?? b.items ?? b.data ?? b.properties ?? [];
+  if (!Array.isArray(list)) return { ok: false, message: "Malformed bulk results: the results are not a list" };
+  const warnings: string[] = [];
+  const items: ResultsItem[] = [];
+  list.forEach((raw, i) => {
+    const item = parseItem(raw);
+    if (item) items.push(item);
+    else warnings.push(`result ${i + 1} on this page could not be read`);
+  });
+  const rawStatus = typeof b.status === "string" ? b.status : typeof b.state === "string" ? b.state : "";
+  const pag = b.pagination && typeof b.pagination === "object" ? (b.pagination as Record<string, unknown>) : {};
+  const page: ResultsPage = {
+    status: rawStatus ? jobWord(rawStatus) : "completed",
+    rawStatus,
+    next: nextLink(b),
+    items,
+  };
+  const total = intOrUndef(b.total_properties ?? b.total);
+  if (total !== undefined) page.total = total;
+  const processed = intOrUndef(b.processed_properties ?? b.processed ?? b.completed_properties);
+  if (processed !== undefined) page.processed = processed;
+  const est = typeof b.estimated_completion === "string" ? Date.parse(b.estimated_completion) : NaN;
+  if (Number.isFinite(est)) page.estimatedCompletionMs = est;
+  const pg = intOrUndef(b.page ?? pag.page);
+  if (pg !== undefined) page.page = pg;
+  const per = intOrUndef(b.per_page ?? pag.per_page ?? b.page_size);
+  if (per !== undefined) page.perPage = per;
+  const tp = intOrUndef(b.total_pages ?? pag.total_pages);
+  if (tp !== undefined) page.totalPages = tp;
+  if (page.status === "failed") {
+    page.error = itemError(b.error ?? undefined, `The bulk job ended "${rawStatus}" without saying why.`);
+    page.error.kind = "job_failed";
+  }
+  return { ok: true, value: page, warnings };
+}
+
+export function interpretResultsResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<ResultsPage> {
+  return interpret(status, headers, text, nowMs, parseResultsPage);
+}

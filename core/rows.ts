@@ -1,0 +1,183 @@
+/**
+ * Sheet rows to properties: find the UPRN / Postcode / Address columns, validate and normalise each row,
+ * and give every row either a property to check or an error of its own. No row is dropped.
+ */
+import { fix as fixPostcode, isValid as isValidPostcode, toNormalised } from "postcode";
+
+export interface PropertyQuery {
+  uprn?: string;
+  postcode?: string;
+  address?: string;
+}
+
+/** 0-based column indexes into the values passed in. */
+export interface ColumnMapping {
+  uprn?: number;
+  postcode?: number;
+  address?: number;
+}
+
+export interface RowIssue {
+  code: string;
+  message: string;
+}
+
+export interface InputRow {
+  /** Row index in the values passed in (the header row included). */
+  index: number;
+  property?: PropertyQuery;
+  /** Identity used to send each distinct property once. */
+  key?: string;
+  error?: RowIssue;
+  /** Something we changed, e.g. a postcode we corrected; shown to the user. */
+  note?: string;
+}
+
+export interface ReadRowsResult {
+  mapping: ColumnMapping | null;
+  /** Index of the header row, or null when the values have none. */
+  headerRow: number | null;
+  rows: InputRow[];
+  /** Set when no UPRN or Postcode column could be found: nothing can be checked. */
+  problem?: string;
+}
+
+const HEADER_WORDS: Record<keyof ColumnMapping, RegExp> = {
+  uprn: /^(uprn|property ?(ref|reference)( ?(no|number))?|unique property reference( number)?)$/,
+  postcode: /^(post ?code|postal ?code|post code|zip|zip ?code)$/,
+  address: /^(address|address ?line ?1|address ?1|line ?1|first line( of address)?|street( address)?|property address|house|building)$/,
+};
+
+function headerText(v: unknown): string {
+  return typeof v === "string" ? v.trim().toLowerCase().replace(/[_.:#*]+/g, " ").replace(/\s+/g, " ").trim() : "";
+}
+
+/** Find our input columns in a header row; null if it has neither a UPRN nor a Postcode header. */
+export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | null {
+  const mapping: ColumnMapping = {};
+  headerRow.forEach((cell, i) => {
+    const t = headerText(cell);
+    for (const key of Object.keys(HEADER_WORDS) as (keyof ColumnMapping)[]) {
+      if (mapping[key] === undefined && HEADER_WORDS[key].test(t)) mapping[key] = i;
+    }
+  });
+  return mapping.uprn !== undefined || mapping.postcode !== undefined ? mapping : null;
+}
+
+function isBlank(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+}
+
+function cellPreview(v: unknown): string {
+  const s = v instanceof Date ? v.toISOString().slice(0, 10) : String(v);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+}
+
+/** A UPRN is 1 to 12 digits, kept as text; a number typed into a cell is accepted. */
+export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue } {
+  if (typeof v === "number") {
+    if (Number.isInteger(v) && v >= 0 && v < 1e12) return { uprn: String(v) };
+    return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not a whole number of up to 12 digits.` } };
+  }
+  if (typeof v === "string") {
+    const s = v.trim().replace(/[\s\u00a0]+/g, "");
+    if (/^\d{1,12}$/.test(s)) return { uprn: s };
+    if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12.` } };
+    return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" is not valid: a UPRN is up to 12 digits.` } };
+  }
+  return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not valid: a UPRN is up to 12 digits.` } };
+}
+
+/** A UK postcode, normalised to "SW1A 2AA"; common slips (O for 0, missing space) are fixed and noted. */
+export function normalisePostcode(v: unknown): { postcode: string; note?: string } | { error: RowIssue } {
+  const raw = typeof v === "string" ? v.trim().replace(/\s+/g, " ") : typeof v === "number" ? String(v) : "";
+  if (raw && isValidPostcode(raw)) return { postcode: toNormalised(raw) as string };
+  if (raw) {
+    const fixed = fixPostcode(raw);
+    if (fixed && isValidPostcode(fixed)) {
+      const normal = toNormalised(fixed) as string;
+      return { postcode: normal, note: `Postcode "${raw}" read as ${normal}.` };
+    }
+  }
+  return { error: { code: "invalid_postcode", message: `Postcode "${cellPreview(v)}" is not a valid UK postcode.` } };
+}
+
+/** Identity of a property: a UPRN without its leading zeros, or the postcode with the address. */
+export function propertyKey(p: PropertyQuery): string {
+  if (p.uprn) return `u:${p.uprn.replace(/^0+(?=\d)/, "")}`;
+  const address = (p.address ?? "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  return `p:${(p.postcode ?? "").replace(/\s/g, "").toUpperCase()}|${address}`;
+}
+
+/** Validate and normalise one property, from cells or from a caller's object. */
+export function normaliseProperty(uprnCell: unknown, postcodeCell: unknown, addressCell: unknown): InputRow {
+  const row: InputRow = { index: -1 };
+  if (!isBlank(uprnCell)) {
+    const u = normaliseUprn(uprnCell);
+    if ("error" in u) row.error = u.error;
+    else {
+      row.property = { uprn: u.uprn };
+      row.key = propertyKey(row.property);
+    }
+    return row;
+  }
+  if (!isBlank(postcodeCell)) {
+    const p = normalisePostcode(postcodeCell);
+    if ("error" in p) {
+      row.error = p.error;
+      return row;
+    }
+    row.property = { postcode: p.postcode };
+    if (p.note) row.note = p.note;
+    if (!isBlank(addressCell)) {
+      const address = String(addressCell instanceof Date ? cellPreview(addressCell) : addressCell).trim().replace(/\s+/g, " ");
+      if (address.length > 200) {
+        return { index: -1, error: { code: "invalid_address", message: "The address is longer than 200 characters; give the first line only." } };
+      }
+      row.property.address = address;
+    }
+    row.key = propertyKey(row.property);
+    return row;
+  }
+  row.error = isBlank(addressCell)
+    ? { code: "empty_row", message: "No UPRN or postcode in this row." }
+    : { code: "missing_postcode", message: "An address needs its postcode (or give the UPRN)." };
+  return row;
+}
+
+function looksLikeHeader(row: readonly unknown[]): boolean {
+  return detectColumns(row) !== null;
+}
+
+/**
+ * Read a block of sheet values. With no mapping, the first row must be a header naming a UPRN or
+ * Postcode column; with a mapping, a first row that looks like a header is skipped unless hasHeader=false.
+ */
+export function readPropertyRows(
+  values: readonly (readonly unknown[])[],
+  opts: { mapping?: ColumnMapping; hasHeader?: boolean } = {},
+): ReadRowsResult {
+  let mapping: ColumnMapping | null = opts.mapping ?? null;
+  let headerRow: number | null = null;
+  if (values.length && (opts.hasHeader === true || (opts.hasHeader === undefined && looksLikeHeader(values[0])))) headerRow = 0;
+  if (!mapping && headerRow === 0) mapping = detectColumns(values[0]);
+  if (!mapping || (mapping.uprn === undefined && mapping.postcode === undefined)) {
+    return {
+      mapping: null,
+      headerRow,
+      rows: [],
+      problem:
+        "No UPRN or Postcode column found. Select rows with a header row naming a UPRN or Postcode column, or choose the columns by hand.",
+    };
+  }
+  const m = mapping;
+  const rows: InputRow[] = [];
+  for (let i = headerRow === null ? 0 : headerRow + 1; i < values.length; i++) {
+    const r = values[i] ?? [];
+    const cell = (c: number | undefined) => (c === undefined ? undefined : r[c]);
+    const row = normaliseProperty(cell(m.uprn), cell(m.postcode), cell(m.address));
+    row.index = i;
+    rows.push(row);
+  }
+  return { mapping: m, headerRow, rows };
+}
