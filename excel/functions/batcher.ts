@@ -1,0 +1,232 @@
+/**
+ * Collects COMPLIANCE.* calls that arrive within a short window, answers fresh ones from a cache, and sends the
+ * rest as bulk jobs (one per plan-cap chunk; a plain GET /api/check when only one or two are missing).
+ * No Office globals here: fetch, timers and settings are injected so jest can run it against the real sandbox.
+ */
+import {
+  ComplianceError,
+  createClient,
+  describeError,
+  normaliseUprn,
+  propertyKey,
+  serviceError,
+  toServiceError,
+  type CheckResult,
+  type PlanName,
+  type RateLimitInfo,
+  type ServiceError,
+} from "../../core";
+
+export interface BatcherConfig {
+  baseUrl: string;
+  apiKey: string | null;
+  plan: PlanName;
+}
+
+export interface BatcherOptions {
+  /** Read at every flush, so a key set in the task pane applies to the next batch. */
+  getConfig: () => Promise<BatcherConfig>;
+  fetch: typeof fetch;
+  /** Collect window: calls within it share one request (Microsoft's batching sample uses about 100 ms). */
+  windowMs?: number;
+  /** How long a result answers recalculations without a request. */
+  cacheTtlMs?: number;
+  /** Upper bound for one flush, so no cell can stay on #BUSY! even if the service never answers. */
+  flushTimeoutMs?: number;
+  /** Bulk jobs are kept short for cells: past this, the job's unanswered calls get a timeout error. */
+  jobTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** At most this many single checks at once when a batch is small. */
+  singleCheckLimit?: number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  onRateLimit?: (info: RateLimitInfo) => void;
+}
+
+/** What a cell shows for an error: Excel's #N/A or #VALUE!, each with a message (only these two carry one). */
+export interface FunctionError {
+  code: "notAvailable" | "invalidValue";
+  message: string;
+}
+
+/** Map a service error to the cell error the issue specifies: not found and bad UPRN have fixed wording. */
+export function toFunctionError(e: unknown): FunctionError {
+  const err = toServiceError(e);
+  if (err.kind === "not_found") return { code: "notAvailable", message: err.code === "property_not_found" || !err.message ? "property not found" : `property not found: ${err.message}` };
+  if (err.code === "invalid_uprn") return { code: "invalidValue", message: "invalid UPRN" };
+  if (err.kind === "invalid_input") return { code: "invalidValue", message: describeError(err) };
+  return { code: "notAvailable", message: describeError(err) };
+}
+
+interface CacheEntry {
+  outcome: { result: CheckResult; checkedAt: string } | { error: ServiceError };
+  expiresAt: number;
+}
+
+interface Waiter {
+  resolve: (v: { result: CheckResult; checkedAt: string }) => void;
+  reject: (e: ComplianceError) => void;
+}
+
+/** Errors that are facts about the property (not about the service's health) may be cached like results. */
+function cacheable(e: ServiceError): boolean {
+  return e.kind === "not_found" || (e.kind === "invalid_input" && e.code !== "invalid_request");
+}
+
+export class CheckBatcher {
+  private readonly cache = new Map<string, CacheEntry>();
+  /** Calls waiting for the next flush, by property key. */
+  private pending = new Map<string, { uprn: string; waiters: Waiter[] }>();
+  /** Calls already sent, by property key: a repeat joins them instead of asking again. */
+  private readonly inFlight = new Map<string, Promise<{ result: CheckResult; checkedAt: string }>>();
+  private timerSet = false;
+  private generation = 0;
+  private readonly o: Required<Omit<BatcherOptions, "onRateLimit" | "sleep">> & Pick<BatcherOptions, "onRateLimit" | "sleep">;
+
+  constructor(options: BatcherOptions) {
+    this.o = {
+      windowMs: 100,
+      cacheTtlMs: 10 * 60_000,
+      flushTimeoutMs: 5 * 60_000,
+      jobTimeoutMs: 4 * 60_000,
+      requestTimeoutMs: 30_000,
+      singleCheckLimit: 2,
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+      clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+      now: () => Date.now(),
+      ...options,
+    };
+  }
+
+  /** The check result of one UPRN, with the time it was fetched. Rejects with a ComplianceError. */
+  check(uprnInput: unknown): Promise<{ result: CheckResult; checkedAt: string }> {
+    const u = normaliseUprn(typeof uprnInput === "string" || typeof uprnInput === "number" ? uprnInput : String(uprnInput ?? ""));
+    if ("error" in u) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_uprn", u.error.message)));
+    const key = propertyKey({ uprn: u.uprn });
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt > this.o.now()) {
+      return "error" in cached.outcome ? Promise.reject(new ComplianceError(cached.outcome.error)) : Promise.resolve(cached.outcome);
+    }
+    const flying = this.inFlight.get(key);
+    if (flying) return flying;
+    return new Promise((resolve, reject) => {
+      const entry = this.pending.get(key) ?? { uprn: u.uprn, waiters: [] };
+      entry.waiters.push({ resolve, reject });
+      this.pending.set(key, entry);
+      if (!this.timerSet) {
+        this.timerSet = true;
+        this.o.setTimer(() => {
+          this.timerSet = false;
+          void this.flush();
+        }, this.o.windowMs);
+      }
+    });
+  }
+
+  /** Forget every cached answer (the task pane's Refresh); calls already sent still settle. */
+  clear(): void {
+    this.cache.clear();
+    this.generation++;
+  }
+
+  cacheSize(): number {
+    return this.cache.size;
+  }
+
+  /** Send everything collected so far. Every waiter is settled, whatever happens. */
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    if (batch.size === 0) return;
+    const keys = [...batch.keys()];
+    const generation = this.generation;
+    // One shared promise per key lets calls that arrive while this batch is out join it.
+    const outcomes = new Map<string, { resolve: (v: { result: CheckResult; checkedAt: string }) => void; reject: (e: ComplianceError) => void }>();
+    for (const key of keys) {
+      const p = new Promise<{ result: CheckResult; checkedAt: string }>((resolve, reject) => outcomes.set(key, { resolve, reject }));
+      p.catch(() => undefined); // a key nobody else joins must not raise an unhandled rejection
+      this.inFlight.set(key, p);
+      p.then(
+        (v) => batch.get(key)!.waiters.forEach((w) => w.resolve(v)),
+        (e) => batch.get(key)!.waiters.forEach((w) => w.reject(e)),
+      );
+    }
+    const finish = (key: string, outcome: { result: CheckResult } | { error: ServiceError }, checkedAt: string) => {
+      const o = outcomes.get(key);
+      if (!o) return;
+      outcomes.delete(key);
+      this.inFlight.delete(key);
+      if ("error" in outcome) {
+        if (cacheable(outcome.error) && generation === this.generation) {
+          this.cache.set(key, { outcome: { error: outcome.error }, expiresAt: this.o.now() + this.o.cacheTtlMs });
+        }
+        o.reject(new ComplianceError(outcome.error));
+      } else {
+        const value = { result: outcome.result, checkedAt };
+        if (generation === this.generation) this.cache.set(key, { outcome: value, expiresAt: this.o.now() + this.o.cacheTtlMs });
+        o.resolve(value);
+      }
+    };
+    const failAll = (error: ServiceError) => {
+      for (const key of [...outcomes.keys()]) finish(key, { error }, new Date(this.o.now()).toISOString());
+    };
+    const guard = this.o.setTimer(() => {
+      failAll(serviceError("timeout", "timeout", `No answer from the compliance service within ${Math.round(this.o.flushTimeoutMs / 1000)} s.`));
+    }, this.o.flushTimeoutMs);
+    try {
+      const cfg = await this.o.getConfig();
+      if (!cfg.apiKey) {
+        failAll(serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"));
+        return;
+      }
+      const client = createClient({
+        baseUrl: cfg.baseUrl,
+        apiKey: cfg.apiKey,
+        fetch: this.o.fetch,
+        now: this.o.now,
+        ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
+        requestTimeoutMs: this.o.requestTimeoutMs,
+      });
+      const uprns = keys.map((k) => batch.get(k)!.uprn);
+      if (keys.length <= this.o.singleCheckLimit) {
+        await Promise.all(
+          keys.map(async (key, i) => {
+            try {
+              const result = await client.check({ uprn: uprns[i] });
+              finish(key, { result }, new Date(this.o.now()).toISOString());
+            } catch (e) {
+              finish(key, { error: toServiceError(e) }, new Date(this.o.now()).toISOString());
+            }
+          }),
+        );
+      } else {
+        await client.screen(
+          uprns.map((uprn) => ({ uprn })),
+          {
+            plan: cfg.plan,
+            jobTimeoutMs: this.o.jobTimeoutMs,
+            // Settle cells as their results arrive rather than when the last job ends.
+            onProgress: (p) => {
+              const at = new Date(this.o.now()).toISOString();
+              for (const c of p.completed) finish(keys[c.index], c.outcome, at);
+              if (p.rateLimit && this.o.onRateLimit) this.o.onRateLimit(p.rateLimit);
+            },
+          },
+        ).then((all) => {
+          const at = new Date(this.o.now()).toISOString();
+          all.forEach((outcome, i) => finish(keys[i], outcome, at));
+        });
+      }
+      const rl = client.lastRateLimit();
+      if (rl && this.o.onRateLimit) this.o.onRateLimit(rl);
+    } catch (e) {
+      failAll(toServiceError(e));
+    } finally {
+      // Anything the service left unanswered still gets an answer.
+      this.o.clearTimer(guard);
+      failAll(serviceError("malformed_response", "no_result", "The service returned no result for this property."));
+    }
+  }
+}

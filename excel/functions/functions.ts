@@ -1,0 +1,195 @@
+/**
+ * The COMPLIANCE.* custom functions. Each JSDoc block is the function's help in Excel's formula autocomplete and,
+ * through custom-functions-metadata-plugin, its entry in functions.json (never written by hand).
+ */
+import { displayStatus, isCheckName, outputHeaders, outputRow, type CheckName, type CheckResult } from "../../core";
+import { complianceRuntime } from "../runtime";
+import { toFunctionError } from "./batcher";
+
+/** Every failure becomes #N/A or #VALUE! with a message, so no promise is left pending (#BUSY!). */
+function cellError(e: unknown): CustomFunctions.Error {
+  const f = toFunctionError(e);
+  const code = f.code === "invalidValue" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
+  return new CustomFunctions.Error(code, f.message.slice(0, 255));
+}
+
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    throw cellError(e);
+  }
+}
+
+function notAvailable(message: string): CustomFunctions.Error {
+  return new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, message);
+}
+
+const CHECK_ALIASES: Record<string, CheckName> = {
+  gas: "gas_safety",
+  gas_safety_certificate: "gas_safety",
+  deposit: "deposit_protection",
+  electrical: "eicr",
+  licence: "licensing",
+  license: "licensing",
+  energy: "epc",
+};
+
+function checkName(input: unknown): CheckName {
+  const w = String(input ?? "").trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const name = CHECK_ALIASES[w] ?? w;
+  if (!isCheckName(name)) {
+    throw new CustomFunctions.Error(
+      CustomFunctions.ErrorCode.invalidValue,
+      `Unknown check "${String(input)}": use epc, gas_safety, eicr, licensing or deposit_protection.`,
+    );
+  }
+  return name;
+}
+
+function member(result: CheckResult, name: CheckName): Record<string, unknown> {
+  const m = (result.checks as Record<string, Record<string, unknown> | undefined>)[name];
+  if (!m) throw notAvailable(`the service returned no ${name} check`);
+  return m;
+}
+
+async function checkOf(uprn: unknown): Promise<{ result: CheckResult; checkedAt: string }> {
+  return complianceRuntime().batcher.check(uprn);
+}
+
+/**
+ * Overall compliance score of a property, 0 to 100 (100 when every check passes).
+ * @customfunction SCORE
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956" or a cell holding it.
+ * @returns The compliance score.
+ * @helpurl https://localhost:3000/help.html#score
+ */
+export async function score(uprn: any): Promise<number> {
+  return guarded(async () => {
+    const { result } = await checkOf(uprn);
+    if (typeof result.compliance_score !== "number") throw notAvailable("the service returned no compliance score");
+    return result.compliance_score;
+  });
+}
+
+/**
+ * Risk level of a property as the service rates it: low, medium or high.
+ * @customfunction RISK
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @returns The risk level word.
+ * @helpurl https://localhost:3000/help.html#risk
+ */
+export async function risk(uprn: any): Promise<string> {
+  return guarded(async () => {
+    const { result } = await checkOf(uprn);
+    if (!result.risk_level) throw notAvailable("the service returned no risk level");
+    return result.risk_level;
+  });
+}
+
+/**
+ * Status of one compliance check of a property: pass, warning, fail, not_required (or unknown for a word the add-in does not know).
+ * @customfunction STATUS
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @param check Which check: "epc", "gas_safety", "eicr", "licensing" or "deposit_protection".
+ * @returns The check's status word.
+ * @helpurl https://localhost:3000/help.html#status
+ */
+export async function status(uprn: any, check: string): Promise<string> {
+  return guarded(async () => {
+    const name = checkName(check);
+    const { result } = await checkOf(uprn);
+    return displayStatus(member(result, name).status);
+  });
+}
+
+/**
+ * Expiry date (YYYY-MM-DD) of a check's certificate: "epc", "gas_safety" or "eicr". Use DATEVALUE() to compute with it.
+ * @customfunction EXPIRY
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @param check Which check: "epc", "gas_safety" or "eicr".
+ * @returns The expiry date as YYYY-MM-DD text.
+ * @helpurl https://localhost:3000/help.html#expiry
+ */
+export async function expiry(uprn: any, check: string): Promise<string> {
+  return guarded(async () => {
+    const name = checkName(check);
+    const { result } = await checkOf(uprn);
+    const m = member(result, name);
+    if (typeof m.expiry !== "string" || !m.expiry) {
+      throw notAvailable(displayStatus(m.status) === "not_required" ? `${name} is not required for this property` : `no ${name} expiry date on record`);
+    }
+    return m.expiry;
+  });
+}
+
+/**
+ * Energy Performance Certificate rating of a property: a letter from A to G.
+ * @customfunction EPC
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @returns The EPC rating letter.
+ * @helpurl https://localhost:3000/help.html#epc
+ */
+export async function epc(uprn: any): Promise<string> {
+  return guarded(async () => {
+    const { result } = await checkOf(uprn);
+    const rating = member(result, "epc").rating;
+    if (typeof rating !== "string" || !rating) throw notAvailable("no EPC rating on record");
+    return rating;
+  });
+}
+
+/**
+ * Every result of a property in one row (score, risk, each check's status and dates, message), in the same columns as the task pane writes. Spills to the right; see COMPLIANCE.HEADERS for the header row.
+ * @customfunction CHECK
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @returns One row of results.
+ * @helpurl https://localhost:3000/help.html#check
+ */
+export async function check(uprn: any): Promise<any[][]> {
+  return guarded(async () => {
+    const { result, checkedAt } = await checkOf(uprn);
+    // Spilled values are never parsed as formulas, so the apostrophe guard that protects written cells is not needed here.
+    return [outputRow({ result }, checkedAt).map((v) => (typeof v === "string" && v.startsWith("'") ? v.slice(1) : v))];
+  });
+}
+
+/**
+ * The header row of COMPLIANCE.CHECK's columns, to put above a column of CHECK formulas. Spills to the right.
+ * @customfunction HEADERS
+ * @returns One row of column headers.
+ * @helpurl https://localhost:3000/help.html#headers
+ */
+export function headers(): string[][] {
+  return [outputHeaders()];
+}
+
+/**
+ * UPRN of the property at a postcode; give the first line of the address when the postcode has several properties.
+ * @customfunction UPRN
+ * @param postcode UK postcode, with or without the space, e.g. "SW1A 2AA".
+ * @param [address] First line of the address, e.g. "10 Downing Street".
+ * @returns The UPRN as text.
+ * @helpurl https://localhost:3000/help.html#uprn
+ */
+export async function uprn(postcode: string, address?: string): Promise<string> {
+  return guarded(async () => {
+    const result = await complianceRuntime().lookups.property(postcode, address);
+    return String(result.uprn);
+  });
+}
+
+/**
+ * Addresses found for a postcode or some address text: one row per address with its UPRN and full address. Spills down.
+ * @customfunction ADDRESSES
+ * @param postcode_or_text A UK postcode (e.g. "SW1A 2AA") or words of an address (e.g. "Downing Street London").
+ * @returns Rows of UPRN and address.
+ * @helpurl https://localhost:3000/help.html#addresses
+ */
+export async function addresses(postcode_or_text: string): Promise<string[][]> {
+  return guarded(async () => {
+    const list = await complianceRuntime().lookups.addresses(postcode_or_text);
+    if (list.length === 0) throw notAvailable(`no addresses found for "${String(postcode_or_text).slice(0, 60)}"`);
+    return list.map((a) => [a.uprn, a.address]);
+  });
+}

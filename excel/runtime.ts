@@ -1,0 +1,50 @@
+/**
+ * The one set of live objects (settings, check batcher, address lookups, last quota) of the shared runtime.
+ * taskpane.js and functions.js are separate bundles on the same page, so the instance lives on globalThis, not in a module.
+ */
+import type { RateLimitInfo } from "../core";
+import { CheckBatcher } from "./functions/batcher";
+import { AddressLookups } from "./functions/lookups";
+import { SettingsStore } from "./settings";
+
+export interface ComplianceRuntime {
+  settings: SettingsStore;
+  batcher: CheckBatcher;
+  lookups: AddressLookups;
+  lastRateLimit?: RateLimitInfo;
+  rateLimitListeners: ((info: RateLimitInfo) => void)[];
+  reportRateLimit(info: RateLimitInfo): void;
+}
+
+const SLOT = Symbol.for("property-compliance.excel.runtime");
+
+export function complianceRuntime(): ComplianceRuntime {
+  const g = globalThis as unknown as Record<symbol, ComplianceRuntime | undefined>;
+  const existing = g[SLOT];
+  if (existing) return existing;
+  const settings = new SettingsStore();
+  const getConfig = async () => {
+    const s = await settings.load();
+    return { baseUrl: s.baseUrl, apiKey: s.apiKey, plan: s.plan };
+  };
+  // fetch must be called with the window as `this` in some browsers, hence the wrapper.
+  const boundFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+  const rt: ComplianceRuntime = {
+    settings,
+    batcher: undefined as unknown as CheckBatcher,
+    lookups: new AddressLookups({ getConfig, fetch: boundFetch }),
+    rateLimitListeners: [],
+    reportRateLimit(info) {
+      rt.lastRateLimit = info;
+      for (const l of rt.rateLimitListeners) l(info);
+    },
+  };
+  rt.batcher = new CheckBatcher({ getConfig, fetch: boundFetch, onRateLimit: (info) => rt.reportRateLimit(info) });
+  // A new key or base URL must not answer from results fetched with the old one.
+  settings.onChange(() => {
+    rt.batcher.clear();
+    rt.lookups.clear();
+  });
+  g[SLOT] = rt;
+  return rt;
+}

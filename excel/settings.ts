@@ -1,0 +1,121 @@
+/**
+ * Per-user settings of the Excel add-in (API key, base URL, plan), shared by the task pane and the custom functions.
+ * Kept in OfficeRuntime.storage or partitioned localStorage, never in the workbook, so sharing a file never shares a key.
+ */
+import { batchCapFor, validateApiKey, validateBaseUrl, type PlanName } from "../core";
+
+/** The async key-value shape both OfficeRuntime.storage and our localStorage wrapper offer. */
+export interface UserStore {
+  getItem(key: string): Promise<string | null>;
+  setItem(key: string, value: string): Promise<void>;
+  removeItem(key: string): Promise<void>;
+}
+
+export interface AddinSettings {
+  baseUrl: string;
+  plan: PlanName;
+  apiKey: string | null;
+}
+
+const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan" } as const;
+
+/** localStorage under Office's partition key: Excel on the web isolates add-ins per document origin with it. */
+export function partitionedLocalStorage(storage: Storage, partitionKey: string | undefined): UserStore {
+  const prefix = partitionKey ? `${partitionKey}/` : "";
+  return {
+    async getItem(k) {
+      return storage.getItem(prefix + k);
+    },
+    async setItem(k, v) {
+      storage.setItem(prefix + k, v);
+    },
+    async removeItem(k) {
+      storage.removeItem(prefix + k);
+    },
+  };
+}
+
+/** OfficeRuntime.storage where the runtime has it (shared runtime, desktop and web); else partitioned localStorage. */
+export function defaultUserStore(): UserStore {
+  const runtime = (globalThis as { OfficeRuntime?: { storage?: UserStore } }).OfficeRuntime;
+  if (runtime && runtime.storage && typeof runtime.storage.getItem === "function") return runtime.storage;
+  const office = (globalThis as { Office?: { context?: { partitionKey?: string } } }).Office;
+  return partitionedLocalStorage(globalThis.localStorage, office?.context?.partitionKey);
+}
+
+/**
+ * The default base URL is the page's own origin + /v1: `npm start` proxies /v1 to the sandbox, so the add-in
+ * talks same-origin (no CORS preflight, no mixed content) until the user points it at the real service.
+ */
+export function defaultBaseUrl(): string {
+  const loc = (globalThis as { location?: { origin?: string } }).location;
+  return loc && loc.origin && /^https?:/.test(loc.origin) ? `${loc.origin}/v1` : "https://localhost:3000/v1";
+}
+
+type Listener = (s: AddinSettings) => void;
+
+/** One settings object per runtime; the pane writes it, the custom functions read it. */
+export class SettingsStore {
+  private cached: AddinSettings | null = null;
+  private listeners: Listener[] = [];
+  constructor(
+    private readonly store: UserStore = defaultUserStore(),
+    private readonly fallbackBaseUrl: string = defaultBaseUrl(),
+  ) {}
+
+  async load(): Promise<AddinSettings> {
+    if (this.cached) return this.cached;
+    const [apiKey, baseUrl, plan] = await Promise.all([
+      this.store.getItem(KEYS.apiKey),
+      this.store.getItem(KEYS.baseUrl),
+      this.store.getItem(KEYS.plan),
+    ]);
+    this.cached = {
+      apiKey: apiKey || null,
+      baseUrl: baseUrl && validateBaseUrl(baseUrl).ok ? baseUrl : this.fallbackBaseUrl,
+      plan: plan === "enterprise" ? "enterprise" : "professional",
+    };
+    return this.cached;
+  }
+
+  /** Throws an Error with a message for the user when the key is not a plausible key. */
+  async setApiKey(input: string): Promise<void> {
+    const v = validateApiKey(input);
+    if (!v.ok) throw new Error(v.message);
+    await this.store.setItem(KEYS.apiKey, v.apiKey);
+    await this.update({ apiKey: v.apiKey });
+  }
+
+  async removeApiKey(): Promise<void> {
+    await this.store.removeItem(KEYS.apiKey);
+    await this.update({ apiKey: null });
+  }
+
+  async setBaseUrl(input: string): Promise<void> {
+    const v = validateBaseUrl(input);
+    if (!v.ok) throw new Error(v.message);
+    await this.store.setItem(KEYS.baseUrl, v.baseUrl);
+    await this.update({ baseUrl: v.baseUrl });
+  }
+
+  async setPlan(plan: PlanName): Promise<void> {
+    const p: PlanName = plan === "enterprise" ? "enterprise" : "professional";
+    await this.store.setItem(KEYS.plan, p);
+    await this.update({ plan: p });
+  }
+
+  batchCap(): number {
+    return batchCapFor(this.cached?.plan ?? "professional");
+  }
+
+  onChange(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  private async update(patch: Partial<AddinSettings>): Promise<void> {
+    const current = await this.load();
+    this.cached = { ...current, ...patch };
+    for (const l of this.listeners) l(this.cached);
+  }
+}
+

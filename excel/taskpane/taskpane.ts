@@ -1,0 +1,1 @@
+Office.onReady(() => undefined);
