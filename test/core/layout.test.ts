@@ -1,0 +1,68 @@
+/** The output table: one row per outcome, formula-safe text, colours, and nothing lost on a failed refresh. */
+import { OUTPUT_COLUMNS, STATUS_COLOURS, locateOutputColumns, outputHeaders, outputRow, safeCellText, serviceError, statusColour, statusColumnIndexes } from "../../core";
+
+const col = (h: string) => outputHeaders().indexOf(h);
+const result = {
+  uprn: "100023336956",
+  address: "+44 Flat, @home",
+  compliance_score: 64,
+  risk_level: "medium",
+  checks: {
+    epc: { status: "pass", rating: "C", expiry: "2027-01-10" },
+    gas_safety: { status: "warning", last_certificate: "2025-12-10", expiry: "2026-12-10" },
+    eicr: { status: "fail", detail: "-No EICR on record" },
+    licensing: { status: "not_required", scheme: null },
+    deposit_protection: { status: "revoked", scheme: "TDS", protected_date: "2025-01-01" },
+  },
+  last_updated: "2026-11-20T09:12:44Z",
+};
+
+test("a row per result, in the table's order, with every check's fields", () => {
+  const row = outputRow({ result }, "2026-11-22T10:00:00Z");
+  expect(row).toHaveLength(OUTPUT_COLUMNS.length);
+  expect(row[col("Compliance score")]).toBe(64);
+  expect(row[col("EPC rating")]).toBe("C");
+  expect(row[col("Gas safety status")]).toBe("warning");
+  expect(row[col("Licensing scheme")]).toBe("");
+  expect(row[col("Next expiry")]).toBe("2026-12-10");
+  expect(row[col("Days to next expiry")]).toBe(18);
+  expect(row[col("Last updated (UTC)")]).toBe("2026-11-20 09:12:44");
+  expect(row[col("Checked at (UTC)")]).toBe("2026-11-22 10:00:00");
+  // an unknown status word shows as unknown, and the word is kept in Message
+  expect(row[col("Deposit status")]).toBe("unknown");
+  expect(row[col("Message")]).toContain('"revoked"');
+});
+
+test("text from the service never becomes a formula", () => {
+  const row = outputRow({ result }, "2026-11-22T10:00:00Z");
+  expect(row[col("Matched address")]).toBe("'+44 Flat, @home");
+  expect(row[col("EICR detail")]).toBe("'-No EICR on record");
+  for (const s of ["=1+1", "+1", "-1", "@SUM(A1)", "\tx"]) expect(safeCellText(s).startsWith("'")).toBe(true);
+  expect(safeCellText("Flat 1")).toBe("Flat 1");
+});
+
+test("a definitive error fills the status cells with error and says why", () => {
+  const row = outputRow({ error: serviceError("not_found", "property_not_found", "No property with UPRN 9.") }, "2026-11-22T10:00:00Z");
+  for (const i of statusColumnIndexes()) expect(row[i]).toBe("error");
+  expect(row[col("Message")]).toBe("No property with UPRN 9.");
+  expect(row[col("Compliance score")]).toBe("");
+});
+
+test("a transient failure keeps the previous values and says the refresh failed", () => {
+  const previous = outputRow({ result }, "2026-11-01T10:00:00Z");
+  const row = outputRow({ error: serviceError("server", "internal_error", "Boom.") }, "2026-11-22T10:00:00Z", previous);
+  expect(row[col("Compliance score")]).toBe(64);
+  expect(row[col("Checked at (UTC)")]).toBe("2026-11-01 10:00:00");
+  expect(row[col("Message")]).toMatch(/^Not refreshed at 2026-11-22 10:00:00: Boom\. Values are from the previous check\.$/);
+  // with nothing before, it is an error row
+  expect(outputRow({ error: serviceError("server", "internal_error", "Boom.") }, "2026-11-22T10:00:00Z")[col("EPC status")]).toBe("error");
+});
+
+test("colours for every status, and the block found again by its headers", () => {
+  for (const s of ["pass", "warning", "fail", "not_required", "error", "unknown"] as const) {
+    expect(statusColour(s)).toEqual({ fill: STATUS_COLOURS[s].fill, font: STATUS_COLOURS[s].font });
+  }
+  expect(statusColour("Flat 1")).toBeNull();
+  expect(locateOutputColumns(["UPRN", "Postcode", ...outputHeaders()])).toEqual({ start: 2 });
+  expect(locateOutputColumns(["UPRN", "Compliance score", "Notes"])).toBeNull();
+});

@@ -1,0 +1,95 @@
+/** Sheet values to properties: header detection, UPRN and postcode rules, per-row errors, duplicates. */
+import { detectColumns, fanOut, planScreening, readPropertyRows, serviceError } from "../../core";
+
+describe("readPropertyRows", () => {
+  test("finds columns by header in any order and case", () => {
+    expect(detectColumns(["Tenant", "Post code", "UPRN", "Address line 1"])).toEqual({ postcode: 1, uprn: 2, address: 3 });
+    expect(detectColumns(["Property reference", "Postal code"])).toEqual({ uprn: 0, postcode: 1 });
+    expect(detectColumns(["Name", "Rent"])).toBeNull();
+  });
+
+  test("reports a missing UPRN/Postcode column instead of guessing", () => {
+    const r = readPropertyRows([["Name", "Rent"], ["a", 1]]);
+    expect(r.rows).toEqual([]);
+    expect(r.problem).toMatch(/No UPRN or Postcode column/);
+  });
+
+  test("explicit mapping without a header row", () => {
+    const r = readPropertyRows([["x", "100023336956"], ["y", "12"]], { mapping: { uprn: 1 } });
+    expect(r.headerRow).toBeNull();
+    expect(r.rows.map((x) => x.property)).toEqual([{ uprn: "100023336956" }, { uprn: "12" }]);
+  });
+
+  test("every row gets a property or an error of its own", () => {
+    const values = [
+      ["UPRN", "Postcode", "Address"],
+      [100023336956, "", ""], // number typed in a cell
+      ["0012345678", "", ""], // leading zeros kept as text
+      ["1234567890123", "", ""], // 13 digits
+      ["12-34", "", ""],
+      ["", "m1 1ae", ""],
+      ["", "SW1A2AA", "  Flat 2,   10 Downing St "],
+      ["", "NOT A CODE", ""],
+      ["", "", ""],
+      ["", "", "1 High Street"],
+      [12.5, "", ""],
+      [true, "", ""],
+    ];
+    const r = readPropertyRows(values);
+    expect(r.rows).toHaveLength(values.length - 1);
+    expect(r.rows.map((x) => x.index)).toEqual(values.slice(1).map((_v, i) => i + 1));
+    const summary = r.rows.map((x) => x.error?.code ?? x.property);
+    expect(summary).toEqual([
+      { uprn: "100023336956" },
+      { uprn: "0012345678" },
+      "invalid_uprn",
+      "invalid_uprn",
+      { postcode: "M1 1AE" },
+      { postcode: "SW1A 2AA", address: "Flat 2, 10 Downing St" },
+      "invalid_postcode",
+      "empty_row",
+      "missing_postcode",
+      "invalid_uprn",
+      "invalid_uprn",
+    ]);
+    expect(r.rows[2].error!.message).toMatch(/13 digits/);
+    expect(r.rows[6].error!.message).toContain('"NOT A CODE"');
+  });
+
+  test("corrects a common postcode slip and says so", () => {
+    const r = readPropertyRows([["Postcode"], ["SWIA 2AA"]]);
+    expect(r.rows[0].property).toEqual({ postcode: "SW1A 2AA" });
+    expect(r.rows[0].note).toMatch(/read as SW1A 2AA/);
+  });
+});
+
+describe("planScreening and fanOut", () => {
+  const values = [["UPRN"], ...Array.from({ length: 25 }, (_v, i) => [String(1000 + (i % 10))]), ["bad"]];
+  const { rows } = readPropertyRows(values);
+
+  test("sends each distinct property once, in jobs no larger than the cap", () => {
+    const plan = planScreening(rows, { plan: 4 });
+    expect(plan.properties).toHaveLength(10);
+    expect(plan.jobs).toEqual([
+      { start: 0, end: 4 },
+      { start: 4, end: 8 },
+      { start: 8, end: 10 },
+    ]);
+    expect(planScreening(rows, { plan: "enterprise" }).batchCap).toBe(10000);
+    expect(planScreening(rows, { plan: 50000 }).batchCap).toBe(10000);
+  });
+
+  test("leading zeros do not make a UPRN distinct", () => {
+    const r = readPropertyRows([["UPRN"], ["00123"], ["123"]]);
+    expect(planScreening(r.rows).properties).toEqual([{ uprn: "00123" }]);
+  });
+
+  test("fans each outcome out to every row that asked, keeping row order", () => {
+    const plan = planScreening(rows, { plan: "professional" });
+    const outcomes = plan.properties.map((p) => ({ error: serviceError("not_found", "property_not_found", `no ${p.uprn}`) }));
+    const perRow = fanOut(plan, rows, outcomes);
+    expect(perRow).toHaveLength(rows.length);
+    perRow.slice(0, 25).forEach((o, i) => expect(o && "error" in o && o.error.message).toBe(`no ${1000 + (i % 10)}`));
+    expect(perRow[25]).toMatchObject({ error: { code: "invalid_uprn" } });
+  });
+});
