@@ -1,0 +1,513 @@
+/**
+ * The bulk check, in short steps that each fit far inside Apps Script's 6-minute limit: start (read,
+ * validate, submit, write the first block) and poll (one fetchAll, one block write, a wait for the sidebar).
+ */
+import {
+  acceptResultsPage,
+  buildBulkSubmitRequest,
+  checkJobDeadline,
+  describeError,
+  failJob,
+  interpretBulkSubmitResponse,
+  interpretResultsResponse,
+  nextJobRequest,
+  outputRow,
+  parseRateLimit,
+  planScreening,
+  readPropertyRows,
+  receivedCount,
+  retryDelay,
+  serviceError,
+  startJob,
+  waitBeforeNextRequest,
+  type ColumnMapping,
+  type HttpRequest,
+  type InputRow,
+  type Outcome,
+  type RateLimitInfo,
+  type ScreeningPlan,
+  type ServiceError,
+} from "../../core";
+import type { ColumnLetters, RunProgress, StartResult } from "../shared/api";
+import { sendAll, type Reply } from "./http";
+import { cacheKeys, cachedKeys, clearRun, loadRun, saveRun, type RunJob, type RunState } from "./runstore";
+import { loadSettings } from "./settings";
+import { BLOCK_WIDTH, a1, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, locateTable, readRows, writeBlockRows, writeHeaders } from "./sheet";
+
+/** Transient failures of one job in a row before its rows are given up (with their old values kept). */
+const MAX_FAILURES = 5;
+/** Never ask the sidebar to come back sooner than this, or later than a minute. */
+const MIN_WAIT_MS = 250;
+const MAX_WAIT_MS = 60000;
+/** Requests per poll: keeps each call short whatever the number of jobs. */
+const MAX_REQUESTS_PER_POLL = 10;
+
+function fingerprint(keys: readonly string[]): string {
+  // FNV-1a over the ordered keys: equal when the input rows still ask for the same properties in the same order.
+  let h = 0x811c9dc5;
+  const s = keys.join("\n");
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `${keys.length}:${h.toString(16)}`;
+}
+
+function lettersToMapping(m: ColumnLetters | undefined): ColumnMapping | null | { problem: string } {
+  if (!m || (!m.uprn && !m.postcode && !m.address)) return null;
+  const out: ColumnMapping = {};
+  for (const k of ["uprn", "postcode", "address"] as const) {
+    if (!m[k]) continue;
+    const n = columnNumber(m[k]!);
+    if (n === null) return { problem: `"${m[k]}" is not a column letter (for ${k}).` };
+    out[k] = n - 1;
+  }
+  if (out.uprn === undefined && out.postcode === undefined) return { problem: "Choose a UPRN or a Postcode column." };
+  return out;
+}
+
+/** Rows checked by this run as read now, with their keys by sheet row. */
+interface Input {
+  rows: InputRow[];
+  plan: ScreeningPlan;
+}
+
+function readInput(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: Pick<RunState, "firstRow" | "lastRow" | "inputCols" | "mapping" | "batchCap">): Input {
+  const values = readRows(sheet, run.firstRow, run.lastRow, run.inputCols);
+  const read = readPropertyRows(values, { mapping: run.mapping, hasHeader: false });
+  return { rows: read.rows, plan: planScreening(read.rows, { plan: run.batchCap }) };
+}
+
+/** Sheet rows per property key, from the rows as they are now. */
+function rowsByKey(input: Input, firstRow: number): Map<string, number[]> {
+  const map = new Map<string, number[]>();
+  input.rows.forEach((row) => {
+    if (!row.key || row.error) return;
+    const list = map.get(row.key) || [];
+    list.push(firstRow + row.index);
+    map.set(row.key, list);
+  });
+  return map;
+}
+
+function duplicateNotes(input: Input, firstRow: number): Map<number, string> {
+  const notes = new Map<number, string>();
+  for (const rowIdxs of input.plan.rowsByProperty) {
+    const firstSheetRow = firstRow + input.rows[rowIdxs[0]].index;
+    for (const r of rowIdxs.slice(1)) notes.set(firstRow + input.rows[r].index, `Same property as row ${firstSheetRow}; checked once.`);
+  }
+  return notes;
+}
+
+function noteFor(input: Input, firstRow: number, dupes: Map<number, string>, sheetRow: number): string | undefined {
+  const row = input.rows[sheetRow - firstRow];
+  return [row?.note, dupes.get(sheetRow)].filter(Boolean).join(" ") || undefined;
+}
+
+function jobRequests(run: RunState, input: Input | null, nowMs: number, cfg: { baseUrl: string; apiKey: string }) {
+  const due: { job: RunJob; req: HttpRequest; kind: "submit" | "results" }[] = [];
+  for (const job of run.jobs) {
+    if (due.length >= MAX_REQUESTS_PER_POLL) break;
+    if (job.error) continue;
+    if (!job.state) {
+      if ((job.retryAtMs ?? 0) > nowMs || !input) continue;
+      const props = input.plan.properties.slice(job.offset, job.offset + job.count);
+      due.push({ job, req: buildBulkSubmitRequest(cfg, props), kind: "submit" });
+    } else if (job.state.status === "running" && job.state.nextPollAtMs <= nowMs) {
+      const req = nextJobRequest(cfg, job.state);
+      if (req) due.push({ job, req, kind: "results" });
+    }
+  }
+  return due;
+}
+
+type Items = { index: number; outcome: Outcome }[];
+
+/** Errors that stop the whole run: nothing else can succeed with this key or these settings. */
+function isFatal(e: ServiceError): boolean {
+  return e.kind === "auth" || e.kind === "forbidden" || e.code === "batch_too_large" || e.status === 413;
+}
+
+function fatalMessage(e: ServiceError, run: RunState): string {
+  if (e.code === "batch_too_large" || e.status === 413) {
+    const d = (e.details || {}) as { max_batch_size?: number; plan?: string };
+    const cap = d.max_batch_size ? ` Your key allows ${d.max_batch_size} properties per job` : "";
+    return `The service refused a job of ${run.batchCap} properties.${cap}${d.plan ? ` (${d.plan} plan)` : ""}; set the matching plan in Settings and run the check again.`;
+  }
+  return describeError(e);
+}
+
+/** A failure that ends a job: kept as a transient kind so rows keep any earlier values (see core outputRow). */
+function asJobFailure(e: ServiceError, jobId: string): ServiceError {
+  return serviceError("job_failed", e.code, `Bulk job ${jobId}: ${describeError(e)}`, { status: e.status });
+}
+
+function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", reply: Reply, input: Input | null, items: Items): ServiceError | null {
+  const now = reply.receivedAtMs;
+  if (reply.ok) run.rateLimit = parseRateLimit(reply.headers, now);
+  if (kind === "submit") {
+    const r = reply.ok ? interpretBulkSubmitResponse(reply.status, reply.headers, reply.text, now) : { ok: false as const, error: reply.error };
+    if (r.ok) {
+      job.state = startJob(r.value, { offset: job.offset, count: job.count, nowMs: now });
+      job.failures = 0;
+      return null;
+    }
+    const e = r.error;
+    if (isFatal(e)) return e;
+    if (e.kind === "rate_limited") {
+      job.retryAtMs = now + (e.retryAfterMs ?? 1000);
+      run.waitUntilMs = Math.max(run.waitUntilMs, job.retryAtMs);
+      return null;
+    }
+    if (e.kind === "invalid_input" || ++job.failures >= MAX_FAILURES) {
+      // The service refused these properties (or kept failing): every row of the slice says why.
+      job.error = e.kind === "invalid_input" ? e : asJobFailure(e, "not created");
+      for (let i = 0; i < job.count; i++) items.push({ index: job.offset + i, outcome: { error: job.error } });
+      return null;
+    }
+    job.retryAtMs = now + retryDelay(job.failures, e.retryAfterMs);
+    return null;
+  }
+  const state = job.state!;
+  const r = reply.ok ? interpretResultsResponse(reply.status, reply.headers, reply.text, now) : { ok: false as const, error: reply.error };
+  if (r.ok) {
+    const props = input ? input.plan.properties.slice(job.offset, job.offset + job.count) : undefined;
+    const accepted = acceptResultsPage(state, r.value, now, props);
+    job.state = accepted.state;
+    job.failures = 0;
+    if (!accepted.done && accepted.waitMs === 0) job.state.nextPollAtMs = now;
+    items.push(...accepted.items);
+    return null;
+  }
+  const e = r.error;
+  if (isFatal(e)) return e;
+  if (e.kind === "rate_limited") {
+    state.nextPollAtMs = now + (e.retryAfterMs ?? 1000);
+    run.waitUntilMs = Math.max(run.waitUntilMs, state.nextPollAtMs);
+    return null;
+  }
+  if (e.kind === "not_found" || e.kind === "invalid_input" || ++job.failures >= MAX_FAILURES) {
+    const ended = failJob(state, asJobFailure(e, state.jobId), now);
+    job.state = ended.state;
+    items.push(...ended.items);
+    return null;
+  }
+  state.nextPollAtMs = now + retryDelay(job.failures, e.retryAfterMs);
+  return null;
+}
+
+function jobsDone(run: RunState): boolean {
+  return run.jobs.every((j) => !!j.error || (!!j.state && j.state.status !== "running"));
+}
+
+function propertiesDone(run: RunState): number {
+  return run.jobs.reduce((n, j) => n + (j.error ? j.count : j.state ? receivedCount(j.state) : 0), 0);
+}
+
+function nextWaitMs(run: RunState, nowMs: number): number {
+  if (run.phase !== "running") return 0;
+  let soonest = Infinity;
+  let active = 0;
+  for (const j of run.jobs) {
+    if (j.error) continue;
+    if (!j.state) soonest = Math.min(soonest, j.retryAtMs ?? nowMs);
+    else if (j.state.status === "running") soonest = Math.min(soonest, j.state.nextPollAtMs);
+    else continue;
+    active++;
+  }
+  let wait = (Number.isFinite(soonest) ? soonest : nowMs) - nowMs;
+  wait = Math.max(wait, run.waitUntilMs - nowMs, waitBeforeNextRequest(run.rateLimit, nowMs));
+  // Spread the requests left in the rate-limit window over the window, so that polling itself never hits a 429.
+  const rl = run.rateLimit;
+  if (rl && rl.remaining !== undefined && rl.resetAtMs !== undefined && rl.resetAtMs > nowMs && active > 0) {
+    wait = Math.max(wait, Math.ceil(((rl.resetAtMs - nowMs) / Math.max(1, rl.remaining)) * active));
+  }
+  return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, wait));
+}
+
+export function progressOf(run: RunState, nowMs = Date.now()): RunProgress {
+  return {
+    runId: run.runId,
+    sheetName: run.sheetName,
+    rangeA1: a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols),
+    outputA1: a1(run.headerRow || run.firstRow, run.blockCol, run.lastRow - (run.headerRow || run.firstRow) + 1, BLOCK_WIDTH),
+    phase: run.phase,
+    rows: run.rows,
+    invalidRows: run.invalidRows,
+    duplicateRows: run.duplicateRows,
+    properties: run.properties,
+    propertiesDone: propertiesDone(run),
+    rowsWritten: run.rowsWritten,
+    jobs: run.jobs.map((j) => ({
+      jobId: j.state ? j.state.jobId : null,
+      status: j.error ? "failed" : j.state ? j.state.status : "submitting",
+      processed: j.error ? j.count : j.state ? Math.max(j.state.processed, receivedCount(j.state)) : 0,
+      total: j.count,
+    })),
+    waitMs: nextWaitMs(run, nowMs),
+    message: run.message,
+    rateLimited: run.waitUntilMs > nowMs,
+    notes: run.notes,
+  };
+}
+
+/**
+ * Write results into the rows that ask for them now: rows are found by property key, so a row that was
+ * moved or edited during the run gets the right result or none, never another row's.
+ */
+function writeItems(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: RunState, input: Input, keys: readonly string[], items: Items, nowIso: string): void {
+  if (!items.length) return;
+  const byKey = rowsByKey(input, run.firstRow);
+  const dupes = duplicateNotes(input, run.firstRow);
+  const writes = new Map<number, (prev: unknown[]) => ReturnType<typeof outputRow>>();
+  for (const { index, outcome } of items) {
+    for (const sheetRow of byKey.get(keys[index]) || []) {
+      const note = noteFor(input, run.firstRow, dupes, sheetRow);
+      writes.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, note));
+    }
+  }
+  writeBlockRows(sheet, run.blockCol, writes);
+  run.rowsWritten += writes.size;
+}
+
+function finishRun(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: RunState, input: Input, keys: readonly string[], nowIso: string): void {
+  run.phase = "done";
+  const known = new Set(keys);
+  const changed = new Map<number, (prev: unknown[]) => ReturnType<typeof outputRow>>();
+  const e = serviceError("cancelled", "input_changed", "This row changed while the check ran; run the check again for it.");
+  input.rows.forEach((row) => {
+    if (row.key && !row.error && !known.has(row.key)) changed.set(run.firstRow + row.index, (prev) => outputRow({ error: e }, nowIso, prev));
+  });
+  writeBlockRows(sheet, run.blockCol, changed);
+  const failed = run.jobs.filter((j) => j.error || (j.state && j.state.status !== "completed")).length;
+  run.message =
+    `Done: ${run.properties} properties in ${run.jobs.length} job(s); ${run.invalidRows} row(s) with input errors` +
+    (failed ? `; ${failed} job(s) failed or timed out (their rows say so)` : "") +
+    (changed.size ? `; ${changed.size} row(s) changed during the check` : "") +
+    ".";
+}
+
+function stopRun(sheet: GoogleAppsScript.Spreadsheet.Sheet | null, run: RunState, input: Input | null, keys: readonly string[] | null, reason: string, nowIso: string): void {
+  // Stopping is not the rows' fault: "cancelled" keeps any earlier values and says why in Message.
+  const e = serviceError("cancelled", "stopped", reason);
+  const items: Items = [];
+  for (const job of run.jobs) {
+    if (job.error) continue;
+    if (!job.state) {
+      job.error = e;
+      for (let i = 0; i < job.count; i++) items.push({ index: job.offset + i, outcome: { error: e } });
+    } else if (job.state.status === "running") {
+      const ended = failJob(job.state, e, Date.now());
+      job.state = ended.state;
+      items.push(...ended.items);
+    }
+  }
+  if (sheet && input && keys) writeItems(sheet, run, input, keys, items, nowIso);
+  run.phase = "stopped";
+  run.message = reason;
+}
+
+/** Keys of the run's properties: from the rows as they are now when unchanged, else from the cache. */
+function runKeys(run: RunState, input: Input): readonly string[] | null {
+  if (fingerprint(input.plan.keys) === run.fingerprint) return input.plan.keys;
+  run.inputChanged = true;
+  return cachedKeys(run.runId);
+}
+
+export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
+  const settings = loadSettings();
+  if (!settings.config) return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
+  const existing = loadRun();
+  if (existing && existing.phase === "running") {
+    return { ok: false, message: "A check is already running; wait for it or stop it first.", progress: progressOf(existing) };
+  }
+  const manual = lettersToMapping(opts && opts.mapping);
+  if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
+
+  const sheet = SpreadsheetApp.getActiveSheet();
+  const table = locateTable(sheet, manual);
+  if ("problem" in table) return { ok: false, message: table.problem, needsMapping: true };
+  const selection = sheet.getActiveRange();
+  const lastRow = sheet.getLastRow();
+  let firstRow = selection ? selection.getRow() : table.headerRow + 1;
+  let endRow = selection ? selection.getLastRow() : lastRow;
+  // A selection on or above the header means "the whole table".
+  if (endRow <= table.headerRow) {
+    firstRow = table.headerRow + 1;
+    endRow = lastRow;
+  }
+  firstRow = Math.max(firstRow, table.headerRow + 1);
+  endRow = Math.min(endRow, lastRow);
+  if (endRow < firstRow) return { ok: false, message: "No data rows in the selection: select the rows to check, below the header." };
+
+  const runBase = { firstRow, lastRow: endRow, inputCols: table.inputCols, mapping: table.mapping, batchCap: settings.plan === "enterprise" ? 10000 : 1000 };
+  const input = readInput(sheet, runBase);
+  const invalid = input.rows.filter((r) => r.error).length;
+  const validRows = input.rows.length - invalid;
+  const now = Date.now();
+  const run: RunState = {
+    v: 1,
+    runId: `run_${now.toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`,
+    sheetId: sheet.getSheetId(),
+    sheetName: sheet.getName(),
+    headerRow: table.headerRow,
+    ...runBase,
+    blockCol: table.blockCol,
+    fingerprint: fingerprint(input.plan.keys),
+    properties: input.plan.properties.length,
+    rows: input.rows.length,
+    invalidRows: invalid,
+    duplicateRows: validRows - input.plan.properties.length,
+    rowsWritten: 0,
+    jobs: input.plan.jobs.map((j) => ({ offset: j.start, count: j.end - j.start, failures: 0 })),
+    phase: "running",
+    waitUntilMs: 0,
+    message: "",
+    notes: table.notes.slice(),
+    startedAtMs: now,
+  };
+
+  // Submit first: a refused key or plan stops here with nothing written to the sheet.
+  const items: Items = [];
+  const due = jobRequests(run, input, now, settings.config);
+  const replies = sendAll(due.map((d) => d.req));
+  for (let i = 0; i < due.length; i++) {
+    const fatal = handleReply(run, due[i].job, due[i].kind, replies[i], input, items);
+    if (fatal) return { ok: false, message: fatalMessage(fatal, run) };
+  }
+
+  ensureBlockFits(sheet, table.blockCol);
+  if (!table.blockExists) writeHeaders(sheet, table.headerRow, table.blockCol);
+  if (table.headerRow) ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
+  else run.notes.push("No header row: results have no column headers, so a re-run cannot find them to update in place.");
+
+  // Every row gets its line now: input errors at their row, the rest "Not checked yet." (or their earlier values).
+  const nowIso = new Date(now).toISOString();
+  const dupes = duplicateNotes(input, firstRow);
+  const submitted = new Map<number, Outcome>();
+  for (const it of items) for (const r of input.plan.rowsByProperty[it.index]) submitted.set(r, it.outcome);
+  const first = new Map<number, (prev: unknown[]) => ReturnType<typeof outputRow>>();
+  input.rows.forEach((row, r) => {
+    const sheetRow = firstRow + row.index;
+    const outcome: Outcome | undefined = row.error ? { error: serviceError("invalid_input", row.error.code, row.error.message) } : submitted.get(r);
+    first.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, row.error ? undefined : noteFor(input, firstRow, dupes, sheetRow)));
+  });
+  writeBlockRows(sheet, table.blockCol, first);
+  run.rowsWritten = invalid + submitted.size;
+
+  if (!run.jobs.length) run.phase = "done";
+  if (run.phase === "done") finishRun(sheet, run, input, input.plan.keys, nowIso);
+  else {
+    cacheKeys(run.runId, input.plan.keys);
+    const waiting = run.jobs.filter((j) => !j.state && !j.error).length;
+    run.message = `Checking ${run.properties} properties from ${run.rows} row(s) in ${run.jobs.length} job(s)` + (waiting ? `; ${waiting} job(s) wait for the rate limit.` : ".");
+    if (invalid) run.notes.push(`${invalid} row(s) have input errors; see their Message.`);
+    if (run.duplicateRows) run.notes.push(`${run.duplicateRows} duplicate row(s) share a check with an earlier row.`);
+  }
+  saveRun(run);
+  return { ok: true, jobIds: run.jobs.filter((j) => j.state).map((j) => j.state!.jobId), progress: progressOf(run) };
+}
+
+function withUserLock<T>(fn: () => T, busy: () => T): T {
+  const lock = LockService.getUserLock();
+  if (!lock.tryLock(2000)) return busy();
+  try {
+    return fn();
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+/** One short step of a running check; the sidebar calls it again after the returned waitMs. */
+export function pollBulkCheck(): RunProgress | null {
+  return withUserLock(
+    () => {
+      const run = loadRun();
+      if (!run) return null;
+      if (run.phase !== "running") return progressOf(run);
+      const now = Date.now();
+      const nowIso = new Date(now).toISOString();
+      const sheet = findSheet(run.sheetId);
+      const settings = loadSettings();
+      if (!sheet || !settings.config) {
+        stopRun(null, run, null, null, !sheet ? `The sheet "${run.sheetName}" was deleted; the check stopped.` : "The API key was removed; the check stopped.", nowIso);
+        saveRun(run);
+        return progressOf(run);
+      }
+      if (run.waitUntilMs > now || waitBeforeNextRequest(run.rateLimit, now) > 0) return progressOf(run, now);
+      run.message = run.message.startsWith("Rate limit") ? "" : run.message;
+
+      const input = readInput(sheet, run);
+      const keys = runKeys(run, input);
+      if (!keys) {
+        stopRun(null, run, null, null, "The rows were edited during the check and the saved row map has expired; run the check again.", nowIso);
+        saveRun(run);
+        return progressOf(run);
+      }
+      const items: Items = [];
+      for (const job of run.jobs) {
+        const late = job.state ? checkJobDeadline(job.state, now) : null;
+        if (late) {
+          job.state = late.state;
+          items.push(...late.items);
+        }
+      }
+      // Unsent jobs need the original properties: if the rows changed, those rows are asked to re-run.
+      const sendable = keys === input.plan.keys ? input : null;
+      let due = jobRequests(run, sendable, now, settings.config);
+      const budget = run.rateLimit && run.rateLimit.remaining !== undefined ? Math.max(1, run.rateLimit.remaining) : due.length;
+      due = due.slice(0, budget);
+      const replies = sendAll(due.map((d) => d.req));
+      let fatal: ServiceError | null = null;
+      for (let i = 0; i < due.length; i++) fatal = handleReply(run, due[i].job, due[i].kind, replies[i], sendable, items) || fatal;
+      if (!sendable) {
+        for (const job of run.jobs) {
+          if (job.state || job.error) continue;
+          job.error = serviceError("cancelled", "input_changed", "The rows changed before this part of the check was sent; run the check again.");
+        }
+      }
+      writeItems(sheet, run, input, keys, items, nowIso);
+      if (fatal) stopRun(sheet, run, input, keys, fatalMessage(fatal, run), nowIso);
+      else if (jobsDone(run)) finishRun(sheet, run, input, keys, nowIso);
+      else if (run.waitUntilMs > Date.now()) {
+        run.message = `Rate limit reached; waiting ${Math.ceil((run.waitUntilMs - Date.now()) / 1000)} s before the next request.`;
+      }
+      if (run.inputChanged && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
+      saveRun(run);
+      return progressOf(run);
+    },
+    () => {
+      const run = loadRun();
+      return run ? { ...progressOf(run), waitMs: 1000 } : null;
+    },
+  );
+}
+
+const INPUT_CHANGED_NOTE = "The input rows changed during the check: results go to the rows that still hold each property.";
+
+export function cancelBulkCheck(): RunProgress | null {
+  return withUserLock(
+    () => {
+      const run = loadRun();
+      if (!run) return null;
+      if (run.phase === "running") {
+        const sheet = findSheet(run.sheetId);
+        const input = sheet ? readInput(sheet, run) : null;
+        const keys = input ? runKeys(run, input) : null;
+        stopRun(sheet, run, input, keys, "Stopped by you; rows not yet checked say so.", new Date().toISOString());
+        saveRun(run);
+      }
+      return progressOf(run);
+    },
+    () => null,
+  );
+}
+
+export function currentRun(): RunProgress | null {
+  const run = loadRun();
+  return run ? progressOf(run) : null;
+}
+
+export function forgetRun(): void {
+  clearRun();
+}

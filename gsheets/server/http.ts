@@ -1,0 +1,81 @@
+/**
+ * The only place that sends HTTP: core's request objects go out through UrlFetchApp (muteHttpExceptions,
+ * so every status comes back as data) and come back as status + headers + text for core to interpret.
+ */
+import { serviceError, type ServiceError } from "../../core/errors";
+import type { HttpRequest } from "../../core/requests";
+
+export type Reply =
+  | { ok: true; status: number; headers: Record<string, string | string[]>; text: string; receivedAtMs: number }
+  | { ok: false; error: ServiceError; receivedAtMs: number };
+
+function params(req: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
+  const headers: Record<string, string> = {};
+  let contentType: string | undefined;
+  for (const name of Object.keys(req.headers)) {
+    // UrlFetchApp takes the content type as its own option and ignores a Content-Type header.
+    if (name.toLowerCase() === "content-type") contentType = req.headers[name];
+    else headers[name] = req.headers[name];
+  }
+  const p: GoogleAppsScript.URL_Fetch.URLFetchRequest = {
+    url: req.url,
+    method: req.method === "POST" ? "post" : "get",
+    headers,
+    muteHttpExceptions: true,
+    followRedirects: true,
+    validateHttpsCertificates: true,
+  };
+  if (req.body !== undefined) {
+    p.payload = req.body;
+    p.contentType = contentType || "application/json";
+  }
+  return p;
+}
+
+/** fetch(url, params) takes the URL apart from its options; fetchAll takes it inside each one. */
+function withoutUrl(p: GoogleAppsScript.URL_Fetch.URLFetchRequest): GoogleAppsScript.URL_Fetch.URLFetchRequestOptions {
+  const { url: _url, ...options } = p;
+  return options;
+}
+
+function toReply(res: GoogleAppsScript.URL_Fetch.HTTPResponse): Reply {
+  return {
+    ok: true,
+    status: res.getResponseCode(),
+    headers: res.getAllHeaders() as Record<string, string | string[]>,
+    text: res.getContentText(),
+    receivedAtMs: Date.now(),
+  };
+}
+
+/** Apps Script's exception text names the URL, not the headers, so it is safe to show (no key in it). */
+function networkReply(e: unknown): Reply {
+  const text = e instanceof Error ? e.message : String(e);
+  return { ok: false, error: serviceError("network", "network_error", `Could not reach the compliance service: ${text}`), receivedAtMs: Date.now() };
+}
+
+/**
+ * Sends the requests in parallel with fetchAll. fetchAll throws as a whole when any one request cannot
+ * connect; then each is sent alone so that one bad connection fails only its own request.
+ */
+export function sendAll(reqs: HttpRequest[]): Reply[] {
+  if (!reqs.length) return [];
+  const all = reqs.map(params);
+  try {
+    const res = reqs.length === 1 ? [UrlFetchApp.fetch(all[0].url, withoutUrl(all[0]))] : UrlFetchApp.fetchAll(all);
+    return res.map(toReply);
+  } catch (e) {
+    if (reqs.length === 1) return [networkReply(e)];
+    return all.map((p) => {
+      try {
+        return toReply(UrlFetchApp.fetch(p.url, withoutUrl(p)));
+      } catch (err) {
+        return networkReply(err);
+      }
+    });
+  }
+}
+
+export function send(req: HttpRequest): Reply {
+  return sendAll([req])[0];
+}

@@ -1,0 +1,46 @@
+/**
+ * Apps Script entry: only assigns the top-level functions (menu triggers and the sidebar's server calls);
+ * gas-webpack-plugin turns each `global.x = ...` into a top-level function declaration in Code.js.
+ */
+import type { ServerApi } from "../shared/api";
+import { cancelBulkCheck, currentRun, pollBulkCheck, startBulkCheck } from "./bulk";
+import { insertUprn, lookupAddresses } from "./lookup";
+import { checkSelectedRows, onInstall, onOpen, showSettings, showSidebar } from "./menu";
+import { takeIntent } from "./runstore";
+import { removeApiKey, saveSettings, settingsView } from "./settings";
+
+declare const global: Record<string, unknown>;
+
+function selectionA1(): string {
+  const range = SpreadsheetApp.getActiveSheet().getActiveRange();
+  return range ? `${SpreadsheetApp.getActiveSheet().getName()}!${range.getA1Notation()}` : "";
+}
+
+/** Typed against the sidebar's contract: a renamed or reshaped server function is a compile error. */
+const api: ServerApi = {
+  getSidebarState: () => {
+    const intent = takeIntent();
+    return { settings: settingsView(), run: currentRun(), selection: selectionA1(), intent: intent === "check" || intent === "settings" ? intent : "" };
+  },
+  saveSettings,
+  removeApiKey,
+  startBulkCheck,
+  pollBulkCheck,
+  cancelBulkCheck,
+  lookupAddresses,
+  insertUprn,
+};
+
+global.onOpen = onOpen;
+global.onInstall = onInstall;
+global.showSidebar = showSidebar;
+global.checkSelectedRows = checkSelectedRows;
+global.showSettings = showSettings;
+global.getSidebarState = api.getSidebarState;
+global.saveSettings = api.saveSettings;
+global.removeApiKey = api.removeApiKey;
+global.startBulkCheck = api.startBulkCheck;
+global.pollBulkCheck = api.pollBulkCheck;
+global.cancelBulkCheck = api.cancelBulkCheck;
+global.lookupAddresses = api.lookupAddresses;
+global.insertUprn = api.insertUprn;

@@ -1,0 +1,187 @@
+/**
+ * SpreadsheetApp glue: find the table around the selection, read input rows, and write the output block in
+ * batches (one getValues + one setValues per write, colours by conditional-format rules set once).
+ */
+import type { DisplayStatus } from "../../core/checks";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, locateOutputColumns, outputHeaders, safeCellText, statusColumnIndexes } from "../../core";
+import type { Cell, ColumnMapping } from "../../core";
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export const BLOCK_WIDTH = OUTPUT_COLUMNS.length;
+/** A header row is looked for in the first rows of the sheet only: tables start near the top. */
+const HEADER_SCAN_ROWS = 10;
+
+export function columnLetter(col: number): string {
+  let s = "";
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+export function columnNumber(letters: string): number | null {
+  const s = String(letters || "").trim().toUpperCase();
+  if (!/^[A-Z]{1,3}$/.test(s)) return null;
+  let n = 0;
+  for (const ch of s) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
+export function a1(row: number, col: number, rows = 1, cols = 1): string {
+  const start = `${columnLetter(col)}${row}`;
+  return rows === 1 && cols === 1 ? start : `${start}:${columnLetter(col + cols - 1)}${row + rows - 1}`;
+}
+
+export function findSheet(sheetId: number): Sheet | null {
+  for (const s of SpreadsheetApp.getActiveSpreadsheet().getSheets()) if (s.getSheetId() === sheetId) return s;
+  return null;
+}
+
+/** Text that Sheets would read as a formula is written with a leading apostrophe (shown as plain text). */
+function safeCell(v: unknown): unknown {
+  return typeof v === "string" ? safeCellText(v) : v;
+}
+
+export interface Table {
+  sheet: Sheet;
+  /** Sheet row of the header, or 0 when there is none. */
+  headerRow: number;
+  headerValues: unknown[];
+  /** Input columns, 0-based from column A. */
+  mapping: ColumnMapping;
+  /** First sheet column of our output block (1-based). */
+  blockCol: number;
+  blockExists: boolean;
+  /** Columns A..inputCols hold every mapped input column. */
+  inputCols: number;
+  notes: string[];
+}
+
+/**
+ * Locate the header (the first of the top rows that names a UPRN or Postcode column), the input columns
+ * (from the header, or the caller's mapping) and our output block: where it already is, else after the
+ * last used column, so that a user's own column is never overwritten. One getValues.
+ */
+export function locateTable(sheet: Sheet, manual: ColumnMapping | null): Table | { problem: string } {
+  const lastCol = Math.max(1, sheet.getLastColumn());
+  const lastRow = sheet.getLastRow();
+  const scan = Math.max(1, Math.min(HEADER_SCAN_ROWS, lastRow));
+  const top = sheet.getRange(1, 1, scan, lastCol).getValues();
+  let headerRow = 0;
+  for (let i = 0; i < top.length; i++) {
+    if (detectColumns(top[i]) || locateOutputColumns(top[i])) {
+      headerRow = i + 1;
+      break;
+    }
+  }
+  const headerValues = headerRow ? top[headerRow - 1] : [];
+  const mapping = manual ?? (headerRow ? detectColumns(headerValues) : null);
+  if (!mapping || (mapping.uprn === undefined && mapping.postcode === undefined)) {
+    return {
+      problem:
+        "No UPRN or Postcode column found. Add a header row naming a UPRN or Postcode column, or choose the columns under \"Columns\".",
+    };
+  }
+  const notes: string[] = [];
+  const found = headerRow ? locateOutputColumns(headerValues) : null;
+  const blockCol = found ? found.start + 1 : lastCol + 1;
+  const used = [mapping.uprn, mapping.postcode, mapping.address].filter((c): c is number => c !== undefined);
+  const inputCols = Math.max(...used) + 1;
+  if (found && used.some((c) => c >= found.start && c < found.start + BLOCK_WIDTH)) {
+    return { problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.` };
+  }
+  if (!found) {
+    const lastHeader = headerValues.reduce<number>((last, v, i) => (v !== "" && v !== null ? i + 1 : last), 0);
+    if (headerRow && lastCol > lastHeader) {
+      notes.push(`Columns right of the table are in use, so results go after the last used column, from ${columnLetter(blockCol)}.`);
+    } else notes.push(`Results go in columns ${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}.`);
+  }
+  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, inputCols, notes };
+}
+
+/** Grow the sheet when our block would pass its last column (Sheets cannot address cells beyond it). */
+export function ensureBlockFits(sheet: Sheet, blockCol: number): void {
+  const need = blockCol + BLOCK_WIDTH - 1;
+  const max = sheet.getMaxColumns();
+  if (need > max) sheet.insertColumnsAfter(max, need - max);
+}
+
+export function writeHeaders(sheet: Sheet, headerRow: number, blockCol: number): void {
+  if (!headerRow) return;
+  sheet.getRange(headerRow, blockCol, 1, BLOCK_WIDTH).setValues([outputHeaders()]).setFontWeight("bold");
+}
+
+function ruleIsOurs(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule, blockCol: number): boolean {
+  const cond = rule.getBooleanCondition();
+  if (!cond || cond.getCriteriaType() !== SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO) return false;
+  const word = String(cond.getCriteriaValues()[0]);
+  if (!(word in STATUS_COLOURS)) return false;
+  return rule.getRanges().every((r) => r.getColumn() >= blockCol && r.getColumn() < blockCol + BLOCK_WIDTH);
+}
+
+function ruleSignature(word: string, fill: string, font: string, ranges: string[]): string {
+  return [word, fill.toLowerCase(), font.toLowerCase(), ...ranges].join("|");
+}
+
+/**
+ * One rule per status word over the status columns, so colours follow the values whoever edits them.
+ * Existing rules of ours are recognised and replaced, never stacked; other rules are kept. At most one write.
+ */
+export function ensureStatusRules(sheet: Sheet, blockCol: number, firstDataRow: number): boolean {
+  const rows = Math.max(1, sheet.getMaxRows() - firstDataRow + 1);
+  const ranges = statusColumnIndexes().map((i) => sheet.getRange(firstDataRow, blockCol + i, rows, 1));
+  const rangeA1 = ranges.map((r) => r.getA1Notation());
+  const existing = sheet.getConditionalFormatRules();
+  const others = existing.filter((r) => !ruleIsOurs(r, blockCol));
+  const ours = existing.filter((r) => ruleIsOurs(r, blockCol));
+  const words = Object.keys(STATUS_COLOURS) as DisplayStatus[];
+  const wanted = words.map((w) => ruleSignature(w, STATUS_COLOURS[w].fill, STATUS_COLOURS[w].font, rangeA1)).sort();
+  const have = ours
+    .map((r) => {
+      const c = r.getBooleanCondition()!;
+      return ruleSignature(String(c.getCriteriaValues()[0]), String(c.getBackground() || ""), String(c.getFontColor() || ""), r.getRanges().map((x) => x.getA1Notation()));
+    })
+    .sort();
+  if (have.length === wanted.length && have.every((s, i) => s === wanted[i])) return false;
+  const rules = words.map((w) =>
+    SpreadsheetApp.newConditionalFormatRule()
+      .whenTextEqualTo(w)
+      .setBackground(STATUS_COLOURS[w].fill)
+      .setFontColor(STATUS_COLOURS[w].font)
+      .setRanges(ranges)
+      .build(),
+  );
+  sheet.setConditionalFormatRules(others.concat(rules));
+  return true;
+}
+
+export function readRows(sheet: Sheet, firstRow: number, lastRow: number, cols: number): unknown[][] {
+  if (lastRow < firstRow) return [];
+  return sheet.getRange(firstRow, 1, lastRow - firstRow + 1, cols).getValues();
+}
+
+/**
+ * Write some rows of the output block with ONE setValues over the span they cover. Rows of the span that
+ * are not being updated are written back as they were (read with one getValues), made formula-safe.
+ */
+export function writeBlockRows(
+  sheet: Sheet,
+  blockCol: number,
+  rows: Map<number, (previous: unknown[]) => Cell[]>,
+): { firstRow: number; lastRow: number } | null {
+  if (!rows.size) return null;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const r of rows.keys()) {
+    if (r < first) first = r;
+    if (r > last) last = r;
+  }
+  const range = sheet.getRange(first, blockCol, last - first + 1, BLOCK_WIDTH);
+  const previous = range.getValues();
+  const values = previous.map((prev, i) => {
+    const make = rows.get(first + i);
+    const row = make ? make(prev) : prev;
+    return row.map(safeCell);
+  });
+  range.setValues(values);
+  return { firstRow: first, lastRow: last };
+}

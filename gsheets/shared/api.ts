@@ -1,0 +1,106 @@
+/**
+ * The contract between the sidebar and the Apps Script server: every function the sidebar may call through
+ * google.script.run, with plain-data arguments and results. Both sides compile against it.
+ */
+import type { PlanName } from "../../core/checks";
+
+/** What the sidebar may know about the settings: never the key itself. */
+export interface SettingsView {
+  hasKey: boolean;
+  /** e.g. "sand••••••••onal"; empty when no key is stored. */
+  maskedKey: string;
+  baseUrl: string;
+  defaultBaseUrl: string;
+  plan: PlanName;
+}
+
+export interface SettingsInput {
+  /** A new key; omitted or empty keeps the stored one. */
+  apiKey?: string;
+  baseUrl?: string;
+  plan?: string;
+}
+
+export interface SettingsResult {
+  ok: boolean;
+  message: string;
+  settings: SettingsView;
+}
+
+/** Input columns chosen by hand, as column letters ("A"); used when no header row names them. */
+export interface ColumnLetters {
+  uprn?: string;
+  postcode?: string;
+  address?: string;
+}
+
+export interface JobProgress {
+  jobId: string | null;
+  /** submitting (not accepted yet), running, completed, failed, timed_out */
+  status: string;
+  processed: number;
+  total: number;
+}
+
+export type RunPhase = "running" | "done" | "stopped";
+
+export interface RunProgress {
+  runId: string;
+  sheetName: string;
+  /** A1 notation of the rows being checked, e.g. "A2:C2501". */
+  rangeA1: string;
+  /** A1 notation of the output block, e.g. "D1:Z2501". */
+  outputA1: string;
+  phase: RunPhase;
+  rows: number;
+  invalidRows: number;
+  duplicateRows: number;
+  properties: number;
+  propertiesDone: number;
+  rowsWritten: number;
+  jobs: JobProgress[];
+  /** How long the sidebar should wait before its next poll. */
+  waitMs: number;
+  /** The latest thing a person should read (rate limit, error, summary). */
+  message: string;
+  rateLimited: boolean;
+  notes: string[];
+}
+
+export type StartResult =
+  | { ok: true; jobIds: string[]; progress: RunProgress }
+  | { ok: false; message: string; needsMapping?: boolean; progress?: RunProgress | null };
+
+export interface AddressView {
+  uprn: string;
+  address: string;
+  postcode: string | null;
+}
+
+export type LookupResult = { ok: true; addresses: AddressView[]; message: string } | { ok: false; message: string };
+
+export interface InsertResult {
+  ok: boolean;
+  message: string;
+  cell?: string;
+}
+
+export interface SidebarState {
+  settings: SettingsView;
+  run: RunProgress | null;
+  selection: string;
+  /** Set by the menu: "check" starts a check of the selection, "settings" opens the settings panel. */
+  intent: "" | "check" | "settings";
+}
+
+/** The functions google.script.run can call. The server assigns exactly these to globals. */
+export interface ServerApi {
+  getSidebarState(): SidebarState;
+  saveSettings(input: SettingsInput): SettingsResult;
+  removeApiKey(): SettingsResult;
+  startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult;
+  pollBulkCheck(): RunProgress | null;
+  cancelBulkCheck(): RunProgress | null;
+  lookupAddresses(q: { postcode?: string; query?: string }): LookupResult;
+  insertUprn(uprn: string): InsertResult;
+}

@@ -1,0 +1,114 @@
+/**
+ * Webpack configuration of the Google Sheets add-on: the server code (with core/) becomes dist/gsheets/Code.js,
+ * whose entry points are top-level functions, and the sidebar becomes ONE self-contained Sidebar.html.
+ */
+const path = require("path");
+const fs = require("fs");
+const ts = require("typescript");
+const webpack = require("webpack");
+const GasPlugin = require("gas-webpack-plugin");
+const HtmlWebpackPlugin = require("html-webpack-plugin");
+const HtmlInlineScriptPlugin = require("html-inline-script-webpack-plugin");
+const CopyWebpackPlugin = require("copy-webpack-plugin");
+
+const ROOT = path.resolve(__dirname, "..");
+const HERE = __dirname;
+
+/**
+ * ts-loader runs transpile-only because one webpack config must compile two programs whose type sets
+ * conflict (@types/google-apps-script vs the DOM); this plugin type-checks each with its own tsconfig.
+ * Only diagnostics in gsheets/ are reported: core/ is checked by the root tsconfig.
+ */
+class TypecheckPlugin {
+  constructor(configs) {
+    this.configs = configs;
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap("GsheetsTypecheck", (compilation) => {
+      compilation.hooks.finishModules.tap("GsheetsTypecheck", () => {
+        for (const configFile of this.configs) {
+          const read = ts.readConfigFile(configFile, ts.sys.readFile);
+          const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile));
+          const program = ts.createProgram(parsed.fileNames, parsed.options);
+          const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => !d.file || d.file.fileName.startsWith(HERE + path.sep) || d.file.fileName.startsWith(HERE + "/"));
+          for (const d of diagnostics) {
+            const where = d.file ? `${path.relative(ROOT, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start || 0).line + 1}: ` : "";
+            compilation.errors.push(new webpack.WebpackError(`${where}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`));
+          }
+        }
+      });
+    });
+  }
+}
+
+/** Apps Script (V8) is treated as ES2019: every module, node_modules included, is lowered to it (no class fields). */
+const tsRule = {
+  test: /\.[cm]?[jt]s$/,
+  use: {
+    loader: "ts-loader",
+    options: {
+      transpileOnly: true,
+      configFile: path.join(HERE, "tsconfig.json"),
+      compilerOptions: { target: "ES2019", module: "esnext", allowJs: true, sourceMap: false, importHelpers: false },
+    },
+  },
+};
+
+/** The whitelist in appsscript.json must cover the default base URL, or a versioned deployment cannot call it. */
+function checkWhitelist() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(HERE, "appsscript.json"), "utf8"));
+  const src = fs.readFileSync(path.join(HERE, "server/settings.ts"), "utf8");
+  const m = /DEFAULT_BASE_URL\s*=\s*"([^"]+)"/.exec(src);
+  if (!m) throw new Error("gsheets/server/settings.ts must define DEFAULT_BASE_URL");
+  const base = m[1].replace(/\/?$/, "/");
+  const ok = (manifest.urlFetchWhitelist || []).some((p) => /^https:\/\/[^/]+\/.+/.test(p) && base.startsWith(p));
+  if (!ok) throw new Error(`appsscript.json urlFetchWhitelist does not cover DEFAULT_BASE_URL ${base}`);
+}
+
+module.exports = (env = {}, argv = {}) => {
+  checkWhitelist();
+  return {
+    name: "gsheets",
+    // development mode wraps modules in eval and gas-webpack-plugin then finds no globals: never use it here.
+    mode: argv.mode === "none" ? "none" : "production",
+    context: ROOT,
+    devtool: false,
+    target: ["web", "es2019"],
+    entry: {
+      Code: path.join(HERE, "server/index.ts"),
+      sidebar: path.join(HERE, "sidebar/sidebar.ts"),
+    },
+    output: {
+      path: path.join(ROOT, "dist/gsheets"),
+      filename: "[name].js",
+      clean: true,
+      environment: { arrowFunction: true, const: true, destructuring: true, forOf: true, module: false, dynamicImport: false },
+    },
+    resolve: { extensions: [".ts", ".js", ".cjs", ".mjs"] },
+    module: { rules: [tsRule] },
+    node: { global: true },
+    performance: { hints: false },
+    optimization: {
+      // Readable stack traces in the Apps Script editor matter more than bytes; tree shaking still applies.
+      minimize: false,
+      splitChunks: false,
+      runtimeChunk: false,
+    },
+    plugins: [
+      new TypecheckPlugin([path.join(HERE, "tsconfig.json"), path.join(HERE, "sidebar/tsconfig.json")]),
+      // Only the server entry's `global.x = fn` assignments become top-level functions.
+      new GasPlugin({ include: [path.join(HERE, "server/index.ts")], comment: true }),
+      new HtmlWebpackPlugin({
+        filename: "Sidebar.html",
+        template: path.join(HERE, "sidebar/Sidebar.html"),
+        chunks: ["sidebar"],
+        inject: "body",
+        scriptLoading: "blocking",
+        minify: false,
+      }),
+      // Apps Script serves one HTML file per sidebar: the script is inlined and sidebar.js is not emitted.
+      new HtmlInlineScriptPlugin({ htmlMatchPattern: [/Sidebar\.html$/] }),
+      new CopyWebpackPlugin({ patterns: [{ from: path.join(HERE, "appsscript.json"), to: "appsscript.json" }] }),
+    ],
+  };
+};
