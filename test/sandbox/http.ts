@@ -1,0 +1,68 @@
+/** Test helpers: real HTTP to a sandbox over loopback with Node's fetch. */
+import { type SandboxHandle, type StartOptions, startSandbox } from "../../sandbox/app";
+
+export const PRO = "sandbox-professional";
+export const ENT = "sandbox-enterprise";
+export const NO_API = "sandbox-no-api";
+
+export interface Call {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls `path` (relative to baseUrl unless it starts with "http" or "/__"), parses JSON when it can. */
+export function client(sb: SandboxHandle) {
+  return async function call(path: string, opts: CallOptions = {}): Promise<Call> {
+    const url = path.startsWith("http") ? path : path.startsWith("/__") ? sb.url + path : sb.baseUrl + path;
+    const headers: Record<string, string> = { ...opts.headers };
+    const key = opts.key === undefined ? ENT : opts.key;
+    if (key !== null) headers.Authorization = `Bearer ${key}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["Content-Type"] = "application/json";
+    }
+    const res = await fetch(url, { method: opts.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+}
+
+export async function start(opts: StartOptions = {}): Promise<{ sb: SandboxHandle; call: ReturnType<typeof client> }> {
+  const sb = await startSandbox({ port: 0, msPerProperty: 0, ...opts });
+  return { sb, call: client(sb) };
+}
+
+/** Asserts the contract's error body and returns it. */
+export function expectError(res: Call, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+  expect(res.body.error.status).toBe(status);
+  expect(typeof res.body.error.message).toBe("string");
+  expect(res.body.error.message.length).toBeGreaterThan(0);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  return res.body.error;
+}
+
+export function expectRateHeaders(res: Call) {
+  for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
+    expect(res.headers.get(h)).toMatch(/^\d+$/);
+  }
+}
+
+export const q = (params: Record<string, string>) => "?" + new URLSearchParams(params).toString();
