@@ -4,7 +4,17 @@
  */
 import { kindForStatus, serviceError, type ServiceError } from "./errors";
 import { parseRateLimit, type HeaderSource, type RateLimitInfo } from "./ratelimit";
-import { parseAddressList, parseBulkJob, parseCheckResult, type AddressRecord, type BulkJob, type CheckResult } from "./schemas";
+import {
+  bulkResultsSchema,
+  describeZodError,
+  errorBodySchema,
+  parseAddressList,
+  parseBulkJob,
+  parseCheckResult,
+  type AddressRecord,
+  type BulkJob,
+  type CheckResult,
+} from "./schemas";
 import type { PropertyQuery } from "./rows";
 
 export type Interpreted<T> =
@@ -31,11 +41,12 @@ export function errorFromResponse(status: number, text: string, rateLimit: RateL
   let code: string | undefined;
   let message: string | undefined;
   let details: unknown;
-  if (parsed.ok && parsed.value && typeof parsed.value === "object") {
-    const b = parsed.value as Record<string, unknown>;
+  const body = parsed.ok ? errorBodySchema.safeParse(parsed.value) : undefined;
+  if (body?.success) {
+    const b = body.data as Record<string, unknown>;
     const inner = b.error && typeof b.error === "object" ? (b.error as Record<string, unknown>) : undefined;
     const errorsList = Array.isArray(b.errors) ? (b.errors as Record<string, unknown>[]) : undefined;
-    code = firstString(inner?.code, b.code, typeof b.error === "string" && /^[a-z0-9_.-]+$/i.test(b.error) ? b.error : undefined, errorsList?.[0]?.code);
+    code = firstString(inner?.code, typeof b.code === "number" ? String(b.code) : b.code, typeof b.error === "string" && /^[a-z0-9_.-]+$/i.test(b.error) ? b.error : undefined, errorsList?.[0]?.code);
     message = firstString(inner?.message, b.message, b.detail, typeof b.error === "string" ? b.error : undefined, errorsList?.[0]?.message, b.title);
     details = inner?.details ?? b.details;
   } else if (text && !/^\s*</.test(text)) {
@@ -202,8 +213,9 @@ function nextLink(b: Record<string, unknown>): string | null {
 
 export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage; warnings: string[] } | { ok: false; message: string } {
   if (Array.isArray(body)) body = { status: "completed", results: body };
-  if (!body || typeof body !== "object") return { ok: false, message: "Malformed bulk results: not a JSON object" };
-  const b = body as Record<string, unknown>;
+  const envelope = bulkResultsSchema.safeParse(body);
+  if (!envelope.success) return { ok: false, message: `Malformed bulk results: ${describeZodError(envelope.error)}` };
+  const b = envelope.data as Record<string, unknown>;
   const list = b.results ?? b.items ?? b.data ?? b.properties ?? [];
   if (!Array.isArray(list)) return { ok: false, message: "Malformed bulk results: the results are not a list" };
   const warnings: string[] = [];

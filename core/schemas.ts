@@ -53,7 +53,38 @@ export const bulkJobSchema = z.looseObject({
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
 
-export const errorDetailSchema = z.looseObject({ code: z.string().optional(), message: z.string().optional() });
+/** Error bodies: ours is { error: { code, message, status, details } }; the other common shapes are allowed too. */
+export const errorBodySchema = z.looseObject({
+  error: z.union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional(), details: z.unknown().optional() })]).optional(),
+  code: z.union([z.string(), z.number()]).optional(),
+  message: z.string().optional(),
+  detail: z.string().optional(),
+  title: z.string().optional(),
+  details: z.unknown().optional(),
+  errors: z.array(z.looseObject({ code: z.string().optional(), message: z.string().optional() })).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+const count = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.number().int().nonnegative());
+
+/** A page of bulk results: envelope only; the items are read one by one so that one bad item does not sink the page. */
+export const bulkResultsSchema = z.looseObject({
+  job_id: z.string().optional(),
+  status: z.string().optional(),
+  state: z.string().optional(),
+  total_properties: count.optional(),
+  total: count.optional(),
+  processed_properties: count.optional(),
+  processed: count.optional(),
+  estimated_completion: isoTimestamp.nullable().optional(),
+  page: count.optional(),
+  per_page: count.optional(),
+  total_pages: count.optional(),
+  results: z.array(z.unknown()).optional(),
+  items: z.array(z.unknown()).optional(),
+  data: z.array(z.unknown()).optional(),
+});
+export type BulkResultsBody = z.infer<typeof bulkResultsSchema>;
 
 export const addressRecordSchema = z.looseObject({
   uprn: uprnField,

@@ -181,6 +181,12 @@ describe("bulk results shapes", () => {
     expect(step2.items[1].outcome).toMatchObject({ error: { code: "missing_result" } });
   });
 
+  test("a results envelope of the wrong shape is a malformed response, not a crash", () => {
+    for (const body of [{ status: "completed", results: "oops" }, { status: 3 }, "text", { total_properties: -1 }]) {
+      expect(interpretResultsResponse(200, {}, JSON.stringify(body), NOW)).toMatchObject({ ok: false, error: { kind: "malformed_response" } });
+    }
+  });
+
   test("an unknown job word is treated as running, until the deadline", () => {
     const s = startJob(job, { offset: 0, count: 1, nowMs: NOW, jobTimeoutMs: 1000 });
     const page = (interpretResultsResponse(200, {}, JSON.stringify({ status: "thinking", results: [] }), NOW) as any).value;
