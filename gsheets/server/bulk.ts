@@ -32,7 +32,7 @@ import type { ColumnLetters, RunProgress, StartResult } from "../shared/api";
 import { sendAll, type Reply } from "./http";
 import { cacheKeys, cachedKeys, clearRun, loadRun, saveRun, type RunJob, type RunState } from "./runstore";
 import { loadSettings } from "./settings";
-import { BLOCK_WIDTH, a1, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, locateTable, readRows, writeBlockRows, writeHeaders } from "./sheet";
+import { BLOCK_WIDTH, a1, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, locateTable, readRows, writeBlockRows, writeHeaders } from "./sheet";
 
 /** Transient failures of one job in a row before its rows are given up (with their old values kept). */
 const MAX_FAILURES = 5;
@@ -378,6 +378,7 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
 
   ensureBlockFits(sheet, table.blockCol);
   if (!table.blockExists) writeHeaders(sheet, table.headerRow, table.blockCol);
+  formatTextColumns(sheet, table.blockCol, firstRow, endRow);
   if (table.headerRow) ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
   else run.notes.push("No header row: results have no column headers, so a re-run cannot find them to update in place.");
 

@@ -110,6 +110,16 @@ export function writeHeaders(sheet: Sheet, headerRow: number, blockCol: number):
   sheet.getRange(headerRow, blockCol, 1, BLOCK_WIDTH).setValues([outputHeaders()]).setFontWeight("bold");
 }
 
+/**
+ * Text and status columns get the plain-text format, so that Sheets keeps "0123" or "100023336956" as
+ * written instead of turning them into numbers; dates and numbers keep automatic formats. One call.
+ */
+export function formatTextColumns(sheet: Sheet, blockCol: number, firstRow: number, lastRow: number): void {
+  if (lastRow < firstRow) return;
+  const a1s = OUTPUT_COLUMNS.map((c, i) => (c.kind === "text" || c.kind === "status" ? a1(firstRow, blockCol + i, lastRow - firstRow + 1, 1) : "")).filter(Boolean);
+  sheet.getRangeList(a1s).setNumberFormat("@");
+}
+
 function ruleIsOurs(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule, blockCol: number): boolean {
   const cond = rule.getBooleanCondition();
   if (!cond || cond.getCriteriaType() !== SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO) return false;

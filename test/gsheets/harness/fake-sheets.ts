@@ -1,0 +1,541 @@
+/**
+ * A stand-in for SpreadsheetApp: sheets held in memory that behave like Sheets where our code depends on it
+ * (value coercion, formulas, bounds, conditional formats) and record every call, so tests can count writes.
+ */
+
+export interface CallRecord {
+  target: "SpreadsheetApp" | "Spreadsheet" | "Sheet" | "Range" | "RangeList";
+  method: string;
+  a1?: string;
+  write: boolean;
+  cells?: number;
+}
+
+export class CallLog {
+  calls: CallRecord[] = [];
+  record(target: CallRecord["target"], method: string, write: boolean, a1?: string, cells?: number): void {
+    this.calls.push({ target, method, write, a1, cells });
+  }
+  mark(): number {
+    return this.calls.length;
+  }
+  since(mark: number): CallRecord[] {
+    return this.calls.slice(mark);
+  }
+  writesSince(mark: number): CallRecord[] {
+    return this.since(mark).filter((c) => c.write);
+  }
+}
+
+type MakeDate = (ms: number) => Date;
+
+export function columnLetter(col: number): string {
+  let s = "";
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+function colNumber(letters: string): number {
+  let n = 0;
+  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
+export function parseA1(a1: string): { row: number; col: number; rows: number; cols: number } {
+  const s = a1.includes("!") ? a1.slice(a1.lastIndexOf("!") + 1) : a1;
+  const m = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(s.trim());
+  if (!m) throw new Error(`Exception: Range not found (${a1})`);
+  const c1 = colNumber(m[1]);
+  const r1 = Number(m[2]);
+  const c2 = m[3] ? colNumber(m[3]) : c1;
+  const r2 = m[4] ? Number(m[4]) : r1;
+  return { row: Math.min(r1, r2), col: Math.min(c1, c2), rows: Math.abs(r2 - r1) + 1, cols: Math.abs(c2 - c1) + 1 };
+}
+
+function isDate(v: unknown): v is Date {
+  return Object.prototype.toString.call(v) === "[object Date]";
+}
+
+interface CellData {
+  value: unknown;
+  formula?: string;
+  format?: string;
+  background?: string;
+  fontWeight?: string;
+}
+
+export const BooleanCriteria = {
+  TEXT_EQUAL_TO: "TEXT_EQUAL_TO",
+  TEXT_CONTAINS: "TEXT_CONTAINS",
+  CELL_EMPTY: "CELL_EMPTY",
+  CELL_NOT_EMPTY: "CELL_NOT_EMPTY",
+  NUMBER_GREATER_THAN: "NUMBER_GREATER_THAN",
+} as const;
+
+export class FakeConditionalFormatRule {
+  constructor(
+    private readonly ranges: FakeRange[],
+    private readonly criteria: { type: string; values: unknown[] },
+    private readonly background: string | null,
+    private readonly fontColor: string | null,
+  ) {}
+  getRanges(): FakeRange[] {
+    return this.ranges.slice();
+  }
+  getBooleanCondition() {
+    const { criteria, background, fontColor } = this;
+    return {
+      getCriteriaType: () => criteria.type,
+      getCriteriaValues: () => criteria.values.slice(),
+      getBackground: () => background,
+      getFontColor: () => fontColor,
+      getBold: () => null,
+      getItalic: () => null,
+      getStrikethrough: () => null,
+      getUnderline: () => null,
+    };
+  }
+  getGradientCondition() {
+    return null;
+  }
+  copy(): FakeRuleBuilder {
+    const b = new FakeRuleBuilder();
+    b.state = { ranges: this.ranges.slice(), criteria: { ...this.criteria }, background: this.background, fontColor: this.fontColor };
+    return b;
+  }
+  /** The fill this rule gives a value, or undefined when it does not apply. */
+  fillFor(value: unknown): string | null | undefined {
+    if (this.criteria.type === BooleanCriteria.TEXT_EQUAL_TO) {
+      return String(value ?? "").toLowerCase() === String(this.criteria.values[0]).toLowerCase() ? this.background : undefined;
+    }
+    if (this.criteria.type === BooleanCriteria.TEXT_CONTAINS) {
+      return String(value ?? "").toLowerCase().includes(String(this.criteria.values[0]).toLowerCase()) ? this.background : undefined;
+    }
+    return undefined;
+  }
+  fontFor(value: unknown): string | null | undefined {
+    return this.fillFor(value) === undefined ? undefined : this.fontColor;
+  }
+}
+
+export class FakeRuleBuilder {
+  state: { ranges: FakeRange[]; criteria: { type: string; values: unknown[] } | null; background: string | null; fontColor: string | null } = {
+    ranges: [],
+    criteria: null,
+    background: null,
+    fontColor: null,
+  };
+  whenTextEqualTo(text: string): this {
+    this.state.criteria = { type: BooleanCriteria.TEXT_EQUAL_TO, values: [text] };
+    return this;
+  }
+  whenTextContains(text: string): this {
+    this.state.criteria = { type: BooleanCriteria.TEXT_CONTAINS, values: [text] };
+    return this;
+  }
+  setBackground(color: string | null): this {
+    this.state.background = color;
+    return this;
+  }
+  setFontColor(color: string | null): this {
+    this.state.fontColor = color;
+    return this;
+  }
+  setRanges(ranges: FakeRange[]): this {
+    this.state.ranges = ranges.slice();
+    return this;
+  }
+  build(): FakeConditionalFormatRule {
+    if (!this.state.criteria) throw new Error("Exception: A conditional format rule needs a condition.");
+    if (!this.state.ranges.length) throw new Error("Exception: A conditional format rule needs at least one range.");
+    return new FakeConditionalFormatRule(this.state.ranges, this.state.criteria, this.state.background, this.state.fontColor);
+  }
+}
+
+export class FakeRange {
+  constructor(
+    readonly sheet: FakeSheet,
+    readonly row: number,
+    readonly col: number,
+    readonly rows: number,
+    readonly cols: number,
+  ) {}
+  private rec(method: string, write: boolean, cells?: number) {
+    this.sheet.log.record("Range", method, write, this.getA1Notation(), cells);
+  }
+  getA1Notation(): string {
+    const start = `${columnLetter(this.col)}${this.row}`;
+    return this.rows === 1 && this.cols === 1 ? start : `${start}:${columnLetter(this.col + this.cols - 1)}${this.row + this.rows - 1}`;
+  }
+  getRow() {
+    return this.row;
+  }
+  getColumn() {
+    return this.col;
+  }
+  getLastRow() {
+    return this.row + this.rows - 1;
+  }
+  getLastColumn() {
+    return this.col + this.cols - 1;
+  }
+  getNumRows() {
+    return this.rows;
+  }
+  getNumColumns() {
+    return this.cols;
+  }
+  getSheet() {
+    return this.sheet;
+  }
+  getCell(r: number, c: number): FakeRange {
+    if (r < 1 || c < 1 || r > this.rows || c > this.cols) throw new Error("Exception: The coordinates of the range are outside the dimensions of the range.");
+    return new FakeRange(this.sheet, this.row + r - 1, this.col + c - 1, 1, 1);
+  }
+  getValues(): unknown[][] {
+    this.rec("getValues", false, this.rows * this.cols);
+    return this.sheet.readBlock(this.row, this.col, this.rows, this.cols);
+  }
+  getDisplayValues(): string[][] {
+    this.rec("getDisplayValues", false, this.rows * this.cols);
+    return this.sheet.readBlock(this.row, this.col, this.rows, this.cols).map((r) => r.map((v) => (isDate(v) ? v.toISOString().slice(0, 10) : String(v))));
+  }
+  getValue(): unknown {
+    this.rec("getValue", false, 1);
+    return this.sheet.readBlock(this.row, this.col, 1, 1)[0][0];
+  }
+  setValues(values: unknown[][]): this {
+    this.rec("setValues", true, this.rows * this.cols);
+    if (!Array.isArray(values) || values.length !== this.rows) {
+      throw new Error(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${values?.length} but the range has ${this.rows}.`);
+    }
+    values.forEach((r) => {
+      if (!Array.isArray(r) || r.length !== this.cols) {
+        throw new Error(`Exception: The number of columns in the data does not match the number of columns in the range. The data has ${r?.length} but the range has ${this.cols}.`);
+      }
+    });
+    this.sheet.writeBlock(this.row, this.col, values);
+    return this;
+  }
+  setValue(value: unknown): this {
+    this.rec("setValue", true, this.rows * this.cols);
+    this.sheet.writeBlock(this.row, this.col, Array.from({ length: this.rows }, () => Array.from({ length: this.cols }, () => value)));
+    return this;
+  }
+  setNumberFormat(format: string): this {
+    this.rec("setNumberFormat", true, this.rows * this.cols);
+    this.sheet.forEachCell(this, (cell) => (cell.format = format));
+    return this;
+  }
+  setNumberFormats(formats: string[][]): this {
+    this.rec("setNumberFormats", true, this.rows * this.cols);
+    this.sheet.forEachCell(this, (cell, r, c) => (cell.format = formats[r][c]));
+    return this;
+  }
+  getNumberFormats(): string[][] {
+    this.rec("getNumberFormats", false, this.rows * this.cols);
+    return this.sheet.readBlock(this.row, this.col, this.rows, this.cols, (c) => c?.format ?? "General") as string[][];
+  }
+  setFontWeight(weight: string): this {
+    this.rec("setFontWeight", true, this.rows * this.cols);
+    this.sheet.forEachCell(this, (cell) => (cell.fontWeight = weight));
+    return this;
+  }
+  setBackground(color: string | null): this {
+    this.rec("setBackground", true, this.rows * this.cols);
+    this.sheet.forEachCell(this, (cell) => (cell.background = color ?? undefined));
+    return this;
+  }
+  setBackgrounds(colors: (string | null)[][]): this {
+    this.rec("setBackgrounds", true, this.rows * this.cols);
+    this.sheet.forEachCell(this, (cell, r, c) => (cell.background = colors[r][c] ?? undefined));
+    return this;
+  }
+  setFontColors(colors: (string | null)[][]): this {
+    this.rec("setFontColors", true, this.rows * this.cols);
+    return this;
+  }
+  getBackgrounds(): string[][] {
+    this.rec("getBackgrounds", false, this.rows * this.cols);
+    return this.sheet.readBlock(this.row, this.col, this.rows, this.cols, (c) => c?.background ?? "#ffffff") as string[][];
+  }
+  activate(): this {
+    this.rec("activate", false);
+    this.sheet.activeRange = this;
+    return this;
+  }
+}
+
+export class FakeSheet {
+  private cells = new Map<string, CellData>();
+  rules: FakeConditionalFormatRule[] = [];
+  activeRange: FakeRange | null = null;
+  constructor(
+    readonly log: CallLog,
+    private readonly makeDate: MakeDate,
+    private name: string,
+    readonly id: number,
+    public maxRows = 1000,
+    public maxCols = 26,
+  ) {}
+  private rec(method: string, write: boolean, a1?: string) {
+    this.log.record("Sheet", method, write, a1);
+  }
+  getName() {
+    this.rec("getName", false);
+    return this.name;
+  }
+  getSheetId() {
+    this.rec("getSheetId", false);
+    return this.id;
+  }
+  getMaxRows() {
+    this.rec("getMaxRows", false);
+    return this.maxRows;
+  }
+  getMaxColumns() {
+    this.rec("getMaxColumns", false);
+    return this.maxCols;
+  }
+  getLastRow() {
+    this.rec("getLastRow", false);
+    return this.extent().rows;
+  }
+  getLastColumn() {
+    this.rec("getLastColumn", false);
+    return this.extent().cols;
+  }
+  getRange(a: number | string, col?: number, rows = 1, cols = 1): FakeRange {
+    this.rec("getRange", false);
+    const r = typeof a === "string" ? parseA1(a) : { row: a, col: col as number, rows, cols };
+    if (!(r.row >= 1 && r.col >= 1 && r.rows >= 1 && r.cols >= 1) || !Number.isInteger(r.row + r.col + r.rows + r.cols)) {
+      throw new Error(`Exception: The starting row/column or the number of rows/columns of the range is invalid (${JSON.stringify(r)}).`);
+    }
+    if (r.row + r.rows - 1 > this.maxRows || r.col + r.cols - 1 > this.maxCols) {
+      throw new Error("Exception: The coordinates of the range are outside the dimensions of the sheet.");
+    }
+    return new FakeRange(this, r.row, r.col, r.rows, r.cols);
+  }
+  getRangeList(a1s: string[]) {
+    this.rec("getRangeList", false);
+    const ranges = a1s.map((a) => {
+      const r = parseA1(a);
+      return new FakeRange(this, r.row, r.col, r.rows, r.cols);
+    });
+    const log = this.log;
+    const list = {
+      getRanges: () => ranges.slice(),
+      setNumberFormat: (f: string) => {
+        log.record("RangeList", "setNumberFormat", true, a1s.join(","));
+        ranges.forEach((r) => this.forEachCell(r, (cell) => (cell.format = f)));
+        return list;
+      },
+      setFontWeight: (w: string) => {
+        log.record("RangeList", "setFontWeight", true, a1s.join(","));
+        ranges.forEach((r) => this.forEachCell(r, (cell) => (cell.fontWeight = w)));
+        return list;
+      },
+    };
+    return list;
+  }
+  getDataRange(): FakeRange {
+    this.rec("getDataRange", false);
+    const e = this.extent();
+    return new FakeRange(this, 1, 1, Math.max(1, e.rows), Math.max(1, e.cols));
+  }
+  getActiveRange(): FakeRange | null {
+    this.rec("getActiveRange", false);
+    return this.activeRange;
+  }
+  getCurrentCell(): FakeRange | null {
+    this.rec("getCurrentCell", false);
+    return this.activeRange ? new FakeRange(this, this.activeRange.row, this.activeRange.col, 1, 1) : null;
+  }
+  setActiveRange(range: FakeRange): FakeRange {
+    this.rec("setActiveRange", false);
+    this.activeRange = range;
+    return range;
+  }
+  insertColumnsAfter(after: number, howMany: number): this {
+    this.rec("insertColumnsAfter", true);
+    if (after !== this.maxCols) throw new Error("stand-in only supports inserting columns at the end");
+    this.maxCols += howMany;
+    return this;
+  }
+  insertRowsAfter(after: number, howMany: number): this {
+    this.rec("insertRowsAfter", true);
+    const moved = new Map<string, CellData>();
+    for (const [k, v] of this.cells) {
+      const [r, c] = k.split(",").map(Number);
+      moved.set(r > after ? `${r + howMany},${c}` : k, v);
+    }
+    this.cells = moved;
+    this.maxRows += howMany;
+    return this;
+  }
+  getConditionalFormatRules(): FakeConditionalFormatRule[] {
+    this.rec("getConditionalFormatRules", false);
+    return this.rules.slice();
+  }
+  setConditionalFormatRules(rules: FakeConditionalFormatRule[]): void {
+    this.rec("setConditionalFormatRules", true);
+    this.rules = rules.slice();
+  }
+
+  // ---- storage, not part of the Apps Script API ----
+
+  extent(): { rows: number; cols: number } {
+    let rows = 0;
+    let cols = 0;
+    for (const [k, v] of this.cells) {
+      if (v.value === "" || v.value === undefined || v.value === null) continue;
+      const [r, c] = k.split(",").map(Number);
+      if (r > rows) rows = r;
+      if (c > cols) cols = c;
+    }
+    return { rows, cols };
+  }
+  cell(r: number, c: number): CellData | undefined {
+    return this.cells.get(`${r},${c}`);
+  }
+  forEachCell(range: FakeRange, fn: (cell: CellData, r: number, c: number) => void): void {
+    for (let r = 0; r < range.rows; r++) {
+      for (let c = 0; c < range.cols; c++) {
+        const key = `${range.row + r},${range.col + c}`;
+        const cell = this.cells.get(key) ?? { value: "" };
+        fn(cell, r, c);
+        this.cells.set(key, cell);
+      }
+    }
+  }
+  readBlock(row: number, col: number, rows: number, cols: number, pick: (c: CellData | undefined) => unknown = (c) => c?.value ?? ""): unknown[][] {
+    const out: unknown[][] = [];
+    for (let r = 0; r < rows; r++) {
+      const line: unknown[] = [];
+      for (let c = 0; c < cols; c++) {
+        const v = pick(this.cells.get(`${row + r},${col + c}`));
+        line.push(isDate(v) ? this.makeDate(v.getTime()) : v);
+      }
+      out.push(line);
+    }
+    return out;
+  }
+  /** Sheets' coercion of written values: formulas, apostrophe text, numbers and dates from text (unless "@"). */
+  private coerce(v: unknown, cell: CellData): void {
+    delete cell.formula;
+    if (v === null || v === undefined) {
+      cell.value = "";
+      return;
+    }
+    if (typeof v === "string") {
+      if (v.startsWith("'")) cell.value = v.slice(1);
+      else if (cell.format === "@") cell.value = v;
+      else if (v.startsWith("=")) {
+        cell.formula = v;
+        cell.value = "#FORMULA";
+      } else if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) cell.value = Number(v);
+      else if (/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(v)) cell.value = this.makeDate(Date.parse(v.replace(" ", "T") + (v.length > 10 ? "Z" : "T00:00:00Z")));
+      else cell.value = v;
+      return;
+    }
+    if (typeof v === "number" || typeof v === "boolean") {
+      cell.value = v;
+      return;
+    }
+    if (isDate(v)) {
+      cell.value = this.makeDate(v.getTime());
+      return;
+    }
+    throw new Error(`Exception: Cannot convert ${Object.prototype.toString.call(v)} to a cell value.`);
+  }
+  writeBlock(row: number, col: number, values: unknown[][]): void {
+    values.forEach((line, r) =>
+      line.forEach((v, c) => {
+        const key = `${row + r},${col + c}`;
+        const cell = this.cells.get(key) ?? { value: "" };
+        this.coerce(v, cell);
+        this.cells.set(key, cell);
+      }),
+    );
+  }
+  /** Fill a block directly, as a user typing would (not recorded). */
+  seed(row: number, col: number, values: unknown[][]): void {
+    this.writeBlock(row, col, values);
+  }
+  /** Select a range as the user would (not recorded). */
+  select(a1: string): void {
+    const r = parseA1(a1);
+    this.activeRange = new FakeRange(this, r.row, r.col, r.rows, r.cols);
+  }
+  /** What the user sees: the conditional-format fill of a cell, else its own background. */
+  effectiveFill(r: number, c: number): string | null {
+    const value = this.cell(r, c)?.value;
+    for (const rule of this.rules) {
+      if (!rule.getRanges().some((x) => r >= x.row && r < x.row + x.rows && c >= x.col && c < x.col + x.cols)) continue;
+      const fill = rule.fillFor(value);
+      if (fill !== undefined) return fill;
+    }
+    return this.cell(r, c)?.background ?? null;
+  }
+  effectiveFont(r: number, c: number): string | null {
+    const value = this.cell(r, c)?.value;
+    for (const rule of this.rules) {
+      if (!rule.getRanges().some((x) => r >= x.row && r < x.row + x.rows && c >= x.col && c < x.col + x.cols)) continue;
+      const font = rule.fontFor(value);
+      if (font !== undefined) return font;
+    }
+    return null;
+  }
+  formulas(): string[] {
+    return [...this.cells.values()].filter((c) => c.formula).map((c) => c.formula!);
+  }
+  /** Plain values of a block, for assertions (not recorded). */
+  peek(row: number, col: number, rows: number, cols: number): unknown[][] {
+    return this.readBlock(row, col, rows, cols);
+  }
+}
+
+export class FakeSpreadsheet {
+  sheets: FakeSheet[] = [];
+  active: FakeSheet;
+  private nextId = 0;
+  constructor(
+    readonly log: CallLog,
+    private readonly makeDate: MakeDate,
+  ) {
+    this.active = this.addSheet("Sheet1");
+  }
+  addSheet(name: string, maxRows = 1000, maxCols = 26): FakeSheet {
+    const s = new FakeSheet(this.log, this.makeDate, name, this.nextId === 0 ? 0 : 1000 + this.nextId, maxRows, maxCols);
+    this.nextId++;
+    this.sheets.push(s);
+    return s;
+  }
+  getSheets() {
+    this.log.record("Spreadsheet", "getSheets", false);
+    return this.sheets.slice();
+  }
+  getActiveSheet() {
+    this.log.record("Spreadsheet", "getActiveSheet", false);
+    return this.active;
+  }
+  getSheetByName(name: string) {
+    this.log.record("Spreadsheet", "getSheetByName", false);
+    return this.sheets.find((s) => (s as any).name === name) ?? null;
+  }
+  getSheetById(id: number) {
+    this.log.record("Spreadsheet", "getSheetById", false);
+    return this.sheets.find((s) => s.id === id) ?? null;
+  }
+  getId() {
+    return "fake-spreadsheet-id";
+  }
+  getActiveRange() {
+    this.log.record("Spreadsheet", "getActiveRange", false);
+    return this.active.activeRange;
+  }
+  deleteSheet(sheet: FakeSheet) {
+    this.log.record("Spreadsheet", "deleteSheet", true);
+    this.sheets = this.sheets.filter((s) => s !== sheet);
+  }
+}

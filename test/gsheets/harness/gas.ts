@@ -1,0 +1,297 @@
+/**
+ * Runs the BUILT dist/gsheets/Code.js in a bare Node vm context with stand-ins for Google's services only:
+ * SpreadsheetApp (recording), PropertiesService, CacheService, LockService, HtmlService, Ui, and a
+ * UrlFetchApp that makes real synchronous HTTP requests (a synckit worker) to the sandbox.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+import { createSyncFn } from "synckit";
+import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, type FakeSheet } from "./fake-sheets";
+
+export const DIST = path.resolve(__dirname, "../../../dist/gsheets");
+
+type RawReply = { status: number; rawHeaders: string[]; body: string } | { error: string };
+type WireRequest = { url: string; method?: string; headers?: Record<string, string>; payload?: string; contentType?: string };
+
+let syncHttp: ((reqs: WireRequest[]) => RawReply[]) | null = null;
+function http(): (reqs: WireRequest[]) => RawReply[] {
+  if (!syncHttp) syncHttp = createSyncFn(path.join(__dirname, "http-worker.mjs"), { timeout: 120000 }) as (reqs: WireRequest[]) => RawReply[];
+  return syncHttp;
+}
+
+/** Limits of the real services that our code must respect; the stand-ins throw as Apps Script does. */
+const PROPERTY_VALUE_MAX = 9 * 1024;
+const PROPERTY_STORE_MAX = 500 * 1024;
+const CACHE_VALUE_MAX = 100 * 1024;
+
+export class FakeProperties {
+  data = new Map<string, string>();
+  calls = 0;
+  getProperty(k: string) {
+    this.calls++;
+    return this.data.has(k) ? this.data.get(k)! : null;
+  }
+  getProperties() {
+    this.calls++;
+    return Object.fromEntries(this.data);
+  }
+  getKeys() {
+    this.calls++;
+    return [...this.data.keys()];
+  }
+  setProperty(k: string, v: string) {
+    return this.setProperties({ [k]: v });
+  }
+  setProperties(obj: Record<string, string>, deleteAllOthers = false) {
+    this.calls++;
+    const next = new Map(deleteAllOthers ? [] : this.data);
+    for (const [k, v] of Object.entries(obj)) {
+      const s = String(v);
+      if (Buffer.byteLength(k) + Buffer.byteLength(s) > PROPERTY_VALUE_MAX) throw new Error(`Exception: Argument too large: value (${k})`);
+      next.set(k, s);
+    }
+    let total = 0;
+    for (const [k, v] of next) total += Buffer.byteLength(k) + Buffer.byteLength(v);
+    if (total > PROPERTY_STORE_MAX) throw new Error("Exception: You have exceeded the property storage quota.");
+    this.data = next;
+    return this;
+  }
+  deleteProperty(k: string) {
+    this.calls++;
+    this.data.delete(k);
+    return this;
+  }
+  deleteAllProperties() {
+    this.calls++;
+    this.data.clear();
+    return this;
+  }
+}
+
+export class FakeCache {
+  data = new Map<string, string>();
+  get(k: string) {
+    return this.data.has(k) ? this.data.get(k)! : null;
+  }
+  getAll(keys: string[]) {
+    const out: Record<string, string> = {};
+    for (const k of keys) if (this.data.has(k)) out[k] = this.data.get(k)!;
+    return out;
+  }
+  put(k: string, v: string, _seconds?: number) {
+    if (Buffer.byteLength(String(v)) > CACHE_VALUE_MAX) throw new Error("Exception: Argument too large: value");
+    this.data.set(k, String(v));
+  }
+  putAll(obj: Record<string, string>, seconds?: number) {
+    for (const [k, v] of Object.entries(obj)) this.put(k, v, seconds);
+  }
+  remove(k: string) {
+    this.data.delete(k);
+  }
+  removeAll(keys: string[]) {
+    keys.forEach((k) => this.data.delete(k));
+  }
+}
+
+export interface FetchRecord {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  status: number | null;
+  viaFetchAll: boolean;
+}
+
+function httpResponse(reply: { status: number; rawHeaders: string[]; body: string }) {
+  const all: Record<string, string | string[]> = {};
+  const single: Record<string, string> = {};
+  for (let i = 0; i < reply.rawHeaders.length; i += 2) {
+    const name = reply.rawHeaders[i];
+    const value = reply.rawHeaders[i + 1];
+    const prev = all[name];
+    all[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+    single[name] = value;
+  }
+  return {
+    getResponseCode: () => reply.status,
+    getContentText: (_charset?: string) => reply.body,
+    getHeaders: () => ({ ...single }),
+    getAllHeaders: () => ({ ...all }),
+    getContent: () => Array.from(Buffer.from(reply.body, "utf8")),
+  };
+}
+
+export interface GasEnvironment {
+  context: vm.Context;
+  log: CallLog;
+  spreadsheet: FakeSpreadsheet;
+  sheet: FakeSheet;
+  userProperties: FakeProperties;
+  documentProperties: FakeProperties;
+  scriptProperties: FakeProperties;
+  userCache: FakeCache;
+  fetches: FetchRecord[];
+  consoleLines: string[];
+  sidebars: { title: string; html: string }[];
+  menus: { title: string; items: [string, string][] }[];
+  /** Calls a top-level function as google.script.run does: JSON-like data in and out, timed. */
+  run<T = any>(name: string, ...args: unknown[]): T;
+  durations: { name: string; ms: number }[];
+}
+
+export function createGasEnvironment(opts: { codePath?: string } = {}): GasEnvironment {
+  const codePath = opts.codePath ?? path.join(DIST, "Code.js");
+  if (!fs.existsSync(codePath)) throw new Error(`${codePath} is missing: run \`npm run build:gsheets\` first`);
+  const log = new CallLog();
+  const context = vm.createContext({});
+  const VmDate = vm.runInContext("Date", context) as DateConstructor;
+  const makeDate = (ms: number) => new VmDate(ms);
+  const spreadsheet = new FakeSpreadsheet(log, makeDate);
+  const userProperties = new FakeProperties();
+  const documentProperties = new FakeProperties();
+  const scriptProperties = new FakeProperties();
+  const userCache = new FakeCache();
+  const fetches: FetchRecord[] = [];
+  const consoleLines: string[] = [];
+  const sidebars: { title: string; html: string }[] = [];
+  const menus: { title: string; items: [string, string][] }[] = [];
+  const durations: { name: string; ms: number }[] = [];
+
+  function toWire(url: string, params: any = {}): WireRequest {
+    const headers: Record<string, string> = { ...(params.headers || {}) };
+    return {
+      url,
+      method: (params.method || "get").toUpperCase(),
+      headers,
+      payload: params.payload === undefined ? undefined : String(params.payload),
+      contentType: params.contentType,
+    };
+  }
+  function settle(wire: WireRequest, reply: RawReply, params: any, viaFetchAll: boolean) {
+    fetches.push({ method: wire.method!, url: wire.url, headers: wire.headers || {}, status: "error" in reply ? null : reply.status, viaFetchAll });
+    if ("error" in reply) throw new Error(`Exception: Address unavailable: ${wire.url}`);
+    if (!params.muteHttpExceptions && reply.status >= 400) {
+      throw new Error(`Exception: Request failed for ${new URL(wire.url).host} returned code ${reply.status}. Truncated server response: ${reply.body.slice(0, 200)}`);
+    }
+    return httpResponse(reply);
+  }
+  const UrlFetchApp = {
+    fetch(url: string, params: any = {}) {
+      if ("url" in params) throw new Error("Exception: Unexpected parameter: url (fetch takes the URL separately)");
+      const wire = toWire(url, params);
+      return settle(wire, http()([wire])[0], params, false);
+    },
+    fetchAll(requests: any[]) {
+      const wires = requests.map((r) => toWire(r.url, r));
+      const replies = http()(wires);
+      return replies.map((rep, i) => settle(wires[i], rep, requests[i], true));
+    },
+  };
+
+  const ui = {
+    createAddonMenu: () => menuBuilder("Compliance (add-on)"),
+    createMenu: (title: string) => menuBuilder(title),
+    showSidebar: (output: { title: string; html: string }) => sidebars.push({ title: output.title, html: output.html }),
+    showModalDialog: () => undefined,
+    alert: (msg: string) => consoleLines.push(`ALERT ${msg}`),
+    ButtonSet: { OK: "OK" },
+  };
+  function menuBuilder(title: string) {
+    const items: [string, string][] = [];
+    const m = {
+      addItem: (caption: string, fn: string) => (items.push([caption, fn]), m),
+      addSeparator: () => m,
+      addSubMenu: () => m,
+      addToUi: () => void menus.push({ title, items }),
+    };
+    return m;
+  }
+  function htmlOutput(html: string) {
+    const out = {
+      title: "",
+      html,
+      setTitle: (t: string) => ((out.title = t), out),
+      setWidth: () => out,
+      setHeight: () => out,
+      getContent: () => out.html,
+      setSandboxMode: () => out,
+      addMetaTag: () => out,
+    };
+    return out;
+  }
+  const HtmlService = {
+    createHtmlOutputFromFile: (name: string) => htmlOutput(fs.readFileSync(path.join(path.dirname(codePath), `${name}.html`), "utf8")),
+    createHtmlOutput: (html: string) => htmlOutput(html),
+    SandboxMode: { IFRAME: "IFRAME" },
+  };
+  const SpreadsheetApp = {
+    getActiveSpreadsheet: () => (log.record("SpreadsheetApp", "getActiveSpreadsheet", false), spreadsheet),
+    getActiveSheet: () => (log.record("SpreadsheetApp", "getActiveSheet", false), spreadsheet.active),
+    getActiveRange: () => (log.record("SpreadsheetApp", "getActiveRange", false), spreadsheet.active.activeRange),
+    getUi: () => ui,
+    newConditionalFormatRule: () => new FakeRuleBuilder(),
+    flush: () => log.record("SpreadsheetApp", "flush", false),
+    BooleanCriteria,
+  };
+  const lock = { tryLock: () => true, waitLock: () => undefined, releaseLock: () => undefined, hasLock: () => true };
+  const logLine = (...a: unknown[]) => consoleLines.push(a.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(" "));
+
+  Object.assign(context, {
+    SpreadsheetApp,
+    UrlFetchApp,
+    HtmlService,
+    PropertiesService: {
+      getUserProperties: () => userProperties,
+      getDocumentProperties: () => documentProperties,
+      getScriptProperties: () => scriptProperties,
+    },
+    CacheService: { getUserCache: () => userCache, getScriptCache: () => new FakeCache(), getDocumentCache: () => new FakeCache() },
+    LockService: { getUserLock: () => lock, getScriptLock: () => lock, getDocumentLock: () => lock },
+    Utilities: { sleep: (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(ms, 5000)) },
+    Logger: { log: logLine },
+    console: { log: logLine, info: logLine, warn: logLine, error: logLine },
+  });
+  vm.runInContext(fs.readFileSync(codePath, "utf8"), context, { filename: codePath });
+
+  return {
+    context,
+    log,
+    spreadsheet,
+    sheet: spreadsheet.active,
+    userProperties,
+    documentProperties,
+    scriptProperties,
+    userCache,
+    fetches,
+    consoleLines,
+    sidebars,
+    menus,
+    durations,
+    run(name: string, ...args: unknown[]) {
+      const fn = (context as any)[name];
+      if (typeof fn !== "function") throw new Error(`Code.js has no top-level function ${name}`);
+      // google.script.run passes plain data both ways: round-trip through JSON as it effectively does.
+      const wireArgs = JSON.parse(JSON.stringify(args));
+      const t0 = Date.now();
+      try {
+        const result = fn(...wireArgs);
+        return result === undefined ? (undefined as any) : JSON.parse(JSON.stringify(result));
+      } finally {
+        durations.push({ name, ms: Date.now() - t0 });
+      }
+    },
+  };
+}
+
+/** Polls as the sidebar does (sleeping waitMs between calls) until the run ends; returns every progress. */
+export async function pollUntilDone(env: GasEnvironment, opts: { maxPolls?: number; onPoll?: (p: any, i: number) => void } = {}) {
+  const all: any[] = [];
+  for (let i = 0; i < (opts.maxPolls ?? 500); i++) {
+    const p = env.run("pollBulkCheck");
+    all.push(p);
+    opts.onPoll?.(p, i);
+    if (!p || p.phase !== "running") return all;
+    await new Promise((r) => setTimeout(r, Math.min(p.waitMs, 5000)));
+  }
+  throw new Error(`still running after ${all.length} polls: ${JSON.stringify(all[all.length - 1])}`);
+}

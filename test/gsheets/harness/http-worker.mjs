@@ -1,0 +1,37 @@
+/**
+ * Worker thread behind the UrlFetchApp stand-in: performs real HTTP requests (in parallel for fetchAll)
+ * while the vm that runs Code.js blocks, as Apps Script's synchronous UrlFetchApp does.
+ */
+import http from "node:http";
+import https from "node:https";
+import { runAsWorker } from "synckit";
+
+function one(req) {
+  return new Promise((resolve) => {
+    let url;
+    try {
+      url = new URL(req.url);
+    } catch (e) {
+      resolve({ error: `Invalid argument: ${req.url}` });
+      return;
+    }
+    const lib = url.protocol === "https:" ? https : http;
+    const headers = { ...(req.headers || {}) };
+    if (req.payload !== undefined) {
+      headers["Content-Type"] = req.contentType || "application/x-www-form-urlencoded";
+      headers["Content-Length"] = Buffer.byteLength(req.payload);
+    }
+    const r = lib.request(url, { method: (req.method || "GET").toUpperCase(), headers, timeout: req.timeoutMs || 60000 }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", (e) => resolve({ error: e.message }));
+    });
+    r.on("timeout", () => r.destroy(new Error("Timeout")));
+    r.on("error", (e) => resolve({ error: e.message }));
+    if (req.payload !== undefined) r.write(req.payload);
+    r.end();
+  });
+}
+
+runAsWorker(async (requests) => Promise.all(requests.map(one)));

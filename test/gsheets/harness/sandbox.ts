@@ -1,0 +1,78 @@
+/**
+ * Starts the sandbox service in a child process and drives its controls (faults, stats, reset) over IPC.
+ * A child process, not a thread of the test: the vm's synchronous UrlFetchApp blocks the test's event loop.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+export interface SandboxProperty {
+  uprn: string;
+  postcode: string;
+  address: string;
+  fullAddress: string;
+  checks: Record<string, { status: string; [k: string]: unknown }>;
+}
+
+export interface SandboxProcess {
+  url: string;
+  baseUrl: string;
+  setFaults(rules: unknown[]): Promise<void>;
+  addFaults(rules: unknown[]): Promise<void>;
+  clearFaults(): Promise<void>;
+  stats(): Promise<{ total: number; check: number; bulk_submit: number; bulk_results: number; addresses: number; by_status: Record<string, number> }>;
+  reset(): Promise<void>;
+  properties(n: number): Promise<SandboxProperty[]>;
+  close(): Promise<void>;
+}
+
+export async function startSandboxProcess(opts: { msPerProperty?: number; limits?: unknown } = {}): Promise<SandboxProcess> {
+  const script = path.join(__dirname, "sandbox-process.ts");
+  const child: ChildProcess = fork(script, [], {
+    execArgv: ["--import", "tsx"],
+    env: {
+      ...process.env,
+      SANDBOX_MS_PER_PROPERTY: String(opts.msPerProperty ?? 2),
+      ...(opts.limits ? { SANDBOX_LIMITS: JSON.stringify(opts.limits) } : {}),
+    },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  const ready = new Promise<{ url: string; baseUrl: string }>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`sandbox process exited early (${code})`)));
+    child.on("message", (m: any) => {
+      if (m && m.ready) resolve({ url: m.url, baseUrl: m.baseUrl });
+      else if (m && pending.has(m.id)) {
+        const p = pending.get(m.id)!;
+        pending.delete(m.id);
+        if (m.error) p.reject(new Error(m.error));
+        else p.resolve(m.result);
+      }
+    });
+  });
+  const { url, baseUrl } = await ready;
+  const rpc = (method: string, ...args: unknown[]) =>
+    new Promise<any>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.send({ id, method, args });
+    });
+  return {
+    url,
+    baseUrl,
+    setFaults: (rules) => rpc("setFaults", rules),
+    addFaults: (rules) => rpc("addFaults", rules),
+    clearFaults: () => rpc("clearFaults"),
+    stats: () => rpc("stats"),
+    reset: () => rpc("reset"),
+    properties: (n) => rpc("properties", n),
+    close: async () => {
+      if (child.exitCode !== null) return;
+      child.removeAllListeners("exit");
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Test helpers over the in-memory sheet: seed an input table, and read the output block back by header
+ * (column positions and colours come from core's table, never hard-coded here).
+ */
+import { OUTPUT_COLUMNS, STATUS_COLOURS, type DisplayStatus } from "../../../core";
+import type { FakeSheet } from "./fake-sheets";
+import type { GasEnvironment } from "./gas";
+import type { SandboxProcess } from "./sandbox";
+
+export const API_KEY = "sandbox-professional";
+
+export function configure(env: GasEnvironment, sandbox: SandboxProcess, key = API_KEY, plan = "professional") {
+  const r = env.run("saveSettings", { apiKey: key, baseUrl: sandbox.baseUrl, plan });
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+/** Header + rows starting at A1; returns the sheet rows of the data. */
+export function seedTable(sheet: FakeSheet, header: unknown[], rows: unknown[][]): { firstRow: number; lastRow: number } {
+  if (sheet.maxRows < rows.length + 10) sheet.maxRows = rows.length + 10;
+  sheet.seed(1, 1, [header, ...rows]);
+  return { firstRow: 2, lastRow: rows.length + 1 };
+}
+
+export function headerRow(sheet: FakeSheet, row = 1): unknown[] {
+  return sheet.peek(row, 1, 1, sheet.maxCols)[0];
+}
+
+/** 1-based sheet column of an output header, found in the header row. */
+export function outputCol(sheet: FakeSheet, key: string, row = 1): number {
+  const header = OUTPUT_COLUMNS.find((c) => c.key === key)!.header;
+  const i = headerRow(sheet, row).indexOf(header);
+  if (i < 0) throw new Error(`output header "${header}" not found in row ${row}`);
+  return i + 1;
+}
+
+export function cellValue(sheet: FakeSheet, row: number, col: number): unknown {
+  return sheet.peek(row, col, 1, 1)[0][0];
+}
+
+export const STATUS_KEYS: [string, string][] = OUTPUT_COLUMNS.filter((c) => c.kind === "status").map((c) => [c.key, c.check as string]);
+
+export function expectedFill(status: unknown): string | null {
+  const c = STATUS_COLOURS[String(status) as DisplayStatus];
+  return c ? c.fill : null;
+}
+
+export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { result: any; writes: string[]; calls: number } {
+  const mark = env.log.mark();
+  const result = poll();
+  const writes = env.log.writesSince(mark).map((c) => `${c.target}.${c.method}`);
+  return { result, writes, calls: env.log.since(mark).length };
+}
