@@ -151,9 +151,32 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dataset: () => dataset,
   };
 
+  /** Counts the request against its caller's windows (the key's, or the IP's when there is no valid key). */
+  const countRequest = (req: FastifyRequest) => {
+    const auth = authenticate(req.headers.authorization);
+    const plan: PlanLimits = auth.kind === "ok" ? limits[auth.plan] : limits.professional;
+    const caller = auth.kind === "ok" ? `key:${auth.key}` : `ip:${req.ip}`;
+    return { auth, rate: limiter.hit(caller, plan.perMinute, plan.perDay) };
+  };
+
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 32 * 1024 * 1024,
+    // A URL fastify cannot decode (e.g. "/v1/api/check/bulk/%ZZ/results") never reaches the hooks.
+    frameworkErrors: (error, req, genericReply) => {
+      const reply = genericReply as unknown as FastifyReply;
+      const { rate } = countRequest(req as unknown as FastifyRequest);
+      reply.header("Access-Control-Allow-Origin", "*");
+      reply.header("X-RateLimit-Limit", String(rate.limit));
+      reply.header("X-RateLimit-Remaining", String(rate.remaining));
+      reply.header("X-RateLimit-Reset", String(rate.reset));
+      const api = rate.exceeded
+        ? new ApiError(429, "rate_limited", "Rate limit exceeded.", { scope: rate.exceeded.scope, retry_after: rate.exceeded.retryAfter },
+          rate.exceeded.retryAfter)
+        : new ApiError(400, "invalid_request", `The request URL could not be read (${error.code}).`);
+      if (api.retryAfter !== undefined) reply.header("Retry-After", String(api.retryAfter));
+      reply.code(api.status).type("application/json; charset=utf-8").send(api.toBody());
+    },
   });
 
   await app.register(cors, {
@@ -183,10 +206,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (req.url.startsWith("/__sandbox") || req.method === "OPTIONS") return;
     const state: RequestState = { route: routeOf(req) };
     states.set(req, state);
-    const auth = authenticate(req.headers.authorization);
-    const plan: PlanLimits = auth.kind === "ok" ? limits[auth.plan] : limits.professional;
-    const caller = auth.kind === "ok" ? `key:${auth.key}` : `ip:${req.ip}`;
-    state.rate = limiter.hit(caller, plan.perMinute, plan.perDay);
+    const { auth, rate } = countRequest(req);
+    state.rate = rate;
     if (state.rate.exceeded) {
       const { scope, retryAfter } = state.rate.exceeded;
       throw new ApiError(429, "rate_limited", `Rate limit exceeded (${state.rate.limit} requests per ${scope}); retry in ${retryAfter} s.`,

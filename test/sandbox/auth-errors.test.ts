@@ -68,6 +68,18 @@ describe("error bodies", () => {
     expectError(await call("/api/check/bulk", { method: "POST" }), 400, "invalid_request");
   });
 
+  test("a URL that cannot be decoded: 400 invalid_request with the error body and rate-limit headers", async () => {
+    const res = await call("/api/check/bulk/%ZZ/results");
+    expectError(res, 400, "invalid_request");
+    expectRateHeaders(res);
+  });
+
+  test("a body above 32 MB: 413 payload_too_large", async () => {
+    const res = await call("/api/check/bulk", { rawBody: "[" + "1,".repeat(17_000_000) + "1]", headers: { "Content-Type": "application/json" } });
+    expectError(res, 413, "payload_too_large");
+    expectRateHeaders(res);
+  });
+
   test("a repeated query parameter is a 400, not a crash", async () => {
     expectError(await call("/api/check?uprn=1&uprn=2"), 400, "invalid_request");
   });

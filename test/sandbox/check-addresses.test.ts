@@ -125,7 +125,7 @@ describe("GET /api/addresses", () => {
       const res = await call("/api/addresses" + q({ query }));
       expect(res.status).toBe(200);
       expect(Array.isArray(res.body.results)).toBe(true);
-      expect(res.body.total).toBe(res.body.results.length > 0 ? res.body.total : 0);
+      expect(res.body.total).toBeGreaterThanOrEqual(res.body.results.length);
     }
     const welsh = ex().nonAsciiAddress;
     const word = welsh.address_line_1.split(" ").find((w) => /[^\x00-\x7f]/.test(w))!;
