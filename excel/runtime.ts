@@ -5,7 +5,7 @@
 import type { RateLimitInfo } from "../core";
 import { CheckBatcher } from "./functions/batcher";
 import { AddressLookups } from "./functions/lookups";
-import { SettingsStore } from "./settings";
+import { SettingsStore, type UserStore } from "./settings";
 
 export interface ComplianceRuntime {
   settings: SettingsStore;
@@ -20,15 +20,22 @@ const SLOT = Symbol.for("property-compliance.excel.runtime");
 
 export function complianceRuntime(): ComplianceRuntime {
   const g = globalThis as unknown as Record<symbol, ComplianceRuntime | undefined>;
-  const existing = g[SLOT];
-  if (existing) return existing;
-  const settings = new SettingsStore();
+  return (g[SLOT] ??= createRuntime());
+}
+
+/** Tests (and nothing else) build a runtime on a memory store and Node's fetch, then install it. */
+export function installRuntime(rt: ComplianceRuntime | undefined): void {
+  (globalThis as unknown as Record<symbol, ComplianceRuntime | undefined>)[SLOT] = rt;
+}
+
+export function createRuntime(o: { store?: UserStore; fallbackBaseUrl?: string; fetch?: typeof fetch } = {}): ComplianceRuntime {
+  const settings = new SettingsStore(o.store, o.fallbackBaseUrl);
   const getConfig = async () => {
     const s = await settings.load();
     return { baseUrl: s.baseUrl, apiKey: s.apiKey, plan: s.plan };
   };
   // fetch must be called with the window as `this` in some browsers, hence the wrapper.
-  const boundFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+  const boundFetch: typeof fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const rt: ComplianceRuntime = {
     settings,
     batcher: undefined as unknown as CheckBatcher,
@@ -45,6 +52,5 @@ export function complianceRuntime(): ComplianceRuntime {
     rt.batcher.clear();
     rt.lookups.clear();
   });
-  g[SLOT] = rt;
   return rt;
 }

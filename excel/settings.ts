@@ -4,6 +4,22 @@
  */
 import { batchCapFor, validateApiKey, validateBaseUrl, type PlanName } from "../core";
 
+/** In-memory store, for tests and for hosts with no storage at all (the key then lasts one session). */
+export function memoryStore(): UserStore {
+  const m = new Map<string, string>();
+  return {
+    async getItem(k) {
+      return m.has(k) ? m.get(k)! : null;
+    },
+    async setItem(k, v) {
+      m.set(k, v);
+    },
+    async removeItem(k) {
+      m.delete(k);
+    },
+  };
+}
+
 /** The async key-value shape both OfficeRuntime.storage and our localStorage wrapper offer. */
 export interface UserStore {
   getItem(key: string): Promise<string | null>;
@@ -40,7 +56,8 @@ export function defaultUserStore(): UserStore {
   const runtime = (globalThis as { OfficeRuntime?: { storage?: UserStore } }).OfficeRuntime;
   if (runtime && runtime.storage && typeof runtime.storage.getItem === "function") return runtime.storage;
   const office = (globalThis as { Office?: { context?: { partitionKey?: string } } }).Office;
-  return partitionedLocalStorage(globalThis.localStorage, office?.context?.partitionKey);
+  const local = (globalThis as { localStorage?: Storage }).localStorage;
+  return local ? partitionedLocalStorage(local, office?.context?.partitionKey) : memoryStore();
 }
 
 /**
@@ -58,10 +75,12 @@ type Listener = (s: AddinSettings) => void;
 export class SettingsStore {
   private cached: AddinSettings | null = null;
   private listeners: Listener[] = [];
-  constructor(
-    private readonly store: UserStore = defaultUserStore(),
-    private readonly fallbackBaseUrl: string = defaultBaseUrl(),
-  ) {}
+  private readonly store: UserStore;
+  private readonly fallbackBaseUrl: string;
+  constructor(store?: UserStore, fallbackBaseUrl?: string) {
+    this.store = store ?? defaultUserStore();
+    this.fallbackBaseUrl = fallbackBaseUrl ?? defaultBaseUrl();
+  }
 
   async load(): Promise<AddinSettings> {
     if (this.cached) return this.cached;

@@ -1,0 +1,192 @@
+/**
+ * The custom functions' batcher against the real sandbox over loopback HTTP: request counts (the point of
+ * batching), cache and de-duplication, and that every call settles with the right cell error on every failure.
+ */
+import { CheckBatcher, toFunctionError, type BatcherConfig } from "../../excel/functions/batcher";
+import { checkResultFor } from "../../sandbox/dataset";
+import { knownUprns, sandbox, scaledSleep, type Sandbox } from "./helpers/sandbox";
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox(0);
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(() => sb.reset());
+
+function batcher(cfg: Partial<BatcherConfig> = {}, extra: Partial<ConstructorParameters<typeof CheckBatcher>[0]> = {}) {
+  const config: BatcherConfig = { baseUrl: sb.baseUrl, apiKey: "sandbox-professional", plan: "professional", ...cfg };
+  return new CheckBatcher({ getConfig: async () => config, fetch: (u, i) => fetch(u, i), sleep: scaledSleep(20), ...extra });
+}
+
+/** Settle every promise, keeping results and errors apart, as Excel would show them. */
+async function settleAll<T>(ps: Promise<T>[]) {
+  const out = await Promise.allSettled(ps);
+  return out.map((o) => (o.status === "fulfilled" ? { value: o.value } : { error: toFunctionError(o.reason) }));
+}
+
+test("500 formulas over 200 distinct UPRNs cost one bulk POST plus its polls; a recalculation costs nothing", async () => {
+  const uprns = knownUprns(sb, 200);
+  const calls = Array.from({ length: 500 }, (_, i) => uprns[(i * 7) % 200]);
+  const b = batcher();
+  const results = await Promise.all(calls.map((u) => b.check(u)));
+
+  const stats = sb.stats();
+  console.log(`[excel batcher] 500 calls / 200 UPRNs: ${stats.total} requests (bulk_submit ${stats.bulk_submit}, bulk_results ${stats.bulk_results}, check ${stats.check})`);
+  expect(stats.bulk_submit).toBe(1);
+  expect(stats.check).toBe(0);
+  expect(stats.bulk_results).toBeGreaterThanOrEqual(1);
+  expect(stats.total).toBe(1 + stats.bulk_results);
+  expect(stats.total).toBeLessThan(10);
+
+  // Each call got its own property's result, as the service computes it.
+  const ds = sb.dataset();
+  results.forEach((r, i) => {
+    expect(r.result.uprn).toBe(calls[i]);
+    expect(r.result.compliance_score).toBe(checkResultFor(ds.byUprn.get(calls[i])!).compliance_score);
+  });
+
+  const again = await Promise.all(calls.map((u) => b.check(u)));
+  expect(again.map((r) => r.result.uprn)).toEqual(calls);
+  expect(sb.stats().total).toBe(stats.total);
+});
+
+test("one or two missing UPRNs use a plain GET /api/check; the cache answers the rest", async () => {
+  const [a, c, d] = knownUprns(sb, 3);
+  const examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
+  const b = batcher();
+  await b.check(a);
+  expect(sb.stats()).toMatchObject({ check: 1, bulk_submit: 0, total: 1 });
+  await Promise.all([b.check(a), b.check(c), b.check(d), b.check(c)]);
+  expect(sb.stats()).toMatchObject({ check: 3, bulk_submit: 0, total: 3 });
+  // A UPRN with leading zeros is the same property (the service ignores them), so it is not asked again.
+  await b.check(examples.short_uprn);
+  expect(sb.stats().total).toBe(4);
+  const padded = await b.check(examples.short_uprn_padded);
+  expect(padded.result.uprn).toBe(examples.short_uprn);
+  expect(sb.stats().total).toBe(4);
+});
+
+test("calls that arrive while a batch is out join it instead of asking again; clear() forgets the cache", async () => {
+  const uprns = knownUprns(sb, 40);
+  const slow = await sandbox(5);
+  try {
+    const b = new CheckBatcher({
+      getConfig: async () => ({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", plan: "professional" }),
+      fetch: (u, i) => fetch(u, i),
+    });
+    const first = Promise.all(uprns.map((u) => b.check(u)));
+    await new Promise((r) => setTimeout(r, 150)); // the window has closed and the job is running
+    const late = Promise.all(uprns.slice(0, 10).map((u) => b.check(u)));
+    await Promise.all([first, late]);
+    expect(slow.stats().bulk_submit).toBe(1);
+    expect(slow.stats().check).toBe(0);
+    b.clear();
+    await Promise.all(uprns.map((u) => b.check(u)));
+    expect(slow.stats().bulk_submit).toBe(2);
+  } finally {
+    await slow.close();
+  }
+});
+
+test("more distinct UPRNs than the plan's cap go as one bulk job per cap-sized chunk", async () => {
+  const uprns = knownUprns(sb, 1500);
+  const b = batcher();
+  const results = await Promise.all(uprns.map((u) => b.check(u)));
+  expect(results).toHaveLength(1500);
+  expect(sb.stats().bulk_submit).toBe(2); // professional cap 1,000
+  const e = batcher({ plan: "enterprise", apiKey: "sandbox-enterprise" });
+  sb.reset();
+  await Promise.all(uprns.map((u) => e.check(u)));
+  expect(sb.stats().bulk_submit).toBe(1);
+});
+
+test("not found is #N/A 'property not found', a bad UPRN is #VALUE! 'invalid UPRN' without a request", async () => {
+  const [good] = knownUprns(sb, 1);
+  const b = batcher();
+  const out = await settleAll([b.check("999999999999"), b.check("12ab"), b.check("1234567890123"), b.check(good), b.check("")]);
+  expect(out[0]).toEqual({ error: { code: "notAvailable", message: "property not found" } });
+  expect(out[1]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN" } });
+  expect(out[2]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN" } });
+  expect(out[3]).toHaveProperty("value");
+  expect(out[4]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN" } });
+  expect(sb.stats().total).toBe(2); // two GETs: the unknown and the good one; the bad ones never left
+  // A not-found answer is a fact about the property: cached like a result.
+  await settleAll([b.check("999999999999")]);
+  expect(sb.stats().total).toBe(2);
+});
+
+test("missing, invalid and plan-less keys each give #N/A with a clear message", async () => {
+  const [u] = knownUprns(sb, 1);
+  const none = await settleAll([batcher({ apiKey: null }).check(u)]);
+  expect(none[0]).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/No API key set/) } });
+  expect(sb.stats().total).toBe(0);
+  const bad = await settleAll([batcher({ apiKey: "not-a-key" }).check(u)]);
+  expect(bad[0]).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/API key was not accepted/) } });
+  const basic = await settleAll([batcher({ apiKey: "sandbox-no-api" }).check(u)]);
+  expect(basic[0]).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/no API access/) } });
+});
+
+describe("every promise settles: no cell is left on #BUSY!", () => {
+  const uprns = () => knownUprns(sb, 5);
+
+  test.each([
+    ["server errors past the retry budget (single checks)", [{ kind: "error_503" as const }], 1],
+    ["server errors past the retry budget (bulk)", [{ kind: "error_500" as const }], 5],
+    ["429 past the retry budget", [{ kind: "rate_limit" as const }], 5],
+    ["malformed JSON", [{ kind: "malformed_json" as const }], 5],
+  ])("%s", async (_name, rules, n) => {
+    sb.setFaults(rules);
+    const b = batcher();
+    const out = await settleAll(uprns().slice(0, n).map((u) => b.check(u)));
+    expect(out).toHaveLength(n);
+    for (const o of out) {
+      expect(o).toHaveProperty("error");
+      expect((o as { error: { message: string } }).error.message.length).toBeGreaterThan(5);
+      expect((o as { error: { code: string } }).error.code).toBe("notAvailable");
+    }
+    // A transient failure is not cached: once the service recovers, the next recalculation succeeds.
+    sb.clearFaults();
+    const retry = await settleAll(uprns().slice(0, n).map((u) => b.check(u)));
+    for (const o of retry) expect(o).toHaveProperty("value");
+  });
+
+  test.each([
+    ["a job that fails half way", "job_fail" as const, 1_500],
+    ["a job that stalls half way (ends at the job timeout)", "job_stall" as const, 1_500],
+  ])("%s: the first half get results, the rest a message", async (_name, kind, jobTimeoutMs) => {
+    const slow = await sandbox(20);
+    try {
+      slow.setFaults([{ kind }]);
+      const ten = knownUprns(slow, 10);
+      const b = new CheckBatcher({
+        getConfig: async () => ({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", plan: "professional" }),
+        fetch: (u, i) => fetch(u, i),
+        jobTimeoutMs,
+      });
+      const out = await settleAll(ten.map((u) => b.check(u)));
+      expect(out.slice(0, 5).every((o) => "value" in o)).toBe(true);
+      for (const o of out.slice(5)) expect(o).toEqual({ error: { code: "notAvailable", message: expect.any(String) } });
+      expect(out.slice(5).map((o) => (o as { error: { message: string } }).error.message.length).every((n) => n > 5)).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("a service that never answers gives a timeout, not #BUSY!", async () => {
+    sb.setFaults([{ kind: "latency", latency_ms: 4_000 }]);
+    const b = batcher({}, { requestTimeoutMs: 300, sleep: undefined, flushTimeoutMs: 5_000 });
+    const started = Date.now();
+    const out = await settleAll(uprns().slice(0, 3).map((u) => b.check(u)));
+    expect(Date.now() - started).toBeLessThan(6_000);
+    for (const o of out) expect(o).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/did not answer|No answer/) } });
+    sb.clearFaults();
+  });
+
+  test("a network failure (nothing listening) settles every call", async () => {
+    const b = batcher({ baseUrl: "http://127.0.0.1:9/v1" });
+    const out = await settleAll(uprns().map((u) => b.check(u)));
+    for (const o of out) expect(o).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/Could not reach/) } });
+  });
+});
