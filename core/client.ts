@@ -93,6 +93,29 @@ function defaultSleep(ms: number, signal?: AbortSignalLike): Promise<void> {
   });
 }
 
+/** A signal we can abort ourselves that also follows the caller's. */
+function linkedSignal(parent?: AbortSignalLike): { signal: AbortSignalLike; abort(): void } {
+  const listeners: (() => void)[] = [];
+  const signal = {
+    aborted: false,
+    addEventListener(_type: "abort", fn: () => void) {
+      listeners.push(fn);
+    },
+    removeEventListener(_type: "abort", fn: () => void) {
+      const i = listeners.indexOf(fn);
+      if (i >= 0) listeners.splice(i, 1);
+    },
+  };
+  const abort = () => {
+    if (signal.aborted) return;
+    signal.aborted = true;
+    listeners.splice(0).forEach((fn) => fn());
+  };
+  if (parent?.aborted) abort();
+  else parent?.addEventListener?.("abort", abort, { once: true });
+  return { signal, abort };
+}
+
 const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "rate_limited"];
 
 export function createClient(opts: ClientOptions) {
@@ -132,10 +155,12 @@ export function createClient(opts: ClientOptions) {
       headers: res.headers,
       text: await res.text(),
     }));
-    const timeout = sleep(requestTimeoutMs, signal).then(() => {
-      timedOut = true;
+    // The timeout's timer is released as soon as the response arrives, so it never outlives the request.
+    const timer = linkedSignal(signal);
+    const timeout = sleep(requestTimeoutMs, timer.signal).then(() => {
+      if (!timer.signal.aborted) timedOut = true;
     });
-    const res = await Promise.race([response, timeout]);
+    const res = await Promise.race([response, timeout]).finally(() => timer.abort());
     if (signal?.aborted) throw new ComplianceError(cancelled());
     if (!res || timedOut) {
       response.catch(() => undefined);
@@ -250,7 +275,8 @@ export function createClient(opts: ClientOptions) {
         } catch (e) {
           const err = toServiceError(e);
           if (err.kind === "cancelled") break;
-          if (err.kind === "auth" || err.kind === "forbidden" || (err.kind === "rate_limited" && err.code === "rate_limit_exhausted")) fatal = err;
+          // Later jobs would meet the same refusal: fail their rows with it instead of spending requests.
+          if (err.kind === "auth" || err.kind === "forbidden" || err.kind === "rate_limited") fatal = err;
           settleRange(slice.start, slice.end, err);
         }
       }

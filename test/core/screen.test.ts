@@ -135,6 +135,20 @@ describe("faults", () => {
     expect(none[0]).toMatchObject({ error: { kind: "forbidden", code: "plan_not_permitted" } });
   });
 
+  test("a spent day quota fails the rows at once with the reason, without hammering the service", async () => {
+    const tight = await startSandbox({ port: 0, msPerProperty: 0, limits: { professional: { perDay: 1 } } });
+    try {
+      const c = createClient({ baseUrl: tight.baseUrl, apiKey: "sandbox-professional", fetch });
+      const started = Date.now();
+      const outcomes = await c.screen(uprns(9).map((uprn) => ({ uprn })), { plan: 3 });
+      expect(Date.now() - started).toBeLessThan(20000);
+      expect(new Set(outcomes.map((o) => "error" in o && o.error.kind))).toEqual(new Set(["rate_limited"]));
+      expect(tight.stats().total).toBeLessThanOrEqual(3); // one job made, one refused, one refused poll
+    } finally {
+      await tight.close();
+    }
+  });
+
   test("cancel: unfinished rows say cancelled, finished ones are kept", async () => {
     const slow = await startSandbox({ port: 0, msPerProperty: 50 });
     try {
