@@ -142,6 +142,15 @@ function asJobFailure(e: ServiceError, jobId: string): ServiceError {
   return serviceError("job_failed", e.code, `Bulk job ${jobId}: ${describeError(e)}`, { status: e.status });
 }
 
+/**
+ * Back off by Retry-After only when the server sent one: core falls back to the rate-limit window's reset
+ * for a 503, which would stall a transient blip for up to a minute.
+ */
+function retryAfterHeader(r: object): number | undefined {
+  const rl = (r as { rateLimit?: RateLimitInfo }).rateLimit;
+  return rl ? rl.retryAfterMs : undefined;
+}
+
 function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", reply: Reply, input: Input | null, items: Items): ServiceError | null {
   const now = reply.receivedAtMs;
   if (reply.ok) run.rateLimit = parseRateLimit(reply.headers, now);
@@ -165,7 +174,7 @@ function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", rep
       for (let i = 0; i < job.count; i++) items.push({ index: job.offset + i, outcome: { error: job.error } });
       return null;
     }
-    job.retryAtMs = now + retryDelay(job.failures, e.retryAfterMs);
+    job.retryAtMs = now + retryDelay(job.failures, retryAfterHeader(r));
     return null;
   }
   const state = job.state!;
@@ -192,7 +201,7 @@ function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", rep
     items.push(...ended.items);
     return null;
   }
-  state.nextPollAtMs = now + retryDelay(job.failures, e.retryAfterMs);
+  state.nextPollAtMs = now + retryDelay(job.failures, retryAfterHeader(r));
   return null;
 }
 

@@ -4,7 +4,7 @@
  */
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
-import { API_KEY, STATUS_KEYS, cellValue, configure, expectedFill, outputCol, seedTable, writesPerPoll } from "./harness/table";
+import { API_KEY, STATUS_KEYS, cellValue, configure, expectedFill, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 
 let sandbox: SandboxProcess;
@@ -20,18 +20,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await sandbox.reset();
 });
-
-async function pollToEnd(env: GasEnvironment, perPoll?: (writes: string[], calls: number, p: any) => void) {
-  const progress: any[] = [];
-  for (let i = 0; i < 400; i++) {
-    const { result, writes, calls } = writesPerPoll(env, () => env.run("pollBulkCheck"));
-    perPoll?.(writes, calls, result);
-    progress.push(result);
-    if (!result || result.phase !== "running") return progress;
-    await new Promise((r) => setTimeout(r, Math.min(result.waitMs, 3000)));
-  }
-  throw new Error("the run did not end");
-}
 
 test("2,500 rows on a Professional key: 3 jobs, every row written, coloured by rule, bounded writes per poll", async () => {
   const env = createGasEnvironment();

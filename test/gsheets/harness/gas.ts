@@ -139,23 +139,28 @@ export interface GasEnvironment {
   durations: { name: string; ms: number }[];
 }
 
-export function createGasEnvironment(opts: { codePath?: string } = {}): GasEnvironment {
+/**
+ * `from`: a new vm over the same spreadsheet, stores and logs, i.e. a fresh Apps Script execution (or a
+ * reopened sidebar) that shares nothing with the earlier one but what Google's services keep.
+ */
+export function createGasEnvironment(opts: { codePath?: string; from?: GasEnvironment } = {}): GasEnvironment {
   const codePath = opts.codePath ?? path.join(DIST, "Code.js");
   if (!fs.existsSync(codePath)) throw new Error(`${codePath} is missing: run \`npm run build:gsheets\` first`);
-  const log = new CallLog();
+  const from = opts.from;
+  const log = from?.log ?? new CallLog();
   const context = vm.createContext({});
   const VmDate = vm.runInContext("Date", context) as DateConstructor;
   const makeDate = (ms: number) => new VmDate(ms);
-  const spreadsheet = new FakeSpreadsheet(log, makeDate);
-  const userProperties = new FakeProperties();
-  const documentProperties = new FakeProperties();
-  const scriptProperties = new FakeProperties();
-  const userCache = new FakeCache();
-  const fetches: FetchRecord[] = [];
-  const consoleLines: string[] = [];
-  const sidebars: { title: string; html: string }[] = [];
-  const menus: { title: string; items: [string, string][] }[] = [];
-  const durations: { name: string; ms: number }[] = [];
+  const spreadsheet = from?.spreadsheet ?? new FakeSpreadsheet(log, makeDate);
+  const userProperties = from?.userProperties ?? new FakeProperties();
+  const documentProperties = from?.documentProperties ?? new FakeProperties();
+  const scriptProperties = from?.scriptProperties ?? new FakeProperties();
+  const userCache = from?.userCache ?? new FakeCache();
+  const fetches: FetchRecord[] = from?.fetches ?? [];
+  const consoleLines: string[] = from?.consoleLines ?? [];
+  const sidebars: { title: string; html: string }[] = from?.sidebars ?? [];
+  const menus: { title: string; items: [string, string][] }[] = from?.menus ?? [];
+  const durations: { name: string; ms: number }[] = from?.durations ?? [];
 
   function toWire(url: string, params: any = {}): WireRequest {
     const headers: Record<string, string> = { ...(params.headers || {}) };

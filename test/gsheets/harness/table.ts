@@ -51,3 +51,16 @@ export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { resul
   const writes = env.log.writesSince(mark).map((c) => `${c.target}.${c.method}`);
   return { result, writes, calls: env.log.since(mark).length };
 }
+
+/** Polls as the sidebar does, sleeping the returned waitMs (capped), until the run ends. */
+export async function pollToEnd(env: GasEnvironment, perPoll?: (writes: string[], calls: number, p: any) => void, maxPolls = 400) {
+  const progress: any[] = [];
+  for (let i = 0; i < maxPolls; i++) {
+    const { result, writes, calls } = writesPerPoll(env, () => env.run("pollBulkCheck"));
+    perPoll?.(writes, calls, result);
+    progress.push(result);
+    if (!result || result.phase !== "running") return progress;
+    await new Promise((r) => setTimeout(r, Math.min(result.waitMs, 3000)));
+  }
+  throw new Error("the run did not end");
+}

@@ -1,0 +1,126 @@
+/**
+ * Service failures as the sandbox produces them (5xx, 429, garbled JSON, failed jobs, refused keys), run
+ * through the BUILT Code.js: what was already written survives, and people get a clear message.
+ */
+import { createGasEnvironment } from "./harness/gas";
+import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
+
+let sandbox: SandboxProcess;
+let props: SandboxProperty[];
+
+beforeAll(async () => {
+  sandbox = await startSandboxProcess({ msPerProperty: 1 });
+  props = await sandbox.properties(200);
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await sandbox.reset();
+});
+
+function table(n: number, offset = 0) {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(offset, offset + n).map((p) => [p.uprn]));
+  env.sheet.select(`A${firstRow}:A${lastRow}`);
+  return { env, firstRow, lastRow };
+}
+
+test("5xx and garbled results pages are retried; the run still completes every row", async () => {
+  const { env, firstRow, lastRow } = table(40);
+  await sandbox.setFaults([
+    { kind: "error_503", route: "bulk_results", count: 1 },
+    { kind: "malformed_json", route: "bulk_results", count: 1 },
+    { kind: "error_500", route: "bulk_results", count: 1 },
+  ]);
+  const t0 = Date.now();
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  const polls = await pollToEnd(env);
+  expect(polls[polls.length - 1].phase).toBe("done");
+  // A blip without Retry-After is retried within seconds, not after the rate-limit window's reset.
+  expect(Date.now() - t0).toBeLessThan(20000);
+  const stats = await sandbox.stats();
+  expect(stats.by_status["503"]).toBe(1);
+  expect(stats.by_status["500"]).toBe(1);
+  const uprn = outputCol(env.sheet, "matched_uprn");
+  for (let r = firstRow; r <= lastRow; r++) expect(String(cellValue(env.sheet, r, uprn))).toBe(props[r - firstRow].uprn);
+});
+
+test("a 429 at submission waits for Retry-After, then submits; the sidebar is told how long to wait", async () => {
+  const { env, firstRow } = table(10);
+  await sandbox.setFaults([{ kind: "rate_limit", route: "bulk_submit", count: 1 }]);
+  const start = env.run("startBulkCheck", {});
+  expect(start.ok).toBe(true);
+  expect(start.jobIds).toEqual([]);
+  expect(start.progress.rateLimited).toBe(true);
+  expect(start.progress.waitMs).toBeGreaterThanOrEqual(500);
+  expect(start.progress.jobs[0].status).toBe("submitting");
+  // Polling early sends nothing: the wait is honoured on the server too.
+  const before = env.fetches.length;
+  const early = env.run("pollBulkCheck");
+  expect(env.fetches.length).toBe(before);
+  expect(early.phase).toBe("running");
+  const polls = await pollToEnd(env);
+  expect(polls[polls.length - 1].phase).toBe("done");
+  expect((await sandbox.stats()).bulk_submit).toBe(2);
+  expect(String(cellValue(env.sheet, firstRow, outputCol(env.sheet, "matched_uprn")))).toBe(props[0].uprn);
+});
+
+test("a failed job keeps the earlier values of its rows and says why in Message", async () => {
+  const { env, firstRow, lastRow } = table(30, 50);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  await pollToEnd(env);
+  const score = outputCol(env.sheet, "compliance_score");
+  const msg = outputCol(env.sheet, "message");
+  const before = env.sheet.peek(firstRow, score, lastRow - firstRow + 1, 1).map((r) => r[0]);
+  expect(before.every((v) => typeof v === "number")).toBe(true);
+
+  await sandbox.setFaults([{ kind: "job_fail", count: 1 }]);
+  env.sheet.select(`A${firstRow}:A${lastRow}`);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  const polls = await pollToEnd(env);
+  const last = polls[polls.length - 1];
+  expect(last.phase).toBe("done");
+  expect(last.jobs[0].status).toBe("failed");
+  expect(last.message).toMatch(/failed/);
+  const after = env.sheet.peek(firstRow, score, lastRow - firstRow + 1, 1).map((r) => r[0]);
+  expect(after).toEqual(before);
+  const messages = env.sheet.peek(firstRow, msg, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
+  expect(messages.some((m) => /Not refreshed/.test(m))).toBe(true);
+});
+
+test("a refused key, a plan without API access and a missing key: clear messages, nothing written", async () => {
+  const { env } = table(5);
+  for (const [key, pattern] of [
+    ["not-a-real-key", /API key was not accepted/],
+    ["sandbox-no-api", /no API access/],
+  ] as const) {
+    configure(env, sandbox, key);
+    const mark = env.log.mark();
+    const r = env.run("startBulkCheck", {});
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(pattern);
+    expect(r.message).not.toContain(key);
+    expect(env.log.writesSince(mark)).toEqual([]);
+  }
+  env.run("removeApiKey");
+  const r = env.run("startBulkCheck", {});
+  expect(r.ok).toBe(false);
+  expect(r.message).toMatch(/API key/);
+});
+
+test("the key removed mid-run stops the check; rows not done say so", async () => {
+  const { env, firstRow, lastRow } = table(20);
+  await sandbox.setFaults([{ kind: "job_stall", count: 1 }]);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  env.run("removeApiKey");
+  const polls = await pollToEnd(env);
+  const last = polls[polls.length - 1];
+  expect(last.phase).toBe("stopped");
+  expect(last.message).toMatch(/API key was removed/);
+  const msg = outputCol(env.sheet, "message");
+  const messages = env.sheet.peek(firstRow, msg, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
+  expect(messages.every((m) => m.length > 0)).toBe(true);
+});
