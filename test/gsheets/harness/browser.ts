@@ -1,0 +1,76 @@
+/**
+ * Headless Chromium for the sidebar: finds the browser (skips loudly without it, fails under CI) and loads
+ * the BUILT Sidebar.html with google.script.run bridged to the vm that runs Code.js.
+ */
+import fs from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type { GasEnvironment } from "./gas";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+/** true: run the browser tests; false: skip them (warned). Throws under CI, where a skip would hide a gap. */
+export function browserAvailable(): boolean {
+  if (fs.existsSync(CHROMIUM)) return true;
+  if (process.env.CI) throw new Error(`Chromium not found at ${CHROMIUM}; CI must run the browser tests (apt-get install -y chromium).`);
+  console.warn(
+    `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
+      `!! SKIPPING the Google Sheets sidebar browser tests: no Chromium at ${CHROMIUM}.\n` +
+      `!! Install it (apt-get install -y chromium) or set CHROMIUM_PATH. Under CI this fails.\n` +
+      `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`,
+  );
+  return false;
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+/** A google.script.run look-alike: async, chainable handlers, plain data both ways. */
+const RUN_SHIM = `
+(() => {
+  function runner(success, failure) {
+    return new Proxy({}, {
+      get(_t, name) {
+        if (name === "withSuccessHandler") return (f) => runner(f, failure);
+        if (name === "withFailureHandler") return (f) => runner(success, f);
+        if (name === "withUserObject") return () => runner(success, failure);
+        return (...args) => {
+          window.__gasRun(String(name), JSON.stringify(args)).then((text) => {
+            const r = JSON.parse(text);
+            if ("error" in r) { if (failure) failure(new Error(r.error)); }
+            else if (success) success(r.value);
+          });
+        };
+      },
+    });
+  }
+  window.google = { script: { run: runner(null, null), host: { close() {}, editor: { focus() {} } } } };
+})();
+`;
+
+/**
+ * Opens the sidebar the way Apps Script does: the server's showSidebar() builds the HtmlOutput from the
+ * built Sidebar.html, and that exact HTML is what the page loads.
+ */
+export async function openSidebar(browser: Browser, env: GasEnvironment): Promise<{ page: Page; calls: string[] }> {
+  env.run("showSidebar");
+  const html = env.sidebars[env.sidebars.length - 1].html;
+  const page = await browser.newPage({ viewport: { width: 300, height: 760 } });
+  const calls: string[] = [];
+  await page.exposeFunction("__gasRun", (name: string, argsJson: string) => {
+    calls.push(name);
+    try {
+      const value = env.run(name, ...JSON.parse(argsJson));
+      return JSON.stringify({ value: value === undefined ? null : value });
+    } catch (e) {
+      return JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
+    }
+  });
+  await page.addInitScript(RUN_SHIM);
+  await page.route("https://sidebar.gsheets.test/", (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+  await page.goto("https://sidebar.gsheets.test/");
+  return { page, calls };
+}

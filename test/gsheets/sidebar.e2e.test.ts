@@ -1,0 +1,139 @@
+/**
+ * End to end: the BUILT sidebar in headless Chromium, its google.script.run calls bridged to the BUILT
+ * Code.js in a vm, real HTTP to the sandbox. Settings, the bulk-check button, lookup; screenshots saved.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../core";
+import { browserAvailable, launch, openSidebar } from "./harness/browser";
+import { createGasEnvironment } from "./harness/gas";
+import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, seedTable } from "./harness/table";
+
+const OUT = path.resolve(__dirname, "../../test-output");
+const run = browserAvailable();
+const maybe = run ? describe : describe.skip;
+
+maybe("Google Sheets sidebar in Chromium", () => {
+  let sandbox: SandboxProcess;
+  let props: SandboxProperty[];
+  let browser: Browser;
+
+  beforeAll(async () => {
+    fs.mkdirSync(OUT, { recursive: true });
+    sandbox = await startSandboxProcess({ msPerProperty: 5 });
+    props = await sandbox.properties(1200);
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+  });
+
+  test("save a key, click the bulk-check button, and the sheet ends with every row's values and colours", async () => {
+    const env = createGasEnvironment();
+    const rows: unknown[][] = props.slice(0, 1100).map((p) => [p.uprn, p.postcode, p.address]);
+    rows[3] = ["not-a-uprn", "", ""];
+    rows[7] = [props[0].uprn, "", ""]; // duplicate of the first row
+    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN", "Postcode", "Address"], rows);
+    env.sheet.select(`A${firstRow}:C${lastRow}`);
+
+    const { page, calls } = await openSidebar(browser, env);
+    // No key yet: the sidebar opens on Settings and says so.
+    await page.waitForSelector("#panel-settings:not([hidden])");
+    await page.waitForFunction(() => /API key/.test(document.getElementById("message")!.textContent || ""));
+    await page.fill("#api-key", API_KEY);
+    await page.fill("#base-url", sandbox.baseUrl);
+    await page.selectOption("#plan", "professional");
+    await page.click("#save-settings");
+    await page.waitForFunction(() => document.getElementById("key-masked")!.textContent !== "none");
+    const masked = await page.textContent("#key-masked");
+    expect(masked).not.toContain(API_KEY);
+    expect(await page.inputValue("#api-key")).toBe("");
+    expect(await page.content()).not.toContain(API_KEY);
+    expect(env.userProperties.data.get("compliance.apiKey")).toBe(API_KEY);
+
+    await page.click("#tab-check");
+    await page.click("#check-btn");
+    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 90000 });
+    const progress = await page.$eval("#progress", (el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max]);
+    expect(progress[0]).toBe(progress[1]);
+    expect(await page.$$eval("#jobs li", (li) => li.length)).toBe(2);
+    expect(calls.filter((c) => c === "startBulkCheck")).toHaveLength(1);
+    expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThanOrEqual(1);
+
+    // The sheet: every data row has a result or its own error, coloured by status.
+    const uprnCol = outputCol(env.sheet, "matched_uprn");
+    const msgCol = outputCol(env.sheet, "message");
+    for (let r = firstRow; r <= lastRow; r++) {
+      const i = r - firstRow;
+      if (i === 3) {
+        expect(String(cellValue(env.sheet, r, msgCol))).toMatch(/UPRN/);
+        continue;
+      }
+      const p = i === 7 ? props[0] : props[i];
+      expect(String(cellValue(env.sheet, r, uprnCol))).toBe(p.uprn);
+      for (const [key, check] of STATUS_KEYS) {
+        const col = outputCol(env.sheet, key);
+        expect(cellValue(env.sheet, r, col)).toBe(p.checks[check].status);
+        expect(env.sheet.effectiveFill(r, col)).toBe(expectedFill(p.checks[check].status));
+      }
+    }
+    const epc = outputCol(env.sheet, "epc_status");
+    expect(env.sheet.effectiveFill(firstRow + 3, epc)).toBe(STATUS_COLOURS.error.fill);
+    expect(env.sheet.formulas()).toEqual([]);
+    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar.png"), fullPage: true });
+
+    // A picture of the sheet as the user sees it: the first rows of the output block with their fills.
+    const shown = 14;
+    const headers = ["UPRN", ...OUTPUT_COLUMNS.slice(0, 16).map((c) => c.header)];
+    const cols = [1, ...OUTPUT_COLUMNS.slice(0, 16).map((c) => outputCol(env.sheet, c.key))];
+    const cells = (r: number) =>
+      cols
+        .map((c) => {
+          const v = cellValue(env.sheet, r, c);
+          const text = v instanceof Date || Object.prototype.toString.call(v) === "[object Date]" ? (v as Date).toISOString().slice(0, 10) : String(v);
+          const fill = env.sheet.effectiveFill(r, c) || "#fff";
+          const font = env.sheet.effectiveFont(r, c) || "#202124";
+          return `<td style="background:${fill};color:${font}">${text.replace(/</g, "&lt;")}</td>`;
+        })
+        .join("");
+    const table = `<table><tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>${Array.from({ length: shown }, (_, i) => `<tr>${cells(firstRow + i)}</tr>`).join("")}</table>`;
+    const sheetPage = await browser.newPage({ viewport: { width: 1500, height: 480 } });
+    await sheetPage.setContent(
+      `<style>body{font:12px Arial;margin:8px}table{border-collapse:collapse}td,th{border:1px solid #e0e0e0;padding:2px 6px;white-space:nowrap}th{background:#f8f9fa}</style>${table}`,
+    );
+    await sheetPage.screenshot({ path: path.join(OUT, "gsheets-sheet.png") });
+    await sheetPage.close();
+    await page.close();
+  });
+
+  test("reopening the sidebar resumes a running check; lookup inserts a UPRN into the active cell", async () => {
+    const env = createGasEnvironment();
+    env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
+    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 400).map((p) => [p.uprn]));
+    env.sheet.select(`A${firstRow}:A${lastRow}`);
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+
+    // The user had closed the sidebar; opening it again (a fresh execution) picks the run up.
+    const reopened = createGasEnvironment({ from: env });
+    const { page } = await openSidebar(browser, reopened);
+    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 90000 });
+    expect(String(cellValue(env.sheet, lastRow, outputCol(env.sheet, "matched_uprn")))).toBe(props[399].uprn);
+
+    env.sheet.select("H20");
+    await page.click("#tab-lookup");
+    await page.fill("#lookup-postcode", props[5].postcode.toLowerCase().replace(" ", ""));
+    await page.click("#lookup-btn");
+    await page.waitForSelector(".addr button");
+    const texts = await page.$$eval(".addr span", (s) => s.map((x) => x.textContent || ""));
+    const idx = texts.findIndex((t) => t.includes(props[5].uprn));
+    expect(idx).toBeGreaterThanOrEqual(0);
+    await page.locator(".addr button").nth(idx).click();
+    await page.waitForFunction(() => /put in H20/.test(document.getElementById("message")!.textContent || ""));
+    expect(cellValue(env.sheet, 20, 8)).toBe(props[5].uprn);
+    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-lookup.png"), fullPage: true });
+    await page.close();
+  });
+});
