@@ -1,0 +1,380 @@
+/**
+ * "Check selected rows" from start to end, without DOM: read and validate the rows, write per-row errors, screen the rest
+ * with bulk jobs, and write each poll's results in place as they arrive. Also resumes jobs left running when the pane closed.
+ */
+import {
+  OUTPUT_COLUMNS,
+  acceptResultsPage,
+  checkJobDeadline,
+  displayStatus,
+  failJob,
+  isJobDone,
+  locateOutputColumns,
+  nextJobRequest,
+  normaliseProperty,
+  outputHeaders,
+  outputRow,
+  planScreening,
+  readPropertyRows,
+  rowsForProperties,
+  serviceError,
+  statusColumnIndexes,
+  toServiceError,
+  type Cell,
+  type ColumnMapping,
+  type ComplianceClient,
+  type InputRow,
+  type JobState,
+  type Outcome,
+  type PlanName,
+  type PropertyQuery,
+  type RateLimitInfo,
+} from "../../core";
+import type { UserStore } from "../settings";
+import { a1, columnLetter, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
+
+export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
+
+export interface RowProblem {
+  /** 1-based sheet row number, as the user sees it. */
+  row: number;
+  message: string;
+}
+
+export interface PreparedCheck {
+  region: Block;
+  headerRow: number | null;
+  mapping: ColumnMapping;
+  /** Selected data rows; `index` is the offset into the region. */
+  rows: InputRow[];
+  problems: RowProblem[];
+  /** Top-left of our output block (its header row is the region's first row when there is a header). */
+  origin: { sheet: string; rowIndex: number; columnIndex: number };
+  /** Whether the block was already there (a re-run updates it in place). */
+  inPlace: boolean;
+  previous: unknown[][];
+  distinct: number;
+}
+
+export type PrepareOutcome = { ok: true; check: PreparedCheck } | { ok: false; message: string; headers: string[] };
+
+export interface PrepareOptions {
+  mapping?: ColumnMapping;
+  hasHeader?: boolean;
+  plan: PlanName;
+}
+
+/** Reads the selection and validates every selected row with the core; nothing is sent. */
+export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Promise<PrepareOutcome> {
+  return excelRun(async (context) => {
+    const sel = await readSelection(context);
+    const { region, values } = sel;
+    const columnNames = (values[0] ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`);
+    const located = opts.hasHeader === false ? null : locateOutputColumns(values[0] ?? []);
+    // Our own columns are never input: detection and the mapping only see the user's columns.
+    const inputWidth = located ? located.start : region.columnCount;
+    const input = values.map((r) => r.slice(0, inputWidth));
+    const read = readPropertyRows(input, { mapping: opts.mapping, hasHeader: opts.hasHeader });
+    if (read.problem || !read.mapping) return { ok: false, message: read.problem ?? "No UPRN or Postcode column.", headers: columnNames.slice(0, inputWidth) };
+    const [from, to] = sel.selectedOffsets;
+    const rows = read.rows.filter((r) => r.index >= from && r.index <= to);
+    if (rows.length === 0) return { ok: false, message: "The selection has no data rows: select the rows to check (or one cell of the table).", headers: columnNames };
+    const origin = { sheet: region.sheet, rowIndex: region.rowIndex, columnIndex: region.columnIndex + inputWidth };
+    const outBlock: Block = { ...origin, rowCount: region.rowCount, columnCount: OUTPUT_COLUMNS.length };
+    const previous = await readBlock(context, outBlock);
+    if (!located) {
+      const used = previous.some((r) => r.some((v) => v !== "" && v !== null && v !== undefined));
+      if (used) {
+        return {
+          ok: false,
+          message: `The ${OUTPUT_COLUMNS.length} columns to the right of your data (${a1(outBlock)}) are not empty. The results go there and never overwrite your columns: move that data or leave those columns blank.`,
+          headers: columnNames,
+        };
+      }
+    }
+    const problems = rows.filter((r) => r.error).map((r) => ({ row: region.rowIndex + r.index + 1, message: r.error!.message }));
+    const plan = planScreening(rows, { plan: opts.plan });
+    return {
+      ok: true,
+      check: { region, headerRow: read.headerRow, mapping: read.mapping, rows, problems, origin, inPlace: !!located, previous, distinct: plan.properties.length },
+    };
+  });
+}
+
+export interface RunProgress {
+  rowsTotal: number;
+  rowsDone: number;
+  jobsTotal: number;
+  jobsSubmitted: number;
+  rateLimit?: RateLimitInfo;
+}
+
+export interface RunSummary {
+  rowsWritten: number;
+  byStatus: Record<string, number>;
+  errors: number;
+  cancelled: boolean;
+  writes: WriteStats;
+  /** A message for the whole run when every row failed the same way (e.g. a bad key). */
+  fatal?: string;
+}
+
+export interface RunDeps {
+  excelRun: ExcelRun;
+  client: ComplianceClient;
+  plan: PlanName;
+  store?: UserStore;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  onProgress?: (p: RunProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** What the pane keeps (per user, not in the workbook) to resume jobs after it was closed. */
+export interface UnfinishedRun {
+  version: 1;
+  startedAt: string;
+  plan: PlanName;
+  origin: { sheet: string; rowIndex: number; columnIndex: number };
+  rowCount: number;
+  /** For each property sent: its region row offset, and the property. */
+  offsets: number[];
+  properties: PropertyQuery[];
+  notes: (string | undefined)[];
+  /** Absolute sheet columns the properties were read from, to see whether the rows changed before writing. */
+  inputColumns: ColumnMapping;
+  jobs: JobState[];
+  jobsTotal: number;
+}
+export const UNFINISHED_KEY = "compliance.unfinishedRun";
+
+/** Writes results as they arrive: updates coalesce while a write is out, so writes never queue up behind polls. */
+class ResultWriter {
+  readonly block: Cell[][];
+  private pending = new Set<number>();
+  private chain: Promise<void> = Promise.resolve();
+  readonly stats: WriteStats = { syncs: 0, chunks: 0, maxChunkBytes: 0 };
+  error: unknown;
+  hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+  constructor(
+    private readonly excelRun: ExcelRun,
+    private readonly origin: { sheet: string; rowIndex: number; columnIndex: number },
+    previous: unknown[][],
+    private headers: boolean,
+  ) {
+    this.block = previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
+  }
+  set(offset: number, row: Cell[]): void {
+    this.block[offset] = row;
+    this.pending.add(offset);
+  }
+  flush(): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      if (this.pending.size === 0 && !this.headers) return;
+      const rows = this.pending;
+      this.pending = new Set();
+      const withHeaders = this.headers;
+      this.headers = false;
+      try {
+        await this.excelRun(async (context) => {
+          if (withHeaders) queueHeaders(context, this.origin);
+          const s = await writeOutputRows(context, this.origin, this.block, rows);
+          if (withHeaders && s.syncs === 0) {
+            await context.sync();
+            s.syncs++;
+          }
+          this.stats.syncs += s.syncs;
+          this.stats.chunks += s.chunks;
+          this.stats.maxChunkBytes = Math.max(this.stats.maxChunkBytes, s.maxChunkBytes);
+        });
+      } catch (e) {
+        // Keep the rows for the next flush; a failed write must not lose results.
+        for (const r of rows) this.pending.add(r);
+        this.error = e;
+      }
+    });
+    return this.chain;
+  }
+}
+
+function summarise(block: Cell[][], offsets: number[], writes: WriteStats, cancelled: boolean): RunSummary {
+  const statusCols = statusColumnIndexes();
+  const byStatus: Record<string, number> = {};
+  let errors = 0;
+  for (const o of offsets) {
+    const row = block[o];
+    if (statusCols.some((c) => row[c] === "error")) errors++;
+    for (const c of statusCols) {
+      const w = String(row[c] ?? "");
+      const k = displayStatus(w) === "unknown" ? "unknown" : w;
+      if (w && w !== "error") byStatus[k] = (byStatus[k] ?? 0) + 1;
+    }
+  }
+  return { rowsWritten: offsets.length, byStatus, errors, cancelled, writes };
+}
+
+/** Runs a prepared check to the end (or to Cancel). Every selected row ends with values or a message. */
+export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<RunSummary> {
+  const now = deps.now ?? (() => Date.now());
+  const iso = () => new Date(now()).toISOString();
+  const writer = new ResultWriter(deps.excelRun, prepared.origin, prepared.previous, prepared.headerRow !== null);
+  if (prepared.headerRow !== null) writer.block[prepared.headerRow] = outputHeaders();
+  const valid = prepared.rows.filter((r) => r.property && !r.error);
+  let done = 0;
+  const progress = (extra: Partial<RunProgress> = {}) =>
+    deps.onProgress?.({ rowsTotal: prepared.rows.length, rowsDone: done, jobsTotal: 0, jobsSubmitted: 0, ...extra });
+
+  for (const r of prepared.rows) {
+    if (!r.error) continue;
+    writer.set(r.index, outputRow({ error: serviceError("invalid_input", r.error.code, r.error.message) }, iso(), prepared.previous[r.index], r.note));
+    done++;
+  }
+  await writer.flush();
+  progress();
+
+  const saved: UnfinishedRun = {
+    version: 1,
+    startedAt: iso(),
+    plan: deps.plan,
+    origin: prepared.origin,
+    rowCount: prepared.region.rowCount,
+    offsets: valid.map((r) => r.index),
+    properties: valid.map((r) => r.property!),
+    notes: valid.map((r) => r.note),
+    inputColumns: Object.fromEntries(Object.entries(prepared.mapping).map(([k, v]) => [k, prepared.region.columnIndex + (v as number)])),
+    jobs: [],
+    jobsTotal: 0,
+  };
+  let fatal: string | undefined;
+  if (valid.length) {
+    const outcomes = await deps.client.screen(saved.properties, {
+      plan: deps.plan,
+      signal: deps.signal,
+      onJobs: (jobs) => {
+        saved.jobs = jobs;
+        void deps.store?.setItem(UNFINISHED_KEY, JSON.stringify(saved)).catch(() => undefined);
+      },
+      onProgress: (p) => {
+        saved.jobsTotal = p.jobsTotal;
+        for (const c of p.completed) {
+          const row = valid[c.index];
+          writer.set(row.index, outputRow(c.outcome, iso(), prepared.previous[row.index], row.note));
+        }
+        done += p.completed.length;
+        progress({ jobsTotal: p.jobsTotal, jobsSubmitted: p.jobsSubmitted, rateLimit: p.rateLimit });
+        // One write per poll, bounded by chunked syncs; results are on the sheet before the next poll is answered.
+        void writer.flush();
+      },
+    });
+    const errs = outcomes.filter((o): o is { error: ReturnType<typeof serviceError> } => !!o && "error" in o).map((o) => o.error);
+    if (errs.length === outcomes.length && errs.length > 0 && ["auth", "forbidden", "rate_limited"].includes(errs[0].kind)) {
+      fatal = toServiceError(errs[0]).message;
+    }
+  }
+  await writer.flush();
+  if (writer.error) await writer.flush();
+  await deps.store?.removeItem(UNFINISHED_KEY).catch(() => undefined);
+  if (writer.hasPending()) {
+    throw new Error(`Some results could not be written to the sheet: ${String((writer.error as Error)?.message ?? writer.error)}`);
+  }
+  return { ...summarise(writer.block, prepared.rows.map((r) => r.index), writer.stats, !!deps.signal?.aborted), ...(fatal ? { fatal } : {}) };
+}
+
+/** The unfinished run saved by a pane that was closed mid-run, if any. */
+export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | null> {
+  try {
+    const raw = await store.getItem(UNFINISHED_KEY);
+    const run = raw ? (JSON.parse(raw) as UnfinishedRun) : null;
+    return run && run.version === 1 && Array.isArray(run.jobs) ? run : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Continues polling the jobs of an unfinished run and writes their results where they belong. Rows whose job was never
+ * submitted get a message to run Check again. The sheet's rows are compared with what was sent, so a sheet that changed
+ * meanwhile is reported, not overwritten.
+ */
+export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunSummary> {
+  const now = deps.now ?? (() => Date.now());
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const iso = () => new Date(now()).toISOString();
+  const previous = await deps.excelRun((context) => readBlock(context, { ...run.origin, rowCount: run.rowCount, columnCount: OUTPUT_COLUMNS.length }));
+  const changed = await rowsChanged(run, deps.excelRun);
+  if (changed) {
+    if (deps.store) await deps.store.removeItem(UNFINISHED_KEY);
+    throw new Error(`${changed} Nothing was written; select the rows and run Check again.`);
+  }
+  const writer = new ResultWriter(deps.excelRun, run.origin, previous, false);
+  // The same plan screen() made, so job offsets mean the same properties.
+  const rows = run.properties.map((p, i) => ({ ...normaliseProperty(p.uprn, p.postcode, p.address), index: i }));
+  const plan = planScreening(rows, { plan: run.plan });
+  let done = 0;
+  const settle = (items: { index: number; outcome: Outcome }[]) => {
+    for (const it of items) {
+      for (const r of rowsForProperties(plan, [it.index])) {
+        const offset = run.offsets[r];
+        writer.set(offset, outputRow(it.outcome, iso(), previous[offset], run.notes[r]));
+        done++;
+      }
+    }
+    deps.onProgress?.({ rowsTotal: run.offsets.length, rowsDone: done, jobsTotal: plan.jobs.length, jobsSubmitted: run.jobs.length });
+    void writer.flush();
+  };
+  const cfg = deps.client.config;
+  for (let j = 0; j < run.jobs.length; j++) {
+    let state = run.jobs[j];
+    while (!isJobDone(state) && !deps.signal?.aborted) {
+      const late = checkJobDeadline(state, now());
+      if (late) {
+        state = late.state;
+        settle(late.items);
+        break;
+      }
+      try {
+        const page = await deps.client.getBulkResults(nextJobRequest(cfg, state)!.url, { signal: deps.signal });
+        const step = acceptResultsPage(state, page, now(), plan.properties.slice(state.offset, state.offset + state.total));
+        state = step.state;
+        settle(step.items);
+        if (!step.done && step.waitMs > 0) await sleep(step.waitMs, deps.signal);
+      } catch (e) {
+        const failed = failJob(state, toServiceError(e), now());
+        state = failed.state;
+        settle(failed.items);
+        break;
+      }
+    }
+    run.jobs[j] = state;
+  }
+  // Properties whose job was never submitted (the pane closed first) are said, not dropped.
+  const submitted = new Set<number>();
+  for (const s of run.jobs) for (let p = s.offset; p < s.offset + s.total; p++) submitted.add(p);
+  const missing: { index: number; outcome: Outcome }[] = [];
+  for (let p = 0; p < plan.properties.length; p++) {
+    if (!submitted.has(p)) missing.push({ index: p, outcome: { error: serviceError("cancelled", "not_sent", "The pane was closed before this row was sent; run Check again.") } });
+  }
+  if (missing.length) settle(missing);
+  await writer.flush();
+  if (deps.store) await deps.store.removeItem(UNFINISHED_KEY);
+  return summarise(writer.block, run.offsets, writer.stats, !!deps.signal?.aborted);
+}
+
+/** A sentence when the sheet no longer holds the properties that were sent (rows inserted, sorted or edited), else null. */
+async function rowsChanged(run: UnfinishedRun, excelRun: ExcelRun): Promise<string | null> {
+  const cols = Object.values(run.inputColumns).filter((c): c is number => typeof c === "number");
+  if (cols.length === 0) return null;
+  const left = Math.min(...cols);
+  const width = Math.max(...cols) - left + 1;
+  const values = await excelRun((context) => readBlock(context, { sheet: run.origin.sheet, rowIndex: run.origin.rowIndex, columnIndex: left, rowCount: run.rowCount, columnCount: width }));
+  const cell = (row: unknown[], c: number | undefined) => (c === undefined ? undefined : row[c - left]);
+  for (let i = 0; i < run.offsets.length; i++) {
+    const row = values[run.offsets[i]] ?? [];
+    const now = normaliseProperty(cell(row, run.inputColumns.uprn), cell(row, run.inputColumns.postcode), cell(row, run.inputColumns.address));
+    const then = normaliseProperty(run.properties[i].uprn, run.properties[i].postcode, run.properties[i].address);
+    if (now.key !== then.key) return `Row ${run.origin.rowIndex + run.offsets[i] + 1} of ${run.origin.sheet} changed since the unfinished check started.`;
+  }
+  return null;
+}

@@ -1,0 +1,256 @@
+/**
+ * "Check selected rows" end to end in Node: the task pane's sheet I/O and run logic against the real sandbox over HTTP,
+ * with the Excel stand-in (test/excel/standin) as the workbook. Values, colours, per-row errors, in-place re-runs,
+ * formula safety, cancel and resume.
+ */
+import { OUTPUT_COLUMNS, STATUS_COLOURS, createClient, outputHeaders, outputRow, type PlanName } from "../../core";
+import { memoryStore } from "../../excel/settings";
+import { loadUnfinished, prepareCheck, resumeRun, runCheck, UNFINISHED_KEY, type ExcelRun } from "../../excel/taskpane/check-run";
+import { writeOutputRows } from "../../excel/taskpane/sheet";
+import { checkResultFor } from "../../sandbox/dataset";
+import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+
+let sb: Sandbox;
+let examples: Record<string, any>;
+beforeAll(async () => {
+  sb = await sandbox(0);
+  examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
+});
+afterAll(() => sb.close());
+
+function workbook() {
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  return { s, excelRun, api: s.api };
+}
+function client(base = sb.baseUrl, apiKey = "sandbox-professional") {
+  return createClient({ baseUrl: base, apiKey, fetch: (u, i) => fetch(u, i as RequestInit) as never });
+}
+const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
+
+function seedSheet(api: any) {
+  const st = examples.uprn_by_check_status;
+  api.seed("Sheet1", "A1", [
+    ["UPRN", "Postcode", "Address", "My notes"],
+    [st.epc.pass, "", "", "keep me 1"],
+    [st.epc.fail, "", "", "keep me 2"],
+    ["12ab", "", "", "keep me 3"],
+    [st.gas_safety.fail, "", "", ""],
+    ["", examples.single_property_postcode, "", ""],
+    [examples.unknown_uprn, "", "", ""],
+    [st.epc.pass, "", "", "duplicate"],
+    ["", "", "1 Nowhere Street", "no postcode"],
+  ]);
+  api.select("Sheet1", "A1:A9");
+}
+
+test("writes results, colours and per-row errors beside the data; a second run updates in place", async () => {
+  const { excelRun, api } = workbook();
+  seedSheet(api);
+  const plan: PlanName = "professional";
+  const prep = await prepareCheck(excelRun, { plan });
+  if (!prep.ok) throw new Error(prep.message);
+  expect(prep.check.rows).toHaveLength(8);
+  expect(prep.check.problems).toEqual([
+    { row: 4, message: expect.stringMatching(/UPRN "12ab"/) },
+    { row: 9, message: expect.stringMatching(/needs its postcode/) },
+  ]);
+  expect(prep.check.origin).toEqual({ sheet: "Sheet1", rowIndex: 0, columnIndex: 4 }); // E: after the user's 4 columns
+  expect(prep.check.distinct).toBe(5);
+
+  sb.reset();
+  const summary = await runCheck(prep.check, { excelRun, client: client(), plan });
+  expect(sb.stats().bulk_submit).toBe(1);
+  expect(summary.rowsWritten).toBe(8);
+
+  const last = colLetters(4 + OUTPUT_COLUMNS.length - 1);
+  const out = api.read("Sheet1", `E1:${last}9`);
+  expect(out.values[0]).toEqual(outputHeaders());
+  const ds = sb.dataset();
+  const st = examples.uprn_by_check_status;
+  const score = col("Compliance score");
+  const epcStatus = col("EPC status");
+  const message = col("Message");
+  expect(out.values[1][score]).toBe(checkResultFor(ds.byUprn.get(st.epc.pass)!).compliance_score);
+  expect(out.values[1][epcStatus]).toBe("pass");
+  expect(out.fills[1][epcStatus]).toBe(STATUS_COLOURS.pass.fill);
+  expect(out.fonts[1][epcStatus]).toBe(STATUS_COLOURS.pass.font);
+  expect(out.values[2][epcStatus]).toBe("fail");
+  expect(out.fills[2][epcStatus]).toBe(STATUS_COLOURS.fail.fill);
+  expect(out.values[4][col("Gas safety status")]).toBe("fail");
+  // Per-row errors: in the row's Message, status cells say "error" in the error colour.
+  expect(out.values[3][message]).toMatch(/UPRN "12ab"/);
+  expect(out.values[3][epcStatus]).toBe("error");
+  expect(out.fills[3][epcStatus]).toBe(STATUS_COLOURS.error.fill);
+  expect(out.values[5][col("Matched UPRN")]).toBe(ds.byPostcode.get(examples.single_property_postcode)![0].uprn);
+  expect(out.values[6][message]).toMatch(/not found|No property/i);
+  expect(out.values[7]).toEqual(out.values[1].map((v: unknown, i: number) => (i === col("Checked at (UTC)") ? v : v)));
+  expect(out.values[8][message]).toMatch(/needs its postcode/);
+  // Dates stay as the service wrote them (text), not guessed into serial numbers; nothing became a formula.
+  expect(out.values[1][col("EPC expiry")]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  expect(out.formulas.flat().filter(Boolean)).toEqual([]);
+  // The user's columns are untouched.
+  expect(api.read("Sheet1", "D1:D9").values.flat()).toEqual(["My notes", "keep me 1", "keep me 2", "keep me 3", "", "", "", "duplicate", "no postcode"]);
+
+  // Second run, selecting one cell: same block, updated in place, no second block.
+  api.select("Sheet1", "B3");
+  const again = await prepareCheck(excelRun, { plan });
+  if (!again.ok) throw new Error(again.message);
+  expect(again.check.inPlace).toBe(true);
+  expect(again.check.origin.columnIndex).toBe(4);
+  await runCheck(again.check, { excelRun, client: client(), plan });
+  const after = api.read("Sheet1", `E1:${colLetters(4 + 2 * OUTPUT_COLUMNS.length)}9`);
+  expect(after.values[0].slice(0, OUTPUT_COLUMNS.length)).toEqual(outputHeaders());
+  expect(after.values.flat().slice(OUTPUT_COLUMNS.length + 1).length).toBeGreaterThan(0);
+  expect(after.values.map((r: unknown[]) => r.slice(OUTPUT_COLUMNS.length).every((v) => v === ""))).toEqual(Array(9).fill(true));
+  expect(after.values[1][score]).toBe(out.values[1][score]);
+});
+
+test("a key the service rejects is reported for the whole run and on every row", async () => {
+  const { excelRun, api } = workbook();
+  seedSheet(api);
+  const prep = await prepareCheck(excelRun, { plan: "professional" });
+  if (!prep.ok) throw new Error(prep.message);
+  const summary = await runCheck(prep.check, { excelRun, client: client(sb.baseUrl, "sandbox-no-api"), plan: "professional" });
+  expect(summary.fatal).toMatch(/plan/i);
+  const out = api.read("Sheet1", `E2:${colLetters(4 + OUTPUT_COLUMNS.length - 1)}2`);
+  expect(out.values[0][col("Message")]).toMatch(/no API access/);
+});
+
+test("the place for results must be free: a user's column there is never overwritten", async () => {
+  const { excelRun, api } = workbook();
+  api.seed("Sheet1", "A1", [["UPRN"], ["100023336956"]]);
+  api.seed("Sheet1", "C1", [["Someone else's"], ["data"]]);
+  api.select("Sheet1", "A1:A2");
+  const prep = await prepareCheck(excelRun, { plan: "professional" });
+  expect(prep.ok).toBe(false);
+  expect((prep as { message: string }).message).toMatch(/are not empty/);
+  expect(api.read("Sheet1", "C1:C2").values.flat()).toEqual(["Someone else's", "data"]);
+});
+
+test("without recognisable headers the user maps the columns by hand", async () => {
+  const { excelRun, api } = workbook();
+  api.seed("Sheet1", "A1", [["Ref", "PC"], [examples.uprn_by_check_status.epc.pass, ""]]);
+  api.select("Sheet1", "A1");
+  const auto = await prepareCheck(excelRun, { plan: "professional" });
+  expect(auto.ok).toBe(false);
+  expect((auto as { headers: string[] }).headers).toEqual(["A (Ref)", "B (PC)"]);
+  const manual = await prepareCheck(excelRun, { plan: "professional", mapping: { uprn: 0, postcode: 1 }, hasHeader: true });
+  if (!manual.ok) throw new Error(manual.message);
+  expect(manual.check.rows).toHaveLength(1);
+  expect(manual.check.rows[0].property).toEqual({ uprn: examples.uprn_by_check_status.epc.pass });
+});
+
+test("text from the service that starts with = + - @ is written as text, never as a formula", async () => {
+  const { excelRun, api } = workbook();
+  api.seed("Sheet1", "A1", [["x"]]);
+  const evil = {
+    uprn: "1",
+    address: "=HYPERLINK(\"http://evil.example\",\"click\")",
+    compliance_score: 50,
+    risk_level: "+cmd",
+    checks: { eicr: { status: "fail", detail: "@SUM(A1)" }, licensing: { status: "pass", scheme: "-1+1" } },
+    last_updated: "2026-11-20T09:12:44Z",
+  };
+  const row = outputRow({ result: evil as never }, "2026-11-22T10:00:00Z");
+  await excelRun((ctx) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 0, columnIndex: 2 }, [row], [0]));
+  const out = api.read("Sheet1", `C1:${colLetters(2 + OUTPUT_COLUMNS.length - 1)}1`);
+  expect(out.formulas.flat().filter(Boolean)).toEqual([]);
+  expect(out.values[0][col("Matched address")]).toBe(evil.address);
+  expect(out.values[0][col("Risk level")]).toBe("+cmd");
+  expect(out.values[0][col("EICR detail")]).toBe("@SUM(A1)");
+  expect(out.values[0][col("Licensing scheme")]).toBe("-1+1");
+  // The stand-in does turn such text into a formula when written naively, so the check above can fail.
+  api.seed("Sheet1", "A5", [[""]]);
+  await excelRun(async (ctx) => {
+    ctx.workbook.worksheets.getItem("Sheet1").getRange("A5").values = [[evil.address]];
+    await ctx.sync();
+  });
+  expect(api.read("Sheet1", "A5").formulas[0][0]).toBe(evil.address);
+});
+
+test("10,000 result rows take a bounded number of syncs, each under the 5 MB request limit", async () => {
+  const { excelRun, api, s } = workbook();
+  const base = sb.dataset().properties.slice(0, 50).map((p) => checkResultFor(p));
+  const block = Array.from({ length: 10_000 }, (_, i) => outputRow({ result: base[i % 50] as never }, "2026-11-22T10:00:00Z"));
+  const stats = await excelRun((ctx) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 3 }, block, block.keys()));
+  console.log(`[excel writes] 10,000 rows: ${stats.syncs} syncs, ${stats.chunks} chunks, largest request ${(s.api.state.stats.maxRequestBytes / 1e6).toFixed(2)} MB`);
+  expect(stats.syncs).toBeLessThanOrEqual(10);
+  expect(stats.syncs).toBeGreaterThanOrEqual(2);
+  expect(s.api.state.stats.maxRequestBytes).toBeLessThan(5 * 1024 * 1024);
+  expect(api.read("Sheet1", "D10001").values[0][0]).toBe(block[9999][0]);
+  // Without chunking the same write exceeds the limit, which the stand-in enforces as Excel on the web does.
+  await expect(
+    excelRun((ctx) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 3 }, block, block.keys(), { maxBytes: 1e9, maxRows: 1e9 })),
+  ).rejects.toThrow(/RequestPayloadSizeLimitExceeded/);
+});
+
+test("Cancel stops the run; every row still ends with values or a message", async () => {
+  const slow = await sandbox(10);
+  try {
+    const { excelRun, api } = workbook();
+    const uprns = knownUprns(slow, 300);
+    api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    api.select("Sheet1", "A1");
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    const abort = new AbortController();
+    let progressed = 0;
+    const summary = await runCheck(prep.check, {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      signal: abort.signal,
+      onProgress: (p) => {
+        progressed = p.rowsDone;
+        if (p.rowsDone > 0) abort.abort();
+      },
+    });
+    expect(summary.cancelled).toBe(true);
+    expect(progressed).toBe(300); // cancelled rows are settled too, with a message
+    const out = api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`);
+    const message = col("Message");
+    const blank = out.values.filter((r: unknown[]) => r[col("EPC status")] === "" && r[message] === "");
+    expect(blank).toEqual([]);
+    const cancelled = out.values.filter((r: unknown[]) => /Cancel/i.test(String(r[message]))).length;
+    expect(cancelled).toBeGreaterThan(0);
+    expect(out.values.filter((r: unknown[]) => r[col("Matched UPRN")] !== "").length).toBe(300 - cancelled);
+  } finally {
+    await slow.close();
+  }
+});
+
+test("jobs left running when the pane closed are resumed and their results written", async () => {
+  const slow = await sandbox(5);
+  try {
+    const { excelRun, api } = workbook();
+    const uprns = knownUprns(slow, 200);
+    api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    api.select("Sheet1", "A1");
+    const store = memoryStore();
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    // The pane "closes" as soon as the job is submitted: keep what it saved, stop the run.
+    const abort = new AbortController();
+    let saved: string | null = null;
+    const spy = { ...store, setItem: async (k: string, v: string) => { saved = v; await store.setItem(k, v); abort.abort(); } };
+    await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: abort.signal });
+    expect(saved).not.toBeNull();
+    await store.setItem(UNFINISHED_KEY, saved!);
+
+    const run = await loadUnfinished(store);
+    expect(run!.jobs).toHaveLength(1);
+    const before = slow.stats().bulk_submit;
+    const summary = await resumeRun(run!, { excelRun, client: client(slow.baseUrl), plan: "professional", store });
+    expect(slow.stats().bulk_submit).toBe(before); // resumed, not resubmitted
+    expect(summary.rowsWritten).toBe(200);
+    expect(summary.errors).toBe(0);
+    const out = api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}201`);
+    expect(out.values.every((r: unknown[], i: number) => r[col("Matched UPRN")] === uprns[i])).toBe(true);
+    expect(await loadUnfinished(store)).toBeNull();
+  } finally {
+    await slow.close();
+  }
+});

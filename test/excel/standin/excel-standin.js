@@ -1,0 +1,407 @@
+/**
+ * A stand-in for the Excel object model (and the Office, CustomFunctions and OfficeRuntime globals) for tests and the
+ * write benchmark: cells with values, formulas, number formats and colours; load/sync rules; Excel on the web's 5 MB limit.
+ * In a page it installs the globals (the e2e test serves it in place of office.js); in Node, require() it and call createStandIn().
+ */
+(function (root, factory) {
+  const api = factory();
+  if (typeof module === "object" && module.exports) module.exports = api;
+  else api.install(root);
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+  const REQUEST_LIMIT = 5 * 1024 * 1024;
+
+  function colIndex(letters) {
+    let n = 0;
+    for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+    return n - 1;
+  }
+  function colLetters(i) {
+    let s = "";
+    for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+    return s;
+  }
+  function parseAddress(address) {
+    const bang = address.lastIndexOf("!");
+    const sheet = bang >= 0 ? address.slice(0, bang).replace(/^'|'$/g, "") : null;
+    const parts = address.slice(bang + 1).split(":");
+    const cell = (p) => {
+      const m = /^\$?([A-Za-z]+)\$?(\d+)$/.exec(p);
+      if (!m) throw new Error("Bad address " + address);
+      return { r: Number(m[2]) - 1, c: colIndex(m[1]) };
+    };
+    const a = cell(parts[0]);
+    const b = parts[1] ? cell(parts[1]) : a;
+    return { sheet, r: Math.min(a.r, b.r), c: Math.min(a.c, b.c), rows: Math.abs(b.r - a.r) + 1, cols: Math.abs(b.c - a.c) + 1 };
+  }
+  function isBlank(cell) {
+    return !cell || cell.value === "" || cell.value === null || cell.value === undefined;
+  }
+  /** Excel turns date-like and number-like text into numbers unless the cell is formatted as text. */
+  function excelSerial(iso) {
+    const ms = Date.parse(iso + "T00:00:00Z");
+    return Math.round(ms / 86400000) + 25569;
+  }
+
+  function createStandIn(options) {
+    const opts = options || {};
+    const state = {
+      sheets: new Map(),
+      activeSheet: "Sheet1",
+      selection: { r: 0, c: 0, rows: 1, cols: 1 },
+      stats: { syncs: 0, requests: 0, maxRequestBytes: 0, totalBytes: 0, calculations: 0 },
+      customFunctions: {},
+      partitionKey: opts.partitionKey || "",
+    };
+    function sheetCells(name) {
+      if (!state.sheets.has(name)) state.sheets.set(name, new Map());
+      return state.sheets.get(name);
+    }
+    sheetCells("Sheet1");
+
+    function cellAt(sheet, r, c) {
+      return sheetCells(sheet).get(r + "," + c);
+    }
+    function ensureCell(sheet, r, c) {
+      const cells = sheetCells(sheet);
+      let cell = cells.get(r + "," + c);
+      if (!cell) {
+        cell = { value: "", formula: null, numberFormat: "General", fill: null, font: null, bold: false, prefixed: false };
+        cells.set(r + "," + c, cell);
+      }
+      return cell;
+    }
+    function writeValue(cell, v) {
+      cell.formula = null;
+      cell.prefixed = false;
+      if (typeof v === "string") {
+        if (v.startsWith("'")) {
+          cell.value = v.slice(1);
+          cell.prefixed = true;
+          return;
+        }
+        if (cell.numberFormat !== "@") {
+          if (/^[=+\-@]/.test(v) && v.length > 1 && !/^[+-]?\d+(\.\d+)?$/.test(v)) {
+            // What Excel does with such text: it becomes a formula.
+            cell.formula = v.startsWith("=") ? v : "=" + v.slice(v.startsWith("@") ? 1 : 0);
+            cell.value = "#FORMULA";
+            return;
+          }
+          if (/^-?\d+(\.\d+)?$/.test(v.trim()) && v.trim().length < 16) {
+            cell.value = Number(v);
+            return;
+          }
+          if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+            cell.value = excelSerial(v);
+            return;
+          }
+        }
+        cell.value = v;
+        return;
+      }
+      cell.value = v === null || v === undefined ? "" : v;
+    }
+
+    /** Bounding box of the used cells of a sheet. */
+    function usedBox(sheet) {
+      let r0 = Infinity, c0 = Infinity, r1 = -1, c1 = -1;
+      for (const [k, cell] of sheetCells(sheet)) {
+        if (isBlank(cell)) continue;
+        const [r, c] = k.split(",").map(Number);
+        r0 = Math.min(r0, r); c0 = Math.min(c0, c); r1 = Math.max(r1, r); c1 = Math.max(c1, c);
+      }
+      return r1 < 0 ? null : { r: r0, c: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
+    }
+
+    /** Excel's CurrentRegion: grow the box while any cell bordering it (diagonals included) is non-empty. */
+    function currentRegion(sheet, box) {
+      let { r, c, rows, cols } = box;
+      for (let grew = true; grew; ) {
+        grew = false;
+        const r1 = r + rows - 1, c1 = c + cols - 1;
+        const nonEmpty = (rr, cc) => rr >= 0 && cc >= 0 && !isBlank(cellAt(sheet, rr, cc));
+        let top = false, bottom = false, left = false, right = false;
+        for (let cc = c - 1; cc <= c1 + 1; cc++) {
+          if (nonEmpty(r - 1, cc)) top = true;
+          if (nonEmpty(r1 + 1, cc)) bottom = true;
+        }
+        for (let rr = r - 1; rr <= r1 + 1; rr++) {
+          if (nonEmpty(rr, c - 1)) left = true;
+          if (nonEmpty(rr, c1 + 1)) right = true;
+        }
+        if (top) { r--; rows++; grew = true; }
+        if (bottom) { rows++; grew = true; }
+        if (left) { c--; cols++; grew = true; }
+        if (right) { cols++; grew = true; }
+      }
+      return { r, c, rows, cols };
+    }
+
+    function makeContext() {
+      const loads = [];
+      let pendingBytes = 0;
+      const ctx = {};
+      function charge(payload) {
+        const n = JSON.stringify(payload).length;
+        pendingBytes += n;
+      }
+      function loadable(obj, props) {
+        obj.__loaded = obj.__loaded || new Set();
+        obj.__pending = obj.__pending || new Set();
+        obj.load = function (names) {
+          const list = typeof names === "string" ? names.split(",").map((s) => s.trim()) : Array.isArray(names) ? names : props;
+          for (const n of list) obj.__pending.add(n);
+          loads.push(obj);
+          return obj;
+        };
+        for (const p of props) {
+          const getter = obj["__get_" + p];
+          if (!getter) continue;
+          const setter = obj["__set_" + p];
+          Object.defineProperty(obj, p, {
+            get() {
+              if (!obj.__loaded.has(p)) throw new Error(`PropertyNotLoaded: ${p} was read before load() and sync()`);
+              return getter();
+            },
+            set: setter ? (v) => setter(v) : undefined,
+            enumerable: true,
+          });
+        }
+        return obj;
+      }
+
+      function worksheet(name) {
+        const ws = {
+          __get_name: () => name,
+          getRangeByIndexes: (r, c, rows, cols) => range(name, r, c, rows, cols),
+          getRange: (address) => {
+            const a = parseAddress(address);
+            return range(name, a.r, a.c, a.rows, a.cols);
+          },
+          getUsedRange: () => {
+            const b = usedBox(name) || { r: 0, c: 0, rows: 1, cols: 1 };
+            return range(name, b.r, b.c, b.rows, b.cols);
+          },
+          activate: () => { state.activeSheet = name; },
+        };
+        return loadable(ws, ["name"]);
+      }
+
+      function range(sheet, r, c, rows, cols) {
+        const grid = (fn) => Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => fn(cellAt(sheet, r + i, c + j), i, j)));
+        const checkDims = (v, what) => {
+          if (!Array.isArray(v) || v.length !== rows || v.some((row) => !Array.isArray(row) || row.length !== cols)) {
+            throw new Error(`InvalidArgument: ${what} must be ${rows}x${cols} for ${rg.__get_address()}`);
+          }
+        };
+        const rg = {
+          __get_address: () => `${sheet}!${colLetters(c)}${r + 1}${rows * cols > 1 ? `:${colLetters(c + cols - 1)}${r + rows}` : ""}`,
+          __get_rowIndex: () => r,
+          __get_columnIndex: () => c,
+          __get_rowCount: () => rows,
+          __get_columnCount: () => cols,
+          __get_values: () => grid((cell) => (cell ? (cell.formula ? cell.value : cell.value) : "")),
+          __set_values: (v) => {
+            checkDims(v, "values");
+            charge(v);
+            v.forEach((row, i) => row.forEach((val, j) => writeValue(ensureCell(sheet, r + i, c + j), val)));
+          },
+          __get_formulas: () => grid((cell) => (cell && cell.formula ? cell.formula : cell ? cell.value : "")),
+          __get_numberFormat: () => grid((cell) => (cell ? cell.numberFormat : "General")),
+          __set_numberFormat: (v) => {
+            checkDims(v, "numberFormat");
+            charge(v);
+            v.forEach((row, i) => row.forEach((f, j) => (ensureCell(sheet, r + i, c + j).numberFormat = f)));
+          },
+          worksheet: worksheet(sheet),
+          format: {
+            fill: {
+              set color(v) {
+                charge(v);
+                grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).fill = v));
+              },
+            },
+            font: {
+              set color(v) {
+                charge(v);
+                grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).font = v));
+              },
+              set bold(v) {
+                charge(v);
+                grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).bold = !!v));
+              },
+            },
+            set columnWidth(v) {
+              charge(v);
+            },
+            autofitColumns() {},
+          },
+          setCellProperties(props) {
+            checkDims(props, "cellProperties");
+            charge(props);
+            props.forEach((row, i) =>
+              row.forEach((p, j) => {
+                const cell = ensureCell(sheet, r + i, c + j);
+                if (p && p.format && p.format.fill && p.format.fill.color) cell.fill = p.format.fill.color;
+                if (p && p.format && p.format.font && p.format.font.color) cell.font = p.format.font.color;
+              }),
+            );
+          },
+          getSurroundingRegion() {
+            const b = currentRegion(sheet, { r, c, rows, cols });
+            return range(sheet, b.r, b.c, b.rows, b.cols);
+          },
+          getUsedRange() {
+            const b = usedBox(sheet);
+            if (!b) return range(sheet, r, c, 1, 1);
+            const r0 = Math.max(r, b.r), c0 = Math.max(c, b.c);
+            const r1 = Math.min(r + rows - 1, b.r + b.rows - 1), c1 = Math.min(c + cols - 1, b.c + b.cols - 1);
+            return range(sheet, r0, c0, Math.max(1, r1 - r0 + 1), Math.max(1, c1 - c0 + 1));
+          },
+          getCell: (i, j) => range(sheet, r + i, c + j, 1, 1),
+          select() {
+            state.activeSheet = sheet;
+            state.selection = { r, c, rows, cols };
+          },
+        };
+        return loadable(rg, ["address", "rowIndex", "columnIndex", "rowCount", "columnCount", "values", "formulas", "numberFormat"]);
+      }
+
+      ctx.workbook = {
+        getSelectedRange: () => range(state.activeSheet, state.selection.r, state.selection.c, state.selection.rows, state.selection.cols),
+        getActiveCell: () => range(state.activeSheet, state.selection.r, state.selection.c, 1, 1),
+        worksheets: {
+          getItem: (name) => {
+            if (!state.sheets.has(name)) throw new Error(`ItemNotFound: worksheet ${name}`);
+            return worksheet(name);
+          },
+          getActiveWorksheet: () => worksheet(state.activeSheet),
+        },
+        application: {
+          calculate: (type) => {
+            state.stats.calculations++;
+            state.lastCalculation = type;
+          },
+        },
+      };
+      ctx.sync = async () => {
+        state.stats.syncs++;
+        state.stats.requests++;
+        state.stats.totalBytes += pendingBytes;
+        state.stats.maxRequestBytes = Math.max(state.stats.maxRequestBytes, pendingBytes);
+        const bytes = pendingBytes;
+        pendingBytes = 0;
+        if (bytes > REQUEST_LIMIT) throw new Error(`RequestPayloadSizeLimitExceeded: ${bytes} bytes in one sync (Excel on the web allows 5 MB)`);
+        for (const obj of loads.splice(0)) for (const p of obj.__pending) obj.__loaded.add(p);
+        await Promise.resolve();
+      };
+      return ctx;
+    }
+
+    const Excel = {
+      run: async (fn) => {
+        const ctx = makeContext();
+        const out = await fn(ctx);
+        return out;
+      },
+      CalculationType: { recalculate: "Recalculate", full: "Full", fullRebuild: "FullRebuild" },
+    };
+
+    class CFError extends Error {
+      constructor(code, message) {
+        super(message || code);
+        this.code = code;
+      }
+    }
+    const CustomFunctions = {
+      associate: (id, fn) => {
+        if (typeof id === "object") Object.assign(state.customFunctions, id);
+        else state.customFunctions[id] = fn;
+      },
+      Error: CFError,
+      ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!", nullReference: "#NULL!", invalidName: "#NAME?", invalidReference: "#REF!" },
+    };
+
+    const actions = {};
+    const Office = {
+      onReady: (cb) => {
+        const info = { host: "Excel", platform: "OfficeOnline" };
+        return Promise.resolve().then(() => {
+          if (cb) cb(info);
+          return info;
+        });
+      },
+      HostType: { Excel: "Excel" },
+      context: {
+        partitionKey: state.partitionKey,
+        requirements: { isSetSupported: () => true },
+      },
+      actions: { associate: (id, fn) => (actions[id] = fn) },
+    };
+
+    const api = {
+      state,
+      actions,
+      /** Put a 2D block of values at an A1 address of a sheet (created if needed); numbers stay numbers. */
+      seed(sheet, address, values) {
+        const a = parseAddress(address);
+        values.forEach((row, i) => row.forEach((v, j) => {
+          const cell = ensureCell(sheet, a.r + i, a.c + j);
+          cell.value = v;
+        }));
+      },
+      select(sheet, address) {
+        const a = parseAddress(address);
+        sheetCells(sheet);
+        state.activeSheet = sheet;
+        state.selection = { r: a.r, c: a.c, rows: a.rows, cols: a.cols };
+      },
+      /** Everything about a block of cells, for assertions. */
+      read(sheet, address) {
+        const a = parseAddress(address);
+        const out = { values: [], formulas: [], fills: [], fonts: [], numberFormats: [], prefixed: [] };
+        for (let i = 0; i < a.rows; i++) {
+          const v = [], f = [], fi = [], fo = [], nf = [], p = [];
+          for (let j = 0; j < a.cols; j++) {
+            const cell = cellAt(sheet, a.r + i, a.c + j);
+            v.push(cell ? cell.value : "");
+            f.push(cell && cell.formula ? cell.formula : null);
+            fi.push(cell ? cell.fill : null);
+            fo.push(cell ? cell.font : null);
+            nf.push(cell ? cell.numberFormat : "General");
+            p.push(cell ? cell.prefixed : false);
+          }
+          out.values.push(v); out.formulas.push(f); out.fills.push(fi); out.fonts.push(fo); out.numberFormats.push(nf); out.prefixed.push(p);
+        }
+        return out;
+      },
+      resetStats() {
+        state.stats = { syncs: 0, requests: 0, maxRequestBytes: 0, totalBytes: 0, calculations: 0 };
+      },
+      colLetters,
+    };
+
+    const storage = (typeof localStorage !== "undefined" && localStorage) || null;
+    const memory = new Map();
+    const OfficeRuntime = {
+      storage: {
+        getItem: async (k) => (storage ? storage.getItem(k) : memory.has(k) ? memory.get(k) : null),
+        setItem: async (k, v) => (storage ? storage.setItem(k, v) : memory.set(k, v), undefined),
+        removeItem: async (k) => (storage ? storage.removeItem(k) : memory.delete(k), undefined),
+      },
+    };
+
+    return { Excel, Office, CustomFunctions, OfficeRuntime, api };
+  }
+
+  function install(root) {
+    const s = createStandIn();
+    root.Excel = s.Excel;
+    root.Office = s.Office;
+    root.CustomFunctions = s.CustomFunctions;
+    root.OfficeRuntime = s.OfficeRuntime;
+    root.__excelStandIn = s.api;
+  }
+
+  return { createStandIn, install, parseAddress, colLetters };
+});
