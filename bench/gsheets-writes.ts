@@ -1,0 +1,69 @@
+/**
+ * SpreadsheetApp calls per poll and in total for a bulk check of 2,500 and 10,000 rows, measured on the BUILT
+ * Code.js in a vm against the sandbox (`npx tsx bench/gsheets-writes.ts`; build first with npm run build:gsheets).
+ */
+import { createGasEnvironment } from "../test/gsheets/harness/gas";
+import { startSandboxProcess } from "../test/gsheets/harness/sandbox";
+
+// The sandbox runs in a child process, not in this one: the vm's synchronous UrlFetchApp blocks this
+// thread for each request, so a server on the same event loop could never answer.
+const CASES: { rows: number; key: string; plan: "professional" | "enterprise" }[] = [
+  { rows: 2500, key: "sandbox-professional", plan: "professional" },
+  { rows: 10000, key: "sandbox-professional", plan: "professional" },
+  { rows: 10000, key: "sandbox-enterprise", plan: "enterprise" },
+];
+
+async function main(): Promise<void> {
+  const msPerProperty = Number(process.env.SANDBOX_MS_PER_PROPERTY ?? 5);
+  const sandbox = await startSandboxProcess({ msPerProperty });
+  try {
+    const props = await sandbox.properties(10000);
+    const lines: string[] = [];
+    for (const c of CASES) {
+      await sandbox.reset();
+      const env = createGasEnvironment();
+      const saved = env.run("saveSettings", { apiKey: c.key, baseUrl: sandbox.baseUrl, plan: c.plan });
+      if (!saved.ok) throw new Error(saved.message);
+      env.sheet.maxRows = c.rows + 10;
+      env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ...props.slice(0, c.rows).map((p) => [p.uprn, p.postcode, p.address])]);
+      env.sheet.select(`A2:C${c.rows + 1}`);
+
+      const t0 = Date.now();
+      const mark0 = env.log.mark();
+      const start = env.run("startBulkCheck", {});
+      if (!start.ok) throw new Error(start.message);
+      const startCalls = env.log.since(mark0).length;
+      const startWrites = env.log.writesSince(mark0).length;
+      const perPoll: { calls: number; writes: number; cells: number }[] = [];
+      let p = start.progress;
+      while (p && p.phase === "running") {
+        await new Promise((r) => setTimeout(r, Math.min(p.waitMs, 5000)));
+        const mark = env.log.mark();
+        p = env.run("pollBulkCheck");
+        const writes = env.log.writesSince(mark);
+        perPoll.push({ calls: env.log.since(mark).length, writes: writes.length, cells: writes.reduce((n, w) => n + (w.cells ?? 0), 0) });
+      }
+      const stats = await sandbox.stats();
+      const total = env.log.since(mark0);
+      const maxOf = (f: (x: (typeof perPoll)[number]) => number) => Math.max(0, ...perPoll.map(f));
+      lines.push(
+        [
+          `${c.rows.toLocaleString("en-GB")} rows, ${c.plan}: ${start.jobIds.length} jobs, ${p?.phase}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+          `  HTTP requests: ${stats.total} (${stats.bulk_submit} submits, ${stats.bulk_results} results polls, 429s: ${stats.by_status["429"] ?? 0})`,
+          `  start: ${startCalls} SpreadsheetApp calls, ${startWrites} writes`,
+          `  polls: ${perPoll.length}; per poll max ${maxOf((x) => x.calls)} calls, max ${maxOf((x) => x.writes)} writes (${maxOf((x) => x.cells)} cells in the largest)`,
+          `  total: ${total.length} SpreadsheetApp calls, ${total.filter((x) => x.write).length} writes for ${c.rows} rows`,
+          `  longest server call: ${Math.max(...env.durations.map((d) => d.ms))} ms (Apps Script allows 6 min)`,
+        ].join("\n"),
+      );
+      console.log(lines[lines.length - 1]);
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
