@@ -10,8 +10,8 @@ import { ApiError, codeForStatus } from "./errors";
 import { type ApiRoute, type FaultRule, FaultStore, parseFaultRules } from "./faults";
 import { type CallbackStats, JobStore, parseCallbackUrl, parseChecks, resultsPath } from "./jobs";
 import { addressRecord, optionalText, resolveProperty, searchAddresses } from "./lookup";
-import { type LimitsOverride, type PlanLimits, authenticate, resolveLimits } from "./plans";
-import { type RateLimitState, RateLimiter } from "./rate-limit";
+import { type LimitsOverride, authenticate, resolveLimits } from "./plans";
+import { type RateLimits, registerRateLimits } from "./rate-limit";
 
 export { API_KEYS, DEFAULT_LIMITS } from "./plans";
 export type { FaultRule, FaultKind, FaultRoute } from "./faults";
@@ -83,7 +83,6 @@ const MAX_ADDRESS_LIMIT = 100;
 /** Per-request facts the hooks share. */
 interface RequestState {
   route: ApiRoute;
-  rate?: RateLimitState;
   key?: string;
   plan?: "professional" | "enterprise";
   malformed?: boolean;
@@ -118,7 +117,6 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const msPerProperty = Math.max(0, options.msPerProperty ?? 20);
   const limits = resolveLimits(options.limits);
   let dataset = getDataset(now());
-  const limiter = new RateLimiter(clock);
   const faults = new FaultStore();
   const jobs = new JobStore({
     clock,
@@ -140,7 +138,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults: () => faults.list(),
     stats: () => ({ ...counts, by_status: { ...counts.by_status }, callbacks: { ...jobs.callbacks } }),
     reset() {
-      limiter.reset();
+      rateLimits.reset();
       jobs.clear();
       faults.clear();
       counts = emptyStats();
@@ -151,31 +149,24 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dataset: () => dataset,
   };
 
-  /** Counts the request against its caller's windows (the key's, or the IP's when there is no valid key). */
-  const countRequest = (req: FastifyRequest) => {
-    const auth = authenticate(req.headers.authorization);
-    const plan: PlanLimits = auth.kind === "ok" ? limits[auth.plan] : limits.professional;
-    const caller = auth.kind === "ok" ? `key:${auth.key}` : `ip:${req.ip}`;
-    return { auth, rate: limiter.hit(caller, plan.perMinute, plan.perDay) };
-  };
+  // Set once the plugin is registered, before the app answers anything.
+  let rateLimits: RateLimits;
 
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 32 * 1024 * 1024,
     // A URL fastify cannot decode (e.g. "/v1/api/check/bulk/%ZZ/results") never reaches the hooks.
+    // It is still counted and answered with the contract's body and headers here.
     frameworkErrors: (error, req, genericReply) => {
       const reply = genericReply as unknown as FastifyReply;
-      const { rate } = countRequest(req as unknown as FastifyRequest);
-      reply.header("Access-Control-Allow-Origin", "*");
-      reply.header("X-RateLimit-Limit", String(rate.limit));
-      reply.header("X-RateLimit-Remaining", String(rate.remaining));
-      reply.header("X-RateLimit-Reset", String(rate.reset));
-      const api = rate.exceeded
-        ? new ApiError(429, "rate_limited", "Rate limit exceeded.", { scope: rate.exceeded.scope, retry_after: rate.exceeded.retryAfter },
-          rate.exceeded.retryAfter)
-        : new ApiError(400, "invalid_request", `The request URL could not be read (${error.code}).`);
-      if (api.retryAfter !== undefined) reply.header("Retry-After", String(api.retryAfter));
-      reply.code(api.status).type("application/json; charset=utf-8").send(api.toBody());
+      rateLimits.limitRequest(req as unknown as FastifyRequest, reply).then(
+        () => new ApiError(400, "invalid_request", `The request URL could not be read (${error.code}).`),
+        (err: unknown) => (err instanceof ApiError ? err : new ApiError(500, "internal_error", "Internal server error.")),
+      ).then((api) => {
+        reply.header("Access-Control-Allow-Origin", "*");
+        if (api.retryAfter !== undefined) reply.header("Retry-After", String(api.retryAfter));
+        reply.code(api.status).type("application/json; charset=utf-8").send(api.toBody());
+      });
     },
   });
 
@@ -187,6 +178,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxAge: 600,
     strictPreflight: false,
   });
+  rateLimits = await registerRateLimits(app, clock, limits);
 
   // Every body is read as JSON whatever its Content-Type (Apps Script and curl users forget it).
   app.removeAllContentTypeParsers();
@@ -202,18 +194,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   // Rate limits, authentication and faults, in that order: every request counts (401s and 404s too),
   // a refused key still sees its IP's window, and faults only hit authorised requests to real routes.
-  app.addHook("onRequest", async (req: FastifyRequest) => {
+  app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url.startsWith("/__sandbox") || req.method === "OPTIONS") return;
     const state: RequestState = { route: routeOf(req) };
     states.set(req, state);
-    const { auth, rate } = countRequest(req);
-    state.rate = rate;
-    if (state.rate.exceeded) {
-      const { scope, retryAfter } = state.rate.exceeded;
-      throw new ApiError(429, "rate_limited", `Rate limit exceeded (${state.rate.limit} requests per ${scope}); retry in ${retryAfter} s.`,
-        { scope, retry_after: retryAfter }, retryAfter);
-    }
+    await rateLimits.limitRequest(req, reply);
     if (state.route === "other") return;
+    const auth = authenticate(req.headers.authorization);
     if (auth.kind === "missing") throw new ApiError(401, "missing_api_key", "Send the header Authorization: Bearer <API key>.");
     if (auth.kind === "invalid") throw new ApiError(401, "invalid_api_key", "The API key is not valid; send Authorization: Bearer <API key>.");
     if (auth.kind === "no_api") {
@@ -230,7 +217,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case "error_503":
         throw new ApiError(503, "service_unavailable", "Service temporarily unavailable (sandbox fault).");
       case "rate_limit":
-        state.rate = { limit: state.rate.limit, remaining: 0, reset: 1, exceeded: { scope: "minute", retryAfter: 1 } };
+        reply.header("x-ratelimit-remaining", 0);
+        reply.header("x-ratelimit-reset", 1);
         throw new ApiError(429, "rate_limited", "Rate limit exceeded (sandbox fault); retry in 1 s.", { scope: "minute", retry_after: 1 }, 1);
       case "malformed_json":
         state.malformed = true;
@@ -240,13 +228,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   app.addHook("onSend", async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const state = states.get(req);
-    if (!state) return payload;
-    if (state.rate) {
-      reply.header("X-RateLimit-Limit", String(state.rate.limit));
-      reply.header("X-RateLimit-Remaining", String(state.rate.remaining));
-      reply.header("X-RateLimit-Reset", String(state.rate.reset));
-    }
-    if (state.malformed) {
+    if (state?.malformed) {
       const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "{}";
       reply.code(200).type("application/json; charset=utf-8");
       // A proper prefix of a JSON object is never valid JSON.

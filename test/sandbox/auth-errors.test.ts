@@ -59,6 +59,10 @@ describe("error bodies", () => {
   test("a body that is not JSON: 400 invalid_json, with or without a JSON content type", async () => {
     expectError(await call("/api/check/bulk", { rawBody: "{not json", headers: { "Content-Type": "application/json" } }), 400, "invalid_json");
     expectError(await call("/api/check/bulk", { rawBody: "{not json", headers: { "Content-Type": "text/plain" } }), 400, "invalid_json");
+    // Counted before the body is read, so an unknown path with a broken body still carries the headers.
+    const unknown = await call("/api/nothing", { rawBody: "{not json" });
+    expectError(unknown, 400, "invalid_json");
+    expectRateHeaders(unknown);
   });
 
   test("a JSON body that is not an object, or lacks properties: 400 invalid_request", async () => {

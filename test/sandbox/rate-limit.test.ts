@@ -82,6 +82,28 @@ describe("with a controllable clock and small limits", () => {
     }
   });
 
+  test("concurrent requests never pass a spent window; undecodable URLs are counted and refused like any other", async () => {
+    const { sb, call } = await setup();
+    try {
+      const burst = async () => Promise.all(Array.from({ length: 8 }, () => call(CHECK, { key: PRO })));
+      const minute = await burst();
+      expect(minute.filter((r) => r.status === 200)).toHaveLength(3);
+      for (const r of minute.filter((r) => r.status !== 200)) expect(expectError(r, 429, "rate_limited").details.scope).toBe("minute");
+      t += 60_000;
+      // The five refused requests were not counted: two more reach the day's 5.
+      const day = await burst();
+      expect(day.filter((r) => r.status === 200)).toHaveLength(2);
+      for (const r of day.filter((r) => r.status !== 200)) expect(expectError(r, 429, "rate_limited").details.scope).toBe("day");
+      const badUrl = await call("/api/check/bulk/%ZZ/results", { key: PRO });
+      expect(expectError(badUrl, 429, "rate_limited").details.scope).toBe("day");
+      expect(badUrl.headers.get("x-ratelimit-limit")).toBe("5");
+      expect(badUrl.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(badUrl.headers.get("retry-after")).toBe(badUrl.headers.get("x-ratelimit-reset"));
+    } finally {
+      await sb.close();
+    }
+  });
+
   test("reset clears the counters", async () => {
     const { sb, call } = await setup();
     try {
