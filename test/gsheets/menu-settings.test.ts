@@ -1,0 +1,67 @@
+/**
+ * The menu, the sidebar's HTML and the settings, on the BUILT Code.js: entry points are real top-level
+ * functions, the sidebar is one self-contained file, and settings are validated before anything is stored.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { DIST, createGasEnvironment } from "./harness/gas";
+
+test("Code.js declares the entry points as top-level functions and has no module syntax left", () => {
+  const code = fs.readFileSync(path.join(DIST, "Code.js"), "utf8");
+  for (const fn of ["onOpen", "onInstall", "showSidebar", "checkSelectedRows", "showSettings", "getSidebarState", "startBulkCheck", "pollBulkCheck"]) {
+    expect(code).toMatch(new RegExp(`^function ${fn}\\(`, "m"));
+  }
+  expect(code).not.toMatch(/^\s*(import|export)\s/m);
+  const manifest = JSON.parse(fs.readFileSync(path.join(DIST, "appsscript.json"), "utf8"));
+  expect(manifest.runtimeVersion).toBe("V8");
+  expect(manifest.oauthScopes.sort()).toEqual([
+    "https://www.googleapis.com/auth/script.container.ui",
+    "https://www.googleapis.com/auth/script.external_request",
+    "https://www.googleapis.com/auth/spreadsheets.currentonly",
+  ]);
+  for (const u of manifest.urlFetchWhitelist) expect(u).toMatch(/^https:\/\/[^/]+\/.+/);
+});
+
+test("the sidebar is one HTML file: no external scripts or stylesheets", () => {
+  const html = fs.readFileSync(path.join(DIST, "Sidebar.html"), "utf8");
+  expect(html).not.toMatch(/<script[^>]+src=/i);
+  expect(html).not.toMatch(/<link[^>]+stylesheet/i);
+  expect(html).toMatch(/<script[^>]*>[\s\S]*pollBulkCheck[\s\S]*<\/script>/);
+  expect(fs.existsSync(path.join(DIST, "sidebar.js"))).toBe(false);
+});
+
+test("onOpen builds the menu; its items open the sidebar, start a check or open settings", () => {
+  const env = createGasEnvironment();
+  env.run("onOpen", { authMode: "LIMITED" });
+  expect(env.menus).toHaveLength(1);
+  const fns = env.menus[0].items.map(([, fn]) => fn);
+  expect(fns).toEqual(["showSidebar", "checkSelectedRows", "showSettings"]);
+  for (const fn of fns) expect(typeof (env.context as any)[fn]).toBe("function");
+  env.run("checkSelectedRows");
+  expect(env.sidebars).toHaveLength(1);
+  expect(env.run("getSidebarState").intent).toBe("check");
+  // The intent is used once: a later open is a plain open.
+  expect(env.run("getSidebarState").intent).toBe("");
+  env.run("showSettings");
+  expect(env.run("getSidebarState").intent).toBe("settings");
+});
+
+test("settings: validated before storing, key masked in every answer, removable", () => {
+  const env = createGasEnvironment();
+  const bad = env.run("saveSettings", { apiKey: "a new key", baseUrl: "http://evil.example/v1" });
+  expect(bad.ok).toBe(false);
+  expect(env.userProperties.data.size).toBe(0);
+  const noHttps = env.run("saveSettings", { apiKey: "secret-key-123456", baseUrl: "http://api.example.com/v1" });
+  expect(noHttps.ok).toBe(false);
+  expect(noHttps.message).toMatch(/https/);
+  expect(env.userProperties.data.size).toBe(0);
+  const ok = env.run("saveSettings", { apiKey: "secret-key-123456", baseUrl: "https://api.example.com/v1", plan: "enterprise" });
+  expect(ok.ok).toBe(true);
+  expect(ok.settings).toMatchObject({ hasKey: true, baseUrl: "https://api.example.com/v1", plan: "enterprise" });
+  expect(JSON.stringify(ok)).not.toContain("secret-key-123456");
+  expect(JSON.stringify(env.run("getSidebarState"))).not.toContain("secret-key-123456");
+  expect(env.documentProperties.data.size + env.scriptProperties.data.size).toBe(0);
+  const removed = env.run("removeApiKey");
+  expect(removed.settings.hasKey).toBe(false);
+  expect([...env.userProperties.data.values()]).not.toContain("secret-key-123456");
+});
