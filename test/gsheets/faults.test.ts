@@ -124,3 +124,19 @@ test("the key removed mid-run stops the check; rows not done say so", async () =
   const messages = env.sheet.peek(firstRow, msg, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
   expect(messages.every((m) => m.length > 0)).toBe(true);
 });
+
+test("Stop ends a stalled job: rows keep earlier values or say they were not checked, and polling ends", async () => {
+  const { env, firstRow, lastRow } = table(15, 120);
+  await sandbox.setFaults([{ kind: "job_stall", count: 1 }]);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect(env.run("pollBulkCheck").phase).toBe("running");
+  const stopped = env.run("cancelBulkCheck");
+  expect(stopped.phase).toBe("stopped");
+  expect(stopped.message).toMatch(/Stopped/);
+  const msg = outputCol(env.sheet, "message");
+  const messages = env.sheet.peek(firstRow, msg, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
+  expect(messages.every((m) => /Stopped by you/.test(m))).toBe(true);
+  const before = env.fetches.length;
+  expect(env.run("pollBulkCheck").phase).toBe("stopped");
+  expect(env.fetches.length).toBe(before);
+});
