@@ -80,7 +80,12 @@ export function kindForStatus(status: number): ErrorKind {
   return "invalid_input";
 }
 
-/** Transient errors: the row's earlier result stays valid and a later run may succeed. */
+/** Errors that are facts about the property asked for (not about the service or the run). */
+export function isAboutProperty(e: ServiceError): boolean {
+  return e.kind === "not_found" || e.kind === "ambiguous" || e.kind === "invalid_input";
+}
+
+/** Transient errors: a later run may succeed. */
 export function isTransient(e: ServiceError): boolean {
   return ["rate_limited", "server", "network", "malformed_response", "timeout", "cancelled", "job_failed"].includes(e.kind);
 }

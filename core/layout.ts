@@ -3,7 +3,7 @@
  * result, and the colour of each status. Both hosts write what this file says and nothing else.
  */
 import { displayStatus, type CheckName, type DisplayStatus } from "./checks";
-import { describeError, isTransient } from "./errors";
+import { describeError, isAboutProperty } from "./errors";
 import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
 
@@ -154,18 +154,19 @@ function hasValues(previous: readonly unknown[] | undefined): boolean {
 }
 
 /**
- * One output row in OUTPUT_COLUMNS order. A transient failure (network, server, rate limit, timeout,
- * failed job, cancel) keeps the previous values when there are some and only says so in Message: a
- * failure of the service never loses what was already written.
+ * One output row in OUTPUT_COLUMNS order. An error that is not a fact about the property (network,
+ * server, rate limit, timeout, failed job, cancel, a refused key) keeps the previous values when there
+ * are some and only says so in Message: a failure of the service never loses what was already written.
+ * Not found, ambiguous and invalid input replace them: the old values were for another property.
  */
 export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, previous?: readonly unknown[], note?: string): Cell[] {
   const ctx = { checkedAt: checkedAtIso };
   if (!outcome) {
-    return hasValues(previous) ? (previous as Cell[]).slice(0, COLUMNS.length) : COLUMNS.map((_c, i) => (i === MESSAGE ? "Not checked yet." : ""));
+    return hasValues(previous) ? COLUMNS.map((c, i) => toCell(previous![i], c.kind)) : COLUMNS.map((_c, i) => (i === MESSAGE ? "Not checked yet." : ""));
   }
   if ("error" in outcome) {
     const text = describeError(outcome.error);
-    if (isTransient(outcome.error) && hasValues(previous)) {
+    if (!isAboutProperty(outcome.error) && hasValues(previous)) {
       const row = COLUMNS.map((c, i) => toCell(previous![i], c.kind));
       row[MESSAGE] = safeCellText(`Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`);
       return row;

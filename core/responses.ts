@@ -64,10 +64,12 @@ export function errorFromResponse(status: number, text: string, rateLimit: RateL
   };
   const err = serviceError(kind, code ?? `http_${status}`, message ?? fallback[kind] ?? `HTTP ${status}`, { status });
   if (details !== undefined) err.details = details;
-  if (kind === "rate_limited" || status === 503) {
-    const wait = rateLimit.retryAfterMs ?? (rateLimit.resetAtMs !== undefined && rateLimit.observedAtMs !== undefined ? rateLimit.resetAtMs - rateLimit.observedAtMs : undefined);
-    if (wait !== undefined) err.retryAfterMs = Math.max(0, wait);
-  }
+  // A 429 without Retry-After waits for the window's reset; a 503 only waits when it says how long
+  // (its X-RateLimit-Reset is about the quota, not about the outage).
+  const wait =
+    rateLimit.retryAfterMs ??
+    (kind === "rate_limited" && rateLimit.resetAtMs !== undefined && rateLimit.observedAtMs !== undefined ? rateLimit.resetAtMs - rateLimit.observedAtMs : undefined);
+  if (wait !== undefined && (kind === "rate_limited" || status === 503)) err.retryAfterMs = Math.max(0, wait);
   return err;
 }
 

@@ -46,6 +46,16 @@ describe("error bodies", () => {
     expect(r.error.status).toBe(status);
   });
 
+  test("a 503 waits only as long as its Retry-After says; a 429 falls back to the window's reset", () => {
+    const h = { "X-RateLimit-Remaining": "10", "X-RateLimit-Reset": "60" };
+    const r503 = interpretCheckResponse(503, h, "", NOW);
+    expect(!r503.ok && r503.error.retryAfterMs).toBeUndefined();
+    const r503b = interpretCheckResponse(503, { ...h, "Retry-After": "2" }, "", NOW);
+    expect(!r503b.ok && r503b.error.retryAfterMs).toBe(2000);
+    const r429 = interpretCheckResponse(429, { "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "60" }, "", NOW);
+    expect(!r429.ok && r429.error.retryAfterMs).toBe(60000);
+  });
+
   test("a 200 with broken JSON is a malformed response, not a crash", () => {
     const r = interpretCheckResponse(200, {}, '{"uprn": "1", "chec', NOW);
     expect(r).toMatchObject({ ok: false, error: { kind: "malformed_response" } });
