@@ -17,7 +17,8 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    throw cellError(e);
+    // Our own cell errors (unknown check name, missing field) already say what is wrong.
+    throw e instanceof CustomFunctions.Error ? e : cellError(e);
   }
 }
 

@@ -1,0 +1,177 @@
+/**
+ * The BUILT task pane (dist/excel) in headless Chromium against the sandbox. office.js is requested from Microsoft's CDN;
+ * the test answers that request with the Excel stand-in (test/excel/standin), seeded with a small sheet. Settings are
+ * entered through the pane, rows checked with the button, and the cells, colours and messages read back.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import type { Browser, Page } from "playwright-core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
+import { checkResultFor } from "../../sandbox/dataset";
+import { ensureExcelBuild, ROOT } from "./helpers/build";
+import { chromiumAvailable, launch } from "./helpers/chromium";
+import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { serveStatic } from "./helpers/static-server";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { colLetters } = require("./standin/excel-standin.js");
+const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
+const OUT_DIR = path.join(ROOT, "test-output");
+const run = chromiumAvailable() ? describe : describe.skip;
+const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
+const KEY = "sandbox-professional";
+
+run("Excel task pane in Chromium", () => {
+  let sb: Sandbox;
+  let web: { url: string; close: () => Promise<void> };
+  let browser: Browser;
+  let page: Page;
+  let examples: Record<string, any>;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const dist = ensureExcelBuild();
+    sb = await sandbox(2);
+    examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
+    web = await serveStatic(dist);
+    browser = await launch();
+    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
+    // No request leaves loopback, except office.js from the CDN, which is answered with the stand-in (later routes win).
+    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.goto(`${web.url}/taskpane.html`);
+    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 }).catch((e) => {
+      throw new Error(`${e.message}\npage errors: ${pageErrors.join("\n")}`);
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    await sb?.close();
+  });
+
+  test("without a key, Check says so and sends nothing", async () => {
+    sb.reset();
+    await page.click("#check");
+    await page.waitForSelector("#banner:not([hidden])");
+    expect(await page.textContent("#banner")).toMatch(/No API key set/);
+    expect(sb.stats().total).toBe(0);
+  });
+
+  test("settings: the key is saved per user, shown masked, and a non-https URL is refused", async () => {
+    await page.fill("#base-url", "http://example.org/v1");
+    await page.click("#save-base-url");
+    await page.waitForFunction(() => /https/.test(document.getElementById("settings-status")!.textContent ?? ""));
+    await page.fill("#base-url", sb.baseUrl);
+    await page.click("#save-base-url");
+    await page.waitForFunction(() => document.getElementById("settings-status")!.textContent === "Base URL saved.");
+    await page.fill("#api-key", KEY);
+    await page.click("#save-key");
+    await page.waitForFunction(() => /^set \(/.test(document.getElementById("key-state")!.textContent ?? ""));
+    const shown = await page.textContent("#key-state");
+    expect(shown).not.toContain(KEY);
+    expect(await page.inputValue("#api-key")).toBe("");
+  });
+
+  test("Check selected rows writes values, colours and row errors; a second run updates in place", async () => {
+    const st = examples.uprn_by_check_status;
+    const rows = [
+      ["UPRN", "Postcode", "Address", "Notes"],
+      [st.epc.pass, "", "", "mine"],
+      [st.epc.fail, "", "", ""],
+      ["12ab", "", "", ""],
+      [st.gas_safety.warning, "", "", ""],
+      [examples.unknown_uprn, "", "", ""],
+      ["", examples.single_property_postcode, "", ""],
+    ];
+    await page.evaluate((values) => {
+      const x = (window as any).__excelStandIn;
+      x.seed("Sheet1", "A1", values);
+      x.select("Sheet1", "A2:C7");
+    }, rows);
+    sb.reset();
+    await page.click("#check");
+    await page.waitForFunction(() => /^(Done|Cancelled)\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+    expect(await page.textContent("#status")).toMatch(/^Done\. 6 rows written, 2 with errors/);
+    expect(await page.textContent("#problems")).toMatch(/Row 4: UPRN "12ab"/);
+    expect(await page.textContent("#quota")).toMatch(/Requests left: \d+ of 60/);
+    expect(sb.stats().bulk_submit).toBe(1);
+
+    const last = colLetters(4 + OUTPUT_COLUMNS.length - 1);
+    const out = await page.evaluate((addr) => (window as any).__excelStandIn.read("Sheet1", addr), `E1:${last}7`);
+    const ds = sb.dataset();
+    expect(out.values[0]).toEqual(outputHeaders());
+    expect(out.values[1][col("Compliance score")]).toBe(checkResultFor(ds.byUprn.get(st.epc.pass)!).compliance_score);
+    expect(out.values[1][col("EPC status")]).toBe("pass");
+    expect(out.fills[1][col("EPC status")]).toBe(STATUS_COLOURS.pass.fill);
+    expect(out.values[2][col("EPC status")]).toBe("fail");
+    expect(out.fills[2][col("EPC status")]).toBe(STATUS_COLOURS.fail.fill);
+    expect(out.values[4][col("Gas safety status")]).toBe("warning");
+    expect(out.fills[4][col("Gas safety status")]).toBe(STATUS_COLOURS.warning.fill);
+    expect(out.values[3][col("Message")]).toMatch(/UPRN "12ab"/);
+    expect(out.fills[3][col("EPC status")]).toBe(STATUS_COLOURS.error.fill);
+    expect(out.values[5][col("Message")]).toMatch(/not found|No property/i);
+    expect(out.values[6][col("Matched UPRN")]).toBe(ds.byPostcode.get(examples.single_property_postcode)![0].uprn);
+    expect(out.formulas.flat().filter(Boolean)).toEqual([]);
+
+    fs.mkdirSync(OUT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(OUT_DIR, "excel-taskpane.png"), fullPage: true });
+
+    // Second run from one cell: the same block is updated; nothing appears to its right; the user's column is kept.
+    await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B3"));
+    await page.click("#check");
+    await page.waitForFunction(() => /updating the results in place/.test(document.getElementById("status")!.textContent ?? "") || /^Done/.test(document.getElementById("status")!.textContent ?? ""));
+    await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+    const wide = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet1", "A1:AZ7"));
+    const width = 4 + OUTPUT_COLUMNS.length;
+    expect(wide.values.every((r: unknown[]) => r.slice(width).every((v) => v === ""))).toBe(true);
+    expect(wide.values.map((r: unknown[]) => r[3])).toEqual(["Notes", "mine", "", "", "", "", ""]);
+    expect(wide.values[1][4 + col("Compliance score")]).toBe(out.values[1][col("Compliance score")]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test("the built custom functions run in the same page and share the key: values and cell errors", async () => {
+    sb.reset();
+    const st = examples.uprn_by_check_status;
+    const res = await page.evaluate(
+      async ({ good, unknown }) => {
+        const f = (window as any).__excelStandIn.state.customFunctions;
+        const settle = (p: Promise<unknown>) => p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message }));
+        const calls = [f.SCORE(good), f.STATUS(good, "epc"), f.EPC(good), f.SCORE("12ab"), f.SCORE(unknown), f.CHECK(good), f.STATUS(good, "wifi")];
+        return Promise.all(calls.map(settle));
+      },
+      { good: st.epc.pass, unknown: examples.unknown_uprn },
+    );
+    const ds = sb.dataset();
+    expect(res[0]).toEqual({ v: checkResultFor(ds.byUprn.get(st.epc.pass)!).compliance_score });
+    expect(res[1]).toEqual({ v: "pass" });
+    expect(res[2]).toEqual({ v: ds.byUprn.get(st.epc.pass)!.checks.epc.rating });
+    expect(res[3]).toEqual({ code: "#VALUE!", message: "invalid UPRN" });
+    expect(res[4]).toEqual({ code: "#N/A", message: "property not found" });
+    expect((res[5] as { v: unknown[][] }).v[0]).toHaveLength(OUTPUT_COLUMNS.length);
+    expect(res[6]).toMatchObject({ code: "#VALUE!" });
+    // SCORE, STATUS, EPC and CHECK of one UPRN, plus the unknown one: one window, two GETs, no bulk job.
+    expect(sb.stats()).toMatchObject({ check: 2, bulk_submit: 0 });
+  });
+
+  test("address lookup inserts the UPRN and address into the selected cell", async () => {
+    await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "H20"));
+    await page.fill("#lookup-text", "SW1A 2AA");
+    await page.click("#lookup");
+    await page.waitForSelector("#lookup-results:not([hidden])");
+    await page.click("#insert-both");
+    await page.waitForFunction(() => /Inserted UPRN/.test(document.getElementById("lookup-status")!.textContent ?? ""));
+    const cells = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet1", "H20:I20"));
+    expect(cells.values[0]).toEqual(["100023336956", "10 Downing Street, London, SW1A 2AA"]);
+    expect(cells.numberFormats[0][0]).toBe("@");
+  });
+
+  test("Refresh clears the cache and recalculates the workbook", async () => {
+    await page.click("#refresh");
+    await page.waitForFunction(() => /recalculating/.test(document.getElementById("refresh-status")!.textContent ?? ""));
+    const calc = await page.evaluate(() => (window as any).__excelStandIn.state.lastCalculation);
+    expect(calc).toBe("Full");
+  });
+});
