@@ -7,7 +7,15 @@ import { startSandbox } from "../../../sandbox/app";
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 export async function sandbox(msPerProperty = 0): Promise<Sandbox> {
-  return startSandbox({ port: 0, msPerProperty });
+  const sb = await startSandbox({ port: 0, msPerProperty });
+  const close = sb.close;
+  // fetch keeps connections alive; without this, close() waits for the server's 72 s keep-alive timeout.
+  sb.close = async () => {
+    const done = close();
+    sb.app.server.closeAllConnections();
+    await done;
+  };
+  return sb;
 }
 
 export function scaledSleep(factor: number) {

@@ -1,0 +1,107 @@
+/**
+ * excel/taskpane/sheet.ts against office-addin-mock (Microsoft's Office.js mock): the calls it makes on the object model,
+ * independent of our own stand-in.
+ */
+import { OfficeMockObject } from "office-addin-mock";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, outputRow, statusColumnIndexes } from "../../core";
+import { insertAddress, readSelection, writeOutputRows, columnLetter, a1 } from "../../excel/taskpane/sheet";
+
+function regionMock(values: unknown[][]) {
+  return { address: "Sheet1!A1:B3", rowIndex: 0, columnIndex: 0, rowCount: values.length, columnCount: values[0].length, values };
+}
+
+test("readSelection: the region around a selection of data rows, with the selected rows as offsets", async () => {
+  const region = regionMock([["UPRN", "Postcode"], ["100023336956", ""], ["100065691929", ""]]);
+  const mock = new OfficeMockObject({
+    workbook: {
+      selection: {
+        address: "Sheet1!A3",
+        rowIndex: 2,
+        columnIndex: 0,
+        rowCount: 1,
+        columnCount: 2,
+        worksheet: { name: "Sheet1" },
+        getSurroundingRegion() {
+          return (mock as any).workbook.region;
+        },
+      },
+      region,
+      getSelectedRange() {
+        return (mock as any).workbook.selection;
+      },
+    },
+  }) as any;
+  const read = await readSelection(mock);
+  expect(read.region).toEqual({ sheet: "Sheet1", rowIndex: 0, columnIndex: 0, rowCount: 3, columnCount: 2 });
+  expect(read.values[1][0]).toBe("100023336956");
+  expect(read.selectedOffsets).toEqual([2, 2]);
+});
+
+test("writeOutputRows: one values + numberFormat assignment per run, status colours set by range", async () => {
+  const ranges: { args: number[]; range: any }[] = [];
+  const mock = new OfficeMockObject({
+    workbook: {
+      worksheets: {
+        getItem() {
+          return {
+            getRangeByIndexes(r: number, c: number, rows: number, cols: number) {
+              const range: any = {
+                values: null,
+                numberFormat: null,
+                props: null,
+                setCellProperties(p: unknown) {
+                  range.props = p;
+                },
+              };
+              ranges.push({ args: [r, c, rows, cols], range });
+              return range;
+            },
+          };
+        },
+      },
+    },
+  }) as any;
+  const result = { uprn: "1", compliance_score: 40, risk_level: "high", checks: { epc: { status: "fail", rating: "F" }, gas_safety: { status: "pass" } } };
+  const block = [outputRow({ result } as never, "2026-11-22T00:00:00Z"), outputRow({ result } as never, "2026-11-22T00:00:00Z")];
+  const stats = await writeOutputRows(mock, { sheet: "Sheet1", rowIndex: 5, columnIndex: 3 }, block, [0, 1]);
+  expect(stats.syncs).toBe(1);
+  const main = ranges.find((x) => x.args[3] === OUTPUT_COLUMNS.length)!;
+  expect(main.args).toEqual([5, 3, 2, OUTPUT_COLUMNS.length]);
+  expect(main.range.values).toEqual(block);
+  expect(main.range.numberFormat[0][statusColumnIndexes()[0]]).toBe("@");
+  const epcCol = OUTPUT_COLUMNS.findIndex((c) => c.header === "EPC status");
+  const epc = ranges.find((x) => x.args[1] === 3 + epcCol && x.args[3] === 1)!;
+  expect(epc.range.props[0][0].format.fill.color).toBe(STATUS_COLOURS.fail.fill);
+  expect(ranges.filter((x) => x.args[3] === 1)).toHaveLength(statusColumnIndexes().length);
+});
+
+test("insertAddress: UPRN as text (leading zeros kept) and the address beside it", async () => {
+  let target: any;
+  const mock = new OfficeMockObject({
+    workbook: {
+      cell: {
+        rowIndex: 4,
+        columnIndex: 1,
+        worksheet: {
+          name: "Props",
+          getRangeByIndexes(_r: number, _c: number, _rows: number, _cols: number) {
+            target = { numberFormat: null, values: null };
+            return target;
+          },
+        },
+      },
+      getActiveCell() {
+        return (mock as any).workbook.cell;
+      },
+    },
+  }) as any;
+  const where = await insertAddress(mock, "000950089293", "=1 Evil Road");
+  expect(where).toBe("B5:C5");
+  expect(target.numberFormat).toEqual([["@", "@"]]);
+  expect(target.values).toEqual([["000950089293", "'=1 Evil Road"]]);
+});
+
+test("A1 helpers", () => {
+  expect([0, 25, 26, 27, 701, 702].map(columnLetter)).toEqual(["A", "Z", "AA", "AB", "ZZ", "AAA"]);
+  expect(a1({ sheet: "S", rowIndex: 0, columnIndex: 4, rowCount: 9, columnCount: 23 })).toBe("E1:AA9");
+});
