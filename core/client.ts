@@ -116,6 +116,14 @@ function linkedSignal(parent?: AbortSignalLike): { signal: AbortSignalLike; abor
   return { signal, abort };
 }
 
+/** The batch size a 413 says the server accepts, when it is below what was sent. */
+function smallerCap(err: ServiceError, sent: number): number | undefined {
+  if (err.status !== 413 || !err.details || typeof err.details !== "object") return undefined;
+  const d = err.details as Record<string, unknown>;
+  const cap = Number(d.max_batch_size ?? d.max_properties ?? d.limit);
+  return Number.isInteger(cap) && cap >= 1 && cap < sent ? cap : undefined;
+}
+
 const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "rate_limited"];
 
 export function createClient(opts: ClientOptions) {
@@ -226,6 +234,7 @@ export function createClient(opts: ClientOptions) {
       const byProperty: (Outcome | undefined)[] = new Array(plan.properties.length);
       let done = 0;
       let submitted = 0;
+      let jobsTotal = plan.jobs.length;
       const jobs: JobState[] = [];
 
       const report = (propertyIdxs: number[], extraRows: number[] = []) => {
@@ -234,7 +243,7 @@ export function createClient(opts: ClientOptions) {
         if (!o.onProgress) return;
         const perRow = fanOut(plan, rows, byProperty);
         o.onProgress({
-          jobsTotal: plan.jobs.length,
+          jobsTotal,
           jobsSubmitted: submitted,
           propertiesTotal: rows.length,
           propertiesDone: done,
@@ -261,7 +270,11 @@ export function createClient(opts: ClientOptions) {
 
       // Submit every job first so the service works on them in parallel, then collect in order.
       let fatal: ServiceError | undefined;
-      for (const slice of plan.jobs) {
+      // A queue, because a server whose cap is below the plan chosen (413 with details.max_batch_size)
+      // gets the refused slice again in pieces it accepts.
+      const queue = plan.jobs.map((s) => ({ ...s }));
+      while (queue.length) {
+        const slice = queue.shift()!;
         if (o.signal?.aborted) break;
         if (fatal) {
           settleRange(slice.start, slice.end, fatal);
@@ -275,6 +288,14 @@ export function createClient(opts: ClientOptions) {
         } catch (e) {
           const err = toServiceError(e);
           if (err.kind === "cancelled") break;
+          const cap = smallerCap(err, slice.end - slice.start);
+          if (cap) {
+            const pieces = [];
+            for (let start = slice.start; start < slice.end; start += cap) pieces.push({ start, end: Math.min(slice.end, start + cap) });
+            queue.unshift(...pieces);
+            jobsTotal += pieces.length - 1;
+            continue;
+          }
           // Later jobs would meet the same refusal: fail their rows with it instead of spending requests.
           if (err.kind === "auth" || err.kind === "forbidden" || err.kind === "rate_limited") fatal = err;
           settleRange(slice.start, slice.end, err);

@@ -60,6 +60,13 @@ test("an Enterprise key sends one job of up to 10,000", async () => {
   expect(sandbox.stats().bulk_results).toBe(3); // three pages of 1,000
 });
 
+test("a plan chosen larger than the key's: the 413's max_batch_size splits the job instead of failing its rows", async () => {
+  const outcomes = await client("sandbox-professional").screen(uprns(2500).map((uprn) => ({ uprn })), { plan: "enterprise" });
+  expect(outcomes.every(isResult)).toBe(true);
+  expect(sandbox.stats().by_status["413"]).toBe(1);
+  expect(sandbox.stats().by_status["202"]).toBe(3);
+});
+
 test("unknown properties and postcodes get their own errors; the rest their results", async () => {
   const ds = getDataset();
   const shared = ds.properties.find((p) => (ds.byPostcode.get(p.postcode)?.length ?? 0) > 1)!;
