@@ -33,20 +33,24 @@ export const checkResultSchema = z.looseObject({
   address: z.string().nullable().optional(),
   compliance_score: z.number().nullable().optional(),
   risk_level: z.string().nullable().optional(),
-  checks: z.looseObject({
+  // A member sent as null (a check not run) is read as absent.
+  checks: z.preprocess(
+    (v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, m]) => m !== null)) : v),
+    z.looseObject({
     epc: epcSchema.optional(),
     gas_safety: gasSafetySchema.optional(),
     eicr: eicrSchema.optional(),
     licensing: licensingSchema.optional(),
     deposit_protection: depositSchema.optional(),
-  }),
+    }),
+  ),
   last_updated: isoTimestamp.nullable().optional(),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
 export const bulkJobSchema = z.looseObject({
   job_id: z.string().min(1),
-  status: z.string().min(1),
+  status: z.string().min(1).optional(),
   total_properties: z.number().int().nonnegative().optional(),
   estimated_completion: isoTimestamp.nullable().optional(),
   results_url: z.string().min(1).optional(),
@@ -80,9 +84,9 @@ export const bulkResultsSchema = z.looseObject({
   page: count.optional(),
   per_page: count.optional(),
   total_pages: count.optional(),
-  results: z.array(z.unknown()).optional(),
-  items: z.array(z.unknown()).optional(),
-  data: z.array(z.unknown()).optional(),
+  results: z.array(z.unknown()).nullable().optional(),
+  items: z.array(z.unknown()).nullable().optional(),
+  data: z.array(z.unknown()).nullable().optional(),
 });
 export type BulkResultsBody = z.infer<typeof bulkResultsSchema>;
 
