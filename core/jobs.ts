@@ -4,7 +4,7 @@
  * sidebar's short polls both drive it.
  */
 import type { CheckName } from "./checks";
-import { serviceError, type ServiceError } from "./errors";
+import { isAboutProperty, serviceError, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import { buildBulkResultsRequest, type ClientConfig, type HttpRequest } from "./requests";
 import type { ResultsItem, ResultsPage } from "./responses";
@@ -31,6 +31,8 @@ export interface JobState {
   nextPollAtMs: number;
   estimatedCompletionMs?: number;
   polls: number;
+  /** Position of the current page's first item in the job, for cursor pages without page numbers. */
+  pageStart?: number;
   error?: ServiceError;
   checks?: CheckName[];
 }
@@ -124,8 +126,12 @@ export interface AcceptResult {
   warnings: string[];
 }
 
-/** Error outcomes for every property not received yet, and the job marked ended. */
+/**
+ * Error outcomes for every property not received yet, and the job marked ended. An error that would read
+ * as a fact about a property (a 404 or 400 on the results URL) is about the job here, so it becomes job_failed.
+ */
 export function failJob(state: JobState, error: ServiceError, _nowMs?: number): { state: JobState; items: { index: number; outcome: Outcome }[] } {
+  if (isAboutProperty(error)) error = { ...error, kind: "job_failed" };
   const items = missing(state).map((i) => ({ index: state.offset + i, outcome: { error } as Outcome }));
   const received: [number, number][] = state.total > 0 ? [[0, state.total]] : [];
   return { state: { ...state, status: error.kind === "timeout" ? "timed_out" : "failed", error, received }, items };
@@ -141,40 +147,99 @@ export function checkJobDeadline(state: JobState, nowMs: number) {
   );
 }
 
+/** Move to the next page; an unnumbered (cursor) page starts where the items seen so far end. */
+function follow(s: JobState, next: string, numbered: boolean, nextStart: number): JobState {
+  const out: JobState = { ...s, cursor: next };
+  if (numbered) delete out.pageStart;
+  else out.pageStart = nextStart;
+  return out;
+}
+
+/** Postcode (no spaces, upper case) and lowercased words of a text, for matching a result to a postcode query. */
+function compact(s: unknown): string {
+  return typeof s === "string" ? s.replace(/[^a-z0-9]+/gi, "").toUpperCase() : "";
+}
+
+/** Does a check result (its address / postcode) fit a postcode query (and its first line, when given)? */
+function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "postcode" | null {
+  if (!q.postcode || q.uprn || !result || typeof result !== "object") return null;
+  const r = result as Record<string, unknown>;
+  const where = compact(r.address) + "|" + compact(r.postcode) + "|" + compact(r.full_address);
+  if (!where.includes(compact(q.postcode))) return null;
+  if (q.address && compact(r.address).includes(compact(q.address))) return "address";
+  return q.address ? null : "postcode";
+}
+
 /**
- * Take one results page. Items are placed by their index, else by their input echo or uprn, else (on a
- * finished job) by position. Pages are followed by their next link once full or once the job has ended.
+ * Take one results page. Items are placed by their index; else by their input echo or the result's uprn;
+ * else (a postcode query) by the postcode and first line in the result's address; else, on a finished job
+ * whose items carry no indexes, by position, where that cannot contradict what the item says. Pages are
+ * followed by their next link once full or once the job has ended.
  */
 export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: number, jobProperties?: readonly PropertyQuery[]): AcceptResult {
   let s: JobState = { ...state, polls: state.polls + 1, received: state.received.map((r) => [r[0], r[1]] as [number, number]) };
   const warnings: string[] = [];
   const items: { index: number; outcome: Outcome }[] = [];
   const keys = jobProperties?.map(propertyKey);
-  const pageStart = page.page && page.perPage ? (page.page - 1) * page.perPage : 0;
+  const numbered = !!(page.page && page.perPage);
+  const pageStart = numbered ? (page.page! - 1) * page.perPage! : (s.pageStart ?? 0);
   const noIndexes = page.items.every((it) => it.index === undefined);
-  let unplaced = 0;
-  page.items.forEach((item, pos) => {
-    let local: number | undefined;
-    if (item.index !== undefined && item.index >= 0 && item.index < s.total) local = item.index;
-    else if (keys && (item.input || item.uprn)) {
-      const key = item.input ? propertyKey(item.input) : propertyKey({ uprn: item.uprn });
-      const found = keys.findIndex((k, i) => k === key && !has(s.received, i));
-      if (found >= 0) local = found;
-    }
-    if (local === undefined && noIndexes && page.status !== "running" && pageStart + pos < s.total) local = pageStart + pos;
-    if (local === undefined) {
-      unplaced++;
-      return;
-    }
-    if (has(s.received, local)) return;
+  const place = (item: ResultsItem, local: number) => {
     s.received = add(s.received, local);
     items.push({ index: s.offset + local, outcome: outcomeOf(item, s.checks) });
+  };
+  const free = (i: number) => !has(s.received, i);
+  let pending: { item: ResultsItem; pos: number }[] = [];
+  // 1. by index
+  page.items.forEach((item, pos) => {
+    if (item.index !== undefined && item.index >= 0 && item.index < s.total) {
+      if (free(item.index)) place(item, item.index);
+    } else pending.push({ item, pos });
   });
-  if (unplaced) warnings.push(`${unplaced} result(s) of job ${s.jobId} could not be matched to a property`);
+  // 2. by the input echo, or the result's uprn
+  pending = pending.filter(({ item }) => {
+    if (!keys || !(item.input || item.uprn)) return true;
+    const key = item.input ? propertyKey(item.input) : propertyKey({ uprn: item.uprn });
+    const found = keys.findIndex((k, i) => k === key && free(i));
+    if (found < 0) return true;
+    place(item, found);
+    return false;
+  });
+  // 3. a result for a postcode query: by the postcode (and first line) in its address
+  if (jobProperties) {
+    pending = pending.filter(({ item }) => {
+      if (item.input || item.result === undefined) return true;
+      let best = -1;
+      for (let i = 0; i < s.total && i < jobProperties.length; i++) {
+        if (!free(i)) continue;
+        const fit = fitsPostcodeQuery(item.result, jobProperties[i]);
+        if (fit === "address") {
+          best = i;
+          break;
+        }
+        if (fit && best < 0) best = i;
+      }
+      if (best < 0) return true;
+      place(item, best);
+      return false;
+    });
+  }
+  // 4. by position, on a finished job without indexes, unless the item names another property
+  pending = pending.filter(({ item, pos }) => {
+    const local = pageStart + pos;
+    if (!noIndexes || page.status === "running" || local >= s.total || !free(local)) return true;
+    const q = jobProperties?.[local];
+    if (item.input || (item.uprn && q && q.uprn)) return true; // its own identity did not match this row
+    place(item, local);
+    return false;
+  });
+  if (pending.length) warnings.push(`${pending.length} result(s) of job ${s.jobId} could not be matched to a property`);
   s.processed = Math.max(s.processed, page.processed ?? 0, receivedCount(s));
   if (page.estimatedCompletionMs !== undefined) s.estimatedCompletionMs = page.estimatedCompletionMs;
 
-  let next = page.next && page.next !== s.cursor ? page.next : null;
+  // A query-only link ("?cursor=…") is relative to the page it came from (RFC 3986).
+  const link = page.next && page.next.startsWith("?") ? s.cursor.replace(/[?#].*$/, "") + page.next : page.next;
+  let next = link && link !== s.cursor ? link : null;
   if (!next && page.page && page.totalPages && page.page < page.totalPages) {
     next = withQuery(s.resultsUrl, { page: page.page + 1, per_page: page.perPage });
   }
@@ -184,17 +249,18 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
 
   if (page.status === "running") {
     if (next && pageFull) {
-      s.cursor = next;
+      s = follow(s, next, numbered, pageStart + page.items.length);
       return { state: s, items, waitMs: 0, done: false, warnings };
     }
     const late = checkJobDeadline(s, nowMs);
     if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
-    const waitMs = pollDelay(s, nowMs);
+    // Never sleep past the deadline: a job that does not end is given up on when its time is up.
+    const waitMs = Math.min(pollDelay(s, nowMs), Math.max(0, s.deadlineMs + 1 - nowMs));
     s.nextPollAtMs = nowMs + waitMs;
     return { state: s, items, waitMs, done: false, warnings };
   }
   if (next) {
-    s.cursor = next;
+    s = follow(s, next, numbered, pageStart + page.items.length);
     if (page.status === "failed" && page.error) s.error = page.error;
     return { state: s, items, waitMs: 0, done: false, warnings };
   }
