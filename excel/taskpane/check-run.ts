@@ -4,12 +4,13 @@
  */
 import {
   OUTPUT_COLUMNS,
+  STATUS_COLOURS,
   acceptResultsPage,
+  detectColumns,
   checkJobDeadline,
   displayStatus,
   failJob,
   isJobDone,
-  locateOutputColumns,
   nextJobRequest,
   normaliseProperty,
   outputHeaders,
@@ -31,7 +32,7 @@ import {
   type RateLimitInfo,
 } from "../../core";
 import type { UserStore } from "../settings";
-import { a1, columnLetter, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
+import { SHEET_COLUMNS, a1, columnLetter, lastUsedColumn, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -54,6 +55,10 @@ export interface PreparedCheck {
   inPlace: boolean;
   previous: unknown[][];
   distinct: number;
+  /** One sentence saying where the results go (and why there, when it is not directly right of the data). */
+  placement: string;
+  /** Blank rows at the end of the selection, left out (not a row error each). */
+  blankRowsSkipped: number;
 }
 
 export type PrepareOutcome = { ok: true; check: PreparedCheck } | { ok: false; message: string; headers: string[] };
@@ -64,39 +69,140 @@ export interface PrepareOptions {
   plan: PlanName;
 }
 
+const WIDTH = OUTPUT_COLUMNS.length;
+const OUR_HEADERS = outputHeaders().map((h) => h.toLowerCase());
+const STATUS_COLS = statusColumnIndexes();
+const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.header.startsWith("Checked at"));
+const STATUS_WORDS = new Set<string>(Object.keys(STATUS_COLOURS));
+const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
+const blank = (v: unknown) => v === "" || v === null || v === undefined;
+
+/**
+ * Where our results block stands in a header row. `exact`: every one of our headers, in order, untouched. `changed`:
+ * at least three of our headers close together but not the exact block (a column inserted into it, a header renamed),
+ * which we must neither overwrite nor read as the user's input.
+ */
+export function findHeaderBlock(row: readonly unknown[]): { exact?: number; changed?: number } {
+  const out: { exact?: number; changed?: number } = {};
+  for (let i = 0; i + WIDTH <= row.length && out.exact === undefined; i++) {
+    if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h)) out.exact = i;
+  }
+  const inExact = (i: number) => out.exact !== undefined && i >= out.exact && i < out.exact + WIDTH;
+  const ours = (i: number) => !inExact(i) && OUR_HEADERS.includes(norm(row[i]));
+  for (let i = 0; i < row.length && out.changed === undefined; i++) {
+    if (!ours(i)) continue;
+    let n = 0;
+    for (let k = i; k < Math.min(row.length, i + WIDTH + 5); k++) if (ours(k)) n++;
+    if (n >= 3) out.changed = i;
+  }
+  return out;
+}
+
+/**
+ * Where our block stands in rows without a header (we write no header row then): the first column from which every
+ * non-blank row holds status words in our status columns and a "YYYY-MM-DD hh:mm:ss" time in Checked at.
+ */
+export function findBlockByShape(rows: readonly (readonly unknown[])[], from: number): number | undefined {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  for (let s = Math.max(0, from); s + CHECKED_AT < width; s++) {
+    let matched = 0;
+    let ok = true;
+    for (const r of rows) {
+      const cells = r.slice(s, s + WIDTH);
+      if (cells.every(blank)) continue;
+      const statuses = STATUS_COLS.map((c) => norm(cells[c]));
+      const at = String(cells[CHECKED_AT] ?? "").trim();
+      if (statuses.every((w) => STATUS_WORDS.has(w)) && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(at)) matched++;
+      else if (!(statuses.every((w) => w === "") && at === "")) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && matched > 0) return s;
+  }
+  return undefined;
+}
+
 /** Reads the selection and validates every selected row with the core; nothing is sent. */
 export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Promise<PrepareOutcome> {
   return excelRun(async (context) => {
     const sel = await readSelection(context);
-    const { region, values } = sel;
-    const columnNames = (values[0] ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`);
-    const located = opts.hasHeader === false ? null : locateOutputColumns(values[0] ?? []);
+    if ("problem" in sel) return { ok: false, message: sel.problem, headers: [] };
+    let { region, values } = sel;
+    let [from, to] = sel.selectedOffsets;
+    // A title row (or a few notes) above the header: the table starts at the header row.
+    if (!opts.mapping && opts.hasHeader !== false) {
+      const h = values.slice(0, 10).findIndex((r) => detectColumns(r) !== null);
+      if (h > 0 && h < to) {
+        values = values.slice(h);
+        region = { ...region, rowIndex: region.rowIndex + h, rowCount: region.rowCount - h };
+        from = Math.max(0, from - h);
+        to -= h;
+      }
+    }
+    // The same rows as far right as anything is used, to see our block wherever it stands (it may sit past a gap).
+    const lastUsed = await lastUsedColumn(context, region, region.columnIndex);
+    const wideCount = Math.max(region.columnCount, lastUsed - region.columnIndex + 1);
+    const wide = wideCount > region.columnCount ? await readBlock(context, { ...region, columnCount: wideCount }) : values;
+    const inHeader = opts.hasHeader === false ? {} : findHeaderBlock(wide[0] ?? []);
+    const mapped = Object.values(opts.mapping ?? {}).filter((v): v is number => typeof v === "number");
+    const shapeRows = opts.hasHeader === true || inHeader.exact !== undefined || inHeader.changed !== undefined ? wide.slice(1) : wide;
+    const shape = findBlockByShape(shapeRows, Math.max(1, ...mapped.map((m) => m + 1)));
+    const ourStart = Math.min(inHeader.exact ?? Infinity, inHeader.changed ?? Infinity, shape ?? Infinity);
     // Our own columns are never input: detection and the mapping only see the user's columns.
-    const inputWidth = located ? located.start : region.columnCount;
+    const inputWidth = Math.min(region.columnCount, ourStart);
+    const columnNames = (values[0] ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`);
     const input = values.map((r) => r.slice(0, inputWidth));
     const read = readPropertyRows(input, { mapping: opts.mapping, hasHeader: opts.hasHeader });
     if (read.problem || !read.mapping) return { ok: false, message: read.problem ?? "No UPRN or Postcode column.", headers: columnNames.slice(0, inputWidth) };
-    const [from, to] = sel.selectedOffsets;
-    const rows = read.rows.filter((r) => r.index >= from && r.index <= to);
-    if (rows.length === 0) return { ok: false, message: "The selection has no data rows: select the rows to check (or one cell of the table).", headers: columnNames };
-    const origin = { sheet: region.sheet, rowIndex: region.rowIndex, columnIndex: region.columnIndex + inputWidth };
-    const outBlock: Block = { ...origin, rowCount: region.rowCount, columnCount: OUTPUT_COLUMNS.length };
-    const previous = await readBlock(context, outBlock);
-    if (!located) {
-      const used = previous.some((r) => r.some((v) => v !== "" && v !== null && v !== undefined));
-      if (used) {
-        return {
-          ok: false,
-          message: `The ${OUTPUT_COLUMNS.length} columns to the right of your data (${a1(outBlock)}) are not empty. The results go there and never overwrite your columns: move that data or leave those columns blank.`,
-          headers: columnNames,
-        };
+    const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
+    // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
+    let end = selected.length;
+    while (end > 0 && selected[end - 1].error?.code === "empty_row") end--;
+    const rows = selected.slice(0, end);
+    const blankRowsSkipped = selected.length - end;
+    if (rows.length === 0) {
+      return {
+        ok: false,
+        message: selected.length ? "The selected rows are empty: select the rows to check (or one cell of the table)." : "The selection has no data rows: select the rows to check (or one cell of the table).",
+        headers: columnNames,
+      };
+    }
+
+    // Where the results go: our block where it already is, else directly right of the data if free, else after the
+    // last column in use in these rows. Never over a column of the user's, and never over a block the user changed.
+    const rowsOf = (col: number) => ({ sheet: region.sheet, rowIndex: region.rowIndex, columnIndex: col, rowCount: region.rowCount, columnCount: WIDTH });
+    const existing = inHeader.exact ?? (read.headerRow === null ? shape : undefined);
+    let at: number;
+    let placement: string;
+    if (existing !== undefined) {
+      at = region.columnIndex + existing;
+      placement = `Updating the results in place in ${a1(rowsOf(at))}.`;
+    } else {
+      const beside = region.columnIndex + inputWidth;
+      const changed = inHeader.changed ?? shape;
+      const free = changed === undefined && wide.every((r) => r.slice(inputWidth, inputWidth + WIDTH).every(blank));
+      if (free) {
+        at = beside;
+        placement = `Results go in ${a1(rowsOf(at))}, right of your data.`;
+      } else {
+        at = Math.max(lastUsed, beside - 1) + 2;
+        if (at + WIDTH > SHEET_COLUMNS) {
+          return { ok: false, message: `There is no room for the ${WIDTH} result columns right of your data on this sheet: clear some columns to the right.`, headers: columnNames };
+        }
+        placement =
+          changed !== undefined
+            ? `The results block at ${a1(rowsOf(region.columnIndex + changed))} was changed (a column inserted or a header renamed), so it is left as it is: the results go in a new block at ${a1(rowsOf(at))}.`
+            : `The ${WIDTH} columns right of your data (${a1(rowsOf(beside))}) are not empty, so the results go in a new block at ${a1(rowsOf(at))}, after your last column; your columns are not touched.`;
       }
     }
+    const origin = { sheet: region.sheet, rowIndex: region.rowIndex, columnIndex: at };
+    const previous = await readBlock(context, rowsOf(at));
     const problems = rows.filter((r) => r.error).map((r) => ({ row: region.rowIndex + r.index + 1, message: r.error!.message }));
     const plan = planScreening(rows, { plan: opts.plan });
     return {
       ok: true,
-      check: { region, headerRow: read.headerRow, mapping: read.mapping, rows, problems, origin, inPlace: !!located, previous, distinct: plan.properties.length },
+      check: { region, headerRow: read.headerRow, mapping: read.mapping, rows, problems, origin, inPlace: existing !== undefined, previous, distinct: plan.properties.length, placement, blankRowsSkipped },
     };
   });
 }

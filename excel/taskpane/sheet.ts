@@ -14,7 +14,7 @@ export interface Block {
 }
 
 export interface SelectionRead {
-  /** The data table: the selection's current region (or the selection itself when it spans several regions). */
+  /** The data table: the current region of the selection's top-left cell, grown to take in every selected row. */
   region: Block;
   values: unknown[][];
   /** Selected rows as offsets into `values` (all rows when one cell is selected). */
@@ -35,35 +35,69 @@ export function a1(block: Block): string {
   return top === bottom ? top : `${top}:${bottom}`;
 }
 
-/** Reads the selection and its surrounding table, so selecting a few data rows still finds the header above them. */
-export async function readSelection(context: Excel.RequestContext): Promise<SelectionRead> {
+/** Excel's grid: 1,048,576 rows by 16,384 columns. */
+export const SHEET_ROWS = 1_048_576;
+export const SHEET_COLUMNS = 16_384;
+
+/** "Sheet1!A1:C5" -> "A1:C5" for messages (the sheet is named separately). */
+function local(address: string): string {
+  return address.slice(address.lastIndexOf("!") + 1);
+}
+
+/**
+ * Reads the selection and its surrounding table, so selecting a few data rows still finds the header above them.
+ * Whole columns or rows (A:C, 5:20) are trimmed to the cells in use first: only those are read. Returns a sentence
+ * instead when the selection cannot be checked (several areas, nothing in it).
+ */
+export async function readSelection(context: Excel.RequestContext): Promise<SelectionRead | { problem: string }> {
+  // Ctrl+click selections have several areas; getSelectedRange() would fail on them.
+  const areas = context.workbook.getSelectedRanges();
+  areas.load(["areaCount", "address"]);
+  await context.sync();
+  if (areas.areaCount > 1) {
+    const list = areas.address.split(",").map(local).join(", ");
+    return {
+      problem: `You selected ${areas.areaCount} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`,
+    };
+  }
   const selection = context.workbook.getSelectedRange();
   selection.load(["address", "rowIndex", "columnIndex", "rowCount", "columnCount"]);
   const sheet = selection.worksheet;
   sheet.load("name");
-  const region = selection.getSurroundingRegion();
-  region.load(["address", "rowIndex", "columnIndex", "rowCount", "columnCount", "values"]);
+  const used = selection.getUsedRangeOrNullObject(true);
+  used.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
   await context.sync();
   const single = selection.rowCount === 1 && selection.columnCount === 1;
-  const inside =
-    selection.rowIndex >= region.rowIndex &&
-    selection.rowIndex + selection.rowCount <= region.rowIndex + region.rowCount &&
-    selection.columnIndex >= region.columnIndex;
-  let values = region.values as unknown[][];
-  let block: Block = { sheet: sheet.name, rowIndex: region.rowIndex, columnIndex: region.columnIndex, rowCount: region.rowCount, columnCount: region.columnCount };
-  let selectedOffsets: [number, number] = [0, region.rowCount - 1];
-  if (!single && inside) {
-    selectedOffsets = [selection.rowIndex - region.rowIndex, selection.rowIndex + selection.rowCount - 1 - region.rowIndex];
-  } else if (!single) {
-    // A selection wider than one region (e.g. whole columns): use what is selected, clipped to the used range.
-    const used = selection.getUsedRange(true);
-    used.load(["rowIndex", "columnIndex", "rowCount", "columnCount", "values"]);
-    await context.sync();
-    values = used.values as unknown[][];
-    block = { sheet: sheet.name, rowIndex: used.rowIndex, columnIndex: used.columnIndex, rowCount: used.rowCount, columnCount: used.columnCount };
-    selectedOffsets = [0, used.rowCount - 1];
-  }
+  if (!single && used.isNullObject) return { problem: `The selection (${local(selection.address)}) is empty: select the rows to check, or one cell of the table.` };
+  // The selected cells in use: A:C on a sheet of 51 rows is A1:C51, not a million rows.
+  const sel = single
+    ? { rowIndex: selection.rowIndex, columnIndex: selection.columnIndex, rowCount: 1, columnCount: 1 }
+    : { rowIndex: used.rowIndex, columnIndex: used.columnIndex, rowCount: used.rowCount, columnCount: used.columnCount };
+  // Excel's surrounding region is that of the top-left cell only.
+  const around = sheet.getRangeByIndexes(sel.rowIndex, sel.columnIndex, 1, 1).getSurroundingRegion();
+  around.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
+  await context.sync();
+  // The table: that region, grown to every selected row (a selection may run past a blank row of the table).
+  const top = Math.min(around.rowIndex, sel.rowIndex);
+  const bottom = Math.max(around.rowIndex + around.rowCount, sel.rowIndex + sel.rowCount);
+  const left = Math.min(around.columnIndex, sel.columnIndex);
+  const right = Math.max(around.columnIndex + around.columnCount, sel.columnIndex + sel.columnCount);
+  const block: Block = { sheet: sheet.name, rowIndex: top, columnIndex: left, rowCount: bottom - top, columnCount: right - left };
+  const values = await readBlock(context, block);
+  const selectedOffsets: [number, number] = single ? [0, block.rowCount - 1] : [sel.rowIndex - top, sel.rowIndex + sel.rowCount - 1 - top];
   return { region: block, values, selectedOffsets, address: selection.address };
+}
+
+/**
+ * The last column in use (0-based) in the given rows, from `fromColumn` rightwards; -1 when they are empty there.
+ * Used to find a free place for a new results block and to see our block wherever it stands in those rows.
+ */
+export async function lastUsedColumn(context: Excel.RequestContext, b: { sheet: string; rowIndex: number; rowCount: number }, fromColumn: number): Promise<number> {
+  const rows = context.workbook.worksheets.getItem(b.sheet).getRangeByIndexes(b.rowIndex, fromColumn, b.rowCount, SHEET_COLUMNS - fromColumn);
+  const used = rows.getUsedRangeOrNullObject(true);
+  used.load(["columnIndex", "columnCount"]);
+  await context.sync();
+  return used.isNullObject ? -1 : used.columnIndex + used.columnCount - 1;
 }
 
 function blockRange(context: Excel.RequestContext, b: Block): Excel.Range {

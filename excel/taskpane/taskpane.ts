@@ -24,6 +24,8 @@ const rt = complianceRuntime();
 const store = defaultUserStore();
 let running: AbortController | null = null;
 let found: AddressRecord[] = [];
+/** Where the last check wrote (kept in the final status line, so the user sees where to look). */
+let placement = "";
 
 function say(id: string, text: string): void {
   $(id).textContent = text;
@@ -94,7 +96,7 @@ function showSummary(s: RunSummary): void {
     .map(([w, n]) => `${w} ${n}`)
     .join(", ");
   const head = s.cancelled ? "Cancelled." : "Done.";
-  say("status", `${head} ${s.rowsWritten} rows written${s.errors ? `, ${s.errors} with errors (see Message)` : ""}. Check statuses: ${counts || "none"}.`);
+  say("status", `${head} ${s.rowsWritten} row${s.rowsWritten === 1 ? "" : "s"} written${s.errors ? `, ${s.errors} with errors (see Message)` : ""}. Check statuses: ${counts || "none"}.${placement ? ` ${placement}` : ""}`);
   banner(s.fatal ?? null);
 }
 
@@ -129,6 +131,7 @@ function mappingFromForm(): ColumnMapping {
 async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): Promise<void> {
   banner(null);
   say("status", "");
+  placement = "";
   $("problems-box").hidden = true;
   const c = await client();
   if (!c) return;
@@ -156,7 +159,15 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
       if (p.problems.length > 200) ul.append(Object.assign(document.createElement("li"), { textContent: `…and ${p.problems.length - 200} more (see the Message column)` }));
       $("problems-box").hidden = false;
     }
-    say("status", `Checking ${p.rows.length - p.problems.length} rows (${p.distinct} distinct properties)${p.inPlace ? ", updating the results in place" : ""}…`);
+    const valid = p.rows.length - p.problems.length;
+    const skipped = p.blankRowsSkipped ? ` ${p.blankRowsSkipped} blank row${p.blankRowsSkipped === 1 ? "" : "s"} at the end of the selection left out.` : "";
+    say(
+      "status",
+      valid
+        ? `Checking ${valid} row${valid === 1 ? "" : "s"} (${p.distinct} distinct ${p.distinct === 1 ? "property" : "properties"}). ${p.placement}${skipped}`
+        : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent. ${p.placement}${skipped}`,
+    );
+    placement = `${p.placement}${skipped}`;
     const summary = await runCheck(p, { excelRun, client: c, plan: s.plan, store, signal: running.signal, onProgress: showProgress });
     showSummary(summary);
   } catch (e) {

@@ -119,15 +119,18 @@ test("a key the service rejects is reported for the whole run and on every row",
   expect(out.values[0][col("Message")]).toMatch(/no API access/);
 });
 
-test("the place for results must be free: a user's column there is never overwritten", async () => {
+test("the place for results must be free: a user's column there is never overwritten, the block goes after it", async () => {
   const { excelRun, api } = workbook();
   api.seed("Sheet1", "A1", [["UPRN"], ["100023336956"]]);
   api.seed("Sheet1", "C1", [["Someone else's"], ["data"]]);
   api.select("Sheet1", "A1:A2");
   const prep = await prepareCheck(excelRun, { plan: "professional" });
-  expect(prep.ok).toBe(false);
-  expect((prep as { message: string }).message).toMatch(/are not empty/);
+  if (!prep.ok) throw new Error(prep.message);
+  expect(prep.check.origin.columnIndex).toBe(4); // E: C is the user's, D is left blank between
+  expect(prep.check.placement).toMatch(/\(B1:X2\) are not empty, so the results go in a new block at E1:AA2/);
+  await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "C1:C2").values.flat()).toEqual(["Someone else's", "data"]);
+  expect(api.read("Sheet1", "E1").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);
 });
 
 test("without recognisable headers the user maps the columns by hand", async () => {

@@ -11,27 +11,48 @@ function regionMock(values: unknown[][]) {
 }
 
 test("readSelection: the region around a selection of data rows, with the selected rows as offsets", async () => {
-  const region = regionMock([["UPRN", "Postcode"], ["100023336956", ""], ["100065691929", ""]]);
+  const values = [["UPRN", "Postcode"], ["100023336956", ""], ["100065691929", ""]];
+  const region = regionMock(values);
+  const at: number[][] = [];
   const mock = new OfficeMockObject({
     workbook: {
+      areas: { areaCount: 1, address: "Sheet1!A3:B3" },
       selection: {
-        address: "Sheet1!A3",
+        address: "Sheet1!A3:B3",
         rowIndex: 2,
         columnIndex: 0,
         rowCount: 1,
         columnCount: 2,
-        worksheet: { name: "Sheet1" },
-        getSurroundingRegion() {
-          return (mock as any).workbook.region;
+        worksheet: {
+          name: "Sheet1",
+          getRangeByIndexes(r: number, c: number, rows: number, cols: number) {
+            at.push([r, c, rows, cols]);
+            return { getSurroundingRegion: () => (mock as any).workbook.region };
+          },
+        },
+        getUsedRangeOrNullObject() {
+          // isNullObject is set by sync without a load, which office-addin-mock does not model: a plain object here.
+          return { isNullObject: false, rowIndex: 2, columnIndex: 0, rowCount: 1, columnCount: 2, load() {} };
         },
       },
       region,
+      worksheets: {
+        getItem() {
+          return { getRangeByIndexes: () => (mock as any).workbook.regionValues };
+        },
+      },
+      regionValues: { values },
+      getSelectedRanges() {
+        return (mock as any).workbook.areas;
+      },
       getSelectedRange() {
         return (mock as any).workbook.selection;
       },
     },
   }) as any;
   const read = await readSelection(mock);
+  if ("problem" in read) throw new Error(read.problem);
+  expect(at[0]).toEqual([2, 0, 1, 1]); // the surrounding region of the top-left selected cell, as Excel defines it
   expect(read.region).toEqual({ sheet: "Sheet1", rowIndex: 0, columnIndex: 0, rowCount: 3, columnCount: 2 });
   expect(read.values[1][0]).toBe("100023336956");
   expect(read.selectedOffsets).toEqual([2, 2]);

@@ -21,10 +21,25 @@
     for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
     return s;
   }
+  /** A worksheet's size in Excel 2007 and later. */
+  const MAX_ROWS = 1048576;
+  const MAX_COLS = 16384;
   function parseAddress(address) {
     const bang = address.lastIndexOf("!");
     const sheet = bang >= 0 ? address.slice(0, bang).replace(/^'|'$/g, "") : null;
-    const parts = address.slice(bang + 1).split(":");
+    const local = address.slice(bang + 1);
+    // Whole columns ("A:C") and whole rows ("5:20"), as Excel names a column or row selection.
+    const cols = /^\$?([A-Za-z]+):\$?([A-Za-z]+)$/.exec(local);
+    if (cols) {
+      const a = colIndex(cols[1]), b = colIndex(cols[2]);
+      return { sheet, r: 0, c: Math.min(a, b), rows: MAX_ROWS, cols: Math.abs(b - a) + 1 };
+    }
+    const rowsOnly = /^\$?(\d+):\$?(\d+)$/.exec(local);
+    if (rowsOnly) {
+      const a = Number(rowsOnly[1]) - 1, b = Number(rowsOnly[2]) - 1;
+      return { sheet, r: Math.min(a, b), c: 0, rows: Math.abs(b - a) + 1, cols: MAX_COLS };
+    }
+    const parts = local.split(":");
     const cell = (p) => {
       const m = /^\$?([A-Za-z]+)\$?(\d+)$/.exec(p);
       if (!m) throw new Error("Bad address " + address);
@@ -49,6 +64,8 @@
       sheets: new Map(),
       activeSheet: "Sheet1",
       selection: { r: 0, c: 0, rows: 1, cols: 1 },
+      /** Every area of the selection (Ctrl+click makes several); selection is the first. */
+      areas: [{ r: 0, c: 0, rows: 1, cols: 1 }],
       stats: { syncs: 0, requests: 0, maxRequestBytes: 0, totalBytes: 0, calculations: 0 },
       customFunctions: {},
       partitionKey: opts.partitionKey || "",
@@ -140,6 +157,8 @@
     function makeContext() {
       const loads = [];
       let pendingBytes = 0;
+      /** An error Excel reports for a queued request; like Office.js, it surfaces at the next sync. */
+      let pendingError = null;
       const ctx = {};
       function charge(payload) {
         const n = JSON.stringify(payload).length;
@@ -258,17 +277,72 @@
             const r1 = Math.min(r + rows - 1, b.r + b.rows - 1), c1 = Math.min(c + cols - 1, b.c + b.cols - 1);
             return range(sheet, r0, c0, Math.max(1, r1 - r0 + 1), Math.max(1, c1 - c0 + 1));
           },
+          getUsedRangeOrNullObject(valuesOnly) {
+            const b = usedBox(sheet);
+            const r0 = b ? Math.max(r, b.r) : 0, c0 = b ? Math.max(c, b.c) : 0;
+            const r1 = b ? Math.min(r + rows - 1, b.r + b.rows - 1) : -1, c1 = b ? Math.min(c + cols - 1, b.c + b.cols - 1) : -1;
+            if (!b || r1 < r0 || c1 < c0) return nullObject();
+            const used = range(sheet, r0, c0, r1 - r0 + 1, c1 - c0 + 1);
+            used.isNullObject = false;
+            return used;
+          },
           getCell: (i, j) => range(sheet, r + i, c + j, 1, 1),
           select() {
             state.activeSheet = sheet;
             state.selection = { r, c, rows, cols };
+            state.areas = [state.selection];
           },
+        };
+        // What loading `values` costs in the response: at least `"",` a cell, plus the text of the cells that hold something.
+        rg.__responseBytes = () => {
+          let n = rows * cols * 3;
+          for (const [k, cell] of sheetCells(sheet)) {
+            if (isBlank(cell)) continue;
+            const [rr, cc] = k.split(",").map(Number);
+            if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) n += JSON.stringify(cell.value).length;
+          }
+          return n;
         };
         return loadable(rg, ["address", "rowIndex", "columnIndex", "rowCount", "columnCount", "values", "formulas", "numberFormat"]);
       }
 
+      /** What *OrNullObject methods return when there is nothing: isNullObject is true; its other properties must not be read. */
+      function nullObject() {
+        return { isNullObject: true, load() { return this; } };
+      }
+
+      /** workbook.getSelectedRanges(): a RangeAreas with areaCount, address ("Sheet1!A1:A5,Sheet1!C1:C5") and areas.items. */
+      function rangeAreas() {
+        const boxes = state.areas.map((a) => range(state.activeSheet, a.r, a.c, a.rows, a.cols));
+        const ra = {
+          __get_areaCount: () => boxes.length,
+          __get_address: () => boxes.map((b) => b.__get_address()).join(","),
+          areas: {
+            __loaded: false,
+            load(names) {
+              const list = (typeof names === "string" ? names.split(",") : names || []).map((n) => n.trim().replace(/^items\//, "")).filter(Boolean);
+              for (const b of boxes) b.load(list);
+              const coll = this;
+              // items become readable at the next sync, like any loaded property.
+              loads.push({ __pending: new Set(["items"]), __loaded: { add: () => (coll.__loaded = true) } });
+              return coll;
+            },
+            get items() {
+              if (!this.__loaded) throw new Error("PropertyNotLoaded: areas.items was read before load() and sync()");
+              return boxes;
+            },
+          },
+        };
+        return loadable(ra, ["areaCount", "address"]);
+      }
+
       ctx.workbook = {
-        getSelectedRange: () => range(state.activeSheet, state.selection.r, state.selection.c, state.selection.rows, state.selection.cols),
+        getSelectedRange: () => {
+          // Excel: "If there are multiple ranges selected, this method will throw an error" (at the sync).
+          if (state.areas.length > 1) pendingError = new Error("InvalidSelection: the current selection is invalid for this operation (several areas are selected)");
+          return range(state.activeSheet, state.selection.r, state.selection.c, state.selection.rows, state.selection.cols);
+        },
+        getSelectedRanges: () => rangeAreas(),
         getActiveCell: () => range(state.activeSheet, state.selection.r, state.selection.c, 1, 1),
         worksheets: {
           getItem: (name) => {
@@ -292,6 +366,19 @@
         const bytes = pendingBytes;
         pendingBytes = 0;
         if (bytes > REQUEST_LIMIT) throw new Error(`RequestPayloadSizeLimitExceeded: ${bytes} bytes in one sync (Excel on the web allows 5 MB)`);
+        if (pendingError) {
+          const e = pendingError;
+          pendingError = null;
+          loads.splice(0);
+          throw e;
+        }
+        // Excel on the web caps a response at 5 MB too: loading the values of a million-row column fails.
+        let responseBytes = 0;
+        for (const obj of loads) if (obj.__pending.has("values") && obj.__responseBytes) responseBytes += obj.__responseBytes();
+        if (responseBytes > REQUEST_LIMIT) {
+          loads.splice(0);
+          throw new Error(`ResponsePayloadSizeLimitExceeded: about ${responseBytes} bytes of values in one response (Excel on the web allows 5 MB)`);
+        }
         for (const obj of loads.splice(0)) for (const p of obj.__pending) obj.__loaded.add(p);
         await Promise.resolve();
       };
@@ -350,11 +437,27 @@
           cell.value = v;
         }));
       },
+      /** Select a range; "A2:A5,C2:C5" selects several areas, as Ctrl+click does. */
       select(sheet, address) {
-        const a = parseAddress(address);
+        const boxes = address.split(",").map((part) => {
+          const a = parseAddress(part.trim());
+          return { r: a.r, c: a.c, rows: a.rows, cols: a.cols };
+        });
         sheetCells(sheet);
         state.activeSheet = sheet;
-        state.selection = { r: a.r, c: a.c, rows: a.rows, cols: a.cols };
+        state.selection = boxes[0];
+        state.areas = boxes;
+      },
+      /** Insert whole columns before a 0-based column index, shifting cells right, as Excel's Insert > Sheet Columns does. */
+      insertColumns(sheet, before, count) {
+        const cells = sheetCells(sheet);
+        const moved = new Map();
+        for (const [k, cell] of cells) {
+          const [r, c] = k.split(",").map(Number);
+          moved.set(r + "," + (c >= before ? c + count : c), cell);
+        }
+        cells.clear();
+        for (const [k, cell] of moved) cells.set(k, cell);
       },
       /** Everything about a block of cells, for assertions. */
       read(sheet, address) {
