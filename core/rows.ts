@@ -73,8 +73,25 @@ function cellPreview(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
+/** What Sheets and Excel hand a script for a cell that shows an error (#N/A, #REF!, ...). */
+const CELL_ERROR = /^#(N\/A|REF!|VALUE!|DIV\/0!|NAME\?|NUM!|NULL!|ERROR!|SPILL!|CALC!|GETTING_DATA|BUSY!)$/i;
+
+/** A cell that cannot hold a UPRN or postcode whatever its text: an error value, a date, true/false. */
+function cellKindIssue(v: unknown, what: "UPRN" | "postcode", code: string): RowIssue | null {
+  if (typeof v === "string" && CELL_ERROR.test(v.trim())) {
+    return { code, message: `The ${what} cell shows the error ${v.trim().toUpperCase()}; fix the formula or value in that cell.` };
+  }
+  if (Object.prototype.toString.call(v) === "[object Date]") {
+    return { code, message: `The ${what} cell holds a date (${cellPreview(v)}), not a ${what}: the column may be formatted as a date; format it as plain text and enter the ${what} again.` };
+  }
+  if (typeof v === "boolean") return { code, message: `The ${what} cell holds ${v ? "TRUE" : "FALSE"} (a checkbox?), not a ${what}.` };
+  return null;
+}
+
 /** A UPRN is 1 to 12 digits, kept as text; a number typed into a cell is accepted. */
 export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue } {
+  const kind = cellKindIssue(v, "UPRN", "invalid_uprn");
+  if (kind) return { error: kind };
   if (typeof v === "number") {
     if (Number.isInteger(v) && v >= 0 && v < 1e12) return { uprn: String(v) };
     return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not a whole number of up to 12 digits.` } };
@@ -83,6 +100,14 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
     const s = v.trim().replace(/[\s\u00a0]+/g, "");
     if (/^\d{1,12}$/.test(s)) return { uprn: s };
     if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12.` } };
+    if (/^\d+(\.\d+)?e\+?\d+$/i.test(s)) {
+      return {
+        error: {
+          code: "invalid_uprn",
+          message: `UPRN "${cellPreview(v)}" is in scientific notation, so its last digits are lost: format the column as plain text and enter the full UPRN again.`,
+        },
+      };
+    }
     return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" is not valid: a UPRN is up to 12 digits.` } };
   }
   return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not valid: a UPRN is up to 12 digits.` } };
@@ -90,6 +115,8 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
 
 /** A UK postcode, normalised to "SW1A 2AA"; common slips (O for 0, missing space) are fixed and noted. */
 export function normalisePostcode(v: unknown): { postcode: string; note?: string } | { error: RowIssue } {
+  const kind = cellKindIssue(v, "postcode", "invalid_postcode");
+  if (kind) return { error: kind };
   const raw = typeof v === "string" ? v.trim().replace(/\s+/g, " ") : typeof v === "number" ? String(v) : "";
   if (raw && isValidPostcode(raw)) return { postcode: toNormalised(raw) as string };
   if (raw) {
