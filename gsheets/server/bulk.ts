@@ -32,7 +32,7 @@ import type { ColumnLetters, RunProgress, StartResult } from "../shared/api";
 import { sendAll, type Reply } from "./http";
 import { cacheKeys, cachedKeys, clearRun, loadRun, saveRun, type RunJob, type RunState } from "./runstore";
 import { loadSettings } from "./settings";
-import { BLOCK_WIDTH, a1, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, locateTable, readRows, writeBlockRows, writeHeaders } from "./sheet";
+import { BLOCK_WIDTH, a1, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, locateTable, readRows, rememberBlock, writeBlockRows, writeHeaders } from "./sheet";
 
 /** Transient failures of one job in a row before its rows are given up (with their old values kept). */
 const MAX_FAILURES = 5;
@@ -289,6 +289,10 @@ function finishRun(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: RunState, inp
   });
   writeBlockRows(sheet, run.blockCol, changed);
   const failed = run.jobs.filter((j) => j.error || (j.state && j.state.status !== "completed")).length;
+  if (!run.jobs.length) {
+    run.message = `Nothing was sent: none of the ${run.rows} row(s) has a valid UPRN or postcode. Each row's Message says what to fix.`;
+    return;
+  }
   run.message =
     `Done: ${run.properties} properties in ${run.jobs.length} job(s); ${run.invalidRows} row(s) with input errors` +
     (failed ? `; ${failed} job(s) failed or timed out (their rows say so)` : "") +
@@ -323,21 +327,49 @@ function runKeys(run: RunState, input: Input): readonly string[] | null {
   return cachedKeys(run.runId);
 }
 
+/** The rows a run covers, shown to a person: "A2:C51" style, on its sheet. */
+function describeRun(run: RunState): string {
+  return `${run.sheetName}!${a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols)}`;
+}
+
+function isBlankCell(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+}
+
+/**
+ * Checks one run at a time per user: a second sidebar (or a double click) is refused while a check runs,
+ * with the running check's progress, so that the first run's state is never overwritten. Under the user
+ * lock, so two starts at the same moment cannot both pass.
+ */
 export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
+  return withUserLock(
+    () => startUnlocked(opts),
+    () => {
+      const run = loadRun();
+      return { ok: false, message: "Another check is starting or updating right now; try again in a moment.", progress: run ? progressOf(run) : null };
+    },
+  );
+}
+
+function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   const settings = loadSettings();
   if (!settings.config) return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
   const existing = loadRun();
   if (existing && existing.phase === "running") {
-    return { ok: false, message: "A check is already running; wait for it or stop it first.", progress: progressOf(existing) };
+    return {
+      ok: false,
+      message: `A check of ${describeRun(existing)} is already running (started from this or another sidebar). Wait for it to finish, or press Stop, then check again.`,
+      progress: progressOf(existing),
+    };
   }
   const manual = lettersToMapping(opts && opts.mapping);
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
 
   const sheet = SpreadsheetApp.getActiveSheet();
-  const table = locateTable(sheet, manual);
-  if ("problem" in table) return { ok: false, message: table.problem, needsMapping: true };
   const selection = sheet.getActiveRange();
   const lastRow = sheet.getLastRow();
+  const table = locateTable(sheet, manual, selection ? { firstRow: selection.getRow(), lastRow: Math.min(selection.getLastRow(), Math.max(lastRow, selection.getRow())) } : undefined);
+  if ("problem" in table) return { ok: false, message: table.problem, needsMapping: /No UPRN or Postcode column/.test(table.problem) };
   let firstRow = selection ? selection.getRow() : table.headerRow + 1;
   let endRow = selection ? selection.getLastRow() : lastRow;
   // A selection on or above the header means "the whole table".
@@ -346,8 +378,21 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
     endRow = lastRow;
   }
   firstRow = Math.max(firstRow, table.headerRow + 1);
+  // Whole columns (A:C) select every row of the sheet: stop at the last row with data, and then at the last
+  // row whose input columns hold anything, so the blank tail is not a wall of "empty row" errors.
+  const selectedEnd = endRow;
   endRow = Math.min(endRow, lastRow);
-  if (endRow < firstRow) return { ok: false, message: "No data rows in the selection: select the rows to check, below the header." };
+  if (endRow >= firstRow) {
+    const values = readRows(sheet, firstRow, endRow, table.inputCols);
+    const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter((c): c is number => c !== undefined);
+    let last = values.length - 1;
+    while (last >= 0 && cols.every((c) => isBlankCell(values[last][c]))) last--;
+    endRow = firstRow + last;
+  }
+  if (endRow < firstRow) {
+    return { ok: false, message: `No data to check in the selected rows (${a1(firstRow, 1, Math.max(1, selectedEnd - firstRow + 1), table.inputCols)}): select the rows to check, below the header.` };
+  }
+  if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
 
   const runBase = { firstRow, lastRow: endRow, inputCols: table.inputCols, mapping: table.mapping, batchCap: settings.plan === "enterprise" ? 10000 : 1000 };
   const input = readInput(sheet, runBase);
@@ -388,8 +433,11 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
   ensureBlockFits(sheet, table.blockCol);
   if (!table.blockExists) writeHeaders(sheet, table.headerRow, table.blockCol);
   formatTextColumns(sheet, table.blockCol, firstRow, endRow);
-  if (table.headerRow) ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
-  else run.notes.push("No header row: results have no column headers, so a re-run cannot find them to update in place.");
+  ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
+  if (!table.headerRow) {
+    rememberBlock(sheet, table.blockCol);
+    run.notes.push("No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.");
+  }
 
   // Every row gets its line now: input errors at their row, the rest "Not checked yet." (or their earlier values).
   const nowIso = new Date(now).toISOString();
@@ -439,8 +487,16 @@ export function pollBulkCheck(): RunProgress | null {
       const nowIso = new Date(now).toISOString();
       const sheet = findSheet(run.sheetId);
       const settings = loadSettings();
-      if (!sheet || !settings.config) {
-        stopRun(null, run, null, null, !sheet ? `The sheet "${run.sheetName}" was deleted; the check stopped.` : "The API key was removed; the check stopped.", nowIso);
+      if (sheet) run.sheetName = sheet.getName(); // renamed mid-run: results still go to the same sheet
+      if (!sheet) {
+        stopRun(null, run, null, null, `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`, nowIso);
+        saveRun(run);
+        return progressOf(run);
+      }
+      if (!settings.config) {
+        const stoppedInput = readInput(sheet, run);
+        const stoppedKeys = runKeys(run, stoppedInput);
+        stopRun(sheet, run, stoppedInput, stoppedKeys, "The API key was removed in Settings, so the check stopped; rows not yet checked say so.", nowIso);
         saveRun(run);
         return progressOf(run);
       }

@@ -51,6 +51,13 @@ function toReply(res: GoogleAppsScript.URL_Fetch.HTTPResponse): Reply {
 /** Apps Script's exception text names the URL, not the headers, so it is safe to show (no key in it). */
 function networkReply(e: unknown): Reply {
   const text = e instanceof Error ? e.message : String(e);
+  if (/whitelist|allowlist/i.test(text)) {
+    return {
+      ok: false,
+      error: serviceError("network", "url_not_whitelisted", `Apps Script refused the request: the service URL is not in the add-on's urlFetchWhitelist (appsscript.json). ${text}`),
+      receivedAtMs: Date.now(),
+    };
+  }
   return { ok: false, error: serviceError("network", "network_error", `Could not reach the compliance service: ${text}`), receivedAtMs: Date.now() };
 }
 

@@ -5,9 +5,31 @@
 import type { PlanName } from "../../core/checks";
 import { maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
+import manifest from "../appsscript.json";
 
 /** The service's base URL; appsscript.json's urlFetchWhitelist must cover it (the build checks). */
 export const DEFAULT_BASE_URL = "https://api.property-compliance.example/v1";
+
+/**
+ * Apps Script lets a deployed add-on call only URLs that start with an entry of urlFetchWhitelist in its
+ * manifest. A base URL outside it would fail on every request, so Settings refuses it up front. Local
+ * addresses (the sandbox) are exempt: they are for tests and development only.
+ */
+export const URL_FETCH_WHITELIST: readonly string[] = (manifest as { urlFetchWhitelist?: string[] }).urlFetchWhitelist || [];
+
+function isLocal(url: string): boolean {
+  return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);
+}
+
+export function whitelistProblem(baseUrl: string): string | null {
+  if (isLocal(baseUrl) || !URL_FETCH_WHITELIST.length) return null;
+  const withSlash = baseUrl.replace(/\/?$/, "/");
+  if (URL_FETCH_WHITELIST.some((p) => withSlash.toLowerCase().startsWith(p.toLowerCase()))) return null;
+  return (
+    `This add-on may only call the addresses in its manifest's urlFetchWhitelist (${URL_FETCH_WHITELIST.join(", ")}), ` +
+    `so ${baseUrl} would fail on every request. Use one of those, or ask whoever deploys the add-on to add it to urlFetchWhitelist in appsscript.json.`
+  );
+}
 
 const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan" } as const;
 
@@ -50,6 +72,8 @@ export function saveSettings(input: SettingsInput): SettingsResult {
   if (input.baseUrl !== undefined && String(input.baseUrl).trim() !== "") {
     const b = validateBaseUrl(String(input.baseUrl));
     if (!b.ok) return { ok: false, message: b.message, settings: settingsView() };
+    const w = whitelistProblem(b.baseUrl);
+    if (w) return { ok: false, message: w, settings: settingsView() };
     updates[KEYS.baseUrl] = b.baseUrl;
   }
   if (input.plan !== undefined && input.plan !== "") {

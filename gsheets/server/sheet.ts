@@ -3,7 +3,7 @@
  * batches (one getValues + one setValues per write, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, locateOutputColumns, outputHeaders, safeCellText, statusColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, outputHeaders, safeCellText, statusColumnIndexes } from "../../core";
 import type { Cell, ColumnMapping } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -11,6 +11,8 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 export const BLOCK_WIDTH = OUTPUT_COLUMNS.length;
 /** A header row is looked for in the first rows of the sheet only: tables start near the top. */
 const HEADER_SCAN_ROWS = 10;
+/** ...or down to the selection, for a table that starts lower (never more than this many rows are read). */
+const HEADER_SCAN_MAX = 500;
 
 export function columnLetter(col: number): string {
   let s = "";
@@ -56,22 +58,106 @@ export interface Table {
   notes: string[];
 }
 
+const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
+
 /**
- * Locate the header (the first of the top rows that names a UPRN or Postcode column), the input columns
- * (from the header, or the caller's mapping) and our output block: where it already is, else after the
- * last used column, so that a user's own column is never overwritten. One getValues.
+ * Where our block is in a header row, and whether it is still exactly ours. Any one of our headers locates
+ * it (so a renamed first header does not hide it); intact only when all of them are in order, side by side.
  */
-export function locateTable(sheet: Sheet, manual: ColumnMapping | null): Table | { problem: string } {
+export function inspectBlock(headerValues: readonly unknown[]): { start: number; changed: { col: number; found: string; expected: string }[] } | null {
+  const ours = outputHeaders().map((h) => h.toLowerCase());
+  const votes = new Map<number, number>();
+  headerValues.forEach((v, i) => {
+    const k = ours.indexOf(norm(v));
+    if (k >= 0) votes.set(i - k, (votes.get(i - k) || 0) + 1);
+  });
+  let mode = -1;
+  let best = 0;
+  for (const [s, n] of votes) if (n > best || (n === best && s < mode)) [mode, best] = [s, n];
+  // One stray cell that happens to say "Message" is not a block: want a few of our headers together.
+  if (best < Math.min(3, ours.length)) return null;
+  // Columns inserted inside the block shift the headers right of them: the block starts where its left part
+  // says (a few columns before the majority), not where the majority says; a stray header far off is ignored.
+  let start = mode;
+  for (const s of votes.keys()) if (s < start && s >= mode - 3 && s >= 0) start = s;
+  const changed: { col: number; found: string; expected: string }[] = [];
+  ours.forEach((h, k) => {
+    const v = start + k >= 0 ? headerValues[start + k] : undefined;
+    if (norm(v) !== h) changed.push({ col: start + k + 1, found: v === undefined || v === null ? "" : String(v), expected: outputHeaders()[k] });
+  });
+  return { start, changed };
+}
+
+function blockChangedProblem(start: number, changed: { col: number; found: string; expected: string }[]): string {
+  const first = changed[0];
+  const what = first.found.trim() === "" ? `column ${columnLetter(first.col)} has no header` : `column ${columnLetter(first.col)} is headed "${first.found}"`;
+  const more = changed.length > 1 ? ` (and ${changed.length - 1} more column(s) differ)` : "";
+  return (
+    `The results columns from the last check (${columnLetter(Math.max(1, start + 1))}:${columnLetter(start + BLOCK_WIDTH)}) were changed: ` +
+    `${what} where "${first.expected}" was expected${more}. Nothing was written, so your column is safe. ` +
+    `Undo the change (or move your column out of the block), or delete the old results columns to start afresh, then run the check again.`
+  );
+}
+
+/** Where results of a sheet without a header row went last time (document properties: any editor re-runs in place). */
+const BLOCK_MEMO = "compliance.block.";
+
+export function rememberBlock(sheet: Sheet, blockCol: number): void {
+  PropertiesService.getDocumentProperties().setProperty(BLOCK_MEMO + sheet.getSheetId(), String(blockCol));
+}
+
+/**
+ * A remembered block is reused only if its status columns still hold nothing but our status words. An empty
+ * one (the user cleared or deleted it) is forgotten. Anything else means it was changed: refuse, never
+ * overwrite, and forget it, so that the next run writes a fresh block after the last used column.
+ */
+function rememberedBlock(sheet: Sheet, firstRow: number, lastRow: number): { col: number } | { problem: string } | null {
+  const props = PropertiesService.getDocumentProperties();
+  const stored = Number(props.getProperty(BLOCK_MEMO + sheet.getSheetId()));
+  if (!stored || stored < 1) return null;
+  const maxCol = sheet.getMaxColumns();
+  const width = Math.min(BLOCK_WIDTH, maxCol - stored + 1);
+  if (width < 1 || lastRow < firstRow) return null;
+  const values = sheet.getRange(firstRow, stored, lastRow - firstRow + 1, width).getValues();
+  if (values.every((row) => row.every((v) => v === "" || v === null))) return null;
+  const words = Object.keys(STATUS_COLOURS);
+  let ours = 0;
+  let foreign = 0;
+  for (const i of statusColumnIndexes()) {
+    if (i >= width) continue;
+    for (const row of values) {
+      const v = row[i];
+      if (v === "" || v === null) continue;
+      if (words.indexOf(norm(v)) >= 0) ours++;
+      else foreign++;
+    }
+  }
+  if (ours && !foreign) return { col: stored };
+  props.deleteProperty(BLOCK_MEMO + sheet.getSheetId());
+  return {
+    problem:
+      `The results columns from the last check (${columnLetter(stored)}:${columnLetter(stored + BLOCK_WIDTH - 1)}) were changed since (a column inserted or edited inside them), ` +
+      `so they cannot be updated safely. Nothing was written, so your data is safe. Undo the change and check again, or check again as it is to put fresh results after your last column.`,
+  };
+}
+
+/**
+ * Locate the header (the nearest row at or above the selection that names a UPRN or Postcode column; title
+ * rows above it are fine), the input columns (from the header, or the caller's mapping) and our output
+ * block: where it already is, else after the last used column, so that a user's own column is never
+ * overwritten. A block whose columns the user changed is never written over.
+ */
+export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selection?: { firstRow: number; lastRow: number }): Table | { problem: string } {
   const lastCol = Math.max(1, sheet.getLastColumn());
   const lastRow = sheet.getLastRow();
-  const scan = Math.max(1, Math.min(HEADER_SCAN_ROWS, lastRow));
+  const selFirst = selection ? selection.firstRow : 1;
+  const scan = Math.max(1, Math.min(lastRow, Math.max(HEADER_SCAN_ROWS, Math.min(selFirst, HEADER_SCAN_MAX))));
   const top = sheet.getRange(1, 1, scan, lastCol).getValues();
   let headerRow = 0;
   for (let i = 0; i < top.length; i++) {
-    if (detectColumns(top[i]) || locateOutputColumns(top[i])) {
-      headerRow = i + 1;
-      break;
-    }
+    if (!(detectColumns(top[i]) || inspectBlock(top[i]))) continue;
+    if (!headerRow || i + 1 <= selFirst) headerRow = i + 1;
+    if (i + 1 >= selFirst) break;
   }
   const headerValues = headerRow ? top[headerRow - 1] : [];
   const mapping = manual ?? (headerRow ? detectColumns(headerValues) : null);
@@ -82,18 +168,31 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null): Table |
     };
   }
   const notes: string[] = [];
-  const found = headerRow ? locateOutputColumns(headerValues) : null;
-  const blockCol = found ? found.start + 1 : lastCol + 1;
   const used = [mapping.uprn, mapping.postcode, mapping.address].filter((c): c is number => c !== undefined);
   const inputCols = Math.max(...used) + 1;
-  if (found && used.some((c) => c >= found.start && c < found.start + BLOCK_WIDTH)) {
+  let found: { start: number } | null = null;
+  if (headerRow) {
+    const block = inspectBlock(headerValues);
+    if (block && block.changed.length) return { problem: blockChangedProblem(block.start, block.changed) };
+    found = block;
+  } else if (selection) {
+    const memo = rememberedBlock(sheet, selection.firstRow, selection.lastRow);
+    if (memo && "problem" in memo) return memo;
+    if (memo) found = { start: memo.col - 1 };
+  }
+  const blockCol = found ? found.start + 1 : lastCol + 1;
+  if (found && used.some((c) => c >= found!.start && c < found!.start + BLOCK_WIDTH)) {
     return { problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.` };
   }
-  if (!found) {
-    const lastHeader = headerValues.reduce<number>((last, v, i) => (v !== "" && v !== null ? i + 1 : last), 0);
-    if (headerRow && lastCol > lastHeader) {
-      notes.push(`Columns right of the table are in use, so results go after the last used column, from ${columnLetter(blockCol)}.`);
-    } else notes.push(`Results go in columns ${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}.`);
+  const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
+  if (found) notes.push(`Results are updated in place in columns ${span}.`);
+  else {
+    const lastInput = columnLetter(inputCols);
+    notes.push(
+      lastCol > inputCols
+        ? `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`
+        : `Results go in columns ${span}, right of your data in A:${lastInput}.`,
+    );
   }
   return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, inputCols, notes };
 }

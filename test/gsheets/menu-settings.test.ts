@@ -55,9 +55,9 @@ test("settings: validated before storing, key masked in every answer, removable"
   expect(noHttps.ok).toBe(false);
   expect(noHttps.message).toMatch(/https/);
   expect(env.userProperties.data.size).toBe(0);
-  const ok = env.run("saveSettings", { apiKey: "secret-key-123456", baseUrl: "https://api.example.com/v1", plan: "enterprise" });
+  const ok = env.run("saveSettings", { apiKey: "secret-key-123456", baseUrl: "https://api.property-compliance.example/v1", plan: "enterprise" });
   expect(ok.ok).toBe(true);
-  expect(ok.settings).toMatchObject({ hasKey: true, baseUrl: "https://api.example.com/v1", plan: "enterprise" });
+  expect(ok.settings).toMatchObject({ hasKey: true, baseUrl: "https://api.property-compliance.example/v1", plan: "enterprise" });
   expect(JSON.stringify(ok)).not.toContain("secret-key-123456");
   expect(JSON.stringify(env.run("getSidebarState"))).not.toContain("secret-key-123456");
   expect(env.documentProperties.data.size + env.scriptProperties.data.size).toBe(0);

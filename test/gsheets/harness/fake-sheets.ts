@@ -41,8 +41,24 @@ function colNumber(letters: string): number {
   return n;
 }
 
-export function parseA1(a1: string): { row: number; col: number; rows: number; cols: number } {
+/**
+ * A1 notation, including Sheets' open-ended forms: whole columns ("A:C", as clicking column letters
+ * selects: rows 1 to the sheet's last row) and whole rows ("5:20", columns A to the last column).
+ */
+export function parseA1(a1: string, bounds?: { maxRows: number; maxCols: number }): { row: number; col: number; rows: number; cols: number } {
   const s = a1.includes("!") ? a1.slice(a1.lastIndexOf("!") + 1) : a1;
+  const wholeCols = /^\$?([A-Z]+):\$?([A-Z]+)$/i.exec(s.trim());
+  if (wholeCols && bounds) {
+    const c1 = colNumber(wholeCols[1]);
+    const c2 = colNumber(wholeCols[2]);
+    return { row: 1, col: Math.min(c1, c2), rows: bounds.maxRows, cols: Math.abs(c2 - c1) + 1 };
+  }
+  const wholeRows = /^\$?(\d+):\$?(\d+)$/.exec(s.trim());
+  if (wholeRows && bounds) {
+    const r1 = Number(wholeRows[1]);
+    const r2 = Number(wholeRows[2]);
+    return { row: Math.min(r1, r2), col: 1, rows: Math.abs(r2 - r1) + 1, cols: bounds.maxCols };
+  }
   const m = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(s.trim());
   if (!m) throw new Error(`Exception: Range not found (${a1})`);
   const c1 = colNumber(m[1]);
@@ -307,7 +323,7 @@ export class FakeSheet {
   }
   getRange(a: number | string, col?: number, rows = 1, cols = 1): FakeRange {
     this.rec("getRange", false);
-    const r = typeof a === "string" ? parseA1(a) : { row: a, col: col as number, rows, cols };
+    const r = typeof a === "string" ? parseA1(a, this) : { row: a, col: col as number, rows, cols };
     if (!(r.row >= 1 && r.col >= 1 && r.rows >= 1 && r.cols >= 1) || !Number.isInteger(r.row + r.col + r.rows + r.cols)) {
       throw new Error(`Exception: The starting row/column or the number of rows/columns of the range is invalid (${JSON.stringify(r)}).`);
     }
@@ -319,7 +335,7 @@ export class FakeSheet {
   getRangeList(a1s: string[]) {
     this.rec("getRangeList", false);
     const ranges = a1s.map((a) => {
-      const r = parseA1(a);
+      const r = parseA1(a, this);
       return new FakeRange(this, r.row, r.col, r.rows, r.cols);
     });
     const log = this.log;
@@ -358,8 +374,31 @@ export class FakeSheet {
   }
   insertColumnsAfter(after: number, howMany: number): this {
     this.rec("insertColumnsAfter", true);
-    if (after !== this.maxCols) throw new Error("stand-in only supports inserting columns at the end");
+    this.shiftColumns(after, howMany);
+    return this;
+  }
+  insertColumnBefore(before: number): this {
+    this.rec("insertColumnBefore", true);
+    this.shiftColumns(before - 1, 1);
+    return this;
+  }
+  /** As Sheets does: cells right of `after` move right, and conditional-format ranges grow or move with them. */
+  private shiftColumns(after: number, howMany: number): void {
+    const moved = new Map<string, CellData>();
+    for (const [k, v] of this.cells) {
+      const [r, c] = k.split(",").map(Number);
+      moved.set(c > after ? `${r},${c + howMany}` : k, v);
+    }
+    this.cells = moved;
+    this.rules = this.rules.map((rule) => {
+      const ranges = rule.getRanges().map((x) => (x.col > after ? new FakeRange(this, x.row, x.col + howMany, x.rows, x.cols) : x));
+      return rule.copy().setRanges(ranges).build();
+    });
     this.maxCols += howMany;
+  }
+  setName(name: string): this {
+    this.rec("setName", true);
+    this.name = name;
     return this;
   }
   insertRowsAfter(after: number, howMany: number): this {
@@ -464,7 +503,7 @@ export class FakeSheet {
   }
   /** Select a range as the user would (not recorded). */
   select(a1: string): void {
-    const r = parseA1(a1);
+    const r = parseA1(a1, this);
     this.activeRange = new FakeRange(this, r.row, r.col, r.rows, r.cols);
   }
   /** What the user sees: the conditional-format fill of a cell, else its own background. */

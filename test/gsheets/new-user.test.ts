@@ -1,0 +1,427 @@
+/**
+ * A new user's first afternoon with the add-on, on sheets the other tests have not seen: whole-column
+ * selections, title rows, odd cell values, their own columns beside the data, no header row, a results
+ * block they edited, tiny and degenerate inputs, two sidebars, a sheet renamed or deleted mid-run, and
+ * settings pasted the way people paste them. The BUILT Code.js in a vm, real HTTP to the sandbox.
+ */
+import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
+import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { API_KEY, cellValue, configure, outputCol, pollToEnd } from "./harness/table";
+import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
+
+const W = OUTPUT_COLUMNS.length;
+let sandbox: SandboxProcess;
+let props: SandboxProperty[];
+
+beforeAll(async () => {
+  sandbox = await startSandboxProcess({ msPerProperty: 2 });
+  props = await sandbox.properties(400);
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await sandbox.reset();
+});
+
+function fresh(): GasEnvironment {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  return env;
+}
+
+/** Every cell of a row, as the user sees it. */
+function rowValues(env: GasEnvironment, row: number): unknown[] {
+  return env.sheet.peek(row, 1, 1, env.sheet.maxCols)[0];
+}
+
+function countOf(values: unknown[], v: unknown): number {
+  return values.filter((x) => x === v).length;
+}
+
+describe("1. whole-column selection", () => {
+  test("A:C on a 1,000-row sheet with 50 data rows: the blank tail is left out, a blank row in the middle gets its own message", async () => {
+    const env = fresh();
+    expect(env.sheet.maxRows).toBe(1000);
+    const rows: unknown[][] = props.slice(0, 50).map((p) => [p.uprn, p.postcode, p.address]);
+    rows[19] = ["", "", ""]; // sheet row 21 is blank
+    env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ...rows]);
+    env.sheet.seed(1, 4, [["Notes"]]);
+    env.sheet.seed(60, 4, [["a note far below the table"]]); // getLastRow() is 60, the input ends at 51
+    env.sheet.select("A:C");
+    expect(env.sheet.activeRange!.getNumRows()).toBe(1000);
+
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.rows).toBe(50);
+    expect(start.progress.invalidRows).toBe(1);
+    expect(start.progress.rangeA1).toBe("A2:C51");
+    expect(start.progress.notes.join(" ")).toMatch(/below 51 are empty and were left out/);
+    const last = (await pollToEnd(env)).pop();
+    expect(last.phase).toBe("done");
+
+    const msg = outputCol(env.sheet, "message");
+    const uprn = outputCol(env.sheet, "matched_uprn");
+    expect(String(cellValue(env.sheet, 21, msg))).toMatch(/No UPRN or postcode/);
+    expect(String(cellValue(env.sheet, 2, uprn))).toBe(props[0].uprn);
+    expect(String(cellValue(env.sheet, 51, uprn))).toBe(props[49].uprn);
+    // Nothing at all below the data in our block: no wall of "empty row" errors.
+    for (const r of [52, 53, 60, 100, 1000]) expect(env.sheet.peek(r, msg - W + 1, 1, W)[0].every((v) => v === "")).toBe(true);
+    expect(cellValue(env.sheet, 60, 4)).toBe("a note far below the table");
+  });
+
+  test("a selection with only blank rows says so instead of writing errors", () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], [props[0].uprn]]);
+    env.sheet.select("A10:A40");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(false);
+    expect(start.message).toMatch(/No data to check in the selected rows/);
+    expect(env.log.calls.filter((c) => c.write)).toEqual([]);
+  });
+});
+
+describe("2. header row not at the top of the selection", () => {
+  test("a title row above the header, rows 5–20 selected: only those rows are checked, headers go on the header row", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["Lettings portfolio, March"], ["UPRN", "Postcode"]]);
+    env.sheet.seed(3, 1, props.slice(0, 28).map((p) => [p.uprn, p.postcode]));
+    env.sheet.select("A5:B20");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.rows).toBe(16);
+    await pollToEnd(env);
+    expect(rowValues(env, 1)[0]).toBe("Lettings portfolio, March");
+    const uprn = outputCol(env.sheet, "matched_uprn", 2);
+    expect(cellValue(env.sheet, 3, uprn)).toBe(""); // above the selection: untouched
+    expect(cellValue(env.sheet, 4, uprn)).toBe("");
+    expect(String(cellValue(env.sheet, 5, uprn))).toBe(props[2].uprn);
+    expect(String(cellValue(env.sheet, 20, uprn))).toBe(props[17].uprn);
+    expect(cellValue(env.sheet, 21, uprn)).toBe("");
+    expect(countOf(rowValues(env, 1), "Compliance score")).toBe(0);
+  });
+
+  test("a header below the first ten rows (a long preamble) is still found from the selection", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, Array.from({ length: 11 }, (_, i) => [`Preamble line ${i + 1}`]));
+    env.sheet.seed(12, 1, [["Property ref", "Post code"], ...props.slice(0, 8).map((p) => [p.uprn, p.postcode])]);
+    env.sheet.select("A14:B18");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.rows).toBe(5);
+    await pollToEnd(env);
+    expect(String(cellValue(env.sheet, 14, outputCol(env.sheet, "matched_uprn", 12)))).toBe(props[1].uprn);
+  });
+});
+
+describe("3. the values people really have in UPRN and postcode columns", () => {
+  test("numbers, apostrophe text, spaces, lowercase postcodes; dates, booleans, #N/A and scientific notation get a message that says what to fix", async () => {
+    const env = fresh();
+    const [a, b, c, d, e] = props.slice(20, 25);
+    const rows: unknown[][] = [
+      [Number(a.uprn), "", ""], // a number (Sheets may display 1.00023E+11)
+      [`'${b.uprn}`, "", ""], // typed with a leading apostrophe: text
+      [` ${c.uprn.slice(0, 4)} ${c.uprn.slice(4)} `, "", ""], // spaces
+      ["", d.postcode.toLowerCase().replace(/\s/g, ""), d.address], // lowercase, no space
+      [new Date(Date.UTC(2024, 0, 15)), "", ""],
+      [true, "", ""],
+      ["#N/A", "", ""],
+      ["1.00023E+11", "", ""],
+      ["", "#REF!", "1 High Street"],
+      [e.uprn, "", ""],
+    ];
+    env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ...rows]);
+    env.sheet.select("A2:C11");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.invalidRows).toBe(5);
+    await pollToEnd(env);
+    const uprn = outputCol(env.sheet, "matched_uprn");
+    const msg = outputCol(env.sheet, "message");
+    expect(String(cellValue(env.sheet, 2, uprn))).toBe(a.uprn);
+    expect(String(cellValue(env.sheet, 3, uprn))).toBe(b.uprn);
+    expect(String(cellValue(env.sheet, 4, uprn))).toBe(c.uprn);
+    expect(String(cellValue(env.sheet, 5, uprn))).toBe(d.uprn);
+    expect(String(cellValue(env.sheet, 6, msg))).toMatch(/holds a date \(2024-01-15\).*plain text/);
+    expect(String(cellValue(env.sheet, 7, msg))).toMatch(/TRUE/);
+    expect(String(cellValue(env.sheet, 8, msg))).toMatch(/shows the error #N\/A; fix the formula/);
+    expect(String(cellValue(env.sheet, 9, msg))).toMatch(/scientific notation/);
+    expect(String(cellValue(env.sheet, 10, msg))).toMatch(/postcode cell shows the error #REF!/);
+    expect(String(cellValue(env.sheet, 11, uprn))).toBe(e.uprn);
+    // The matched UPRN is written as text: no 1.00023E+11 in our block.
+    expect(typeof cellValue(env.sheet, 2, uprn)).toBe("string");
+  });
+});
+
+describe("4. the user's own columns beside the data", () => {
+  test("Notes right of the data and more data further right: never overwritten, placement explained, re-run in place", async () => {
+    const env = fresh();
+    const rows = props.slice(30, 40).map((p, i) => [p.uprn, `note ${i}`, "", "", `owner ${i}`]);
+    env.sheet.seed(1, 1, [["UPRN", "Notes", "", "", "Owner"], ...rows]);
+    env.sheet.seed(15, 7, [["stray value in G15"]]);
+    env.sheet.select("A2:A11");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.notes.join(" ")).toMatch(/Results go in columns H:.*after the last column in use \(G\), so none of your columns is overwritten/);
+    await pollToEnd(env);
+    const blockCol = outputCol(env.sheet, "compliance_score");
+    expect(blockCol).toBe(8);
+    const before = env.sheet.peek(1, 1, 15, 7);
+
+    const again = env.run("startBulkCheck", {});
+    expect(again.ok).toBe(true);
+    expect(again.progress.notes.join(" ")).toMatch(/updated in place in columns H:/);
+    await pollToEnd(env);
+    expect(outputCol(env.sheet, "compliance_score")).toBe(blockCol);
+    expect(env.sheet.peek(1, 1, 15, 7)).toEqual(before);
+    expect(countOf(rowValues(env, 1), "Compliance score")).toBe(1);
+    expect(env.sheet.peek(1, blockCol, 1, W)[0]).toEqual(outputHeaders());
+  });
+});
+
+describe("5. no header row, columns chosen by letter", () => {
+  test("a re-run updates the same block in place instead of adding a second one", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, props.slice(40, 46).map((p) => [p.uprn]));
+    env.sheet.select("A1:A6");
+    const first = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(first.ok).toBe(true);
+    expect(first.progress.notes.join(" ")).toMatch(/No header row/);
+    await pollToEnd(env);
+    expect(String(cellValue(env.sheet, 1, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(props[40].uprn);
+
+    // A second execution (another day, the sidebar reopened) re-runs the same selection.
+    const later = createGasEnvironment({ from: env });
+    const second = later.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(second.ok).toBe(true);
+    expect(second.progress.outputA1.startsWith("B1:")).toBe(true);
+    await pollToEnd(later);
+    // Nothing right of the one block.
+    expect(env.sheet.peek(1, 2 + W, 6, 5).flat().every((v) => v === "")).toBe(true);
+  });
+});
+
+describe("6. the user changed our results block", () => {
+  test("a column inserted inside the block: the re-run refuses, says why, and writes nothing", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], ...props.slice(50, 55).map((p) => [p.uprn])]);
+    env.sheet.select("A2:A6");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    await pollToEnd(env);
+    const epc = outputCol(env.sheet, "epc_status");
+    env.sheet.insertColumnBefore(epc);
+    env.sheet.seed(1, epc, [["My flag"], ["keep me"], ["keep me too"]]);
+
+    const mark = env.log.mark();
+    const again = env.run("startBulkCheck", {});
+    expect(again.ok).toBe(false);
+    expect(again.message).toMatch(/results columns from the last check \(B:X\) were changed: column D is headed "My flag" where "EPC status" was expected/);
+    expect(again.message).toMatch(/your column is safe/);
+    expect(env.log.writesSince(mark)).toEqual([]);
+    expect(cellValue(env.sheet, 2, epc)).toBe("keep me");
+  });
+
+  test("one of our headers renamed: refused the same way, the renamed column kept", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], ...props.slice(55, 58).map((p) => [p.uprn])]);
+    env.sheet.select("A2:A4");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    await pollToEnd(env);
+    const msg = outputCol(env.sheet, "message");
+    env.sheet.seed(1, msg, [["My comments"], ["call the agent"]]);
+    const again = env.run("startBulkCheck", {});
+    expect(again.ok).toBe(false);
+    expect(again.message).toMatch(/is headed "My comments" where "Message" was expected/);
+    expect(cellValue(env.sheet, 2, msg)).toBe("call the agent");
+  });
+
+  test("the first of our headers renamed still finds the block (no second block piled up)", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], ...props.slice(58, 60).map((p) => [p.uprn])]);
+    env.sheet.select("A2:A3");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    await pollToEnd(env);
+    env.sheet.seed(1, 2, [["Score"]]);
+    const again = env.run("startBulkCheck", {});
+    expect(again.ok).toBe(false);
+    expect(again.message).toMatch(/column B is headed "Score" where "Compliance score" was expected/);
+    expect(env.sheet.getLastColumn()).toBe(1 + W);
+  });
+
+  test("no header row: a column with data inserted inside the remembered block is never written over", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, props.slice(60, 64).map((p) => [p.uprn]));
+    env.sheet.select("A1:A4");
+    expect(env.run("startBulkCheck", { mapping: { uprn: "A" } }).ok).toBe(true);
+    await pollToEnd(env);
+    env.sheet.insertColumnBefore(3);
+    env.sheet.seed(1, 3, [["mine"], ["mine"], ["mine"], ["mine"]]);
+    const mark = env.log.mark();
+    const again = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(again.ok).toBe(false);
+    expect(again.message).toMatch(/were changed since .*Nothing was written/);
+    expect(env.log.writesSince(mark)).toEqual([]);
+    expect(env.sheet.peek(1, 3, 4, 1).flat()).toEqual(["mine", "mine", "mine", "mine"]);
+    // Checking again as it is: a fresh block after the last used column, the user's column still intact.
+    const fresh2 = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(fresh2.ok).toBe(true);
+    expect(fresh2.progress.outputA1.startsWith("Y1:")).toBe(true);
+    await pollToEnd(env);
+    expect(env.sheet.peek(1, 3, 4, 1).flat()).toEqual(["mine", "mine", "mine", "mine"]);
+  });
+
+  test("no header row: after the user deleted the old results, a re-run starts a fresh block", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, props.slice(64, 66).map((p) => [p.uprn]));
+    env.sheet.select("A1:A2");
+    expect(env.run("startBulkCheck", { mapping: { uprn: "A" } }).ok).toBe(true);
+    await pollToEnd(env);
+    env.sheet.seed(1, 2, Array.from({ length: 2 }, () => Array.from({ length: W }, () => "")));
+    const again = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(again.ok).toBe(true);
+    await pollToEnd(env);
+    expect(String(cellValue(env.sheet, 2, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(props[65].uprn);
+  });
+});
+
+describe("7. tiny and degenerate inputs", () => {
+  test("one row", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], [props[70].uprn]]);
+    env.sheet.select("A2");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.rows).toBe(1);
+    const last = (await pollToEnd(env)).pop();
+    expect(last.message).toMatch(/^Done: 1 properties in 1 job/);
+    expect(String(cellValue(env.sheet, 2, outputCol(env.sheet, "matched_uprn")))).toBe(props[70].uprn);
+  });
+
+  test("zero valid rows: nothing is sent, every row says what to fix, the summary says nothing was sent", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN", "Postcode"], ["abc", ""], ["", "not a postcode"], ["#N/A", ""]]);
+    env.sheet.select("A2:B4");
+    const before = env.fetches.length;
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(env.fetches.length).toBe(before);
+    expect(start.progress.phase).toBe("done");
+    expect(start.progress.message).toMatch(/Nothing was sent: none of the 3 row\(s\) has a valid UPRN or postcode/);
+    const msg = outputCol(env.sheet, "message");
+    for (const r of [2, 3, 4]) expect(String(cellValue(env.sheet, r, msg))).not.toBe("");
+    expect((await sandbox.stats()).total).toBe(0);
+  });
+
+  test("ten rows of the same UPRN: checked once, every row filled, the copies point at the first", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], ...Array.from({ length: 10 }, () => [props[71].uprn])]);
+    env.sheet.select("A2:A11");
+    const start = env.run("startBulkCheck", {});
+    expect(start.progress.properties).toBe(1);
+    expect(start.progress.duplicateRows).toBe(9);
+    await pollToEnd(env);
+    const uprn = outputCol(env.sheet, "matched_uprn");
+    const msg = outputCol(env.sheet, "message");
+    for (let r = 2; r <= 11; r++) expect(String(cellValue(env.sheet, r, uprn))).toBe(props[71].uprn);
+    expect(String(cellValue(env.sheet, 11, msg))).toMatch(/Same property as row 2/);
+    expect((await sandbox.stats()).bulk_submit).toBe(1);
+  });
+});
+
+describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
+  test("a second check while one runs is refused with the running check's progress; the first finishes untouched", async () => {
+    const a = fresh();
+    a.sheet.seed(1, 1, [["UPRN"], ...props.slice(100, 300).map((p) => [p.uprn])]);
+    a.sheet.select("A2:A201");
+    const first = a.run("startBulkCheck", {});
+    expect(first.ok).toBe(true);
+    // A second sidebar (another execution) tries to check other rows.
+    const b = createGasEnvironment({ from: a });
+    a.sheet.select("A2:A5");
+    const second = b.run("startBulkCheck", {});
+    expect(second.ok).toBe(false);
+    expect(second.message).toMatch(/A check of Sheet1!A2:A201 is already running .*press Stop/);
+    expect(second.progress.runId).toBe(first.progress.runId);
+    const last = (await pollToEnd(b)).pop();
+    expect(last.runId).toBe(first.progress.runId);
+    expect(last.phase).toBe("done");
+    expect(last.propertiesDone).toBe(200);
+    expect((await sandbox.stats()).bulk_submit).toBe(1);
+    // Once it has ended, a new check starts normally.
+    expect(b.run("startBulkCheck", {}).ok).toBe(true);
+  });
+
+  test("the sheet renamed mid-run: results still land, the sidebar shows the new name", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], ...props.slice(300, 320).map((p) => [p.uprn])]);
+    env.sheet.select("A2:A21");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    env.sheet.setName("Portfolio");
+    const last = (await pollToEnd(env)).pop();
+    expect(last.phase).toBe("done");
+    expect(last.sheetName).toBe("Portfolio");
+    expect(String(cellValue(env.sheet, 21, outputCol(env.sheet, "matched_uprn")))).toBe(props[319].uprn);
+  });
+
+  test("the sheet deleted mid-run: the run stops with a message and nothing is written elsewhere", async () => {
+    const env = fresh();
+    const other = env.spreadsheet.addSheet("Other");
+    env.sheet.seed(1, 1, [["UPRN"], ...props.slice(320, 330).map((p) => [p.uprn])]);
+    env.sheet.select("A2:A11");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    env.spreadsheet.deleteSheet(env.sheet);
+    env.spreadsheet.active = other;
+    const mark = env.log.mark();
+    const last = (await pollToEnd(env)).pop();
+    expect(last.phase).toBe("stopped");
+    expect(last.message).toMatch(/The sheet "Sheet1" was deleted, so the check stopped/);
+    expect(env.log.writesSince(mark)).toEqual([]);
+    expect(other.getLastRow()).toBe(0);
+  });
+});
+
+describe("9. settings as people paste them", () => {
+  test("http is refused (localhost excepted); a URL outside urlFetchWhitelist is refused with a message naming it", () => {
+    const env = createGasEnvironment();
+    const http = env.run("saveSettings", { baseUrl: "http://example.com" });
+    expect(http.ok).toBe(false);
+    expect(http.message).toMatch(/must use https/);
+    const local = env.run("saveSettings", { baseUrl: "http://localhost:3001/v1" });
+    expect(local.ok).toBe(true);
+    const other = env.run("saveSettings", { baseUrl: "https://compliance.other-vendor.example/v1" });
+    expect(other.ok).toBe(false);
+    expect(other.message).toMatch(/urlFetchWhitelist \(https:\/\/api\.property-compliance\.example\/v1\/\)/);
+    expect(other.settings.baseUrl).toBe("http://localhost:3001/v1");
+    expect(env.run("saveSettings", { baseUrl: "https://api.property-compliance.example/v1/" }).ok).toBe(true);
+  });
+
+  test("a key pasted with spaces and a newline around it is trimmed and works; one broken by a line break is refused", async () => {
+    const env = createGasEnvironment();
+    const broken = env.run("saveSettings", { apiKey: "sandbox-\nprofessional", baseUrl: sandbox.baseUrl });
+    expect(broken.ok).toBe(false);
+    expect(broken.message).toMatch(/spaces or line breaks/);
+    expect(env.userProperties.data.has("compliance.apiKey")).toBe(false);
+    const ok = env.run("saveSettings", { apiKey: `  ${API_KEY}\n`, baseUrl: sandbox.baseUrl });
+    expect(ok.ok).toBe(true);
+    expect(env.userProperties.data.get("compliance.apiKey")).toBe(API_KEY);
+    env.sheet.seed(1, 1, [["UPRN"], [props[80].uprn]]);
+    env.sheet.select("A2");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    await pollToEnd(env);
+    expect(String(cellValue(env.sheet, 2, outputCol(env.sheet, "matched_uprn")))).toBe(props[80].uprn);
+  });
+
+  test("the key removed mid-run: the run stops, rows not yet checked say so, nothing more is sent", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN"], ...props.slice(200, 260).map((p) => [p.uprn])]);
+    env.sheet.select("A2:A61");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    env.run("removeApiKey");
+    const before = env.fetches.length;
+    const last = (await pollToEnd(env)).pop();
+    expect(last.phase).toBe("stopped");
+    expect(last.message).toMatch(/API key was removed/);
+    expect(env.fetches.length).toBe(before);
+    expect(String(cellValue(env.sheet, 61, outputCol(env.sheet, "message")))).toMatch(/API key was removed/);
+  });
+});
