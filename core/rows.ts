@@ -52,13 +52,21 @@ function headerText(v: unknown): string {
   return typeof v === "string" ? v.trim().toLowerCase().replace(/[_.:#*]+/g, " ").replace(/\s+/g, " ").trim() : "";
 }
 
+/** The plain word for each input column: it wins over a synonym elsewhere in the row ("UPRN" over "Property ref"). */
+const PLAIN_WORD: Record<keyof ColumnMapping, RegExp> = { uprn: /^uprn$/, postcode: /^post ?code$/, address: /^address$/ };
+
 /** Find our input columns in a header row; null if it has neither a UPRN nor a Postcode header. */
 export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | null {
   const mapping: ColumnMapping = {};
+  const plain: Partial<Record<keyof ColumnMapping, boolean>> = {};
   headerRow.forEach((cell, i) => {
     const t = headerText(cell);
     for (const key of Object.keys(HEADER_WORDS) as (keyof ColumnMapping)[]) {
-      if (mapping[key] === undefined && HEADER_WORDS[key].test(t)) mapping[key] = i;
+      if (plain[key] || !HEADER_WORDS[key].test(t)) continue;
+      if (mapping[key] === undefined || PLAIN_WORD[key].test(t)) {
+        mapping[key] = i;
+        plain[key] = PLAIN_WORD[key].test(t);
+      }
     }
   });
   return mapping.uprn !== undefined || mapping.postcode !== undefined ? mapping : null;
@@ -97,7 +105,8 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
     return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not a whole number of up to 12 digits.` } };
   }
   if (typeof v === "string") {
-    const s = v.trim().replace(/[\s\u00a0]+/g, "");
+    // Text imported from elsewhere may keep the apostrophe or quotes that marked it as text.
+    const s = v.trim().replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "").replace(/[\s\u00a0]+/g, "");
     if (/^\d{1,12}$/.test(s)) return { uprn: s };
     if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12.` } };
     if (/^\d+(\.\d+)?e\+?\d+$/i.test(s)) {
@@ -156,6 +165,10 @@ export function normaliseProperty(uprnCell: unknown, postcodeCell: unknown, addr
     }
     row.property = { postcode: p.postcode };
     if (p.note) row.note = p.note;
+    // An address formula that failed (#N/A) must not be sent as the address.
+    if (typeof addressCell === "string" && CELL_ERROR.test(addressCell.trim())) {
+      return { index: -1, error: { code: "invalid_address", message: `The Address cell shows the error ${addressCell.trim().toUpperCase()}; fix the formula or value in that cell.` } };
+    }
     if (!isBlank(addressCell)) {
       const address = String(addressCell instanceof Date ? cellPreview(addressCell) : addressCell).trim().replace(/\s+/g, " ");
       if (address.length > 200) {
