@@ -55,9 +55,28 @@ export interface FunctionError {
 export function toFunctionError(e: unknown): FunctionError {
   const err = toServiceError(e);
   if (err.kind === "not_found") return { code: "notAvailable", message: err.code === "property_not_found" || !err.message ? "property not found" : `property not found: ${err.message}` };
-  if (err.code === "invalid_uprn") return { code: "invalidValue", message: "invalid UPRN" };
+  // "invalid UPRN" as the issue words it; our own checks of odd arguments add what is wrong after a colon.
+  if (err.code === "invalid_uprn") return { code: "invalidValue", message: err.message.startsWith("invalid UPRN:") ? err.message : "invalid UPRN" };
   if (err.kind === "invalid_input") return { code: "invalidValue", message: describeError(err) };
   return { code: "notAvailable", message: describeError(err) };
+}
+
+/** A function argument as one value: a 1x1 range is its cell; a larger range is an error (the UPRN is one cell). */
+function oneValue(v: unknown): { value: unknown } | { error: string } {
+  if (!Array.isArray(v)) return { value: v };
+  const cells = v.flat();
+  if (cells.length === 1) return { value: cells[0] };
+  return { error: `invalid UPRN: give one cell, not a range of ${cells.length} cells` };
+}
+
+/** Arguments Excel passes that are no UPRN whatever their text: an empty cell, TRUE/FALSE, too many digits. */
+function oddUprn(v: unknown): string | null {
+  if (v === null || v === undefined || (typeof v === "string" && v.trim() === "")) return "invalid UPRN: the cell is empty";
+  if (typeof v === "boolean") return `invalid UPRN: ${v ? "TRUE" : "FALSE"} is a logical value, not a UPRN`;
+  const digits = typeof v === "number" && Number.isInteger(v) && v >= 0 ? String(v) : typeof v === "string" ? v.trim().replace(/[\s\u00a0]+/g, "") : "";
+  if (/^\d{13,}$/.test(digits)) return `invalid UPRN: ${digits.length} digits; a UPRN has at most 12`;
+  if (typeof v === "number" && !Number.isInteger(v)) return "invalid UPRN: a UPRN is a whole number of up to 12 digits";
+  return null;
 }
 
 interface CacheEntry {
@@ -102,7 +121,11 @@ export class CheckBatcher {
 
   /** The check result of one UPRN, with the time it was fetched. Rejects with a ComplianceError. */
   check(uprnInput: unknown): Promise<{ result: CheckResult; checkedAt: string }> {
-    const u = normaliseUprn(typeof uprnInput === "string" || typeof uprnInput === "number" ? uprnInput : String(uprnInput ?? ""));
+    const arg = oneValue(uprnInput);
+    const value = "error" in arg ? undefined : arg.value;
+    const odd = "error" in arg ? arg.error : oddUprn(value);
+    if (odd) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_uprn", odd)));
+    const u = normaliseUprn(value);
     if ("error" in u) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_uprn", u.error.message)));
     const key = propertyKey({ uprn: u.uprn });
     const cached = this.cache.get(key);

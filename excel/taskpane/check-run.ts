@@ -158,7 +158,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
     // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
     let end = selected.length;
-    while (end > 0 && selected[end - 1].error?.code === "empty_row") end--;
+    while (end > 0 && selected[end - 1].error?.code === "empty_row" && input[selected[end - 1].index].every((v) => blank(v) || (typeof v === "string" && !v.trim()))) end--;
     const rows = selected.slice(0, end);
     const blankRowsSkipped = selected.length - end;
     if (rows.length === 0) {
@@ -177,14 +177,14 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     let placement: string;
     if (existing !== undefined) {
       at = region.columnIndex + existing;
-      placement = `Updating the results in place in ${a1(rowsOf(at))}.`;
+      placement = `Results: updated in place in ${a1(rowsOf(at))}.`;
     } else {
       const beside = region.columnIndex + inputWidth;
       const changed = inHeader.changed ?? shape;
       const free = changed === undefined && wide.every((r) => r.slice(inputWidth, inputWidth + WIDTH).every(blank));
       if (free) {
         at = beside;
-        placement = `Results go in ${a1(rowsOf(at))}, right of your data.`;
+        placement = `Results: ${a1(rowsOf(at))}, right of your data.`;
       } else {
         at = Math.max(lastUsed, beside - 1) + 2;
         if (at + WIDTH > SHEET_COLUMNS) {
@@ -192,8 +192,8 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
         }
         placement =
           changed !== undefined
-            ? `The results block at ${a1(rowsOf(region.columnIndex + changed))} was changed (a column inserted or a header renamed), so it is left as it is: the results go in a new block at ${a1(rowsOf(at))}.`
-            : `The ${WIDTH} columns right of your data (${a1(rowsOf(beside))}) are not empty, so the results go in a new block at ${a1(rowsOf(at))}, after your last column; your columns are not touched.`;
+            ? `Results: new block at ${a1(rowsOf(at))}. The results block at ${a1(rowsOf(region.columnIndex + changed))} was changed (a column inserted or a header renamed), so it is left as it is.`
+            : `Results: new block at ${a1(rowsOf(at))}, after your last column, because the columns right of your data (${a1(rowsOf(beside))}) are not empty. Nothing of yours is overwritten.`;
       }
     }
     const origin = { sheet: region.sheet, rowIndex: region.rowIndex, columnIndex: at };

@@ -93,10 +93,14 @@ function showProgress(p: RunProgress): void {
 
 function showSummary(s: RunSummary): void {
   const counts = Object.entries(s.byStatus)
-    .map(([w, n]) => `${w} ${n}`)
+    .map(([w, n]) => `${n} ${w.replace("_", " ")}`)
     .join(", ");
   const head = s.cancelled ? "Cancelled." : "Done.";
-  say("status", `${head} ${s.rowsWritten} row${s.rowsWritten === 1 ? "" : "s"} written${s.errors ? `, ${s.errors} with errors (see Message)` : ""}. Check statuses: ${counts || "none"}.${placement ? ` ${placement}` : ""}`);
+  say(
+    "status",
+    `${head} ${s.rowsWritten} row${s.rowsWritten === 1 ? "" : "s"} written${s.errors ? `, ${s.errors} with errors (see the Message column)` : ""}.` +
+      `\nStatuses over all checks: ${counts || "none"}.${placement ? `\n${placement}` : ""}`,
+  );
   banner(s.fatal ?? null);
 }
 
@@ -160,12 +164,12 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
       $("problems-box").hidden = false;
     }
     const valid = p.rows.length - p.problems.length;
-    const skipped = p.blankRowsSkipped ? ` ${p.blankRowsSkipped} blank row${p.blankRowsSkipped === 1 ? "" : "s"} at the end of the selection left out.` : "";
+    const skipped = p.blankRowsSkipped ? `\n${p.blankRowsSkipped} blank row${p.blankRowsSkipped === 1 ? " at the end of the selection was" : "s at the end of the selection were"} left out.` : "";
     say(
       "status",
       valid
-        ? `Checking ${valid} row${valid === 1 ? "" : "s"} (${p.distinct} distinct ${p.distinct === 1 ? "property" : "properties"}). ${p.placement}${skipped}`
-        : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent. ${p.placement}${skipped}`,
+        ? `Checking ${valid} row${valid === 1 ? "" : "s"} (${p.distinct} distinct ${p.distinct === 1 ? "property" : "properties"})…\n${p.placement}${skipped}`
+        : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent.\n${p.placement}${skipped}`,
     );
     placement = `${p.placement}${skipped}`;
     const summary = await runCheck(p, { excelRun, client: c, plan: s.plan, store, signal: running.signal, onProgress: showProgress });

@@ -108,9 +108,9 @@ test("not found is #N/A 'property not found', a bad UPRN is #VALUE! 'invalid UPR
   const out = await settleAll([b.check("999999999999"), b.check("12ab"), b.check("1234567890123"), b.check(good), b.check("")]);
   expect(out[0]).toEqual({ error: { code: "notAvailable", message: "property not found" } });
   expect(out[1]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN" } });
-  expect(out[2]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN" } });
+  expect(out[2]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN: 13 digits; a UPRN has at most 12" } });
   expect(out[3]).toHaveProperty("value");
-  expect(out[4]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN" } });
+  expect(out[4]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN: the cell is empty" } });
   expect(sb.stats().total).toBe(2); // two GETs: the unknown and the good one; the bad ones never left
   // A not-found answer is a fact about the property: cached like a result.
   await settleAll([b.check("999999999999")]);

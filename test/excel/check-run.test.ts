@@ -127,7 +127,7 @@ test("the place for results must be free: a user's column there is never overwri
   const prep = await prepareCheck(excelRun, { plan: "professional" });
   if (!prep.ok) throw new Error(prep.message);
   expect(prep.check.origin.columnIndex).toBe(4); // E: C is the user's, D is left blank between
-  expect(prep.check.placement).toMatch(/\(B1:X2\) are not empty, so the results go in a new block at E1:AA2/);
+  expect(prep.check.placement).toMatch(/^Results: new block at E1:AA2, after your last column, because the columns right of your data \(B1:X2\) are not empty/);
   await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "C1:C2").values.flat()).toEqual(["Someone else's", "data"]);
   expect(api.read("Sheet1", "E1").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);

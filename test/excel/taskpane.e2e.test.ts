@@ -168,6 +168,36 @@ run("Excel task pane in Chromium", () => {
     expect(cells.numberFormats[0][0]).toBe("@");
   });
 
+  test("a new user's sheet: whole columns selected, a column of their own in the way, blank rows; the pane says where results went", async () => {
+    const st = examples.uprn_by_check_status;
+    const rows = [
+      ["UPRN", "Landlord"],
+      [st.epc.pass, "A"],
+      [st.epc.fail, "B"],
+      ["", "C"], // a blank UPRN in the middle
+      [st.gas_safety.warning, "D"],
+      [" ", ""], // spaces only: blank rows at the end
+      [" ", ""],
+    ];
+    await page.evaluate((values) => {
+      const x = (window as any).__excelStandIn;
+      x.seed("Sheet2", "A1", values);
+      x.seed("Sheet2", "D1", [["My notes"], ["call"], ["", ""]]);
+      x.select("Sheet2", "A:B");
+    }, rows);
+    await page.click("#check");
+    await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+    const status = await page.textContent("#status");
+    expect(status).toMatch(/^Done\. 4 rows written, 1 with errors/);
+    expect(status).toMatch(/Results: new block at F1:AB7/);
+    expect(status).toMatch(/2 blank rows at the end of the selection were left out/);
+    expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
+    const notes = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet2", "D1:D2"));
+    expect(notes.values.flat()).toEqual(["My notes", "call"]);
+    fs.mkdirSync(OUT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(OUT_DIR, "excel-taskpane-new-user.png"), fullPage: true });
+  });
+
   test("Refresh clears the cache and recalculates the workbook", async () => {
     await page.click("#refresh");
     await page.waitForFunction(() => /recalculating/.test(document.getElementById("refresh-status")!.textContent ?? ""));
