@@ -112,7 +112,8 @@ async function poll(): Promise<void> {
     failures = 0;
     renderRun(p);
     if (p && p.phase === "running") schedulePoll(p.waitMs);
-    else if (p) showMessage(p.message, p.phase === "stopped");
+    // A finished run's summary is already under the progress bar: do not repeat it in the top box.
+    else if (p) showMessage(p.phase === "stopped" ? p.message : "", p.phase === "stopped");
   } catch (e) {
     // A failed call (a server hiccup, a lost connection) is retried with back-off; the job keeps running.
     failures++;

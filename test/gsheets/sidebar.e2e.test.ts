@@ -136,4 +136,29 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-lookup.png"), fullPage: true });
     await page.close();
   });
+
+  test("a new user's sheet: whole columns selected beside their Notes column, then a results column they edited", async () => {
+    const env = createGasEnvironment();
+    env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
+    const rows: unknown[][] = props.slice(0, 50).map((p, i) => [p.uprn, i % 7 === 0 ? "call agent" : ""]);
+    rows[9] = ["#N/A", ""];
+    rows[19] = ["", ""];
+    env.sheet.seed(1, 1, [["UPRN", "Notes"], ...rows]);
+    env.sheet.select("A:B");
+    const { page } = await openSidebar(browser, env);
+    await page.click("#check-btn");
+    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 60000 });
+    const notes = await page.$$eval("#notes li", (li) => li.map((x) => x.textContent || ""));
+    expect(notes.join(" ")).toMatch(/Results go in columns C:/);
+    expect(notes.join(" ")).toMatch(/left out/);
+    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-new-user.png"), fullPage: true });
+
+    // The user renames one of our headers, then checks again: refused, in words a person can act on.
+    env.sheet.seed(1, outputCol(env.sheet, "message"), [["My comments"]]);
+    await page.click("#check-btn");
+    await page.waitForFunction(() => /were changed/.test(document.getElementById("message")!.textContent || ""));
+    expect(await page.isEnabled("#check-btn")).toBe(true);
+    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-block-changed.png"), fullPage: true });
+    await page.close();
+  });
 });
