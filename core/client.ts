@@ -3,7 +3,7 @@
  * paginate, retry, pace by rate limits) over the sans-IO pieces. Timers come from the host.
  */
 import type { CheckName, PlanName } from "./checks";
-import { ComplianceError, serviceError, toServiceError, type ServiceError } from "./errors";
+import { ComplianceError, isAboutProperty, serviceError, toServiceError, type ServiceError } from "./errors";
 import { acceptResultsPage, checkJobDeadline, failJob, isJobDone, nextJobRequest, startJob, type JobState } from "./jobs";
 import { fanOut, planScreening, rowsForProperties, type Outcome } from "./plan";
 import { retryDelay, spendOne, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
@@ -116,12 +116,22 @@ function linkedSignal(parent?: AbortSignalLike): { signal: AbortSignalLike; abor
   return { signal, abort };
 }
 
-/** The batch size a 413 says the server accepts, when it is below what was sent. */
+/**
+ * The batch size to try after a 413: the one the server names when it is below what was sent, else half
+ * of what was sent (a server may refuse by body size and say nothing more); undefined when one was sent.
+ */
 function smallerCap(err: ServiceError, sent: number): number | undefined {
-  if (err.status !== 413 || !err.details || typeof err.details !== "object") return undefined;
-  const d = err.details as Record<string, unknown>;
+  if (err.status !== 413) return undefined;
+  const d = err.details && typeof err.details === "object" ? (err.details as Record<string, unknown>) : {};
   const cap = Number(d.max_batch_size ?? d.max_properties ?? d.limit);
-  return Number.isInteger(cap) && cap >= 1 && cap < sent ? cap : undefined;
+  if (Number.isInteger(cap) && cap >= 1 && cap < sent) return cap;
+  return sent > 1 ? Math.ceil(sent / 2) : undefined;
+}
+
+/** An AbortController where the host has one (browsers, Node), so a timed-out fetch is really ended. */
+function requestController(): { signal: unknown; abort(): void } | undefined {
+  const AC = (globalThis as { AbortController?: new () => { signal: unknown; abort(): void } }).AbortController;
+  return AC ? new AC() : undefined;
 }
 
 const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "rate_limited"];
@@ -158,7 +168,16 @@ export function createClient(opts: ClientOptions) {
 
   async function once<T>(req: HttpRequest, interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>, signal?: AbortSignalLike): Promise<Interpreted<T>> {
     let timedOut = false;
-    const response = opts.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal }).then(async (res) => ({
+    // The fetch gets its own controller, aborted by the caller's signal or by our timeout, so a request that
+    // timed out does not stay in flight beside its retry.
+    const controller = requestController();
+    const onCallerAbort = () => controller?.abort();
+    if (controller) {
+      if (signal?.aborted) controller.abort();
+      else signal?.addEventListener?.("abort", onCallerAbort, { once: true });
+    }
+    const fetchSignal = controller ? controller.signal : signal;
+    const response = opts.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: fetchSignal }).then(async (res) => ({
       status: res.status,
       headers: res.headers,
       text: await res.text(),
@@ -168,10 +187,14 @@ export function createClient(opts: ClientOptions) {
     const timeout = sleep(requestTimeoutMs, timer.signal).then(() => {
       if (!timer.signal.aborted) timedOut = true;
     });
-    const res = await Promise.race([response, timeout]).finally(() => timer.abort());
+    const res = await Promise.race([response, timeout]).finally(() => {
+      timer.abort();
+      signal?.removeEventListener?.("abort", onCallerAbort);
+    });
     if (signal?.aborted) throw new ComplianceError(cancelled());
     if (!res || timedOut) {
       response.catch(() => undefined);
+      controller?.abort();
       throw new ComplianceError(serviceError("timeout", "request_timeout", `The service did not answer within ${Math.round(requestTimeoutMs / 1000)} s.`));
     }
     const out = interpret(res.status, res.headers, res.text, now());
@@ -196,7 +219,8 @@ export function createClient(opts: ClientOptions) {
         error = toServiceError(e);
       }
       if (error.kind === "cancelled" || signal?.aborted) throw new ComplianceError(cancelled());
-      const retryable = req.method === "GET" ? RETRYABLE_GET.includes(error.kind) : error.kind === "rate_limited";
+      // A wrong address stays wrong: asking again only delays the message that says to fix the base URL.
+      const retryable = req.method === "GET" ? RETRYABLE_GET.includes(error.kind) && error.code !== "endpoint_not_found" : error.kind === "rate_limited";
       if (!retryable || attempt > maxRetries) throw new ComplianceError(error);
       const delay = retryDelay(attempt, error.retryAfterMs);
       if (delay > maxWaitMs) throw new ComplianceError(error);
@@ -273,9 +297,11 @@ export function createClient(opts: ClientOptions) {
       // A queue, because a server whose cap is below the plan chosen (413 with details.max_batch_size)
       // gets the refused slice again in pieces it accepts.
       const queue = plan.jobs.map((s) => ({ ...s }));
+      let sliced = 0; // slices taken off the queue for good (submitted or failed)
       while (queue.length) {
         const slice = queue.shift()!;
         if (o.signal?.aborted) break;
+        sliced++;
         if (fatal) {
           settleRange(slice.start, slice.end, fatal);
           continue;
@@ -286,18 +312,24 @@ export function createClient(opts: ClientOptions) {
           jobs.push(startJob(job, { offset: slice.start, count: slice.end - slice.start, nowMs: now(), jobTimeoutMs: o.jobTimeoutMs, checks: o.checks }));
           o.onJobs?.(jobs.map((j) => ({ ...j })));
         } catch (e) {
-          const err = toServiceError(e);
+          let err = toServiceError(e);
           if (err.kind === "cancelled") break;
           const cap = smallerCap(err, slice.end - slice.start);
           if (cap) {
-            const pieces = [];
-            for (let start = slice.start; start < slice.end; start += cap) pieces.push({ start, end: Math.min(slice.end, start + cap) });
-            queue.unshift(...pieces);
-            jobsTotal += pieces.length - 1;
+            // Every slice still queued is cut to the size the server takes, not refused once each first.
+            const rest = [slice, ...queue.splice(0)];
+            for (const r of rest) {
+              for (let start = r.start; start < r.end; start += cap) queue.push({ start, end: Math.min(r.end, start + cap) });
+            }
+            sliced--;
+            jobsTotal = sliced + queue.length;
             continue;
           }
+          // A refused submission (404 on the bulk path, 400 on the body) says nothing about the properties:
+          // their rows keep what an earlier check wrote, as for any failed job.
+          if (isAboutProperty(err)) err = { ...err, kind: "job_failed", message: `The bulk job was refused: ${err.message || err.code}` };
           // Later jobs would meet the same refusal: fail their rows with it instead of spending requests.
-          if (err.kind === "auth" || err.kind === "forbidden" || err.kind === "rate_limited") fatal = err;
+          if (err.kind === "auth" || err.kind === "forbidden" || err.kind === "rate_limited" || err.status === 404) fatal = err;
           settleRange(slice.start, slice.end, err);
         }
       }

@@ -33,6 +33,8 @@ export interface JobState {
   polls: number;
   /** Position of the current page's first item in the job, for cursor pages without page numbers. */
   pageStart?: number;
+  /** When the last results page arrived; the deadline only fails a job that was seen unfinished past it. */
+  lastPollAtMs?: number;
   error?: ServiceError;
   checks?: CheckName[];
 }
@@ -137,9 +139,14 @@ export function failJob(state: JobState, error: ServiceError, _nowMs?: number): 
   return { state: { ...state, status: error.kind === "timeout" ? "timed_out" : "failed", error, received }, items };
 }
 
-/** Past the job's deadline: fail what is missing with a timeout; otherwise null. */
+/**
+ * Past the job's deadline: fail what is missing with a timeout; otherwise null. Only once a poll made after
+ * the deadline still found the job unfinished: a run resumed hours later (a reopened pane or sidebar, a
+ * laptop back from sleep) looks at the job first, and the server has usually finished it long ago.
+ */
 export function checkJobDeadline(state: JobState, nowMs: number) {
   if (isJobDone(state) || nowMs <= state.deadlineMs) return null;
+  if (state.lastPollAtMs === undefined || state.lastPollAtMs < state.deadlineMs) return null;
   return failJob(
     state,
     serviceError("timeout", "job_timeout", `Bulk job ${state.jobId} did not finish in time (${receivedCount(state)} of ${state.total} done); check these rows again later.`),
@@ -155,9 +162,22 @@ function follow(s: JobState, next: string, numbered: boolean, nextStart: number)
   return out;
 }
 
-/** Postcode (no spaces, upper case) and lowercased words of a text, for matching a result to a postcode query. */
+/** Letters and digits only, upper case: how a postcode is compared ("sw1a2aa" = "SW1A 2AA"). */
 function compact(s: unknown): string {
   return typeof s === "string" ? s.replace(/[^a-z0-9]+/gi, "").toUpperCase() : "";
+}
+
+/** The whole words of an address, lower case, accents folded: "2 Jubilee Rd." -> ["2", "jubilee", "rd"]. */
+function addressWords(s: unknown): string[] {
+  if (typeof s !== "string") return [];
+  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().match(/[a-z0-9]+/g) ?? [];
+}
+
+/** Does the address begin with the first line asked for, word for word? "2 Jubilee Road" is not "42 Jubilee Road". */
+function startsWithLine(address: unknown, line: string): boolean {
+  const have = addressWords(address);
+  const want = addressWords(line);
+  return want.length > 0 && want.length <= have.length && want.every((w, i) => have[i] === w);
 }
 
 /** Does a check result (its address / postcode) fit a postcode query (and its first line, when given)? */
@@ -166,7 +186,7 @@ function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "post
   const r = result as Record<string, unknown>;
   const where = compact(r.address) + "|" + compact(r.postcode) + "|" + compact(r.full_address);
   if (!where.includes(compact(q.postcode))) return null;
-  if (q.address && compact(r.address).includes(compact(q.address))) return "address";
+  if (q.address && (startsWithLine(r.address, q.address) || startsWithLine(r.full_address, q.address))) return "address";
   return q.address ? null : "postcode";
 }
 
@@ -177,7 +197,7 @@ function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "post
  * followed by their next link once full or once the job has ended.
  */
 export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: number, jobProperties?: readonly PropertyQuery[]): AcceptResult {
-  let s: JobState = { ...state, polls: state.polls + 1, received: state.received.map((r) => [r[0], r[1]] as [number, number]) };
+  let s: JobState = { ...state, polls: state.polls + 1, lastPollAtMs: nowMs, received: state.received.map((r) => [r[0], r[1]] as [number, number]) };
   const warnings: string[] = [];
   const items: { index: number; outcome: Outcome }[] = [];
   const keys = jobProperties?.map(propertyKey);

@@ -131,8 +131,21 @@ export function safeCellText(s: string): string {
   return /^[=+\-@\t\r|]/.test(s) ? `'${s}` : s;
 }
 
+/**
+ * A date value a host read back from a cell (Apps Script hands date cells over as Date objects). Hosts
+ * should turn them into text in the sheet's own time zone first; this is the fallback. A date-only cell is
+ * local midnight, up to 14 hours either side of UTC midnight, so the nearest UTC midnight names its day.
+ */
+function dateCellText(d: Date, kind: OutputColumn["kind"]): string {
+  const ms = d.getTime();
+  if (!Number.isFinite(ms)) return "";
+  if (kind === "date") return new Date(ms + 12 * 3600 * 1000).toISOString().slice(0, 10);
+  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+}
+
 function toCell(v: unknown, kind: OutputColumn["kind"]): Cell {
   if (v === null || v === undefined) return "";
+  if (Object.prototype.toString.call(v) === "[object Date]") return dateCellText(v as Date, kind);
   if (kind === "number") return typeof v === "number" && Number.isFinite(v) ? v : "";
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? "true" : "false";

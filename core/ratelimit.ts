@@ -36,8 +36,10 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
 }
 
 function num(s: string | undefined): number | undefined {
-  if (s === undefined) return undefined;
-  const n = Number(String(s).split(",")[0].trim());
+  const first = s === undefined ? "" : String(s).split(",")[0].trim();
+  // A blank header says nothing (Number("") would read it as 0: "no requests left").
+  if (first === "") return undefined;
+  const n = Number(first);
   return Number.isFinite(n) ? n : undefined;
 }
 

@@ -3,7 +3,7 @@
  * decides how (fetch in Excel and Node, UrlFetchApp in Apps Script).
  */
 import type { CheckName } from "./checks";
-import { encodeQuery, resolveServiceUrl } from "./url";
+import { encodeQuery, originOf, resolveServiceUrl } from "./url";
 import type { PropertyQuery } from "./rows";
 
 export interface ClientConfig {
@@ -34,20 +34,40 @@ export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | 
   return { ok: true, baseUrl: s };
 }
 
-/** Keys go into a header: no whitespace or control characters, and not empty. */
+/**
+ * Keys go into a header, so only printable ASCII: a masked key pasted back ("sand••••onal"), a non-breaking
+ * hyphen or a zero-width space from a web page would otherwise fail every request as "unreachable".
+ */
 export function validateApiKey(input: string): { ok: true; apiKey: string } | { ok: false; message: string } {
-  const key = String(input ?? "").trim().replace(/^Bearer\s+/i, "");
+  const key = String(input ?? "").replace(/[\u200b-\u200d\u2060\ufeff]/g, "").trim().replace(/^Bearer\s+/i, "");
   if (!key) return { ok: false, message: "Enter an API key (Settings > API Keys in the service dashboard)." };
   if (/[\s\x00-\x1f\x7f]/.test(key)) return { ok: false, message: "An API key cannot contain spaces or line breaks." };
+  if (key.includes("\u2022")) return { ok: false, message: "That is the masked key (with • dots): paste the whole key from the service dashboard." };
+  if (/[^\x21-\x7e]/.test(key)) {
+    return { ok: false, message: "An API key has only plain letters, digits and punctuation: this one holds other characters (copied from a formatted page?). Paste it again from the service dashboard." };
+  }
   if (key.length > 512) return { ok: false, message: "That API key is too long to be a key." };
   return { ok: true, apiKey: key };
 }
 
-/** Enough of a key to recognise it, never enough to use it. */
+/** Enough of a key to recognise it, never enough to use it: at most a quarter of it shows. */
 export function maskApiKey(key: string): string {
   if (!key) return "";
-  if (key.length <= 8) return "•".repeat(key.length);
-  return `${key.slice(0, 4)}${"•".repeat(Math.min(12, key.length - 8))}${key.slice(-4)}`;
+  const show = Math.min(4, Math.floor(key.length / 8));
+  if (show === 0) return "•".repeat(Math.min(12, key.length));
+  return `${key.slice(0, show)}${"•".repeat(Math.min(12, key.length - 2 * show))}${key.slice(-show)}`;
+}
+
+/** "https://Host:443" and "https://host" are one origin. */
+function normalOrigin(url: string): string | null {
+  const o = originOf(url);
+  return o ? o.toLowerCase().replace(/^(https:\/\/[^/]+):443$/, "$1").replace(/^(http:\/\/[^/]+):80$/, "$1") : null;
+}
+
+/** Whether a URL is on the service's own origin, the only place the key may be sent. */
+export function isServiceOrigin(cfg: ClientConfig, url: string): boolean {
+  const base = normalOrigin(cfg.baseUrl);
+  return !!base && base === normalOrigin(url);
 }
 
 function headers(cfg: ClientConfig, withBody: boolean): Record<string, string> {
@@ -86,9 +106,16 @@ export function buildBulkSubmitRequest(
   return { method: "POST", url: endpoint(cfg, "/api/check/bulk"), headers: headers(cfg, true), body: JSON.stringify(body) };
 }
 
-/** GET a job's results_url, or a next-page link the server gave (relative or absolute). */
+/**
+ * GET a job's results_url, or a next-page link the server gave (relative or absolute). A link to another
+ * origin (a storage host, or anything a response could name) is fetched WITHOUT the key, as browsers do
+ * with a cross-origin redirect: the key is only ever sent to the base URL's origin.
+ */
 export function buildBulkResultsRequest(cfg: ClientConfig, urlOrPath: string): HttpRequest {
-  return { method: "GET", url: resolveServiceUrl(cfg.baseUrl, urlOrPath), headers: headers(cfg, false) };
+  const url = resolveServiceUrl(cfg.baseUrl, urlOrPath);
+  const h = headers(cfg, false);
+  if (!isServiceOrigin(cfg, url)) delete h.Authorization;
+  return { method: "GET", url, headers: h };
 }
 
 export function buildAddressLookupRequest(cfg: ClientConfig, q: { postcode?: string; query?: string; limit?: number }): HttpRequest {

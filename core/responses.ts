@@ -34,6 +34,19 @@ function firstString(...values: unknown[]): string | undefined {
   return undefined;
 }
 
+/**
+ * A 404 that is about the address asked, not about a property: a web server's HTML page, or a framework's
+ * "no route" answer (an empty 404 stays a property not found). Read as a property "not found", it would wipe a row's earlier
+ * results and be cached as a fact when the real fault is a wrong base URL.
+ */
+function isMissingEndpoint(isHtml: boolean, code: string | undefined, message: string | undefined): boolean {
+  const words = `${code ?? ""} ${message ?? ""}`;
+  if (/propert|uprn|postcode|\bjob/i.test(words)) return false;
+  // The spec's errors are JSON: a 404 web page came from something else (a wrong host or path).
+  if (isHtml) return true;
+  return /\b(route|endpoint|path|url|cannot (get|post))\b/i.test(words);
+}
+
 /** An error from a non-2xx response, whatever shape its body has. */
 export function errorFromResponse(status: number, text: string, rateLimit: RateLimitInfo): ServiceError {
   const kind = kindForStatus(status);
@@ -62,6 +75,14 @@ export function errorFromResponse(status: number, text: string, rateLimit: RateL
     timeout: "The service timed out",
     invalid_input: `The service rejected the request (HTTP ${status})`,
   };
+  if (kind === "not_found" && isMissingEndpoint(/^\s*</.test(text), code, message)) {
+    return serviceError(
+      "server",
+      "endpoint_not_found",
+      `The service has no such address (HTTP ${status}${message ? `: ${message}` : ""}). Check the base URL in Settings: it should end in the API version, e.g. https://api.example.com/v1.`,
+      { status },
+    );
+  }
   const err = serviceError(kind, code ?? `http_${status}`, message ?? fallback[kind] ?? `HTTP ${status}`, { status });
   if (details !== undefined) err.details = details;
   // A 429 without Retry-After waits for the window's reset; a 503 only waits when it says how long

@@ -44,36 +44,72 @@ export interface ReadRowsResult {
 
 const HEADER_WORDS: Record<keyof ColumnMapping, RegExp> = {
   uprn: /^(uprn|property ?(ref|reference)( ?(no|number))?|unique property reference( number)?)$/,
-  postcode: /^(post ?code|postal ?code|post code|zip|zip ?code)$/,
+  postcode: /^(postcode|postal ?code|zip|zip ?code)$/,
   address: /^(address|address ?line ?1|address ?1|line ?1|first line( of address)?|street( address)?|property address|house|building)$/,
 };
 
+/**
+ * A header cell as plain lower-case words: "(12 digits)" and other bracketed notes, punctuation and
+ * underscores go; "U.P.R.N." and "Post-code" read as "uprn" and "postcode".
+ */
 function headerText(v: unknown): string {
-  return typeof v === "string" ? v.trim().toLowerCase().replace(/[_.:#*]+/g, " ").replace(/\s+/g, " ").trim() : "";
+  if (typeof v !== "string") return "";
+  const t = stripInvisible(v)
+    .toLowerCase()
+    .replace(/\([^)]*\)|\[[^\]]*\]/g, " ")
+    .replace(/\bu\W?p\W?r\W?n\b\W?/g, "uprn ")
+    .replace(/\bpost\W?code/g, "postcode")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+  return t;
 }
 
 /** The plain word for each input column: it wins over a synonym elsewhere in the row ("UPRN" over "Property ref"). */
-const PLAIN_WORD: Record<keyof ColumnMapping, RegExp> = { uprn: /^uprn$/, postcode: /^post ?code$/, address: /^address$/ };
+const PLAIN_WORD: Record<keyof ColumnMapping, RegExp> = { uprn: /^uprn$/, postcode: /^postcode$/, address: /^address$/ };
+
+/** A header that names the word among others ("Property UPRN", "UPRN no", "Property postcode"). */
+const HAS_WORD: Partial<Record<keyof ColumnMapping, RegExp>> = { uprn: /\buprn\b/, postcode: /\bpostcode\b/ };
+
+/** Someone else's postcode or reference (the landlord's, the agent's): never the property's. */
+const NOT_THE_PROPERTY = /\b(landlord|owner|agent|agency|tenant|contact|billing|correspondence|forwarding|office|parent|old|previous)\b/;
+
+/** How well a header names a column: 3 the plain word, 2 a known synonym, 1 a header containing the word, 0 not at all. */
+function headerRank(t: string, key: keyof ColumnMapping): number {
+  if (!t) return 0;
+  if (PLAIN_WORD[key].test(t)) return 3;
+  if (HEADER_WORDS[key].test(t)) return 2;
+  if (HAS_WORD[key]?.test(t) && !NOT_THE_PROPERTY.test(t)) return 1;
+  return 0;
+}
 
 /** Find our input columns in a header row; null if it has neither a UPRN nor a Postcode header. */
 export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | null {
   const mapping: ColumnMapping = {};
-  const plain: Partial<Record<keyof ColumnMapping, boolean>> = {};
+  const best: Partial<Record<keyof ColumnMapping, number>> = {};
   headerRow.forEach((cell, i) => {
     const t = headerText(cell);
     for (const key of Object.keys(HEADER_WORDS) as (keyof ColumnMapping)[]) {
-      if (plain[key] || !HEADER_WORDS[key].test(t)) continue;
-      if (mapping[key] === undefined || PLAIN_WORD[key].test(t)) {
+      const rank = headerRank(t, key);
+      // The best-ranked header wins; among equals, the leftmost.
+      if (rank > (best[key] ?? 0)) {
         mapping[key] = i;
-        plain[key] = PLAIN_WORD[key].test(t);
+        best[key] = rank;
       }
     }
   });
+  if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode)) delete mapping.address;
   return mapping.uprn !== undefined || mapping.postcode !== undefined ? mapping : null;
 }
 
+/** Zero-width spaces, joiners and byte-order marks that copy-paste from web pages and PDFs leaves in cells. */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
+
+function stripInvisible(s: string): string {
+  return s.replace(INVISIBLE, "");
+}
+
 function isBlank(v: unknown): boolean {
-  return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+  return v === null || v === undefined || (typeof v === "string" && stripInvisible(v).trim() === "");
 }
 
 function cellPreview(v: unknown): string {
@@ -106,7 +142,7 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
   }
   if (typeof v === "string") {
     // Text imported from elsewhere may keep the apostrophe or quotes that marked it as text.
-    const s = v.trim().replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "").replace(/[\s\u00a0]+/g, "");
+    const s = stripInvisible(v).trim().replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "").replace(/[\s\u00a0]+/g, "");
     if (/^\d{1,12}$/.test(s)) return { uprn: s };
     if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12.` } };
     if (/^\d+(\.\d+)?e\+?\d+$/i.test(s)) {
@@ -126,7 +162,7 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
 export function normalisePostcode(v: unknown): { postcode: string; note?: string } | { error: RowIssue } {
   const kind = cellKindIssue(v, "postcode", "invalid_postcode");
   if (kind) return { error: kind };
-  const raw = typeof v === "string" ? v.trim().replace(/\s+/g, " ") : typeof v === "number" ? String(v) : "";
+  const raw = typeof v === "string" ? stripInvisible(v).trim().replace(/\s+/g, " ") : typeof v === "number" ? String(v) : "";
   if (raw && isValidPostcode(raw)) return { postcode: toNormalised(raw) as string };
   if (raw) {
     const fixed = fixPostcode(raw);
@@ -170,7 +206,7 @@ export function normaliseProperty(uprnCell: unknown, postcodeCell: unknown, addr
       return { index: -1, error: { code: "invalid_address", message: `The Address cell shows the error ${addressCell.trim().toUpperCase()}; fix the formula or value in that cell.` } };
     }
     if (!isBlank(addressCell)) {
-      const address = String(addressCell instanceof Date ? cellPreview(addressCell) : addressCell).trim().replace(/\s+/g, " ");
+      const address = stripInvisible(String(addressCell instanceof Date ? cellPreview(addressCell) : addressCell)).trim().replace(/\s+/g, " ");
       if (address.length > 200) {
         return { index: -1, error: { code: "invalid_address", message: "The address is longer than 200 characters; give the first line only." } };
       }

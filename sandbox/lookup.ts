@@ -42,7 +42,19 @@ export function normalisePostcode(raw: string): string {
   return normalised;
 }
 
-const fold = (s: string) => s.toLowerCase().replace(/\s+/g, " ").replace(/\s*,\s*/g, ", ").trim();
+/** Lower-case words of an address, accents folded ("Glyndŵr" = "glyndwr"), punctuation dropped. */
+function addressWords(s: string): string[] {
+  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().match(/[a-z0-9]+/g) ?? [];
+}
+
+function startsWithWords(have: string[], want: string[]): boolean {
+  return want.length <= have.length && want.every((w, i) => have[i] === w);
+}
+
+function containsWords(have: string[], want: string[]): boolean {
+  for (let i = 0; i + want.length <= have.length; i++) if (want.every((w, k) => have[i + k] === w)) return true;
+  return false;
+}
 
 function candidates(list: Property[]): { uprn: string; address: string }[] {
   return list.map((p) => ({ uprn: p.uprn, address: p.address }));
@@ -78,12 +90,15 @@ export function resolveProperty(ds: Dataset, q: PropertyQuery): Property {
     if (list.length === 1) return list[0];
     throw ambiguous(postcode, list);
   }
-  const want = fold(addressText);
-  const exact = list.filter((p) => fold(p.address_line_1) === want || fold(p.address) === want);
+  // Whole words only: "2 Jubilee Road" must never find "42 Jubilee Road", nor "Flat 1, 153" "Flat 11, 53".
+  const want = addressWords(addressText);
+  if (want.length === 0) throw new ApiError(400, "invalid_request", "The address has no letters or digits; give its first line.");
+  const same = (a: string[]) => a.length === want.length && startsWithWords(a, want);
+  const exact = list.filter((p) => same(addressWords(p.address_line_1)) || same(addressWords(p.address)));
   if (exact.length === 1) return exact[0];
-  const prefix = list.filter((p) => fold(p.address_line_1).startsWith(want) || fold(p.address).startsWith(want));
+  const prefix = list.filter((p) => startsWithWords(addressWords(p.address_line_1), want) || startsWithWords(addressWords(p.address), want));
   if (prefix.length === 1) return prefix[0];
-  const contains = list.filter((p) => fold(p.address).includes(want));
+  const contains = list.filter((p) => containsWords(addressWords(p.address), want));
   if (contains.length === 1) return contains[0];
   const several = exact.length > 1 ? exact : prefix.length > 1 ? prefix : contains;
   if (several.length > 1) throw ambiguous(postcode, several, addressText);
@@ -110,11 +125,14 @@ export function addressRecord(p: Property): AddressRecord {
   };
 }
 
+/** Lower case with accents folded, so "Glyndwr" finds "Glyndŵr". */
+function foldText(s: string): string {
+  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase();
+}
+
 /** Search words: split on spaces, trimmed of surrounding punctuation ("Road," -> "road"), lower case. */
 function words(query: string): string[] {
-  return query
-    .normalize("NFC")
-    .toLowerCase()
+  return foldText(query)
     .split(/\s+/)
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((w) => w !== "");
@@ -131,7 +149,7 @@ export function searchAddresses(ds: Dataset, postcode: string | undefined, query
   const ws = words(query);
   if (ws.length === 0) return [];
   if (!searchIndex || searchIndex.ds !== ds) {
-    searchIndex = { ds, folded: ds.properties.map((p) => p.address.normalize("NFC").toLowerCase()) };
+    searchIndex = { ds, folded: ds.properties.map((p) => foldText(p.address)) };
   }
   if (pool === ds.properties) {
     const folded = searchIndex.folded;
@@ -140,7 +158,7 @@ export function searchAddresses(ds: Dataset, postcode: string | undefined, query
     return out;
   }
   return pool.filter((p) => {
-    const a = p.address.normalize("NFC").toLowerCase();
+    const a = foldText(p.address);
     return ws.every((w) => a.includes(w));
   });
 }

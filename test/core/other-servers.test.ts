@@ -676,3 +676,44 @@ describe("(10, 11) network failures", () => {
     expect(ms).toBeLessThan(3000);
   });
 });
+
+describe("(28) a 413 that names no cap, and links to another origin", () => {
+  test("the refused job is halved until the server takes it; later slices go at that size at once", async () => {
+    const sizes: number[] = [];
+    const s = await serve((req) => {
+      if (req.method === "POST") {
+        const props = JSON.parse(req.body).properties as Prop[];
+        sizes.push(props.length);
+        if (props.length > 300) return { status: 413, text: "<html><body>413 Request Entity Too Large</body></html>", headers: { "content-type": "text/html" } };
+        const id = `j${sizes.length}`;
+        jobs413.set(id, props);
+        return { status: 202, body: { job_id: id, status: "processing", results_url: `/api/check/bulk/${id}/results` } };
+      }
+      const id = req.path.split("/")[5]; // /v1/api/check/bulk/<id>/results
+      return { body: { status: "completed", results: jobs413.get(id)!.map((p, index) => ({ index, result: checkResult(p.uprn!, "x") })) } };
+    });
+    const jobs413 = new Map<string, Prop[]>();
+    const props = Array.from({ length: 1500 }, (_v, i) => ({ uprn: U(i) }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { plan: 1000 });
+    expect(out.map((o) => ("result" in o ? o.result.uprn : JSON.stringify(o).slice(0, 80)))).toEqual(props.map((p) => p.uprn));
+    // 1000 refused, 500 refused, 250 taken; the rest go as 250s without being refused first.
+    expect(sizes).toEqual([1000, 500, 250, 250, 250, 250, 250, 250]);
+  });
+
+  test("a results_url on another origin is fetched without the key", async () => {
+    const seen: (string | undefined)[] = [];
+    const rawStorage = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ status: "completed", results: [{ index: 0, result: checkResult(U(1), "x") }] }));
+    });
+    await new Promise<void>((r) => rawStorage.listen(0, "127.0.0.1", r));
+    servers.push(rawStorage);
+    const other = `http://127.0.0.1:${(rawStorage.address() as AddressInfo).port}/results/j1`;
+    const api = await serve((req) => (req.method === "POST" ? { status: 202, body: { job_id: "j1", status: "processing", results_url: other } } : { status: 500 }));
+    const out = await createClient({ baseUrl: api.baseUrl, apiKey: "secret-key", fetch }).screen([{ uprn: U(1) }]);
+    expect(out[0]).toMatchObject({ result: { uprn: U(1) } });
+    expect(seen).toEqual([undefined]);
+    expect(api.count("GET")).toBe(0);
+  });
+});

@@ -2,9 +2,9 @@
  * `screen` end to end against the sandbox over loopback HTTP: the bulk flow at scale and under faults.
  * Every row must come back, in order, with its result or its own error; nothing may hang.
  */
-import { createClient, readPropertyRows, type Outcome, type ScreenProgress } from "../../core";
+import { createClient, outputRow, readPropertyRows, type Outcome, type ScreenProgress } from "../../core";
 import { startSandbox, type SandboxHandle } from "../../sandbox/app";
-import { getDataset } from "../../sandbox/dataset";
+import { checkResultFor, getDataset } from "../../sandbox/dataset";
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
@@ -184,4 +184,16 @@ test("the rate-limit headers are read and paced on", async () => {
   const c = client();
   await c.lookupAddresses({ postcode: getDataset().properties[0].postcode });
   expect(c.lastRateLimit()).toMatchObject({ limit: 60, remaining: 59 });
+});
+
+test("a base URL without /v1: one refused POST, every row says to check the base URL, earlier values are kept", async () => {
+  const wrong = createClient({ baseUrl: sandbox.url, apiKey: "sandbox-professional", fetch });
+  const outcomes = await wrong.screen(uprns(2500).map((uprn) => ({ uprn })), { plan: "professional" });
+  expect(sandbox.stats().total).toBe(1); // no retries, no further jobs
+  for (const o of outcomes) expect(o).toMatchObject({ error: { kind: "server", code: "endpoint_not_found", message: expect.stringMatching(/base URL/) } });
+  // The refusal is about the address, not the property: a row's earlier result survives it.
+  const before = outputRow({ result: checkResultFor(getDataset().properties[0]) as never }, new Date().toISOString());
+  const after = outputRow(outcomes[0], new Date().toISOString(), before);
+  expect(after.slice(0, 5)).toEqual(before.slice(0, 5));
+  expect(String(after[after.length - 1])).toMatch(/^Not refreshed/);
 });

@@ -160,3 +160,54 @@ describe("GET /api/addresses", () => {
     expectError(await call("/api/addresses" + q({ postcode: "banana" })), 400, "invalid_postcode");
   });
 });
+
+describe("address matching is by whole words", () => {
+  /** Shared postcodes holding "<n> <street>" and "<m> <street>" where m ends with n (2 and 42 Jubilee Road). */
+  function lookAlikes(): { postcode: string; short: string; long: string }[] {
+    const out: { postcode: string; short: string; long: string }[] = [];
+    const split = (line: string) => /^(\d+) (.+)$/.exec(line);
+    for (const [postcode, list] of sb.dataset().byPostcode) {
+      for (const a of list) {
+        const sa = split(a.address_line_1);
+        if (!sa) continue;
+        for (const b of list) {
+          const sb2 = split(b.address_line_1);
+          if (sb2 && sb2[2] === sa[2] && sb2[1] !== sa[1] && sb2[1].endsWith(sa[1])) out.push({ postcode, short: a.address_line_1, long: b.address_line_1 });
+        }
+      }
+      if (out.length >= 5) break;
+    }
+    return out;
+  }
+
+  test("a first line never finds a property whose house number merely ends with it", async () => {
+    const pairs = lookAlikes();
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const { postcode, short } of pairs) {
+      const res = await call("/api/check" + q({ postcode, address: short }));
+      expect(res.status).toBe(200);
+      expect(res.body.address.startsWith(short + ",")).toBe(true);
+    }
+    // "2 Jubilee Road" where only 42 exists: not found, never number 42.
+    const lines = (pc: string) => new Set((sb.dataset().byPostcode.get(pc) ?? []).map((p) => p.address_line_1));
+    let tried = 0;
+    for (const p of sb.dataset().properties) {
+      const m = /^(\d)(\d+) (.+)$/.exec(p.address_line_1);
+      if (!m || lines(p.postcode).has(`${m[2]} ${m[3]}`)) continue;
+      const res = await call("/api/check" + q({ postcode: p.postcode, address: `${m[2]} ${m[3]}` }));
+      expect(res.status).toBe(404);
+      if (++tried === 5) break;
+    }
+    expect(tried).toBe(5);
+  });
+
+  test("free text ignores accents: Glyndwr finds Glyndŵr", async () => {
+    const accented = sb.dataset().properties.find((p) => /[^\x00-\x7f]/.test(p.address));
+    if (!accented) throw new Error("the register has no address with an accent to test");
+    const plainWords = accented.address.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[ ,]+/);
+    const word = plainWords.find((w, i) => w !== accented.address.split(/[ ,]+/)[i])!;
+    const res = await call("/api/addresses" + q({ query: word, limit: "100" }));
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { uprn: string }) => r.uprn)).toContain(accented.uprn);
+  });
+});
