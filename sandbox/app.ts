@@ -155,6 +155,22 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 32 * 1024 * 1024,
+    // What Node's HTTP parser refuses before fastify sees a request (raw non-ASCII in the URL, headers over
+    // 16 KB) still gets the contract's JSON error body and CORS headers. There is no request to count, so
+    // these carry no X-RateLimit-* headers.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const code = (err as { code?: string }).code;
+      const [status, reason, apiCode, message] =
+        code === "HPE_HEADER_OVERFLOW"
+          ? [431, "Request Header Fields Too Large", "headers_too_large", "The request headers are too large."]
+          : [400, "Bad Request", "invalid_request", `The request could not be read (${code ?? "malformed HTTP"}); encode non-ASCII characters in the URL.`];
+      const body = JSON.stringify(new ApiError(status, apiCode, message).toBody());
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     // A URL fastify cannot decode (e.g. "/v1/api/check/bulk/%ZZ/results") never reaches the hooks.
     // It is still counted and answered with the contract's body and headers here.
     frameworkErrors: (error, req, genericReply) => {
@@ -164,6 +180,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
         (err: unknown) => (err instanceof ApiError ? err : new ApiError(500, "internal_error", "Internal server error.")),
       ).then((api) => {
         reply.header("Access-Control-Allow-Origin", "*");
+        reply.header("Access-Control-Expose-Headers", EXPOSED_HEADERS.join(", "));
         if (api.retryAfter !== undefined) reply.header("Retry-After", String(api.retryAfter));
         reply.code(api.status).type("application/json; charset=utf-8").send(api.toBody());
       });
@@ -174,7 +191,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     origin: "*",
     methods: ["GET", "POST", "OPTIONS"],
     allowedHeaders: ["Authorization", "Content-Type"],
-    exposedHeaders: ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"],
+    exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
     strictPreflight: false,
   });
@@ -398,6 +415,9 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 /** Builds and listens; the handle gives the URLs and the controls. */
+/** Headers a browser page may read from our responses (CORS hides all but a few otherwise). */
+const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"];
+
 export async function startSandbox(options: StartOptions = {}): Promise<SandboxHandle> {
   const app = await buildSandbox(options);
   const host = options.host ?? "127.0.0.1";

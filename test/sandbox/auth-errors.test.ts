@@ -1,4 +1,5 @@
 /** Keys, the error body on every non-2xx status, rate-limit headers everywhere, and CORS for browser hosts. */
+import * as net from "net";
 import type { SandboxHandle } from "../../sandbox/app";
 import { NO_API, PRO, expectError, expectRateHeaders, start } from "./http";
 
@@ -76,6 +77,27 @@ describe("error bodies", () => {
     const res = await call("/api/check/bulk/%ZZ/results");
     expectError(res, 400, "invalid_request");
     expectRateHeaders(res);
+    // A browser page can still read the rate-limit headers of that answer.
+    expect(res.headers.get("access-control-expose-headers")).toMatch(/X-RateLimit-Remaining/);
+  });
+
+  test("what Node's HTTP parser refuses (raw non-ASCII in the URL, huge headers) still gets the contract's JSON body", async () => {
+    const raw = (request: Buffer) =>
+      new Promise<string>((resolve, reject) => {
+        const port = Number(new URL(sb.url).port);
+        const socket = net.connect(port, "127.0.0.1", () => socket.end(request));
+        let text = "";
+        socket.on("data", (d) => (text += d.toString("utf8")));
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+      });
+    const parse = (text: string) => ({ status: Number(text.split(" ")[1]), body: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) });
+    const nonAscii = parse(await raw(Buffer.concat([Buffer.from("GET /v1/api/addresses?query="), Buffer.from([0xc5, 0xb5, 0x0a]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")])));
+    expect(nonAscii.status).toBe(400);
+    expect(nonAscii.body.error).toMatchObject({ code: "invalid_request", status: 400, message: expect.stringMatching(/could not be read/) });
+    const huge = parse(await raw(Buffer.from(`GET /v1/api/check?uprn=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)));
+    expect(huge.status).toBe(431);
+    expect(huge.body.error.code).toBe("headers_too_large");
   });
 
   test("a body above 32 MB: 413 payload_too_large", async () => {
