@@ -28,11 +28,11 @@ import {
   type ScreeningPlan,
   type ServiceError,
 } from "../../core";
-import type { ColumnLetters, RunProgress, StartResult } from "../shared/api";
+import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { sendAll, type Reply } from "./http";
 import { cacheKeys, cachedKeys, clearRun, loadRun, saveRun, type RunJob, type RunState } from "./runstore";
 import { loadSettings } from "./settings";
-import { BLOCK_WIDTH, a1, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, locateTable, readRows, rememberBlock, writeBlockRows, writeHeaders } from "./sheet";
+import { BLOCK_WIDTH, a1, checkBlock, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, locateTable, readRows, rememberBlock, writeBlockRows, writeHeaders } from "./sheet";
 
 /** Transient failures of one job in a row before its rows are given up (with their old values kept). */
 const MAX_FAILURES = 5;
@@ -41,6 +41,13 @@ const MIN_WAIT_MS = 250;
 const MAX_WAIT_MS = 60000;
 /** Requests per poll: keeps each call short whatever the number of jobs. */
 const MAX_REQUESTS_PER_POLL = 10;
+/**
+ * No request is started once a call has run this long: when fetchAll fails and the requests go one by one,
+ * each can hang, and Apps Script ends a call at 6 minutes, before the state is saved. The rest wait a poll.
+ */
+const SEND_BUDGET_MS = 60000;
+/** Messages that only hold until the next poll that gets through. */
+const PASSING_MESSAGE = /^(Rate limit|The service is slow)/;
 
 function fingerprint(keys: readonly string[]): string {
   // FNV-1a over the ordered keys: equal when the input rows still ask for the same properties in the same order.
@@ -300,6 +307,15 @@ function finishRun(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: RunState, inp
     ".";
 }
 
+/** Apps Script's exceptions carry the text in message (and their text names no key, see http.ts). */
+function errorText(e: unknown): string {
+  return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
+}
+
+/**
+ * Ends the run, whatever happens to the sheet: the rows' last lines are written if they can be, and if not the
+ * message says so (a failed write must never leave a run that no poll or Stop can end).
+ */
 function stopRun(sheet: GoogleAppsScript.Spreadsheet.Sheet | null, run: RunState, input: Input | null, keys: readonly string[] | null, reason: string, nowIso: string): void {
   // Stopping is not the rows' fault: "cancelled" keeps any earlier values and says why in Message.
   const e = serviceError("cancelled", "stopped", reason);
@@ -315,9 +331,16 @@ function stopRun(sheet: GoogleAppsScript.Spreadsheet.Sheet | null, run: RunState
       items.push(...ended.items);
     }
   }
-  if (sheet && input && keys) writeItems(sheet, run, input, keys, items, nowIso);
+  let unwritten = "";
+  if (sheet && input && keys) {
+    try {
+      writeItems(sheet, run, input, keys, items, nowIso);
+    } catch (err) {
+      unwritten = ` However, the rows could not be updated (${errorText(err)}), so those not yet checked may still say "Not checked yet."`;
+    }
+  }
   run.phase = "stopped";
-  run.message = reason;
+  run.message = reason + unwritten;
 }
 
 /** Keys of the run's properties: from the rows as they are now when unchanged, else from the cache. */
@@ -334,6 +357,11 @@ function describeRun(run: RunState): string {
 
 function isBlankCell(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+}
+
+function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
+  const list = areas.map((r) => r.getA1Notation()).join(", ");
+  return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`;
 }
 
 /**
@@ -366,7 +394,11 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
 
   const sheet = SpreadsheetApp.getActiveSheet();
-  const selection = sheet.getActiveRange();
+  // getActiveRange() is only the last area of a Ctrl+click selection: the others would be silently left out.
+  const areas = sheet.getActiveRangeList();
+  const areaList = areas ? areas.getRanges() : [];
+  if (areaList.length > 1) return { ok: false, message: multiAreaMessage(areaList) };
+  const selection = areaList.length ? areaList[0] : sheet.getActiveRange();
   const lastRow = sheet.getLastRow();
   const table = locateTable(sheet, manual, selection ? { firstRow: selection.getRow(), lastRow: Math.min(selection.getLastRow(), Math.max(lastRow, selection.getRow())) } : undefined);
   if ("problem" in table) return { ok: false, message: table.problem, needsMapping: /No UPRN or Postcode column/.test(table.problem) };
@@ -424,9 +456,14 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   // Submit first: a refused key or plan stops here with nothing written to the sheet.
   const items: Items = [];
   const due = jobRequests(run, input, now, settings.config);
-  const replies = sendAll(due.map((d) => d.req));
+  const replies = sendAll(
+    due.map((d) => d.req),
+    now + SEND_BUDGET_MS,
+  );
   for (let i = 0; i < due.length; i++) {
-    const fatal = handleReply(run, due[i].job, due[i].kind, replies[i], input, items);
+    const reply = replies[i];
+    if (!reply) continue; // not sent in time: the first poll sends it
+    const fatal = handleReply(run, due[i].job, due[i].kind, reply, input, items);
     if (fatal) return { ok: false, message: fatalMessage(fatal, run) };
   }
 
@@ -458,7 +495,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   else {
     cacheKeys(run.runId, input.plan.keys);
     const waiting = run.jobs.filter((j) => !j.state && !j.error).length;
-    run.message = `Checking ${run.properties} properties from ${run.rows} row(s) in ${run.jobs.length} job(s)` + (waiting ? `; ${waiting} job(s) wait for the rate limit.` : ".");
+    run.message = `Checking ${run.properties} properties from ${run.rows} row(s) in ${run.jobs.length} job(s)` + (waiting ? `; ${waiting} job(s) wait to be sent.` : ".");
     if (invalid) run.notes.push(`${invalid} row(s) have input errors; see their Message.`);
     if (run.duplicateRows) run.notes.push(`${run.duplicateRows} duplicate row(s) share a check with an earlier row.`);
   }
@@ -478,67 +515,18 @@ function withUserLock<T>(fn: () => T, busy: () => T): T {
 
 /** One short step of a running check; the sidebar calls it again after the returned waitMs. */
 export function pollBulkCheck(): RunProgress | null {
+  const callStartMs = Date.now();
   return withUserLock(
     () => {
       const run = loadRun();
       if (!run) return null;
       if (run.phase !== "running") return progressOf(run);
-      const now = Date.now();
-      const nowIso = new Date(now).toISOString();
-      const sheet = findSheet(run.sheetId);
-      const settings = loadSettings();
-      if (sheet) run.sheetName = sheet.getName(); // renamed mid-run: results still go to the same sheet
-      if (!sheet) {
-        stopRun(null, run, null, null, `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`, nowIso);
-        saveRun(run);
-        return progressOf(run);
+      try {
+        pollRun(run, callStartMs);
+      } catch (e) {
+        // A sheet that cannot be read or written would fail every poll the same way: end the run, and say why.
+        stopRun(null, run, null, null, `The check stopped: the sheet could not be read or written (${errorText(e)}). Rows not updated keep their last values; check again.`, new Date(Date.now()).toISOString());
       }
-      if (!settings.config) {
-        const stoppedInput = readInput(sheet, run);
-        const stoppedKeys = runKeys(run, stoppedInput);
-        stopRun(sheet, run, stoppedInput, stoppedKeys, "The API key was removed in Settings, so the check stopped; rows not yet checked say so.", nowIso);
-        saveRun(run);
-        return progressOf(run);
-      }
-      if (run.waitUntilMs > now || waitBeforeNextRequest(run.rateLimit, now) > 0) return progressOf(run, now);
-      run.message = run.message.startsWith("Rate limit") ? "" : run.message;
-
-      const input = readInput(sheet, run);
-      const keys = runKeys(run, input);
-      if (!keys) {
-        stopRun(null, run, null, null, "The rows were edited during the check and the saved row map has expired; run the check again.", nowIso);
-        saveRun(run);
-        return progressOf(run);
-      }
-      const items: Items = [];
-      for (const job of run.jobs) {
-        const late = job.state ? checkJobDeadline(job.state, now) : null;
-        if (late) {
-          job.state = late.state;
-          items.push(...late.items);
-        }
-      }
-      // Unsent jobs need the original properties: if the rows changed, those rows are asked to re-run.
-      const sendable = keys === input.plan.keys ? input : null;
-      let due = jobRequests(run, sendable, now, settings.config);
-      const budget = run.rateLimit && run.rateLimit.remaining !== undefined ? Math.max(1, run.rateLimit.remaining) : due.length;
-      due = due.slice(0, budget);
-      const replies = sendAll(due.map((d) => d.req));
-      let fatal: ServiceError | null = null;
-      for (let i = 0; i < due.length; i++) fatal = handleReply(run, due[i].job, due[i].kind, replies[i], sendable, items) || fatal;
-      if (!sendable) {
-        for (const job of run.jobs) {
-          if (job.state || job.error) continue;
-          job.error = serviceError("cancelled", "input_changed", "The rows changed before this part of the check was sent; run the check again.");
-        }
-      }
-      writeItems(sheet, run, input, keys, items, nowIso);
-      if (fatal) stopRun(sheet, run, input, keys, fatalMessage(fatal, run), nowIso);
-      else if (jobsDone(run)) finishRun(sheet, run, input, keys, nowIso);
-      else if (run.waitUntilMs > Date.now()) {
-        run.message = `Rate limit reached; waiting ${Math.ceil((run.waitUntilMs - Date.now()) / 1000)} s before the next request.`;
-      }
-      if (run.inputChanged && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
       saveRun(run);
       return progressOf(run);
     },
@@ -549,24 +537,128 @@ export function pollBulkCheck(): RunProgress | null {
   );
 }
 
+function pollRun(run: RunState, callStartMs: number): void {
+  const now = Date.now();
+  const nowIso = new Date(now).toISOString();
+  const sheet = findSheet(run.sheetId);
+  const settings = loadSettings();
+  if (sheet) run.sheetName = sheet.getName(); // renamed mid-run: results still go to the same sheet
+  if (!sheet) {
+    stopRun(null, run, null, null, `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`, nowIso);
+    return;
+  }
+  const block = checkBlock(sheet, run.headerRow, run.blockCol, run.lastRow);
+  if ("problem" in block) {
+    stopRun(null, run, null, null, `${block.problem}, so the check stopped; nothing more was written and nothing more is sent. Check again to write fresh results.`, nowIso);
+    return;
+  }
+  run.blockCol = block.col; // columns inserted left of the block: it moved with them
+  if (!settings.config) {
+    const stoppedInput = readInput(sheet, run);
+    const stoppedKeys = runKeys(run, stoppedInput);
+    stopRun(sheet, run, stoppedInput, stoppedKeys, "The API key was removed in Settings, so the check stopped; rows not yet checked say so.", nowIso);
+    return;
+  }
+  if (run.waitUntilMs > now || waitBeforeNextRequest(run.rateLimit, now) > 0) return;
+  run.message = PASSING_MESSAGE.test(run.message) ? "" : run.message;
+
+  const input = readInput(sheet, run);
+  const keys = runKeys(run, input);
+  if (!keys) {
+    stopRun(null, run, null, null, "The rows were edited during the check and the saved row map has expired; run the check again.", nowIso);
+    return;
+  }
+  const items: Items = [];
+  for (const job of run.jobs) {
+    const late = job.state ? checkJobDeadline(job.state, now) : null;
+    if (late) {
+      job.state = late.state;
+      items.push(...late.items);
+    }
+  }
+  // Unsent jobs need the original properties: if the rows changed, those rows are asked to re-run.
+  const sendable = keys === input.plan.keys ? input : null;
+  let due = jobRequests(run, sendable, now, settings.config);
+  const budget = run.rateLimit && run.rateLimit.remaining !== undefined ? Math.max(1, run.rateLimit.remaining) : due.length;
+  due = due.slice(0, budget);
+  const replies = sendAll(
+    due.map((d) => d.req),
+    callStartMs + SEND_BUDGET_MS,
+  );
+  let fatal: ServiceError | null = null;
+  let unsent = 0;
+  for (let i = 0; i < due.length; i++) {
+    const reply = replies[i];
+    if (reply) fatal = handleReply(run, due[i].job, due[i].kind, reply, sendable, items) || fatal;
+    else unsent++; // out of time in this call: the job is due again at the next poll
+  }
+  if (!sendable) {
+    for (const job of run.jobs) {
+      if (job.state || job.error) continue;
+      job.error = serviceError("cancelled", "input_changed", "The rows changed before this part of the check was sent; run the check again.");
+    }
+  }
+  try {
+    writeItems(sheet, run, input, keys, items, nowIso);
+  } catch (e) {
+    // Those results are taken from the service already: say which could not be written rather than retry forever.
+    stopRun(null, run, null, null, `The check stopped: ${items.length} result(s) could not be written to the sheet (${errorText(e)}). Check again to fill those rows.`, nowIso);
+    return;
+  }
+  if (fatal) stopRun(sheet, run, input, keys, fatalMessage(fatal, run), nowIso);
+  else if (jobsDone(run)) finishRun(sheet, run, input, keys, nowIso);
+  else if (run.waitUntilMs > Date.now()) {
+    run.message = `Rate limit reached; waiting ${Math.ceil((run.waitUntilMs - Date.now()) / 1000)} s before the next request.`;
+  } else if (unsent) {
+    run.message = `The service is slow to answer; ${unsent} request(s) wait for the next update.`;
+  }
+  if (run.inputChanged && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
+}
+
 const INPUT_CHANGED_NOTE = "The input rows changed during the check: results go to the rows that still hold each property.";
 
-export function cancelBulkCheck(): RunProgress | null {
+/**
+ * Stop always ends the run and saves it, even when the sheet cannot be read or written (the message says what
+ * was not written). While a poll holds the lock the answer is "busy": the sidebar keeps polling and asks again.
+ */
+export function cancelBulkCheck(): StopResult | null {
   return withUserLock(
     () => {
       const run = loadRun();
       if (!run) return null;
       if (run.phase === "running") {
-        const sheet = findSheet(run.sheetId);
-        const input = sheet ? readInput(sheet, run) : null;
-        const keys = input ? runKeys(run, input) : null;
-        stopRun(sheet, run, input, keys, "Stopped by you; rows not yet checked say so.", new Date().toISOString());
+        stopByUser(run);
         saveRun(run);
       }
       return progressOf(run);
     },
-    () => null,
+    () => {
+      const run = loadRun();
+      if (!run) return null;
+      return { ...progressOf(run), busy: true, message: "The add-on is updating the sheet right now; stopping as soon as it is done…" };
+    },
   );
+}
+
+function stopByUser(run: RunState): void {
+  const nowIso = new Date(Date.now()).toISOString();
+  const reason = "Stopped by you; rows not yet checked say so.";
+  const sheet = findSheet(run.sheetId);
+  let input: Input | null = null;
+  let keys: readonly string[] | null = null;
+  let unreadable = "";
+  try {
+    const block = sheet ? checkBlock(sheet, run.headerRow, run.blockCol, run.lastRow) : null;
+    if (block && "problem" in block) unreadable = ` Nothing was written: ${block.problem}.`;
+    else if (sheet && block) {
+      run.blockCol = block.col;
+      input = readInput(sheet, run);
+      keys = runKeys(run, input);
+    }
+  } catch (e) {
+    unreadable = ` Nothing was written: the sheet could not be read (${errorText(e)}).`;
+  }
+  stopRun(input ? sheet : null, run, input, keys, unreadable ? `Stopped by you.${unreadable}` : reason, nowIso);
 }
 
 export function currentRun(): RunProgress | null {

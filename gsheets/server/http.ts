@@ -63,9 +63,11 @@ function networkReply(e: unknown): Reply {
 
 /**
  * Sends the requests in parallel with fetchAll. fetchAll throws as a whole when any one request cannot
- * connect; then each is sent alone so that one bad connection fails only its own request.
+ * connect; then each is sent alone so that one bad connection fails only its own request. Each of those can
+ * hang until UrlFetchApp gives up on it, so none is started after `deadlineMs` (Apps Script ends a call at 6
+ * minutes, before the run's state is saved): those come back null, not sent, for the next poll to send.
  */
-export function sendAll(reqs: HttpRequest[]): Reply[] {
+export function sendAll(reqs: HttpRequest[], deadlineMs = Infinity): (Reply | null)[] {
   if (!reqs.length) return [];
   const all = reqs.map(params);
   try {
@@ -74,6 +76,7 @@ export function sendAll(reqs: HttpRequest[]): Reply[] {
   } catch (e) {
     if (reqs.length === 1) return [networkReply(e)];
     return all.map((p) => {
+      if (Date.now() >= deadlineMs) return null;
       try {
         return toReply(UrlFetchApp.fetch(p.url, withoutUrl(p)));
       } catch (err) {
@@ -84,5 +87,5 @@ export function sendAll(reqs: HttpRequest[]): Reply[] {
 }
 
 export function send(req: HttpRequest): Reply {
-  return sendAll([req])[0];
+  return sendAll([req])[0]!;
 }

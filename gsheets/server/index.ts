@@ -11,9 +11,12 @@ import { removeApiKey, saveSettings, settingsView } from "./settings";
 
 declare const global: Record<string, unknown>;
 
+/** Every area of the selection, so that a Ctrl+click selection shows as what it is. */
 function selectionA1(): string {
-  const range = SpreadsheetApp.getActiveSheet().getActiveRange();
-  return range ? `${SpreadsheetApp.getActiveSheet().getName()}!${range.getA1Notation()}` : "";
+  const sheet = SpreadsheetApp.getActiveSheet();
+  const list = sheet.getActiveRangeList();
+  const areas = list ? list.getRanges() : [];
+  return areas.length ? `${sheet.getName()}!${areas.map((r) => r.getA1Notation()).join(", ")}` : "";
 }
 
 /** Typed against the sidebar's contract: a renamed or reshaped server function is a compile error. */

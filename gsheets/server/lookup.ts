@@ -8,6 +8,8 @@ import { send } from "./http";
 import { loadSettings } from "./settings";
 
 const LIMIT = 50;
+/** UrlFetchApp refuses URLs over 2 KB; the search text goes in the query string. */
+const MAX_URL_LENGTH = 2000;
 
 export function lookupAddresses(q: { postcode?: string; query?: string }): LookupResult {
   const settings = loadSettings();
@@ -21,7 +23,11 @@ export function lookupAddresses(q: { postcode?: string; query?: string }): Looku
     if ("error" in p) return { ok: false, message: p.error.message };
     postcode = p.postcode;
   }
-  const reply = send(buildAddressLookupRequest(settings.config, { postcode, query: postcode ? undefined : queryText, limit: LIMIT }));
+  const req = buildAddressLookupRequest(settings.config, { postcode, query: postcode ? undefined : queryText, limit: LIMIT });
+  if (req.url.length > MAX_URL_LENGTH) {
+    return { ok: false, message: `That search is too long to send (Apps Script refuses web addresses over 2 KB). Use a few words of the address, such as the house number and street.` };
+  }
+  const reply = send(req);
   if (!reply.ok) return { ok: false, message: describeError(reply.error) };
   const r = interpretAddressResponse(reply.status, reply.headers, reply.text, reply.receivedAtMs);
   if (!r.ok) return { ok: false, message: describeError(r.error) };

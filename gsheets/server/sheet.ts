@@ -1,6 +1,6 @@
 /**
  * SpreadsheetApp glue: find the table around the selection, read input rows, and write the output block in
- * batches (one getValues + one setValues per write, colours by conditional-format rules set once).
+ * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
 import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, outputHeaders, safeCellText, statusColumnIndexes } from "../../core";
@@ -101,24 +101,50 @@ function blockChangedProblem(start: number, changed: { col: number; found: strin
 
 /** Where results of a sheet without a header row went last time (document properties: any editor re-runs in place). */
 const BLOCK_MEMO = "compliance.block.";
+/** The last column of a remembered block that was refused: a fresh block goes right of it, never over it. */
+const RETIRED_MEMO = "compliance.retiredBlockEnd.";
 
 export function rememberBlock(sheet: Sheet, blockCol: number): void {
-  PropertiesService.getDocumentProperties().setProperty(BLOCK_MEMO + sheet.getSheetId(), String(blockCol));
+  const props = PropertiesService.getDocumentProperties();
+  props.setProperty(BLOCK_MEMO + sheet.getSheetId(), String(blockCol));
+  props.deleteProperty(RETIRED_MEMO + sheet.getSheetId());
+}
+
+function isStatusRule(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule): boolean {
+  const cond = rule.getBooleanCondition();
+  return !!cond && cond.getCriteriaType() === SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO && String(cond.getCriteriaValues()[0]) in STATUS_COLOURS;
 }
 
 /**
- * A remembered block is reused only if its status columns still hold nothing but our status words. An empty
- * one (the user cleared or deleted it) is forgotten. Anything else means it was changed: refuse, never
- * overwrite, and forget it, so that the next run writes a fresh block after the last used column.
+ * The last column of a block that starts at `start`, as far as can be told: our colour rules move with
+ * columns inserted inside the block (Sheets shifts them), so the last status column they cover, plus the
+ * columns that follow it in the block, finds a widened block's end.
  */
-function rememberedBlock(sheet: Sheet, firstRow: number, lastRow: number): { col: number } | { problem: string } | null {
+function blockEnd(sheet: Sheet, start: number): number {
+  const lastStatus = Math.max(...statusColumnIndexes());
+  let end = start + BLOCK_WIDTH - 1;
+  for (const rule of sheet.getConditionalFormatRules()) {
+    if (!isStatusRule(rule)) continue;
+    for (const r of rule.getRanges()) if (r.getColumn() >= start) end = Math.max(end, r.getLastColumn() + (BLOCK_WIDTH - 1 - lastStatus));
+  }
+  return end;
+}
+
+/**
+ * A remembered block is reused while its status columns hold nothing but our status words over every used
+ * row of the sheet (not just the selected ones: checking rows added below must find the block of the rows
+ * above). An empty one (the user cleared or deleted it) is forgotten. Anything else means it was changed:
+ * refuse, never overwrite, and forget it, so that the next run writes a fresh block right of it.
+ */
+function rememberedBlock(sheet: Sheet): { col: number } | { problem: string } | null {
   const props = PropertiesService.getDocumentProperties();
   const stored = Number(props.getProperty(BLOCK_MEMO + sheet.getSheetId()));
   if (!stored || stored < 1) return null;
   const maxCol = sheet.getMaxColumns();
+  const usedRows = sheet.getLastRow();
   const width = Math.min(BLOCK_WIDTH, maxCol - stored + 1);
-  if (width < 1 || lastRow < firstRow) return null;
-  const values = sheet.getRange(firstRow, stored, lastRow - firstRow + 1, width).getValues();
+  if (width < 1 || usedRows < 1) return null;
+  const values = sheet.getRange(1, stored, usedRows, width).getValues();
   if (values.every((row) => row.every((v) => v === "" || v === null))) return null;
   const words = Object.keys(STATUS_COLOURS);
   let ours = 0;
@@ -134,11 +160,17 @@ function rememberedBlock(sheet: Sheet, firstRow: number, lastRow: number): { col
   }
   if (ours && !foreign) return { col: stored };
   props.deleteProperty(BLOCK_MEMO + sheet.getSheetId());
+  props.setProperty(RETIRED_MEMO + sheet.getSheetId(), String(blockEnd(sheet, stored)));
   return {
     problem:
       `The results columns from the last check (${columnLetter(stored)}:${columnLetter(stored + BLOCK_WIDTH - 1)}) were changed since (a column inserted or edited inside them), ` +
       `so they cannot be updated safely. Nothing was written, so your data is safe. Undo the change and check again, or check again as it is to put fresh results after your last column.`,
   };
+}
+
+/** Right of a refused block: its empty columns (a blank Message column) count as used. */
+function retiredBlockEnd(sheet: Sheet): number {
+  return Number(PropertiesService.getDocumentProperties().getProperty(RETIRED_MEMO + sheet.getSheetId())) || 0;
 }
 
 /**
@@ -148,7 +180,7 @@ function rememberedBlock(sheet: Sheet, firstRow: number, lastRow: number): { col
  * overwritten. A block whose columns the user changed is never written over.
  */
 export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selection?: { firstRow: number; lastRow: number }): Table | { problem: string } {
-  const lastCol = Math.max(1, sheet.getLastColumn());
+  let lastCol = Math.max(1, sheet.getLastColumn());
   const lastRow = sheet.getLastRow();
   const selFirst = selection ? selection.firstRow : 1;
   const scan = Math.max(1, Math.min(lastRow, Math.max(HEADER_SCAN_ROWS, Math.min(selFirst, HEADER_SCAN_MAX))));
@@ -176,9 +208,10 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
     if (block && block.changed.length) return { problem: blockChangedProblem(block.start, block.changed) };
     found = block;
   } else if (selection) {
-    const memo = rememberedBlock(sheet, selection.firstRow, selection.lastRow);
+    const memo = rememberedBlock(sheet);
     if (memo && "problem" in memo) return memo;
     if (memo) found = { start: memo.col - 1 };
+    else lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }
   const blockCol = found ? found.start + 1 : lastCol + 1;
   if (found && used.some((c) => c >= found!.start && c < found!.start + BLOCK_WIDTH)) {
@@ -220,10 +253,7 @@ export function formatTextColumns(sheet: Sheet, blockCol: number, firstRow: numb
 }
 
 function ruleIsOurs(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule, blockCol: number): boolean {
-  const cond = rule.getBooleanCondition();
-  if (!cond || cond.getCriteriaType() !== SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO) return false;
-  const word = String(cond.getCriteriaValues()[0]);
-  if (!(word in STATUS_COLOURS)) return false;
+  if (!isStatusRule(rule)) return false;
   return rule.getRanges().every((r) => r.getColumn() >= blockCol && r.getColumn() < blockCol + BLOCK_WIDTH);
 }
 
@@ -269,28 +299,103 @@ export function readRows(sheet: Sheet, firstRow: number, lastRow: number, cols: 
 }
 
 /**
- * Write some rows of the output block with ONE setValues over the span they cover. Rows of the span that
- * are not being updated are written back as they were (read with one getValues), made formula-safe.
+ * At most this many setValues per write: as many as a poll has requests, since each results page fills one
+ * run of rows. Rows further apart than that are written with the rows between them (see writeBlockRows).
+ */
+export const MAX_WRITE_BANDS = 10;
+
+/** Runs of consecutive rows; past maxBands, the smallest gaps are closed first so that little is rewritten. */
+export function rowBands(rows: number[], maxBands = MAX_WRITE_BANDS): [number, number][] {
+  const sorted = rows.slice().sort((a, b) => a - b);
+  const bands: [number, number][] = [];
+  for (const r of sorted) {
+    const last = bands[bands.length - 1];
+    if (last && r <= last[1] + 1) last[1] = Math.max(last[1], r);
+    else bands.push([r, r]);
+  }
+  if (bands.length <= maxBands) return bands;
+  const gaps = bands.slice(1).map((b, i) => ({ i, size: b[0] - bands[i][1] }));
+  const close = new Set(
+    gaps
+      .sort((a, b) => a.size - b.size || a.i - b.i)
+      .slice(0, bands.length - Math.max(1, maxBands))
+      .map((g) => g.i),
+  );
+  const merged: [number, number][] = [];
+  bands.forEach((b, i) => {
+    if (i > 0 && close.has(i - 1)) merged[merged.length - 1][1] = b[1];
+    else merged.push([b[0], b[1]]);
+  });
+  return merged;
+}
+
+function isDate(v: unknown): v is Date {
+  return Object.prototype.toString.call(v) === "[object Date]";
+}
+
+/**
+ * Sheets reads our date and timestamp text back as Date objects; core expects the text it wrote. Turned back
+ * in the spreadsheet's time zone (the one Sheets read the text in), so a kept value is rewritten unchanged.
+ */
+function datesAsText(row: unknown[], timeZone: () => string): unknown[] {
+  return row.map((v, i) => {
+    if (!isDate(v)) return v;
+    const kind = OUTPUT_COLUMNS[i] ? OUTPUT_COLUMNS[i].kind : "datetime";
+    return Utilities.formatDate(v, timeZone(), kind === "date" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm:ss");
+  });
+}
+
+/**
+ * Write some rows of the output block: one getValues + one setValues per band of consecutive rows, so that
+ * rows not being updated are left alone (a user's formula or an edit made meanwhile survives). Only when the
+ * rows fall into more than MAX_WRITE_BANDS bands are the nearest bands joined; the rows between them are
+ * written back as read a moment before, formulas as formulas.
  */
 export function writeBlockRows(
   sheet: Sheet,
   blockCol: number,
   rows: Map<number, (previous: unknown[]) => Cell[]>,
-): { firstRow: number; lastRow: number } | null {
+): { bands: number } | null {
   if (!rows.size) return null;
-  let first = Infinity;
-  let last = -Infinity;
-  for (const r of rows.keys()) {
-    if (r < first) first = r;
-    if (r > last) last = r;
+  let zone = "";
+  const timeZone = () => zone || (zone = SpreadsheetApp.getActive().getSpreadsheetTimeZone());
+  const bands = rowBands([...rows.keys()]);
+  for (const [first, last] of bands) {
+    const range = sheet.getRange(first, blockCol, last - first + 1, BLOCK_WIDTH);
+    const previous = range.getValues();
+    let updated = 0;
+    for (let r = first; r <= last; r++) if (rows.has(r)) updated++;
+    const formulas = updated < previous.length ? range.getFormulas() : null;
+    const values = previous.map((prev, i) => {
+      const make = rows.get(first + i);
+      if (make) return make(datesAsText(prev, timeZone)).map(safeCell);
+      return prev.map((v, c) => (formulas && formulas[i][c] ? formulas[i][c] : safeCell(v)));
+    });
+    range.setValues(values);
   }
-  const range = sheet.getRange(first, blockCol, last - first + 1, BLOCK_WIDTH);
-  const previous = range.getValues();
-  const values = previous.map((prev, i) => {
-    const make = rows.get(first + i);
-    const row = make ? make(prev) : prev;
-    return row.map(safeCell);
-  });
-  range.setValues(values);
-  return { firstRow: first, lastRow: last };
+  return { bands: bands.length };
+}
+
+/**
+ * Before a poll or Stop writes: is the run's block still there? Columns deleted (the block past the sheet's
+ * edge, or its headers gone) or a header changed: a problem, so the run ends instead of failing every poll or
+ * writing into someone else's columns. Columns inserted left of it: the block is found again by its headers.
+ */
+export function checkBlock(sheet: Sheet, headerRow: number, blockCol: number, lastRow: number): { col: number } | { problem: string } {
+  const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
+  const gone = `The results columns (${span}) were deleted or moved during the check`;
+  if (lastRow > sheet.getMaxRows()) return { problem: `Rows of the checked table were deleted during the check (it covered rows up to ${lastRow})` };
+  let col = blockCol;
+  if (headerRow) {
+    const header = sheet.getRange(headerRow, 1, 1, Math.max(1, sheet.getLastColumn())).getValues()[0];
+    const block = inspectBlock(header);
+    if (!block) return { problem: gone };
+    if (block.changed.length) {
+      const c = block.changed[0];
+      return { problem: `The results columns (${span}) were changed during the check: column ${columnLetter(c.col)} is headed "${c.found}" where "${c.expected}" was expected` };
+    }
+    col = block.start + 1;
+  }
+  if (col + BLOCK_WIDTH - 1 > sheet.getMaxColumns()) return { problem: gone };
+  return { col };
 }

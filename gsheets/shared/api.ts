@@ -67,6 +67,9 @@ export interface RunProgress {
   notes: string[];
 }
 
+/** Stop's answer: busy when a poll holds the lock (the run goes on; ask again in a moment). */
+export type StopResult = RunProgress & { busy?: boolean };
+
 export type StartResult =
   | { ok: true; jobIds: string[]; progress: RunProgress }
   | { ok: false; message: string; needsMapping?: boolean; progress?: RunProgress | null };
@@ -100,7 +103,7 @@ export interface ServerApi {
   removeApiKey(): SettingsResult;
   startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult;
   pollBulkCheck(): RunProgress | null;
-  cancelBulkCheck(): RunProgress | null;
+  cancelBulkCheck(): StopResult | null;
   lookupAddresses(q: { postcode?: string; query?: string }): LookupResult;
   insertUprn(uprn: string): InsertResult;
 }

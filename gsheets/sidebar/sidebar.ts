@@ -65,8 +65,10 @@ function renderLegend(): void {
 
 function renderRun(p: RunProgress | null): void {
   const running = !!p && p.phase === "running";
+  if (!running) stopping = false;
   $<HTMLButtonElement>("check-btn").disabled = running;
   $("stop-btn").hidden = !running;
+  $<HTMLButtonElement>("stop-btn").disabled = stopping;
   if (!p) {
     $("run").hidden = true;
     return;
@@ -99,6 +101,9 @@ function renderRun(p: RunProgress | null): void {
 
 let timer: number | undefined;
 let failures = 0;
+/** Stop was pressed and the run has not ended yet (a poll held the lock): asked again until it ends. */
+let stopping = false;
+const STOP_RETRY_MS = 1500;
 
 function schedulePoll(ms: number): void {
   if (timer !== undefined) window.clearTimeout(timer);
@@ -152,13 +157,26 @@ async function startCheck(): Promise<void> {
 }
 
 async function stopCheck(): Promise<void> {
+  stopping = true;
+  $<HTMLButtonElement>("stop-btn").disabled = true;
   try {
     const p = await call("cancelBulkCheck");
+    if (p && p.busy && p.phase === "running") {
+      // A poll is writing: the run goes on, so the progress stays, polling goes on, and Stop is asked again.
+      renderRun(p);
+      showMessage(p.message);
+      if (timer === undefined) schedulePoll(p.waitMs);
+      window.setTimeout(() => void stopCheck(), STOP_RETRY_MS);
+      return;
+    }
     if (timer !== undefined) window.clearTimeout(timer);
     timer = undefined;
+    stopping = false;
     renderRun(p);
     if (p) showMessage(p.message);
   } catch (e) {
+    stopping = false;
+    $<HTMLButtonElement>("stop-btn").disabled = false;
     showMessage(errorText(e), true);
   }
 }

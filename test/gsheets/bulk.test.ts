@@ -40,7 +40,8 @@ test("2,500 rows on a Professional key: 3 jobs, every row written, coloured by r
 
   const polls = await pollToEnd(env, (writes, calls) => {
     expect(writes.filter((w) => w !== "Range.setValues")).toEqual([]);
-    expect(writes.length).toBeLessThanOrEqual(1);
+    // One setValues per run of consecutive rows updated; each results page is one run, so at most one per job.
+    expect(writes.length).toBeLessThanOrEqual(3);
     expect(calls).toBeLessThan(60);
   });
   const last = polls[polls.length - 1];

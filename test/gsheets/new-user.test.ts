@@ -265,9 +265,11 @@ describe("6. the user changed our results block", () => {
     // Checking again as it is: a fresh block after the last used column, the user's column still intact.
     const fresh2 = env.run("startBulkCheck", { mapping: { uprn: "A" } });
     expect(fresh2.ok).toBe(true);
-    expect(fresh2.progress.outputA1.startsWith("Y1:")).toBe(true);
+    // Right of the whole old block (its last column, Message, is blank but still ours), not over it.
+    expect(fresh2.progress.outputA1.startsWith("Z1:")).toBe(true);
     await pollToEnd(env);
     expect(env.sheet.peek(1, 3, 4, 1).flat()).toEqual(["mine", "mine", "mine", "mine"]);
+    expect(env.sheet.peek(1, 25, 4, 1).flat()).toEqual(["", "", "", ""]); // the old block's Message column
   });
 
   test("no header row: after the user deleted the old results, a re-run starts a fresh block", async () => {

@@ -161,4 +161,36 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-block-changed.png"), fullPage: true });
     await page.close();
   });
+
+  test("Stop pressed while a poll holds the lock: the progress stays, polling goes on, and the stop is retried until it ends the run", async () => {
+    const env = createGasEnvironment();
+    env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
+    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 600).map((p) => [p.uprn]));
+    env.sheet.select(`A${firstRow}:A${lastRow}`);
+    await sandbox.setFaults([{ kind: "job_stall", count: 1 }]); // the job never finishes on its own: only Stop ends the run
+    const { page, calls } = await openSidebar(browser, env);
+    await page.click("#check-btn");
+    await page.waitForSelector("#stop-btn:not([hidden])");
+
+    env.userLock.busy = true; // a poll in flight holds the user lock
+    await page.click("#stop-btn");
+    await page.waitForFunction(() => /stopping as soon as/.test(document.getElementById("message")!.textContent || ""));
+    expect(await page.isHidden("#run")).toBe(false);
+    expect(await page.isDisabled("#check-btn")).toBe(true);
+    expect(await page.isDisabled("#stop-btn")).toBe(true);
+    // Still polling (the server answers "busy" too), and Stop asked again.
+    const polled = calls.filter((c) => c === "pollBulkCheck").length;
+    for (let i = 0; i < 100 && calls.filter((c) => c === "pollBulkCheck").length <= polled; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThan(polled);
+    expect(calls.filter((c) => c === "cancelBulkCheck").length).toBeGreaterThanOrEqual(2);
+    expect(env.run("getSidebarState").run.phase).toBe("running");
+
+    env.userLock.busy = false;
+    await page.waitForFunction(() => /Stopped by you/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 10000 });
+    expect(env.run("getSidebarState").run.phase).toBe("stopped");
+    expect(await page.isEnabled("#check-btn")).toBe(true);
+    expect(await page.isHidden("#stop-btn")).toBe(true);
+    await page.close();
+    await sandbox.clearFaults();
+  });
 });

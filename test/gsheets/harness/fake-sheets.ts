@@ -68,6 +68,41 @@ export function parseA1(a1: string, bounds?: { maxRows: number; maxCols: number 
   return { row: Math.min(r1, r2), col: Math.min(c1, c2), rows: Math.abs(r2 - r1) + 1, cols: Math.abs(c2 - c1) + 1 };
 }
 
+function rangeList(ranges: FakeRange[]) {
+  return ranges.length ? { getRanges: () => ranges.slice() } : null;
+}
+
+/** Wall-clock fields of an instant in a time zone, as Sheets shows them there. */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+export function zonedParts(ms: number, timeZone: string): Record<"year" | "month" | "day" | "hour" | "minute" | "second", number> {
+  if (timeZone === "Etc/UTC" || timeZone === "UTC") {
+    const d = new Date(ms);
+    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  }
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    zoneFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(ms));
+  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
+}
+
+/** "2031-10-27" or "2026-11-22 18:36:06" read as a local time in the zone (what Sheets does with typed dates). */
+export function zonedTimeToUtc(text: string, timeZone: string): number {
+  const [d, t = "00:00:00"] = text.split(" ");
+  const [y, mo, da] = d.split("-").map(Number);
+  const [h, mi, se = 0] = t.split(":").map(Number);
+  const wall = Date.UTC(y, mo - 1, da, h, mi, se);
+  let guess = wall;
+  for (let i = 0; i < 2; i++) {
+    const p = zonedParts(guess, timeZone);
+    guess += wall - Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  }
+  return guess;
+}
+
 function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === "[object Date]";
 }
@@ -216,12 +251,17 @@ export class FakeRange {
     this.rec("getDisplayValues", false, this.rows * this.cols);
     return this.sheet.readBlock(this.row, this.col, this.rows, this.cols).map((r) => r.map((v) => (isDate(v) ? v.toISOString().slice(0, 10) : String(v))));
   }
+  getFormulas(): string[][] {
+    this.rec("getFormulas", false, this.rows * this.cols);
+    return this.sheet.readBlock(this.row, this.col, this.rows, this.cols, (c) => c?.formula ?? "") as string[][];
+  }
   getValue(): unknown {
     this.rec("getValue", false, 1);
     return this.sheet.readBlock(this.row, this.col, 1, 1)[0][0];
   }
   setValues(values: unknown[][]): this {
     this.rec("setValues", true, this.rows * this.cols);
+    if (this.sheet.writeError) throw new Error(this.sheet.writeError);
     if (!Array.isArray(values) || values.length !== this.rows) {
       throw new Error(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${values?.length} but the range has ${this.rows}.`);
     }
@@ -278,6 +318,7 @@ export class FakeRange {
   activate(): this {
     this.rec("activate", false);
     this.sheet.activeRange = this;
+    this.sheet.activeAreas = [this];
     return this;
   }
 }
@@ -286,6 +327,12 @@ export class FakeSheet {
   private cells = new Map<string, CellData>();
   rules: FakeConditionalFormatRule[] = [];
   activeRange: FakeRange | null = null;
+  /** Every area of the selection (Ctrl+click selects several); activeRange is the last one, as in Sheets. */
+  activeAreas: FakeRange[] = [];
+  /** Set by a test: every setValues throws this, as a protected sheet does for a user who may not edit it. */
+  writeError: string | null = null;
+  /** The spreadsheet's time zone: Sheets reads typed dates as local times there. */
+  timeZone: () => string = () => "Etc/UTC";
   constructor(
     readonly log: CallLog,
     private readonly makeDate: MakeDate,
@@ -363,6 +410,10 @@ export class FakeSheet {
     this.rec("getActiveRange", false);
     return this.activeRange;
   }
+  getActiveRangeList() {
+    this.rec("getActiveRangeList", false);
+    return rangeList(this.activeAreas.length ? this.activeAreas : this.activeRange ? [this.activeRange] : []);
+  }
   getCurrentCell(): FakeRange | null {
     this.rec("getCurrentCell", false);
     return this.activeRange ? new FakeRange(this, this.activeRange.row, this.activeRange.col, 1, 1) : null;
@@ -370,6 +421,7 @@ export class FakeSheet {
   setActiveRange(range: FakeRange): FakeRange {
     this.rec("setActiveRange", false);
     this.activeRange = range;
+    this.activeAreas = [range];
     return range;
   }
   insertColumnsAfter(after: number, howMany: number): this {
@@ -395,6 +447,31 @@ export class FakeSheet {
       return rule.copy().setRanges(ranges).build();
     });
     this.maxCols += howMany;
+  }
+  /** As Sheets does: the columns' cells go, cells right of them move left, rules lose or shift those ranges. */
+  deleteColumns(start: number, howMany: number): this {
+    this.rec("deleteColumns", true);
+    const end = start + howMany - 1;
+    if (start < 1 || end > this.maxCols || howMany >= this.maxCols) throw new Error("Exception: Those columns are out of bounds.");
+    const moved = new Map<string, CellData>();
+    for (const [k, v] of this.cells) {
+      const [r, c] = k.split(",").map(Number);
+      if (c < start) moved.set(k, v);
+      else if (c > end) moved.set(`${r},${c - howMany}`, v);
+    }
+    this.cells = moved;
+    this.rules = this.rules
+      .map((rule) => {
+        const ranges = rule
+          .getRanges()
+          .filter((x) => x.col + x.cols - 1 < start || x.col > end)
+          .map((x) => (x.col > end ? new FakeRange(this, x.row, x.col - howMany, x.rows, x.cols) : x));
+        return ranges.length ? rule.copy().setRanges(ranges).build() : null;
+      })
+      .filter((r): r is FakeConditionalFormatRule => !!r);
+    this.maxCols -= howMany;
+    if (this.activeRange && this.activeRange.col + this.activeRange.cols - 1 > this.maxCols) this.activeRange = null;
+    return this;
   }
   setName(name: string): this {
     this.rec("setName", true);
@@ -473,7 +550,7 @@ export class FakeSheet {
         cell.formula = v;
         cell.value = "#FORMULA";
       } else if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) cell.value = Number(v);
-      else if (/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(v)) cell.value = this.makeDate(Date.parse(v.replace(" ", "T") + (v.length > 10 ? "Z" : "T00:00:00Z")));
+      else if (/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(v)) cell.value = this.makeDate(zonedTimeToUtc(v, this.timeZone()));
       else cell.value = v;
       return;
     }
@@ -503,8 +580,12 @@ export class FakeSheet {
   }
   /** Select a range as the user would (not recorded). */
   select(a1: string): void {
-    const r = parseA1(a1, this);
-    this.activeRange = new FakeRange(this, r.row, r.col, r.rows, r.cols);
+    // "A2:A5,A8:A10" selects two areas, as Ctrl+click does.
+    this.activeAreas = a1.split(",").map((part) => {
+      const r = parseA1(part.trim(), this);
+      return new FakeRange(this, r.row, r.col, r.rows, r.cols);
+    });
+    this.activeRange = this.activeAreas[this.activeAreas.length - 1];
   }
   /** What the user sees: the conditional-format fill of a cell, else its own background. */
   effectiveFill(r: number, c: number): string | null {
@@ -537,6 +618,8 @@ export class FakeSheet {
 export class FakeSpreadsheet {
   sheets: FakeSheet[] = [];
   active: FakeSheet;
+  /** Set per test: File › Settings › Time zone. */
+  timeZone = "Etc/UTC";
   private nextId = 0;
   constructor(
     readonly log: CallLog,
@@ -546,6 +629,7 @@ export class FakeSpreadsheet {
   }
   addSheet(name: string, maxRows = 1000, maxCols = 26): FakeSheet {
     const s = new FakeSheet(this.log, this.makeDate, name, this.nextId === 0 ? 0 : 1000 + this.nextId, maxRows, maxCols);
+    s.timeZone = () => this.timeZone;
     this.nextId++;
     this.sheets.push(s);
     return s;
@@ -568,6 +652,14 @@ export class FakeSpreadsheet {
   }
   getId() {
     return "fake-spreadsheet-id";
+  }
+  getSpreadsheetTimeZone() {
+    this.log.record("Spreadsheet", "getSpreadsheetTimeZone", false);
+    return this.timeZone;
+  }
+  getActiveRangeList() {
+    this.log.record("Spreadsheet", "getActiveRangeList", false);
+    return this.active.getActiveRangeList();
   }
   getActiveRange() {
     this.log.record("Spreadsheet", "getActiveRange", false);

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
 import { createSyncFn } from "synckit";
-import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, type FakeSheet } from "./fake-sheets";
+import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, zonedParts, type FakeSheet } from "./fake-sheets";
 
 export const DIST = path.resolve(__dirname, "../../../dist/gsheets");
 
@@ -24,10 +24,63 @@ function http(): (reqs: WireRequest[]) => RawReply[] {
 const PROPERTY_VALUE_MAX = 9 * 1024;
 const PROPERTY_STORE_MAX = 500 * 1024;
 const CACHE_VALUE_MAX = 100 * 1024;
+/** UrlFetchApp refuses longer URLs. */
+const URL_MAX = 2 * 1024;
+/** Apps Script ends an execution after 6 minutes, wherever it is. */
+const EXECUTION_MAX_MS = 6 * 60 * 1000;
+
+/** Utilities.formatDate's SimpleDateFormat letters that our code uses; anything else throws, so a test notices. */
+export function formatDate(date: Date, timeZone: string, pattern: string): string {
+  const p = zonedParts(date.getTime(), timeZone);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const fields: Record<string, string> = { yyyy: String(p.year), MM: two(p.month), dd: two(p.day), HH: two(p.hour), mm: two(p.minute), ss: two(p.second) };
+  return pattern.replace(/[A-Za-z]+/g, (t) => {
+    if (!(t in fields)) throw new Error(`formatDate stand-in: unsupported pattern letters "${t}"`);
+    return fields[t];
+  });
+}
+
+/** The user lock: \`busy\` makes tryLock fail, as when another execution (a poll in flight) holds it. */
+export class FakeLock {
+  busy = false;
+  held = false;
+  tryLock(_ms?: number) {
+    if (this.busy) return false;
+    this.held = true;
+    return true;
+  }
+  waitLock(ms?: number) {
+    if (!this.tryLock(ms)) throw new Error("Exception: Lock timeout: another process was holding the lock for too long.");
+  }
+  releaseLock() {
+    this.held = false;
+  }
+  hasLock() {
+    return this.held;
+  }
+}
+
+/**
+ * Time as the vm sees it: Date.now() is the real clock plus offsetMs, so a test can let a request "hang" for
+ * minutes without waiting for them. Shared by every execution, as real time is.
+ */
+export interface Clock {
+  offsetMs: number;
+}
+
+/** Network faults UrlFetchApp shows that the sandbox cannot: fetchAll failing as a whole, requests that hang. */
+export interface NetworkFaults {
+  /** fetchAll throws this (after its hang) instead of answering, as when one of its requests cannot connect. */
+  fetchAllThrows?: string;
+  /** Every fetch and fetchAll takes this long on the vm's clock before it answers or throws. */
+  hangMs?: number;
+}
 
 export class FakeProperties {
   data = new Map<string, string>();
   calls = 0;
+  /** Called before every write: the execution-time limit stops writes after the 6 minutes. */
+  guard: () => void = () => undefined;
   getProperty(k: string) {
     this.calls++;
     return this.data.has(k) ? this.data.get(k)! : null;
@@ -44,6 +97,7 @@ export class FakeProperties {
     return this.setProperties({ [k]: v });
   }
   setProperties(obj: Record<string, string>, deleteAllOthers = false) {
+    this.guard();
     this.calls++;
     const next = new Map(deleteAllOthers ? [] : this.data);
     for (const [k, v] of Object.entries(obj)) {
@@ -137,6 +191,11 @@ export interface GasEnvironment {
   /** Calls a top-level function as google.script.run does: JSON-like data in and out, timed. */
   run<T = any>(name: string, ...args: unknown[]): T;
   durations: { name: string; ms: number }[];
+  /** Each call's duration on the vm's clock (real time plus any simulated hang). */
+  vmDurations: { name: string; ms: number }[];
+  userLock: FakeLock;
+  clock: Clock;
+  network: NetworkFaults;
 }
 
 /**
@@ -161,6 +220,26 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
   const sidebars: { title: string; html: string }[] = from?.sidebars ?? [];
   const menus: { title: string; items: [string, string][] }[] = from?.menus ?? [];
   const durations: { name: string; ms: number }[] = from?.durations ?? [];
+  const vmDurations: { name: string; ms: number }[] = from?.vmDurations ?? [];
+  const userLock = from?.userLock ?? new FakeLock();
+  const clock: Clock = from?.clock ?? { offsetMs: 0 };
+  const network: NetworkFaults = from?.network ?? {};
+  (vm.runInContext("(function (clock) { var now = Date.now; Date.now = function () { return now.call(Date) + clock.offsetMs; }; })", context) as (c: Clock) => void)(clock);
+  const vmNow = () => Date.now() + clock.offsetMs;
+  // The execution in progress: past 6 minutes every service call throws and the call ends with that error.
+  let execution: { startMs: number; killed: boolean } | null = null;
+  const guard = () => {
+    if (!execution) return;
+    if (execution.killed || vmNow() - execution.startMs > EXECUTION_MAX_MS) {
+      execution.killed = true;
+      throw new Error("Exceeded maximum execution time");
+    }
+  };
+  userProperties.guard = guard;
+  const hang = () => {
+    if (network.hangMs) clock.offsetMs += network.hangMs;
+    guard();
+  };
 
   function toWire(url: string, params: any = {}): WireRequest {
     const headers: Record<string, string> = { ...(params.headers || {}) };
@@ -180,13 +259,21 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     }
     return httpResponse(reply);
   }
+  const checkUrl = (url: string) => {
+    if (url.length > URL_MAX) throw new Error("Exception: Limit Exceeded: URLFetch URL Length.");
+  };
   const UrlFetchApp = {
     fetch(url: string, params: any = {}) {
       if ("url" in params) throw new Error("Exception: Unexpected parameter: url (fetch takes the URL separately)");
+      checkUrl(url);
+      hang();
       const wire = toWire(url, params);
       return settle(wire, http()([wire])[0], params, false);
     },
     fetchAll(requests: any[]) {
+      requests.forEach((r) => checkUrl(r.url));
+      hang();
+      if (network.fetchAllThrows) throw new Error(network.fetchAllThrows);
       const wires = requests.map((r) => toWire(r.url, r));
       const replies = http()(wires);
       return replies.map((rep, i) => settle(wires[i], rep, requests[i], true));
@@ -230,7 +317,9 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     SandboxMode: { IFRAME: "IFRAME" },
   };
   const SpreadsheetApp = {
+    getActive: () => (log.record("SpreadsheetApp", "getActive", false), spreadsheet),
     getActiveSpreadsheet: () => (log.record("SpreadsheetApp", "getActiveSpreadsheet", false), spreadsheet),
+    getActiveRangeList: () => (log.record("SpreadsheetApp", "getActiveRangeList", false), spreadsheet.active.getActiveRangeList()),
     getActiveSheet: () => (log.record("SpreadsheetApp", "getActiveSheet", false), spreadsheet.active),
     getActiveRange: () => (log.record("SpreadsheetApp", "getActiveRange", false), spreadsheet.active.activeRange),
     getUi: () => ui,
@@ -238,7 +327,7 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     flush: () => log.record("SpreadsheetApp", "flush", false),
     BooleanCriteria,
   };
-  const lock = { tryLock: () => true, waitLock: () => undefined, releaseLock: () => undefined, hasLock: () => true };
+  const otherLock = new FakeLock();
   const logLine = (...a: unknown[]) => consoleLines.push(a.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(" "));
 
   Object.assign(context, {
@@ -251,8 +340,11 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
       getScriptProperties: () => scriptProperties,
     },
     CacheService: { getUserCache: () => userCache, getScriptCache: () => new FakeCache(), getDocumentCache: () => new FakeCache() },
-    LockService: { getUserLock: () => lock, getScriptLock: () => lock, getDocumentLock: () => lock },
-    Utilities: { sleep: (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(ms, 5000)) },
+    LockService: { getUserLock: () => userLock, getScriptLock: () => otherLock, getDocumentLock: () => otherLock },
+    Utilities: {
+      sleep: (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(ms, 5000)),
+      formatDate: (date: Date, timeZone: string, pattern: string) => formatDate(date, timeZone, pattern),
+    },
     Logger: { log: logLine },
     console: { log: logLine, info: logLine, warn: logLine, error: logLine },
   });
@@ -272,17 +364,27 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     sidebars,
     menus,
     durations,
+    vmDurations,
+    userLock,
+    clock,
+    network,
     run(name: string, ...args: unknown[]) {
       const fn = (context as any)[name];
       if (typeof fn !== "function") throw new Error(`Code.js has no top-level function ${name}`);
       // google.script.run passes plain data both ways: round-trip through JSON as it effectively does.
       const wireArgs = JSON.parse(JSON.stringify(args));
       const t0 = Date.now();
+      const vm0 = vmNow();
+      const exec = (execution = { startMs: vm0, killed: false });
       try {
         const result = fn(...wireArgs);
+        // Killed at 6 minutes: whatever our code caught, the call ends with Apps Script's error.
+        if (exec.killed) throw new Error("Exceeded maximum execution time");
         return result === undefined ? (undefined as any) : JSON.parse(JSON.stringify(result));
       } finally {
+        execution = null;
         durations.push({ name, ms: Date.now() - t0 });
+        vmDurations.push({ name, ms: vmNow() - vm0 });
       }
     },
   };
