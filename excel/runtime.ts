@@ -39,7 +39,7 @@ export function createRuntime(o: { store?: UserStore; fallbackBaseUrl?: string; 
   const rt: ComplianceRuntime = {
     settings,
     batcher: undefined as unknown as CheckBatcher,
-    lookups: new AddressLookups({ getConfig, fetch: boundFetch }),
+    lookups: new AddressLookups({ getConfig, fetch: boundFetch, onRateLimit: (info) => rt.reportRateLimit(info) }),
     rateLimitListeners: [],
     reportRateLimit(info) {
       rt.lastRateLimit = info;

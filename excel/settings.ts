@@ -60,11 +60,17 @@ export function defaultUserStore(): UserStore {
   return local ? partitionedLocalStorage(local, office?.context?.partitionKey) : memoryStore();
 }
 
+/** Set by excel/webpack.excel.js from `--env serviceUrl=...` or SERVICE_BASE_URL; "" or undefined (tests, tsx) when unset. */
+declare const __SERVICE_BASE_URL__: string | undefined;
+const BUILT_SERVICE_URL = typeof __SERVICE_BASE_URL__ === "string" ? __SERVICE_BASE_URL__ : "";
+
 /**
- * The default base URL is the page's own origin + /v1: `npm start` proxies /v1 to the sandbox, so the add-in
- * talks same-origin (no CORS preflight, no mixed content) until the user points it at the real service.
+ * The base URL until the user sets one: the service URL the build was given, for a production build on a static host
+ * (whose own /v1 is nothing). Without one, the page's own origin + /v1: `npm start` proxies /v1 to the sandbox, so the
+ * add-in talks same-origin (no CORS preflight, no mixed content) until the user points it at the real service.
  */
-export function defaultBaseUrl(): string {
+export function defaultBaseUrl(built: string = BUILT_SERVICE_URL): string {
+  if (built && validateBaseUrl(built).ok) return built;
   const loc = (globalThis as { location?: { origin?: string } }).location;
   return loc && loc.origin && /^https?:/.test(loc.origin) ? `${loc.origin}/v1` : "https://localhost:3000/v1";
 }

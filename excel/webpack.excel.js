@@ -3,6 +3,7 @@
  * entries taskpane / functions / commands, one shared page (taskpane.html), assets and manifest copied to dist/excel.
  */
 const path = require("path");
+const webpack = require("webpack");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
@@ -19,6 +20,23 @@ function productionOrigin(env) {
   const origin = String(env.origin || process.env.ADDIN_ORIGIN || DEV_ORIGIN).replace(/\/+$/, "");
   if (!/^https:\/\/[^/]+$/.test(origin)) throw new Error(`Add-in origin must be https://host[:port], got "${origin}"`);
   return origin;
+}
+
+/**
+ * The service base URL the add-in uses until the user sets one in Settings: `--env serviceUrl=https://api.example.com/v1`
+ * or SERVICE_BASE_URL. Unset, the add-in uses its own origin + /v1, which is right for `npm start` (the dev server proxies
+ * /v1 to the sandbox) but not for a build served from a static host, whose /v1 is nothing. The same rule as Settings:
+ * https, or http for localhost only. A URL, never a key: the bundle is public.
+ */
+function serviceBaseUrl(env) {
+  const raw = String(env.serviceUrl || process.env.SERVICE_BASE_URL || "").trim().replace(/\/+$/, "");
+  if (!raw) return "";
+  const m = /^(https?):\/\/(\[[^\]]+\]|[^/:?#\s@]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(raw);
+  const local = m && ["localhost", "127.0.0.1", "[::1]"].includes(m[2].toLowerCase());
+  if (!m || (m[1].toLowerCase() !== "https" && !local)) {
+    throw new Error(`Service URL must be https://host[:port]/path (http for localhost only), got "${raw}"`);
+  }
+  return raw;
 }
 
 /** functions.json is generated, so its help URLs are rewritten after generation rather than at copy time. */
@@ -44,6 +62,7 @@ module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode === "development";
   const origin = dev ? DEV_ORIGIN : productionOrigin(env);
   const functionsEntry = path.join(ROOT, "excel/functions/functions.ts");
+  const serviceUrl = serviceBaseUrl(env);
   return {
     name: "excel",
     mode: dev ? "development" : "production",
@@ -78,6 +97,8 @@ module.exports = (env = {}, argv = {}) => {
     externals: { "office-js": "Office" },
     performance: { hints: false },
     plugins: [
+      // Read by excel/settings.ts defaultBaseUrl(); "" keeps the same-origin default.
+      new webpack.DefinePlugin({ __SERVICE_BASE_URL__: JSON.stringify(serviceUrl) }),
       // functions.json is generated from the JSDoc of functions.ts; the plugin also appends CustomFunctions.associate calls.
       new CustomFunctionsMetadataPlugin({ output: "functions.json", input: functionsEntry }),
       new HtmlWebpackPlugin({

@@ -7,6 +7,7 @@ import {
   ComplianceError,
   createClient,
   describeError,
+  isAboutProperty,
   normaliseUprn,
   propertyKey,
   serviceError,
@@ -54,6 +55,10 @@ export interface FunctionError {
 /** Map a service error to the cell error the issue specifies: not found and bad UPRN have fixed wording. */
 export function toFunctionError(e: unknown): FunctionError {
   const err = toServiceError(e);
+  if (err.kind === "not_found" && !aboutProperty(err)) {
+    // A 404 that is not the service saying "no such property": the property may well exist, so say what to check.
+    return { code: "notAvailable", message: `HTTP ${err.status ?? 404}${err.message ? `: ${err.message}` : ""}. If every cell says this, check the base URL in Settings (it ends in /v1).` };
+  }
   if (err.kind === "not_found") return { code: "notAvailable", message: err.code === "property_not_found" || !err.message ? "property not found" : `property not found: ${err.message}` };
   // "invalid UPRN" as the issue words it; our own checks of odd arguments add what is wrong after a colon.
   if (err.code === "invalid_uprn") return { code: "invalidValue", message: err.message.startsWith("invalid UPRN:") ? err.message : "invalid UPRN" };
@@ -89,9 +94,25 @@ interface Waiter {
   reject: (e: ComplianceError) => void;
 }
 
-/** Errors that are facts about the property (not about the service's health) may be cached like results. */
+/**
+ * The codes the service contract gives to facts about a property: no such property, several at that postcode, a UPRN or
+ * postcode that cannot be one. Any other 404 or 400 is about the request or its address: an unknown path (`not_found`),
+ * or another server's page at a wrong base URL, such as Fastify's "Route GET:/v1/api/check?uprn=... not found", which
+ * names a UPRN and so passes for a property answer.
+ */
+const PROPERTY_FACTS = new Set(["property_not_found", "ambiguous_property", "invalid_uprn", "invalid_postcode"]);
+
+/** A fact about the property asked for (core's isAboutProperty, in the contract's own words), true until its data changes. */
+function aboutProperty(e: ServiceError): boolean {
+  return isAboutProperty(e) && PROPERTY_FACTS.has(e.code);
+}
+
+/**
+ * Only facts about a property are cached like results. A server, network or configuration error (wrong base URL, bad
+ * key, a proxy's 404 page) is never cached: once it is fixed, the next recalculation must ask again.
+ */
 function cacheable(e: ServiceError): boolean {
-  return e.kind === "not_found" || (e.kind === "invalid_input" && e.code !== "invalid_request");
+  return aboutProperty(e);
 }
 
 export class CheckBatcher {

@@ -9,6 +9,7 @@ import {
   serviceError,
   type AddressRecord,
   type CheckResult,
+  type RateLimitInfo,
 } from "../../core";
 import type { BatcherConfig } from "./batcher";
 
@@ -18,6 +19,8 @@ export interface LookupOptions {
   cacheTtlMs?: number;
   requestTimeoutMs?: number;
   now?: () => number;
+  /** The quota from each answer's X-RateLimit headers, so the pane's count stays current after a search. */
+  onRateLimit?: (info: RateLimitInfo) => void;
 }
 
 export class AddressLookups {
@@ -56,7 +59,13 @@ export class AddressLookups {
     const value = (async () => {
       const cfg = await this.o.getConfig();
       if (!cfg.apiKey) throw new ComplianceError(serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"));
-      const client = createClient({ baseUrl: cfg.baseUrl, apiKey: cfg.apiKey, fetch: this.o.fetch, requestTimeoutMs: this.o.requestTimeoutMs ?? 30_000 });
+      const client = createClient({
+        baseUrl: cfg.baseUrl,
+        apiKey: cfg.apiKey,
+        fetch: this.o.fetch,
+        requestTimeoutMs: this.o.requestTimeoutMs ?? 30_000,
+        ...(this.o.onRateLimit ? { onRateLimit: this.o.onRateLimit } : {}),
+      });
       return run(client);
     })();
     this.cache.set(key, { value, expiresAt: this.now() + this.ttl });

@@ -78,24 +78,69 @@ const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "
 const blank = (v: unknown) => v === "" || v === null || v === undefined;
 
 /**
- * Where our results block stands in a header row. `exact`: every one of our headers, in order, untouched. `changed`:
- * at least three of our headers close together but not the exact block (a column inserted into it, a header renamed),
- * which we must neither overwrite nor read as the user's input.
+ * Headers of ours that a landlord's own sheet does not use: "EPC rating", "Gas expiry" or "Risk level" are common
+ * column names in compliance sheets, so only these make a run of our headers our (changed) block.
  */
-export function findHeaderBlock(row: readonly unknown[]): { exact?: number; changed?: number } {
-  const out: { exact?: number; changed?: number } = {};
+const DISTINCTIVE = new Set(["Matched UPRN", "Matched address", "Last updated (UTC)", "Checked at (UTC)", "Message"].map((h) => h.toLowerCase()).filter((h) => OUR_HEADERS.includes(h)));
+
+export interface HeaderBlock {
+  /** Start of every one of our headers, in order, untouched. */
+  exact?: number;
+  /** Start of our block changed by the user (a column inserted into it, a header renamed). */
+  changed?: number;
+  /** The columns of that changed block that still carry a header of ours. */
+  changedColumns?: number[];
+}
+
+/**
+ * Where our results block stands in a header row. `exact`: every one of our headers, in order, untouched. `changed`:
+ * our headers in our order with gaps (a column inserted, a header renamed), at least three of them and two of the
+ * distinctive ones; we must neither overwrite it nor read its columns as the user's input. A user's own "Risk level" or
+ * "EPC rating" columns are not our block.
+ */
+export function findHeaderBlock(row: readonly unknown[]): HeaderBlock {
+  const out: HeaderBlock = {};
   for (let i = 0; i + WIDTH <= row.length && out.exact === undefined; i++) {
     if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h)) out.exact = i;
   }
   const inExact = (i: number) => out.exact !== undefined && i >= out.exact && i < out.exact + WIDTH;
-  const ours = (i: number) => !inExact(i) && OUR_HEADERS.includes(norm(row[i]));
-  for (let i = 0; i < row.length && out.changed === undefined; i++) {
-    if (!ours(i)) continue;
-    let n = 0;
-    for (let k = i; k < Math.min(row.length, i + WIDTH + 5); k++) if (ours(k)) n++;
-    if (n >= 3) out.changed = i;
+  const ourIndex = (i: number) => (inExact(i) ? -1 : OUR_HEADERS.indexOf(norm(row[i])));
+  for (let i = 0; i < row.length; i++) {
+    if (ourIndex(i) < 0) continue;
+    // Follow our headers in our order; one out of order starts another block (or was the user's own column).
+    const members: number[] = [];
+    for (let k = i, last = -1; k < Math.min(row.length, i + WIDTH + 5); k++) {
+      const idx = ourIndex(k);
+      if (idx < 0) continue;
+      if (idx <= last) break;
+      members.push(k);
+      last = idx;
+    }
+    const distinctive = members.filter((k) => DISTINCTIVE.has(norm(row[k]))).length;
+    if (members.length >= 3 && distinctive >= 2) return { ...out, changed: i, changedColumns: members };
   }
   return out;
+}
+
+/**
+ * The columns (offsets into the row) that are ours and so never the user's input: an intact block, the headers of a
+ * changed one, a block without a header. A column the user mapped, or whose header names an input column ("UPRN",
+ * "Postcode", which no header of ours does), stays the user's whatever stands around it.
+ */
+export function ourColumns(found: HeaderBlock, shape: number | undefined, header: readonly unknown[] | undefined, mapped: readonly number[]): Set<number> {
+  const cols = new Set<number>();
+  const span = (start: number | undefined) => {
+    if (start !== undefined) for (let k = 0; k < WIDTH; k++) cols.add(start + k);
+  };
+  span(found.exact);
+  span(shape);
+  for (const c of found.changedColumns ?? []) cols.add(c);
+  for (const m of mapped) cols.delete(m);
+  for (const c of [...cols]) {
+    const h = header?.[c];
+    if (!OUR_HEADERS.includes(norm(h)) && detectColumns([h]) !== null) cols.delete(c);
+  }
+  return cols;
 }
 
 /**
@@ -148,17 +193,18 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const mapped = Object.values(opts.mapping ?? {}).filter((v): v is number => typeof v === "number");
     const shapeRows = opts.hasHeader === true || inHeader.exact !== undefined || inHeader.changed !== undefined ? wide.slice(1) : wide;
     const shape = findBlockByShape(shapeRows, Math.max(1, ...mapped.map((m) => m + 1)));
-    const ourStart = Math.min(inHeader.exact ?? Infinity, inHeader.changed ?? Infinity, shape ?? Infinity);
-    // Our own columns are never input: detection and the mapping only see the user's columns.
-    const inputWidth = Math.min(region.columnCount, ourStart);
+    const ours = ourColumns(inHeader, shape, opts.hasHeader === false ? undefined : wide[0], mapped);
+    // Every column of the table is offered and read; our own columns are hidden from header detection only, so that
+    // "Matched UPRN" is never taken for the user's UPRN and a column of the user's past our block is still found.
     const columnNames = (values[0] ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`);
-    const input = values.map((r) => r.slice(0, inputWidth));
+    const input = values.map((r, i) => (i === 0 ? r.map((v, c) => (ours.has(c) ? "" : v)) : r));
     const read = readPropertyRows(input, { mapping: opts.mapping, hasHeader: opts.hasHeader });
-    if (read.problem || !read.mapping) return { ok: false, message: read.problem ?? "No UPRN or Postcode column.", headers: columnNames.slice(0, inputWidth) };
+    if (read.problem || !read.mapping) return { ok: false, message: read.problem ?? "No UPRN or Postcode column.", headers: columnNames };
     const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
     // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
     let end = selected.length;
-    while (end > 0 && selected[end - 1].error?.code === "empty_row" && input[selected[end - 1].index].every((v) => blank(v) || (typeof v === "string" && !v.trim()))) end--;
+    const userBlank = (r: readonly unknown[]) => r.every((v, c) => ours.has(c) || blank(v) || (typeof v === "string" && !v.trim()));
+    while (end > 0 && selected[end - 1].error?.code === "empty_row" && userBlank(input[selected[end - 1].index])) end--;
     const rows = selected.slice(0, end);
     const blankRowsSkipped = selected.length - end;
     if (rows.length === 0) {
@@ -179,9 +225,9 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       at = region.columnIndex + existing;
       placement = `Results: updated in place in ${a1(rowsOf(at))}.`;
     } else {
-      const beside = region.columnIndex + inputWidth;
+      const beside = region.columnIndex + region.columnCount;
       const changed = inHeader.changed ?? shape;
-      const free = changed === undefined && wide.every((r) => r.slice(inputWidth, inputWidth + WIDTH).every(blank));
+      const free = changed === undefined && wide.every((r) => r.slice(region.columnCount, region.columnCount + WIDTH).every(blank));
       if (free) {
         at = beside;
         placement = `Results: ${a1(rowsOf(at))}, right of your data.`;
@@ -233,7 +279,35 @@ export interface RunDeps {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onProgress?: (p: RunProgress) => void;
+  /** A sentence for the user while the run waits on Excel (a cell being edited blocks every write). */
+  onNotice?: (text: string) => void;
   signal?: AbortSignal;
+  /** How long the last write is retried before the run gives up on it; default 30 s. */
+  writeRetryMs?: number;
+}
+
+/** A sleep that ends early on abort: Cancel must not wait out a 10 s poll interval. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(handle);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const handle = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** What to tell the user when Excel refuses a write; while a cell is being edited, Excel refuses every write. */
+export function writeErrorText(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  const message = e instanceof Error ? e.message : String(e);
+  if (/InvalidOperationInCellEditMode/i.test(`${typeof code === "string" ? code : ""} ${message}`)) {
+    return "Excel is editing a cell: finish editing the cell (press Enter or Esc) so that the results can be written.";
+  }
+  return `Excel did not accept the results: ${message}`;
 }
 
 /** What the pane keeps (per user, not in the workbook) to resume jobs after it was closed. */
@@ -269,6 +343,7 @@ class ResultWriter {
     private readonly origin: { sheet: string; rowIndex: number; columnIndex: number },
     previous: unknown[][],
     private headers: boolean,
+    private readonly onFail?: (e: unknown) => void,
   ) {
     this.block = previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
   }
@@ -295,13 +370,31 @@ class ResultWriter {
           this.stats.chunks += s.chunks;
           this.stats.maxChunkBytes = Math.max(this.stats.maxChunkBytes, s.maxChunkBytes);
         });
+        this.error = undefined;
       } catch (e) {
-        // Keep the rows for the next flush; a failed write must not lose results.
+        // Keep the rows (and the header row) for the next flush; a failed write must not lose results.
         for (const r of rows) this.pending.add(r);
+        if (withHeaders) this.headers = true;
         this.error = e;
+        this.onFail?.(e);
       }
     });
     return this.chain;
+  }
+  /**
+   * Flushes until nothing is pending, waiting longer between tries, for up to `budgetMs`: Excel refuses every write while
+   * the user is typing in a cell, which ends when they press Enter. True when everything is on the sheet.
+   */
+  async drain(sleep: (ms: number) => Promise<void>, budgetMs: number): Promise<boolean> {
+    await this.flush();
+    let waited = 0;
+    for (let delay = 250; this.hasPending() && waited < budgetMs; delay = Math.min(delay * 2, 4_000)) {
+      const ms = Math.min(delay, budgetMs - waited);
+      await sleep(ms);
+      waited += ms;
+      await this.flush();
+    }
+    return !this.hasPending();
   }
 }
 
@@ -325,7 +418,7 @@ function summarise(block: Cell[][], offsets: number[], writes: WriteStats, cance
 export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<RunSummary> {
   const now = deps.now ?? (() => Date.now());
   const iso = () => new Date(now()).toISOString();
-  const writer = new ResultWriter(deps.excelRun, prepared.origin, prepared.previous, prepared.headerRow !== null);
+  const writer = new ResultWriter(deps.excelRun, prepared.origin, prepared.previous, prepared.headerRow !== null, failedWrite(deps));
   if (prepared.headerRow !== null) writer.block[prepared.headerRow] = outputHeaders();
   const valid = prepared.rows.filter((r) => r.property && !r.error);
   let done = 0;
@@ -354,11 +447,14 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     jobsTotal: 0,
   };
   let fatal: string | undefined;
+  // Each job as it was when submitted: a Resume from these fetches all of its results again.
+  const submitted = new Map<string, JobState>();
   if (valid.length) {
     const outcomes = await deps.client.screen(saved.properties, {
       plan: deps.plan,
       signal: deps.signal,
       onJobs: (jobs) => {
+        for (const j of jobs) if (!submitted.has(j.jobId)) submitted.set(j.jobId, JSON.parse(JSON.stringify(j)) as JobState);
         saved.jobs = jobs;
         void deps.store?.setItem(UNFINISHED_KEY, JSON.stringify(saved)).catch(() => undefined);
       },
@@ -379,13 +475,34 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
       fatal = toServiceError(errs[0]).message;
     }
   }
-  await writer.flush();
-  if (writer.error) await writer.flush();
-  await deps.store?.removeItem(UNFINISHED_KEY).catch(() => undefined);
-  if (writer.hasPending()) {
-    throw new Error(`Some results could not be written to the sheet: ${String((writer.error as Error)?.message ?? writer.error)}`);
-  }
+  await finishWrites(writer, deps, !!deps.store && saved.jobs.length > 0, async () => {
+    // The saved jobs say their results were received, but those results never reached the sheet.
+    saved.jobs = saved.jobs.map((j) => submitted.get(j.jobId) ?? j);
+    await deps.store?.setItem(UNFINISHED_KEY, JSON.stringify(saved)).catch(() => undefined);
+  });
   return { ...summarise(writer.block, prepared.rows.map((r) => r.index), writer.stats, !!deps.signal?.aborted), ...(fatal ? { fatal } : {}) };
+}
+
+/** Tells the user, once per failure, why results are waiting (the pane shows it in the status line). */
+function failedWrite(deps: RunDeps): (e: unknown) => void {
+  return (e) => deps.onNotice?.(`${writeErrorText(e)} Results are kept and written as soon as Excel accepts them.`);
+}
+
+/**
+ * The last write of a run, retried with back-off for up to 30 s. The unfinished-run record is removed only once every
+ * result is on the sheet: if Excel still refuses, it stays, so Resume (now, or when the pane is reopened) fetches the
+ * results again from the service and writes them.
+ */
+async function finishWrites(writer: ResultWriter, deps: RunDeps, resumable: boolean, keepForResume?: () => Promise<void>): Promise<void> {
+  const sleep = deps.sleep ?? abortableSleep;
+  // No abort signal here: Cancel stops polling, but what was already fetched is still written.
+  if (await writer.drain((ms) => sleep(ms), deps.writeRetryMs ?? 30_000)) {
+    await deps.store?.removeItem(UNFINISHED_KEY).catch(() => undefined);
+    return;
+  }
+  if (resumable) await keepForResume?.();
+  const next = resumable ? " Then choose Resume to write them." : " Then run Check again.";
+  throw new Error(`Some results could not be written to the sheet. ${writeErrorText(writer.error)}${next}`);
 }
 
 /** The unfinished run saved by a pane that was closed mid-run, if any. */
@@ -406,7 +523,7 @@ export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | 
  */
 export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunSummary> {
   const now = deps.now ?? (() => Date.now());
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = deps.sleep ?? abortableSleep;
   const iso = () => new Date(now()).toISOString();
   const previous = await deps.excelRun((context) => readBlock(context, { ...run.origin, rowCount: run.rowCount, columnCount: OUTPUT_COLUMNS.length }));
   const changed = await rowsChanged(run, deps.excelRun);
@@ -414,7 +531,7 @@ export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunS
     if (deps.store) await deps.store.removeItem(UNFINISHED_KEY);
     throw new Error(`${changed} Nothing was written; select the rows and run Check again.`);
   }
-  const writer = new ResultWriter(deps.excelRun, run.origin, previous, false);
+  const writer = new ResultWriter(deps.excelRun, run.origin, previous, false, failedWrite(deps));
   // The same plan screen() made, so job offsets mean the same properties.
   const rows = run.properties.map((p, i) => ({ ...normaliseProperty(p.uprn, p.postcode, p.address), index: i }));
   const plan = planScreening(rows, { plan: run.plan });
@@ -463,8 +580,7 @@ export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunS
     if (!submitted.has(p)) missing.push({ index: p, outcome: { error: serviceError("cancelled", "not_sent", "The pane was closed before this row was sent; run Check again.") } });
   }
   if (missing.length) settle(missing);
-  await writer.flush();
-  if (deps.store) await deps.store.removeItem(UNFINISHED_KEY);
+  await finishWrites(writer, deps, true);
   return summarise(writer.block, run.offsets, writer.stats, !!deps.signal?.aborted);
 }
 

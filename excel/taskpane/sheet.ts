@@ -2,7 +2,7 @@
  * All Office.js reads and writes of the task pane, each taking a RequestContext so they run against Excel, office-addin-mock
  * or the test stand-in alike. Writes are batched: one 2D assignment per block and one sync per chunk under the 5 MB limit.
  */
-import { OUTPUT_COLUMNS, outputHeaders, safeCellText, statusColour, statusColumnIndexes, type Cell } from "../../core";
+import { OUTPUT_COLUMNS, detectColumns, outputHeaders, safeCellText, statusColour, statusColumnIndexes, type Cell } from "../../core";
 
 /** A rectangle of a worksheet in 0-based indexes. */
 export interface Block {
@@ -104,12 +104,52 @@ function blockRange(context: Excel.RequestContext, b: Block): Excel.Range {
   return context.workbook.worksheets.getItem(b.sheet).getRangeByIndexes(b.rowIndex, b.columnIndex, b.rowCount, b.columnCount);
 }
 
-/** Current values of a block (our previous results, or a check that the place is empty). */
-export async function readBlock(context: Excel.RequestContext, b: Block): Promise<unknown[][]> {
-  const range = blockRange(context, b);
-  range.load("values");
-  await context.sync();
-  return range.values as unknown[][];
+export interface ReadOptions {
+  /** Bytes per response; default 2 MB, well under Excel on the web's 5 MB response limit. */
+  maxBytes?: number;
+}
+
+/** Excel on the web refused a request or response over 5 MB: the same read in smaller pieces will pass. */
+function tooLarge(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return /PayloadSizeLimitExceeded/.test(`${typeof code === "string" ? code : ""} ${(e as Error)?.message ?? ""}`);
+}
+
+/**
+ * Current values of a block (the table, our previous results, or a check that the place is empty), read in row chunks of
+ * about 2 MB, one sync each, the way writes are chunked: a re-run over 20,000 rows would otherwise ask for one 7 MB response.
+ * Cell sizes are unknown until read, so the first chunk guesses 64 bytes a cell and later ones size from the widest row
+ * read so far; a chunk Excel still refuses (a run of long texts further down) is read again in halves.
+ */
+export async function readBlock(context: Excel.RequestContext, b: Block, opts: ReadOptions = {}): Promise<unknown[][]> {
+  const maxBytes = opts.maxBytes ?? 2_000_000;
+  const out: unknown[][] = [];
+  let rowBytes = Math.max(1, b.columnCount) * 64;
+  let widest = 0;
+  for (let start = 0; start < b.rowCount; ) {
+    let count = Math.max(1, Math.min(b.rowCount - start, Math.floor(maxBytes / rowBytes)));
+    let values: unknown[][];
+    for (;;) {
+      const range = blockRange(context, { ...b, rowIndex: b.rowIndex + start, rowCount: count });
+      range.load("values");
+      try {
+        await context.sync();
+        values = range.values as unknown[][];
+        break;
+      } catch (e) {
+        if (!tooLarge(e) || count === 1) throw e;
+        count = Math.ceil(count / 2);
+      }
+    }
+    for (const row of values) {
+      out.push(row);
+      widest = Math.max(widest, JSON.stringify(row).length);
+    }
+    // A floor of 16 bytes a cell: rows read empty so far say little about the rows still to come.
+    rowBytes = Math.max(widest, b.columnCount * 16, 1);
+    start += count;
+  }
+  return out;
 }
 
 const NUMBER_FORMAT: Record<(typeof OUTPUT_COLUMNS)[number]["kind"], string> = {
@@ -226,17 +266,77 @@ export function queueHeaders(context: Excel.RequestContext, origin: { sheet: str
   });
 }
 
-/** Puts a UPRN (as text, keeping leading zeros) and optionally its address into the active cell and the one to its right. */
-export async function insertAddress(context: Excel.RequestContext, uprn: string, address: string | null): Promise<string> {
+export interface InsertResult {
+  /** The active cell, where the UPRN went. */
+  uprnAt: string;
+  /** Where the address went, when it was written. */
+  addressAt?: string;
+  /** Why the address was not written, when it was asked for. */
+  skipped?: string;
+}
+
+const isBlankCell = (v: unknown) => v === "" || v === null || v === undefined;
+
+/**
+ * The table's Address column (0-based) for a cell, from the header row above it (a title row or two may stand above the
+ * header, as Check allows); null when there is no header naming one, or when it is the cell's own column.
+ */
+async function addressColumn(context: Excel.RequestContext, sheet: string, rowIndex: number, columnIndex: number): Promise<number | null> {
+  const around = context.workbook.worksheets.getItem(sheet).getRangeByIndexes(rowIndex, columnIndex, 1, 1).getSurroundingRegion();
+  around.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
+  await context.sync();
+  const above = Math.min(10, rowIndex - around.rowIndex);
+  if (above <= 0) return null;
+  const head = await readBlock(context, { sheet, rowIndex: around.rowIndex, columnIndex: around.columnIndex, rowCount: above, columnCount: around.columnCount });
+  for (const row of head) {
+    const m = detectColumns(row);
+    if (!m) continue;
+    const col = m.address === undefined ? null : around.columnIndex + m.address;
+    return col === columnIndex ? null : col;
+  }
+  return null;
+}
+
+/**
+ * Puts a UPRN (as text, keeping leading zeros) into the active cell and, when given, the address into the row's Address
+ * column (found by the table's header), else into the cell to the right. Only the active cell is ever overwritten: the
+ * user chose it. Another cell that already holds something is left as it is and the result says so, and formats change
+ * only on the cells written (a Postcode column beside the UPRN keeps its own).
+ */
+export async function insertAddress(context: Excel.RequestContext, uprn: string, address: string | null): Promise<InsertResult> {
   const cell = context.workbook.getActiveCell();
   cell.load(["rowIndex", "columnIndex"]);
   const sheet = cell.worksheet;
   sheet.load("name");
   await context.sync();
-  const values = address === null ? [[uprn]] : [[uprn, address]];
-  const target = sheet.getRangeByIndexes(cell.rowIndex, cell.columnIndex, 1, values[0].length);
-  target.numberFormat = [values[0].map(() => "@")];
-  target.values = [values[0].map(safeCellText)];
+  const name = sheet.name;
+  const at = (col: number) => a1({ sheet: name, rowIndex: cell.rowIndex, columnIndex: col, rowCount: 1, columnCount: 1 });
+  const write = (col: number, text: string) => {
+    const target = context.workbook.worksheets.getItem(name).getRangeByIndexes(cell.rowIndex, col, 1, 1);
+    target.numberFormat = [["@"]];
+    target.values = [[safeCellText(text)]];
+  };
+  write(cell.columnIndex, uprn);
+  const result: InsertResult = { uprnAt: at(cell.columnIndex) };
+  if (address !== null) {
+    const col = (await addressColumn(context, name, cell.rowIndex, cell.columnIndex)) ?? cell.columnIndex + 1;
+    if (col >= SHEET_COLUMNS) {
+      result.skipped = "There is no column right of the active cell for the address.";
+    } else {
+      // formulas, not values: a formula showing "" is not an empty cell.
+      const target = context.workbook.worksheets.getItem(name).getRangeByIndexes(cell.rowIndex, col, 1, 1);
+      target.load("formulas");
+      await context.sync();
+      const existing = (target.formulas as unknown[][])[0][0];
+      if (isBlankCell(existing) || existing === address) {
+        write(col, address);
+        result.addressAt = at(col);
+      } else {
+        const shown = String(existing);
+        result.skipped = `${at(col)} already holds "${shown.length > 40 ? `${shown.slice(0, 37)}...` : shown}", so the address was not written there (clear it and insert again to replace it).`;
+      }
+    }
+  }
   await context.sync();
-  return a1({ sheet: sheet.name, rowIndex: cell.rowIndex, columnIndex: cell.columnIndex, rowCount: 1, columnCount: values[0].length });
+  return result;
 }

@@ -172,10 +172,12 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
         : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent.\n${p.placement}${skipped}`,
     );
     placement = `${p.placement}${skipped}`;
-    const summary = await runCheck(p, { excelRun, client: c, plan: s.plan, store, signal: running.signal, onProgress: showProgress });
+    const summary = await runCheck(p, { excelRun, client: c, plan: s.plan, store, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) });
     showSummary(summary);
   } catch (e) {
     banner(errorText(e));
+    // A run whose last write Excel refused keeps its record: offer Resume at once.
+    void offerResume();
   } finally {
     running = null;
     setRunning(false);
@@ -207,9 +209,10 @@ async function resume(): Promise<void> {
   running = new AbortController();
   try {
     say("status", "Resuming the unfinished check…");
-    showSummary(await resumeRun(run, { excelRun, client: c, plan: run.plan, store, signal: running.signal, onProgress: showProgress }));
+    showSummary(await resumeRun(run, { excelRun, client: c, plan: run.plan, store, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) }));
   } catch (e) {
     banner(errorText(e));
+    void offerResume();
   } finally {
     running = null;
     setRunning(false);
@@ -242,8 +245,8 @@ async function insert(withAddress: boolean): Promise<void> {
   const a = found[Number($<HTMLSelectElement>("lookup-results").value)];
   if (!a) return say("lookup-status", "Pick an address first.");
   try {
-    const where = await excelRun((ctx) => insertAddress(ctx, a.uprn, withAddress ? a.address : null));
-    say("lookup-status", `Inserted UPRN ${a.uprn}${withAddress ? " and address" : ""} at ${where}.`);
+    const done = await excelRun((ctx) => insertAddress(ctx, a.uprn, withAddress ? a.address : null));
+    say("lookup-status", `Inserted UPRN ${a.uprn} at ${done.uprnAt}${done.addressAt ? ` and the address at ${done.addressAt}` : ""}.${done.skipped ? ` ${done.skipped}` : ""}`);
   } catch (e) {
     say("lookup-status", errorText(e));
   }

@@ -2,7 +2,10 @@
  * The custom functions' batcher against the real sandbox over loopback HTTP: request counts (the point of
  * batching), cache and de-duplication, and that every call settles with the right cell error on every failure.
  */
+import Fastify from "fastify";
+import type { RateLimitInfo } from "../../core";
 import { CheckBatcher, toFunctionError, type BatcherConfig } from "../../excel/functions/batcher";
+import { AddressLookups } from "../../excel/functions/lookups";
 import { checkResultFor } from "../../sandbox/dataset";
 import { knownUprns, sandbox, scaledSleep, type Sandbox } from "./helpers/sandbox";
 
@@ -115,6 +118,45 @@ test("not found is #N/A 'property not found', a bad UPRN is #VALUE! 'invalid UPR
   // A not-found answer is a fact about the property: cached like a result.
   await settleAll([b.check("999999999999")]);
   expect(sb.stats().total).toBe(2);
+});
+
+test("a base URL that points at another server: its 404 is not 'property not found' and is never cached", async () => {
+  // Another web service (Fastify's default 404: "Route GET:/v1/api/check?uprn=... not found", which names the UPRN).
+  const other = Fastify();
+  let requests = 0;
+  other.addHook("onRequest", async () => {
+    requests++;
+  });
+  await other.listen({ port: 0, host: "127.0.0.1" });
+  try {
+    const [u] = knownUprns(sb, 1);
+    const b = batcher({ baseUrl: `http://127.0.0.1:${(other.server.address() as { port: number }).port}/v1` });
+    const [first] = await settleAll([b.check(u)]);
+    expect(first).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/check the base URL/) } });
+    expect((first as { error: { message: string } }).error.message).not.toMatch(/property not found/);
+    expect(b.cacheSize()).toBe(0);
+    // The next recalculation asks again (after the user fixes the URL it would succeed).
+    const before = requests;
+    await settleAll([b.check(u)]);
+    expect(requests).toBeGreaterThan(before);
+  } finally {
+    await other.close();
+  }
+});
+
+test("address lookups report the X-RateLimit quota, so the pane's count is current after a search", async () => {
+  const seen: RateLimitInfo[] = [];
+  const examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
+  const lookups = new AddressLookups({
+    getConfig: async () => ({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", plan: "professional" }),
+    fetch: (u, i) => fetch(u, i),
+    onRateLimit: (info) => seen.push(info),
+  });
+  const found = await lookups.addresses(examples.single_property_postcode);
+  expect(found.length).toBeGreaterThan(0);
+  expect(seen).toHaveLength(1);
+  expect(seen[0].remaining).toEqual(expect.any(Number));
+  expect(seen[0].limit).toEqual(expect.any(Number));
 });
 
 test("missing, invalid and plan-less keys each give #N/A with a clear message", async () => {

@@ -6,7 +6,7 @@
 import { OUTPUT_COLUMNS, STATUS_COLOURS, createClient, outputHeaders, outputRow, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { loadUnfinished, prepareCheck, resumeRun, runCheck, UNFINISHED_KEY, type ExcelRun } from "../../excel/taskpane/check-run";
-import { writeOutputRows } from "../../excel/taskpane/sheet";
+import { insertAddress, writeOutputRows } from "../../excel/taskpane/sheet";
 import { checkResultFor } from "../../sandbox/dataset";
 import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -257,4 +257,155 @@ test("jobs left running when the pane closed are resumed and their results writt
   } finally {
     await slow.close();
   }
+});
+
+test("a re-run in place over 20,000 rows reads the table and our block in chunks, each response under Excel on the web's 5 MB", async () => {
+  const { excelRun, api, s } = workbook();
+  const props = sb.dataset().properties;
+  const n = 20_000;
+  const rows = Array.from({ length: n }, (_, i) => [props[i % props.length].uprn, "", "", `note ${i}`]);
+  // Our block from an earlier run, as runCheck wrote it: header row plus one result row each.
+  const results = props.slice(0, 50).map((p) => checkResultFor(p));
+  const ours = rows.map((_r, i) => outputRow({ result: results[i % 50] as never }, "2026-11-22T10:00:00Z"));
+  api.seed("Sheet1", "A1", [["UPRN", "Postcode", "Address", "Notes"], ...rows]);
+  api.seed("Sheet1", "E1", [outputHeaders(), ...ours]);
+  api.select("Sheet1", "A1");
+  api.resetStats();
+  const prep = await prepareCheck(excelRun, { plan: "enterprise" });
+  if (!prep.ok) throw new Error(prep.message);
+  expect(prep.check.inPlace).toBe(true);
+  expect(prep.check.origin).toEqual({ sheet: "Sheet1", rowIndex: 0, columnIndex: 4 });
+  expect(prep.check.rows).toHaveLength(n);
+  // Chunks are stitched back in order: the last row read is the last row written.
+  expect(prep.check.rows[n - 1].property).toEqual({ uprn: rows[n - 1][0] });
+  expect(prep.check.previous[n]).toEqual(ours[n - 1]);
+  expect(s.api.state.stats.maxResponseBytes).toBeLessThan(5 * 1024 * 1024);
+  expect(s.api.state.stats.syncs).toBeLessThan(40);
+  console.log(`[excel reads] re-run prepare over ${n} rows: ${s.api.state.stats.syncs} syncs, largest response ${(s.api.state.stats.maxResponseBytes / 1e6).toFixed(2)} MB`);
+});
+
+test("a final write refused while the user edits a cell is retried until Excel accepts it; past the retry budget the resume record stays and Resume writes the results", async () => {
+  const slow = await sandbox(2);
+  try {
+    const uprns = knownUprns(slow, 300);
+    // 1. Editing for 0.6 s when the last results arrive: they are written once the user presses Enter.
+    const { excelRun, api } = workbook();
+    api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    api.select("Sheet1", "A1");
+    const store = memoryStore();
+    const notices: string[] = [];
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    const summary = await runCheck(prep.check, {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      store,
+      onNotice: (t) => notices.push(t),
+      onProgress: (p) => {
+        if (p.rowsDone === p.rowsTotal && !api.state.cellEditMode) {
+          api.setCellEditMode(true);
+          setTimeout(() => api.setCellEditMode(false), 600);
+        }
+      },
+    });
+    expect(summary.rowsWritten).toBe(300);
+    const out = api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`);
+    expect(out.values.map((r: unknown[]) => r[col("Matched UPRN")])).toEqual(uprns);
+    expect(notices.some((t) => /finish editing the cell/.test(t))).toBe(true);
+    expect(await loadUnfinished(store)).toBeNull();
+
+    // 2. Still editing when the retries run out: the run says what to do, and the record stays for Resume.
+    const w2 = workbook();
+    w2.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    w2.api.select("Sheet1", "A1");
+    const store2 = memoryStore();
+    const prep2 = await prepareCheck(w2.excelRun, { plan: "professional" });
+    if (!prep2.ok) throw new Error(prep2.message);
+    await expect(
+      runCheck(prep2.check, {
+        excelRun: w2.excelRun,
+        client: client(slow.baseUrl),
+        plan: "professional",
+        store: store2,
+        writeRetryMs: 300,
+        onProgress: (p) => {
+          if (p.rowsDone === p.rowsTotal) w2.api.setCellEditMode(true);
+        },
+      }),
+    ).rejects.toThrow(/finish editing the cell.*Resume/);
+    const kept = await loadUnfinished(store2);
+    expect(kept).not.toBeNull();
+    w2.api.setCellEditMode(false);
+    const resumed = await resumeRun(kept!, { excelRun: w2.excelRun, client: client(slow.baseUrl), plan: "professional", store: store2 });
+    expect(resumed.errors).toBe(0);
+    expect(w2.api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`).values.map((r: unknown[]) => r[col("Matched UPRN")])).toEqual(uprns);
+    expect(await loadUnfinished(store2)).toBeNull();
+  } finally {
+    await slow.close();
+  }
+});
+
+test("Cancel during a resume ends the wait between polls at once", async () => {
+  const slow = await sandbox(20);
+  try {
+    const { excelRun, api } = workbook();
+    const uprns = knownUprns(slow, 300);
+    api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    api.select("Sheet1", "A1");
+    const store = memoryStore();
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    // The pane closes once the job is submitted; it is reopened with what was saved.
+    const stop = new AbortController();
+    let saved: string | null = null;
+    const spy = { ...store, setItem: async (k: string, v: string) => { saved ??= v; stop.abort(); } };
+    await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: stop.signal });
+    expect(saved).not.toBeNull();
+    await store.setItem(UNFINISHED_KEY, saved!);
+    const run = await loadUnfinished(store);
+    // The job needs about 6 s, so the first poll asks to wait seconds; the user cancels 300 ms into that wait.
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 300);
+    const started = Date.now();
+    const summary = await resumeRun(run!, { excelRun, client: client(slow.baseUrl), plan: "professional", store, signal: cancel.signal });
+    expect(summary.cancelled).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1500);
+  } finally {
+    await slow.close();
+  }
+});
+
+test("Insert UPRN and address: the UPRN in the active cell, the address in the table's Address column; a filled cell is never overwritten, formats change only where written", async () => {
+  // A table with an Address column that already holds something: the postcode beside the UPRN is left alone.
+  const t = workbook();
+  t.api.seed("Sheet1", "A1", [["UPRN", "Postcode", "Address"], ["", "SW1A 2AA", "10 Downing Street"], ["", "SW1A 2AA", ""]]);
+  t.api.select("Sheet1", "A2");
+  const r1 = await t.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street, London, SW1A 2AA"));
+  expect(r1.uprnAt).toBe("A2");
+  expect(r1.addressAt).toBeUndefined();
+  expect(r1.skipped).toMatch(/^C2 already holds "10 Downing Street"/);
+  const row2 = t.api.read("Sheet1", "A2:C2");
+  expect(row2.values[0]).toEqual(["100023336956", "SW1A 2AA", "10 Downing Street"]);
+  expect(row2.numberFormats[0]).toEqual(["@", "General", "General"]);
+  // An empty Address cell in the table gets the address, whatever stands between.
+  t.api.select("Sheet1", "A3");
+  const r2 = await t.excelRun((ctx) => insertAddress(ctx, "000950089293", "=1 Evil Road"));
+  expect(r2).toEqual({ uprnAt: "A3", addressAt: "C3" });
+  const row3 = t.api.read("Sheet1", "A3:C3");
+  expect(row3.values[0]).toEqual(["000950089293", "SW1A 2AA", "=1 Evil Road"]);
+  expect(row3.formulas[0]).toEqual([null, null, null]);
+  expect(row3.numberFormats[0]).toEqual(["@", "General", "@"]);
+
+  // No Address column: the cell to the right, only when it is empty.
+  const u = workbook();
+  u.api.seed("Sheet1", "A1", [["UPRN", "Notes"], ["", "keep me"], ["", ""]]);
+  u.api.select("Sheet1", "A2");
+  const r3 = await u.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street"));
+  expect(r3.skipped).toMatch(/^B2 already holds "keep me"/);
+  expect(u.api.read("Sheet1", "A2:B2").values[0]).toEqual(["100023336956", "keep me"]);
+  expect(u.api.read("Sheet1", "B2").numberFormats[0][0]).toBe("General");
+  u.api.select("Sheet1", "A3");
+  expect(await u.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street"))).toEqual({ uprnAt: "A3", addressAt: "B3" });
+  expect(u.api.read("Sheet1", "A3:B3").values[0]).toEqual(["100023336956", "10 Downing Street"]);
 });

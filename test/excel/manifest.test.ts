@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { validateXML } from "xmllint-wasm";
+import { defaultBaseUrl } from "../../excel/settings";
 import { ensureExcelBuild, ROOT } from "./helpers/build";
 
 // Microsoft's published schemas: the project's shared/ copy where it stands beside the repo (CI), else the
@@ -111,11 +112,11 @@ describe("manifest.xml", () => {
     expect(fj.functions.find((f: { id: string }) => f.id === "UPRN").parameters[1].optional).toBe(true);
   });
 
-  test("a production build with an origin rewrites every localhost URL in the manifest and functions.json", () => {
+  test("a production build with an origin rewrites every localhost URL in the manifest and functions.json; a service URL becomes the default base URL", () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "excel-prod-"));
     const script = `
       const webpack = require("webpack");
-      const cfg = require("./excel/webpack.excel.js")({ origin: "https://addin.example.org" }, { mode: "production" });
+      const cfg = require("./excel/webpack.excel.js")({ origin: "https://addin.example.org", serviceUrl: "https://compliance.build-test.example/v1/" }, { mode: "production" });
       cfg.output.path = ${JSON.stringify(out)};
       webpack(cfg, (err, stats) => { if (err || stats.hasErrors()) { console.error(err || stats.toString()); process.exit(1); } });`;
     execFileSync(process.execPath, ["-e", script], { cwd: ROOT, stdio: "pipe" });
@@ -123,6 +124,28 @@ describe("manifest.xml", () => {
     expect(built).not.toContain("localhost");
     expect(built).toContain('<SourceLocation DefaultValue="https://addin.example.org/taskpane.html" />');
     expect(fs.readFileSync(path.join(out, "functions.json"), "utf8")).not.toContain("localhost");
+    // The add-in on a static host has no /v1 of its own: the built default is the service URL it was given.
+    const has = (dir: string, bundle: string) => fs.readFileSync(path.join(dir, bundle), "utf8").includes("https://compliance.build-test.example/v1");
+    for (const bundle of ["taskpane.js", "functions.js"]) expect(has(out, bundle)).toBe(true);
+    // Without one (dist/excel, as npm run build:excel makes it) the bundles keep the same-origin default.
+    const dist = ensureExcelBuild();
+    for (const bundle of ["taskpane.js", "functions.js"]) expect(has(dist, bundle)).toBe(false);
     fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  test("the built-in service URL: used as the default base URL when set, same origin when not; a non-https one fails the build", () => {
+    expect(defaultBaseUrl("https://api.example.com/v1")).toBe("https://api.example.com/v1");
+    const g = globalThis as { location?: unknown };
+    const saved = g.location;
+    g.location = { origin: "https://addin.example.org" };
+    try {
+      expect(defaultBaseUrl("")).toBe("https://addin.example.org/v1");
+    } finally {
+      g.location = saved;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const config = require("../../excel/webpack.excel.js");
+    expect(() => config({ serviceUrl: "http://api.example.com/v1" }, { mode: "production" })).toThrow(/https/);
+    expect(() => config({ serviceUrl: "http://localhost:3001/v1" }, { mode: "production" })).not.toThrow();
   });
 });

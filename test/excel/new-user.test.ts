@@ -328,3 +328,44 @@ test("10. the functions given odd arguments give #VALUE! or #N/A with a message,
     installRuntime(undefined);
   }
 });
+
+test("11. a compliance sheet's own columns named like ours (EPC rating, Gas expiry, Risk level) are the user's: read, never taken for our block", async () => {
+  const ds = sb.dataset().properties.slice(0, 3);
+  const cell = (h: string, p: (typeof ds)[number], i: number) =>
+    h === "UPRN" ? p.uprn : h === "Postcode" ? p.postcode : h === "Address" ? p.address_line_1 : `${h} ${i}`;
+  // UPRN after three headers of ours: it used to be cut off as part of "our changed block" (no UPRN column found).
+  const a = workbook();
+  const ha = ["Address", "EPC rating", "Gas expiry", "EICR expiry", "UPRN"];
+  a.api.seed("Sheet1", "A1", [ha, ...ds.map((p, i) => ha.map((h) => cell(h, p, i)))]);
+  a.api.select("Sheet1", "A1");
+  const ca = await prepared(a.excelRun);
+  expect(ca.mapping).toMatchObject({ uprn: 4, address: 0 });
+  expect(ca.rows.map((r) => r.property?.uprn)).toEqual(ds.map((p) => p.uprn));
+  expect(ca.placement).toBe("Results: F1:AB4, right of your data.");
+  await runCheck(ca, { excelRun: a.excelRun, client: client(), plan: "professional" });
+  expect(block(a.api, 5, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(ds.map((p) => p.uprn));
+  expect(a.api.read("Sheet1", "B2:D2").values[0]).toEqual(["EPC rating 0", "Gas expiry 0", "EICR expiry 0"]);
+  // The re-run finds our block beside the user's look-alike columns and updates it in place.
+  const again = await prepared(a.excelRun);
+  expect(again.inPlace).toBe(true);
+  expect(again.origin.columnIndex).toBe(5);
+
+  // UPRN last, after Risk level / EPC rating / Gas expiry: it used to be silently ignored (postcode + address sent).
+  const b = workbook();
+  const hb = ["Postcode", "Address", "Risk level", "EPC rating", "Gas expiry", "UPRN"];
+  b.api.seed("Sheet1", "A1", [hb, ...ds.map((p, i) => hb.map((h) => cell(h, p, i)))]);
+  b.api.select("Sheet1", "A1");
+  const cb = await prepared(b.excelRun);
+  expect(cb.mapping).toEqual({ postcode: 0, address: 1, uprn: 5 });
+  expect(cb.rows[0].property).toEqual({ uprn: ds[0].uprn });
+
+  // Headers nobody recognises: every column is offered for the manual mapping, also those past look-alike headers.
+  const c = workbook();
+  c.api.seed("Sheet1", "A1", [["Ref", "Risk level", "EPC rating", "Gas expiry", "Property id"], ...ds.map((p, i) => ["r" + i, "low", "C", "2027-01-01", p.uprn])]);
+  c.api.select("Sheet1", "A1");
+  const cc = await prepareCheck(c.excelRun, { plan: "professional" });
+  expect(cc.ok).toBe(false);
+  expect((cc as { headers: string[] }).headers).toEqual(["A (Ref)", "B (Risk level)", "C (EPC rating)", "D (Gas expiry)", "E (Property id)"]);
+  const manual = await prepared(c.excelRun, { plan: "professional", mapping: { uprn: 4 }, hasHeader: true });
+  expect(manual.rows.map((r) => r.property?.uprn)).toEqual(ds.map((p) => p.uprn));
+});

@@ -96,30 +96,40 @@ test("writeOutputRows: one values + numberFormat assignment per run, status colo
   expect(ranges.filter((x) => x.args[3] === 1)).toHaveLength(statusColumnIndexes().length);
 });
 
-test("insertAddress: UPRN as text (leading zeros kept) and the address beside it", async () => {
-  let target: any;
+test("insertAddress: UPRN as text (leading zeros kept) in the active cell, the address in the empty cell beside it", async () => {
+  const ranges: { at: string; range: { numberFormat: unknown; values: unknown } }[] = [];
+  const cellAt = (r: number, c: number) => {
+    const target: any = {
+      numberFormat: null,
+      values: null,
+      formulas: [[""]],
+      load() {},
+      // No header above row 5: the table starts at the active cell.
+      getSurroundingRegion: () => ({ rowIndex: 4, columnIndex: 1, rowCount: 1, columnCount: 1, load() {} }),
+    };
+    ranges.push({ at: `${r},${c}`, range: target });
+    return target;
+  };
   const mock = new OfficeMockObject({
     workbook: {
-      cell: {
-        rowIndex: 4,
-        columnIndex: 1,
-        worksheet: {
-          name: "Props",
-          getRangeByIndexes(_r: number, _c: number, _rows: number, _cols: number) {
-            target = { numberFormat: null, values: null };
-            return target;
-          },
-        },
-      },
+      cell: { rowIndex: 4, columnIndex: 1, worksheet: { name: "Props" } },
       getActiveCell() {
         return (mock as any).workbook.cell;
       },
+      worksheets: {
+        getItem() {
+          return { getRangeByIndexes: (r: number, c: number) => cellAt(r, c) };
+        },
+      },
     },
   }) as any;
-  const where = await insertAddress(mock, "000950089293", "=1 Evil Road");
-  expect(where).toBe("B5:C5");
-  expect(target.numberFormat).toEqual([["@", "@"]]);
-  expect(target.values).toEqual([["000950089293", "'=1 Evil Road"]]);
+  const done = await insertAddress(mock, "000950089293", "=1 Evil Road");
+  expect(done).toEqual({ uprnAt: "B5", addressAt: "C5" });
+  const writes = ranges.filter((x) => x.range.values !== null).map((x) => [x.at, x.range.numberFormat, x.range.values]);
+  expect(writes).toEqual([
+    ["4,1", [["@"]], [["000950089293"]]],
+    ["4,2", [["@"]], [["'=1 Evil Road"]]],
+  ]);
 });
 
 test("A1 helpers", () => {
