@@ -40,11 +40,13 @@ function firstString(...values: unknown[]): string | undefined {
  * results and be cached as a fact when the real fault is a wrong base URL.
  */
 function isMissingEndpoint(isHtml: boolean, code: string | undefined, message: string | undefined): boolean {
-  const words = `${code ?? ""} ${message ?? ""}`;
+  // A path or URL in the message names the address asked ("Route GET:/v1/api/check?uprn=1 not found"), not a property.
+  const words = `${code ?? ""} ${message ?? ""}`.replace(/\S*\/\S*/g, " ");
+  if (/\b(route|endpoint)\b/i.test(words)) return true;
   if (/propert|uprn|postcode|\bjob/i.test(words)) return false;
   // The spec's errors are JSON: a 404 web page came from something else (a wrong host or path).
   if (isHtml) return true;
-  return /\b(route|endpoint|path|url|cannot (get|post))\b/i.test(words);
+  return /\b(path|url|cannot (get|post))\b/i.test(words);
 }
 
 /** An error from a non-2xx response, whatever shape its body has. */

@@ -81,6 +81,8 @@ describe("a 404 from a wrong base URL is not a missing property", () => {
     ["<html><body><h1>404 Not Found</h1></body></html>"],
     [JSON.stringify({ error: { code: "not_found", message: "No route GET /api/check." } })],
     [JSON.stringify({ message: "Route GET:/api/check not found", error: "Not Found", statusCode: 404 })],
+    [JSON.stringify({ message: "Route GET:/v1/api/check?uprn=100023336956 not found", error: "Not Found", statusCode: 404 })],
+    [JSON.stringify({ detail: "Cannot GET /api/check?postcode=SW1A%202AA" })],
   ])("%s", (body) => {
     const r = interpretCheckResponse(404, {}, body, NOW);
     expect(r).toMatchObject({ ok: false, error: { kind: "server", code: "endpoint_not_found", message: expect.stringMatching(/base URL/) } });
