@@ -132,7 +132,7 @@ test("a base URL that points at another server: its 404 is not 'property not fou
     const [u] = knownUprns(sb, 1);
     const b = batcher({ baseUrl: `http://127.0.0.1:${(other.server.address() as { port: number }).port}/v1` });
     const [first] = await settleAll([b.check(u)]);
-    expect(first).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/check the base URL/) } });
+    expect(first).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/check the base URL/i) } });
     expect((first as { error: { message: string } }).error.message).not.toMatch(/property not found/);
     expect(b.cacheSize()).toBe(0);
     // The next recalculation asks again (after the user fixes the URL it would succeed).
