@@ -145,7 +145,7 @@ function dateCellText(d: Date, kind: OutputColumn["kind"]): string {
 
 function toCell(v: unknown, kind: OutputColumn["kind"]): Cell {
   if (v === null || v === undefined) return "";
-  if (Object.prototype.toString.call(v) === "[object Date]") return dateCellText(v as Date, kind);
+  if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return dateCellText(v as Date, kind);
   if (kind === "number") return typeof v === "number" && Number.isFinite(v) ? v : "";
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? "true" : "false";
