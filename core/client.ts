@@ -24,7 +24,7 @@ import {
   type ResultsPage,
 } from "./responses";
 import { normaliseProperty, type InputRow, type PropertyQuery } from "./rows";
-import type { AddressRecord, BulkJob, CheckResult } from "./schemas";
+import type { AddressList, BulkJob, CheckResult } from "./schemas";
 
 /** The slice of fetch the client uses, so any fetch-like function (browser, Node, a test's) fits. */
 export type FetchLike = (
@@ -244,7 +244,7 @@ export function createClient(opts: ClientOptions) {
       return send(buildBulkResultsRequest(cfg, resultsUrlOrPath), interpretResultsResponse, o.signal);
     },
 
-    lookupAddresses(q: { postcode?: string; query?: string; limit?: number }, o: { signal?: AbortSignalLike } = {}): Promise<AddressRecord[]> {
+    lookupAddresses(q: { postcode?: string; query?: string; limit?: number }, o: { signal?: AbortSignalLike } = {}): Promise<AddressList> {
       return send(buildAddressLookupRequest(cfg, q), interpretAddressResponse, o.signal);
     },
 

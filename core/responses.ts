@@ -11,7 +11,7 @@ import {
   parseAddressList,
   parseBulkJob,
   parseCheckResult,
-  type AddressRecord,
+  type AddressList,
   type BulkJob,
   type CheckResult,
 } from "./schemas";
@@ -126,7 +126,7 @@ export function interpretBulkSubmitResponse(status: number, headers: HeaderSourc
   return interpret(status, headers, text, nowMs, parseBulkJob);
 }
 
-export function interpretAddressResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<AddressRecord[]> {
+export function interpretAddressResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<AddressList> {
   return interpret(status, headers, text, nowMs, parseAddressList);
 }
 

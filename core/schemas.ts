@@ -113,6 +113,9 @@ export interface AddressRecord {
   raw: AddressRecordRaw;
 }
 
+/** The addresses of one answer; `total` is how many matched in all, when the server says (it may send fewer). */
+export type AddressList = AddressRecord[] & { total?: number };
+
 export const CHECK_MEMBERS = CHECK_NAMES;
 
 export type ParseOutcome<T> = { ok: true; value: T; warnings: string[] } | { ok: false; message: string };
@@ -147,15 +150,18 @@ function str(v: unknown): string | null {
 }
 
 /** Address lists: a bare array, or the list under results / addresses / data. */
-export function parseAddressList(value: unknown): ParseOutcome<AddressRecord[]> {
+export function parseAddressList(value: unknown): ParseOutcome<AddressList> {
   const list = Array.isArray(value)
     ? value
     : value && typeof value === "object"
       ? ((value as Record<string, unknown>).results ?? (value as Record<string, unknown>).addresses ?? (value as Record<string, unknown>).data)
       : undefined;
   if (!Array.isArray(list)) return { ok: false, message: "Malformed address list: no list of addresses in the response" };
-  const out: AddressRecord[] = [];
+  const out: AddressList = [];
   const warnings: string[] = [];
+  const envelope = !Array.isArray(value) && value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  const total = Number(envelope.total ?? envelope.total_results ?? envelope.count);
+  if (Number.isInteger(total) && total >= list.length) out.total = total;
   list.forEach((item, i) => {
     const parsed = addressRecordSchema.safeParse(item);
     if (!parsed.success) {

@@ -7,7 +7,7 @@ import {
   createClient,
   normalisePostcode,
   serviceError,
-  type AddressRecord,
+  type AddressList,
   type CheckResult,
   type RateLimitInfo,
 } from "../../core";
@@ -37,7 +37,7 @@ export class AddressLookups {
   }
 
   /** Addresses for a postcode (when the text is one) or for free text. */
-  addresses(text: string): Promise<AddressRecord[]> {
+  addresses(text: string): Promise<AddressList> {
     const t = String(text ?? "").trim();
     if (!t) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_request", "Give a postcode or some address text.")));
     const pc = normalisePostcode(t);

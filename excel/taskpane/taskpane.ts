@@ -8,7 +8,7 @@ import {
   describeError,
   maskApiKey,
   toServiceError,
-  type AddressRecord,
+  type AddressList,
   type ColumnMapping,
   type DisplayStatus,
   type RateLimitInfo,
@@ -23,7 +23,7 @@ const excelRun: ExcelRun = (fn) => Excel.run(fn);
 const rt = complianceRuntime();
 const store = defaultUserStore();
 let running: AbortController | null = null;
-let found: AddressRecord[] = [];
+let found: AddressList = [];
 /** Where the last check wrote (kept in the final status line, so the user sees where to look). */
 let placement = "";
 
@@ -234,7 +234,9 @@ async function lookup(ev: Event): Promise<void> {
     list.hidden = found.length === 0;
     $("insert-row").hidden = found.length === 0;
     if (found.length) list.selectedIndex = 0;
-    say("lookup-status", found.length ? `${found.length} address${found.length === 1 ? "" : "es"} found. Pick one, select a cell, then Insert.` : "No addresses found.");
+    const total = found.total;
+    const more = total !== undefined && total > found.length ? ` (the first ${found.length} of ${total.toLocaleString("en-GB")}: add words to narrow it)` : "";
+    say("lookup-status", found.length ? `${found.length} address${found.length === 1 ? "" : "es"} found${more}. Pick one, select a cell, then Insert.` : "No addresses found.");
   } catch (e) {
     say("lookup-status", errorText(e));
   }

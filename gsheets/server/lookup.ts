@@ -33,7 +33,13 @@ export function lookupAddresses(q: { postcode?: string; query?: string }): Looku
   if (!r.ok) return { ok: false, message: describeError(r.error) };
   const addresses = r.value.map((a) => ({ uprn: a.uprn, address: a.address, postcode: a.postcode }));
   const what = postcode || `"${queryText}"`;
-  return { ok: true, addresses, message: addresses.length ? `${addresses.length} address(es) for ${what}.` : `No addresses found for ${what}.` };
+  const total = r.value.total;
+  const message = !addresses.length
+    ? `No addresses found for ${what}.`
+    : total !== undefined && total > addresses.length
+      ? `The first ${addresses.length} of ${total.toLocaleString("en-GB")} addresses for ${what}: add words (a house number, a street) to narrow it.`
+      : `${addresses.length} address(es) for ${what}.`;
+  return { ok: true, addresses, message };
 }
 
 export function insertUprn(uprn: string): InsertResult {

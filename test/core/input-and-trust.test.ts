@@ -8,6 +8,7 @@ import {
   buildBulkResultsRequest,
   checkJobDeadline,
   detectColumns,
+  interpretAddressResponse,
   interpretCheckResponse,
   interpretResultsResponse,
   maskApiKey,
@@ -149,4 +150,12 @@ describe("bulk results", () => {
     expect(stuck.done).toBe(true);
     expect(stuck.items[0].outcome).toMatchObject({ error: { code: "job_timeout" } });
   });
+});
+
+test("an address list keeps the total the service gave when it sends fewer", () => {
+  const rec = { uprn: "1", address: "1 A Road, Leeds, LS1 4AP" };
+  const r = interpretAddressResponse(200, {}, JSON.stringify({ results: [rec], total: 7067 }), NOW);
+  expect(r.ok && r.value.total).toBe(7067);
+  const bare = interpretAddressResponse(200, {}, JSON.stringify([rec]), NOW);
+  expect(bare.ok && bare.value.total).toBeUndefined();
 });

@@ -172,4 +172,15 @@ describe("selections and lookups Apps Script cannot take as they are", () => {
     expect(html).toMatch(/<input id="lookup-postcode"[^>]*maxlength="\d+"/);
     expect(html).toMatch(/<input id="lookup-query"[^>]*maxlength="\d+"/);
   });
+
+  test("a search with more matches than it shows says so, with the total the service gave", () => {
+    const env = createGasEnvironment();
+    configure(env, sandbox);
+    const r = env.run("lookupAddresses", { query: "road" });
+    expect(r.ok).toBe(true);
+    expect(r.addresses.length).toBe(50);
+    expect(r.message).toMatch(/^The first 50 of [\d,]+ addresses for "road": add words/);
+    const one = env.run("lookupAddresses", { query: "10 Downing Street" });
+    expect(one.message).toBe('1 address(es) for "10 Downing Street".');
+  });
 });
