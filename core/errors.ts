@@ -90,19 +90,38 @@ export function isTransient(e: ServiceError): boolean {
   return ["rate_limited", "server", "network", "malformed_response", "timeout", "cancelled", "job_failed"].includes(e.kind);
 }
 
-/** One line for a person, with what to do about it where there is something to do. */
+/** A service message as the end of a sentence of ours: no trailing full stop (we add one), no raw HTTP jargon. */
+function sentence(msg: string): string {
+  return msg.replace(/[\s.]+$/, "");
+}
+
+/**
+ * One line for a person (a letting agent, not a developer), with what to do about it where there is something
+ * to do. The service's own words are kept where they tell the user something ("No property with UPRN 1") and
+ * left out where they speak HTTP ("send Authorization: Bearer <API key>").
+ */
 export function describeError(e: ServiceError): string {
-  const msg = e.message ? e.message.replace(/\s+$/, "") : "";
+  const msg = e.message ? sentence(e.message) : "";
   switch (e.kind) {
     case "auth":
-      return `The API key was not accepted: ${msg || "missing or invalid key"}. Set a valid key in Settings.`;
+      // A host's own "no key" message says where its settings are; the service's speaks HTTP.
+      if (e.code === "missing_api_key") return msg && !/authorization|bearer/i.test(msg) ? `${msg}.` : "No API key is set: add your key in Settings.";
+      return "The API key was not accepted by the service: check it in Settings (copy it again from your account's API page).";
     case "forbidden":
-      return `This API key's plan has no API access: ${msg || "forbidden"}. API access needs the Professional or Enterprise plan.`;
+      return "This API key's plan has no API access: it needs the Professional or Enterprise plan.";
     case "rate_limited": {
       const wait = e.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(e.retryAfterMs / 1000))} s.` : "";
-      return `Rate limit reached: ${msg || "too many requests"}.${wait}`;
+      // Our own quota message says until when; the service's says "retry in N s", which the wait already does.
+      if (e.code === "rate_limit_exhausted" && msg) return `${msg}.`;
+      return `The request limit of your plan is reached for now.${wait || " Try again in a minute."}`;
     }
+    case "server":
+      if (e.code === "endpoint_not_found") return `${msg}.`;
+      return `The compliance service had a problem${msg ? ` (${msg})` : ""}. Try again shortly.`;
+    case "network":
+    case "timeout":
+      return `${msg || "The compliance service could not be reached"}. Check the connection and try again.`;
     default:
-      return msg || e.code;
+      return msg ? `${msg}.` : e.code;
   }
 }

@@ -7,6 +7,7 @@ import {
   acceptResultsPage,
   buildBulkResultsRequest,
   checkJobDeadline,
+  describeError,
   detectColumns,
   interpretAddressResponse,
   interpretCheckResponse,
@@ -16,6 +17,7 @@ import {
   outputRow,
   parseRateLimit,
   readPropertyRows,
+  serviceError,
   startJob,
   validateApiKey,
 } from "../../core";
@@ -158,4 +160,19 @@ test("an address list keeps the total the service gave when it sends fewer", () 
   expect(r.ok && r.value.total).toBe(7067);
   const bare = interpretAddressResponse(200, {}, JSON.stringify([rec]), NOW);
   expect(bare.ok && bare.value.total).toBeUndefined();
+});
+
+describe("messages for people", () => {
+  test("no doubled full stops and no HTTP jargon from the service", () => {
+    const auth = describeError(serviceError("auth", "invalid_api_key", "The API key is not valid; send Authorization: Bearer <API key>."));
+    expect(auth).not.toMatch(/Bearer|Authorization|\.\./);
+    expect(auth).toMatch(/Settings/);
+    const limited = describeError({ ...serviceError("rate_limited", "rate_limited", "Rate limit exceeded, retry in 1 s."), retryAfterMs: 1000 });
+    expect(limited).toBe("The request limit of your plan is reached for now. Try again in 1 s.");
+    expect(describeError(serviceError("server", "internal_error", "Internal server error."))).toBe("The compliance service had a problem (Internal server error). Try again shortly.");
+    expect(describeError(serviceError("not_found", "property_not_found", "No property with UPRN 1."))).toBe("No property with UPRN 1.");
+    for (const kind of ["auth", "forbidden", "rate_limited", "server", "network", "timeout", "not_found", "job_failed"] as const) {
+      expect(describeError(serviceError(kind, "x", "Something happened."))).not.toMatch(/\.\.|\s$/);
+    }
+  });
 });

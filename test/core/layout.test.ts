@@ -53,7 +53,7 @@ test("a transient failure keeps the previous values and says the refresh failed"
   const row = outputRow({ error: serviceError("server", "internal_error", "Boom.") }, "2026-11-22T10:00:00Z", previous);
   expect(row[col("Compliance score")]).toBe(64);
   expect(row[col("Checked at (UTC)")]).toBe("2026-11-01 10:00:00");
-  expect(row[col("Message")]).toMatch(/^Not refreshed at 2026-11-22 10:00:00: Boom\. Values are from the previous check\.$/);
+  expect(row[col("Message")]).toMatch(/^Not refreshed at 2026-11-22 10:00:00: The compliance service had a problem \(Boom\)\. Try again shortly\. Values are from the previous check\.$/);
   // a refused key is about the run, not the property: earlier values stay too
   expect(outputRow({ error: serviceError("auth", "invalid_api_key", "Bad key.") }, "2026-11-22T10:00:00Z", previous)[col("Compliance score")]).toBe(64);
   // not found replaces them: they were for another property
