@@ -6,10 +6,12 @@ import {
   OUTPUT_COLUMNS,
   STATUS_COLOURS,
   acceptResultsPage,
+  describeError,
   detectColumns,
   checkJobDeadline,
   displayStatus,
   failJob,
+  isAboutProperty,
   isJobDone,
   nextJobRequest,
   normaliseProperty,
@@ -30,6 +32,7 @@ import {
   type PlanName,
   type PropertyQuery,
   type RateLimitInfo,
+  type ServiceError,
 } from "../../core";
 import type { UserStore } from "../settings";
 import { SHEET_COLUMNS, a1, columnLetter, lastUsedColumn, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
@@ -61,7 +64,12 @@ export interface PreparedCheck {
   blankRowsSkipped: number;
 }
 
-export type PrepareOutcome = { ok: true; check: PreparedCheck } | { ok: false; message: string; headers: string[] };
+/**
+ * A refused selection. `headers` (every column of the table, to offer in the column chooser) is empty when choosing
+ * columns by hand cannot help (nothing selected, no room for the results); `found` is what the headers did name (an
+ * Address column, say), to preselect, and `hasHeader` whether the first row reads as a header.
+ */
+export type PrepareOutcome = { ok: true; check: PreparedCheck } | { ok: false; message: string; headers: string[]; found?: ColumnMapping; hasHeader?: boolean };
 
 export interface PrepareOptions {
   mapping?: ColumnMapping;
@@ -168,6 +176,23 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
   return undefined;
 }
 
+/**
+ * The input columns a header row names, also when it names no UPRN or Postcode column (core's detectColumns answers
+ * only when one of those is there): a stand-in "UPRN" past the last column lets it name the Address column, to preselect.
+ */
+export function columnsNamed(header: readonly unknown[]): ColumnMapping {
+  const m = detectColumns([...header, "UPRN"]) ?? {};
+  const out: ColumnMapping = {};
+  for (const k of ["uprn", "postcode", "address"] as const) if (m[k] !== undefined && m[k]! < header.length) out[k] = m[k];
+  return out;
+}
+
+/** Whether a row reads as a header (words, no UPRN or postcode values), for the chooser's "First row is a header". */
+function looksLikeHeaderRow(row: readonly unknown[]): boolean {
+  const cells = row.filter((v) => !blank(v));
+  return cells.length > 0 && cells.every((v) => typeof v === "string" && /[a-z]/i.test(v) && !/\d{5,}/.test(v) && !/^[a-z]{1,2}\d/i.test(v.trim()));
+}
+
 /** Reads the selection and validates every selected row with the core; nothing is sent. */
 export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Promise<PrepareOutcome> {
   return excelRun(async (context) => {
@@ -199,7 +224,9 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const columnNames = (values[0] ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`);
     const input = values.map((r, i) => (i === 0 ? r.map((v, c) => (ours.has(c) ? "" : v)) : r));
     const read = readPropertyRows(input, { mapping: opts.mapping, hasHeader: opts.hasHeader });
-    if (read.problem || !read.mapping) return { ok: false, message: read.problem ?? "No UPRN or Postcode column.", headers: columnNames };
+    if (read.problem || !read.mapping) {
+      return { ok: false, message: read.problem ?? "No UPRN or Postcode column.", headers: columnNames, found: columnsNamed(input[0] ?? []), hasHeader: read.headerRow !== null || looksLikeHeaderRow(input[0] ?? []) };
+    }
     const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
     // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
     let end = selected.length;
@@ -211,7 +238,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       return {
         ok: false,
         message: selected.length ? "The selected rows are empty: select the rows to check (or one cell of the table)." : "The selection has no data rows: select the rows to check (or one cell of the table).",
-        headers: columnNames,
+        headers: [],
       };
     }
 
@@ -234,7 +261,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       } else {
         at = Math.max(lastUsed, beside - 1) + 2;
         if (at + WIDTH > SHEET_COLUMNS) {
-          return { ok: false, message: `There is no room for the ${WIDTH} result columns right of your data on this sheet: clear some columns to the right.`, headers: columnNames };
+          return { ok: false, message: `There is no room for the ${WIDTH} result columns right of your data on this sheet: clear some columns to the right.`, headers: [] };
         }
         placement =
           changed !== undefined
@@ -255,19 +282,41 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
 
 export interface RunProgress {
   rowsTotal: number;
+  /** Rows settled so far, whatever the outcome. */
   rowsDone: number;
+  /** Rows answered (a result, or an error about the row itself): what the progress bar shows. */
+  rowsChecked: number;
+  /** Rows the service failed to answer or Cancel left: never shown as progress. */
+  rowsNotRefreshed: number;
   jobsTotal: number;
   jobsSubmitted: number;
   rateLimit?: RateLimitInfo;
 }
 
 export interface RunSummary {
+  /** Rows of the selection the run wrote; each ends with values or a message. */
   rowsWritten: number;
+  /** Rows sent to the service (the rest failed validation). */
+  rowsSent: number;
+  /** Rows sent that got an answer this run: a result, or "not found" / "ambiguous" (that is the answer too). */
+  refreshed: number;
+  /** Statuses over all checks of the rows answered this run only: values kept from an earlier check are not counted. */
   byStatus: Record<string, number>;
+  /** Rows whose status cells read `error` (what the sheet shows). */
   errors: number;
+  /** Rows answered with an error about the row itself (invalid UPRN, not found, ambiguous). */
+  rowErrors: number;
+  /** Rows the service failed to answer (a failed job, a run of 500s, a refused key, a wrong base URL). */
+  notRefreshed: number;
+  /** Rows Cancel (or a closed pane) left unanswered. */
+  cancelledRows: number;
+  /** Of the rows not refreshed or cancelled, those whose earlier values were kept. */
+  kept: number;
   cancelled: boolean;
   writes: WriteStats;
-  /** A message for the whole run when every row failed the same way (e.g. a bad key). */
+  /** The first service failure behind the rows not refreshed. */
+  failure?: ServiceError;
+  /** A message for the whole run when one failure hit every row sent (a bad key, a wrong base URL, the service down). */
   fatal?: string;
 }
 
@@ -398,20 +447,125 @@ class ResultWriter {
   }
 }
 
-function summarise(block: Cell[][], offsets: number[], writes: WriteStats, cancelled: boolean): RunSummary {
+/** answered: a result; rowError: "not found", "ambiguous" from the service; invalid: never sent (failed validation). */
+type Fate = "answered" | "rowError" | "invalid" | "failed" | "cancelled";
+const MESSAGE_COL = OUTPUT_COLUMNS.findIndex((c) => c.header === "Message");
+
+/**
+ * What happened to each row this run. The sheet alone cannot tell: a row whose refresh failed keeps its earlier values,
+ * which must not pass for this run's answer in the pane's counts.
+ */
+class RowFates {
+  private readonly fates = new Map<number, { fate: Fate; kept: boolean }>();
+  private firstFailure: ServiceError | undefined;
+  constructor(private readonly previous: readonly (readonly unknown[] | undefined)[]) {}
+
+  invalid(offset: number): void {
+    this.fates.set(offset, { fate: "invalid", kept: false });
+  }
+
+  note(offset: number, outcome: Outcome | undefined): void {
+    const error = outcome && "error" in outcome ? outcome.error : undefined;
+    if (!error) return void this.fates.set(offset, { fate: "answered", kept: false });
+    if (isAboutProperty(error)) return void this.fates.set(offset, { fate: "rowError", kept: false });
+    const cancelled = error.kind === "cancelled";
+    if (!cancelled) this.firstFailure ??= error;
+    // The same rule as core's outputRow: an error that is not about the property keeps earlier values where there are some.
+    const prev = this.previous[offset];
+    const kept = !!prev && prev.some((v, i) => i !== MESSAGE_COL && v !== "" && v !== null && v !== undefined);
+    this.fates.set(offset, { fate: cancelled ? "cancelled" : "failed", kept });
+  }
+
+  count(fate: Fate): number {
+    let n = 0;
+    for (const f of this.fates.values()) if (f.fate === fate) n++;
+    return n;
+  }
+
+  is(offset: number, fate: Fate): boolean {
+    return this.fates.get(offset)?.fate === fate;
+  }
+
+  kept(): number {
+    let n = 0;
+    for (const f of this.fates.values()) if (f.kept) n++;
+    return n;
+  }
+
+  failure(): ServiceError | undefined {
+    return this.firstFailure;
+  }
+
+  progress(rowsTotal: number, jobs: { jobsTotal: number; jobsSubmitted: number; rateLimit?: RateLimitInfo }): RunProgress {
+    const checked = this.count("answered") + this.count("rowError") + this.count("invalid");
+    const notRefreshed = this.count("failed") + this.count("cancelled");
+    return { rowsTotal, rowsDone: checked + notRefreshed, rowsChecked: checked, rowsNotRefreshed: notRefreshed, ...jobs };
+  }
+}
+
+function summarise(block: Cell[][], offsets: number[], fates: RowFates, rowsSent: number, writes: WriteStats, cancelled: boolean): RunSummary {
   const statusCols = statusColumnIndexes();
   const byStatus: Record<string, number> = {};
   let errors = 0;
   for (const o of offsets) {
     const row = block[o];
     if (statusCols.some((c) => row[c] === "error")) errors++;
+    if (!fates.is(o, "answered")) continue;
     for (const c of statusCols) {
       const w = String(row[c] ?? "");
       const k = displayStatus(w) === "unknown" ? "unknown" : w;
       if (w && w !== "error") byStatus[k] = (byStatus[k] ?? 0) + 1;
     }
   }
-  return { rowsWritten: offsets.length, byStatus, errors, cancelled, writes };
+  const failed = fates.count("failed");
+  const failure = fates.failure();
+  const summary: RunSummary = {
+    rowsWritten: offsets.length,
+    rowsSent,
+    refreshed: fates.count("answered") + fates.count("rowError"),
+    byStatus,
+    errors,
+    rowErrors: fates.count("rowError") + fates.count("invalid"),
+    notRefreshed: failed,
+    cancelledRows: fates.count("cancelled"),
+    kept: fates.kept(),
+    cancelled,
+    writes,
+  };
+  if (failure) summary.failure = failure;
+  // One failure on every row sent says nothing about the rows: it is the key, the address or the service. Say it once.
+  if (failure && rowsSent > 0 && failed === rowsSent) summary.fatal = describeError(failure);
+  return summary;
+}
+
+const rowsWord = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
+
+/**
+ * The pane's status line for a finished run, for a letting agent: how many rows got fresh answers, and, when the
+ * service failed or the user cancelled, that the values still on the sheet are the earlier ones. When a banner says
+ * why (`fatal`), the reason is not repeated here.
+ */
+export function summaryText(s: RunSummary): string {
+  const counts = Object.entries(s.byStatus)
+    .map(([w, n]) => `${n} ${w.replace("_", " ")}`)
+    .join(", ");
+  const problems = s.rowErrors ? ` ${s.rowErrors} with errors (see the Message column).` : "";
+  if (!s.notRefreshed && !s.cancelledRows) {
+    const errs = s.rowErrors ? `, ${s.rowErrors} with errors (see the Message column)` : "";
+    return `Done. ${rowsWord(s.rowsWritten)} checked${errs}.\nStatuses over all checks: ${counts || "none"}.`;
+  }
+  const missing = s.notRefreshed + s.cancelledRows;
+  const lines: string[] = [];
+  if (!s.cancelledRows) lines.push(`${s.refreshed} of ${rowsWord(s.rowsSent)} refreshed: the service failed.`);
+  else if (!s.notRefreshed) lines.push(`Cancelled. ${s.refreshed} of ${rowsWord(s.rowsSent)} refreshed, ${s.cancelledRows} cancelled.`);
+  else lines.push(`${s.refreshed} of ${rowsWord(s.rowsSent)} refreshed: ${s.notRefreshed} not refreshed because the service failed, ${s.cancelledRows} cancelled.`);
+  if (s.failure && s.notRefreshed && !s.fatal) lines.push(describeError(s.failure));
+  if (s.kept === missing) lines.push("The earlier values are kept.");
+  else if (s.kept > 0) lines.push(`The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`);
+  else lines.push("Their Message column says why.");
+  let text = lines.join(" ") + problems;
+  if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
+  return text;
 }
 
 /** Runs a prepared check to the end (or to Cancel). Every selected row ends with values or a message. */
@@ -421,14 +575,14 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   const writer = new ResultWriter(deps.excelRun, prepared.origin, prepared.previous, prepared.headerRow !== null, failedWrite(deps));
   if (prepared.headerRow !== null) writer.block[prepared.headerRow] = outputHeaders();
   const valid = prepared.rows.filter((r) => r.property && !r.error);
-  let done = 0;
-  const progress = (extra: Partial<RunProgress> = {}) =>
-    deps.onProgress?.({ rowsTotal: prepared.rows.length, rowsDone: done, jobsTotal: 0, jobsSubmitted: 0, ...extra });
+  const fates = new RowFates(prepared.previous);
+  const progress = (jobs: { jobsTotal: number; jobsSubmitted: number; rateLimit?: RateLimitInfo } = { jobsTotal: 0, jobsSubmitted: 0 }) =>
+    deps.onProgress?.(fates.progress(prepared.rows.length, jobs));
 
   for (const r of prepared.rows) {
     if (!r.error) continue;
     writer.set(r.index, outputRow({ error: serviceError("invalid_input", r.error.code, r.error.message) }, iso(), prepared.previous[r.index], r.note));
-    done++;
+    fates.invalid(r.index);
   }
   await writer.flush();
   progress();
@@ -446,11 +600,10 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     jobs: [],
     jobsTotal: 0,
   };
-  let fatal: string | undefined;
   // Each job as it was when submitted: a Resume from these fetches all of its results again.
   const submitted = new Map<string, JobState>();
   if (valid.length) {
-    const outcomes = await deps.client.screen(saved.properties, {
+    await deps.client.screen(saved.properties, {
       plan: deps.plan,
       signal: deps.signal,
       onJobs: (jobs) => {
@@ -463,24 +616,20 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
         for (const c of p.completed) {
           const row = valid[c.index];
           writer.set(row.index, outputRow(c.outcome, iso(), prepared.previous[row.index], row.note));
+          fates.note(row.index, c.outcome);
         }
-        done += p.completed.length;
         progress({ jobsTotal: p.jobsTotal, jobsSubmitted: p.jobsSubmitted, rateLimit: p.rateLimit });
         // One write per poll, bounded by chunked syncs; results are on the sheet before the next poll is answered.
         void writer.flush();
       },
     });
-    const errs = outcomes.filter((o): o is { error: ReturnType<typeof serviceError> } => !!o && "error" in o).map((o) => o.error);
-    if (errs.length === outcomes.length && errs.length > 0 && ["auth", "forbidden", "rate_limited"].includes(errs[0].kind)) {
-      fatal = toServiceError(errs[0]).message;
-    }
   }
   await finishWrites(writer, deps, !!deps.store && saved.jobs.length > 0, async () => {
     // The saved jobs say their results were received, but those results never reached the sheet.
     saved.jobs = saved.jobs.map((j) => submitted.get(j.jobId) ?? j);
     await deps.store?.setItem(UNFINISHED_KEY, JSON.stringify(saved)).catch(() => undefined);
   });
-  return { ...summarise(writer.block, prepared.rows.map((r) => r.index), writer.stats, !!deps.signal?.aborted), ...(fatal ? { fatal } : {}) };
+  return summarise(writer.block, prepared.rows.map((r) => r.index), fates, valid.length, writer.stats, !!deps.signal?.aborted);
 }
 
 /** Tells the user, once per failure, why results are waiting (the pane shows it in the status line). */
@@ -535,16 +684,16 @@ export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunS
   // The same plan screen() made, so job offsets mean the same properties.
   const rows = run.properties.map((p, i) => ({ ...normaliseProperty(p.uprn, p.postcode, p.address), index: i }));
   const plan = planScreening(rows, { plan: run.plan });
-  let done = 0;
+  const fates = new RowFates(previous);
   const settle = (items: { index: number; outcome: Outcome }[]) => {
     for (const it of items) {
       for (const r of rowsForProperties(plan, [it.index])) {
         const offset = run.offsets[r];
         writer.set(offset, outputRow(it.outcome, iso(), previous[offset], run.notes[r]));
-        done++;
+        fates.note(offset, it.outcome);
       }
     }
-    deps.onProgress?.({ rowsTotal: run.offsets.length, rowsDone: done, jobsTotal: plan.jobs.length, jobsSubmitted: run.jobs.length });
+    deps.onProgress?.(fates.progress(run.offsets.length, { jobsTotal: plan.jobs.length, jobsSubmitted: run.jobs.length }));
     void writer.flush();
   };
   const cfg = deps.client.config;
@@ -581,7 +730,7 @@ export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunS
   }
   if (missing.length) settle(missing);
   await finishWrites(writer, deps, true);
-  return summarise(writer.block, run.offsets, writer.stats, !!deps.signal?.aborted);
+  return summarise(writer.block, run.offsets, fates, run.offsets.length, writer.stats, !!deps.signal?.aborted);
 }
 
 /** A sentence when the sheet no longer holds the properties that were sent (rows inserted, sorted or edited), else null. */

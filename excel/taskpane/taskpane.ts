@@ -12,10 +12,11 @@ import {
   type ColumnMapping,
   type DisplayStatus,
   type RateLimitInfo,
+  type ServiceError,
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
-import { loadUnfinished, prepareCheck, resumeRun, runCheck, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
+import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
 import { insertAddress } from "./sheet";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -31,10 +32,12 @@ function say(id: string, text: string): void {
   $(id).textContent = text;
 }
 
-function banner(text: string | null): void {
+/** The message above everything; `info` for a hint (a first open), not a failure, so it is not shown in red. */
+function banner(text: string | null, tone: "error" | "info" = "error"): void {
   const b = $("banner");
   b.hidden = !text;
   b.textContent = text ?? "";
+  b.classList.toggle("info", tone === "info");
 }
 
 function showQuota(info: RateLimitInfo | undefined): void {
@@ -43,16 +46,35 @@ function showQuota(info: RateLimitInfo | undefined): void {
   say("quota", `Requests left: ${info.remaining}${info.limit !== undefined ? ` of ${info.limit}` : ""}${reset}`);
 }
 
+/** Opens Settings at the field to fix; a failure that only Settings can cure should not leave the user hunting for it. */
+function openSettings(focusId?: "api-key" | "base-url"): void {
+  ($("settings") as HTMLDetailsElement).open = true;
+  if (focusId) $(focusId).focus();
+}
+
+/** The Settings field a failure of the whole run points at: the key when refused, the base URL when it is not the API. */
+function settingsFieldFor(e: ServiceError | undefined): "api-key" | "base-url" | undefined {
+  if (!e) return undefined;
+  if (e.kind === "auth" || e.kind === "forbidden") return "api-key";
+  if (e.code === "endpoint_not_found") return "base-url";
+  return undefined;
+}
+
 async function client() {
   const s = await rt.settings.load();
   if (!s.apiKey) {
-    banner("No API key set. Open Settings below and paste the key from the service dashboard (Settings > API Keys).");
-    ($("settings") as HTMLDetailsElement).open = true;
+    banner("No API key set. Paste the key from the service dashboard (Settings > API Keys) under Settings below.");
+    openSettings("api-key");
     return null;
   }
+  return clientFor(s.baseUrl, s.apiKey);
+}
+
+function clientFor(baseUrl: string, apiKey: string, maxRetries?: number) {
   return createClient({
-    baseUrl: s.baseUrl,
-    apiKey: s.apiKey,
+    baseUrl,
+    apiKey,
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
     fetch: (url, init) => fetch(url, init as RequestInit),
     onRateLimit: (info) => rt.reportRateLimit(info),
   });
@@ -85,84 +107,119 @@ function showProgress(p: RunProgress): void {
   $("progress-box").hidden = false;
   const bar = $("progress") as HTMLProgressElement;
   bar.max = Math.max(1, p.rowsTotal);
-  bar.value = p.rowsDone;
-  const jobs = p.jobsTotal ? `, bulk jobs ${p.jobsSubmitted} of ${p.jobsTotal} sent` : "";
-  say("progress-text", `${p.rowsDone} of ${p.rowsTotal} rows done${jobs}`);
+  // Only rows answered fill the bar: a run the service failed must not look finished.
+  bar.value = p.rowsChecked;
+  const missing = p.rowsNotRefreshed ? `, ${p.rowsNotRefreshed} not refreshed` : "";
+  say("progress-text", `${p.rowsChecked} of ${p.rowsTotal} row${p.rowsTotal === 1 ? "" : "s"} checked${missing}`);
   showQuota(p.rateLimit);
 }
 
-function showSummary(s: RunSummary): void {
-  const counts = Object.entries(s.byStatus)
-    .map(([w, n]) => `${n} ${w.replace("_", " ")}`)
-    .join(", ");
-  const head = s.cancelled ? "Cancelled." : "Done.";
-  say(
-    "status",
-    `${head} ${s.rowsWritten} row${s.rowsWritten === 1 ? "" : "s"} written${s.errors ? `, ${s.errors} with errors (see the Message column)` : ""}.` +
-      `\nStatuses over all checks: ${counts || "none"}.${placement ? `\n${placement}` : ""}`,
-  );
-  banner(s.fatal ?? null);
+function hideProgress(): void {
+  $("progress-box").hidden = true;
+  ($("progress") as HTMLProgressElement).value = 0;
+  say("progress-text", "");
 }
 
-function setRunning(on: boolean): void {
+/** Shows a finished run; returns the Settings field to focus when the run failed on the key or the base URL. */
+function showSummary(s: RunSummary): "api-key" | "base-url" | undefined {
+  say("status", `${summaryText(s)}${placement ? `\n${placement}` : ""}`);
+  banner(s.fatal ?? null);
+  const field = s.fatal ? settingsFieldFor(s.failure) : undefined;
+  if (field) ($("settings") as HTMLDetailsElement).open = true;
+  return field;
+}
+
+/**
+ * Disables Check while a run is on, and moves keyboard focus with it: to Cancel as it appears, back to Check (or to
+ * the Settings field to fix) as Cancel disappears, so a keyboard user is never left on a hidden button.
+ */
+function setRunning(on: boolean, focusAfter?: string): void {
   ($("check") as HTMLButtonElement).disabled = on;
   ($("map-apply") as HTMLButtonElement).disabled = on;
   $("cancel").hidden = !on;
+  $(on ? "cancel" : (focusAfter ?? "check")).focus();
 }
 
-function fillMapping(headers: string[]): void {
-  for (const id of ["map-uprn", "map-postcode", "map-address"]) {
+const MAP_IDS = { uprn: "map-uprn", postcode: "map-postcode", address: "map-address" } as const;
+
+/** The column chooser, with every column of the table and the columns the headers did name already chosen. */
+function fillMapping(headers: string[], found: ColumnMapping = {}, hasHeader = true): void {
+  for (const [key, id] of Object.entries(MAP_IDS) as [keyof ColumnMapping, string][]) {
     const sel = $<HTMLSelectElement>(id);
     sel.textContent = "";
     sel.append(new Option("(none)", ""));
     headers.forEach((h, i) => sel.append(new Option(h, String(i))));
+    sel.value = found[key] !== undefined ? String(found[key]) : "";
   }
+  ($("map-header") as HTMLInputElement).checked = hasHeader;
   $("mapping").hidden = false;
 }
 
 function mappingFromForm(): ColumnMapping {
   const m: ColumnMapping = {};
-  const pick = (id: string) => ($<HTMLSelectElement>(id).value === "" ? undefined : Number($<HTMLSelectElement>(id).value));
-  const u = pick("map-uprn");
-  const p = pick("map-postcode");
-  const a = pick("map-address");
-  if (u !== undefined) m.uprn = u;
-  if (p !== undefined) m.postcode = p;
-  if (a !== undefined) m.address = a;
+  for (const [key, id] of Object.entries(MAP_IDS) as [keyof ColumnMapping, string][]) {
+    const v = $<HTMLSelectElement>(id).value;
+    if (v !== "") m[key] = Number(v);
+  }
   return m;
 }
 
-async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): Promise<void> {
+function checkWithMapping(): void {
+  const mapping = mappingFromForm();
+  if (mapping.uprn === undefined && mapping.postcode === undefined) {
+    say("status", "Choose the UPRN column or the Postcode column (or both): each row is found by one of them. The Address column alone cannot find a property.");
+    $("map-uprn").focus();
+    return;
+  }
+  void check({ mapping, hasHeader: ($("map-header") as HTMLInputElement).checked });
+}
+
+/** Clears what an earlier action left: its banner, status, progress, and a settings message such as "Key saved". */
+function startAction(): void {
   banner(null);
+  say("settings-status", "");
+}
+
+function showProblems(problems: { row: number; message: string }[]): void {
+  if (!problems.length) return;
+  const ul = $("problems");
+  ul.textContent = "";
+  for (const pr of problems.slice(0, 200)) {
+    const li = document.createElement("li");
+    li.textContent = `Row ${pr.row}: ${pr.message}`;
+    ul.append(li);
+  }
+  if (problems.length > 200) ul.append(Object.assign(document.createElement("li"), { textContent: `…and ${problems.length - 200} more (see the Message column)` }));
+  $("problems-box").hidden = false;
+}
+
+async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): Promise<void> {
+  startAction();
   say("status", "");
   placement = "";
   $("problems-box").hidden = true;
+  hideProgress();
   const c = await client();
   if (!c) return;
   const s = await rt.settings.load();
   setRunning(true);
   running = new AbortController();
+  let focusAfter: string | undefined;
   try {
     say("status", "Reading the selection…");
     const prep = await prepareCheck(excelRun, { plan: s.plan, ...(manual ?? {}) });
     if (!prep.ok) {
       say("status", prep.message);
-      if (prep.headers.length) fillMapping(prep.headers);
+      // The chooser only where choosing columns can help: no UPRN or Postcode column was found.
+      if (prep.headers.length) {
+        fillMapping(prep.headers, manual?.mapping ?? prep.found, manual?.hasHeader ?? prep.hasHeader);
+        focusAfter = "map-uprn";
+      } else $("mapping").hidden = true;
       return;
     }
     $("mapping").hidden = manual ? $("mapping").hidden : true;
     const { check: p } = prep;
-    if (p.problems.length) {
-      const ul = $("problems");
-      ul.textContent = "";
-      for (const pr of p.problems.slice(0, 200)) {
-        const li = document.createElement("li");
-        li.textContent = `Row ${pr.row}: ${pr.message}`;
-        ul.append(li);
-      }
-      if (p.problems.length > 200) ul.append(Object.assign(document.createElement("li"), { textContent: `…and ${p.problems.length - 200} more (see the Message column)` }));
-      $("problems-box").hidden = false;
-    }
+    showProblems(p.problems);
     const valid = p.rows.length - p.problems.length;
     const skipped = p.blankRowsSkipped ? `\n${p.blankRowsSkipped} blank row${p.blankRowsSkipped === 1 ? " at the end of the selection was" : "s at the end of the selection were"} left out.` : "";
     say(
@@ -173,14 +230,14 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
     );
     placement = `${p.placement}${skipped}`;
     const summary = await runCheck(p, { excelRun, client: c, plan: s.plan, store, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) });
-    showSummary(summary);
+    focusAfter = showSummary(summary);
   } catch (e) {
     banner(errorText(e));
     // A run whose last write Excel refused keeps its record: offer Resume at once.
     void offerResume();
   } finally {
     running = null;
-    setRunning(false);
+    setRunning(false, focusAfter);
   }
 }
 
@@ -195,7 +252,7 @@ async function offerResume(): Promise<void> {
   $("unfinished").hidden = false;
   say(
     "unfinished-text",
-    `A check of ${run.offsets.length} rows on ${run.origin.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, was still running when the pane closed (${run.jobs.length} of ${run.jobsTotal || run.jobs.length} bulk jobs sent).`,
+    `A check of ${run.offsets.length} rows on ${run.origin.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, was still running when the pane closed (${run.jobs.length} of ${run.jobsTotal || run.jobs.length} batches sent).`,
   );
 }
 
@@ -203,19 +260,23 @@ async function resume(): Promise<void> {
   const run: UnfinishedRun | null = await loadUnfinished(store);
   $("unfinished").hidden = true;
   if (!run) return;
+  startAction();
+  placement = "";
+  hideProgress();
   const c = await client();
   if (!c) return;
   setRunning(true);
   running = new AbortController();
+  let focusAfter: string | undefined;
   try {
     say("status", "Resuming the unfinished check…");
-    showSummary(await resumeRun(run, { excelRun, client: c, plan: run.plan, store, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) }));
+    focusAfter = showSummary(await resumeRun(run, { excelRun, client: c, plan: run.plan, store, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) }));
   } catch (e) {
     banner(errorText(e));
     void offerResume();
   } finally {
     running = null;
-    setRunning(false);
+    setRunning(false, focusAfter);
   }
 }
 
@@ -224,6 +285,7 @@ async function lookup(ev: Event): Promise<void> {
   const text = ($("lookup-text") as HTMLInputElement).value.trim();
   const list = $<HTMLSelectElement>("lookup-results");
   if (!text) return say("lookup-status", "Type a postcode or some words of the address.");
+  startAction();
   const c = await client();
   if (!c) return;
   say("lookup-status", "Searching…");
@@ -255,6 +317,7 @@ async function insert(withAddress: boolean): Promise<void> {
 }
 
 async function refreshFunctions(): Promise<void> {
+  say("settings-status", "");
   rt.batcher.clear();
   rt.lookups.clear();
   try {
@@ -268,14 +331,96 @@ async function refreshFunctions(): Promise<void> {
   }
 }
 
+/**
+ * One cheap authenticated request (one address at a known postcode) to tell the user at once whether the key they just
+ * saved works, instead of at their first check. The key stays saved either way: they may be offline for now.
+ */
+async function checkSavedKey(): Promise<void> {
+  const s = await rt.settings.load();
+  if (!s.apiKey) return;
+  say("settings-status", "Key saved on this computer. Checking it with the service…");
+  try {
+    // One retry, not the usual four: the user is waiting on this line, and a check will retry anyway.
+    await clientFor(s.baseUrl, s.apiKey, 1).lookupAddresses({ postcode: "SW1A 2AA", limit: 1 });
+    say("settings-status", "Key saved and accepted by the service.");
+  } catch (e) {
+    const err = toServiceError(e);
+    if (err.kind === "auth" || err.kind === "forbidden") {
+      say("settings-status", `Key saved on this computer, but the service refused it. ${describeError(err)}`);
+      $("api-key").focus();
+    } else {
+      say("settings-status", `Key saved on this computer, but it could not be checked: ${describeError(err)}`);
+    }
+  }
+}
+
+async function saveKey(e: Event): Promise<void> {
+  e.preventDefault();
+  const input = $("api-key") as HTMLInputElement;
+  try {
+    await rt.settings.setApiKey(input.value);
+    input.value = "";
+    banner(null);
+  } catch (err) {
+    say("settings-status", errorText(err));
+    return;
+  }
+  await renderSettings();
+  await checkSavedKey();
+}
+
+/** A base URL without a version at the end of its path is most likely the site, not the API: say so, but allow it. */
+function baseUrlWarning(url: string): string {
+  let path = "";
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return "";
+  }
+  return /\/v\d+(\.\d+)?\/?$/i.test(path)
+    ? ""
+    : " Its path does not end in an API version such as /v1: check that it is the API's address (e.g. https://api.example.com/v1), or checks will fail.";
+}
+
+async function saveBaseUrl(e: Event): Promise<void> {
+  e.preventDefault();
+  try {
+    await rt.settings.setBaseUrl(($("base-url") as HTMLInputElement).value);
+  } catch (err) {
+    // Keep what the user typed in the field, so they can correct it rather than type it again.
+    say("settings-status", errorText(err));
+    return;
+  }
+  await renderSettings();
+  const saved = (await rt.settings.load()).baseUrl;
+  say("settings-status", `Base URL saved.${baseUrlWarning(saved)}`);
+}
+
+async function removeKey(): Promise<void> {
+  await rt.settings.removeApiKey();
+  say("settings-status", "Key removed from this computer.");
+  await renderSettings();
+  // Remove disables itself: put the keyboard on the field where a new key goes.
+  $("api-key").focus();
+}
+
+/** A first open: nothing works without a key, so say so and show where it goes (without moving focus on load). */
+async function greet(): Promise<void> {
+  const s = await rt.settings.load();
+  if (s.apiKey) return;
+  banner("Add your API key to start: paste it under Settings below (service dashboard > Settings > API Keys).", "info");
+  openSettings();
+}
+
 function wire(): void {
   renderLegend();
   void renderSettings();
+  void greet();
   void offerResume();
   rt.rateLimitListeners.push(showQuota);
   $("check").addEventListener("click", () => void check());
   $("cancel").addEventListener("click", () => running?.abort());
-  $("map-apply").addEventListener("click", () => void check({ mapping: mappingFromForm(), hasHeader: ($("map-header") as HTMLInputElement).checked }));
+  $("map-apply").addEventListener("click", () => checkWithMapping());
   $("resume").addEventListener("click", () => void resume());
   $("discard").addEventListener("click", async () => {
     await store.removeItem(UNFINISHED_KEY);
@@ -285,34 +430,9 @@ function wire(): void {
   $("insert-uprn").addEventListener("click", () => void insert(false));
   $("insert-both").addEventListener("click", () => void insert(true));
   $("refresh").addEventListener("click", () => void refreshFunctions());
-  $("key-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const input = $("api-key") as HTMLInputElement;
-    try {
-      await rt.settings.setApiKey(input.value);
-      input.value = "";
-      say("settings-status", "Key saved on this computer.");
-      banner(null);
-    } catch (err) {
-      say("settings-status", errorText(err));
-    }
-    await renderSettings();
-  });
-  $("remove-key").addEventListener("click", async () => {
-    await rt.settings.removeApiKey();
-    say("settings-status", "Key removed from this computer.");
-    await renderSettings();
-  });
-  $("url-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    try {
-      await rt.settings.setBaseUrl(($("base-url") as HTMLInputElement).value);
-      say("settings-status", "Base URL saved.");
-    } catch (err) {
-      say("settings-status", errorText(err));
-    }
-    await renderSettings();
-  });
+  $("key-form").addEventListener("submit", (e) => void saveKey(e));
+  $("remove-key").addEventListener("click", () => void removeKey());
+  $("url-form").addEventListener("submit", (e) => void saveBaseUrl(e));
   $("plan").addEventListener("change", async () => {
     await rt.settings.setPlan(($("plan") as HTMLSelectElement).value as "professional" | "enterprise");
     say("settings-status", "Plan saved.");

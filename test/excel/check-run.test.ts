@@ -5,7 +5,7 @@
  */
 import { OUTPUT_COLUMNS, STATUS_COLOURS, createClient, outputHeaders, outputRow, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import { loadUnfinished, prepareCheck, resumeRun, runCheck, UNFINISHED_KEY, type ExcelRun } from "../../excel/taskpane/check-run";
+import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, UNFINISHED_KEY, type ExcelRun, type RunProgress } from "../../excel/taskpane/check-run";
 import { insertAddress, writeOutputRows } from "../../excel/taskpane/sheet";
 import { checkResultFor } from "../../sandbox/dataset";
 import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
@@ -115,8 +115,104 @@ test("a key the service rejects is reported for the whole run and on every row",
   if (!prep.ok) throw new Error(prep.message);
   const summary = await runCheck(prep.check, { excelRun, client: client(sb.baseUrl, "sandbox-no-api"), plan: "professional" });
   expect(summary.fatal).toMatch(/plan/i);
+  expect(summary.failure?.kind).toBe("forbidden");
   const out = api.read("Sheet1", `E2:${colLetters(4 + OUTPUT_COLUMNS.length - 1)}2`);
   expect(out.values[0][col("Message")]).toMatch(/no API access/);
+  // A key that is not valid: described for a person, not the service's "send Authorization: Bearer <API key>".
+  const bad = await runCheck(prep.check, { excelRun, client: client(sb.baseUrl, "not-a-real-key"), plan: "professional" });
+  expect(bad.failure?.kind).toBe("auth");
+  expect(bad.fatal).toMatch(/key/i);
+  expect(bad.fatal).not.toMatch(/Bearer|Authorization/);
+});
+
+test("a failure that hits every row sent gets one message for the whole run, whatever its kind: a wrong base URL, a refused job, a server error", async () => {
+  const { excelRun, api } = workbook();
+  seedSheet(api);
+  const prep = await prepareCheck(excelRun, { plan: "professional" });
+  if (!prep.ok) throw new Error(prep.message);
+  const wrongBase = await runCheck(prep.check, { excelRun, client: client(`${sb.url}/nothing-here/v1`), plan: "professional" });
+  expect(wrongBase.notRefreshed).toBe(6);
+  expect(wrongBase.fatal).toMatch(/base URL/);
+
+  sb.reset();
+  sb.setFaults([{ kind: "error_500", route: "bulk_submit" }]);
+  try {
+    const down = await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });
+    expect(down.fatal).toBeDefined();
+    expect(down.failure?.kind).not.toBe("auth");
+  } finally {
+    sb.setFaults([]);
+  }
+
+  // Rows the service did answer: no banner, whatever some rows say.
+  const ok = await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });
+  expect(ok.fatal).toBeUndefined();
+  expect(ok.failure).toBeUndefined();
+});
+
+test("a re-run the service fails is not reported as done: earlier values are kept, left out of the counts, and the progress never looks complete", async () => {
+  const { excelRun, api } = workbook();
+  seedSheet(api);
+  const prep = await prepareCheck(excelRun, { plan: "professional" });
+  if (!prep.ok) throw new Error(prep.message);
+  const first = await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });
+  expect(first.refreshed).toBe(6);
+  expect(first.rowErrors).toBe(3); // 2 never sent (invalid UPRN, no postcode), 1 not found
+  expect(Object.values(first.byStatus).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  expect(summaryText(first)).toMatch(/^Done\. 8 rows checked, 3 with errors/);
+
+  const again = await prepareCheck(excelRun, { plan: "professional" });
+  if (!again.ok) throw new Error(again.message);
+  sb.setFaults([{ kind: "error_500", route: "bulk_submit" }]);
+  const seen: RunProgress[] = [];
+  try {
+    const failed = await runCheck(again.check, { excelRun, client: client(), plan: "professional", onProgress: (p) => seen.push(p) });
+    expect(failed.refreshed).toBe(0);
+    expect(failed.notRefreshed).toBe(6);
+    expect(failed.kept).toBe(6);
+    expect(failed.byStatus).toEqual({});
+    const text = summaryText(failed);
+    expect(text).toMatch(/^0 of 6 rows refreshed: the service failed\./);
+    expect(text).toMatch(/The earlier values are kept\./);
+    expect(text).not.toMatch(/Done|pass/);
+    const last = seen[seen.length - 1];
+    expect(last).toMatchObject({ rowsTotal: 8, rowsChecked: 2, rowsNotRefreshed: 6 });
+  } finally {
+    sb.setFaults([]);
+  }
+  // The sheet still shows the first run's values, each row saying it was not refreshed.
+  const out = api.read("Sheet1", `E2:${colLetters(4 + OUTPUT_COLUMNS.length - 1)}2`);
+  expect(out.values[0][col("EPC status")]).toBe("pass");
+  expect(out.values[0][col("Message")]).toMatch(/^Not refreshed at/);
+});
+
+test("the column chooser is offered only where it can help, with the columns found already chosen", async () => {
+  const { excelRun, api } = workbook();
+  api.seed("Sheet1", "A1", [["Ref", "Address", "PC"], ["r1", "10 Downing Street", "SW1A 2AA"]]);
+  api.select("Sheet1", "A1");
+  const auto = await prepareCheck(excelRun, { plan: "professional" });
+  if (auto.ok) throw new Error("expected no UPRN or Postcode column");
+  expect(auto.headers).toEqual(["A (Ref)", "B (Address)", "C (PC)"]);
+  expect(auto.found).toEqual({ address: 1 });
+  expect(auto.hasHeader).toBe(true);
+
+  // Numbers in the first row: no header to read, nothing to preselect.
+  const b = workbook();
+  b.api.seed("Sheet1", "A1", [[examples.uprn_by_check_status.epc.pass, "x"], [examples.uprn_by_check_status.epc.fail, "y"]]);
+  b.api.select("Sheet1", "A1:B2");
+  const bare = await prepareCheck(b.excelRun, { plan: "professional" });
+  if (bare.ok) throw new Error("expected the chooser");
+  expect(bare.found).toEqual({});
+  expect(bare.hasHeader).toBe(false);
+
+  // A header with no rows under it: choosing columns cannot help, so none are offered.
+  const c = workbook();
+  c.api.seed("Sheet1", "A1", [["UPRN", "Notes"]]);
+  c.api.select("Sheet1", "A1:B1");
+  const empty = await prepareCheck(c.excelRun, { plan: "professional" });
+  if (empty.ok) throw new Error("expected no data rows");
+  expect(empty.message).toMatch(/no data rows/);
+  expect(empty.headers).toEqual([]);
 });
 
 test("the place for results must be free: a user's column there is never overwritten, the block goes after it", async () => {
@@ -221,6 +317,10 @@ test("Cancel stops the run; every row still ends with values or a message", asyn
     const cancelled = out.values.filter((r: unknown[]) => /Cancel/i.test(String(r[message]))).length;
     expect(cancelled).toBeGreaterThan(0);
     expect(out.values.filter((r: unknown[]) => r[col("Matched UPRN")] !== "").length).toBe(300 - cancelled);
+    // Cancelled rows are counted as such, not as rows done.
+    expect(summary.cancelledRows).toBe(cancelled);
+    expect(summary.refreshed).toBe(300 - cancelled);
+    expect(summaryText(summary)).toMatch(new RegExp(`^Cancelled\\. ${300 - cancelled} of 300 rows refreshed, ${cancelled} cancelled\\.`));
   } finally {
     await slow.close();
   }

@@ -4,6 +4,7 @@
  * entered through the pane, rows checked with the button, and the cells, colours and messages read back.
  */
 import * as fs from "fs";
+import * as net from "net";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
@@ -52,27 +53,89 @@ run("Excel task pane in Chromium", () => {
     await sb?.close();
   });
 
-  test("without a key, Check says so and sends nothing", async () => {
+  const status = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
+  const focused = () => page.evaluate(() => document.activeElement?.id ?? "");
+  const waitText = (id: string, re: RegExp, timeout = 15_000) =>
+    page.waitForFunction(([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""), [id, re.source] as const, { timeout });
+  const waitIdle = () => page.waitForFunction(() => !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden, undefined, { timeout: 30_000 });
+
+  test("a first open says to add the key and opens Settings; Check without a key sends nothing and puts the cursor in the key field", async () => {
+    expect(await status("banner")).toMatch(/^Add your API key to start/);
+    expect(await page.getAttribute("#settings", "open")).not.toBeNull();
+    // Plain words, no live region on a line that changes on every poll, a named progress bar, a visible example.
+    expect(await status("quota")).toBe("Requests left: shown after the first check");
+    expect(await page.getAttribute("#quota", "aria-live")).toBeNull();
+    expect(await page.getAttribute("#progress", "aria-label")).toBeTruthy();
+    const label = await page.evaluate(() => {
+      const l = document.querySelector<HTMLLabelElement>('label[for="lookup-text"]')!;
+      const r = l.getBoundingClientRect();
+      return { text: l.textContent, width: r.width, height: r.height };
+    });
+    expect(label.text).toMatch(/e\.g\. SW1A 2AA/);
+    expect(label.width).toBeGreaterThan(100);
+    expect(label.height).toBeGreaterThan(5);
+
     sb.reset();
     await page.click("#check");
-    await page.waitForSelector("#banner:not([hidden])");
-    expect(await page.textContent("#banner")).toMatch(/No API key set/);
+    await waitText("banner", /No API key set/);
+    expect(await focused()).toBe("api-key");
     expect(sb.stats().total).toBe(0);
   });
 
-  test("settings: the key is saved per user, shown masked, and a non-https URL is refused", async () => {
+  test("settings: a refused base URL stays in the field, a URL without a version is saved with a warning, the key is checked as it is saved", async () => {
     await page.fill("#base-url", "http://example.org/v1");
     await page.click("#save-base-url");
-    await page.waitForFunction(() => /https/.test(document.getElementById("settings-status")!.textContent ?? ""));
+    await waitText("settings-status", /https/);
+    // The mistyped URL is still there to correct.
+    expect(await page.inputValue("#base-url")).toBe("http://example.org/v1");
+    await page.fill("#base-url", sb.url);
+    await page.click("#save-base-url");
+    await waitText("settings-status", /^Base URL saved\. Its path does not end in an API version such as \/v1/);
     await page.fill("#base-url", sb.baseUrl);
     await page.click("#save-base-url");
     await page.waitForFunction(() => document.getElementById("settings-status")!.textContent === "Base URL saved.");
+
+    // A key the service refuses: saved, but the user is told at once, in words for a person.
+    await page.fill("#api-key", "abc-not-a-key");
+    await page.click("#save-key");
+    await waitText("settings-status", /refused/);
+    expect(await status("settings-status")).not.toMatch(/Bearer|Authorization/);
+    expect(await status("settings-status")).toMatch(/not accepted/);
+
+    // The service cannot be reached (a port nothing listens on): the key is saved, but could not be checked.
+    const closed = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, "127.0.0.1", () => {
+        const port = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(port));
+      });
+    });
+    await page.fill("#base-url", `http://127.0.0.1:${closed}/v1`);
+    await page.click("#save-base-url");
+    await waitText("settings-status", /^Base URL saved\.$/);
     await page.fill("#api-key", KEY);
     await page.click("#save-key");
-    await page.waitForFunction(() => /^set \(/.test(document.getElementById("key-state")!.textContent ?? ""));
+    await waitText("settings-status", /could not be checked/);
+    await page.fill("#base-url", sb.baseUrl);
+    await page.click("#save-base-url");
+    await waitText("settings-status", /^Base URL saved\.$/);
+
+    // Remove puts the cursor where the next key goes.
+    await page.click("#remove-key");
+    await waitText("key-state", /not set/);
+    expect(await focused()).toBe("api-key");
+
+    sb.reset();
+    await page.fill("#api-key", KEY);
+    await page.click("#save-key");
+    await waitText("settings-status", /^Key saved and accepted by the service\.$/);
+    expect(sb.stats()).toMatchObject({ addresses: 1 });
     const shown = await page.textContent("#key-state");
+    expect(shown).toMatch(/^set \(/);
     expect(shown).not.toContain(KEY);
     expect(await page.inputValue("#api-key")).toBe("");
+    expect(await status("banner")).toBe("");
+    // The refused key and the closed port were meant to fail; later tests expect a clean console.
+    pageErrors.length = 0;
   });
 
   test("Check selected rows writes values, colours and row errors; a second run updates in place", async () => {
@@ -94,7 +157,12 @@ run("Excel task pane in Chromium", () => {
     sb.reset();
     await page.click("#check");
     await page.waitForFunction(() => /^(Done|Cancelled)\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
-    expect(await page.textContent("#status")).toMatch(/^Done\. 6 rows written, 2 with errors/);
+    await waitIdle();
+    expect(await page.textContent("#status")).toMatch(/^Done\. 6 rows checked, 2 with errors/);
+    expect(await status("progress-text")).toBe("6 of 6 rows checked");
+    // The key check's "Key saved…" is gone once the user moves on; focus is back on Check.
+    expect(await status("settings-status")).toBe("");
+    expect(await focused()).toBe("check");
     expect(await page.textContent("#problems")).toMatch(/Row 4: UPRN "12ab"/);
     expect(await page.textContent("#quota")).toMatch(/Requests left: \d+ of 60/);
     expect(sb.stats().bulk_submit).toBe(1);
@@ -188,7 +256,7 @@ run("Excel task pane in Chromium", () => {
     await page.click("#check");
     await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
     const status = await page.textContent("#status");
-    expect(status).toMatch(/^Done\. 4 rows written, 1 with errors/);
+    expect(status).toMatch(/^Done\. 4 rows checked, 1 with errors/);
     expect(status).toMatch(/Results: new block at F1:AB7/);
     expect(status).toMatch(/2 blank rows at the end of the selection were left out/);
     expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
@@ -196,6 +264,114 @@ run("Excel task pane in Chromium", () => {
     expect(notes.values.flat()).toEqual(["My notes", "call"]);
     fs.mkdirSync(OUT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(OUT_DIR, "excel-taskpane-new-user.png"), fullPage: true });
+  });
+
+  test("the column chooser appears only when a column is missing, with what was found chosen; (none) for both UPRN and Postcode is explained", async () => {
+    const st = examples.uprn_by_check_status;
+    await page.evaluate((values) => {
+      const x = (window as any).__excelStandIn;
+      x.seed("Sheet3", "A1", values);
+      x.select("Sheet3", "A1:B2");
+    }, [[st.epc.pass, "flat 1"], [st.epc.fail, "flat 2"]]);
+    await page.click("#check");
+    await waitIdle();
+    expect(await page.isVisible("#mapping")).toBe(true);
+    expect(await page.inputValue("#map-uprn")).toBe("");
+    expect(await page.isChecked("#map-header")).toBe(false); // the first row holds UPRNs, not headers
+    expect(await focused()).toBe("map-uprn");
+    sb.reset();
+    await page.click("#map-apply");
+    await waitText("status", /^Choose the UPRN column or the Postcode column/);
+    expect(sb.stats().total).toBe(0);
+    await page.selectOption("#map-uprn", "0");
+    await page.click("#map-apply");
+    await waitIdle();
+    expect(await status("status")).toMatch(/^Done\. 2 rows checked\./);
+
+    // A selection the chooser cannot help with (a header and no rows): the message alone, no chooser.
+    await page.evaluate(() => {
+      const x = (window as any).__excelStandIn;
+      x.seed("Sheet4", "A1", [["UPRN", "Notes"]]);
+      x.select("Sheet4", "A1:B1");
+    });
+    await page.click("#check");
+    await waitIdle();
+    await waitText("status", /no data rows/);
+    expect(await page.isVisible("#mapping")).toBe(false);
+    // Nor the last run's progress above the refusal.
+    expect(await page.isVisible("#progress-box")).toBe(false);
+  });
+
+  test("a failed or cancelled re-run never passes for done: the earlier values are kept and said to be, the banner says why and focus goes where to fix it", async () => {
+    const setBase = async (url: string) => {
+      await page.fill("#base-url", url);
+      await page.click("#save-base-url");
+      await waitText("settings-status", /^Base URL saved/);
+    };
+    const recheck = async () => {
+      await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B3"));
+      await page.click("#check");
+      await waitIdle();
+    };
+    // The service fails on every request to start a job: 0 of 5 rows sent are refreshed, the old values stay.
+    sb.reset();
+    sb.setFaults([{ kind: "error_500", route: "bulk_submit" }]);
+    try {
+      await recheck();
+      const text = await status("status");
+      expect(text).toMatch(/^0 of 5 rows refreshed: the service failed\. The earlier values are kept\./);
+      expect(text).not.toMatch(/Done|pass|Statuses/);
+      expect(await page.isVisible("#banner")).toBe(true);
+      expect(await status("banner")).toMatch(/\S/);
+      // The bar is not full and the words agree with it.
+      expect(await status("progress-text")).toBe("1 of 6 rows checked, 5 not refreshed");
+      expect(await page.evaluate(() => (document.getElementById("progress") as HTMLProgressElement).value)).toBe(1);
+      const msg = await page.evaluate((c) => (window as any).__excelStandIn.read("Sheet1", "A2:AA2").values[0][4 + c], col("Message"));
+      expect(msg).toMatch(/^Not refreshed at/);
+      expect(await focused()).toBe("check");
+    } finally {
+      sb.setFaults([]);
+    }
+
+    // A wrong base URL: the pane itself says to check it, and puts the cursor there.
+    await setBase(`${sb.url}/nothing-here/v1`);
+    await recheck();
+    expect(await status("banner")).toMatch(/base URL/);
+    expect(await page.getAttribute("#settings", "open")).not.toBeNull();
+    expect(await focused()).toBe("base-url");
+    await setBase(sb.baseUrl);
+
+    // A key the service refuses: words for a person (not "send Authorization: Bearer"), the cursor in the key field.
+    await page.fill("#api-key", "abc-not-a-key");
+    await page.click("#save-key");
+    await waitText("settings-status", /refused/);
+    await recheck();
+    expect(await status("banner")).toMatch(/key/i);
+    expect(await status("banner")).not.toMatch(/Bearer|Authorization/);
+    expect(await focused()).toBe("api-key");
+    await page.fill("#api-key", KEY);
+    await page.click("#save-key");
+    await waitText("settings-status", /accepted/);
+
+    // Cancel while the job is being sent: focus goes to Cancel as the run starts and back to Check as it ends.
+    const LATENCY = 1_500;
+    sb.setFaults([{ kind: "latency", route: "bulk_submit", latency_ms: LATENCY }]);
+    try {
+      await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B3"));
+      await page.click("#check");
+      await page.waitForSelector("#cancel:not([hidden])");
+      expect(await focused()).toBe("cancel");
+      await page.click("#cancel");
+      await waitIdle();
+      expect(await status("status")).toMatch(/^Cancelled\. 0 of 5 rows refreshed, 5 cancelled\. The earlier values are kept\./);
+      expect(await page.isVisible("#banner")).toBe(false);
+      expect(await focused()).toBe("check");
+    } finally {
+      sb.setFaults([]);
+      // The sandbox still sleeps on the cancelled request: let it finish, so nothing is left running at the end.
+      await page.waitForTimeout(LATENCY);
+    }
+    pageErrors.length = 0; // the failures above were meant
   });
 
   test("Refresh clears the cache and recalculates the workbook", async () => {
