@@ -10,12 +10,12 @@ import {
   failJob,
   interpretBulkSubmitResponse,
   interpretResultsResponse,
+  isAboutProperty,
   nextJobRequest,
   outputRow,
   parseRateLimit,
   planScreening,
   readPropertyRows,
-  receivedCount,
   retryDelay,
   serviceError,
   startJob,
@@ -28,7 +28,8 @@ import {
   type ScreeningPlan,
   type ServiceError,
 } from "../../core";
-import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
+import type { ColumnLetters, JobProgress, RunProgress, StartResult, StopResult } from "../shared/api";
+import { count } from "../shared/words";
 import { sendAll, type Reply } from "./http";
 import { cacheKeys, cachedKeys, clearRun, loadRun, saveRun, type RunJob, type RunState } from "./runstore";
 import { loadSettings } from "./settings";
@@ -47,7 +48,7 @@ const MAX_REQUESTS_PER_POLL = 10;
  */
 const SEND_BUDGET_MS = 60000;
 /** Messages that only hold until the next poll that gets through. */
-const PASSING_MESSAGE = /^(Rate limit|The service is slow)/;
+const PASSING_MESSAGE = /^(Rate limit|The service is slow|The service had a problem)/;
 
 function fingerprint(keys: readonly string[]): string {
   // FNV-1a over the ordered keys: equal when the input rows still ask for the same properties in the same order.
@@ -171,6 +172,7 @@ function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", rep
     const e = r.error;
     if (isFatal(e)) return e;
     if (e.kind === "rate_limited") {
+      run.retries = (run.retries || 0) + 1;
       job.retryAtMs = now + (e.retryAfterMs ?? 1000);
       run.waitUntilMs = Math.max(run.waitUntilMs, job.retryAtMs);
       return null;
@@ -181,6 +183,7 @@ function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", rep
       for (let i = 0; i < job.count; i++) items.push({ index: job.offset + i, outcome: { error: job.error } });
       return null;
     }
+    run.retries = (run.retries || 0) + 1;
     job.retryAtMs = now + retryDelay(job.failures, retryAfterHeader(r));
     return null;
   }
@@ -193,11 +196,13 @@ function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", rep
     job.failures = 0;
     if (!accepted.done && accepted.waitMs === 0) job.state.nextPollAtMs = now;
     items.push(...accepted.items);
+    job.answered = (job.answered || 0) + accepted.items.filter((it) => isAnswer(it.outcome)).length;
     return null;
   }
   const e = r.error;
   if (isFatal(e)) return e;
   if (e.kind === "rate_limited") {
+    run.retries = (run.retries || 0) + 1;
     state.nextPollAtMs = now + (e.retryAfterMs ?? 1000);
     run.waitUntilMs = Math.max(run.waitUntilMs, state.nextPollAtMs);
     return null;
@@ -208,8 +213,17 @@ function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", rep
     items.push(...ended.items);
     return null;
   }
+  run.retries = (run.retries || 0) + 1;
   state.nextPollAtMs = now + retryDelay(job.failures, retryAfterHeader(r));
   return null;
+}
+
+/**
+ * A property the service answered for: a result, or an answer about the property itself (not found,
+ * ambiguous). The error core gives the rows of an ended job (failed, timed out, stopped) is no answer.
+ */
+function isAnswer(o: Outcome): boolean {
+  return "result" in o || (!!o.error && isAboutProperty(o.error));
 }
 
 function jobsDone(run: RunState): boolean {
@@ -217,7 +231,41 @@ function jobsDone(run: RunState): boolean {
 }
 
 function propertiesDone(run: RunState): number {
-  return run.jobs.reduce((n, j) => n + (j.error ? j.count : j.state ? receivedCount(j.state) : 0), 0);
+  return run.jobs.reduce((n, j) => n + Math.min(j.count, j.answered || 0), 0);
+}
+
+/** Stop, and the ends a run is stopped for (sheet deleted, key removed), end jobs with a "cancelled" error. */
+function jobStatus(j: RunJob): string {
+  const error = j.error || (j.state && j.state.status !== "running" && j.state.status !== "completed" ? j.state.error : undefined);
+  if (error && error.kind === "cancelled") return "stopped";
+  if (j.error) return "failed";
+  return j.state ? j.state.status : "submitting";
+}
+
+function jobView(j: RunJob): JobProgress {
+  const answered = Math.min(j.count, j.answered || 0);
+  const running = !!j.state && j.state.status === "running";
+  return {
+    jobId: j.state ? j.state.jobId : null,
+    status: jobStatus(j),
+    processed: running ? Math.max(j.state!.processed, answered) : answered,
+    total: j.count,
+  };
+}
+
+function failedJobs(run: RunState): RunJob[] {
+  return run.jobs.filter((j) => {
+    const status = jobStatus(j);
+    return status === "failed" || status === "timed_out";
+  });
+}
+
+/** Why nothing was checked, when every job failed: the first job's error, in core's words. */
+function problemOf(run: RunState): string {
+  const failed = failedJobs(run);
+  if (run.phase === "running" || !failed.length || failed.length < run.jobs.length) return "";
+  const e = failed[0].error || (failed[0].state && failed[0].state.error);
+  return e ? describeError(e) : "";
 }
 
 function nextWaitMs(run: RunState, nowMs: number): number {
@@ -254,16 +302,13 @@ export function progressOf(run: RunState, nowMs = Date.now()): RunProgress {
     properties: run.properties,
     propertiesDone: propertiesDone(run),
     rowsWritten: run.rowsWritten,
-    jobs: run.jobs.map((j) => ({
-      jobId: j.state ? j.state.jobId : null,
-      status: j.error ? "failed" : j.state ? j.state.status : "submitting",
-      processed: j.error ? j.count : j.state ? Math.max(j.state.processed, receivedCount(j.state)) : 0,
-      total: j.count,
-    })),
+    jobs: run.jobs.map(jobView),
     waitMs: nextWaitMs(run, nowMs),
     message: run.message,
     rateLimited: run.waitUntilMs > nowMs,
     notes: run.notes,
+    failedJobs: run.phase === "running" ? 0 : failedJobs(run).length,
+    problem: problemOf(run),
   };
 }
 
@@ -295,16 +340,28 @@ function finishRun(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: RunState, inp
     if (row.key && !row.error && !known.has(row.key)) changed.set(run.firstRow + row.index, (prev) => outputRow({ error: e }, nowIso, prev));
   });
   writeBlockRows(sheet, run.blockCol, changed);
-  const failed = run.jobs.filter((j) => j.error || (j.state && j.state.status !== "completed")).length;
   if (!run.jobs.length) {
-    run.message = `Nothing was sent: none of the ${run.rows} row(s) has a valid UPRN or postcode. Each row's Message says what to fix.`;
+    run.message = `Nothing was sent: none of the ${count(run.rows, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
     return;
   }
-  run.message =
-    `Done: ${run.properties} properties in ${run.jobs.length} job(s); ${run.invalidRows} row(s) with input errors` +
-    (failed ? `; ${failed} job(s) failed or timed out (their rows say so)` : "") +
-    (changed.size ? `; ${changed.size} row(s) changed during the check` : "") +
+  run.message = summary(run, changed.size);
+}
+
+/**
+ * The last word on a run: "Done" only when every job finished; a run whose jobs failed says "Failed" and
+ * how many properties were not checked, so that it never reads as a success.
+ */
+function summary(run: RunState, changedRows: number): string {
+  const failed = failedJobs(run).length;
+  const done = propertiesDone(run);
+  const tail =
+    (run.invalidRows ? `; ${count(run.invalidRows, "row")} with input errors` : "") +
+    (changedRows ? `; ${count(changedRows, "row")} changed during the check` : "") +
     ".";
+  if (!failed) return `Done: ${count(run.properties, "property", "properties")} checked in ${count(run.jobs.length, "job")}${tail}`;
+  const jobs = failed === run.jobs.length ? (failed === 1 ? "the job" : `all ${failed} jobs`) : `${failed} of ${run.jobs.length} jobs`;
+  const checked = done ? `only ${done.toLocaleString("en-GB")} of ${count(run.properties, "property", "properties")} checked` : `none of ${count(run.properties, "property", "properties")} checked`;
+  return `Failed: ${jobs} failed, ${checked}; the rows not checked keep their earlier values, and their Message says why${tail}`;
 }
 
 /** Apps Script's exceptions carry the text in message (and their text names no key, see http.ts). */
@@ -359,6 +416,12 @@ function isBlankCell(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 }
 
+/** Names the cells the person selected (not the table rows they fall in), and what to select instead. */
+function nothingToCheck(selection: GoogleAppsScript.Spreadsheet.Range | null): string {
+  const where = selection ? ` in ${selection.getA1Notation()}, the cells you selected` : "";
+  return `Nothing to check${where}: no UPRN, postcode or address there. Select rows of your table (with its header row or the rows under it), then check again.`;
+}
+
 function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
   const list = areas.map((r) => r.getA1Notation()).join(", ");
   return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`;
@@ -405,6 +468,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   let firstRow = selection ? selection.getRow() : table.headerRow + 1;
   let endRow = selection ? selection.getLastRow() : lastRow;
   // A selection on or above the header means "the whole table".
+  const wholeTable = !!selection && endRow <= table.headerRow;
   if (endRow <= table.headerRow) {
     firstRow = table.headerRow + 1;
     endRow = lastRow;
@@ -421,10 +485,12 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
     while (last >= 0 && cols.every((c) => isBlankCell(values[last][c]))) last--;
     endRow = firstRow + last;
   }
-  if (endRow < firstRow) {
-    return { ok: false, message: `No data to check in the selected rows (${a1(firstRow, 1, Math.max(1, selectedEnd - firstRow + 1), table.inputCols)}): select the rows to check, below the header.` };
+  if (endRow < firstRow) return { ok: false, message: nothingToCheck(selection) };
+  if (wholeTable) {
+    const picked = selection!.getLastRow() === table.headerRow ? "the header row" : "rows above the table";
+    table.notes.unshift(`You selected ${picked}, so the whole table is checked: rows ${firstRow}–${endRow}.`);
   }
-  if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
+  else if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
 
   const runBase = { firstRow, lastRow: endRow, inputCols: table.inputCols, mapping: table.mapping, batchCap: settings.plan === "enterprise" ? 10000 : 1000 };
   const input = readInput(sheet, runBase);
@@ -495,9 +561,12 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   else {
     cacheKeys(run.runId, input.plan.keys);
     const waiting = run.jobs.filter((j) => !j.state && !j.error).length;
-    run.message = `Checking ${run.properties} properties from ${run.rows} row(s) in ${run.jobs.length} job(s)` + (waiting ? `; ${waiting} job(s) wait to be sent.` : ".");
-    if (invalid) run.notes.push(`${invalid} row(s) have input errors; see their Message.`);
-    if (run.duplicateRows) run.notes.push(`${run.duplicateRows} duplicate row(s) share a check with an earlier row.`);
+    const whole = wholeTable ? "the whole table: " : "";
+    run.message =
+      `Checking ${whole}${count(run.properties, "property", "properties")} from ${count(run.rows, "row")} in ${count(run.jobs.length, "job")}` +
+      (waiting ? `; ${waiting === run.jobs.length ? "sending" : `${count(waiting, "job")} still to send`}${retriesSoFar(run)}.` : ".");
+    if (invalid) run.notes.push(`${count(invalid, "row")} with input errors; see ${invalid === 1 ? "its" : "their"} Message.`);
+    if (run.duplicateRows) run.notes.push(`${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`);
   }
   saveRun(run);
   return { ok: true, jobIds: run.jobs.filter((j) => j.state).map((j) => j.state!.jobId), progress: progressOf(run) };
@@ -602,17 +671,26 @@ function pollRun(run: RunState, callStartMs: number): void {
     writeItems(sheet, run, input, keys, items, nowIso);
   } catch (e) {
     // Those results are taken from the service already: say which could not be written rather than retry forever.
-    stopRun(null, run, null, null, `The check stopped: ${items.length} result(s) could not be written to the sheet (${errorText(e)}). Check again to fill those rows.`, nowIso);
+    stopRun(null, run, null, null, `The check stopped: ${count(items.length, "result")} could not be written to the sheet (${errorText(e)}). Check again to fill those rows.`, nowIso);
     return;
   }
   if (fatal) stopRun(sheet, run, input, keys, fatalMessage(fatal, run), nowIso);
   else if (jobsDone(run)) finishRun(sheet, run, input, keys, nowIso);
   else if (run.waitUntilMs > Date.now()) {
-    run.message = `Rate limit reached; waiting ${Math.ceil((run.waitUntilMs - Date.now()) / 1000)} s before the next request.`;
+    run.message = `Rate limit reached; waiting ${Math.ceil((run.waitUntilMs - Date.now()) / 1000)} s before the next request${retriesSoFar(run)}.`;
   } else if (unsent) {
-    run.message = `The service is slow to answer; ${unsent} request(s) wait for the next update.`;
+    run.message = `The service is slow to answer; ${count(unsent, "request")} wait for the next update${retriesSoFar(run)}.`;
+  } else if (run.jobs.some((j) => !j.error && j.failures > 0 && (!j.state || j.state.status === "running"))) {
+    run.message = `The service had a problem; trying again${retriesSoFar(run)}.`;
   }
   if (run.inputChanged && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
+}
+
+/** " (retry 7, 23 s since the check started)": a wait that goes on shows it is still trying, and for how long. */
+function retriesSoFar(run: RunState): string {
+  if (!run.retries) return "";
+  const secs = Math.max(0, Math.round((Date.now() - run.startedAtMs) / 1000));
+  return ` (retry ${run.retries.toLocaleString("en-GB")}, ${secs} s since the check started)`;
 }
 
 const INPUT_CHANGED_NOTE = "The input rows changed during the check: results go to the rows that still hold each property.";
@@ -642,7 +720,7 @@ export function cancelBulkCheck(): StopResult | null {
 
 function stopByUser(run: RunState): void {
   const nowIso = new Date(Date.now()).toISOString();
-  const reason = "Stopped by you; rows not yet checked say so.";
+  const reason = `Stopped by you: ${propertiesDone(run).toLocaleString("en-GB")} of ${count(run.properties, "property", "properties")} checked; rows not yet checked say so.`;
   const sheet = findSheet(run.sheetId);
   let input: Input | null = null;
   let keys: readonly string[] | null = null;

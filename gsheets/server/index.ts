@@ -25,6 +25,7 @@ const api: ServerApi = {
     const intent = takeIntent();
     return { settings: settingsView(), run: currentRun(), selection: selectionA1(), intent: intent === "check" || intent === "settings" ? intent : "" };
   },
+  getSelection: selectionA1,
   saveSettings,
   removeApiKey,
   startBulkCheck,
@@ -40,6 +41,7 @@ global.showSidebar = showSidebar;
 global.checkSelectedRows = checkSelectedRows;
 global.showSettings = showSettings;
 global.getSidebarState = api.getSidebarState;
+global.getSelection = api.getSelection;
 global.saveSettings = api.saveSettings;
 global.removeApiKey = api.removeApiKey;
 global.startBulkCheck = api.startBulkCheck;

@@ -4,6 +4,7 @@
  */
 import { buildAddressLookupRequest, describeError, interpretAddressResponse, normalisePostcode } from "../../core";
 import type { InsertResult, LookupResult } from "../shared/api";
+import { count } from "../shared/words";
 import { send } from "./http";
 import { loadSettings } from "./settings";
 
@@ -38,7 +39,7 @@ export function lookupAddresses(q: { postcode?: string; query?: string }): Looku
     ? `No addresses found for ${what}.`
     : total !== undefined && total > addresses.length
       ? `The first ${addresses.length} of ${total.toLocaleString("en-GB")} addresses for ${what}: add words (a house number, a street) to narrow it.`
-      : `${addresses.length} address(es) for ${what}.`;
+      : `${count(addresses.length, "address", "addresses")} for ${what}.`;
   return { ok: true, addresses, message };
 }
 

@@ -15,6 +15,11 @@ export interface RunJob {
   retryAtMs?: number;
   /** Ended without a job (submission refused): the error its rows were given. */
   error?: ServiceError;
+  /**
+   * Properties the service answered for. Core marks every property of an ended job as received (its rows
+   * get the job's error), so that count cannot tell a failed job from a finished one; this can.
+   */
+  answered?: number;
 }
 
 export interface RunState {
@@ -44,6 +49,8 @@ export interface RunState {
   message: string;
   notes: string[];
   startedAtMs: number;
+  /** Requests tried again so far (429s, 5xx, network): shown while the sidebar waits, so a stall is visible. */
+  retries?: number;
   inputChanged?: boolean;
 }
 

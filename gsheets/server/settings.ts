@@ -3,9 +3,12 @@
  * script properties are readable by other editors and users). The key never leaves this module unmasked.
  */
 import type { PlanName } from "../../core/checks";
-import { maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
+import { buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
+import { describeError, isAboutProperty } from "../../core/errors";
+import { interpretAddressResponse } from "../../core/responses";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
+import { send } from "./http";
 
 /** The service's base URL; appsscript.json's urlFetchWhitelist must cover it (the build checks). */
 export const DEFAULT_BASE_URL = "https://api.property-compliance.example/v1";
@@ -21,14 +24,19 @@ function isLocal(url: string): boolean {
   return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);
 }
 
+/**
+ * Said to the person in Settings, who may never have seen the manifest: which address the add-on may call,
+ * and who can change that. A URL that only lacks the version path ("…example" for "…example/v1") gets the
+ * address to use instead.
+ */
 export function whitelistProblem(baseUrl: string): string | null {
   if (isLocal(baseUrl) || !URL_FETCH_WHITELIST.length) return null;
-  const withSlash = baseUrl.replace(/\/?$/, "/");
-  if (URL_FETCH_WHITELIST.some((p) => withSlash.toLowerCase().startsWith(p.toLowerCase()))) return null;
-  return (
-    `This add-on may only call the addresses in its manifest's urlFetchWhitelist (${URL_FETCH_WHITELIST.join(", ")}), ` +
-    `so ${baseUrl} would fail on every request. Use one of those, or ask whoever deploys the add-on to add it to urlFetchWhitelist in appsscript.json.`
-  );
+  const withSlash = baseUrl.replace(/\/?$/, "/").toLowerCase();
+  if (URL_FETCH_WHITELIST.some((p) => withSlash.startsWith(p.toLowerCase()))) return null;
+  const longer = URL_FETCH_WHITELIST.find((p) => p.toLowerCase().startsWith(withSlash));
+  if (longer) return `${baseUrl} is missing the end of the service's address: use ${longer.replace(/\/$/, "")}.`;
+  const allowed = URL_FETCH_WHITELIST.join(" or ");
+  return `This add-on may only call ${allowed}, so it cannot use ${baseUrl}. Use that address, or ask whoever installed the add-on to allow another address.`;
 }
 
 const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan" } as const;
@@ -61,14 +69,39 @@ export function settingsView(s: Settings = loadSettings()): SettingsView {
   return { hasKey: !!key, maskedKey: maskApiKey(key), baseUrl: s.baseUrl, defaultBaseUrl: DEFAULT_BASE_URL, plan: s.plan };
 }
 
-/** Validates everything first, then stores in one call: a bad base URL never half-saves a new key. */
+/** Postcode of the probe on Save: any real one will do, the answer only has to show the key was accepted. */
+const PROBE_POSTCODE = "SW1A 2AA";
+
+type Probe = { accepted: true } | { accepted: false; refused: boolean; message: string };
+
+/**
+ * One cheap authenticated request (an address lookup of one result), so that Save can say whether the
+ * service takes the key. An answer about the lookup itself (no address found) still means it did.
+ */
+function probeKey(config: ClientConfig): Probe {
+  const reply = send(buildAddressLookupRequest(config, { postcode: PROBE_POSTCODE, limit: 1 }));
+  if (!reply.ok) return { accepted: false, refused: false, message: describeError(reply.error) };
+  const r = interpretAddressResponse(reply.status, reply.headers, reply.text, reply.receivedAtMs);
+  if (r.ok || isAboutProperty(r.error)) return { accepted: true };
+  return { accepted: false, refused: r.error.kind === "auth", message: describeError(r.error) };
+}
+
+/**
+ * Validates everything first, then stores in one call: a bad base URL never half-saves a new key. A new key
+ * (or a new address for the stored one) is tried once: a key the service refuses (401) is not saved, since
+ * every check would fail with it; when the service cannot say (unreachable, busy, no API access on the
+ * plan) the settings are saved and the answer says what went wrong.
+ */
 export function saveSettings(input: SettingsInput): SettingsResult {
   const updates: Record<string, string> = {};
+  const current = loadSettings();
   if (input.apiKey !== undefined && String(input.apiKey).trim() !== "") {
     const k = validateApiKey(String(input.apiKey));
     if (!k.ok) return { ok: false, message: k.message, settings: settingsView() };
     updates[KEYS.apiKey] = k.apiKey;
   }
+  // An emptied field means "the default", which is what a stored URL is deleted for.
+  const resetBaseUrl = input.baseUrl !== undefined && String(input.baseUrl).trim() === "";
   if (input.baseUrl !== undefined && String(input.baseUrl).trim() !== "") {
     const b = validateBaseUrl(String(input.baseUrl));
     if (!b.ok) return { ok: false, message: b.message, settings: settingsView() };
@@ -82,8 +115,20 @@ export function saveSettings(input: SettingsInput): SettingsResult {
     }
     updates[KEYS.plan] = input.plan;
   }
+  const apiKey = updates[KEYS.apiKey] || (current.config ? current.config.apiKey : "");
+  const baseUrl = resetBaseUrl ? DEFAULT_BASE_URL : updates[KEYS.baseUrl] || current.baseUrl;
+  const probe = apiKey && (updates[KEYS.apiKey] || baseUrl !== current.baseUrl) ? probeKey({ baseUrl, apiKey }) : null;
+  if (probe && !probe.accepted && probe.refused) {
+    return { ok: false, message: `Not saved: ${probe.message}`, settings: settingsView() };
+  }
   if (Object.keys(updates).length) store().setProperties(updates);
-  return { ok: true, message: updates[KEYS.apiKey] ? "API key saved." : "Settings saved.", settings: settingsView() };
+  if (resetBaseUrl) store().deleteProperty(KEYS.baseUrl);
+  const reset = resetBaseUrl ? ` The service address is back to the default, ${DEFAULT_BASE_URL}.` : "";
+  if (probe && !probe.accepted) {
+    return { ok: true, warning: true, message: `Saved, but the service did not confirm the key: ${probe.message}${reset}`, settings: settingsView() };
+  }
+  const what = updates[KEYS.apiKey] ? "API key saved and accepted by the service." : probe ? "Settings saved; the service accepts your key there." : "Settings saved.";
+  return { ok: true, message: what + reset, settings: settingsView() };
 }
 
 export function removeApiKey(): SettingsResult {

@@ -91,7 +91,7 @@ export function inspectBlock(headerValues: readonly unknown[]): { start: number;
 function blockChangedProblem(start: number, changed: { col: number; found: string; expected: string }[]): string {
   const first = changed[0];
   const what = first.found.trim() === "" ? `column ${columnLetter(first.col)} has no header` : `column ${columnLetter(first.col)} is headed "${first.found}"`;
-  const more = changed.length > 1 ? ` (and ${changed.length - 1} more column(s) differ)` : "";
+  const more = changed.length > 2 ? ` (and ${changed.length - 1} more columns differ)` : changed.length > 1 ? " (and 1 more column differs)" : "";
   return (
     `The results columns from the last check (${columnLetter(Math.max(1, start + 1))}:${columnLetter(start + BLOCK_WIDTH)}) were changed: ` +
     `${what} where "${first.expected}" was expected${more}. Nothing was written, so your column is safe. ` +

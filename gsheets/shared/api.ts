@@ -24,6 +24,8 @@ export interface SettingsInput {
 export interface SettingsResult {
   ok: boolean;
   message: string;
+  /** Saved, but the service could not confirm the key (unreachable, busy, a plan without API access). */
+  warning?: boolean;
   settings: SettingsView;
 }
 
@@ -36,8 +38,9 @@ export interface ColumnLetters {
 
 export interface JobProgress {
   jobId: string | null;
-  /** submitting (not accepted yet), running, completed, failed, timed_out */
+  /** submitting (not accepted yet), running, completed, failed, timed_out, stopped (Stop, or the run ended) */
   status: string;
+  /** Properties the service answered for (processed so far, while running). */
   processed: number;
   total: number;
 }
@@ -56,6 +59,7 @@ export interface RunProgress {
   invalidRows: number;
   duplicateRows: number;
   properties: number;
+  /** Properties the service has answered for: a failed or stopped job's rows are not counted. */
   propertiesDone: number;
   rowsWritten: number;
   jobs: JobProgress[];
@@ -65,6 +69,10 @@ export interface RunProgress {
   message: string;
   rateLimited: boolean;
   notes: string[];
+  /** Jobs that failed or timed out (stopped ones are not counted): the run did not check everything. */
+  failedJobs: number;
+  /** Why, when every job failed (core's describeError of the first job's error); otherwise empty. */
+  problem: string;
 }
 
 /** Stop's answer: busy when a poll holds the lock (the run goes on; ask again in a moment). */
@@ -99,6 +107,8 @@ export interface SidebarState {
 /** The functions google.script.run can call. The server assigns exactly these to globals. */
 export interface ServerApi {
   getSidebarState(): SidebarState;
+  /** The Selection line alone: cheap, for keeping it current while the sidebar is open. */
+  getSelection(): string;
   saveSettings(input: SettingsInput): SettingsResult;
   removeApiKey(): SettingsResult;
   startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult;

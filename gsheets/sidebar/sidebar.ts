@@ -4,7 +4,8 @@
  */
 import { STATUS_COLOURS } from "../../core/layout";
 import type { DisplayStatus } from "../../core/checks";
-import type { RunProgress, ServerApi, SettingsView, SidebarState } from "../shared/api";
+import type { JobProgress, RunProgress, ServerApi, SettingsView, SidebarState } from "../shared/api";
+import { count } from "../shared/words";
 
 interface ScriptRunner {
   withSuccessHandler(f: (value: unknown) => void): ScriptRunner;
@@ -25,28 +26,60 @@ function call<K extends keyof ServerApi>(name: K, ...args: Parameters<ServerApi[
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-function showMessage(text: string, isError = false): void {
+type Tone = "info" | "warning" | "error";
+
+/**
+ * The box under the tabs. Only errors are role="alert" (read out at once, interrupting); progress words
+ * such as "Looking up addresses…" are a polite status, read when the screen reader is idle.
+ */
+function showMessage(text: string, tone: Tone | boolean = "info"): void {
+  const t: Tone = tone === true ? "error" : tone === false ? "info" : tone;
   const el = $("message");
+  const cls = t === "info" ? "msg" : `msg ${t}`;
+  // Each poll repeats the headline: rewriting the same words would have some screen readers read them again.
+  if (el.textContent === text && el.className === cls) return;
+  el.setAttribute("role", t === "error" ? "alert" : "status");
   el.textContent = text;
-  el.className = isError ? "msg error" : "msg";
+  el.className = cls;
 }
 
 function errorText(e: unknown): string {
   return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
 }
 
-function selectTab(panelId: string): void {
-  document.querySelectorAll<HTMLButtonElement>("nav button").forEach((b) => {
+function tabs(): HTMLButtonElement[] {
+  return Array.from(document.querySelectorAll<HTMLButtonElement>('nav [role="tab"]'));
+}
+
+/** The ARIA tabs pattern: the selected tab alone is in the Tab order (tabindex 0), the others are reached by arrows. */
+function selectTab(panelId: string, focus = false): void {
+  tabs().forEach((b) => {
     const on = b.dataset.panel === panelId;
     b.setAttribute("aria-selected", on ? "true" : "false");
+    b.tabIndex = on ? 0 : -1;
     $(b.dataset.panel!).hidden = !on;
+    if (on && focus) b.focus();
   });
 }
 
-function renderSettings(s: SettingsView): void {
+/** Left/Right move to the previous/next tab (wrapping), Home/End to the first/last; selection follows focus. */
+function onTabKey(e: KeyboardEvent): void {
+  const list = tabs();
+  const i = list.indexOf(e.currentTarget as HTMLButtonElement);
+  const to: Record<string, number> = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: list.length - 1 };
+  if (!(e.key in to)) return;
+  e.preventDefault();
+  const next = list[(to[e.key] + list.length) % list.length];
+  selectTab(next.dataset.panel!, true);
+}
+
+/** keepInputs: after a refused Save, what the person typed stays in the fields for them to correct. */
+function renderSettings(s: SettingsView, keepInputs = false): void {
   $("key-masked").textContent = s.hasKey ? s.maskedKey : "none";
-  $<HTMLInputElement>("base-url").value = s.baseUrl;
-  $<HTMLSelectElement>("plan").value = s.plan;
+  if (!keepInputs) {
+    $<HTMLInputElement>("base-url").value = s.baseUrl;
+    $<HTMLSelectElement>("plan").value = s.plan;
+  }
   $<HTMLButtonElement>("remove-key").disabled = !s.hasKey;
 }
 
@@ -78,14 +111,17 @@ function renderRun(p: RunProgress | null): void {
   bar.max = Math.max(1, p.properties);
   bar.value = p.propertiesDone;
   $("progress-text").textContent =
-    `${p.propertiesDone} of ${p.properties} properties · ${p.rows} rows (${p.invalidRows} with input errors, ${p.duplicateRows} duplicates) · ${p.sheetName}!${p.rangeA1}`;
+    `${p.propertiesDone.toLocaleString("en-GB")} of ${count(p.properties, "property", "properties")} checked · ` +
+    `${count(p.rows, "row")} (${p.invalidRows.toLocaleString("en-GB")} with input errors, ${count(p.duplicateRows, "duplicate")}) · ${p.sheetName}!${p.rangeA1}`;
   $("run-status").textContent = p.message;
-  $("run-status").className = p.rateLimited ? "msg" : "";
+  // A run that did not check everything must not look like one that did.
+  const incomplete = p.phase === "stopped" || (p.phase === "done" && p.failedJobs > 0);
+  $("run-status").className = incomplete ? "msg error" : p.rateLimited ? "msg" : "";
   const jobs = $("jobs");
   jobs.textContent = "";
   p.jobs.forEach((j, i) => {
     const li = document.createElement("li");
-    li.textContent = `Job ${i + 1}${j.jobId ? ` (${j.jobId})` : ""}: ${j.status.replace("_", " ")}, ${j.processed}/${j.total}`;
+    li.textContent = jobLine(j, i);
     jobs.appendChild(li);
   });
   const notes = $("notes");
@@ -95,6 +131,27 @@ function renderRun(p: RunProgress | null): void {
     li.textContent = n;
     notes.appendChild(li);
   });
+}
+
+function jobLine(j: JobProgress, i: number): string {
+  // A job the service never accepted has no id: say so rather than show an empty or made-up one.
+  const id = j.jobId ? ` (${j.jobId})` : j.status === "failed" || j.status === "stopped" ? " (not created)" : "";
+  return `Job ${i + 1}${id}: ${j.status.replace("_", " ")}, ${j.processed.toLocaleString("en-GB")} of ${j.total.toLocaleString("en-GB")} checked`;
+}
+
+/** The top box while a run goes on: "Sending…" until the service has accepted a job, then how many it has. */
+function runHeadline(p: RunProgress): string {
+  const sent = p.jobs.filter((j) => j.jobId).length;
+  if (!sent) return "Sending the properties to the service…";
+  const jobs = sent === p.jobs.length ? count(sent, "bulk job") : `${sent} of ${count(p.jobs.length, "bulk job")}`;
+  return `Sent ${jobs}. Results appear as they complete.`;
+}
+
+/** Once a run has ended: why nothing was checked when every job failed; nothing otherwise (the status says it). */
+function showEnd(p: RunProgress): void {
+  if (p.phase === "stopped") showMessage(p.message, "error");
+  else if (p.problem) showMessage(p.problem, "error");
+  else showMessage("");
 }
 
 // ---- the polling loop: one timer at a time; closing the sidebar stops it, reopening resumes it ----
@@ -116,9 +173,12 @@ async function poll(): Promise<void> {
     const p = await call("pollBulkCheck");
     failures = 0;
     renderRun(p);
-    if (p && p.phase === "running") schedulePoll(p.waitMs);
+    if (p && p.phase === "running") {
+      if (!stopping) showMessage(runHeadline(p));
+      schedulePoll(p.waitMs);
+    }
     // A finished run's summary is already under the progress bar: do not repeat it in the top box.
-    else if (p) showMessage(p.phase === "stopped" ? p.message : "", p.phase === "stopped");
+    else if (p) showEnd(p);
   } catch (e) {
     // A failed call (a server hiccup, a lost connection) is retried with back-off; the job keeps running.
     failures++;
@@ -129,8 +189,10 @@ async function poll(): Promise<void> {
 
 async function startCheck(): Promise<void> {
   const btn = $<HTMLButtonElement>("check-btn");
+  if (btn.disabled) return; // a run is going, or starting
   btn.disabled = true;
   showMessage("Reading the selected rows and sending them…");
+  void refreshSelection(); // what is checked is what is selected now, so the line should say it too
   const mapping = {
     uprn: $<HTMLInputElement>("map-uprn").value.trim(),
     postcode: $<HTMLInputElement>("map-postcode").value.trim(),
@@ -146,10 +208,11 @@ async function startCheck(): Promise<void> {
       else btn.disabled = false;
       return;
     }
-    showMessage(`Sent ${r.jobIds.length} bulk job(s). Results appear as they complete.`);
     renderRun(r.progress);
-    if (r.progress.phase === "running") schedulePoll(r.progress.waitMs);
-    else showMessage(r.progress.message);
+    if (r.progress.phase === "running") {
+      showMessage(runHeadline(r.progress));
+      schedulePoll(r.progress.waitMs);
+    } else showEnd(r.progress);
   } catch (e) {
     showMessage(`The check could not start: ${errorText(e)}`, true);
     btn.disabled = false;
@@ -183,6 +246,9 @@ async function stopCheck(): Promise<void> {
 
 async function saveSettings(): Promise<void> {
   const keyInput = $<HTMLInputElement>("api-key");
+  const save = $<HTMLButtonElement>("save-settings");
+  save.disabled = true;
+  if (keyInput.value.trim()) showMessage("Trying the key with the service…");
   try {
     const r = await call("saveSettings", {
       apiKey: keyInput.value,
@@ -190,10 +256,12 @@ async function saveSettings(): Promise<void> {
       plan: $<HTMLSelectElement>("plan").value,
     });
     if (r.ok) keyInput.value = "";
-    renderSettings(r.settings);
-    showMessage(r.message, !r.ok);
+    renderSettings(r.settings, !r.ok);
+    showMessage(r.message, !r.ok ? "error" : r.warning ? "warning" : "info");
   } catch (e) {
     showMessage(errorText(e), true);
+  } finally {
+    save.disabled = false;
   }
 }
 
@@ -221,8 +289,11 @@ async function lookup(): Promise<void> {
       const text = document.createElement("span");
       text.textContent = `${a.address} (UPRN ${a.uprn})`;
       const btn = document.createElement("button");
+      btn.type = "button";
       btn.textContent = "Insert";
       btn.title = "Put this UPRN in the active cell";
+      // Every button reads "Insert": the label says which property a screen-reader user is on.
+      btn.setAttribute("aria-label", `Insert UPRN ${a.uprn} (${a.address})`);
       btn.addEventListener("click", async () => {
         try {
           const ins = await call("insertUprn", a.uprn);
@@ -243,10 +314,10 @@ async function init(state?: SidebarState): Promise<void> {
   try {
     const s = state || (await call("getSidebarState"));
     renderSettings(s.settings);
-    $("selection").textContent = s.selection || "none";
+    showSelection(s.selection);
     renderRun(s.run);
     if (!s.settings.hasKey) {
-      showMessage("Add your API key under Settings to start (Professional or Enterprise plan).");
+      showMessage("To start, paste your API key below: copy it from your account's API page on the compliance service (Professional or Enterprise plan).");
       selectTab("panel-settings");
     } else if (s.intent === "settings") selectTab("panel-settings");
     if (s.run && s.run.phase === "running") {
@@ -258,11 +329,60 @@ async function init(state?: SidebarState): Promise<void> {
   }
 }
 
-document.querySelectorAll<HTMLButtonElement>("nav button").forEach((b) => b.addEventListener("click", () => selectTab(b.dataset.panel!)));
-$("check-btn").addEventListener("click", () => void startCheck());
+// ---- the Selection line: the sheet does not tell the sidebar when the selection changes, so it asks ----
+
+/** Asked every few seconds while someone may be using the sheet; after this long with no sign of them, only on focus. */
+const SELECTION_POLL_MS = 5000;
+const SELECTION_POLL_FOR_MS = 10 * 60 * 1000;
+let lastActiveMs = Date.now();
+
+function showSelection(a1: string): void {
+  $("selection").textContent = a1 || "none";
+}
+
+async function refreshSelection(): Promise<void> {
+  try {
+    showSelection(await call("getSelection"));
+  } catch {
+    // Only the Selection line is stale; the next focus or tick asks again.
+  }
+}
+
+function watchSelection(): void {
+  const active = () => {
+    lastActiveMs = Date.now();
+  };
+  window.addEventListener("focus", () => {
+    active();
+    void refreshSelection();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) void refreshSelection();
+  });
+  document.addEventListener("pointerdown", active);
+  document.addEventListener("keydown", active);
+  window.setInterval(() => {
+    if (!document.hidden && Date.now() - lastActiveMs < SELECTION_POLL_FOR_MS) void refreshSelection();
+  }, SELECTION_POLL_MS);
+}
+
+/** Enter in a field submits its panel's form; the page itself never navigates. */
+function onSubmit(formId: string, action: () => Promise<void>): void {
+  $(formId).addEventListener("submit", (e) => {
+    e.preventDefault();
+    void action();
+  });
+}
+
+tabs().forEach((b) => {
+  b.addEventListener("click", () => selectTab(b.dataset.panel!));
+  b.addEventListener("keydown", onTabKey);
+});
+onSubmit("check-form", startCheck);
+onSubmit("settings-form", saveSettings);
+onSubmit("lookup-form", lookup);
 $("stop-btn").addEventListener("click", () => void stopCheck());
-$("save-settings").addEventListener("click", () => void saveSettings());
 $("remove-key").addEventListener("click", () => void removeKey());
-$("lookup-btn").addEventListener("click", () => void lookup());
 renderLegend();
+watchSelection();
 void init();

@@ -76,8 +76,35 @@ describe("1. whole-column selection", () => {
     env.sheet.select("A10:A40");
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(false);
-    expect(start.message).toMatch(/No data to check in the selected rows/);
+    // The cells the person selected, not the table rows they fall in; and what to select instead.
+    expect(start.message).toMatch(/^Nothing to check in A10:A40, the cells you selected: no UPRN, postcode or address there\. Select rows of your table \(with its header row or the rows under it\)/);
     expect(env.log.calls.filter((c) => c.write)).toEqual([]);
+  });
+});
+
+describe("1b. a selection that is not rows of the table", () => {
+  test("one empty cell beside the table: the message names that cell, not the table row it falls in", () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ...props.slice(0, 5).map((p) => [p.uprn, p.postcode, p.address])]);
+    env.sheet.select("F20");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(false);
+    expect(start.message).toBe(
+      "Nothing to check in F20, the cells you selected: no UPRN, postcode or address there. Select rows of your table (with its header row or the rows under it), then check again.",
+    );
+    expect(start.message).not.toContain("A20");
+  });
+
+  test("the header row alone: the whole table is checked, and the status and notes say so", async () => {
+    const env = fresh();
+    env.sheet.seed(1, 1, [["UPRN", "Postcode"], ...props.slice(0, 12).map((p) => [p.uprn, p.postcode])]);
+    env.sheet.select("A1:B1");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.rangeA1).toBe("A2:B13");
+    expect(start.progress.message).toMatch(/^Checking the whole table: 12 properties from 12 rows in 1 job/);
+    expect(start.progress.notes[0]).toBe("You selected the header row, so the whole table is checked: rows 2–13.");
+    expect((await pollToEnd(env)).pop().message).toBe("Done: 12 properties checked in 1 job.");
   });
 });
 
@@ -295,7 +322,7 @@ describe("7. tiny and degenerate inputs", () => {
     expect(start.ok).toBe(true);
     expect(start.progress.rows).toBe(1);
     const last = (await pollToEnd(env)).pop();
-    expect(last.message).toMatch(/^Done: 1 properties in 1 job/);
+    expect(last.message).toMatch(/^Done: 1 property checked in 1 job\./);
     expect(String(cellValue(env.sheet, 2, outputCol(env.sheet, "matched_uprn")))).toBe(props[70].uprn);
   });
 
@@ -304,14 +331,15 @@ describe("7. tiny and degenerate inputs", () => {
     env.sheet.seed(1, 1, [["UPRN", "Postcode"], ["abc", ""], ["", "not a postcode"], ["#N/A", ""]]);
     env.sheet.select("A2:B4");
     const before = env.fetches.length;
+    const sent = (await sandbox.stats()).total; // Save tried the key once
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(true);
     expect(env.fetches.length).toBe(before);
     expect(start.progress.phase).toBe("done");
-    expect(start.progress.message).toMatch(/Nothing was sent: none of the 3 row\(s\) has a valid UPRN or postcode/);
+    expect(start.progress.message).toMatch(/Nothing was sent: none of the 3 rows has a valid UPRN or postcode/);
     const msg = outputCol(env.sheet, "message");
     for (const r of [2, 3, 4]) expect(String(cellValue(env.sheet, r, msg))).not.toBe("");
-    expect((await sandbox.stats()).total).toBe(0);
+    expect((await sandbox.stats()).total).toBe(sent);
   });
 
   test("ten rows of the same UPRN: checked once, every row filled, the copies point at the first", async () => {
@@ -392,7 +420,16 @@ describe("9. settings as people paste them", () => {
     expect(local.ok).toBe(true);
     const other = env.run("saveSettings", { baseUrl: "https://compliance.other-vendor.example/v1" });
     expect(other.ok).toBe(false);
-    expect(other.message).toMatch(/urlFetchWhitelist \(https:\/\/api\.property-compliance\.example\/v1\/\)/);
+    // Plain words for whoever is in Settings: the address allowed, and who can allow another; no manifest talk.
+    expect(other.message).toBe(
+      "This add-on may only call https://api.property-compliance.example/v1/, so it cannot use https://compliance.other-vendor.example/v1. " +
+        "Use that address, or ask whoever installed the add-on to allow another address.",
+    );
+    expect(other.message).not.toMatch(/urlFetchWhitelist|appsscript|manifest/);
+    // Only the version path missing: not "another address", but the one to use.
+    const bare = env.run("saveSettings", { baseUrl: "https://api.property-compliance.example" });
+    expect(bare.ok).toBe(false);
+    expect(bare.message).toBe("https://api.property-compliance.example is missing the end of the service's address: use https://api.property-compliance.example/v1.");
     expect(other.settings.baseUrl).toBe("http://localhost:3001/v1");
     expect(env.run("saveSettings", { baseUrl: "https://api.property-compliance.example/v1/" }).ok).toBe(true);
   });
@@ -411,6 +448,47 @@ describe("9. settings as people paste them", () => {
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     await pollToEnd(env);
     expect(String(cellValue(env.sheet, 2, outputCol(env.sheet, "matched_uprn")))).toBe(props[80].uprn);
+  });
+
+  test("Save tries a new key once: a refused key is not saved, a good one is 'accepted', an unreachable service saves with a warning", () => {
+    const env = createGasEnvironment();
+    const refused = env.run("saveSettings", { apiKey: "sandbox-revoked-key-42", baseUrl: sandbox.baseUrl, plan: "enterprise" });
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toMatch(/^Not saved: The API key was not accepted by the service/);
+    expect(JSON.stringify(refused)).not.toContain("sandbox-revoked-key-42");
+    // Nothing of that save is kept: not the key, nor the URL and plan that came with it.
+    expect(env.userProperties.data.size).toBe(0);
+    const probe = env.fetches[env.fetches.length - 1];
+    expect(probe.method.toLowerCase()).toBe("get");
+    expect(probe.url).toBe(`${sandbox.baseUrl}/api/addresses?postcode=SW1A%202AA&limit=1`);
+    expect(probe.status).toBe(401);
+
+    const ok = env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl });
+    expect(ok).toMatchObject({ ok: true, message: "API key saved and accepted by the service." });
+    expect(ok.warning).toBeFalsy();
+    expect(env.userProperties.data.get("compliance.apiKey")).toBe(API_KEY);
+
+    // A genuine key whose plan has no API access: kept (the plan can change), with the reason.
+    const noApi = env.run("saveSettings", { apiKey: "sandbox-no-api" });
+    expect(noApi).toMatchObject({ ok: true, warning: true });
+    expect(noApi.message).toMatch(/^Saved, but the service did not confirm the key: .*no API access/);
+
+    // Nobody answering (nothing listens on port 9): saved, and the answer says the key was not tried.
+    const down = env.run("saveSettings", { apiKey: API_KEY, baseUrl: "http://127.0.0.1:9/v1" });
+    expect(down).toMatchObject({ ok: true, warning: true });
+    expect(down.message).toMatch(/^Saved, but the service did not confirm the key: Could not reach the compliance service/);
+    expect(env.userProperties.data.get("compliance.baseUrl")).toBe("http://127.0.0.1:9/v1");
+    expect(JSON.stringify([refused, ok, noApi, down, env.consoleLines])).not.toContain(API_KEY);
+  });
+
+  test("an emptied base URL goes back to the default, and Save says so", () => {
+    const env = createGasEnvironment();
+    expect(env.run("saveSettings", { baseUrl: "http://localhost:3001/v1" }).settings.baseUrl).toBe("http://localhost:3001/v1");
+    const reset = env.run("saveSettings", { baseUrl: "  " });
+    expect(reset.ok).toBe(true);
+    expect(reset.settings.baseUrl).toBe("https://api.property-compliance.example/v1");
+    expect(reset.message).toBe("Settings saved. The service address is back to the default, https://api.property-compliance.example/v1.");
+    expect(env.userProperties.data.has("compliance.baseUrl")).toBe(false);
   });
 
   test("the key removed mid-run: the run stops, rows not yet checked say so, nothing more is sent", async () => {

@@ -83,7 +83,7 @@ describe("a run whose results columns cannot be written always ends", () => {
     const polls = await pollToEnd(env);
     const last = polls[polls.length - 1];
     expect(last.phase).toBe("stopped");
-    expect(last.message).toMatch(/result\(s\) could not be written to the sheet \(Exception: You are trying to edit a protected cell/);
+    expect(last.message).toMatch(/results? could not be written to the sheet \(Exception: You are trying to edit a protected cell/);
     env.sheet.writeError = null;
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
   });
@@ -123,7 +123,7 @@ describe("Apps Script's 6-minute limit", () => {
     expect(env.vmDurations[env.vmDurations.length - 1].ms).toBeLessThan(SIX_MINUTES);
     expect(env.fetches.length).toBe(before); // no request was started after the first minute
     expect(p.phase).toBe("running");
-    expect(p.message).toMatch(/slow to answer; 3 request\(s\) wait/);
+    expect(p.message).toMatch(/slow to answer; 3 requests wait/);
     expect(p.jobs.every((j: { status: string }) => j.status === "running")).toBe(true);
 
     // Requests that hang 25 s: sent one by one until the minute is up, the rest wait for the next poll.
@@ -181,6 +181,6 @@ describe("selections and lookups Apps Script cannot take as they are", () => {
     expect(r.addresses.length).toBe(50);
     expect(r.message).toMatch(/^The first 50 of [\d,]+ addresses for "road": add words/);
     const one = env.run("lookupAddresses", { query: "10 Downing Street" });
-    expect(one.message).toBe('1 address(es) for "10 Downing Street".');
+    expect(one.message).toBe('1 address for "10 Downing Street".');
   });
 });

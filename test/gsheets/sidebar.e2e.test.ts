@@ -40,14 +40,49 @@ maybe("Google Sheets sidebar in Chromium", () => {
     env.sheet.select(`A${firstRow}:C${lastRow}`);
 
     const { page, calls } = await openSidebar(browser, env);
-    // No key yet: the sidebar opens on Settings and says so.
+    // No key yet: the sidebar opens on Settings and says, in visible words, where a key comes from.
     await page.waitForSelector("#panel-settings:not([hidden])");
     await page.waitForFunction(() => /API key/.test(document.getElementById("message")!.textContent || ""));
-    await page.fill("#api-key", API_KEY);
+    expect(await page.textContent("#message")).toMatch(/your account's API page/);
+    expect(await page.textContent("#message")).not.toMatch(/under Settings/);
+    expect(await page.isVisible("#api-key-help")).toBe(true);
+    expect(await page.textContent("#api-key-help")).toMatch(/your account's API page/);
+
+    // The tabs follow the ARIA pattern: only the selected tab is in the Tab order, arrows move between them.
+    expect(await page.$$eval('[role="tab"]', (t) => t.map((x) => [x.id, x.getAttribute("aria-selected"), (x as HTMLElement).tabIndex, x.getAttribute("aria-controls")]))).toEqual([
+      ["tab-check", "false", -1, "panel-check"],
+      ["tab-lookup", "false", -1, "panel-lookup"],
+      ["tab-settings", "true", 0, "panel-settings"],
+    ]);
+    expect(await page.getAttribute("#panel-lookup", "aria-labelledby")).toBe("tab-lookup");
+    await page.focus("#tab-settings");
+    await page.keyboard.press("ArrowRight"); // wraps to the first tab
+    expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-check");
+    expect(await page.getAttribute("#tab-check", "aria-selected")).toBe("true");
+    expect(await page.isVisible("#panel-check")).toBe(true);
+    await page.keyboard.press("ArrowLeft");
+    expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-settings");
+    expect(await page.isHidden("#panel-check")).toBe(true);
+    expect(await page.$$eval('[role="tab"][tabindex="0"]', (t) => t.map((x) => x.id))).toEqual(["tab-settings"]);
+
+    // A key the service refuses: Enter in the field saves (tries) it; it is refused, as an alert, and not kept.
+    await page.fill("#api-key", "sandbox-wrong-key-123");
     await page.fill("#base-url", sandbox.baseUrl);
+    await page.press("#api-key", "Enter");
+    await page.waitForFunction(() => /^Not saved/.test(document.getElementById("message")!.textContent || ""));
+    expect(await page.textContent("#message")).toMatch(/^Not saved: The API key was not accepted by the service/);
+    expect(await page.getAttribute("#message", "class")).toBe("msg error");
+    expect(await page.getAttribute("#message", "role")).toBe("alert");
+    expect(await page.textContent("#key-masked")).toBe("none");
+    expect(env.userProperties.data.has("compliance.apiKey")).toBe(false);
+    expect(await page.inputValue("#base-url")).toBe(sandbox.baseUrl); // what was typed stays, to be corrected
+
+    await page.fill("#api-key", API_KEY);
     await page.selectOption("#plan", "professional");
-    await page.click("#save-settings");
+    await page.press("#base-url", "Enter");
     await page.waitForFunction(() => document.getElementById("key-masked")!.textContent !== "none");
+    expect(await page.textContent("#message")).toBe("API key saved and accepted by the service.");
+    expect(await page.getAttribute("#message", "role")).toBe("status");
     const masked = await page.textContent("#key-masked");
     expect(masked).not.toContain(API_KEY);
     expect(await page.inputValue("#api-key")).toBe("");
@@ -59,7 +94,16 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 90000 });
     const progress = await page.$eval("#progress", (el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max]);
     expect(progress[0]).toBe(progress[1]);
-    expect(await page.$$eval("#jobs li", (li) => li.length)).toBe(2);
+    expect(await page.textContent("#progress-text")).toMatch(/^1,098 of 1,098 properties checked · 1,100 rows \(1 with input errors, 1 duplicate\)/);
+    expect(await page.textContent("#run-status")).toBe("Done: 1,098 properties checked in 2 jobs; 1 row with input errors.");
+    expect(await page.getAttribute("#run-status", "class")).not.toMatch(/error/);
+    expect(await page.$$eval("#jobs li", (li) => li.map((x) => (x.textContent || "").replace(/\(bulk_[^)]*\)/, "(id)")))).toEqual([
+      "Job 1 (id): completed, 1,000 of 1,000 checked",
+      "Job 2 (id): completed, 98 of 98 checked",
+    ]);
+    expect(await page.$$eval("#notes li", (li) => li.map((x) => x.textContent || ""))).toEqual(
+      expect.arrayContaining(["1 row with input errors; see its Message.", "1 duplicate row shares a check with an earlier row."]),
+    );
     expect(calls.filter((c) => c === "startBulkCheck")).toHaveLength(1);
     expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThanOrEqual(1);
 
@@ -122,14 +166,25 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 90000 });
     expect(String(cellValue(env.sheet, lastRow, outputCol(env.sheet, "matched_uprn")))).toBe(props[399].uprn);
 
+    // The Selection line follows the sheet: at once when the sidebar gets focus, and every few seconds anyway.
     env.sheet.select("H20");
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await page.waitForFunction(() => document.getElementById("selection")!.textContent === "Sheet1!H20", undefined, { timeout: 3000 });
+    env.sheet.select("B3:C4");
+    await page.waitForFunction(() => document.getElementById("selection")!.textContent === "Sheet1!B3:C4", undefined, { timeout: 8000 });
+    env.sheet.select("H20");
+
     await page.click("#tab-lookup");
     await page.fill("#lookup-postcode", props[5].postcode.toLowerCase().replace(" ", ""));
-    await page.click("#lookup-btn");
+    await page.press("#lookup-postcode", "Enter"); // Enter searches, as the button does
     await page.waitForSelector(".addr button");
+    expect(await page.getAttribute("#message", "role")).toBe("status");
     const texts = await page.$$eval(".addr span", (s) => s.map((x) => x.textContent || ""));
     const idx = texts.findIndex((t) => t.includes(props[5].uprn));
     expect(idx).toBeGreaterThanOrEqual(0);
+    // Every button says "Insert"; its accessible name says which property.
+    const label = await page.locator(".addr button").nth(idx).getAttribute("aria-label");
+    expect(label).toBe(`Insert UPRN ${props[5].uprn} (${texts[idx].replace(/ \(UPRN \d+\)$/, "")})`);
     await page.locator(".addr button").nth(idx).click();
     await page.waitForFunction(() => /put in H20/.test(document.getElementById("message")!.textContent || ""));
     expect(cellValue(env.sheet, 20, 8)).toBe(props[5].uprn);
@@ -188,8 +243,52 @@ maybe("Google Sheets sidebar in Chromium", () => {
     env.userLock.busy = false;
     await page.waitForFunction(() => /Stopped by you/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 10000 });
     expect(env.run("getSidebarState").run.phase).toBe("stopped");
+    // Stopped, not finished: only the results received count (the stalled job sent half), the job "stopped",
+    // the status styled as such.
+    const stoppedAt = env.run("getSidebarState").run.propertiesDone;
+    expect(stoppedAt).toBeLessThan(600);
+    expect(await page.textContent("#run-status")).toBe(`Stopped by you: ${stoppedAt} of 600 properties checked; rows not yet checked say so.`);
+    expect(await page.$eval("#progress", (el) => (el as HTMLProgressElement).value)).toBe(stoppedAt);
+    expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([expect.stringMatching(new RegExp(`^Job 1 \\(bulk_[^)]+\\): stopped, ${stoppedAt} of 600 checked$`))]);
+    expect(await page.getAttribute("#run-status", "class")).toBe("msg error");
     expect(await page.isEnabled("#check-btn")).toBe(true);
     expect(await page.isHidden("#stop-btn")).toBe(true);
+    await page.close();
+    await sandbox.clearFaults();
+  });
+  test("every job fails (500s on 1,100 rows): 'Sending…' and the retries while it waits, then Failed, nothing counted as checked, and why", async () => {
+    const env = createGasEnvironment();
+    env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
+    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 1100).map((p) => [p.uprn]));
+    env.sheet.select(`A${firstRow}:A${lastRow}`);
+    await sandbox.setFaults([{ kind: "error_500", count: 100 }]);
+    const { page } = await openSidebar(browser, env);
+    // What a screen reader needs: the status is a polite live region, the bar has a name, and only errors are alerts.
+    expect(await page.getAttribute("#run-status", "aria-live")).toBe("polite");
+    expect(await page.getAttribute("#progress", "aria-label")).toBe("Properties checked");
+    expect(await page.getAttribute("#message", "role")).not.toBe("alert");
+
+    await page.click("#check-btn");
+    // No job accepted yet: "Sending…", never "Sent 0 bulk jobs"; the status counts the retries and the time.
+    await page.waitForFunction(() => /^Sending/.test(document.getElementById("message")!.textContent || ""));
+    expect(await page.textContent("#message")).toBe("Sending the properties to the service…");
+    await page.waitForFunction(() => /\(retry \d+, \d+ s since the check started\)/.test(document.getElementById("run-status")!.textContent || ""));
+
+    await page.waitForFunction(() => /^(Done|Failed)/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 60000 });
+    expect(await page.textContent("#run-status")).toMatch(/^Failed: all 2 jobs failed, none of 1,100 properties checked;/);
+    expect(await page.getAttribute("#run-status", "class")).toBe("msg error");
+    expect(await page.$eval("#progress", (el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([0, 1100]);
+    expect(await page.textContent("#progress-text")).toMatch(/^0 of 1,100 properties checked · 1,100 rows/);
+    expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([
+      "Job 1 (not created): failed, 0 of 1,000 checked",
+      "Job 2 (not created): failed, 0 of 100 checked",
+    ]);
+    // Why, in the error box, as an alert.
+    expect(await page.textContent("#message")).toMatch(/^Bulk job not created: The compliance service had a problem \(Internal server error/);
+    expect(await page.getAttribute("#message", "class")).toBe("msg error");
+    expect(await page.getAttribute("#message", "role")).toBe("alert");
+    expect(await page.isEnabled("#check-btn")).toBe(true);
+    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-failed.png"), fullPage: true });
     await page.close();
     await sandbox.clearFaults();
   });

@@ -1,0 +1,7 @@
+/**
+ * Counts in messages, as a person would write them ("1 property", "1,100 properties"), on the server and
+ * in the sidebar alike: "1 row(s)" and "job(s)" read like a form, not a sentence.
+ */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-GB")} ${n === 1 ? one : many}`;
+}
