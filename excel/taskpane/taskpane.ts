@@ -439,4 +439,20 @@ function wire(): void {
   });
 }
 
-Office.onReady(() => wire());
+/**
+ * The pane only works inside Excel. Opened straight in a browser (the URL `npm start` prints), Office.js either
+ * fails to load (no CDN) or reports no host: say so, with the way to sideload, instead of buttons that do nothing.
+ */
+function notInExcel(why: string): void {
+  banner(
+    `${why} This page is the task pane of an Excel add-in: open it from Excel (Home > Compliance Check) after sideloading manifest.xml (see docs/excel.md).`,
+    "info",
+  );
+  for (const b of Array.from(document.querySelectorAll("button"))) (b as HTMLButtonElement).disabled = true;
+}
+
+if (typeof Office === "undefined") {
+  notInExcel("Office.js could not be loaded (it comes from Microsoft's CDN).");
+} else {
+  Office.onReady((info) => (info && info.host ? wire() : notInExcel("This page is not running inside Excel.")));
+}

@@ -381,3 +381,34 @@ run("Excel task pane in Chromium", () => {
     expect(calc).toBe("Full");
   });
 });
+
+run("Excel task pane opened outside Excel", () => {
+  let web: { url: string; close: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    web = await serveStatic(ensureExcelBuild());
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+  });
+
+  // Office.js unreachable (no CDN), and Office.js loaded in a plain browser tab (onReady reports no host).
+  const cases: [string, string | null, RegExp][] = [
+    ["office.js cannot be loaded", null, /Office\.js could not be loaded/],
+    ["office.js reports no host", "window.Office = { onReady: (cb) => Promise.resolve().then(() => cb({ host: null, platform: null })) };", /not running inside Excel/],
+  ];
+  test.each(cases)("%s: the pane says to open it from Excel, and its buttons are off", async (_name, officeJs, reason) => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    if (officeJs) await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: officeJs }));
+    await page.goto(`${web.url}/taskpane.html`);
+    await page.waitForFunction(() => !document.getElementById("banner")!.hidden, undefined, { timeout: 10_000 });
+    const text = await page.textContent("#banner");
+    expect(text).toMatch(reason);
+    expect(text).toMatch(/open it from Excel/);
+    expect(await page.isDisabled("#check")).toBe(true);
+    await page.close();
+  });
+});
