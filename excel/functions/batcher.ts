@@ -28,8 +28,14 @@ export interface BatcherOptions {
   /** Read at every flush, so a key set in the task pane applies to the next batch. */
   getConfig: () => Promise<BatcherConfig>;
   fetch: typeof fetch;
-  /** Collect window: calls within it share one request (Microsoft's batching sample uses about 100 ms). */
+  /**
+   * Collect window: a batch is sent once no call has arrived for this long (Microsoft's batching sample waits about
+   * 100 ms after the first call). Excel hands a recalculation's calls over in bursts, so the window restarts with each
+   * call, up to `maxWaitMs` after the first one.
+   */
   windowMs?: number;
+  /** Longest a call waits for its batch to be sent while calls keep arriving. */
+  maxWaitMs?: number;
   /** How long a result answers recalculations without a request. */
   cacheTtlMs?: number;
   /** Upper bound for one flush, so no cell can stay on #BUSY! even if the service never answers. */
@@ -121,13 +127,16 @@ export class CheckBatcher {
   private pending = new Map<string, { uprn: string; waiters: Waiter[] }>();
   /** Calls already sent, by property key: a repeat joins them instead of asking again. */
   private readonly inFlight = new Map<string, Promise<{ result: CheckResult; checkedAt: string }>>();
-  private timerSet = false;
+  private timer: unknown = undefined;
+  /** When the first call of the batch being collected arrived. */
+  private collectingSince = 0;
   private generation = 0;
   private readonly o: Required<Omit<BatcherOptions, "onRateLimit" | "sleep">> & Pick<BatcherOptions, "onRateLimit" | "sleep">;
 
   constructor(options: BatcherOptions) {
     this.o = {
       windowMs: 100,
+      maxWaitMs: 1000,
       cacheTtlMs: 10 * 60_000,
       flushTimeoutMs: 5 * 60_000,
       jobTimeoutMs: 4 * 60_000,
@@ -159,14 +168,20 @@ export class CheckBatcher {
       const entry = this.pending.get(key) ?? { uprn: u.uprn, waiters: [] };
       entry.waiters.push({ resolve, reject });
       this.pending.set(key, entry);
-      if (!this.timerSet) {
-        this.timerSet = true;
-        this.o.setTimer(() => {
-          this.timerSet = false;
-          void this.flush();
-        }, this.o.windowMs);
-      }
+      this.scheduleFlush();
     });
+  }
+
+  /** (Re)start the collect window: sent after a quiet `windowMs`, or at `maxWaitMs` after the first call at the latest. */
+  private scheduleFlush(): void {
+    const now = this.o.now();
+    if (this.timer === undefined) this.collectingSince = now;
+    else this.o.clearTimer(this.timer);
+    const wait = Math.max(0, Math.min(this.o.windowMs, this.collectingSince + this.o.maxWaitMs - now));
+    this.timer = this.o.setTimer(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, wait);
   }
 
   /** Forget every cached answer (the task pane's Refresh); calls already sent still settle. */
@@ -181,6 +196,10 @@ export class CheckBatcher {
 
   /** Send everything collected so far. Every waiter is settled, whatever happens. */
   async flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      this.o.clearTimer(this.timer);
+      this.timer = undefined;
+    }
     const batch = this.pending;
     this.pending = new Map();
     if (batch.size === 0) return;

@@ -29,6 +29,33 @@ async function settleAll<T>(ps: Promise<T>[]) {
   return out.map((o) => (o.status === "fulfilled" ? { value: o.value } : { error: toFunctionError(o.reason) }));
 }
 
+test("calls that Excel hands over in bursts share one batch while they keep coming (up to maxWaitMs after the first)", async () => {
+  const uprns = knownUprns(sb, 200);
+  // A wider quiet window than the default, so a busy test machine's late timers cannot split the bursts.
+  const b = batcher({}, { windowMs: 250, maxWaitMs: 5000 });
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // Ten bursts of 50 calls, 40 ms apart: one recalculation as Excel delivers it.
+  const calls: Promise<unknown>[] = [];
+  for (let burst = 0; burst < 10; burst++) {
+    for (let i = 0; i < 50; i++) calls.push(b.check(uprns[(burst * 50 + i * 7) % 200]));
+    await pause(40);
+  }
+  await Promise.all(calls);
+  expect(sb.stats().bulk_submit).toBe(1);
+  // Calls that never stop coming are still sent: the first batch goes at most maxWaitMs after its first call.
+  sb.reset();
+  const slow = batcher({}, { maxWaitMs: 300 });
+  const spread: Promise<unknown>[] = [];
+  const more = knownUprns(sb, 400).slice(200);
+  for (let i = 0; i < 40; i++) {
+    spread.push(slow.check(more[i]));
+    await pause(25);
+  }
+  await Promise.all(spread);
+  // 40 calls 25 ms apart never leave a 100 ms gap, yet they went in several batches: the cap cut them.
+  expect(sb.stats().bulk_submit + sb.stats().check).toBeGreaterThanOrEqual(2);
+});
+
 test("500 formulas over 200 distinct UPRNs cost one bulk POST plus its polls; a recalculation costs nothing", async () => {
   const uprns = knownUprns(sb, 200);
   const calls = Array.from({ length: 500 }, (_, i) => uprns[(i * 7) % 200]);
