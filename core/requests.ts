@@ -4,7 +4,7 @@
  */
 import type { CheckName } from "./checks";
 import { encodeQuery, originOf, resolveServiceUrl } from "./url";
-import type { PropertyQuery } from "./rows";
+import { stripInvisible, type PropertyQuery } from "./rows";
 
 export interface ClientConfig {
   /** Ends in the version segment, e.g. https://api.example.com/v1 (a trailing slash is fine). */
@@ -39,7 +39,7 @@ export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | 
  * hyphen or a zero-width space from a web page would otherwise fail every request as "unreachable".
  */
 export function validateApiKey(input: string): { ok: true; apiKey: string } | { ok: false; message: string } {
-  const key = String(input ?? "").replace(/[\u200b-\u200d\u2060\ufeff]/g, "").trim().replace(/^Bearer\s+/i, "");
+  const key = stripInvisible(String(input ?? "")).trim().replace(/^Bearer\s+/i, "");
   if (!key) return { ok: false, message: "Enter an API key (Settings > API Keys in the service dashboard)." };
   if (/[\s\x00-\x1f\x7f]/.test(key)) return { ok: false, message: "An API key cannot contain spaces or line breaks." };
   if (key.includes("\u2022")) return { ok: false, message: "That is the masked key (with • dots): paste the whole key from the service dashboard." };

@@ -104,7 +104,7 @@ export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | nu
 /** Zero-width spaces, joiners and byte-order marks that copy-paste from web pages and PDFs leaves in cells. */
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
 
-function stripInvisible(s: string): string {
+export function stripInvisible(s: string): string {
   return s.replace(INVISIBLE, "");
 }
 
