@@ -3,7 +3,7 @@
  * result, and the colour of each status. Both hosts write what this file says and nothing else.
  */
 import { displayStatus, type CheckName, type DisplayStatus } from "./checks";
-import { describeError, isAboutProperty } from "./errors";
+import { describeError, isAboutProperty, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
 
@@ -167,6 +167,19 @@ function hasValues(previous: readonly unknown[] | undefined): boolean {
 }
 
 /**
+ * Whether outputRow keeps a row's earlier values for this error: it is not a fact about the property and the
+ * row has values from an earlier check. Hosts that count what a run refreshed ask the same question.
+ */
+export function keepsEarlierValues(error: ServiceError, previous: readonly unknown[] | undefined): boolean {
+  return !isAboutProperty(error) && hasValues(previous);
+}
+
+/** Whether the service answered for the property: a result, or a fact about it (not found, ambiguous, invalid). */
+export function isAnswer(outcome: Outcome): boolean {
+  return "result" in outcome || isAboutProperty(outcome.error);
+}
+
+/**
  * One output row in OUTPUT_COLUMNS order. An error that is not a fact about the property (network,
  * server, rate limit, timeout, failed job, cancel, a refused key) keeps the previous values when there
  * are some and only says so in Message: a failure of the service never loses what was already written.
@@ -179,7 +192,7 @@ export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, pr
   }
   if ("error" in outcome) {
     const text = describeError(outcome.error);
-    if (!isAboutProperty(outcome.error) && hasValues(previous)) {
+    if (keepsEarlierValues(outcome.error, previous)) {
       const row = COLUMNS.map((c, i) => toCell(previous![i], c.kind));
       row[MESSAGE] = safeCellText(`Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`);
       return row;

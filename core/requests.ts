@@ -118,6 +118,12 @@ export function buildBulkResultsRequest(cfg: ClientConfig, urlOrPath: string): H
   return { method: "GET", url, headers: h };
 }
 
+/**
+ * The cheapest authenticated question, asked when a key is saved to tell the user at once whether the
+ * service takes it: one address at a known postcode. Any answer but 401/403 means the key was accepted.
+ */
+export const KEY_CHECK_QUERY = { postcode: "SW1A 2AA", limit: 1 } as const;
+
 export function buildAddressLookupRequest(cfg: ClientConfig, q: { postcode?: string; query?: string; limit?: number }): HttpRequest {
   return {
     method: "GET",

@@ -13,6 +13,7 @@ import {
   failJob,
   isAboutProperty,
   isJobDone,
+  keepsEarlierValues,
   nextJobRequest,
   normaliseProperty,
   outputHeaders,
@@ -449,7 +450,6 @@ class ResultWriter {
 
 /** answered: a result; rowError: "not found", "ambiguous" from the service; invalid: never sent (failed validation). */
 type Fate = "answered" | "rowError" | "invalid" | "failed" | "cancelled";
-const MESSAGE_COL = OUTPUT_COLUMNS.findIndex((c) => c.header === "Message");
 
 /**
  * What happened to each row this run. The sheet alone cannot tell: a row whose refresh failed keeps its earlier values,
@@ -470,10 +470,8 @@ class RowFates {
     if (isAboutProperty(error)) return void this.fates.set(offset, { fate: "rowError", kept: false });
     const cancelled = error.kind === "cancelled";
     if (!cancelled) this.firstFailure ??= error;
-    // The same rule as core's outputRow: an error that is not about the property keeps earlier values where there are some.
-    const prev = this.previous[offset];
-    const kept = !!prev && prev.some((v, i) => i !== MESSAGE_COL && v !== "" && v !== null && v !== undefined);
-    this.fates.set(offset, { fate: cancelled ? "cancelled" : "failed", kept });
+    // Core's own rule, so the pane's counts say what outputRow wrote.
+    this.fates.set(offset, { fate: cancelled ? "cancelled" : "failed", kept: keepsEarlierValues(error, this.previous[offset]) });
   }
 
   count(fate: Fate): number {

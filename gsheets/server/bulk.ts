@@ -10,7 +10,7 @@ import {
   failJob,
   interpretBulkSubmitResponse,
   interpretResultsResponse,
-  isAboutProperty,
+  isAnswer,
   nextJobRequest,
   outputRow,
   parseRateLimit,
@@ -216,14 +216,6 @@ function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", rep
   run.retries = (run.retries || 0) + 1;
   state.nextPollAtMs = now + retryDelay(job.failures, retryAfterHeader(r));
   return null;
-}
-
-/**
- * A property the service answered for: a result, or an answer about the property itself (not found,
- * ambiguous). The error core gives the rows of an ended job (failed, timed out, stopped) is no answer.
- */
-function isAnswer(o: Outcome): boolean {
-  return "result" in o || (!!o.error && isAboutProperty(o.error));
 }
 
 function jobsDone(run: RunState): boolean {

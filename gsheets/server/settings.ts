@@ -3,7 +3,7 @@
  * script properties are readable by other editors and users). The key never leaves this module unmasked.
  */
 import type { PlanName } from "../../core/checks";
-import { buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
+import { KEY_CHECK_QUERY, buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
 import { describeError, isAboutProperty } from "../../core/errors";
 import { interpretAddressResponse } from "../../core/responses";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
@@ -69,9 +69,6 @@ export function settingsView(s: Settings = loadSettings()): SettingsView {
   return { hasKey: !!key, maskedKey: maskApiKey(key), baseUrl: s.baseUrl, defaultBaseUrl: DEFAULT_BASE_URL, plan: s.plan };
 }
 
-/** Postcode of the probe on Save: any real one will do, the answer only has to show the key was accepted. */
-const PROBE_POSTCODE = "SW1A 2AA";
-
 type Probe = { accepted: true } | { accepted: false; refused: boolean; message: string };
 
 /**
@@ -79,7 +76,7 @@ type Probe = { accepted: true } | { accepted: false; refused: boolean; message: 
  * service takes the key. An answer about the lookup itself (no address found) still means it did.
  */
 function probeKey(config: ClientConfig): Probe {
-  const reply = send(buildAddressLookupRequest(config, { postcode: PROBE_POSTCODE, limit: 1 }));
+  const reply = send(buildAddressLookupRequest(config, KEY_CHECK_QUERY));
   if (!reply.ok) return { accepted: false, refused: false, message: describeError(reply.error) };
   const r = interpretAddressResponse(reply.status, reply.headers, reply.text, reply.receivedAtMs);
   if (r.ok || isAboutProperty(r.error)) return { accepted: true };
