@@ -75,7 +75,8 @@ export interface ScreenOptions {
   onJobs?(jobs: JobState[]): void;
 }
 
-function defaultSleep(ms: number, signal?: AbortSignalLike): Promise<void> {
+/** A wait on the host's setTimeout that ends early when the signal aborts (Cancel must not wait out a poll interval). */
+export function hostSleep(ms: number, signal?: AbortSignalLike): Promise<void> {
   const timer = (globalThis as { setTimeout?: (fn: () => void, ms: number) => unknown }).setTimeout;
   const clear = (globalThis as { clearTimeout?: (h: unknown) => void }).clearTimeout;
   if (!timer) return Promise.reject(new Error("No timer on this host: pass `sleep` to createClient"));
@@ -138,7 +139,7 @@ const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "ra
 
 export function createClient(opts: ClientOptions) {
   const cfg: ClientConfig = { baseUrl: opts.baseUrl, apiKey: opts.apiKey };
-  const sleep = opts.sleep ?? defaultSleep;
+  const sleep = opts.sleep ?? hostSleep;
   const now = opts.now ?? (() => Date.now());
   const requestTimeoutMs = opts.requestTimeoutMs ?? 30000;
   const maxRetries = opts.maxRetries ?? 4;

@@ -11,6 +11,7 @@ import {
   checkJobDeadline,
   displayStatus,
   failJob,
+  hostSleep,
   isAboutProperty,
   isJobDone,
   keepsEarlierValues,
@@ -36,7 +37,7 @@ import {
   type ServiceError,
 } from "../../core";
 import type { UserStore } from "../settings";
-import { SHEET_COLUMNS, a1, columnLetter, lastUsedColumn, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
+import { SHEET_COLUMNS, a1, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -84,7 +85,6 @@ const STATUS_COLS = statusColumnIndexes();
 const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.header.startsWith("Checked at"));
 const STATUS_WORDS = new Set<string>(Object.keys(STATUS_COLOURS));
 const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
-const blank = (v: unknown) => v === "" || v === null || v === undefined;
 
 /**
  * Headers of ours that a landlord's own sheet does not use: "EPC rating", "Gas expiry" or "Risk level" are common
@@ -163,7 +163,7 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
     let ok = true;
     for (const r of rows) {
       const cells = r.slice(s, s + WIDTH);
-      if (cells.every(blank)) continue;
+      if (cells.every(isBlankCell)) continue;
       const statuses = STATUS_COLS.map((c) => norm(cells[c]));
       const at = String(cells[CHECKED_AT] ?? "").trim();
       if (statuses.every((w) => STATUS_WORDS.has(w)) && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(at)) matched++;
@@ -190,7 +190,7 @@ export function columnsNamed(header: readonly unknown[]): ColumnMapping {
 
 /** Whether a row reads as a header (words, no UPRN or postcode values), for the chooser's "First row is a header". */
 function looksLikeHeaderRow(row: readonly unknown[]): boolean {
-  const cells = row.filter((v) => !blank(v));
+  const cells = row.filter((v) => !isBlankCell(v));
   return cells.length > 0 && cells.every((v) => typeof v === "string" && /[a-z]/i.test(v) && !/\d{5,}/.test(v) && !/^[a-z]{1,2}\d/i.test(v.trim()));
 }
 
@@ -231,7 +231,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
     // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
     let end = selected.length;
-    const userBlank = (r: readonly unknown[]) => r.every((v, c) => ours.has(c) || blank(v) || (typeof v === "string" && !v.trim()));
+    const userBlank = (r: readonly unknown[]) => r.every((v, c) => ours.has(c) || isBlankCell(v) || (typeof v === "string" && !v.trim()));
     while (end > 0 && selected[end - 1].error?.code === "empty_row" && userBlank(input[selected[end - 1].index])) end--;
     const rows = selected.slice(0, end);
     const blankRowsSkipped = selected.length - end;
@@ -255,7 +255,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     } else {
       const beside = region.columnIndex + region.columnCount;
       const changed = inHeader.changed ?? shape;
-      const free = changed === undefined && wide.every((r) => r.slice(region.columnCount, region.columnCount + WIDTH).every(blank));
+      const free = changed === undefined && wide.every((r) => r.slice(region.columnCount, region.columnCount + WIDTH).every(isBlankCell));
       if (free) {
         at = beside;
         placement = `Results: ${a1(rowsOf(at))}, right of your data.`;
@@ -336,25 +336,10 @@ export interface RunDeps {
   writeRetryMs?: number;
 }
 
-/** A sleep that ends early on abort: Cancel must not wait out a 10 s poll interval. */
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(handle);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const handle = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
 /** What to tell the user when Excel refuses a write; while a cell is being edited, Excel refuses every write. */
 export function writeErrorText(e: unknown): string {
-  const code = (e as { code?: unknown })?.code;
   const message = e instanceof Error ? e.message : String(e);
-  if (/InvalidOperationInCellEditMode/i.test(`${typeof code === "string" ? code : ""} ${message}`)) {
+  if (/InvalidOperationInCellEditMode/i.test(officeErrorText(e))) {
     return "Excel is editing a cell: finish editing the cell (press Enter or Esc) so that the results can be written.";
   }
   return `Excel did not accept the results: ${message}`;
@@ -641,7 +626,7 @@ function failedWrite(deps: RunDeps): (e: unknown) => void {
  * results again from the service and writes them.
  */
 async function finishWrites(writer: ResultWriter, deps: RunDeps, resumable: boolean, keepForResume?: () => Promise<void>): Promise<void> {
-  const sleep = deps.sleep ?? abortableSleep;
+  const sleep = deps.sleep ?? hostSleep;
   // No abort signal here: Cancel stops polling, but what was already fetched is still written.
   if (await writer.drain((ms) => sleep(ms), deps.writeRetryMs ?? 30_000)) {
     await deps.store?.removeItem(UNFINISHED_KEY).catch(() => undefined);
@@ -670,7 +655,7 @@ export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | 
  */
 export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunSummary> {
   const now = deps.now ?? (() => Date.now());
-  const sleep = deps.sleep ?? abortableSleep;
+  const sleep = deps.sleep ?? hostSleep;
   const iso = () => new Date(now()).toISOString();
   const previous = await deps.excelRun((context) => readBlock(context, { ...run.origin, rowCount: run.rowCount, columnCount: OUTPUT_COLUMNS.length }));
   const changed = await rowsChanged(run, deps.excelRun);

@@ -109,10 +109,16 @@ export interface ReadOptions {
   maxBytes?: number;
 }
 
+/** An Office.js error's code and message as one text, to test for the error it is (Excel's codes are strings). */
+export function officeErrorText(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  const message = e instanceof Error ? e.message : String(e);
+  return `${typeof code === "string" ? code : ""} ${message}`;
+}
+
 /** Excel on the web refused a request or response over 5 MB: the same read in smaller pieces will pass. */
 function tooLarge(e: unknown): boolean {
-  const code = (e as { code?: unknown })?.code;
-  return /PayloadSizeLimitExceeded/.test(`${typeof code === "string" ? code : ""} ${(e as Error)?.message ?? ""}`);
+  return /PayloadSizeLimitExceeded/.test(officeErrorText(e));
 }
 
 /**
@@ -275,7 +281,8 @@ export interface InsertResult {
   skipped?: string;
 }
 
-const isBlankCell = (v: unknown) => v === "" || v === null || v === undefined;
+/** A cell with nothing in it, as Office.js reads one back. */
+export const isBlankCell = (v: unknown) => v === "" || v === null || v === undefined;
 
 /**
  * The table's Address column (0-based) for a cell, from the header row above it (a title row or two may stand above the
