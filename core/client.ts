@@ -4,7 +4,9 @@
  */
 import type { CheckName, PlanName } from "./checks";
 import { ComplianceError, isAboutProperty, serviceError, toServiceError, type ServiceError } from "./errors";
-import { acceptResultsPage, checkJobDeadline, failJob, isJobDone, nextJobRequest, startJob, type JobState } from "./jobs";
+import { driveRun } from "./drive";
+import type { JobState } from "./jobs";
+import { createRun, endRun, outcomesToWrite, runCounts } from "./run";
 import { fanOut, planScreening, rowsForProperties, type Outcome } from "./plan";
 import { retryDelay, spendOne, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
 import {
@@ -256,127 +258,68 @@ export function createClient(opts: ClientOptions) {
     async screen(properties: readonly PropertyQuery[], o: ScreenOptions = {}): Promise<Outcome[]> {
       const rows: InputRow[] = properties.map((p, i) => ({ ...normaliseProperty(p?.uprn, p?.postcode, p?.address), index: i }));
       const plan = planScreening(rows, { plan: o.plan });
+      const state = createRun(rows, { plan: o.plan, nowMs: now(), checks: o.checks, jobTimeoutMs: o.jobTimeoutMs });
       const byProperty: (Outcome | undefined)[] = new Array(plan.properties.length);
       let done = 0;
-      let submitted = 0;
-      let jobsTotal = plan.jobs.length;
-      const jobs: JobState[] = [];
-
       const report = (propertyIdxs: number[], extraRows: number[] = []) => {
         const rowIdxs = [...rowsForProperties(plan, propertyIdxs), ...extraRows];
         done += rowIdxs.length;
-        if (!o.onProgress) return;
+        if (!o.onProgress || !rowIdxs.length) return;
         const perRow = fanOut(plan, rows, byProperty);
+        const c = runCounts(state);
         o.onProgress({
-          jobsTotal,
-          jobsSubmitted: submitted,
+          jobsTotal: c.jobsTotal,
+          jobsSubmitted: c.jobsSent,
           propertiesTotal: rows.length,
           propertiesDone: done,
           completed: rowIdxs.sort((a, b) => a - b).map((r) => ({ index: r, outcome: perRow[r]! })),
           rateLimit: rate,
         });
       };
-      const settle = (items: { index: number; outcome: Outcome }[]) => {
-        const fresh: number[] = [];
-        for (const it of items) {
-          if (byProperty[it.index]) continue;
-          byProperty[it.index] = it.outcome;
-          fresh.push(it.index);
-        }
-        if (fresh.length) report(fresh);
-      };
-      const settleRange = (start: number, end: number, error: ServiceError) => {
-        const items = [];
-        for (let p = start; p < end; p++) items.push({ index: p, outcome: { error } as Outcome });
-        settle(items);
-      };
-
       report([], rows.map((r, i) => (r.error ? i : -1)).filter((i) => i >= 0));
-
-      // Submit every job first so the service works on them in parallel, then collect in order.
-      let fatal: ServiceError | undefined;
-      // A queue, because a server whose cap is below the plan chosen (413 with details.max_batch_size)
-      // gets the refused slice again in pieces it accepts.
-      const queue = plan.jobs.map((s) => ({ ...s }));
-      let sliced = 0; // slices taken off the queue for good (submitted or failed)
-      while (queue.length) {
-        const slice = queue.shift()!;
-        if (o.signal?.aborted) break;
-        sliced++;
-        if (fatal) {
-          settleRange(slice.start, slice.end, fatal);
-          continue;
-        }
-        try {
-          const job = await client.submitBulk(plan.properties.slice(slice.start, slice.end), { checks: o.checks, signal: o.signal });
-          submitted++;
-          jobs.push(startJob(job, { offset: slice.start, count: slice.end - slice.start, nowMs: now(), jobTimeoutMs: o.jobTimeoutMs, checks: o.checks }));
-          o.onJobs?.(jobs.map((j) => ({ ...j })));
-        } catch (e) {
-          let err = toServiceError(e);
-          if (err.kind === "cancelled") break;
-          const cap = smallerCap(err, slice.end - slice.start);
-          if (cap) {
-            // Every slice still queued is cut to the size the server takes, not refused once each first.
-            const rest = [slice, ...queue.splice(0)];
-            for (const r of rest) {
-              for (let start = r.start; start < r.end; start += cap) queue.push({ start, end: Math.min(r.end, start + cap) });
-            }
-            sliced--;
-            jobsTotal = sliced + queue.length;
-            continue;
+      await driveRun(state, {
+        cfg,
+        fetch: opts.fetch,
+        sleep,
+        now,
+        signal: o.signal,
+        requestTimeoutMs,
+        onRateLimit: (rl) => {
+          if (rl) {
+            rate = rl;
+            opts.onRateLimit?.(rl);
           }
-          // A refused submission (404 on the bulk path, 400 on the body) says nothing about the properties:
-          // their rows keep what an earlier check wrote, as for any failed job.
-          if (isAboutProperty(err)) err = { ...err, kind: "job_failed", message: `The bulk job was refused: ${err.message || err.code}` };
-          // Later jobs would meet the same refusal: fail their rows with it instead of spending requests.
-          if (err.kind === "auth" || err.kind === "forbidden" || err.kind === "rate_limited" || err.status === 404) fatal = err;
-          settleRange(slice.start, slice.end, err);
-        }
-      }
-
-      for (let j = 0; j < jobs.length; j++) {
-        let state = jobs[j];
-        while (!isJobDone(state) && !o.signal?.aborted) {
-          const wait = Math.max(0, state.nextPollAtMs - now());
-          if (wait > 0) await sleep(wait, o.signal);
-          if (o.signal?.aborted) break;
-          const late = checkJobDeadline(state, now());
-          if (late) {
-            state = late.state;
-            settle(late.items);
-            break;
+        },
+        write: async (items) => {
+          const fresh: number[] = [];
+          for (const it of items) {
+            if (!it.final || byProperty[it.property]) continue;
+            byProperty[it.property] = it.outcome;
+            fresh.push(it.property);
           }
-          let page: ResultsPage;
-          try {
-            page = await client.getBulkResults(nextJobRequest(cfg, state)!.url, { signal: o.signal });
-          } catch (e) {
-            const err = toServiceError(e);
-            if (err.kind === "cancelled") break;
-            const failed = failJob(state, err, now());
-            state = failed.state;
-            settle(failed.items);
-            break;
-          }
-          const step = acceptResultsPage(state, page, now(), plan.properties.slice(state.offset, state.offset + state.total));
-          state = step.state;
-          state.nextPollAtMs = now() + step.waitMs;
-          settle(step.items);
+          report(fresh);
+          return items.map((it) => ({ property: it.property, present: true }));
+        },
+      });
+      // A paused run (a quota used up for longer than a caller should wait) or a stopped one answers every property now.
+      if (state.phase !== "ended") {
+        endRun(state, state.phase === "paused" && state.pauseReason ? state.pauseReason : cancelled());
+        const rest: number[] = [];
+        for (const it of outcomesToWrite(state)) {
+          if (byProperty[it.property]) continue;
+          byProperty[it.property] = it.outcome;
+          rest.push(it.property);
         }
-        jobs[j] = state;
-        o.onJobs?.(jobs.map((x) => ({ ...x })));
-      }
-
-      if (o.signal?.aborted) {
-        const items = [];
-        for (let p = 0; p < plan.properties.length; p++) if (!byProperty[p]) items.push({ index: p, outcome: { error: cancelled() } as Outcome });
-        settle(items);
+        report(rest);
       }
       // Anything still unsettled (should not happen) is said, not dropped.
-      const rest = [];
-      for (let p = 0; p < plan.properties.length; p++)
-        if (!byProperty[p]) rest.push({ index: p, outcome: { error: serviceError("server", "no_result", "No result was received for this property.") } as Outcome });
-      settle(rest);
+      const rest: number[] = [];
+      for (let p = 0; p < plan.properties.length; p++) {
+        if (byProperty[p]) continue;
+        byProperty[p] = { error: serviceError("server", "no_result", "No result was received for this property.") };
+        rest.push(p);
+      }
+      report(rest);
       return fanOut(plan, rows, byProperty) as Outcome[];
     },
   };

@@ -14,3 +14,5 @@ export * from "./plan";
 export * from "./jobs";
 export * from "./layout";
 export * from "./client";
+export * from "./run";
+export * from "./drive";
