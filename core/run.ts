@@ -13,7 +13,10 @@ import { planScreening, type Outcome } from "./plan";
 import { parseRateLimit, retryDelay, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "./requests";
 import { interpretBulkSubmitResponse, interpretResultsResponse } from "./responses";
+import { OUTPUT_COLUMNS, outputRow, type Cell } from "./layout";
 import type { InputRow, PropertyQuery } from "./rows";
+
+const MESSAGE_COLUMN = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 
 /** The policy's numbers, one set for every host. */
 export const RUN_POLICY = {
@@ -790,4 +793,59 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
     if (c.unwritten) lines.push(`${rowsWord(c.unwritten)} received but not written to the sheet yet; choose Resume to write them (they are fetched again, no new job).`);
   }
   return { done, title, lines, counts: c };
+}
+
+// ---- rows as they are now ----
+
+/** What a row's Message cell says while its result is on the way: a row that still says it after the run changed. */
+export const CHECKING_MESSAGE = "Checking… (the result is written here when it arrives)";
+
+export function isCheckingMessage(v: unknown): boolean {
+  return typeof v === "string" && v.startsWith("Checking…");
+}
+
+/** The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way. */
+export function checkingRow(previous: readonly unknown[] | undefined, checkedAtIso: string): Cell[] {
+  const row = outputRow(undefined, checkedAtIso, previous);
+  row[MESSAGE_COLUMN] = CHECKING_MESSAGE;
+  return row;
+}
+
+export const ROW_CHANGED_ERROR: ServiceError = serviceError("cancelled", "input_changed", "This row changed while the check ran, so its result was not written here; run the check again for it.");
+
+export interface RowNow {
+  /** The property key the row's input cells give now (core normaliseProperty), none when blank or invalid. */
+  key?: string;
+  /** Its Message cell still says CHECKING_MESSAGE. */
+  checking?: boolean;
+}
+
+/**
+ * Where each outcome goes, from the rows as they are now (read just before the write): to every row that holds its
+ * property, wherever sorting, inserted or deleted rows moved it. A property no row holds any more is reported as
+ * not present (nothing is written for it). A row still marked "Checking…" whose input no longer names a property
+ * of this run changed during the run: it gets ROW_CHANGED_ERROR, never another property's result.
+ */
+export function matchRows(state: RunState, rowsNow: readonly RowNow[], items: readonly OutcomeToWrite[]): { writes: { row: number; outcome: Outcome }[]; written: { property: number; present: boolean }[]; changed: number[] } {
+  const rowsByKey = new Map<string, number[]>();
+  rowsNow.forEach((r, i) => {
+    if (!r.key) return;
+    const list = rowsByKey.get(r.key);
+    if (list) list.push(i);
+    else rowsByKey.set(r.key, [i]);
+  });
+  const writes: { row: number; outcome: Outcome }[] = [];
+  const written: { property: number; present: boolean }[] = [];
+  for (const it of items) {
+    const rows = rowsByKey.get(it.key) ?? [];
+    for (const row of rows) writes.push({ row, outcome: it.outcome });
+    if (it.final) written.push({ property: it.property, present: rows.length > 0 });
+  }
+  const runKeys = new Set(state.keys);
+  const changed: number[] = [];
+  rowsNow.forEach((r, i) => {
+    if (r.checking && (!r.key || !runKeys.has(r.key))) changed.push(i);
+  });
+  for (const row of changed) writes.push({ row, outcome: { error: ROW_CHANGED_ERROR } });
+  return { writes, written, changed };
 }

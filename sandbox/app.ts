@@ -317,6 +317,16 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const callbackUrl = parseCallbackUrl(body.callback_url);
     const job = jobs.create(key, properties, checks, callbackUrl, faults.forNewJob() ?? "normal");
     const progress = jobs.progress(job);
+    const spoiled = faults.forCreatedJob();
+    if (spoiled === "created_504") throw new ApiError(504, "gateway_timeout", "Gateway timeout (sandbox fault; the job was created).");
+    if (spoiled === "created_drop") {
+      req.raw.socket.destroy();
+      return reply;
+    }
+    if (spoiled === "created_garbled") {
+      reply.code(202).header("content-type", "application/json");
+      return reply.send(`{"job_id": "${job.id}", "status": "proc`);
+    }
     reply.code(202);
     return {
       job_id: job.id,

@@ -4,7 +4,22 @@
  */
 import { ApiError } from "./errors";
 
-export const FAULT_KINDS = ["latency", "error_500", "error_503", "rate_limit", "malformed_json", "job_fail", "job_stall"] as const;
+export const FAULT_KINDS = [
+  "latency",
+  "error_500",
+  "error_503",
+  "rate_limit",
+  "malformed_json",
+  "job_fail",
+  "job_stall",
+  // The job IS created, then the answer fails: a 504 from a gateway, a garbled body, or the connection dropped.
+  "created_504",
+  "created_garbled",
+  "created_drop",
+] as const;
+/** Faults that hit a bulk submit after its job was made (the client must not POST it again). */
+export const AFTER_CREATE_FAULTS = ["created_504", "created_garbled", "created_drop"] as const;
+export type AfterCreateFault = (typeof AFTER_CREATE_FAULTS)[number];
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export const FAULT_ROUTES = ["check", "bulk_submit", "bulk_results", "addresses", "any"] as const;
 export type FaultRoute = (typeof FAULT_ROUTES)[number];
@@ -92,18 +107,27 @@ export class FaultStore {
     const out: RequestFault = { latencyMs: 0, fault: null };
     if (route === "other") return out;
     for (const r of this.rules) {
-      if (r.kind === "job_fail" || r.kind === "job_stall") continue;
+      if (r.kind === "job_fail" || r.kind === "job_stall" || (AFTER_CREATE_FAULTS as readonly string[]).includes(r.kind)) continue;
       if (r.route !== "any" && r.route !== route) continue;
       if (r.kind === "latency") {
         out.latencyMs += r.latency_ms;
         r.remaining--;
       } else if (out.fault === null) {
-        out.fault = r.kind;
+        out.fault = r.kind as RequestFault["fault"];
         r.remaining--;
       }
     }
     this.prune();
     return out;
+  }
+
+  /** For a job just created: whether a created_* rule spoils the answer to its submit. */
+  forCreatedJob(): AfterCreateFault | null {
+    const r = this.rules.find((x) => (AFTER_CREATE_FAULTS as readonly string[]).includes(x.kind));
+    if (!r) return null;
+    r.remaining--;
+    this.prune();
+    return r.kind as AfterCreateFault;
   }
 
   /** For a job being created: whether a job_fail / job_stall rule takes it. */
