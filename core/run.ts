@@ -8,7 +8,7 @@
  */
 import type { CheckName, PlanName } from "./checks";
 import { describeError, isAboutProperty, serviceError, type ServiceError } from "./errors";
-import { acceptResultsPage, checkJobDeadline, failJob, nextJobRequest, startJob, type JobState } from "./jobs";
+import { DEFAULT_JOB_TIMEOUT_MS, acceptResultsPage, checkJobDeadline, failJob, nextJobRequest, startJob, type JobState } from "./jobs";
 import { planScreening, type Outcome } from "./plan";
 import { parseRateLimit, retryDelay, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "./requests";
@@ -85,6 +85,8 @@ export interface RunState {
   fates: string;
   /** Outcomes received and not yet written, by property index. Never stored: storedState rewinds their jobs instead. */
   received: Record<string, Outcome>;
+  /** Only in a stored state: the error outcomes not yet written, each error once with the properties it goes to. */
+  pendingErrors?: { error: ServiceError; ranges: [number, number][] }[];
   /** Requests handed out and not answered yet. */
   inflight: Record<string, { job: number; kind: "submit" | "results"; sentAtMs: number }>;
   seq: number;
@@ -544,7 +546,8 @@ export function resumeRun(state: RunState, nowMs: number): void {
     if (job.phase === "polling" && job.poll) {
       job.notBeforeMs = 0;
       job.getFailures = 0;
-      job.poll = { ...job.poll, nextPollAtMs: nowMs };
+      // The user is back: the job gets a fresh window from now (the service has usually finished it long ago).
+      job.poll = { ...job.poll, nextPollAtMs: nowMs, deadlineMs: Math.max(job.poll.deadlineMs, nowMs + (state.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS)) };
     }
   }
   state.inflight = {};
@@ -559,14 +562,32 @@ export function storedState(state: RunState): RunState {
   const out: RunState = JSON.parse(JSON.stringify(state));
   out.received = {};
   out.inflight = {};
+  // Errors waiting to be written are small and often the same: kept once each, with the properties they go to.
+  const errors = new Map<string, { error: ServiceError; ranges: [number, number][] }>();
+  const results = new Set<number>();
+  for (const k of Object.keys(state.received).map(Number).sort((a, b) => a - b)) {
+    const o = state.received[k];
+    if ("result" in o) {
+      results.add(k);
+      continue;
+    }
+    const id = JSON.stringify(o.error);
+    const group = errors.get(id) ?? { error: o.error, ranges: [] };
+    errors.set(id, group);
+    const last = group.ranges[group.ranges.length - 1];
+    if (last && last[1] === k) last[1] = k + 1;
+    else group.ranges.push([k, k + 1]);
+  }
+  if (errors.size) out.pendingErrors = [...errors.values()];
+  else delete out.pendingErrors;
   out.jobs.forEach((job) => {
     const list = members(job);
-    const unwritten = list.some((p) => state.fates[p] === "." && String(p) in state.received);
+    const unwritten = list.some((p) => results.has(p));
     // A submit in flight stays "sending": resumeRun says its job may have been created. Nothing else to rewind.
     if (job.phase === "sending" || !job.poll || !unwritten) return;
     const received: [number, number][] = [];
     list.forEach((p, i) => {
-      if (state.fates[p] === ".") return;
+      if (state.fates[p] === "." && !(String(p) in state.received && !results.has(p))) return;
       const last = received[received.length - 1];
       if (last && last[1] === i) last[1] = i + 1;
       else received.push([i, i + 1]);
@@ -585,8 +606,13 @@ export function storedState(state: RunState): RunState {
 /** A stored state back (JSON text or object); null when it is not one of ours. */
 export function loadRunState(raw: unknown): RunState | null {
   try {
-    const s = (typeof raw === "string" ? JSON.parse(raw) : raw) as RunState;
-    return s && s.v === 2 && Array.isArray(s.jobs) && typeof s.fates === "string" ? s : null;
+    const s = (typeof raw === "string" ? JSON.parse(raw) : JSON.parse(JSON.stringify(raw))) as RunState;
+    if (!(s && s.v === 2 && Array.isArray(s.jobs) && typeof s.fates === "string")) return null;
+    s.received ??= {};
+    s.inflight ??= {};
+    for (const g of s.pendingErrors ?? []) for (const [a, b] of g.ranges) for (let p = a; p < b; p++) if (s.fates[p] === ".") s.received[p] = { error: g.error };
+    delete s.pendingErrors;
+    return s;
   } catch {
     return null;
   }
