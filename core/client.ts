@@ -5,7 +5,6 @@
 import type { CheckName, PlanName } from "./checks";
 import { ComplianceError, isAboutProperty, serviceError, toServiceError, type ServiceError } from "./errors";
 import { driveRun } from "./drive";
-import type { JobState } from "./jobs";
 import { createRun, endRun, outcomesToWrite, runCounts } from "./run";
 import { fanOut, planScreening, rowsForProperties, type Outcome } from "./plan";
 import { retryDelay, spendOne, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
@@ -74,7 +73,6 @@ export interface ScreenOptions {
   signal?: AbortSignalLike;
   jobTimeoutMs?: number;
   onProgress?(p: ScreenProgress): void;
-  onJobs?(jobs: JobState[]): void;
 }
 
 /** A wait on the host's setTimeout that ends early when the signal aborts (Cancel must not wait out a poll interval). */
@@ -233,6 +231,8 @@ export function createClient(opts: ClientOptions) {
 
   const client = {
     config: cfg,
+    /** What hosts driving the run engine themselves (driveRun) send with: the same fetch, timer and clock. */
+    transport: { fetch: opts.fetch, sleep, now, requestTimeoutMs },
     lastRateLimit: () => rate,
 
     check(q: PropertyQuery, o: { signal?: AbortSignalLike } = {}): Promise<CheckResult> {

@@ -1,43 +1,44 @@
 /**
- * "Check selected rows" from start to end, without DOM: read and validate the rows, write per-row errors, screen the rest
- * with bulk jobs, and write each poll's results in place as they arrive. Also resumes jobs left running when the pane closed.
+ * "Check selected rows" without DOM, as host I/O around core's run engine (core/run.ts, core/drive.ts): read and
+ * validate the rows, mark them, then read cells, write cells and store the state while the engine decides the rest.
  */
 import {
   OUTPUT_COLUMNS,
   STATUS_COLOURS,
-  acceptResultsPage,
   describeError,
   detectColumns,
-  checkJobDeadline,
   displayStatus,
-  failJob,
-  hostSleep,
-  isAboutProperty,
-  isJobDone,
-  keepsEarlierValues,
-  nextJobRequest,
-  normaliseProperty,
+  formatTimestamp,
   outputHeaders,
   outputRow,
   planScreening,
   readPropertyRows,
-  rowsForProperties,
   serviceError,
   statusColumnIndexes,
-  toServiceError,
   type Cell,
   type ColumnMapping,
   type ComplianceClient,
   type InputRow,
-  type JobState,
-  type Outcome,
   type PlanName,
-  type PropertyQuery,
   type RateLimitInfo,
   type ServiceError,
+  checkingRow,
+  createRun,
+  driveRun,
+  keepsEarlierValues,
+  loadRunState,
+  matchRows,
+  resumeRun as resumeEngine,
+  runCounts,
+  runSummary,
+  storedState,
+  type OutcomeToWrite,
+  type RunCounts,
+  type RunState,
 } from "../../core";
 import type { UserStore } from "../settings";
-import { SHEET_COLUMNS, a1, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
+import { MESSAGE, pendingKeys, readTableNow, repairMoved, waitingRow, type RunPlace, type WrittenRows } from "./rows-now";
+import { SHEET_COLUMNS, a1, hiddenRowOffsets, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -281,43 +282,49 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
   });
 }
 
+// ---- the run: host I/O around core's engine (core/run.ts, core/drive.ts) ----
+
+
+/** Counts for the progress bar: rowsChecked (answered) fills it; rows not refreshed or not sent never do. */
 export interface RunProgress {
   rowsTotal: number;
-  /** Rows settled so far, whatever the outcome. */
+  /** Rows settled so far (results received, written or not yet). */
   rowsDone: number;
-  /** Rows answered (a result, or an error about the row itself): what the progress bar shows. */
   rowsChecked: number;
-  /** Rows the service failed to answer or Cancel left: never shown as progress. */
   rowsNotRefreshed: number;
   jobsTotal: number;
   jobsSubmitted: number;
   rateLimit?: RateLimitInfo;
 }
 
+/**
+ * core's runSummary (done, title, lines, counts; Done only when every row has its result or its own reason on the
+ * sheet), whether the stored state was kept for Resume, and the pane's counts: rows sent, refreshed (a result or the
+ * service's answer about the row), row errors (those and invalid rows), not refreshed (the service failed, or the job
+ * may exist), cancelled (stopped or not sent), kept (earlier values still shown), the statuses of the rows answered.
+ */
 export interface RunSummary {
-  /** Rows of the selection the run wrote; each ends with values or a message. */
+  done: boolean;
+  title: string;
+  lines: string[];
+  counts: RunCounts;
+  resumable: boolean;
+  pausedUntilMs?: number;
   rowsWritten: number;
-  /** Rows sent to the service (the rest failed validation). */
   rowsSent: number;
-  /** Rows sent that got an answer this run: a result, or "not found" / "ambiguous" (that is the answer too). */
   refreshed: number;
-  /** Statuses over all checks of the rows answered this run only: values kept from an earlier check are not counted. */
   byStatus: Record<string, number>;
-  /** Rows whose status cells read `error` (what the sheet shows). */
+  /** Rows written whose status cells read `error`. */
   errors: number;
-  /** Rows answered with an error about the row itself (invalid UPRN, not found, ambiguous). */
   rowErrors: number;
-  /** Rows the service failed to answer (a failed job, a run of 500s, a refused key, a wrong base URL). */
   notRefreshed: number;
-  /** Rows Cancel (or a closed pane) left unanswered. */
   cancelledRows: number;
-  /** Of the rows not refreshed or cancelled, those whose earlier values were kept. */
+  skippedRows: number;
   kept: number;
   cancelled: boolean;
   writes: WriteStats;
-  /** The first service failure behind the rows not refreshed. */
   failure?: ServiceError;
-  /** A message for the whole run when one failure hit every row sent (a bad key, a wrong base URL, the service down). */
+  /** One message for the whole run when one failure hit every row sent (a bad key, a wrong base URL, the service down). */
   fatal?: string;
 }
 
@@ -325,6 +332,7 @@ export interface RunDeps {
   excelRun: ExcelRun;
   client: ComplianceClient;
   plan: PlanName;
+  /** Where the run's state is kept for Resume (OfficeRuntime.storage in the pane; never the workbook). */
   store?: UserStore;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -345,390 +353,308 @@ export function writeErrorText(e: unknown): string {
   return `Excel did not accept the results: ${message}`;
 }
 
-/** What the pane keeps (per user, not in the workbook) to resume jobs after it was closed. */
-export interface UnfinishedRun {
-  version: 1;
+/**
+ * What the pane keeps per user (OfficeRuntime.storage, not the workbook) so a closed pane can resume: core's stored
+ * run state, and where on the sheet its rows were last seen (a hint: they are found again before every write).
+ */
+export interface UnfinishedRun extends RunPlace {
+  version: 2;
   startedAt: string;
   plan: PlanName;
-  origin: { sheet: string; rowIndex: number; columnIndex: number };
-  rowCount: number;
-  /** For each property sent: its region row offset, and the property. */
-  offsets: number[];
-  properties: PropertyQuery[];
-  notes: (string | undefined)[];
-  /** Absolute sheet columns the properties were read from, to see whether the rows changed before writing. */
-  inputColumns: ColumnMapping;
-  jobs: JobState[];
-  jobsTotal: number;
+  state: RunState;
 }
 export const UNFINISHED_KEY = "compliance.unfinishedRun";
 
-/** Writes results as they arrive: updates coalesce while a write is out, so writes never queue up behind polls. */
-class ResultWriter {
-  readonly block: Cell[][];
-  private pending = new Set<number>();
-  private chain: Promise<void> = Promise.resolve();
-  readonly stats: WriteStats = { syncs: 0, chunks: 0, maxChunkBytes: 0 };
-  error: unknown;
-  hasPending(): boolean {
-    return this.pending.size > 0;
-  }
-  constructor(
-    private readonly excelRun: ExcelRun,
-    private readonly origin: { sheet: string; rowIndex: number; columnIndex: number },
-    previous: unknown[][],
-    private headers: boolean,
-    private readonly onFail?: (e: unknown) => void,
-  ) {
-    this.block = previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
-  }
-  set(offset: number, row: Cell[]): void {
-    this.block[offset] = row;
-    this.pending.add(offset);
-  }
-  flush(): Promise<void> {
-    this.chain = this.chain.then(async () => {
-      if (this.pending.size === 0 && !this.headers) return;
-      const rows = this.pending;
-      this.pending = new Set();
-      const withHeaders = this.headers;
-      this.headers = false;
-      try {
-        await this.excelRun(async (context) => {
-          if (withHeaders) queueHeaders(context, this.origin);
-          const s = await writeOutputRows(context, this.origin, this.block, rows);
-          if (withHeaders && s.syncs === 0) {
-            await context.sync();
-            s.syncs++;
-          }
-          this.stats.syncs += s.syncs;
-          this.stats.chunks += s.chunks;
-          this.stats.maxChunkBytes = Math.max(this.stats.maxChunkBytes, s.maxChunkBytes);
-        });
-        this.error = undefined;
-      } catch (e) {
-        // Keep the rows (and the header row) for the next flush; a failed write must not lose results.
-        for (const r of rows) this.pending.add(r);
-        if (withHeaders) this.headers = true;
-        this.error = e;
-        this.onFail?.(e);
-      }
-    });
-    return this.chain;
-  }
-  /**
-   * Flushes until nothing is pending, waiting longer between tries, for up to `budgetMs`: Excel refuses every write while
-   * the user is typing in a cell, which ends when they press Enter. True when everything is on the sheet.
-   */
-  async drain(sleep: (ms: number) => Promise<void>, budgetMs: number): Promise<boolean> {
-    await this.flush();
-    let waited = 0;
-    for (let delay = 250; this.hasPending() && waited < budgetMs; delay = Math.min(delay * 2, 4_000)) {
-      const ms = Math.min(delay, budgetMs - waited);
-      await sleep(ms);
-      waited += ms;
-      await this.flush();
-    }
-    return !this.hasPending();
-  }
+const newTally = (): Tally => ({ byRow: new Map(), waiting: new Map(), shown: new Map(), stamps: new Set(), writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 } });
+
+interface Tally extends WrittenRows {
+  byRow: Map<number, { statuses: string[]; error: boolean; kept: boolean; result: boolean }>;
+  /** Rows whose result waits (paused, stopped), and whether they show earlier values meanwhile. */
+  waiting: Map<number, boolean>;
+  writes: WriteStats;
+  lastError?: unknown;
 }
 
-/** answered: a result; rowError: "not found", "ambiguous" from the service; invalid: never sent (failed validation). */
-type Fate = "answered" | "rowError" | "invalid" | "failed" | "cancelled";
+function progressOf(state: RunState): RunProgress {
+  const c = runCounts(state);
+  return {
+    rowsTotal: c.rows,
+    rowsDone: c.rowsDone + c.unwritten,
+    rowsChecked: c.answered,
+    rowsNotRefreshed: c.failed + c.maybeCreated + c.notSent + c.gone,
+    jobsTotal: c.jobsTotal,
+    jobsSubmitted: c.jobsSent,
+    ...(state.rate ? { rateLimit: state.rate } : {}),
+  };
+}
 
 /**
- * What happened to each row this run. The sheet alone cannot tell: a row whose refresh failed keeps its earlier values,
- * which must not pass for this run's answer in the pane's counts.
+ * Writes the outcomes the engine hands out where their property is now: the table is read again before every write
+ * (sorted, rows inserted or deleted, a column inserted left of the block), rows are matched by key (core matchRows),
+ * and a row edited during the run gets core's ROW_CHANGED_ERROR instead of another property's result.
  */
-class RowFates {
-  private readonly fates = new Map<number, { fate: Fate; kept: boolean }>();
-  private firstFailure: ServiceError | undefined;
-  constructor(private readonly previous: readonly (readonly unknown[] | undefined)[]) {}
-
-  invalid(offset: number): void {
-    this.fates.set(offset, { fate: "invalid", kept: false });
-  }
-
-  note(offset: number, outcome: Outcome | undefined): void {
-    const error = outcome && "error" in outcome ? outcome.error : undefined;
-    if (!error) return void this.fates.set(offset, { fate: "answered", kept: false });
-    if (isAboutProperty(error)) return void this.fates.set(offset, { fate: "rowError", kept: false });
-    const cancelled = error.kind === "cancelled";
-    if (!cancelled) this.firstFailure ??= error;
-    // Core's own rule, so the pane's counts say what outputRow wrote.
-    this.fates.set(offset, { fate: cancelled ? "cancelled" : "failed", kept: keepsEarlierValues(error, this.previous[offset]) });
-  }
-
-  count(fate: Fate): number {
-    let n = 0;
-    for (const f of this.fates.values()) if (f.fate === fate) n++;
-    return n;
-  }
-
-  is(offset: number, fate: Fate): boolean {
-    return this.fates.get(offset)?.fate === fate;
-  }
-
-  kept(): number {
-    let n = 0;
-    for (const f of this.fates.values()) if (f.kept) n++;
-    return n;
-  }
-
-  failure(): ServiceError | undefined {
-    return this.firstFailure;
-  }
-
-  progress(rowsTotal: number, jobs: { jobsTotal: number; jobsSubmitted: number; rateLimit?: RateLimitInfo }): RunProgress {
-    const checked = this.count("answered") + this.count("rowError") + this.count("invalid");
-    const notRefreshed = this.count("failed") + this.count("cancelled");
-    return { rowsTotal, rowsDone: checked + notRefreshed, rowsChecked: checked, rowsNotRefreshed: notRefreshed, ...jobs };
-  }
+function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally, iso: () => string) {
+  const keys = new Set(state.keys);
+  let said = "";
+  // Progress is said when it changed: a write retried while Excel is busy says nothing new.
+  const progress = () => {
+    const p = progressOf(state);
+    const text = JSON.stringify(p);
+    if (text !== said) (said = text), deps.onProgress?.(p);
+  };
+  return {
+    async presentKeys(): Promise<ReadonlySet<string> | undefined> {
+      try {
+        const t = await deps.excelRun((context) => readTableNow(context, run, keys));
+        return new Set(t.rowsNow.map((r) => r.key).filter((k): k is string => !!k));
+      } catch {
+        return undefined; // Excel busy: send the job as planned; rows that changed are caught when writing.
+      }
+    },
+    progress,
+    async write(items: OutcomeToWrite[]): Promise<{ property: number; present: boolean }[]> {
+      progress();
+      const interim = new Set(items.filter((i) => !i.final).map((i) => i.outcome));
+      try {
+        return await deps.excelRun(async (context) => {
+          const t = await readTableNow(context, run, keys);
+          const block: Cell[][] = [];
+          const at = iso();
+          repairMoved(t, block, tally, pendingKeys(state), at);
+          const m = matchRows(state, t.rowsNow, items);
+          const keyOf = new Map(items.map((i) => [i.outcome, i.key]));
+          for (const w of m.writes) {
+            const prev = t.previous[w.row];
+            if (interim.has(w.outcome)) {
+              block[w.row] = waitingRow(prev, at, "error" in w.outcome ? w.outcome.error.message : "");
+              tally.waiting.set(w.row, (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)));
+            } else {
+              tally.waiting.delete(w.row);
+              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row]);
+              const error = "error" in w.outcome ? w.outcome.error : undefined;
+              tally.byRow.set(w.row, {
+                statuses: STATUS_COLS.map((c) => String(block[w.row][c] ?? "")),
+                error: STATUS_COLS.some((c) => block[w.row][c] === "error"),
+                kept: !!error && keepsEarlierValues(error, prev),
+                result: !error,
+              });
+              const key = keyOf.get(w.outcome);
+              if (key) tally.shown.set(key, block[w.row]);
+              tally.stamps.add(String(block[w.row][CHECKED_AT]));
+            }
+          }
+          const rows = Object.keys(block).map(Number);
+          const s = await writeOutputRows(context, { sheet: run.sheet, rowIndex: 0, columnIndex: t.blockColumn }, block, rows, { mergeGap: 0 });
+          tally.writes.syncs += s.syncs;
+          tally.writes.chunks += s.chunks;
+          tally.writes.maxChunkBytes = Math.max(tally.writes.maxChunkBytes, s.maxChunkBytes);
+          run.blockColumn = t.blockColumn;
+          run.headerRow = t.headerRow;
+          run.inputColumns = t.inputColumns;
+          return m.written;
+        });
+      } catch (e) {
+        tally.lastError = e;
+        throw e;
+      }
+    },
+  };
 }
 
-function summarise(block: Cell[][], offsets: number[], fates: RowFates, rowsSent: number, writes: WriteStats, cancelled: boolean): RunSummary {
-  const statusCols = statusColumnIndexes();
+/** Drives core's engine to its end with the sheet as the host, then says how it went. */
+async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally): Promise<RunSummary> {
+  const t = deps.client.transport;
+  const now = deps.now ?? t.now;
+  const iso = () => new Date(now()).toISOString();
+  const writer = sheetWriter(run, state, deps, tally, iso);
+  const save = async (s: RunState) => {
+    await deps.store?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s) })).catch(() => undefined);
+  };
+  const { writesPending } = await driveRun(state, {
+    cfg: deps.client.config,
+    fetch: t.fetch,
+    sleep: (ms, signal) => (deps.sleep ? deps.sleep(ms, signal as AbortSignal | undefined) : t.sleep(ms, signal)),
+    now,
+    signal: deps.signal,
+    requestTimeoutMs: t.requestTimeoutMs,
+    presentKeys: () => writer.presentKeys(),
+    write: (items) => writer.write(items),
+    save,
+    onStep: () => writer.progress(),
+    onWriteError: (e) => deps.onNotice?.(`${writeErrorText(e)} Results are kept and written as soon as Excel accepts them.`),
+    writeRetryMs: deps.writeRetryMs,
+  });
+  // The state stays stored until every row's result is on the sheet, or while a Resume can still collect some.
+  const keep = writesPending || state.phase === "paused" || state.phase === "stopped" || Object.keys(state.received).length > 0;
+  if (deps.store) {
+    if (keep) await save(state);
+    else await deps.store.removeItem(UNFINISHED_KEY).catch(() => undefined);
+  }
+  writer.progress();
+  if (writesPending) {
+    const next = deps.store ? " Then choose Resume to write them." : " Then run Check again.";
+    throw new Error(`Some results could not be written to the sheet. ${writeErrorText(tally.lastError)}${next}`);
+  }
+  return summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
+}
+
+function summarise(state: RunState, tally: Tally, cancelled: boolean, resumable: boolean): RunSummary {
+  const s = runSummary(state);
+  const c = s.counts;
   const byStatus: Record<string, number> = {};
   let errors = 0;
-  for (const o of offsets) {
-    const row = block[o];
-    if (statusCols.some((c) => row[c] === "error")) errors++;
-    if (!fates.is(o, "answered")) continue;
-    for (const c of statusCols) {
-      const w = String(row[c] ?? "");
+  let kept = 0;
+  for (const shown of tally.waiting.values()) if (shown && state.phase !== "ended") kept++;
+  for (const r of tally.byRow.values()) {
+    if (r.error) errors++;
+    if (r.kept) kept++;
+    if (!r.result) continue;
+    for (const w of r.statuses) {
       const k = displayStatus(w) === "unknown" ? "unknown" : w;
       if (w && w !== "error") byStatus[k] = (byStatus[k] ?? 0) + 1;
     }
   }
-  const failed = fates.count("failed");
-  const failure = fates.failure();
-  const summary: RunSummary = {
-    rowsWritten: offsets.length,
+  const rowsSent = c.rows - c.invalid;
+  const notRefreshed = c.failed + c.maybeCreated;
+  const failure = state.fatal ?? state.firstFailure;
+  const out: RunSummary = {
+    done: s.done,
+    title: s.title,
+    lines: s.lines,
+    counts: c,
+    resumable,
+    rowsWritten: c.rowsDone,
     rowsSent,
-    refreshed: fates.count("answered") + fates.count("rowError"),
+    refreshed: c.answered - c.invalid,
     byStatus,
     errors,
-    rowErrors: fates.count("rowError") + fates.count("invalid"),
-    notRefreshed: failed,
-    cancelledRows: fates.count("cancelled"),
-    kept: fates.kept(),
+    rowErrors: c.rowErrors + c.invalid,
+    notRefreshed,
+    cancelledRows: c.notSent + (state.phase === "stopped" ? c.resumable : 0),
+    skippedRows: c.skipped,
+    kept,
     cancelled,
-    writes,
+    writes: tally.writes,
   };
-  if (failure) summary.failure = failure;
+  if (state.phase === "paused" && state.pausedUntilMs !== undefined) out.pausedUntilMs = state.pausedUntilMs;
+  if (failure) out.failure = failure;
   // One failure on every row sent says nothing about the rows: it is the key, the address or the service. Say it once.
-  if (failure && rowsSent > 0 && failed === rowsSent) summary.fatal = describeError(failure);
-  return summary;
+  if (state.fatal) out.fatal = describeError(state.fatal);
+  else if (failure && rowsSent > 0 && notRefreshed === rowsSent) out.fatal = describeError(failure);
+  return out;
 }
 
-const rowsWord = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
-
 /**
- * The pane's status line for a finished run, for a letting agent: how many rows got fresh answers, and, when the
- * service failed or the user cancelled, that the values still on the sheet are the earlier ones. When a banner says
- * why (`fatal`), the reason is not repeated here.
+ * The pane's status line for a run: core's runSummary (the same words as the Sheets sidebar), then the statuses of the
+ * rows answered. When a banner says why the whole run failed (`fatal`), the reason is not repeated here.
  */
 export function summaryText(s: RunSummary): string {
+  const lines = s.lines.filter((l) => l !== s.fatal);
+  let text = `${s.title}.${lines.length ? ` ${lines.join("\n")}` : ""}`;
   const counts = Object.entries(s.byStatus)
     .map(([w, n]) => `${n} ${w.replace("_", " ")}`)
     .join(", ");
-  const problems = s.rowErrors ? ` ${s.rowErrors} with errors (see the Message column).` : "";
-  if (!s.notRefreshed && !s.cancelledRows) {
-    const errs = s.rowErrors ? `, ${s.rowErrors} with errors (see the Message column)` : "";
-    return `Done. ${rowsWord(s.rowsWritten)} checked${errs}.\nStatuses over all checks: ${counts || "none"}.`;
-  }
+  // What stays on the sheet from before, as the pane has always said it.
   const missing = s.notRefreshed + s.cancelledRows;
-  const lines: string[] = [];
-  if (!s.cancelledRows) lines.push(`${s.refreshed} of ${rowsWord(s.rowsSent)} refreshed: the service failed.`);
-  else if (!s.notRefreshed) lines.push(`Cancelled. ${s.refreshed} of ${rowsWord(s.rowsSent)} refreshed, ${s.cancelledRows} cancelled.`);
-  else lines.push(`${s.refreshed} of ${rowsWord(s.rowsSent)} refreshed: ${s.notRefreshed} not refreshed because the service failed, ${s.cancelledRows} cancelled.`);
-  if (s.failure && s.notRefreshed && !s.fatal) lines.push(describeError(s.failure));
-  if (s.kept === missing) lines.push("The earlier values are kept.");
-  else if (s.kept > 0) lines.push(`The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`);
-  else lines.push("Their Message column says why.");
-  let text = lines.join(" ") + problems;
-  if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
+  if (s.title !== "Done" && s.kept > 0) text += s.kept >= missing ? " The earlier values are kept." : ` The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`;
+  if (s.title === "Done") text += `\nStatuses over all checks: ${counts || "none"}.`;
+  else if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
   return text;
 }
 
-/** Runs a prepared check to the end (or to Cancel). Every selected row ends with values or a message. */
-export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<RunSummary> {
-  const now = deps.now ?? (() => Date.now());
-  const iso = () => new Date(now()).toISOString();
-  const writer = new ResultWriter(deps.excelRun, prepared.origin, prepared.previous, prepared.headerRow !== null, failedWrite(deps));
-  if (prepared.headerRow !== null) writer.block[prepared.headerRow] = outputHeaders();
-  const valid = prepared.rows.filter((r) => r.property && !r.error);
-  const fates = new RowFates(prepared.previous);
-  const progress = (jobs: { jobsTotal: number; jobsSubmitted: number; rateLimit?: RateLimitInfo } = { jobsTotal: 0, jobsSubmitted: 0 }) =>
-    deps.onProgress?.(fates.progress(prepared.rows.length, jobs));
-
-  for (const r of prepared.rows) {
-    if (!r.error) continue;
-    writer.set(r.index, outputRow({ error: serviceError("invalid_input", r.error.code, r.error.message) }, iso(), prepared.previous[r.index], r.note));
-    fates.invalid(r.index);
+/** Writes the header row, per-row errors and the Checking… marks before anything is sent, retrying while Excel is busy. */
+async function startRows(deps: RunDeps, origin: PreparedCheck["origin"], block: Cell[][], rows: number[], headers: boolean): Promise<void> {
+  const sleep = deps.sleep ?? deps.client.transport.sleep;
+  const budget = deps.writeRetryMs ?? 30_000;
+  for (let waited = 0, delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
+    try {
+      await deps.excelRun(async (context) => {
+        if (headers) queueHeaders(context, origin);
+        await writeOutputRows(context, origin, block, rows, { mergeGap: 0 });
+        await context.sync();
+      });
+      return;
+    } catch (e) {
+      deps.onNotice?.(`${writeErrorText(e)} The check starts as soon as Excel accepts it.`);
+      if (waited >= budget) throw new Error(`Nothing was sent. ${writeErrorText(e)} Then run Check again.`);
+      const ms = Math.min(delay, budget - waited);
+      await sleep(ms);
+      waited += ms;
+    }
   }
-  await writer.flush();
-  progress();
-
-  const saved: UnfinishedRun = {
-    version: 1,
-    startedAt: iso(),
-    plan: deps.plan,
-    origin: prepared.origin,
-    rowCount: prepared.region.rowCount,
-    offsets: valid.map((r) => r.index),
-    properties: valid.map((r) => r.property!),
-    notes: valid.map((r) => r.note),
-    inputColumns: Object.fromEntries(Object.entries(prepared.mapping).map(([k, v]) => [k, prepared.region.columnIndex + (v as number)])),
-    jobs: [],
-    jobsTotal: 0,
-  };
-  // Each job as it was when submitted: a Resume from these fetches all of its results again.
-  const submitted = new Map<string, JobState>();
-  if (valid.length) {
-    await deps.client.screen(saved.properties, {
-      plan: deps.plan,
-      signal: deps.signal,
-      onJobs: (jobs) => {
-        for (const j of jobs) if (!submitted.has(j.jobId)) submitted.set(j.jobId, JSON.parse(JSON.stringify(j)) as JobState);
-        saved.jobs = jobs;
-        void deps.store?.setItem(UNFINISHED_KEY, JSON.stringify(saved)).catch(() => undefined);
-      },
-      onProgress: (p) => {
-        saved.jobsTotal = p.jobsTotal;
-        for (const c of p.completed) {
-          const row = valid[c.index];
-          writer.set(row.index, outputRow(c.outcome, iso(), prepared.previous[row.index], row.note));
-          fates.note(row.index, c.outcome);
-        }
-        progress({ jobsTotal: p.jobsTotal, jobsSubmitted: p.jobsSubmitted, rateLimit: p.rateLimit });
-        // One write per poll, bounded by chunked syncs; results are on the sheet before the next poll is answered.
-        void writer.flush();
-      },
-    });
-  }
-  await finishWrites(writer, deps, !!deps.store && saved.jobs.length > 0, async () => {
-    // The saved jobs say their results were received, but those results never reached the sheet.
-    saved.jobs = saved.jobs.map((j) => submitted.get(j.jobId) ?? j);
-    await deps.store?.setItem(UNFINISHED_KEY, JSON.stringify(saved)).catch(() => undefined);
-  });
-  return summarise(writer.block, prepared.rows.map((r) => r.index), fates, valid.length, writer.stats, !!deps.signal?.aborted);
-}
-
-/** Tells the user, once per failure, why results are waiting (the pane shows it in the status line). */
-function failedWrite(deps: RunDeps): (e: unknown) => void {
-  return (e) => deps.onNotice?.(`${writeErrorText(e)} Results are kept and written as soon as Excel accepts them.`);
 }
 
 /**
- * The last write of a run, retried with back-off for up to 30 s. The unfinished-run record is removed only once every
- * result is on the sheet: if Excel still refuses, it stays, so Resume (now, or when the pane is reopened) fetches the
- * results again from the service and writes them.
+ * Runs a prepared check: rows hidden by a filter are left out, every row to send is marked "Checking…" (earlier values
+ * kept), and core's engine sends the jobs and hands out results, written where their property is at that moment.
  */
-async function finishWrites(writer: ResultWriter, deps: RunDeps, resumable: boolean, keepForResume?: () => Promise<void>): Promise<void> {
-  const sleep = deps.sleep ?? hostSleep;
-  // No abort signal here: Cancel stops polling, but what was already fetched is still written.
-  if (await writer.drain((ms) => sleep(ms), deps.writeRetryMs ?? 30_000)) {
-    await deps.store?.removeItem(UNFINISHED_KEY).catch(() => undefined);
-    return;
+export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<RunSummary> {
+  const now = deps.now ?? deps.client.transport.now;
+  const iso = new Date(now()).toISOString();
+  const { region, origin } = prepared;
+  // Rows hidden by a filter inside the selection: not sent, not written (Range.rowHidden, ExcelApi 1.2).
+  const hidden = new Set(await deps.excelRun((context) => hiddenRowOffsets(context, region)));
+  const rows = prepared.rows.filter((r) => !hidden.has(r.index));
+  const skippedRows = prepared.rows.length - rows.length;
+  const state = createRun(rows, { plan: deps.plan, nowMs: now(), skippedRows });
+  const block: Cell[][] = prepared.previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
+  const start: number[] = [];
+  for (const r of rows) {
+    block[r.index] = r.error ? outputRow({ error: serviceError("invalid_input", r.error.code, r.error.message) }, iso, prepared.previous[r.index], r.note) : checkingRow(prepared.previous[r.index], iso);
+    start.push(r.index);
   }
-  if (resumable) await keepForResume?.();
-  const next = resumable ? " Then choose Resume to write them." : " Then run Check again.";
-  throw new Error(`Some results could not be written to the sheet. ${writeErrorText(writer.error)}${next}`);
+  await startRows(deps, origin, block, start, prepared.headerRow !== null);
+  const inputColumns: ColumnMapping = {};
+  for (const k of ["uprn", "postcode", "address"] as const) if (prepared.mapping[k] !== undefined) inputColumns[k] = region.columnIndex + prepared.mapping[k]!;
+  const run: UnfinishedRun = {
+    version: 2,
+    startedAt: iso,
+    plan: deps.plan,
+    sheet: origin.sheet,
+    headerRow: prepared.headerRow === null ? null : origin.rowIndex + prepared.headerRow,
+    blockColumn: origin.columnIndex,
+    inputColumns,
+    state,
+  };
+  const tally: Tally = newTally();
+  tally.stamps.add(formatTimestamp(iso));
+  for (const r of rows) {
+    if (!r.error) continue;
+    tally.byRow.set(origin.rowIndex + r.index, { statuses: [], error: true, kept: false, result: false });
+    tally.shown.set(`!${r.error.message}`, block[r.index]);
+  }
+  deps.onProgress?.(progressOf(state));
+  return drive(run, state, deps, tally);
 }
 
-/** The unfinished run saved by a pane that was closed mid-run, if any. */
+/** The unfinished run saved by a pane that was closed (or whose writes Excel refused), if any. */
 export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | null> {
   try {
     const raw = await store.getItem(UNFINISHED_KEY);
     const run = raw ? (JSON.parse(raw) as UnfinishedRun) : null;
-    return run && run.version === 1 && Array.isArray(run.jobs) ? run : null;
+    if (!run || run.version !== 2) return null;
+    const state = loadRunState(run.state);
+    return state ? { ...run, state } : null;
   } catch {
     return null;
   }
 }
 
-/**
- * Continues polling the jobs of an unfinished run and writes their results where they belong. Rows whose job was never
- * submitted get a message to run Check again. The sheet's rows are compared with what was sent, so a sheet that changed
- * meanwhile is reported, not overwritten.
- */
-export async function resumeRun(run: UnfinishedRun, deps: RunDeps): Promise<RunSummary> {
-  const now = deps.now ?? (() => Date.now());
-  const sleep = deps.sleep ?? hostSleep;
-  const iso = () => new Date(now()).toISOString();
-  const previous = await deps.excelRun((context) => readBlock(context, { ...run.origin, rowCount: run.rowCount, columnCount: OUTPUT_COLUMNS.length }));
-  const changed = await rowsChanged(run, deps.excelRun);
-  if (changed) {
-    if (deps.store) await deps.store.removeItem(UNFINISHED_KEY);
-    throw new Error(`${changed} Nothing was written; select the rows and run Check again.`);
-  }
-  const writer = new ResultWriter(deps.excelRun, run.origin, previous, false, failedWrite(deps));
-  // The same plan screen() made, so job offsets mean the same properties.
-  const rows = run.properties.map((p, i) => ({ ...normaliseProperty(p.uprn, p.postcode, p.address), index: i }));
-  const plan = planScreening(rows, { plan: run.plan });
-  const fates = new RowFates(previous);
-  const settle = (items: { index: number; outcome: Outcome }[]) => {
-    for (const it of items) {
-      for (const r of rowsForProperties(plan, [it.index])) {
-        const offset = run.offsets[r];
-        writer.set(offset, outputRow(it.outcome, iso(), previous[offset], run.notes[r]));
-        fates.note(offset, it.outcome);
-      }
-    }
-    deps.onProgress?.(fates.progress(run.offsets.length, { jobsTotal: plan.jobs.length, jobsSubmitted: run.jobs.length }));
-    void writer.flush();
-  };
-  const cfg = deps.client.config;
-  for (let j = 0; j < run.jobs.length; j++) {
-    let state = run.jobs[j];
-    while (!isJobDone(state) && !deps.signal?.aborted) {
-      const late = checkJobDeadline(state, now());
-      if (late) {
-        state = late.state;
-        settle(late.items);
-        break;
-      }
-      try {
-        const page = await deps.client.getBulkResults(nextJobRequest(cfg, state)!.url, { signal: deps.signal });
-        const step = acceptResultsPage(state, page, now(), plan.properties.slice(state.offset, state.offset + state.total));
-        state = step.state;
-        settle(step.items);
-        if (!step.done && step.waitMs > 0) await sleep(step.waitMs, deps.signal);
-      } catch (e) {
-        const failed = failJob(state, toServiceError(e), now());
-        state = failed.state;
-        settle(failed.items);
-        break;
-      }
-    }
-    run.jobs[j] = state;
-  }
-  // Properties whose job was never submitted (the pane closed first) are said, not dropped.
-  const submitted = new Set<number>();
-  for (const s of run.jobs) for (let p = s.offset; p < s.offset + s.total; p++) submitted.add(p);
-  const missing: { index: number; outcome: Outcome }[] = [];
-  for (let p = 0; p < plan.properties.length; p++) {
-    if (!submitted.has(p)) missing.push({ index: p, outcome: { error: serviceError("cancelled", "not_sent", "The pane was closed before this row was sent; run Check again.") } });
-  }
-  if (missing.length) settle(missing);
-  await finishWrites(writer, deps, true);
-  return summarise(writer.block, run.offsets, fates, run.offsets.length, writer.stats, !!deps.signal?.aborted);
+/** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's runSummary words). */
+export function unfinishedText(run: UnfinishedRun): string {
+  const s = runSummary(run.state);
+  return `A check of ${run.state.rowsTotal} row${run.state.rowsTotal === 1 ? "" : "s"} on ${run.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, is unfinished. ${s.lines[0] ?? ""}`.trim();
 }
 
-/** A sentence when the sheet no longer holds the properties that were sent (rows inserted, sorted or edited), else null. */
-async function rowsChanged(run: UnfinishedRun, excelRun: ExcelRun): Promise<string | null> {
-  const cols = Object.values(run.inputColumns).filter((c): c is number => typeof c === "number");
-  if (cols.length === 0) return null;
-  const left = Math.min(...cols);
-  const width = Math.max(...cols) - left + 1;
-  const values = await excelRun((context) => readBlock(context, { sheet: run.origin.sheet, rowIndex: run.origin.rowIndex, columnIndex: left, rowCount: run.rowCount, columnCount: width }));
-  const cell = (row: unknown[], c: number | undefined) => (c === undefined ? undefined : row[c - left]);
-  for (let i = 0; i < run.offsets.length; i++) {
-    const row = values[run.offsets[i]] ?? [];
-    const now = normaliseProperty(cell(row, run.inputColumns.uprn), cell(row, run.inputColumns.postcode), cell(row, run.inputColumns.address));
-    const then = normaliseProperty(run.properties[i].uprn, run.properties[i].postcode, run.properties[i].address);
-    if (now.key !== then.key) return `Row ${run.origin.rowIndex + run.offsets[i] + 1} of ${run.origin.sheet} changed since the unfinished check started.`;
-  }
-  return null;
+/**
+ * Goes on with an unfinished run: jobs already sent are collected (never sent again), jobs not yet sent are sent, and
+ * results are written where their rows are now, found again on the sheet (sorted, moved, a column inserted).
+ */
+export async function resumeRun(saved: UnfinishedRun, deps: RunDeps): Promise<RunSummary> {
+  const now = deps.now ?? deps.client.transport.now;
+  const state = loadRunState(saved.state);
+  if (!state) throw new Error("The unfinished check could not be read; select the rows and run Check again.");
+  resumeEngine(state, now());
+  const run: UnfinishedRun = { ...saved, state };
+  return drive(run, state, deps, newTally());
 }

@@ -347,3 +347,35 @@ export async function insertAddress(context: Excel.RequestContext, uprn: string,
   await context.sync();
   return result;
 }
+
+/**
+ * The offsets (into the block's rows) of rows hidden by a filter or by hand. Range.rowHidden (ExcelApi 1.2) is read
+ * once for the whole block: false (nothing hidden, the usual case) or true answers at once; null (some hidden) is
+ * resolved row by row, in chunks of one sync each.
+ */
+export async function hiddenRowOffsets(context: Excel.RequestContext, b: Block, chunk = 5_000): Promise<number[]> {
+  if (b.rowCount <= 0) return [];
+  const whole = blockRange(context, { ...b, columnCount: Math.max(1, b.columnCount) });
+  whole.load("rowHidden");
+  await context.sync();
+  if (whole.rowHidden === false) return [];
+  if (whole.rowHidden === true) return Array.from({ length: b.rowCount }, (_, i) => i);
+  const out: number[] = [];
+  for (let start = 0; start < b.rowCount; start += chunk) {
+    const rows = Array.from({ length: Math.min(chunk, b.rowCount - start) }, (_, i) => whole.getRow(start + i).load("rowHidden"));
+    await context.sync();
+    rows.forEach((r, i) => {
+      if (r.rowHidden) out.push(start + i);
+    });
+  }
+  return out;
+}
+
+/** The last row and column in use on a sheet (0-based); -1 when it is empty. */
+export async function usedExtent(context: Excel.RequestContext, sheet: string): Promise<{ lastRow: number; lastColumn: number }> {
+  const used = context.workbook.worksheets.getItem(sheet).getUsedRangeOrNullObject(true);
+  used.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
+  await context.sync();
+  if (used.isNullObject) return { lastRow: -1, lastColumn: -1 };
+  return { lastRow: used.rowIndex + used.rowCount - 1, lastColumn: used.columnIndex + used.columnCount - 1 };
+}

@@ -17,7 +17,7 @@ import {
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
-import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
+import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
 import { insertAddress } from "./sheet";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -125,6 +125,8 @@ function hideProgress(): void {
 function showSummary(s: RunSummary): "api-key" | "base-url" | undefined {
   say("status", `${summaryText(s)}${placement ? `\n${placement}` : ""}`);
   banner(s.fatal ?? null);
+  // Paused (a quota used up), stopped, or results not all written: the state is kept, so offer Resume at once.
+  if (s.resumable) void offerResume();
   const field = s.fatal ? settingsFieldFor(s.failure) : undefined;
   if (field) ($("settings") as HTMLDetailsElement).open = true;
   return field;
@@ -251,10 +253,7 @@ async function offerResume(): Promise<void> {
   const run = await loadUnfinished(store);
   if (!run) return;
   $("unfinished").hidden = false;
-  say(
-    "unfinished-text",
-    `A check of ${run.offsets.length} rows on ${run.origin.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, was still running when the pane closed (${run.jobs.length} of ${run.jobsTotal || run.jobs.length} batches sent).`,
-  );
+  say("unfinished-text", unfinishedText(run));
 }
 
 async function resume(): Promise<void> {

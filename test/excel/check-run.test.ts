@@ -172,7 +172,9 @@ test("a re-run the service fails is not reported as done: earlier values are kep
     expect(failed.kept).toBe(6);
     expect(failed.byStatus).toEqual({});
     const text = summaryText(failed);
-    expect(text).toMatch(/^0 of 6 rows refreshed: the service failed\./);
+    // core's runSummary words (one engine, one policy): a 500 on the submit means the job may exist, so it is not re-sent.
+    expect(text).toMatch(/^Finished with problems\. 2 of 8 rows checked/);
+    expect(text).toMatch(/6 rows not checked: sending their job failed and the service may have created it/);
     expect(text).toMatch(/The earlier values are kept\./);
     expect(text).not.toMatch(/Done|pass/);
     const last = seen[seen.length - 1];
@@ -286,41 +288,39 @@ test("10,000 result rows take a bounded number of syncs, each under the 5 MB req
   ).rejects.toThrow(/RequestPayloadSizeLimitExceeded/);
 });
 
-test("Cancel stops the run; every row still ends with values or a message", async () => {
+test("Cancel stops the run: every row ends with values or a message, the job already sent stays collectable, and Resume fills the rest without a new job", async () => {
   const slow = await sandbox(10);
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(slow, 300);
     api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
     api.select("Sheet1", "A1");
+    const store = memoryStore();
     const prep = await prepareCheck(excelRun, { plan: "professional" });
     if (!prep.ok) throw new Error(prep.message);
     const abort = new AbortController();
-    let progressed = 0;
     // The job needs about 3 s; the user cancels while it runs.
     setTimeout(() => abort.abort(), 400);
-    const summary = await runCheck(prep.check, {
-      excelRun,
-      client: client(slow.baseUrl),
-      plan: "professional",
-      signal: abort.signal,
-      onProgress: (p) => {
-        progressed = p.rowsDone;
-      },
-    });
+    const summary = await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store, signal: abort.signal });
     expect(summary.cancelled).toBe(true);
-    expect(progressed).toBe(300); // cancelled rows are settled too, with a message
+    expect(summary.title).toBe("Stopped");
+    expect(summary.resumable).toBe(true);
     const out = api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`);
     const message = col("Message");
     const blank = out.values.filter((r: unknown[]) => r[col("EPC status")] === "" && r[message] === "");
     expect(blank).toEqual([]);
-    const cancelled = out.values.filter((r: unknown[]) => /Cancel/i.test(String(r[message]))).length;
-    expect(cancelled).toBeGreaterThan(0);
-    expect(out.values.filter((r: unknown[]) => r[col("Matched UPRN")] !== "").length).toBe(300 - cancelled);
-    // Cancelled rows are counted as such, not as rows done.
-    expect(summary.cancelledRows).toBe(cancelled);
-    expect(summary.refreshed).toBe(300 - cancelled);
-    expect(summaryText(summary)).toMatch(new RegExp(`^Cancelled\\. ${300 - cancelled} of 300 rows refreshed, ${cancelled} cancelled\\.`));
+    const waiting = out.values.filter((r: unknown[]) => /^Checking… Stopped before/.test(String(r[message]))).length;
+    expect(waiting).toBeGreaterThan(0);
+    expect(out.values.filter((r: unknown[]) => r[col("Matched UPRN")] !== "").length).toBe(300 - waiting);
+    expect(summary.cancelledRows).toBe(waiting);
+    expect(summary.refreshed).toBe(300 - waiting);
+    expect(summaryText(summary)).toMatch(new RegExp(`^Stopped\\. ${300 - waiting} of 300 rows checked\\. ${waiting} rows are in jobs already sent: choose Resume`));
+    const before = slow.stats().bulk_submit;
+    const resumed = await resumeRun((await loadUnfinished(store))!, { excelRun, client: client(slow.baseUrl), plan: "professional", store });
+    expect(slow.stats().bulk_submit).toBe(before);
+    expect(resumed.title).toBe("Done");
+    expect(api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`).values.map((r: unknown[]) => r[col("Matched UPRN")])).toEqual(uprns);
+    expect(await loadUnfinished(store)).toBeNull();
   } finally {
     await slow.close();
   }
@@ -345,7 +345,7 @@ test("jobs left running when the pane closed are resumed and their results writt
     await store.setItem(UNFINISHED_KEY, saved!);
 
     const run = await loadUnfinished(store);
-    expect(run!.jobs).toHaveLength(1);
+    expect(run!.state.jobs).toHaveLength(1);
     const before = slow.stats().bulk_submit;
     const summary = await resumeRun(run!, { excelRun, client: client(slow.baseUrl), plan: "professional", store });
     expect(slow.stats().bulk_submit).toBe(before); // resumed, not resubmitted

@@ -69,6 +69,8 @@
       stats: { syncs: 0, requests: 0, maxRequestBytes: 0, maxResponseBytes: 0, totalBytes: 0, calculations: 0 },
       /** True while the user is typing in a cell: Excel then refuses every sync (see api.setCellEditMode). */
       cellEditMode: false,
+      /** Rows hidden (by a filter or by hand), per sheet: see api.hideRows. */
+      hiddenRows: new Map(),
       customFunctions: {},
       partitionKey: opts.partitionKey || "",
     };
@@ -78,6 +80,10 @@
     }
     sheetCells("Sheet1");
 
+    function hiddenSet(sheet) {
+      if (!state.hiddenRows.has(sheet)) state.hiddenRows.set(sheet, new Set());
+      return state.hiddenRows.get(sheet);
+    }
     function cellAt(sheet, r, c) {
       return sheetCells(sheet).get(r + "," + c);
     }
@@ -204,6 +210,13 @@
             const b = usedBox(name) || { r: 0, c: 0, rows: 1, cols: 1 };
             return range(name, b.r, b.c, b.rows, b.cols);
           },
+          getUsedRangeOrNullObject: () => {
+            const b = usedBox(name);
+            if (!b) return nullObject();
+            const used = range(name, b.r, b.c, b.rows, b.cols);
+            used.isNullObject = false;
+            return used;
+          },
           activate: () => { state.activeSheet = name; },
         };
         return loadable(ws, ["name"]);
@@ -292,6 +305,14 @@
             return used;
           },
           getCell: (i, j) => range(sheet, r + i, c + j, 1, 1),
+          getRow: (i) => range(sheet, r + i, c, 1, cols),
+          // Range.rowHidden (ExcelApi 1.2): true when every row is hidden, false when none is, null when some are.
+          __get_rowHidden: () => {
+            const hidden = hiddenSet(sheet);
+            let n = 0;
+            for (let i = 0; i < rows; i++) if (hidden.has(r + i)) n++;
+            return n === 0 ? false : n === rows ? true : null;
+          },
           select() {
             state.activeSheet = sheet;
             state.selection = { r, c, rows, cols };
@@ -308,7 +329,7 @@
           }
           return n;
         };
-        return loadable(rg, ["address", "rowIndex", "columnIndex", "rowCount", "columnCount", "values", "formulas", "numberFormat"]);
+        return loadable(rg, ["address", "rowIndex", "columnIndex", "rowCount", "columnCount", "values", "formulas", "numberFormat", "rowHidden"]);
       }
 
       /** What *OrNullObject methods return when there is nothing: isNullObject is true; its other properties must not be read. */
@@ -482,6 +503,57 @@
         }
         cells.clear();
         for (const [k, cell] of moved) cells.set(k, cell);
+      },
+      /** Hide (a filter, or Hide Rows) or show rows: `count` rows from the 0-based row `first`. */
+      hideRows(sheet, first, count, hide) {
+        const set = hiddenSet(sheet);
+        for (let i = 0; i < count; i++) (hide === false ? set.delete(first + i) : set.add(first + i));
+      },
+      /** Insert whole rows before a 0-based row index, shifting cells (and hidden rows) down, as Insert > Sheet Rows does. */
+      insertRows(sheet, before, count) {
+        const cells = sheetCells(sheet);
+        const moved = new Map();
+        for (const [k, cell] of cells) {
+          const [r, c] = k.split(",").map(Number);
+          moved.set((r >= before ? r + count : r) + "," + c, cell);
+        }
+        cells.clear();
+        for (const [k, cell] of moved) cells.set(k, cell);
+        const hidden = hiddenSet(sheet);
+        const h = [...hidden].map((r) => (r >= before ? r + count : r));
+        hidden.clear();
+        h.forEach((r) => hidden.add(r));
+      },
+      /** Delete whole rows, shifting the rows below up, as Delete > Sheet Rows does. */
+      deleteRows(sheet, first, count) {
+        const cells = sheetCells(sheet);
+        const moved = new Map();
+        for (const [k, cell] of cells) {
+          const [r, c] = k.split(",").map(Number);
+          if (r >= first && r < first + count) continue;
+          moved.set((r >= first + count ? r - count : r) + "," + c, cell);
+        }
+        cells.clear();
+        for (const [k, cell] of moved) cells.set(k, cell);
+      },
+      /**
+       * Reorder rows as Sort does: row `first + i` gets what row `first + order[i]` held. Only the columns
+       * [firstCol, firstCol + colCount) move when given (a sort of part of the table); else whole rows.
+       */
+      reorderRows(sheet, first, order, firstCol, colCount) {
+        const cells = sheetCells(sheet);
+        const inCols = (c) => firstCol === undefined || (c >= firstCol && c < firstCol + colCount);
+        const taken = new Map();
+        for (const [k, cell] of cells) {
+          const [r, c] = k.split(",").map(Number);
+          if (r >= first && r < first + order.length && inCols(c)) taken.set(k, cell);
+        }
+        for (const k of taken.keys()) cells.delete(k);
+        for (const [k, cell] of taken) {
+          const [r, c] = k.split(",").map(Number);
+          const dest = order.indexOf(r - first);
+          cells.set(first + dest + "," + c, cell);
+        }
       },
       /** Everything about a block of cells, for assertions. */
       read(sheet, address) {

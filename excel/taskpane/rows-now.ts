@@ -1,0 +1,177 @@
+/**
+ * Where a run's rows are now: the task pane reads the table again before every write and at Resume, finds the results
+ * block (a column inserted left of it, rows inserted above it) and each row's property, for core's matchRows. Reads only.
+ */
+import { CHECKING_MESSAGE, OUTPUT_COLUMNS, ROW_CHANGED_ERROR, STATUS_COLOURS, checkingRow, isCheckingMessage, normaliseProperty, outputHeaders, outputRow, statusColumnIndexes, type Cell, type ColumnMapping, type RowNow, type RunState } from "../../core";
+import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
+
+/** Where a run's sheet parts were last seen (stored with the run state; found again before use). */
+export interface RunPlace {
+  sheet: string;
+  /** Our header row (absolute, 0-based), or null when the block has no header row. */
+  headerRow: number | null;
+  /** The results block's first column. */
+  blockColumn: number;
+  /** The input columns (absolute). */
+  inputColumns: ColumnMapping;
+}
+
+/** What this run wrote for each property key (and "!" + reason for invalid input), and the Checked at times it wrote. */
+export interface WrittenRows {
+  shown: Map<string, Cell[]>;
+  stamps: Set<string>;
+}
+
+const WIDTH = OUTPUT_COLUMNS.length;
+const HEADERS = outputHeaders().map((h) => h.toLowerCase());
+const STATUS_COLS = statusColumnIndexes();
+const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
+const STATUS_WORDS = new Set<string>(Object.keys(STATUS_COLOURS));
+const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
+
+/** The column where every one of our headers stands in order in this row, nearest `near`. */
+function exactHeaders(row: readonly unknown[], near: number): number | undefined {
+  let best: number | undefined;
+  for (let i = 0; i + WIDTH <= row.length; i++) {
+    if (HEADERS.every((h, k) => norm(row[i + k]) === h) && (best === undefined || Math.abs(i - near) < Math.abs(best - near))) best = i;
+  }
+  return best;
+}
+
+export const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const MATCHED_UPRN = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
+const CHECKING_WORD = CHECKING_MESSAGE.slice(0, CHECKING_MESSAGE.indexOf(" "));
+/** How far (columns) from where it was last seen the block is looked for when its header row is not there. */
+const SEARCH_COLUMNS = 16;
+
+/**
+ * The table as it is now: where our block and the input columns stand; per sheet row (index = absolute row) the row as
+ * core's matchRows sees it (only rows still "Checking…" count), its block values and its input's note.
+ */
+export interface TableNow {
+  blockColumn: number;
+  headerRow: number | null;
+  inputColumns: ColumnMapping;
+  rowsNow: RowNow[];
+  /** Every data row's property key now ("!" + the reason when its input is invalid), marked or not. */
+  keys: (string | undefined)[];
+  previous: unknown[][];
+  notes: (string | undefined)[];
+}
+
+function looksOurs(row: readonly unknown[], c: number): boolean {
+  if (isCheckingMessage(row[c + MESSAGE])) return true;
+  const statuses = STATUS_COLS.map((k) => norm(row[c + k]));
+  return statuses.every((w) => STATUS_WORDS.has(w)) && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(row[c + CHECKED_AT] ?? "").trim());
+}
+
+/**
+ * Finds the results block again in the rows read (a column inserted left of it, rows inserted above it): from its
+ * header row when it has one, else from what the block's rows hold (Checking… marks, our statuses and times).
+ * Undefined when it is nowhere: then nothing is written. To be switched to core/placement.ts's relocateBlock.
+ */
+function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPlace): { blockColumn: number; headerRow: number | null } | undefined {
+  const near = (a: number, b: number) => Math.abs(a - run.blockColumn) - Math.abs(b - run.blockColumn);
+  if (run.headerRow !== null) {
+    const order = grid.map((_r, i) => i).sort((a, b) => Math.abs(a - run.headerRow!) - Math.abs(b - run.headerRow!));
+    for (const i of order) {
+      const found = exactHeaders(grid[i], run.blockColumn);
+      if (found !== undefined) return { blockColumn: found, headerRow: i };
+    }
+    return undefined;
+  }
+  const scoreAt = (c: number) => grid.reduce((n, row) => n + (looksOurs(row, c) ? 1 : 0), 0);
+  if (scoreAt(run.blockColumn) > 0) return { blockColumn: run.blockColumn, headerRow: null };
+  let best: { c: number; score: number } | undefined;
+  const from = Math.max(0, run.blockColumn - SEARCH_COLUMNS);
+  for (let c = from; c <= run.blockColumn + SEARCH_COLUMNS; c++) {
+    const score = scoreAt(c);
+    if (score > 0 && (!best || score > best.score || (score === best.score && near(c, best.c) < 0))) best = { c, score };
+  }
+  return best && { blockColumn: best.c, headerRow: null };
+}
+
+/** Reads the table as it is now (one chunked read) and where everything stands in it. */
+export async function readTableNow(context: Excel.RequestContext, run: RunPlace, keys: ReadonlySet<string>): Promise<TableNow> {
+  const ext = await usedExtent(context, run.sheet);
+  const inputs = Object.values(run.inputColumns).filter((v): v is number => typeof v === "number");
+  const lastRow = Math.max(ext.lastRow, 0);
+  const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(...inputs, run.blockColumn + WIDTH - 1) + SEARCH_COLUMNS);
+  const grid = await readBlock(context, { sheet: run.sheet, rowIndex: 0, columnIndex: 0, rowCount: lastRow + 1, columnCount: lastColumn + 1 });
+  const at = relocateBlock(grid, run);
+  if (!at) throw new Error(`The results block on ${run.sheet} was not found (it was deleted or its header changed), so nothing was written.`);
+  const first = at.headerRow === null ? 0 : at.headerRow + 1;
+  const waiting = (i: number) => i >= first && isCheckingMessage(grid[i][at.blockColumn + MESSAGE]);
+  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them).
+  const shifts = [...new Set([0, at.blockColumn - run.blockColumn])];
+  const keyAt = (row: readonly unknown[], shift: number) => {
+    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c + shift]);
+    return normaliseProperty(cell(run.inputColumns.uprn), cell(run.inputColumns.postcode), cell(run.inputColumns.address));
+  };
+  let shift = 0;
+  let bestScore = -1;
+  for (const s of shifts) {
+    let score = 0;
+    grid.forEach((row, i) => {
+      if (waiting(i) && keys.has(keyAt(row, s).key ?? "")) score++;
+    });
+    if (score > bestScore) (bestScore = score), (shift = s);
+  }
+  const rowsNow: RowNow[] = [];
+  const notes: (string | undefined)[] = [];
+  const rowKeys: (string | undefined)[] = [];
+  const previous: unknown[][] = [];
+  grid.forEach((row, i) => {
+    previous.push(row.slice(at.blockColumn, at.blockColumn + WIDTH));
+    const r = i >= first ? keyAt(row, shift) : undefined;
+    rowKeys.push(r?.key ?? (r?.error ? `!${r.error.message}` : undefined));
+    notes[i] = r?.note;
+    if (!waiting(i)) return void rowsNow.push({});
+    rowsNow.push(r?.key ? { key: r.key, checking: true } : { checking: true });
+  });
+  const inputColumns: ColumnMapping = {};
+  for (const k of ["uprn", "postcode", "address"] as const) if (run.inputColumns[k] !== undefined) inputColumns[k] = run.inputColumns[k]! + shift;
+  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes };
+}
+
+/** The Message of a row whose result waits (paused, stopped): still "Checking…", so Resume finds it and its property. */
+export function waitingRow(previous: readonly unknown[] | undefined, iso: string, why: string): Cell[] {
+  const row = checkingRow(previous, iso);
+  row[MESSAGE] = `${CHECKING_WORD} ${why.replace(/[\s.]+$/, "")}.`;
+  return row;
+}
+
+
+/** Cells as read back compare equal to cells as written ("'=x" is read as "=x"; 12 and "12" alike). */
+const sameCells = (a: readonly unknown[], b: readonly Cell[]) => b.every((v, c) => String(a[c] ?? "").trim() === String(typeof v === "string" && v.startsWith("'") ? v.slice(1) : v).trim());
+
+export function pendingKeys(state: RunState): Set<string> {
+  const out = new Set<string>();
+  for (let p = 0; p < state.keys.length; p++) if (state.fates[p] === ".") out.add(state.keys[p]);
+  return out;
+}
+
+/**
+ * Before matching: rows whose input now names another property than the result this run wrote there (only the input
+ * columns were sorted, or a cell edited after its result arrived), and rows still "Checking…" whose property's result
+ * this run already wrote elsewhere. They get what this run wrote for their property now, or wait for it ("Checking…",
+ * so matchRows writes it when it comes), or core's ROW_CHANGED_ERROR. Rows of this run are known by their Checked at.
+ */
+export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pending: ReadonlySet<string>, at: string): void {
+  t.previous.forEach((prev, i) => {
+    const key = t.keys[i];
+    const want = key ? tally.shown.get(key) : undefined;
+    if (t.rowsNow[i].checking) {
+      if (want && !pending.has(key!)) (block[i] = want), (t.rowsNow[i] = {});
+      return;
+    }
+    if (!tally.stamps.has(String(prev[CHECKED_AT] ?? "")) || String(prev[MESSAGE] ?? "").includes(ROW_CHANGED_ERROR.message)) return;
+    // A row cleared since: nothing to say unless it still shows a property's result.
+    if (!key && String(prev[MATCHED_UPRN] ?? "") === "") return;
+    if (want && sameCells(prev, want)) return;
+    if (want) block[i] = want;
+    else if (key && pending.has(key)) (block[i] = checkingRow(undefined, at)), (t.rowsNow[i] = { key, checking: true });
+    else block[i] = outputRow({ error: ROW_CHANGED_ERROR }, at, prev);
+  });
+}
+
