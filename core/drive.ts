@@ -111,6 +111,8 @@ export async function driveRun(state: RunState, o: DriveOptions): Promise<{ writ
       await o.sleep(Math.max(1, due.waitMs), o.signal);
       continue;
     }
+    // A submit about to go is stored first: a pane closed while it is in flight resumes knowing the job may exist.
+    if (due.requests.some((r) => r.kind === "submit")) await o.save?.(state);
     await Promise.all(
       due.requests.map(async (r) => {
         const reply = await sendRequest(o, r.request);

@@ -306,6 +306,19 @@ describe("run engine scenarios", () => {
     expect(runSummary(state).counts.gone).toBe(1);
   });
 
+  test("a state stored while a submit was in flight: Resume never sends that job again; its rows say the job may exist", () => {
+    const svc = new Service();
+    const state = createRun(rowsOf(UPRNS.slice(0, 2)), { plan: 10, nowMs: 0 });
+    const due = dueRequests(state, cfg, 0);
+    expect(due.requests.map((r) => r.kind)).toEqual(["submit"]);
+    const back = loadRunState(JSON.stringify(storedState(state)))!; // the pane closed before the answer came
+    resumeRun(back, 10_000);
+    const { written } = drive(back, svc, { start: 10_000 });
+    expect(svc.count("POST")).toBe(0);
+    expect(back.fates).toBe("uu");
+    expect((written.get(0) as { error: { message: string } }).error.message).toMatch(/may have created the job/);
+  });
+
   test("the stored state is plain JSON and survives a round trip unchanged", () => {
     const state = createRun(rowsOf([...UPRNS.slice(0, 5), UPRNS[0], "bad"]), { plan: 2, nowMs: 0, skippedRows: 2 });
     const back = loadRunState(JSON.stringify(storedState(state)))!;

@@ -456,10 +456,12 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
     const store = memoryStore();
     const prep = await prepareCheck(excelRun, { plan: "professional" });
     if (!prep.ok) throw new Error(prep.message);
-    // The pane closes once the job is submitted; it is reopened with what was saved.
+    // The pane closes once the job is submitted; it is reopened with what was saved then (a record saved while the
+    // submit was in flight says the job may exist, and a resume of it has nothing to collect).
     const stop = new AbortController();
     let saved: string | null = null;
-    const spy = { ...store, setItem: async (k: string, v: string) => { saved ??= v; stop.abort(); } };
+    const submitted = (v: string) => (JSON.parse(v) as { state: { jobs: { poll?: unknown }[] } }).state.jobs.some((j) => j.poll);
+    const spy = { ...store, setItem: async (_k: string, v: string) => { if (saved === null && submitted(v)) { saved = v; stop.abort(); } } };
     await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: stop.signal });
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);
