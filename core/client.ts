@@ -117,18 +117,6 @@ function linkedSignal(parent?: AbortSignalLike): { signal: AbortSignalLike; abor
   return { signal, abort };
 }
 
-/**
- * The batch size to try after a 413: the one the server names when it is below what was sent, else half
- * of what was sent (a server may refuse by body size and say nothing more); undefined when one was sent.
- */
-function smallerCap(err: ServiceError, sent: number): number | undefined {
-  if (err.status !== 413) return undefined;
-  const d = err.details && typeof err.details === "object" ? (err.details as Record<string, unknown>) : {};
-  const cap = Number(d.max_batch_size ?? d.max_properties ?? d.limit);
-  if (Number.isInteger(cap) && cap >= 1 && cap < sent) return cap;
-  return sent > 1 ? Math.ceil(sent / 2) : undefined;
-}
-
 /** An AbortController where the host has one (browsers, Node), so a timed-out fetch is really ended. */
 function requestController(): { signal: unknown; abort(): void } | undefined {
   const AC = (globalThis as { AbortController?: new () => { signal: unknown; abort(): void } }).AbortController;
