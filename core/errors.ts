@@ -96,12 +96,34 @@ function sentence(msg: string): string {
 }
 
 /**
+ * "The compliance service had a problem (HTTP 500: Internal server error)": the service's own words once, never
+ * wrapped around our fallback sentence or around a message that already says it had a problem.
+ */
+function serverProblem(e: ServiceError, msg: string): string {
+  const own = /^the (compliance )?service had a problem/i.test(msg);
+  const status = e.status ? `HTTP ${e.status}` : "";
+  if (!msg || own) return `The compliance service had a problem${status ? ` (${status})` : ""}`;
+  if (/^the (compliance )?service\b/i.test(msg)) return msg;
+  return `The compliance service had a problem (${status && !msg.includes(status) ? `${status}: ` : ""}${msg})`;
+}
+
+/** A short reason, for inside another sentence: the HTTP status and the service's words, without advice. */
+export function shortReason(e: ServiceError): string {
+  const msg = e.message ? sentence(e.message) : "";
+  const status = e.status && !msg.includes(`HTTP ${e.status}`) ? `HTTP ${e.status}` : "";
+  const words = /^the (compliance )?service had a problem/i.test(msg) ? "" : msg;
+  return [status, words].filter(Boolean).join(": ") || e.code;
+}
+
+/**
  * One line for a person (a letting agent, not a developer), with what to do about it where there is something
  * to do. The service's own words are kept where they tell the user something ("No property with UPRN 1") and
  * left out where they speak HTTP ("send Authorization: Bearer <API key>").
  */
 export function describeError(e: ServiceError): string {
   const msg = e.message ? sentence(e.message) : "";
+  // A message the run engine composed for a person already (a job that may exist) is said as it is.
+  if (e.details && typeof e.details === "object" && (e.details as { maybe_created?: unknown }).maybe_created === true) return `${msg}.`;
   switch (e.kind) {
     case "auth":
       // A host's own "no key" message says where its settings are; the service's speaks HTTP.
@@ -117,7 +139,7 @@ export function describeError(e: ServiceError): string {
     }
     case "server":
       if (e.code === "endpoint_not_found") return `${msg}.`;
-      return `The compliance service had a problem${msg ? ` (${msg})` : ""}. Try again shortly.`;
+      return `${serverProblem(e, msg)}. Try again shortly.`;
     case "network":
     case "timeout":
       return `${msg || "The compliance service could not be reached"}. Check the connection and try again.`;

@@ -37,6 +37,12 @@ export interface JobState {
   lastPollAtMs?: number;
   error?: ServiceError;
   checks?: CheckName[];
+  /** Links followed so far (results pages), to tell a loop from progress. */
+  seen?: string[];
+  /** The current page was reached by following a link (not by polling the same cursor again). */
+  followed?: boolean;
+  /** A short signature of the last page taken, to tell a page sent again from the next one. */
+  lastPage?: string;
 }
 
 export const DEFAULT_JOB_TIMEOUT_MS = 10 * 60 * 1000;
@@ -104,12 +110,12 @@ function missing(state: JobState): number[] {
   return out;
 }
 
-/** Poll soon while the estimate is ahead, then back off gently; never faster than every 250 ms. */
+/** Poll soon while the estimate is ahead, then back off gently; never faster than once a second. */
 function pollDelay(state: JobState, nowMs: number): number {
   if (state.estimatedCompletionMs !== undefined && state.estimatedCompletionMs > nowMs) {
-    return Math.min(5000, Math.max(250, state.estimatedCompletionMs - nowMs));
+    return Math.min(5000, Math.max(1000, state.estimatedCompletionMs - nowMs));
   }
-  return Math.min(10000, 500 * Math.pow(1.5, Math.min(10, state.polls)));
+  return Math.min(10000, Math.max(1000, 500 * Math.pow(1.5, Math.min(10, state.polls))));
 }
 
 function outcomeOf(item: ResultsItem, checks: readonly string[] | undefined): Outcome {
@@ -156,7 +162,7 @@ export function checkJobDeadline(state: JobState, nowMs: number) {
 
 /** Move to the next page; an unnumbered (cursor) page starts where the items seen so far end. */
 function follow(s: JobState, next: string, numbered: boolean, nextStart: number): JobState {
-  const out: JobState = { ...s, cursor: next };
+  const out: JobState = { ...s, cursor: next, followed: true, seen: [...(s.seen ?? []), next].slice(-500) };
   if (numbered) delete out.pageStart;
   else out.pageStart = nextStart;
   return out;
@@ -190,6 +196,40 @@ function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "post
   return q.address ? null : "postcode";
 }
 
+/** A short signature of a page's items: equal pages (a server that ignores the page or cursor) have equal ones. */
+function pageSignature(page: ResultsPage): string {
+  const text = JSON.stringify(page.items);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `${page.items.length}:${h.toString(16)}`;
+}
+
+/** The job's missing rows end with a loop error: the service's links go round, or it sends one page again. */
+function loopError(s: JobState): ServiceError {
+  return serviceError(
+    "job_failed",
+    "results_loop",
+    `The service sent the same page of results again for bulk job ${s.jobId} (its page links go round), so ${s.total - receivedCount(s)} of its ${s.total} rows were not collected; run the check again for them.`,
+  );
+}
+
+const POSTCODE_IN_TEXT = /\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b/gi;
+
+/** Whether a result says it is another property than the one asked: another UPRN, postcode or first line. */
+function contradicts(result: unknown, q: PropertyQuery | undefined): boolean {
+  if (!q || !result || typeof result !== "object") return false;
+  const r = result as Record<string, unknown>;
+  if (q.uprn) return r.uprn !== undefined && r.uprn !== null && String(r.uprn).replace(/^0+(?=\d)/, "") !== q.uprn.replace(/^0+(?=\d)/, "");
+  // Only a postcode the result states (its own field, or one written in its address) can contradict the row's.
+  const stated = [r.postcode, ...[r.address, r.full_address].flatMap((a) => (typeof a === "string" ? a.match(POSTCODE_IN_TEXT) ?? [] : []))].map(compact).filter(Boolean);
+  if (q.postcode && stated.length > 0 && !stated.includes(compact(q.postcode))) return true;
+  const lines = [r.address, r.full_address, r.address_line_1, r.line_1].filter((v) => typeof v === "string" && v.trim());
+  return !!q.address && lines.length > 0 && !lines.some((l) => startsWithLine(l, q.address!));
+}
+
 /**
  * Take one results page. Items are placed by their index; else by their input echo or the result's uprn;
  * else (a postcode query) by the postcode and first line in the result's address; else, on a finished job
@@ -199,6 +239,14 @@ function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "post
 export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: number, jobProperties?: readonly PropertyQuery[]): AcceptResult {
   let s: JobState = { ...state, polls: state.polls + 1, lastPollAtMs: nowMs, received: state.received.map((r) => [r[0], r[1]] as [number, number]) };
   const warnings: string[] = [];
+  // Reached by a link and the same as the page before it: a server that ignores the page or cursor parameter.
+  const signature = pageSignature(page);
+  if (state.followed && page.items.length > 0 && signature === state.lastPage) {
+    const ended = failJob(s, loopError(s), nowMs);
+    return { state: ended.state, items: ended.items, waitMs: 0, done: true, warnings };
+  }
+  s.lastPage = signature;
+  s.followed = false;
   const items: { index: number; outcome: Outcome }[] = [];
   const keys = jobProperties?.map(propertyKey);
   const numbered = !!(page.page && page.perPage);
@@ -210,8 +258,11 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   };
   const free = (i: number) => !has(s.received, i);
   let pending: { item: ResultsItem; pos: number }[] = [];
+  // 0. items not done yet are not results: the page is polled again until they are
+  const pendingItems = page.items.filter((it) => it.pending).length;
   // 1. by index
   page.items.forEach((item, pos) => {
+    if (item.pending) return;
     if (item.index !== undefined && item.index >= 0 && item.index < s.total) {
       if (free(item.index)) place(item, item.index);
     } else pending.push({ item, pos });
@@ -250,6 +301,7 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
     if (!noIndexes || page.status === "running" || local >= s.total || !free(local)) return true;
     const q = jobProperties?.[local];
     if (item.input || (item.uprn && q && q.uprn)) return true; // its own identity did not match this row
+    if (contradicts(item.result, q)) return true; // it says it is another property than this row asked for
     place(item, local);
     return false;
   });
@@ -267,7 +319,14 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   let pageFull = true;
   for (let i = pageStart; i < pageEnd; i++) if (!has(s.received, i)) pageFull = false;
 
-  if (page.status === "running") {
+  // A finished job that still lists items as pending: poll again for them (bounded by the job's deadline).
+  const stillRunning = page.status === "running" || (page.status === "completed" && pendingItems > 0 && !pageFull);
+  // A link already followed (or back to the first page): the links go round.
+  if (next && (next === s.resultsUrl || (s.seen ?? []).includes(next)) && (pageFull || !stillRunning)) {
+    const ended = failJob(s, loopError(s), nowMs);
+    return { state: ended.state, items: [...items, ...ended.items], waitMs: 0, done: true, warnings };
+  }
+  if (stillRunning) {
     if (next && pageFull) {
       s = follow(s, next, numbered, pageStart + page.items.length);
       return { state: s, items, waitMs: 0, done: false, warnings };

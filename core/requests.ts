@@ -23,7 +23,14 @@ const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 /** https only, except plain http to this machine (the sandbox). */
 export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | { ok: false; message: string } {
-  const s = String(input ?? "").trim().replace(/\/+$/, "");
+  const s = stripInvisible(String(input ?? "")).trim().replace(/\/+$/, "");
+  if (/^https?:\/\/[^/?#]*@/i.test(s)) {
+    return { ok: false, message: "The base URL must not hold a user name or password (the part before @): remove it; the API key goes in its own field." };
+  }
+  const port = /^https?:\/\/(?:\[[^\]]+\]|[^/:?#\s]+):(\d+)(?:[/?#]|$)/i.exec(s);
+  if (port && !(Number(port[1]) >= 1 && Number(port[1]) <= 65535)) {
+    return { ok: false, message: `The port ${port[1]} in the base URL is not a port (1 to 65535): check the address, e.g. https://api.example.com/v1` };
+  }
   const m = /^(https?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(s);
   if (!m) return { ok: false, message: `"${input}" is not a URL; expected e.g. https://api.example.com/v1` };
   const scheme = m[1].toLowerCase();

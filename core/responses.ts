@@ -155,6 +155,8 @@ export interface ResultsItem {
   uprn?: string;
   result?: unknown;
   error?: ServiceError;
+  /** Listed, but not done yet (its own status is pending-like): not a result, taken when it arrives. */
+  pending?: boolean;
 }
 
 export interface ResultsPage {
@@ -201,6 +203,10 @@ function itemError(e: unknown, fallbackMessage: string): ServiceError {
   return serviceError("server", "item_error", fallbackMessage);
 }
 
+/** Item status words that are final: done with a result, or done with an error. Any other word is pending. */
+const ITEM_ERROR = ["error", "failed", "failure", "not_found", "invalid", "ambiguous", "rejected", "errored", "cancelled", "canceled", "skipped"];
+const ITEM_FINAL = ["completed", "complete", "done", "success", "succeeded", "ok", "finished", "found", "processed", ...ITEM_ERROR];
+
 function parseItem(raw: unknown): ResultsItem | null {
   if (!raw || typeof raw !== "object") return null;
   const o = raw as Record<string, unknown>;
@@ -213,8 +219,12 @@ function parseItem(raw: unknown): ResultsItem | null {
   if (index !== undefined) item.index = index;
   const input = asInput(o.input ?? o.property ?? o.request);
   if (input) item.input = input;
-  const status = typeof o.status === "string" ? o.status.toLowerCase() : "";
-  if (o.error || ["error", "failed", "not_found", "invalid"].includes(status)) {
+  const status = typeof o.status === "string" ? o.status.trim().toLowerCase().replace(/[\s-]+/g, "_") : "";
+  // An item's own status word that is not final (pending, queued, processing, in_progress, running, or a word
+  // we do not know) means it is not done yet, unless it carries its result or error anyway.
+  const hasResult = !!o.result && typeof o.result === "object";
+  if (status && !o.error && !hasResult && !ITEM_FINAL.includes(status)) return { ...item, pending: true };
+  if (o.error || ITEM_ERROR.includes(status)) {
     item.error = itemError(o.error ?? status, "The service returned no result for this property.");
   } else if (o.result && typeof o.result === "object") {
     item.result = o.result;

@@ -101,8 +101,12 @@ export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | nu
   return mapping.uprn !== undefined || mapping.postcode !== undefined ? mapping : null;
 }
 
-/** Zero-width spaces, joiners and byte-order marks that copy-paste from web pages and PDFs leaves in cells. */
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
+/**
+ * Every Unicode format character (category Cf: zero-width spaces and joiners, soft hyphens, bidi marks and
+ * isolates, invisible operators, the Mongolian vowel separator, byte-order marks) that copy-paste from web
+ * pages, PDFs and other programs leaves in cells and keys.
+ */
+const INVISIBLE = /[\p{Cf}\u180e]/gu;
 
 export function stripInvisible(s: string): string {
   return s.replace(INVISIBLE, "");

@@ -7,7 +7,7 @@
  * (docs/service-contract.md, "One run policy").
  */
 import type { CheckName, PlanName } from "./checks";
-import { describeError, isAboutProperty, serviceError, type ServiceError } from "./errors";
+import { describeError, isAboutProperty, serviceError, shortReason, type ServiceError } from "./errors";
 import { DEFAULT_JOB_TIMEOUT_MS, acceptResultsPage, checkJobDeadline, failJob, nextJobRequest, startJob, type JobState } from "./jobs";
 import { planScreening, type Outcome } from "./plan";
 import { parseRateLimit, retryDelay, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
@@ -383,7 +383,7 @@ function maybeCreated(e: ServiceError): ServiceError {
   return {
     kind: e.kind === "cancelled" ? "network" : e.kind,
     code: e.code,
-    message: `Not checked: sending this row's bulk job failed (${describeError(e).replace(/[\s.]+$/, "")}), and the service may have created the job anyway. Run the check again to try again`,
+    message: `Not checked: sending this row's bulk job failed (${shortReason(e)}), and the service may have created the job anyway. Run the check again to try again`,
     ...(e.status !== undefined ? { status: e.status } : {}),
     details: { maybe_created: true },
   };
