@@ -314,6 +314,19 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
   return { requests, waitMs, finished: false };
 }
 
+/** How long until the engine will hand out a request (0 when one is due now), without handing any out. */
+export function nextDueInMs(state: RunState, nowMs: number): number {
+  if (state.phase !== "running") return 0;
+  let soonest = Infinity;
+  state.jobs.forEach((job, j) => {
+    if (jobInFlight(state, j)) return;
+    const at = jobDueAt(state, job);
+    if (at !== null) soonest = Math.min(soonest, at);
+  });
+  const at = Math.max(Number.isFinite(soonest) ? soonest : nowMs, nowMs + rateWait(state, nowMs));
+  return Math.max(0, at - nowMs);
+}
+
 // ---- replies ----
 
 /**
@@ -340,7 +353,8 @@ export function classifyTransportError(e: unknown): TransportFailure {
   }
   if (!message) message = String(e);
   const text = `${codes.join(" ")} ${message}`;
-  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNS error|Connection refused|Address unavailable|getaddrinfo/i.test(text)) return { failure: "unreachable", message };
+  // Apps Script refuses a URL outside urlFetchWhitelist before sending anything.
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNS error|Connection refused|Address unavailable|getaddrinfo|whitelist|allowlist/i.test(text)) return { failure: "unreachable", message };
   if (/timed? ?out|ETIMEDOUT|Timeout/i.test(text)) return { failure: "timeout", message };
   return { failure: "dropped", message };
 }
@@ -756,7 +770,12 @@ export function runCounts(state: RunState): RunCounts {
 export function jobViews(state: RunState): JobView[] {
   return state.jobs.map((job) => {
     const list = members(job);
-    const received = list.filter((p) => isSettled(state, p) && state.fates[p] !== "c" && !(String(p) in state.received && "error" in state.received[p] && !isAboutProperty((state.received[p] as { error: ServiceError }).error))).length;
+    // Answered only: a result or the service's word about the property; failures and rows not sent do not count.
+    const answered = (p: number) => {
+      const o = state.received[p];
+      return state.fates[p] === "a" || state.fates[p] === "e" || (!!o && ("result" in o || isAboutProperty(o.error)));
+    };
+    const received = list.filter(answered).length;
     let status: JobView["status"];
     if (job.phase === "queued") status = "queued";
     else if (job.phase === "sending") status = "sending";

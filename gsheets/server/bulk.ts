@@ -1,65 +1,63 @@
 /**
- * The bulk check, in short steps that each fit far inside Apps Script's 6-minute limit: start (read,
- * validate, submit, write the first block) and poll (one fetchAll, one block write, a wait for the sidebar).
+ * The bulk check in Google Sheets: host I/O around core's run engine (core/run.ts), in short steps that each fit far
+ * inside Apps Script's 6-minute limit. Start reads and validates the rows, sends the first job and marks the rows
+ * "Checking…"; each poll reads the rows as they are now, sends what the engine says is due with one fetchAll, writes
+ * what arrived where each property now is, and stores the state. The engine decides everything else.
  */
 import {
-  acceptResultsPage,
-  buildBulkSubmitRequest,
-  checkJobDeadline,
+  OUTPUT_COLUMNS,
+  STATUS_COLOURS,
+  acceptReply,
+  checkingRow,
+  createRun,
   describeError,
-  failJob,
-  interpretBulkSubmitResponse,
-  interpretResultsResponse,
-  isAnswer,
-  nextJobRequest,
+  dueRequests,
+  isCheckingMessage,
+  jobViews,
+  markWritten,
+  matchRows,
+  nextDueInMs,
+  normaliseProperty,
+  outcomesToWrite,
   outputRow,
-  parseRateLimit,
-  planScreening,
   readPropertyRows,
-  retryDelay,
+  resumeRun,
+  runCounts,
+  runSummary,
   serviceError,
-  startJob,
-  waitBeforeNextRequest,
+  statusColumnIndexes,
+  stopRun,
+  storedState,
+  type Cell,
   type ColumnMapping,
-  type HttpRequest,
   type InputRow,
   type Outcome,
-  type RateLimitInfo,
-  type ScreeningPlan,
-  type ServiceError,
+  type RowNow,
+  type RunState,
 } from "../../core";
-import type { ColumnLetters, JobProgress, RunProgress, StartResult, StopResult } from "../shared/api";
+import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { count } from "../shared/words";
-import { sendAll, type Reply } from "./http";
-import { cacheKeys, cachedKeys, clearRun, loadRun, saveRun, type RunJob, type RunState } from "./runstore";
+import { sendRunRequests } from "./http";
+import { clearRun, loadRun, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
-import { BLOCK_WIDTH, a1, checkBlock, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, locateTable, readRows, rememberBlock, writeBlockRows, writeHeaders } from "./sheet";
+import { BLOCK_WIDTH, a1, checkBlock, columnLetter, columnNumber, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, locateTable, readRows, rememberBlock, writeBlockRows, writeHeaders } from "./sheet";
 
-/** Transient failures of one job in a row before its rows are given up (with their old values kept). */
-const MAX_FAILURES = 5;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
 /** Never ask the sidebar to come back sooner than this, or later than a minute. */
 const MIN_WAIT_MS = 250;
 const MAX_WAIT_MS = 60000;
-/** Requests per poll: keeps each call short whatever the number of jobs. */
-const MAX_REQUESTS_PER_POLL = 10;
 /**
- * No request is started once a call has run this long: when fetchAll fails and the requests go one by one,
- * each can hang, and Apps Script ends a call at 6 minutes, before the state is saved. The rest wait a poll.
+ * No request is started once a call has run this long: each can hang until UrlFetchApp gives up on it, and Apps
+ * Script ends a call at 6 minutes, before the state is saved. The rest wait for the next poll.
  */
 const SEND_BUDGET_MS = 60000;
-/** Messages that only hold until the next poll that gets through. */
-const PASSING_MESSAGE = /^(Rate limit|The service is slow|The service had a problem)/;
-
-function fingerprint(keys: readonly string[]): string {
-  // FNV-1a over the ordered keys: equal when the input rows still ask for the same properties in the same order.
-  let h = 0x811c9dc5;
-  const s = keys.join("\n");
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return `${keys.length}:${h.toString(16)}`;
-}
+const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
+const STATUS_COLS = statusColumnIndexes();
+const STATUS_WORDS = Object.keys(STATUS_COLOURS);
+/** How far (columns) from where it was last seen a header-less block is looked for. */
+const SEARCH_COLUMNS = 16;
 
 function lettersToMapping(m: ColumnLetters | undefined): ColumnMapping | null | { problem: string } {
   if (!m || (!m.uprn && !m.postcode && !m.address)) return null;
@@ -74,338 +72,265 @@ function lettersToMapping(m: ColumnLetters | undefined): ColumnMapping | null | 
   return out;
 }
 
-/** Rows checked by this run as read now, with their keys by sheet row. */
-interface Input {
-  rows: InputRow[];
-  plan: ScreeningPlan;
+function errorText(e: unknown): string {
+  return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
 }
 
-function readInput(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: Pick<RunState, "firstRow" | "lastRow" | "inputCols" | "mapping" | "batchCap">): Input {
-  const values = readRows(sheet, run.firstRow, run.lastRow, run.inputCols);
-  const read = readPropertyRows(values, { mapping: run.mapping, hasHeader: false });
-  return { rows: read.rows, plan: planScreening(read.rows, { plan: run.batchCap }) };
+function isBlankCell(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 }
 
-/** Sheet rows per property key, from the rows as they are now. */
-function rowsByKey(input: Input, firstRow: number): Map<string, number[]> {
-  const map = new Map<string, number[]>();
-  input.rows.forEach((row) => {
-    if (!row.key || row.error) return;
-    const list = map.get(row.key) || [];
-    list.push(firstRow + row.index);
-    map.set(row.key, list);
-  });
-  return map;
+// ---- the table as it is now ----
+
+interface TableNow {
+  blockCol: number;
+  headerRow: number;
+  /** Sheet row of rowsNow[0]. */
+  top: number;
+  rowsNow: RowNow[];
+  /** Every row's property key now, marked or not. */
+  keys: Set<string>;
+  notes: (string | undefined)[];
 }
 
-function duplicateNotes(input: Input, firstRow: number): Map<number, string> {
-  const notes = new Map<number, string>();
-  for (const rowIdxs of input.plan.rowsByProperty) {
-    const firstSheetRow = firstRow + input.rows[rowIdxs[0]].index;
-    for (const r of rowIdxs.slice(1)) notes.set(firstRow + input.rows[r].index, `Same property as row ${firstSheetRow}; checked once.`);
-  }
-  return notes;
-}
-
-function noteFor(input: Input, firstRow: number, dupes: Map<number, string>, sheetRow: number): string | undefined {
-  const row = input.rows[sheetRow - firstRow];
-  return [row?.note, dupes.get(sheetRow)].filter(Boolean).join(" ") || undefined;
-}
-
-function jobRequests(run: RunState, input: Input | null, nowMs: number, cfg: { baseUrl: string; apiKey: string }) {
-  const due: { job: RunJob; req: HttpRequest; kind: "submit" | "results" }[] = [];
-  for (const job of run.jobs) {
-    if (due.length >= MAX_REQUESTS_PER_POLL) break;
-    if (job.error) continue;
-    if (!job.state) {
-      if ((job.retryAtMs ?? 0) > nowMs || !input) continue;
-      const props = input.plan.properties.slice(job.offset, job.offset + job.count);
-      due.push({ job, req: buildBulkSubmitRequest(cfg, props), kind: "submit" });
-    } else if (job.state.status === "running" && job.state.nextPollAtMs <= nowMs) {
-      const req = nextJobRequest(cfg, job.state);
-      if (req) due.push({ job, req, kind: "results" });
-    }
-  }
-  return due;
-}
-
-type Items = { index: number; outcome: Outcome }[];
-
-/** Errors that stop the whole run: nothing else can succeed with this key or these settings. */
-function isFatal(e: ServiceError): boolean {
-  return e.kind === "auth" || e.kind === "forbidden" || e.code === "batch_too_large" || e.status === 413;
-}
-
-function fatalMessage(e: ServiceError, run: RunState): string {
-  if (e.code === "batch_too_large" || e.status === 413) {
-    const d = (e.details || {}) as { max_batch_size?: number; plan?: string };
-    const cap = d.max_batch_size ? ` Your key allows ${d.max_batch_size} properties per job` : "";
-    return `The service refused a job of ${run.batchCap} properties.${cap}${d.plan ? ` (${d.plan} plan)` : ""}; set the matching plan in Settings and run the check again.`;
-  }
-  return describeError(e);
-}
-
-/** A failure that ends a job: kept as a transient kind so rows keep any earlier values (see core outputRow). */
-function asJobFailure(e: ServiceError, jobId: string): ServiceError {
-  return serviceError("job_failed", e.code, `Bulk job ${jobId}: ${describeError(e)}`, { status: e.status });
+function looksOurs(status: unknown, message: unknown, checkedAt: unknown): boolean {
+  if (isCheckingMessage(message)) return true;
+  return STATUS_WORDS.indexOf(String(status ?? "").trim().toLowerCase()) >= 0 && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(checkedAt ?? "").trim());
 }
 
 /**
- * Back off by Retry-After only when the server sent one: core falls back to the rate-limit window's reset
- * for a 503, which would stall a transient blip for up to a minute.
+ * Finds the results block again before every write: from its header cells (the header row may have moved with rows
+ * inserted or deleted above it), or, in a table without a header row, from what the block's rows hold (Checking…
+ * marks, our statuses and times), near where it was. A problem sentence when it is gone or changed.
  */
-function retryAfterHeader(r: object): number | undefined {
-  const rl = (r as { rateLimit?: RateLimitInfo }).rateLimit;
-  return rl ? rl.retryAfterMs : undefined;
-}
-
-function handleReply(run: RunState, job: RunJob, kind: "submit" | "results", reply: Reply, input: Input | null, items: Items): ServiceError | null {
-  const now = reply.receivedAtMs;
-  if (reply.ok) run.rateLimit = parseRateLimit(reply.headers, now);
-  if (kind === "submit") {
-    const r = reply.ok ? interpretBulkSubmitResponse(reply.status, reply.headers, reply.text, now) : { ok: false as const, error: reply.error };
-    if (r.ok) {
-      job.state = startJob(r.value, { offset: job.offset, count: job.count, nowMs: now });
-      job.failures = 0;
-      return null;
+function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: number } | { problem: string } {
+  const lastRow = sheet.getLastRow();
+  const gone = { problem: `The results columns (${columnLetter(run.blockCol)}:${columnLetter(run.blockCol + BLOCK_WIDTH - 1)}) were deleted or moved during the check` };
+  if (run.headerRow) {
+    const lastCol = Math.max(1, sheet.getLastColumn());
+    const here = run.headerRow <= lastRow ? inspectBlock(sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0]) : null;
+    if (here && !here.changed.length) return { headerRow: run.headerRow, blockCol: here.start + 1 };
+    if (here) {
+      const checked = checkBlock(sheet, run.headerRow, run.blockCol, 0);
+      return "problem" in checked ? checked : gone;
     }
-    const e = r.error;
-    if (isFatal(e)) return e;
-    if (e.kind === "rate_limited") {
-      run.retries = (run.retries || 0) + 1;
-      job.retryAtMs = now + (e.retryAfterMs ?? 1000);
-      run.waitUntilMs = Math.max(run.waitUntilMs, job.retryAtMs);
-      return null;
+    // Rows inserted or deleted above the table moved its header row: look for our intact headers near it.
+    const rows = Math.min(lastRow, run.headerRow + 200);
+    const grid = rows > 0 ? sheet.getRange(1, 1, rows, lastCol).getValues() : [];
+    const order = grid.map((_r, i) => i).sort((x, y) => Math.abs(x + 1 - run.headerRow) - Math.abs(y + 1 - run.headerRow));
+    for (const i of order) {
+      const block = inspectBlock(grid[i]);
+      if (block && !block.changed.length) return { headerRow: i + 1, blockCol: block.start + 1 };
     }
-    if (e.kind === "invalid_input" || ++job.failures >= MAX_FAILURES) {
-      // The service refused these properties (or kept failing): every row of the slice says why.
-      job.error = e.kind === "invalid_input" ? e : asJobFailure(e, "not created");
-      for (let i = 0; i < job.count; i++) items.push({ index: job.offset + i, outcome: { error: job.error } });
-      return null;
-    }
-    run.retries = (run.retries || 0) + 1;
-    job.retryAtMs = now + retryDelay(job.failures, retryAfterHeader(r));
-    return null;
+    return gone;
   }
-  const state = job.state!;
-  const r = reply.ok ? interpretResultsResponse(reply.status, reply.headers, reply.text, now) : { ok: false as const, error: reply.error };
-  if (r.ok) {
-    const props = input ? input.plan.properties.slice(job.offset, job.offset + job.count) : undefined;
-    const accepted = acceptResultsPage(state, r.value, now, props);
-    job.state = accepted.state;
-    job.failures = 0;
-    if (!accepted.done && accepted.waitMs === 0) job.state.nextPollAtMs = now;
-    items.push(...accepted.items);
-    job.answered = (job.answered || 0) + accepted.items.filter((it) => isAnswer(it.outcome)).length;
-    return null;
+  if (lastRow < 1) return gone;
+  const read = (from: number, to: number) => sheet.getRange(1, from, lastRow, to - from + 1).getValues();
+  const score = (grid: unknown[][], c: number) => grid.reduce((n, row) => n + (looksOurs(row[c + STATUS_COLS[0]], row[c + MESSAGE], row[c + CHECKED_AT]) ? 1 : 0), 0);
+  if (run.blockCol + BLOCK_WIDTH - 1 <= sheet.getMaxColumns() && score(read(run.blockCol, run.blockCol + BLOCK_WIDTH - 1), 0) > 0) return { headerRow: 0, blockCol: run.blockCol };
+  // A column inserted (or deleted) left of the block moved it: find it by what its rows hold, nearest first.
+  const from = Math.max(1, run.blockCol - SEARCH_COLUMNS);
+  const to = Math.min(sheet.getMaxColumns(), run.blockCol + SEARCH_COLUMNS + BLOCK_WIDTH);
+  const grid = read(from, to);
+  let best: { col: number; score: number } | null = null;
+  for (let col = from; col + BLOCK_WIDTH - 1 <= to; col++) {
+    const sc = score(grid, col - from);
+    if (sc > 0 && (!best || sc > best.score || (sc === best.score && Math.abs(col - run.blockCol) < Math.abs(best.col - run.blockCol)))) best = { col, score: sc };
   }
-  const e = r.error;
-  if (isFatal(e)) return e;
-  if (e.kind === "rate_limited") {
-    run.retries = (run.retries || 0) + 1;
-    state.nextPollAtMs = now + (e.retryAfterMs ?? 1000);
-    run.waitUntilMs = Math.max(run.waitUntilMs, state.nextPollAtMs);
-    return null;
-  }
-  if (e.kind === "not_found" || e.kind === "invalid_input" || ++job.failures >= MAX_FAILURES) {
-    const ended = failJob(state, asJobFailure(e, state.jobId), now);
-    job.state = ended.state;
-    items.push(...ended.items);
-    return null;
-  }
-  run.retries = (run.retries || 0) + 1;
-  state.nextPollAtMs = now + retryDelay(job.failures, retryAfterHeader(r));
-  return null;
+  return best ? { headerRow: 0, blockCol: best.col } : gone;
 }
 
-function jobsDone(run: RunState): boolean {
-  return run.jobs.every((j) => !!j.error || (!!j.state && j.state.status !== "running"));
-}
-
-function propertiesDone(run: RunState): number {
-  return run.jobs.reduce((n, j) => n + Math.min(j.count, j.answered || 0), 0);
-}
-
-/** Stop, and the ends a run is stopped for (sheet deleted, key removed), end jobs with a "cancelled" error. */
-function jobStatus(j: RunJob): string {
-  const error = j.error || (j.state && j.state.status !== "running" && j.state.status !== "completed" ? j.state.error : undefined);
-  if (error && error.kind === "cancelled") return "stopped";
-  if (j.error) return "failed";
-  return j.state ? j.state.status : "submitting";
-}
-
-function jobView(j: RunJob): JobProgress {
-  const answered = Math.min(j.count, j.answered || 0);
-  const running = !!j.state && j.state.status === "running";
-  return {
-    jobId: j.state ? j.state.jobId : null,
-    status: jobStatus(j),
-    processed: running ? Math.max(j.state!.processed, answered) : answered,
-    total: j.count,
+/**
+ * The rows as they are now, for core's matchRows: every row under the header (every used row without one), its
+ * property key, and whether its Message still says "Checking…" (only those rows take results: a row this run never
+ * marked is never written). Columns inserted left of both the input and the block move the input with it.
+ */
+function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; blockCol: number }): TableNow {
+  const top = at.headerRow ? at.headerRow + 1 : 1;
+  const lastRow = sheet.getLastRow();
+  const n = Math.max(0, lastRow - top + 1);
+  const shift = at.blockCol - run.blockCol;
+  const cols = run.inputCols + Math.max(0, shift);
+  const input = n ? readRows(sheet, top, lastRow, cols) : [];
+  const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
+  const engineKeys = new Set(run.engine.keys);
+  // The input moved with the block (a column inserted left of both) or stayed (inserted between them): the
+  // reading under which more marked rows name a property of this run.
+  const keyAt = (row: unknown[], s: number) => {
+    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c + s]);
+    return normaliseProperty(cell(run.mapping.uprn), cell(run.mapping.postcode), cell(run.mapping.address));
   };
-}
-
-function failedJobs(run: RunState): RunJob[] {
-  return run.jobs.filter((j) => {
-    const status = jobStatus(j);
-    return status === "failed" || status === "timed_out";
+  let best = 0;
+  let bestScore = -1;
+  for (const s of shift > 0 ? [0, shift] : [0]) {
+    let sc = 0;
+    input.forEach((row, i) => {
+      if (isCheckingMessage(marks[i][0]) && engineKeys.has(keyAt(row, s).key || "")) sc++;
+    });
+    if (sc > bestScore) (bestScore = sc), (best = s);
+  }
+  const rowsNow: RowNow[] = [];
+  const keys = new Set<string>();
+  const notes: (string | undefined)[] = [];
+  input.forEach((row, i) => {
+    const r = keyAt(row, best);
+    if (r.key) keys.add(r.key);
+    notes.push(r.note);
+    rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
   });
+  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes };
 }
 
-/** Why nothing was checked, when every job failed: the first job's error, in core's words. */
-function problemOf(run: RunState): string {
-  const failed = failedJobs(run);
-  if (run.phase === "running" || !failed.length || failed.length < run.jobs.length) return "";
-  const e = failed[0].error || (failed[0].state && failed[0].state.error);
-  return e ? describeError(e) : "";
+/** What a row waiting for Resume says: still "Checking…" (so Resume finds it), and why it waits. */
+function waitingRow(prev: unknown[], iso: string, why: string): Cell[] {
+  const row = checkingRow(prev, iso);
+  row[MESSAGE] = `Checking… ${why.replace(/[\s.]+$/, "")}.`;
+  return row;
 }
 
-function nextWaitMs(run: RunState, nowMs: number): number {
-  if (run.phase !== "running") return 0;
-  let soonest = Infinity;
-  let active = 0;
-  for (const j of run.jobs) {
-    if (j.error) continue;
-    if (!j.state) soonest = Math.min(soonest, j.retryAtMs ?? nowMs);
-    else if (j.state.status === "running") soonest = Math.min(soonest, j.state.nextPollAtMs);
-    else continue;
-    active++;
+/** Writes what the engine hands out where each property is now, then tells the engine what was written. */
+function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string): { rows: number; changed: number } {
+  const items = outcomesToWrite(run.engine);
+  const { writes, written, changed } = matchRows(run.engine, t.rowsNow, items);
+  const interim = new Set(items.filter((i) => !i.final).map((i) => i.key));
+  const rows = new Map<number, (prev: unknown[]) => Cell[]>();
+  const dupes = new Map<string, number>();
+  for (const w of writes) {
+    const sheetRow = t.top + w.row;
+    const key = t.rowsNow[w.row].key;
+    const outcome: Outcome = w.outcome;
+    if (key && interim.has(key) && "error" in outcome) {
+      rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, describeError(outcome.error)));
+      continue;
+    }
+    const first = key ? dupes.get(key) : undefined;
+    if (key && first === undefined) dupes.set(key, sheetRow);
+    const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
+    rows.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, note));
   }
-  let wait = (Number.isFinite(soonest) ? soonest : nowMs) - nowMs;
-  wait = Math.max(wait, run.waitUntilMs - nowMs, waitBeforeNextRequest(run.rateLimit, nowMs));
-  // Spread the requests left in the rate-limit window over the window, so that polling itself never hits a 429.
-  const rl = run.rateLimit;
-  if (rl && rl.remaining !== undefined && rl.resetAtMs !== undefined && rl.resetAtMs > nowMs && active > 0) {
-    wait = Math.max(wait, Math.ceil(((rl.resetAtMs - nowMs) / Math.max(1, rl.remaining)) * active));
+  try {
+    writeBlockRows(sheet, t.blockCol, rows);
+  } catch (e) {
+    throw Object.assign(new Error(`${count(rows.size, "result")} could not be written to the sheet (${errorText(e)})`), { cause: e });
   }
-  return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, wait));
+  markWritten(run.engine, written);
+  if (changed.length && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
+  return { rows: rows.size, changed: changed.length };
 }
 
-export function progressOf(run: RunState, nowMs = Date.now()): RunProgress {
+const INPUT_CHANGED_NOTE = "Some rows changed during the check: results went to the rows that hold each property now, and the changed rows say to check them again.";
+
+// ---- progress ----
+
+function sheetPhase(run: SheetRun): SheetRun["phase"] {
+  const e = run.engine.phase;
+  if (e === "running") return "running";
+  if (e === "paused") return "paused";
+  if (e === "stopped") return "stopped";
+  return run.phase === "stopped" ? "stopped" : "done";
+}
+
+function nextWaitMs(run: SheetRun, waitMs: number): number {
+  return run.phase === "running" ? Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs)) : 0;
+}
+
+export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
+  const c = runCounts(run.engine);
+  const views = jobViews(run.engine);
+  const failed = views.filter((j) => j.status === "failed" || j.status === "timed_out").length;
   return {
     runId: run.runId,
     sheetName: run.sheetName,
     rangeA1: a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols),
     outputA1: a1(run.headerRow || run.firstRow, run.blockCol, run.lastRow - (run.headerRow || run.firstRow) + 1, BLOCK_WIDTH),
     phase: run.phase,
-    rows: run.rows,
-    invalidRows: run.invalidRows,
+    rows: c.rows,
+    invalidRows: c.invalid,
     duplicateRows: run.duplicateRows,
-    properties: run.properties,
-    propertiesDone: propertiesDone(run),
+    properties: c.properties,
+    propertiesDone: views.reduce((n, j) => n + j.received, 0),
     rowsWritten: run.rowsWritten,
-    jobs: run.jobs.map(jobView),
-    waitMs: nextWaitMs(run, nowMs),
+    jobs: views.map((j) => ({ jobId: j.jobId, status: j.status === "queued" || j.status === "sending" ? "submitting" : j.status, processed: j.received, total: j.total })),
+    waitMs: nextWaitMs(run, waitMs),
     message: run.message,
-    rateLimited: run.waitUntilMs > nowMs,
+    rateLimited: run.engine.nextRequestAtMs > Date.now(),
     notes: run.notes,
-    failedJobs: run.phase === "running" ? 0 : failedJobs(run).length,
-    problem: problemOf(run),
+    failedJobs: run.phase === "running" ? 0 : failed,
+    // Why, when every job failed (a refused key, the service down): said once, in the error box.
+    problem: run.phase === "done" && views.length > 0 && failed === views.length && (run.engine.fatal ?? run.engine.firstFailure) ? describeError((run.engine.fatal ?? run.engine.firstFailure)!) : "",
+    resumable: c.resumable > 0,
   };
 }
 
-/**
- * Write results into the rows that ask for them now: rows are found by property key, so a row that was
- * moved or edited during the run gets the right result or none, never another row's.
- */
-function writeItems(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: RunState, input: Input, keys: readonly string[], items: Items, nowIso: string): void {
-  if (!items.length) return;
-  const byKey = rowsByKey(input, run.firstRow);
-  const dupes = duplicateNotes(input, run.firstRow);
-  const writes = new Map<number, (prev: unknown[]) => ReturnType<typeof outputRow>>();
-  for (const { index, outcome } of items) {
-    for (const sheetRow of byKey.get(keys[index]) || []) {
-      const note = noteFor(input, run.firstRow, dupes, sheetRow);
-      writes.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, note));
-    }
-  }
-  writeBlockRows(sheet, run.blockCol, writes);
-  run.rowsWritten += writes.size;
-}
-
-function finishRun(sheet: GoogleAppsScript.Spreadsheet.Sheet, run: RunState, input: Input, keys: readonly string[], nowIso: string): void {
-  run.phase = "done";
-  const known = new Set(keys);
-  const changed = new Map<number, (prev: unknown[]) => ReturnType<typeof outputRow>>();
-  const e = serviceError("cancelled", "input_changed", "This row changed while the check ran; run the check again for it.");
-  input.rows.forEach((row) => {
-    if (row.key && !row.error && !known.has(row.key)) changed.set(run.firstRow + row.index, (prev) => outputRow({ error: e }, nowIso, prev));
-  });
-  writeBlockRows(sheet, run.blockCol, changed);
-  if (!run.jobs.length) {
-    run.message = `Nothing was sent: none of the ${count(run.rows, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
+/** The run's line for the sidebar: core's summary, or while it runs, what it waits for. */
+function say(run: SheetRun, extra = ""): void {
+  const s = runSummary(run.engine);
+  if (run.phase === "running") {
+    const c = s.counts;
+    const waits = run.engine.nextRequestAtMs > Date.now() ? ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).` : "";
+    const retries = run.engine.retries ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).` : "";
+    run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${c.rowsDone.toLocaleString("en-GB")} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
     return;
   }
-  run.message = summary(run, changed.size);
+  run.message = `${s.title}: ${s.lines.join(" ")}${extra}`;
 }
 
-/**
- * The last word on a run: "Done" only when every job finished; a run whose jobs failed says "Failed" and
- * how many properties were not checked, so that it never reads as a success.
- */
-function summary(run: RunState, changedRows: number): string {
-  const failed = failedJobs(run).length;
-  const done = propertiesDone(run);
-  const tail =
-    (run.invalidRows ? `; ${count(run.invalidRows, "row")} with input errors` : "") +
-    (changedRows ? `; ${count(changedRows, "row")} changed during the check` : "") +
-    ".";
-  if (!failed) return `Done: ${count(run.properties, "property", "properties")} checked in ${count(run.jobs.length, "job")}${tail}`;
-  const jobs = failed === run.jobs.length ? (failed === 1 ? "the job" : `all ${failed} jobs`) : `${failed} of ${run.jobs.length} jobs`;
-  const checked = done ? `only ${done.toLocaleString("en-GB")} of ${count(run.properties, "property", "properties")} checked` : `none of ${count(run.properties, "property", "properties")} checked`;
-  return `Failed: ${jobs} failed, ${checked}; the rows not checked keep their earlier values, and their Message says why${tail}`;
+// ---- one step ----
+
+interface StepResult {
+  waitMs: number;
+  /** The results block is gone or changed: nothing was written. */
+  problem?: string;
+  /** Requests not started for lack of time in this call: they go with the next poll. */
+  unsent: number;
+  /** Rows whose input changed during the run (they were told to check again). */
+  changed: number;
 }
 
-/** Apps Script's exceptions carry the text in message (and their text names no key, see http.ts). */
-function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
-}
-
-/**
- * Ends the run, whatever happens to the sheet: the rows' last lines are written if they can be, and if not the
- * message says so (a failed write must never leave a run that no poll or Stop can end).
- */
-function stopRun(sheet: GoogleAppsScript.Spreadsheet.Sheet | null, run: RunState, input: Input | null, keys: readonly string[] | null, reason: string, nowIso: string): void {
-  // Stopping is not the rows' fault: "cancelled" keeps any earlier values and says why in Message.
-  const e = serviceError("cancelled", "stopped", reason);
-  const items: Items = [];
-  for (const job of run.jobs) {
-    if (job.error) continue;
-    if (!job.state) {
-      job.error = e;
-      for (let i = 0; i < job.count; i++) items.push({ index: job.offset + i, outcome: { error: e } });
-    } else if (job.state.status === "running") {
-      const ended = failJob(job.state, e, Date.now());
-      job.state = ended.state;
-      items.push(...ended.items);
+function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { baseUrl: string; apiKey: string } | null): StepResult {
+  const nowIso = () => new Date(Date.now()).toISOString();
+  const at = relocate(sheet, run);
+  if ("problem" in at) {
+    // Nothing is written; the state is kept, so Resume can collect once the block is back (Undo).
+    stopRun(run.engine, "Not sent: the results columns were changed during the check; run the check again.");
+    run.phase = "stopped";
+    run.message = `${at.problem}, so the check stopped and nothing more was written. Undo the change and choose Resume, or check again to write fresh results.`;
+    return { waitMs: 0, problem: at.problem, unsent: 0, changed: 0 };
+  }
+  run.blockCol = at.blockCol;
+  run.headerRow = at.headerRow;
+  let table = readTableNow(sheet, run, at);
+  let unsent = 0;
+  if (run.engine.phase === "running" && apiConfig) {
+    const due = dueRequests(run.engine, apiConfig, Date.now(), { presentKeys: table.keys });
+    if (due.requests.length) {
+      // The state goes to storage before a submit is sent: an execution that dies meanwhile resumes knowing the job may exist.
+      if (due.requests.some((r) => r.kind === "submit")) saveRun({ ...run, engine: storedState(run.engine) });
+      const replies = sendRunRequests(
+        due.requests.map((r) => r.request),
+        callStartMs + SEND_BUDGET_MS,
+      );
+      due.requests.forEach((r, i) => acceptReply(run.engine, r.id, replies[i], Date.now()));
+      unsent = replies.filter((r) => "failure" in r && r.failure === "not_sent").length;
+      table = readTableNow(sheet, run, at); // the sheet may have changed while the requests were out
     }
   }
-  let unwritten = "";
-  if (sheet && input && keys) {
-    try {
-      writeItems(sheet, run, input, keys, items, nowIso);
-    } catch (err) {
-      unwritten = ` However, the rows could not be updated (${errorText(err)}), so those not yet checked may still say "Not checked yet."`;
-    }
+  const written = writeOutcomes(sheet, run, table, nowIso());
+  run.rowsWritten += written.rows;
+  run.phase = sheetPhase(run);
+  return { waitMs: nextDueInMs(run.engine, Date.now()), unsent, changed: written.changed };
+}
+
+// ---- start ----
+
+function withUserLock<T>(fn: () => T, busy: () => T): T {
+  const lock = LockService.getUserLock();
+  if (!lock.tryLock(2000)) return busy();
+  try {
+    return fn();
+  } finally {
+    lock.releaseLock();
   }
-  run.phase = "stopped";
-  run.message = reason + unwritten;
-}
-
-/** Keys of the run's properties: from the rows as they are now when unchanged, else from the cache. */
-function runKeys(run: RunState, input: Input): readonly string[] | null {
-  if (fingerprint(input.plan.keys) === run.fingerprint) return input.plan.keys;
-  run.inputChanged = true;
-  return cachedKeys(run.runId);
-}
-
-/** The rows a run covers, shown to a person: "A2:C51" style, on its sheet. */
-function describeRun(run: RunState): string {
-  return `${run.sheetName}!${a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols)}`;
-}
-
-function isBlankCell(v: unknown): boolean {
-  return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 }
 
 /** Names the cells the person selected (not the table rows they fall in), and what to select instead. */
@@ -419,10 +344,21 @@ function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
   return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`;
 }
 
+function describeRun(run: SheetRun): string {
+  return `${run.sheetName}!${a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols)}`;
+}
+
+/** Rows of [first, last] hidden by a filter (only asked when the sheet has one: one call per row otherwise). */
+function hiddenByFilter(sheet: Sheet, first: number, last: number): Set<number> {
+  const hidden = new Set<number>();
+  if (!sheet.getFilter()) return hidden;
+  for (let r = first; r <= last; r++) if (sheet.isRowHiddenByFilter(r)) hidden.add(r);
+  return hidden;
+}
+
 /**
- * Checks one run at a time per user: a second sidebar (or a double click) is refused while a check runs,
- * with the running check's progress, so that the first run's state is never overwritten. Under the user
- * lock, so two starts at the same moment cannot both pass.
+ * Checks one run at a time per user: a second sidebar (or a double click) is refused while a check runs, with the
+ * running check's progress, so that the first run's state is never overwritten. Under the user lock.
  */
 export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
   return withUserLock(
@@ -466,63 +402,66 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
     endRow = lastRow;
   }
   firstRow = Math.max(firstRow, table.headerRow + 1);
-  // Whole columns (A:C) select every row of the sheet: stop at the last row with data, and then at the last
-  // row whose input columns hold anything, so the blank tail is not a wall of "empty row" errors.
+  // Whole columns (A:C) select every row of the sheet: stop at the last row with data, and then at the last row
+  // whose input columns hold anything, so the blank tail is not a wall of "empty row" errors.
   const selectedEnd = endRow;
   endRow = Math.min(endRow, lastRow);
+  const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter((c): c is number => c !== undefined);
+  let values: unknown[][] = [];
   if (endRow >= firstRow) {
-    const values = readRows(sheet, firstRow, endRow, table.inputCols);
-    const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter((c): c is number => c !== undefined);
+    values = readRows(sheet, firstRow, endRow, table.inputCols);
     let last = values.length - 1;
     while (last >= 0 && cols.every((c) => isBlankCell(values[last][c]))) last--;
+    values = values.slice(0, last + 1);
     endRow = firstRow + last;
   }
   if (endRow < firstRow) return { ok: false, message: nothingToCheck(selection) };
   if (wholeTable) {
     const picked = selection!.getLastRow() === table.headerRow ? "the header row" : "rows above the table";
     table.notes.unshift(`You selected ${picked}, so the whole table is checked: rows ${firstRow}–${endRow}.`);
-  }
-  else if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
+  } else if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
 
-  const runBase = { firstRow, lastRow: endRow, inputCols: table.inputCols, mapping: table.mapping, batchCap: settings.plan === "enterprise" ? 10000 : 1000 };
-  const input = readInput(sheet, runBase);
-  const invalid = input.rows.filter((r) => r.error).length;
-  const validRows = input.rows.length - invalid;
+  // Rows hidden by a filter are skipped: not sent, not written (and counted in the summary).
+  const hidden = hiddenByFilter(sheet, firstRow, endRow);
+  const read = readPropertyRows(values, { mapping: table.mapping, hasHeader: false });
+  const rows: InputRow[] = read.rows.filter((r) => !hidden.has(firstRow + r.index));
   const now = Date.now();
-  const run: RunState = {
-    v: 1,
-    runId: `run_${now.toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`,
+  const runId = `run_${now.toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const engine = createRun(rows, { plan: settings.plan === "enterprise" ? 10000 : 1000, nowMs: now, runId, skippedRows: hidden.size });
+  const validRows = rows.filter((r) => r.key && !r.error).length;
+  const run: SheetRun = {
+    v: 2,
+    runId,
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
     headerRow: table.headerRow,
-    ...runBase,
+    firstRow,
+    lastRow: endRow,
+    inputCols: table.inputCols,
+    mapping: table.mapping,
     blockCol: table.blockCol,
-    fingerprint: fingerprint(input.plan.keys),
-    properties: input.plan.properties.length,
-    rows: input.rows.length,
-    invalidRows: invalid,
-    duplicateRows: validRows - input.plan.properties.length,
-    rowsWritten: 0,
-    jobs: input.plan.jobs.map((j) => ({ offset: j.start, count: j.end - j.start, failures: 0 })),
-    phase: "running",
-    waitUntilMs: 0,
+    phase: engine.phase === "running" ? "running" : "done",
     message: "",
     notes: table.notes.slice(),
     startedAtMs: now,
+    rowsWritten: 0,
+    duplicateRows: validRows - engine.properties.length,
+    engine,
   };
+  if (wholeTable) run.wholeTable = true;
 
-  // Submit first: a refused key or plan stops here with nothing written to the sheet.
-  const items: Items = [];
-  const due = jobRequests(run, input, now, settings.config);
-  const replies = sendAll(
-    due.map((d) => d.req),
-    now + SEND_BUDGET_MS,
-  );
-  for (let i = 0; i < due.length; i++) {
-    const reply = replies[i];
-    if (!reply) continue; // not sent in time: the first poll sends it
-    const fatal = handleReply(run, due[i].job, due[i].kind, reply, input, items);
-    if (fatal) return { ok: false, message: fatalMessage(fatal, run) };
+  // The first submit goes before anything is written: a refused key or plan stops here with the sheet untouched.
+  // Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
+  for (let round = 0; round < 2; round++) {
+    const due = dueRequests(engine, settings.config, Date.now());
+    if (!due.requests.length) break;
+    const replies = sendRunRequests(
+      due.requests.map((r) => r.request),
+      now + SEND_BUDGET_MS,
+    );
+    due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
+    if (engine.fatal) return { ok: false, message: describeError(engine.fatal) };
+    if (!engine.jobs.some((j) => j.poll)) break;
   }
 
   ensureBlockFits(sheet, table.blockCol);
@@ -533,46 +472,40 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
     rememberBlock(sheet, table.blockCol);
     run.notes.push("No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.");
   }
-
-  // Every row gets its line now: input errors at their row, the rest "Not checked yet." (or their earlier values).
+  // Every row gets its line now: input errors at their row, the rest "Checking…" (earlier values kept).
   const nowIso = new Date(now).toISOString();
-  const dupes = duplicateNotes(input, firstRow);
-  const submitted = new Map<number, Outcome>();
-  for (const it of items) for (const r of input.plan.rowsByProperty[it.index]) submitted.set(r, it.outcome);
-  const first = new Map<number, (prev: unknown[]) => ReturnType<typeof outputRow>>();
-  input.rows.forEach((row, r) => {
+  const marks = new Map<number, (prev: unknown[]) => Cell[]>();
+  rows.forEach((row) => {
     const sheetRow = firstRow + row.index;
-    const outcome: Outcome | undefined = row.error ? { error: serviceError("invalid_input", row.error.code, row.error.message) } : submitted.get(r);
-    first.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, row.error ? undefined : noteFor(input, firstRow, dupes, sheetRow)));
+    if (row.error || !row.key) marks.set(sheetRow, (prev) => outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev));
+    else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso));
   });
-  writeBlockRows(sheet, table.blockCol, first);
-  run.rowsWritten = invalid + submitted.size;
+  writeBlockRows(sheet, table.blockCol, marks);
+  run.rowsWritten = marks.size;
+  const table2 = readTableNow(sheet, run, { headerRow: table.headerRow, blockCol: table.blockCol });
+  run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso).rows;
+  run.phase = sheetPhase(run);
 
-  if (!run.jobs.length) run.phase = "done";
-  if (run.phase === "done") finishRun(sheet, run, input, input.plan.keys, nowIso);
-  else {
-    cacheKeys(run.runId, input.plan.keys);
-    const waiting = run.jobs.filter((j) => !j.state && !j.error).length;
-    const whole = wholeTable ? "the whole table: " : "";
-    run.message =
-      `Checking ${whole}${count(run.properties, "property", "properties")} from ${count(run.rows, "row")} in ${count(run.jobs.length, "job")}` +
-      (waiting ? `; ${waiting === run.jobs.length ? "sending" : `${count(waiting, "job")} still to send`}${retriesSoFar(run)}.` : ".");
+  const invalid = runCounts(engine).invalid;
+  if (!engine.properties.length) {
+    run.phase = "done";
+    run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
+  } else {
+    say(run);
     if (invalid) run.notes.push(`${count(invalid, "row")} with input errors; see ${invalid === 1 ? "its" : "their"} Message.`);
     if (run.duplicateRows) run.notes.push(`${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`);
+    if (hidden.size) run.notes.push(`${count(hidden.size, "row")} hidden by a filter ${hidden.size === 1 ? "was" : "were"} skipped: not sent and not written.`);
   }
-  saveRun(run);
-  return { ok: true, jobIds: run.jobs.filter((j) => j.state).map((j) => j.state!.jobId), progress: progressOf(run) };
+  save(run);
+  return { ok: true, jobIds: engine.jobs.filter((j) => j.poll).map((j) => j.poll!.jobId), progress: progressOf(run, nextDueInMs(engine, Date.now())) };
 }
 
-function withUserLock<T>(fn: () => T, busy: () => T): T {
-  const lock = LockService.getUserLock();
-  if (!lock.tryLock(2000)) return busy();
-  try {
-    return fn();
-  } finally {
-    lock.releaseLock();
-  }
+/** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */
+function save(run: SheetRun): void {
+  saveRun({ ...run, engine: storedState(run.engine) });
 }
+
+// ---- poll, stop, resume ----
 
 /** One short step of a running check; the sidebar calls it again after the returned waitMs. */
 export function pollBulkCheck(): RunProgress | null {
@@ -582,14 +515,17 @@ export function pollBulkCheck(): RunProgress | null {
       const run = loadRun();
       if (!run) return null;
       if (run.phase !== "running") return progressOf(run);
+      let waitMs = 1000;
       try {
-        pollRun(run, callStartMs);
+        waitMs = pollRun(run, callStartMs);
       } catch (e) {
-        // A sheet that cannot be read or written would fail every poll the same way: end the run, and say why.
-        stopRun(null, run, null, null, `The check stopped: the sheet could not be read or written (${errorText(e)}). Rows not updated keep their last values; check again.`, new Date(Date.now()).toISOString());
+        // A sheet that cannot be read or written would fail every poll the same way: stop, say why, keep the state.
+        stopRun(run.engine);
+        run.phase = "stopped";
+        run.message = `The check stopped: ${/could not be written/.test(errorText(e)) ? errorText(e) : `the sheet could not be read or written (${errorText(e)})`}. Results not written are kept: choose Resume to write them, or check again.`;
       }
-      saveRun(run);
-      return progressOf(run);
+      save(run);
+      return progressOf(run, waitMs);
     },
     () => {
       const run = loadRun();
@@ -598,98 +534,32 @@ export function pollBulkCheck(): RunProgress | null {
   );
 }
 
-function pollRun(run: RunState, callStartMs: number): void {
-  const now = Date.now();
-  const nowIso = new Date(now).toISOString();
+function pollRun(run: SheetRun, callStartMs: number): number {
   const sheet = findSheet(run.sheetId);
-  const settings = loadSettings();
-  if (sheet) run.sheetName = sheet.getName(); // renamed mid-run: results still go to the same sheet
   if (!sheet) {
-    stopRun(null, run, null, null, `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`, nowIso);
-    return;
+    stopRun(run.engine);
+    run.phase = "stopped";
+    run.message = `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`;
+    return 0;
   }
-  const block = checkBlock(sheet, run.headerRow, run.blockCol, run.lastRow);
-  if ("problem" in block) {
-    stopRun(null, run, null, null, `${block.problem}, so the check stopped; nothing more was written and nothing more is sent. Check again to write fresh results.`, nowIso);
-    return;
-  }
-  run.blockCol = block.col; // columns inserted left of the block: it moved with them
+  run.sheetName = sheet.getName(); // renamed mid-run: results still go to the same sheet
+  const settings = loadSettings();
   if (!settings.config) {
-    const stoppedInput = readInput(sheet, run);
-    const stoppedKeys = runKeys(run, stoppedInput);
-    stopRun(sheet, run, stoppedInput, stoppedKeys, "The API key was removed in Settings, so the check stopped; rows not yet checked say so.", nowIso);
-    return;
+    stopRun(run.engine, "Not sent: the API key was removed in Settings during the check.");
+    const r = step(sheet, run, callStartMs, null);
+    run.phase = "stopped";
+    run.message = `The API key was removed in Settings, so the check stopped; rows not yet checked say so.${run.engine.phase === "stopped" ? " Add the key again and choose Resume to collect the jobs already sent." : ""}`;
+    return r.waitMs;
   }
-  if (run.waitUntilMs > now || waitBeforeNextRequest(run.rateLimit, now) > 0) return;
-  run.message = PASSING_MESSAGE.test(run.message) ? "" : run.message;
-
-  const input = readInput(sheet, run);
-  const keys = runKeys(run, input);
-  if (!keys) {
-    stopRun(null, run, null, null, "The rows were edited during the check and the saved row map has expired; run the check again.", nowIso);
-    return;
-  }
-  const items: Items = [];
-  for (const job of run.jobs) {
-    const late = job.state ? checkJobDeadline(job.state, now) : null;
-    if (late) {
-      job.state = late.state;
-      items.push(...late.items);
-    }
-  }
-  // Unsent jobs need the original properties: if the rows changed, those rows are asked to re-run.
-  const sendable = keys === input.plan.keys ? input : null;
-  let due = jobRequests(run, sendable, now, settings.config);
-  const budget = run.rateLimit && run.rateLimit.remaining !== undefined ? Math.max(1, run.rateLimit.remaining) : due.length;
-  due = due.slice(0, budget);
-  const replies = sendAll(
-    due.map((d) => d.req),
-    callStartMs + SEND_BUDGET_MS,
-  );
-  let fatal: ServiceError | null = null;
-  let unsent = 0;
-  for (let i = 0; i < due.length; i++) {
-    const reply = replies[i];
-    if (reply) fatal = handleReply(run, due[i].job, due[i].kind, reply, sendable, items) || fatal;
-    else unsent++; // out of time in this call: the job is due again at the next poll
-  }
-  if (!sendable) {
-    for (const job of run.jobs) {
-      if (job.state || job.error) continue;
-      job.error = serviceError("cancelled", "input_changed", "The rows changed before this part of the check was sent; run the check again.");
-    }
-  }
-  try {
-    writeItems(sheet, run, input, keys, items, nowIso);
-  } catch (e) {
-    // Those results are taken from the service already: say which could not be written rather than retry forever.
-    stopRun(null, run, null, null, `The check stopped: ${count(items.length, "result")} could not be written to the sheet (${errorText(e)}). Check again to fill those rows.`, nowIso);
-    return;
-  }
-  if (fatal) stopRun(sheet, run, input, keys, fatalMessage(fatal, run), nowIso);
-  else if (jobsDone(run)) finishRun(sheet, run, input, keys, nowIso);
-  else if (run.waitUntilMs > Date.now()) {
-    run.message = `Rate limit reached; waiting ${Math.ceil((run.waitUntilMs - Date.now()) / 1000)} s before the next request${retriesSoFar(run)}.`;
-  } else if (unsent) {
-    run.message = `The service is slow to answer; ${count(unsent, "request")} wait for the next update${retriesSoFar(run)}.`;
-  } else if (run.jobs.some((j) => !j.error && j.failures > 0 && (!j.state || j.state.status === "running"))) {
-    run.message = `The service had a problem; trying again${retriesSoFar(run)}.`;
-  }
-  if (run.inputChanged && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
+  const r = step(sheet, run, callStartMs, settings.config);
+  if (r.problem) return 0;
+  say(run, r.unsent ? ` The service is slow to answer; ${count(r.unsent, "request")} wait for the next update.` : "");
+  return r.waitMs;
 }
-
-/** " (retry 7, 23 s since the check started)": a wait that goes on shows it is still trying, and for how long. */
-function retriesSoFar(run: RunState): string {
-  if (!run.retries) return "";
-  const secs = Math.max(0, Math.round((Date.now() - run.startedAtMs) / 1000));
-  return ` (retry ${run.retries.toLocaleString("en-GB")}, ${secs} s since the check started)`;
-}
-
-const INPUT_CHANGED_NOTE = "The input rows changed during the check: results go to the rows that still hold each property.";
 
 /**
- * Stop always ends the run and saves it, even when the sheet cannot be read or written (the message says what
- * was not written). While a poll holds the lock the answer is "busy": the sidebar keeps polling and asks again.
+ * Stop always ends the run and saves it, even when the sheet cannot be read or written. Jobs already sent stay
+ * collectable (Resume). While a poll holds the lock the answer is "busy": the sidebar asks again.
  */
 export function cancelBulkCheck(): StopResult | null {
   return withUserLock(
@@ -697,8 +567,21 @@ export function cancelBulkCheck(): StopResult | null {
       const run = loadRun();
       if (!run) return null;
       if (run.phase === "running") {
-        stopByUser(run);
-        saveRun(run);
+        stopRun(run.engine, "Stopped by you before this row was sent; run the check again for it.");
+        run.phase = "stopped";
+        const sheet = findSheet(run.sheetId);
+        let unwritten = "";
+        let problem: string | undefined;
+        try {
+          if (sheet) problem = step(sheet, run, Date.now(), null).problem;
+          else problem = `The sheet "${run.sheetName}" was deleted`;
+        } catch (e) {
+          unwritten = ` However, the rows could not be updated (${errorText((e as { cause?: unknown }).cause ?? e)}).`;
+        }
+        run.phase = "stopped";
+        say(run, unwritten);
+        run.message = problem ? `Stopped by you. Nothing was written: ${problem}.` : run.message.replace(/^(Stopped|Finished with problems|Done|Not all written):/, "Stopped by you:");
+        save(run);
       }
       return progressOf(run);
     },
@@ -710,25 +593,23 @@ export function cancelBulkCheck(): StopResult | null {
   );
 }
 
-function stopByUser(run: RunState): void {
-  const nowIso = new Date(Date.now()).toISOString();
-  const reason = `Stopped by you: ${propertiesDone(run).toLocaleString("en-GB")} of ${count(run.properties, "property", "properties")} checked; rows not yet checked say so.`;
-  const sheet = findSheet(run.sheetId);
-  let input: Input | null = null;
-  let keys: readonly string[] | null = null;
-  let unreadable = "";
-  try {
-    const block = sheet ? checkBlock(sheet, run.headerRow, run.blockCol, run.lastRow) : null;
-    if (block && "problem" in block) unreadable = ` Nothing was written: ${block.problem}.`;
-    else if (sheet && block) {
-      run.blockCol = block.col;
-      input = readInput(sheet, run);
-      keys = runKeys(run, input);
-    }
-  } catch (e) {
-    unreadable = ` Nothing was written: the sheet could not be read (${errorText(e)}).`;
-  }
-  stopRun(input ? sheet : null, run, input, keys, unreadable ? `Stopped by you.${unreadable}` : reason, nowIso);
+/** Goes on with a paused or stopped run: jobs already sent are collected (GETs only), jobs not sent are sent. */
+export function resumeBulkCheck(): RunProgress | null {
+  return withUserLock(
+    () => {
+      const run = loadRun();
+      if (!run) return null;
+      resumeRun(run.engine, Date.now());
+      run.phase = run.engine.phase === "running" ? "running" : sheetPhase(run);
+      say(run);
+      save(run);
+      return progressOf(run, 0);
+    },
+    () => {
+      const run = loadRun();
+      return run ? { ...progressOf(run), waitMs: 1000 } : null;
+    },
+  );
 }
 
 export function currentRun(): RunProgress | null {
@@ -738,4 +619,10 @@ export function currentRun(): RunProgress | null {
 
 export function forgetRun(): void {
   clearRun();
+}
+
+/** For tests and the bench: the engine state of the stored run. */
+export function storedEngine(): RunState | null {
+  const run = loadRun();
+  return run ? run.engine : null;
 }

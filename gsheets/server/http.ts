@@ -4,6 +4,7 @@
  */
 import { serviceError, type ServiceError } from "../../core/errors";
 import type { HttpRequest } from "../../core/requests";
+import { classifyTransportError, type Reply as RunReply } from "../../core/run";
 
 export type Reply =
   | { ok: true; status: number; headers: Record<string, string | string[]>; text: string; receivedAtMs: number }
@@ -88,4 +89,37 @@ export function sendAll(reqs: HttpRequest[], deadlineMs = Infinity): (Reply | nu
 
 export function send(req: HttpRequest): Reply {
   return sendAll([req])[0]!;
+}
+
+/**
+ * The run engine's requests, sent with one fetchAll. What came back is given to the engine as it is; what did
+ * not is classified truthfully, because the engine decides from it whether a submit may be sent again:
+ * fetchAll throws as a whole when any one request fails, after the others may have reached the service. Then
+ * GETs are sent again one by one (harmless), but a POST is never sent again here: it is "dropped" (may have
+ * made its job) unless the exception proves nothing left (a DNS failure, a refused connection). Requests not
+ * started because the call is out of time are "not_sent".
+ */
+export function sendRunRequests(reqs: HttpRequest[], deadlineMs = Infinity): RunReply[] {
+  if (!reqs.length) return [];
+  const all = reqs.map(params);
+  const asReply = (res: GoogleAppsScript.URL_Fetch.HTTPResponse): RunReply => ({
+    status: res.getResponseCode(),
+    headers: res.getAllHeaders() as Record<string, string | string[]>,
+    text: res.getContentText(),
+  });
+  try {
+    const res = reqs.length === 1 ? [UrlFetchApp.fetch(all[0].url, withoutUrl(all[0]))] : UrlFetchApp.fetchAll(all);
+    return res.map(asReply);
+  } catch (e) {
+    const failure = classifyTransportError(e);
+    return reqs.map((req, i) => {
+      if (req.method !== "GET") return failure;
+      if (Date.now() >= deadlineMs) return { failure: "not_sent" as const };
+      try {
+        return asReply(UrlFetchApp.fetch(all[i].url, withoutUrl(all[i])));
+      } catch (err) {
+        return classifyTransportError(err);
+      }
+    });
+  }
 }

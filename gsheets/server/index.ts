@@ -3,7 +3,7 @@
  * gas-webpack-plugin turns each `global.x = ...` into a top-level function declaration in Code.js.
  */
 import type { ServerApi } from "../shared/api";
-import { cancelBulkCheck, currentRun, pollBulkCheck, startBulkCheck } from "./bulk";
+import { cancelBulkCheck, currentRun, pollBulkCheck, resumeBulkCheck, startBulkCheck } from "./bulk";
 import { insertUprn, lookupAddresses } from "./lookup";
 import { checkSelectedRows, onInstall, onOpen, showSettings, showSidebar } from "./menu";
 import { takeIntent } from "./runstore";
@@ -31,6 +31,7 @@ const api: ServerApi = {
   startBulkCheck,
   pollBulkCheck,
   cancelBulkCheck,
+  resumeBulkCheck,
   lookupAddresses,
   insertUprn,
 };
@@ -47,5 +48,6 @@ global.removeApiKey = api.removeApiKey;
 global.startBulkCheck = api.startBulkCheck;
 global.pollBulkCheck = api.pollBulkCheck;
 global.cancelBulkCheck = api.cancelBulkCheck;
+global.resumeBulkCheck = api.resumeBulkCheck;
 global.lookupAddresses = api.lookupAddresses;
 global.insertUprn = api.insertUprn;

@@ -2,56 +2,36 @@
  * Where a running check lives between the sidebar's short polls: its small state (job states, range,
  * mapping) in user properties, so that closing and reopening the sidebar resumes; the row keys in the cache.
  */
-import type { ColumnMapping, JobState, RateLimitInfo, ServiceError } from "../../core";
+import type { ColumnMapping, RunState } from "../../core";
 
-/** One bulk job of a run: a slice of the plan's properties, submitted (state) or waiting to be. */
-export interface RunJob {
-  offset: number;
-  count: number;
-  state?: JobState;
-  /** Consecutive transient failures, for back-off. */
-  failures: number;
-  /** Not submitted yet: when the next attempt may go. */
-  retryAtMs?: number;
-  /** Ended without a job (submission refused): the error its rows were given. */
-  error?: ServiceError;
-  /**
-   * Properties the service answered for. Core marks every property of an ended job as received (its rows
-   * get the job's error), so that count cannot tell a failed job from a finished one; this can.
-   */
-  answered?: number;
-}
-
-export interface RunState {
-  v: 1;
+/**
+ * A sheet's run: where its rows and results block are, what the sidebar shows, and the core run engine's
+ * stored state (jobs, cursors, retries, what was written). Plain JSON.
+ */
+export interface SheetRun {
+  v: 2;
   runId: string;
   sheetId: number;
   sheetName: string;
+  /** Sheet row of the header, 0 when the table has none. */
   headerRow: number;
-  /** Sheet rows of the data checked, inclusive. */
+  /** Sheet rows of the data checked when the run started, inclusive. */
   firstRow: number;
   lastRow: number;
   inputCols: number;
   mapping: ColumnMapping;
   blockCol: number;
-  batchCap: number;
-  /** Fingerprint of the plan's property keys: tells whether the input rows changed since the start. */
-  fingerprint: string;
-  properties: number;
-  rows: number;
-  invalidRows: number;
-  duplicateRows: number;
-  rowsWritten: number;
-  jobs: RunJob[];
-  phase: "running" | "done" | "stopped";
-  waitUntilMs: number;
-  rateLimit?: RateLimitInfo;
+  phase: "running" | "paused" | "stopped" | "done";
   message: string;
   notes: string[];
   startedAtMs: number;
-  /** Requests tried again so far (429s, 5xx, network): shown while the sidebar waits, so a stall is visible. */
-  retries?: number;
-  inputChanged?: boolean;
+  rowsWritten: number;
+  duplicateRows: number;
+  /** The selection was the header row (or above it), so the whole table is checked. */
+  wholeTable?: boolean;
+  engine: RunState;
+  /** The engine's property list and keys were too large for user properties and wait in the user cache. */
+  propertiesInCache?: boolean;
 }
 
 const PREFIX = "compliance.run";
@@ -64,23 +44,38 @@ function props(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
 }
 
-export function loadRun(): RunState | null {
+/** User properties hold 500 KB in all: a state larger than this keeps its property list in the cache. */
+const INLINE_MAX = 300000;
+
+export function loadRun(): SheetRun | null {
   const all = props().getProperties();
   const n = Number(all[`${PREFIX}.pieces`] || 0);
   if (!n) return null;
   let json = "";
   for (let i = 0; i < n; i++) json += all[`${PREFIX}.${i}`] || "";
   try {
-    const run = JSON.parse(json) as RunState;
-    return run && run.v === 1 ? run : null;
+    const run = JSON.parse(json) as SheetRun;
+    if (!run || run.v !== 2 || !run.engine) return null;
+    if (run.propertiesInCache) {
+      const cached = cachedKeys<{ properties: RunState["properties"]; keys: string[] }>(run.runId);
+      if (!cached) return { ...run, phase: run.phase === "running" ? "stopped" : run.phase, message: "The saved list of this check's properties expired (it is kept 6 hours when a check is this large); run the check again." };
+      run.engine.properties = cached.properties;
+      run.engine.keys = cached.keys;
+    }
+    return run;
   } catch (_e) {
     return null;
   }
 }
 
 /** One setProperties call; pieces left over from a longer earlier state are removed. */
-export function saveRun(run: RunState): void {
-  const json = JSON.stringify(run);
+export function saveRun(run: SheetRun): void {
+  let json = JSON.stringify(run);
+  if (json.length > INLINE_MAX) {
+    if (!run.propertiesInCache) cacheKeys(run.runId, { properties: run.engine.properties, keys: run.engine.keys });
+    run.propertiesInCache = true;
+    json = JSON.stringify({ ...run, propertiesInCache: true, engine: { ...run.engine, properties: [], keys: [] } });
+  }
   const updates: Record<string, string> = {};
   const pieces = Math.ceil(json.length / PIECE);
   for (let i = 0; i < pieces; i++) updates[`${PREFIX}.${i}`] = json.slice(i * PIECE, (i + 1) * PIECE);
@@ -98,9 +93,9 @@ export function clearRun(): void {
   store.deleteProperty(`${PREFIX}.pieces`);
 }
 
-/** The plan's property keys, kept so that results still find their rows if the user edits the input mid-run. */
-export function cacheKeys(runId: string, keys: string[]): void {
-  const json = JSON.stringify(keys);
+/** A large run's property list and keys, kept in the user cache (6 hours), pieces under its 100 KB a value. */
+export function cacheKeys(runId: string, value: unknown): void {
+  const json = JSON.stringify(value);
   const entries: Record<string, string> = {};
   const pieces = Math.ceil(json.length / CACHE_PIECE) || 1;
   for (let i = 0; i < pieces; i++) entries[`${runId}.keys.${i}`] = json.slice(i * CACHE_PIECE, (i + 1) * CACHE_PIECE);
@@ -108,7 +103,7 @@ export function cacheKeys(runId: string, keys: string[]): void {
   CacheService.getUserCache()!.putAll(entries, CACHE_SECONDS);
 }
 
-export function cachedKeys(runId: string): string[] | null {
+export function cachedKeys<T>(runId: string): T | null {
   const cache = CacheService.getUserCache()!;
   const n = Number(cache.get(`${runId}.keys.pieces`) || 0);
   if (!n) return null;
@@ -121,7 +116,7 @@ export function cachedKeys(runId: string): string[] | null {
     json += got[name];
   }
   try {
-    return JSON.parse(json) as string[];
+    return JSON.parse(json) as T;
   } catch (_e) {
     return null;
   }

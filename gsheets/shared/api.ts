@@ -45,7 +45,8 @@ export interface JobProgress {
   total: number;
 }
 
-export type RunPhase = "running" | "done" | "stopped";
+/** paused: the plan's quota ran out (Resume after the time in the message); stopped: Stop, or the run could not go on. */
+export type RunPhase = "running" | "paused" | "done" | "stopped";
 
 export interface RunProgress {
   runId: string;
@@ -73,6 +74,8 @@ export interface RunProgress {
   failedJobs: number;
   /** Why, when every job failed (core's describeError of the first job's error); otherwise empty. */
   problem: string;
+  /** Rows in jobs already sent (or queued while paused) that Resume can still collect, without sending any job twice. */
+  resumable: boolean;
 }
 
 /** Stop's answer: busy when a poll holds the lock (the run goes on; ask again in a moment). */
@@ -114,6 +117,8 @@ export interface ServerApi {
   startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult;
   pollBulkCheck(): RunProgress | null;
   cancelBulkCheck(): StopResult | null;
+  /** Goes on with a paused or stopped run: collects the jobs already sent, sends the ones not sent. */
+  resumeBulkCheck(): RunProgress | null;
   lookupAddresses(q: { postcode?: string; query?: string }): LookupResult;
   insertUprn(uprn: string): InsertResult;
 }

@@ -101,6 +101,8 @@ function renderRun(p: RunProgress | null): void {
   if (!running) stopping = false;
   $<HTMLButtonElement>("check-btn").disabled = running;
   $("stop-btn").hidden = !running;
+  // Jobs already sent (or queued while the quota was out) can still be collected: Resume sends nothing twice.
+  $("resume-btn").hidden = running || !p || !p.resumable;
   $<HTMLButtonElement>("stop-btn").disabled = stopping;
   if (!p) {
     $("run").hidden = true;
@@ -115,7 +117,7 @@ function renderRun(p: RunProgress | null): void {
     `${count(p.rows, "row")} (${p.invalidRows.toLocaleString("en-GB")} with input errors, ${count(p.duplicateRows, "duplicate")}) · ${p.sheetName}!${p.rangeA1}`;
   $("run-status").textContent = p.message;
   // A run that did not check everything must not look like one that did.
-  const incomplete = p.phase === "stopped" || (p.phase === "done" && p.failedJobs > 0);
+  const incomplete = p.phase === "stopped" || p.phase === "paused" || (p.phase === "done" && (p.failedJobs > 0 || !/^Done/.test(p.message)));
   $("run-status").className = incomplete ? "msg error" : p.rateLimited ? "msg" : "";
   const jobs = $("jobs");
   jobs.textContent = "";
@@ -149,7 +151,7 @@ function runHeadline(p: RunProgress): string {
 
 /** Once a run has ended: why nothing was checked when every job failed; nothing otherwise (the status says it). */
 function showEnd(p: RunProgress): void {
-  if (p.phase === "stopped") showMessage(p.message, "error");
+  if (p.phase === "stopped" || p.phase === "paused") showMessage(p.message, "error");
   else if (p.problem) showMessage(p.problem, "error");
   else showMessage("");
 }
@@ -216,6 +218,22 @@ async function startCheck(): Promise<void> {
   } catch (e) {
     showMessage(`The check could not start: ${errorText(e)}`, true);
     btn.disabled = false;
+  }
+}
+
+async function resumeCheck(): Promise<void> {
+  $<HTMLButtonElement>("resume-btn").disabled = true;
+  try {
+    const p = await call("resumeBulkCheck");
+    renderRun(p);
+    if (p && p.phase === "running") {
+      showMessage(runHeadline(p));
+      schedulePoll(p.waitMs);
+    } else if (p) showEnd(p);
+  } catch (e) {
+    showMessage(`Could not resume: ${errorText(e)}`, true);
+  } finally {
+    $<HTMLButtonElement>("resume-btn").disabled = false;
   }
 }
 
@@ -382,6 +400,7 @@ onSubmit("check-form", startCheck);
 onSubmit("settings-form", saveSettings);
 onSubmit("lookup-form", lookup);
 $("stop-btn").addEventListener("click", () => void stopCheck());
+$("resume-btn").addEventListener("click", () => void resumeCheck());
 $("remove-key").addEventListener("click", () => void removeKey());
 renderLegend();
 watchSelection();

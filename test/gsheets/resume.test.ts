@@ -71,7 +71,7 @@ test("rows sorted and edited mid-run: results follow their property, an edited r
   expect(String(cellValue(env.sheet, firstRow + 3, uprn))).toBe(props[3].uprn);
 });
 
-test("rows edited mid-run after the cache lost the row map: the run stops with a message instead of guessing", async () => {
+test("the cache emptied mid-run changes nothing: the run's state lives in user properties, rows edited meanwhile still get their own results", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
   const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 8).map((p) => [p.uprn]));
@@ -81,6 +81,9 @@ test("rows edited mid-run after the cache lost the row map: the run stops with a
   env.sheet.seed(firstRow, 1, [[props[1].uprn], [props[0].uprn]]);
   const polls = await pollToEnd(env);
   const last = polls[polls.length - 1];
-  expect(last.phase).toBe("stopped");
-  expect(last.message).toMatch(/edited during the check/);
+  expect(last.phase).toBe("done");
+  const uprn = outputCol(env.sheet, "matched_uprn");
+  expect(String(cellValue(env.sheet, firstRow, uprn))).toBe(props[1].uprn);
+  expect(String(cellValue(env.sheet, firstRow + 1, uprn))).toBe(props[0].uprn);
+  expect(String(cellValue(env.sheet, firstRow + 7, uprn))).toBe(props[7].uprn);
 });

@@ -55,7 +55,8 @@ describe("re-runs keep date and timestamp cells as they were", () => {
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     expect(env.run("cancelBulkCheck").phase).toBe("stopped");
     expect(dateCells(env, firstRow)).toEqual(before);
-    expect(String(cellValue(env.sheet, firstRow, outputCol(env.sheet, "message")))).toMatch(/Values are from the previous check/);
+    // The stopped row keeps its values and waits for Resume (its job was sent: Resume collects it, no new job).
+    expect(String(cellValue(env.sheet, firstRow, outputCol(env.sheet, "message")))).toMatch(/Choose Resume to collect it/);
   });
 
   test("a failed job on a re-run keeps the earlier dates of its rows", async () => {

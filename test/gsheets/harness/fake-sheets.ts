@@ -333,6 +333,8 @@ export class FakeSheet {
   writeError: string | null = null;
   /** The spreadsheet's time zone: Sheets reads typed dates as local times there. */
   timeZone: () => string = () => "Etc/UTC";
+  /** Set by a test: rows (1-based) a filter hides; the sheet then has a filter. */
+  filteredOut: Set<number> | null = null;
   constructor(
     readonly log: CallLog,
     private readonly makeDate: MakeDate,
@@ -343,6 +345,14 @@ export class FakeSheet {
   ) {}
   private rec(method: string, write: boolean, a1?: string) {
     this.log.record("Sheet", method, write, a1);
+  }
+  getFilter() {
+    this.rec("getFilter", false);
+    return this.filteredOut ? { getRange: () => this.getDataRange() } : null;
+  }
+  isRowHiddenByFilter(row: number): boolean {
+    this.rec("isRowHiddenByFilter", false);
+    return !!this.filteredOut && this.filteredOut.has(row);
   }
   getName() {
     this.rec("getName", false);
