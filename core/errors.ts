@@ -134,7 +134,7 @@ export function describeError(e: ServiceError): string {
     case "rate_limited": {
       const wait = e.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(e.retryAfterMs / 1000))} s.` : "";
       // Our own quota message says until when; the service's says "retry in N s", which the wait already does.
-      if (e.code === "rate_limit_exhausted" && msg) return `${msg}.`;
+      if (["rate_limit_exhausted", "quota_exhausted", "run_paused"].includes(e.code) && msg) return `${msg}.`;
       return `The request limit of your plan is reached for now.${wait || " Try again in a minute."}`;
     }
     case "server":

@@ -354,7 +354,8 @@ export function classifyTransportError(e: unknown): TransportFailure {
   if (!message) message = String(e);
   const text = `${codes.join(" ")} ${message}`;
   // Apps Script refuses a URL outside urlFetchWhitelist before sending anything.
-  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNS error|Connection refused|Address unavailable|getaddrinfo|whitelist|allowlist/i.test(text)) return { failure: "unreachable", message };
+  // Apps Script's "Address unavailable" is said for dropped connections too: it proves nothing.
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNS error|Connection refused|getaddrinfo|whitelist|allowlist/i.test(text)) return { failure: "unreachable", message };
   if (/timed? ?out|ETIMEDOUT|Timeout/i.test(text)) return { failure: "timeout", message };
   return { failure: "dropped", message };
 }
@@ -541,9 +542,21 @@ export function endRun(state: RunState, error: ServiceError): void {
   state.phase = "ended";
 }
 
-/** Jobs sent whose results are not all in: a Resume collects them. */
+/**
+ * Jobs sent whose results are not all on the sheet: a Resume collects them (results received but not written
+ * count too: a stored state rewinds their jobs, so they are fetched again).
+ */
 function collectable(state: RunState): boolean {
-  return state.jobs.some((j) => (j.phase === "polling" || j.phase === "sending") && members(j).some((p) => !isSettled(state, p)));
+  return state.jobs.some((j) => {
+    const list = members(j);
+    if (j.phase === "polling" || j.phase === "sending") return list.some((p) => !isSettled(state, p) || unwrittenResult(state, p));
+    return !!j.poll && list.some((p) => unwrittenResult(state, p));
+  });
+}
+
+function unwrittenResult(state: RunState, p: number): boolean {
+  const o = state.received[p];
+  return state.fates[p] === "." && !!o && "result" in o;
 }
 
 /** A stopped or paused run (or one loaded from storage) goes on: jobs sent are collected, jobs queued are sent. */
@@ -762,7 +775,7 @@ export function runCounts(state: RunState): RunCounts {
     else if (f === "g") c.gone += n;
   }
   if (state.phase === "paused" || state.phase === "stopped") {
-    for (const job of state.jobs) if (job.phase !== "ended") for (const p of members(job)) if (!isSettled(state, p)) c.resumable += rowsOf(state, p);
+    for (const job of state.jobs) for (const p of members(job)) if ((job.phase !== "ended" && !isSettled(state, p)) || unwrittenResult(state, p)) c.resumable += rowsOf(state, p);
   }
   return c;
 }

@@ -95,7 +95,9 @@ interface TableNow {
 
 function looksOurs(status: unknown, message: unknown, checkedAt: unknown): boolean {
   if (isCheckingMessage(message)) return true;
-  return STATUS_WORDS.indexOf(String(status ?? "").trim().toLowerCase()) >= 0 && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(checkedAt ?? "").trim());
+  // Sheets reads the "Checked at" text we wrote back as a date.
+  const at = Object.prototype.toString.call(checkedAt) === "[object Date]" || /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(checkedAt ?? "").trim());
+  return STATUS_WORDS.indexOf(String(status ?? "").trim().toLowerCase()) >= 0 && at;
 }
 
 /**
@@ -452,7 +454,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
 
   // The first submit goes before anything is written: a refused key or plan stops here with the sheet untouched.
   // Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 3; round++) {
     const due = dueRequests(engine, settings.config, Date.now());
     if (!due.requests.length) break;
     const replies = sendRunRequests(
@@ -461,7 +463,6 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
     );
     due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
     if (engine.fatal) return { ok: false, message: describeError(engine.fatal) };
-    if (!engine.jobs.some((j) => j.poll)) break;
   }
 
   ensureBlockFits(sheet, table.blockCol);

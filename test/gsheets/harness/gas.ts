@@ -72,6 +72,8 @@ export interface Clock {
 export interface NetworkFaults {
   /** fetchAll throws this (after its hang) instead of answering, as when one of its requests cannot connect. */
   fetchAllThrows?: string;
+  /** fetchAll sends every request (the service gets them all), then throws this instead of answering. */
+  fetchAllThrowsAfterSending?: string;
   /** Every fetch and fetchAll takes this long on the vm's clock before it answers or throws. */
   hangMs?: number;
 }
@@ -276,6 +278,10 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
       if (network.fetchAllThrows) throw new Error(network.fetchAllThrows);
       const wires = requests.map((r) => toWire(r.url, r));
       const replies = http()(wires);
+      if (network.fetchAllThrowsAfterSending) {
+        wires.forEach((w, i) => fetches.push({ method: w.method!, url: w.url, headers: w.headers || {}, status: "error" in replies[i] ? null : (replies[i] as { status: number }).status, viaFetchAll: true }));
+        throw new Error(network.fetchAllThrowsAfterSending);
+      }
       return replies.map((rep, i) => settle(wires[i], rep, requests[i], true));
     },
   };

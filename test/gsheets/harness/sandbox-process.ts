@@ -9,12 +9,17 @@ type Msg = { id: number; method: string; args: unknown[] };
 async function main(): Promise<void> {
   const msPerProperty = Number(process.env.SANDBOX_MS_PER_PROPERTY ?? 2);
   const limits = process.env.SANDBOX_LIMITS ? JSON.parse(process.env.SANDBOX_LIMITS) : undefined;
-  const sandbox = await startSandbox({ port: 0, msPerProperty, limits });
+  // The sandbox's clock, which a test can move on (a day, for a daily quota's reset).
+  let offsetMs = 0;
+  const sandbox = await startSandbox({ port: 0, msPerProperty, limits, now: () => new Date(Date.now() + offsetMs) });
   const controls: Record<string, (...a: any[]) => unknown> = {
     setFaults: (rules: FaultRule[]) => sandbox.setFaults(rules),
     addFaults: (rules: FaultRule[]) => sandbox.addFaults(rules),
     clearFaults: () => sandbox.clearFaults(),
     stats: () => sandbox.stats(),
+    advanceClock: (ms: number) => {
+      offsetMs += ms;
+    },
     reset: () => sandbox.reset(),
     properties: (n: number) =>
       sandbox

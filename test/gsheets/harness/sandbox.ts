@@ -22,6 +22,8 @@ export interface SandboxProcess {
   stats(): Promise<{ total: number; check: number; bulk_submit: number; bulk_results: number; addresses: number; by_status: Record<string, number> }>;
   reset(): Promise<void>;
   properties(n: number): Promise<SandboxProperty[]>;
+  /** Moves the sandbox's clock on (rate-limit windows, job progress, "today"). */
+  advanceClock(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startSandboxProcess(opts: { msPerProperty?: number; limits
     addFaults: (rules) => rpc("addFaults", rules),
     clearFaults: () => rpc("clearFaults"),
     stats: () => rpc("stats"),
+    advanceClock: (ms) => rpc("advanceClock", ms),
     reset: () => rpc("reset"),
     properties: (n) => rpc("properties", n),
     close: async () => {
