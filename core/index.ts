@@ -16,3 +16,4 @@ export * from "./layout";
 export * from "./client";
 export * from "./run";
 export * from "./drive";
+export * from "./placement";

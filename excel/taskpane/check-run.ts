@@ -35,6 +35,10 @@ import {
   type OutcomeToWrite,
   type RunCounts,
   type RunState,
+  findBlockByShape,
+  findHeaderBlock,
+  newBlockColumn,
+  ourColumns,
 } from "../../core";
 import type { UserStore } from "../settings";
 import { MESSAGE, pendingKeys, readTableNow, repairMoved, waitingRow, type RunPlace, type WrittenRows } from "./rows-now";
@@ -81,102 +85,8 @@ export interface PrepareOptions {
 }
 
 const WIDTH = OUTPUT_COLUMNS.length;
-const OUR_HEADERS = outputHeaders().map((h) => h.toLowerCase());
 const STATUS_COLS = statusColumnIndexes();
-const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.header.startsWith("Checked at"));
-const STATUS_WORDS = new Set<string>(Object.keys(STATUS_COLOURS));
-const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
-
-/**
- * Headers of ours that a landlord's own sheet does not use: "EPC rating", "Gas expiry" or "Risk level" are common
- * column names in compliance sheets, so only these make a run of our headers our (changed) block.
- */
-const DISTINCTIVE = new Set(["Matched UPRN", "Matched address", "Last updated (UTC)", "Checked at (UTC)", "Message"].map((h) => h.toLowerCase()).filter((h) => OUR_HEADERS.includes(h)));
-
-export interface HeaderBlock {
-  /** Start of every one of our headers, in order, untouched. */
-  exact?: number;
-  /** Start of our block changed by the user (a column inserted into it, a header renamed). */
-  changed?: number;
-  /** The columns of that changed block that still carry a header of ours. */
-  changedColumns?: number[];
-}
-
-/**
- * Where our results block stands in a header row. `exact`: every one of our headers, in order, untouched. `changed`:
- * our headers in our order with gaps (a column inserted, a header renamed), at least three of them and two of the
- * distinctive ones; we must neither overwrite it nor read its columns as the user's input. A user's own "Risk level" or
- * "EPC rating" columns are not our block.
- */
-export function findHeaderBlock(row: readonly unknown[]): HeaderBlock {
-  const out: HeaderBlock = {};
-  for (let i = 0; i + WIDTH <= row.length && out.exact === undefined; i++) {
-    if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h)) out.exact = i;
-  }
-  const inExact = (i: number) => out.exact !== undefined && i >= out.exact && i < out.exact + WIDTH;
-  const ourIndex = (i: number) => (inExact(i) ? -1 : OUR_HEADERS.indexOf(norm(row[i])));
-  for (let i = 0; i < row.length; i++) {
-    if (ourIndex(i) < 0) continue;
-    // Follow our headers in our order; one out of order starts another block (or was the user's own column).
-    const members: number[] = [];
-    for (let k = i, last = -1; k < Math.min(row.length, i + WIDTH + 5); k++) {
-      const idx = ourIndex(k);
-      if (idx < 0) continue;
-      if (idx <= last) break;
-      members.push(k);
-      last = idx;
-    }
-    const distinctive = members.filter((k) => DISTINCTIVE.has(norm(row[k]))).length;
-    if (members.length >= 3 && distinctive >= 2) return { ...out, changed: i, changedColumns: members };
-  }
-  return out;
-}
-
-/**
- * The columns (offsets into the row) that are ours and so never the user's input: an intact block, the headers of a
- * changed one, a block without a header. A column the user mapped, or whose header names an input column ("UPRN",
- * "Postcode", which no header of ours does), stays the user's whatever stands around it.
- */
-export function ourColumns(found: HeaderBlock, shape: number | undefined, header: readonly unknown[] | undefined, mapped: readonly number[]): Set<number> {
-  const cols = new Set<number>();
-  const span = (start: number | undefined) => {
-    if (start !== undefined) for (let k = 0; k < WIDTH; k++) cols.add(start + k);
-  };
-  span(found.exact);
-  span(shape);
-  for (const c of found.changedColumns ?? []) cols.add(c);
-  for (const m of mapped) cols.delete(m);
-  for (const c of [...cols]) {
-    const h = header?.[c];
-    if (!OUR_HEADERS.includes(norm(h)) && detectColumns([h]) !== null) cols.delete(c);
-  }
-  return cols;
-}
-
-/**
- * Where our block stands in rows without a header (we write no header row then): the first column from which every
- * non-blank row holds status words in our status columns and a "YYYY-MM-DD hh:mm:ss" time in Checked at.
- */
-export function findBlockByShape(rows: readonly (readonly unknown[])[], from: number): number | undefined {
-  const width = Math.max(0, ...rows.map((r) => r.length));
-  for (let s = Math.max(0, from); s + CHECKED_AT < width; s++) {
-    let matched = 0;
-    let ok = true;
-    for (const r of rows) {
-      const cells = r.slice(s, s + WIDTH);
-      if (cells.every(isBlankCell)) continue;
-      const statuses = STATUS_COLS.map((c) => norm(cells[c]));
-      const at = String(cells[CHECKED_AT] ?? "").trim();
-      if (statuses.every((w) => STATUS_WORDS.has(w)) && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(at)) matched++;
-      else if (!(statuses.every((w) => w === "") && at === "")) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok && matched > 0) return s;
-  }
-  return undefined;
-}
+const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
 
 /**
  * The input columns a header row names, also when it names no UPRN or Postcode column (core's detectColumns answers
@@ -261,7 +171,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
         at = beside;
         placement = `Results: ${a1(rowsOf(at))}, right of your data.`;
       } else {
-        at = Math.max(lastUsed, beside - 1) + 2;
+        at = newBlockColumn({ tableEnd: beside - 1, lastUsed, freeBeside: false });
         if (at + WIDTH > SHEET_COLUMNS) {
           return { ok: false, message: `There is no room for the ${WIDTH} result columns right of your data on this sheet: clear some columns to the right.`, headers: [] };
         }

@@ -2,7 +2,7 @@
  * Where a run's rows are now: the task pane reads the table again before every write and at Resume, finds the results
  * block (a column inserted left of it, rows inserted above it) and each row's property, for core's matchRows. Reads only.
  */
-import { CHECKING_MESSAGE, OUTPUT_COLUMNS, ROW_CHANGED_ERROR, STATUS_COLOURS, checkingRow, isCheckingMessage, normaliseProperty, outputHeaders, outputRow, statusColumnIndexes, type Cell, type ColumnMapping, type RowNow, type RunState } from "../../core";
+import { CHECKING_MESSAGE, OUTPUT_COLUMNS, ROW_CHANGED_ERROR, checkingRow, findHeaderBlock, isCheckingMessage, looksLikeOurRow, normaliseProperty, outputRow, type Cell, type ColumnMapping, type RowNow, type RunState } from "../../core";
 import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
 
 /** Where a run's sheet parts were last seen (stored with the run state; found again before use). */
@@ -23,20 +23,7 @@ export interface WrittenRows {
 }
 
 const WIDTH = OUTPUT_COLUMNS.length;
-const HEADERS = outputHeaders().map((h) => h.toLowerCase());
-const STATUS_COLS = statusColumnIndexes();
 const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
-const STATUS_WORDS = new Set<string>(Object.keys(STATUS_COLOURS));
-const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
-
-/** The column where every one of our headers stands in order in this row, nearest `near`. */
-function exactHeaders(row: readonly unknown[], near: number): number | undefined {
-  let best: number | undefined;
-  for (let i = 0; i + WIDTH <= row.length; i++) {
-    if (HEADERS.every((h, k) => norm(row[i + k]) === h) && (best === undefined || Math.abs(i - near) < Math.abs(best - near))) best = i;
-  }
-  return best;
-}
 
 export const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const MATCHED_UPRN = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
@@ -59,12 +46,6 @@ export interface TableNow {
   notes: (string | undefined)[];
 }
 
-function looksOurs(row: readonly unknown[], c: number): boolean {
-  if (isCheckingMessage(row[c + MESSAGE])) return true;
-  const statuses = STATUS_COLS.map((k) => norm(row[c + k]));
-  return statuses.every((w) => STATUS_WORDS.has(w)) && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(row[c + CHECKED_AT] ?? "").trim());
-}
-
 /**
  * Finds the results block again in the rows read (a column inserted left of it, rows inserted above it): from its
  * header row when it has one, else from what the block's rows hold (Checking… marks, our statuses and times).
@@ -75,12 +56,12 @@ function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPlace): { 
   if (run.headerRow !== null) {
     const order = grid.map((_r, i) => i).sort((a, b) => Math.abs(a - run.headerRow!) - Math.abs(b - run.headerRow!));
     for (const i of order) {
-      const found = exactHeaders(grid[i], run.blockColumn);
+      const found = findHeaderBlock(grid[i], run.blockColumn).exact;
       if (found !== undefined) return { blockColumn: found, headerRow: i };
     }
     return undefined;
   }
-  const scoreAt = (c: number) => grid.reduce((n, row) => n + (looksOurs(row, c) ? 1 : 0), 0);
+  const scoreAt = (c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c) ? 1 : 0), 0);
   if (scoreAt(run.blockColumn) > 0) return { blockColumn: run.blockColumn, headerRow: null };
   let best: { c: number; score: number } | undefined;
   const from = Math.max(0, run.blockColumn - SEARCH_COLUMNS);

@@ -14,6 +14,7 @@ import {
   dueRequests,
   isCheckingMessage,
   jobViews,
+  looksLikeOurRow,
   markWritten,
   matchRows,
   nextDueInMs,
@@ -53,9 +54,6 @@ const MAX_WAIT_MS = 60000;
  */
 const SEND_BUDGET_MS = 60000;
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
-const STATUS_COLS = statusColumnIndexes();
-const STATUS_WORDS = Object.keys(STATUS_COLOURS);
 /** How far (columns) from where it was last seen a header-less block is looked for. */
 const SEARCH_COLUMNS = 16;
 
@@ -93,13 +91,6 @@ interface TableNow {
   notes: (string | undefined)[];
 }
 
-function looksOurs(status: unknown, message: unknown, checkedAt: unknown): boolean {
-  if (isCheckingMessage(message)) return true;
-  // Sheets reads the "Checked at" text we wrote back as a date.
-  const at = Object.prototype.toString.call(checkedAt) === "[object Date]" || /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(checkedAt ?? "").trim());
-  return STATUS_WORDS.indexOf(String(status ?? "").trim().toLowerCase()) >= 0 && at;
-}
-
 /**
  * Finds the results block again before every write: from its header cells (the header row may have moved with rows
  * inserted or deleted above it), or, in a table without a header row, from what the block's rows hold (Checking…
@@ -128,7 +119,7 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
   }
   if (lastRow < 1) return gone;
   const read = (from: number, to: number) => sheet.getRange(1, from, lastRow, to - from + 1).getValues();
-  const score = (grid: unknown[][], c: number) => grid.reduce((n, row) => n + (looksOurs(row[c + STATUS_COLS[0]], row[c + MESSAGE], row[c + CHECKED_AT]) ? 1 : 0), 0);
+  const score = (grid: unknown[][], c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c) ? 1 : 0), 0);
   if (run.blockCol + BLOCK_WIDTH - 1 <= sheet.getMaxColumns() && score(read(run.blockCol, run.blockCol + BLOCK_WIDTH - 1), 0) > 0) return { headerRow: 0, blockCol: run.blockCol };
   // A column inserted (or deleted) left of the block moved it: find it by what its rows hold, nearest first.
   const from = Math.max(1, run.blockCol - SEARCH_COLUMNS);

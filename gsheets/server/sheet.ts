@@ -3,7 +3,7 @@
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, outputHeaders, safeCellText, statusColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, findHeaderBlock, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes } from "../../core";
 import type { Cell, ColumnMapping } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -59,31 +59,23 @@ export interface Table {
 }
 
 const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
+const isBlank = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 
 /**
- * Where our block is in a header row, and whether it is still exactly ours. Any one of our headers locates
- * it (so a renamed first header does not hide it); intact only when all of them are in order, side by side.
+ * Where our block is in a header row, and whether it is still exactly ours: core's one rule (findHeaderBlock), so
+ * Excel and Sheets read the same header row the same way. A user's own "EPC status / EPC rating / Risk level"
+ * columns are not our block; ours changed by the user (a column inserted inside it, a header renamed) is found
+ * with what changed, so it is never written over.
  */
 export function inspectBlock(headerValues: readonly unknown[]): { start: number; changed: { col: number; found: string; expected: string }[] } | null {
-  const ours = outputHeaders().map((h) => h.toLowerCase());
-  const votes = new Map<number, number>();
-  headerValues.forEach((v, i) => {
-    const k = ours.indexOf(norm(v));
-    if (k >= 0) votes.set(i - k, (votes.get(i - k) || 0) + 1);
-  });
-  let mode = -1;
-  let best = 0;
-  for (const [s, n] of votes) if (n > best || (n === best && s < mode)) [mode, best] = [s, n];
-  // One stray cell that happens to say "Message" is not a block: want a few of our headers together.
-  if (best < Math.min(3, ours.length)) return null;
-  // Columns inserted inside the block shift the headers right of them: the block starts where its left part
-  // says (a few columns before the majority), not where the majority says; a stray header far off is ignored.
-  let start = mode;
-  for (const s of votes.keys()) if (s < start && s >= mode - 3 && s >= 0) start = s;
+  const found = findHeaderBlock(headerValues);
+  if (found.exact !== undefined) return { start: found.exact, changed: [] };
+  if (found.changed === undefined) return null;
+  const start = found.changed;
   const changed: { col: number; found: string; expected: string }[] = [];
-  ours.forEach((h, k) => {
-    const v = start + k >= 0 ? headerValues[start + k] : undefined;
-    if (norm(v) !== h) changed.push({ col: start + k + 1, found: v === undefined || v === null ? "" : String(v), expected: outputHeaders()[k] });
+  outputHeaders().forEach((h, k) => {
+    const v = headerValues[start + k];
+    if (norm(v) !== h.toLowerCase()) changed.push({ col: start + k + 1, found: v === undefined || v === null ? "" : String(v), expected: h });
   });
   return { start, changed };
 }
@@ -203,28 +195,43 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   const used = [mapping.uprn, mapping.postcode, mapping.address].filter((c): c is number => c !== undefined);
   const inputCols = Math.max(...used) + 1;
   let found: { start: number } | null = null;
+  let changedAt: number | null = null;
   if (headerRow) {
     const block = inspectBlock(headerValues);
-    if (block && block.changed.length) return { problem: blockChangedProblem(block.start, block.changed) };
-    found = block;
+    // A block of ours the user changed is never written over: a fresh one goes after everything (as in Excel).
+    if (block && block.changed.length) changedAt = block.start + 1;
+    else found = block;
   } else if (selection) {
     const memo = rememberedBlock(sheet);
     if (memo && "problem" in memo) return memo;
     if (memo) found = { start: memo.col - 1 };
     else lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }
-  const blockCol = found ? found.start + 1 : lastCol + 1;
+  // The table: the input columns and the header cells next to them; the new block goes beside it when free.
+  let tableEnd = inputCols;
+  const edge = headerRow ? headerValues : selection ? sheet.getRange(selFirst, 1, 1, lastCol).getValues()[0] : [];
+  while (tableEnd < edge.length && !isBlank(edge[tableEnd]) && !(changedAt !== null && tableEnd + 1 >= changedAt) && !(found && tableEnd >= found.start)) tableEnd++;
+  const besideFree =
+    changedAt === null &&
+    (lastCol <= tableEnd ||
+      sheet
+        .getRange(Math.max(1, headerRow || selFirst), tableEnd + 1, Math.max(1, lastRow - Math.max(1, headerRow || selFirst) + 1), Math.min(BLOCK_WIDTH, lastCol - tableEnd))
+        .getValues()
+        .every((r) => r.every(isBlank)));
+  const blockCol = found ? found.start + 1 : newBlockColumn({ tableEnd: tableEnd - 1, lastUsed: lastCol - 1, freeBeside: besideFree }) + 1;
+  if (changedAt !== null) {
+    notes.push(`The results columns from an earlier check (${columnLetter(changedAt)}:${columnLetter(changedAt + BLOCK_WIDTH - 1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`);
+  }
   if (found && used.some((c) => c >= found!.start && c < found!.start + BLOCK_WIDTH)) {
     return { problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.` };
   }
   const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
   if (found) notes.push(`Results are updated in place in columns ${span}.`);
   else {
-    const lastInput = columnLetter(inputCols);
     notes.push(
-      lastCol > inputCols
-        ? `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`
-        : `Results go in columns ${span}, right of your data in A:${lastInput}.`,
+      besideFree
+        ? `Results go in columns ${span}, right of your data in A:${columnLetter(tableEnd)}.`
+        : `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`,
     );
   }
   return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, inputCols, notes };

@@ -208,10 +208,11 @@ maybe("Google Sheets sidebar in Chromium", () => {
     expect(notes.join(" ")).toMatch(/left out/);
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-new-user.png"), fullPage: true });
 
-    // The user renames one of our headers, then checks again: refused, in words a person can act on.
+    // The user renames one of our headers, then checks again: their column is left alone and the notes say why.
     env.sheet.seed(1, outputCol(env.sheet, "message"), [["My comments"]]);
     await page.click("#check-btn");
-    await page.waitForFunction(() => /were changed/.test(document.getElementById("message")!.textContent || ""));
+    await page.waitForFunction(() => /were changed/.test(document.getElementById("notes")!.textContent || ""), undefined, { timeout: 60000 });
+    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 60000 });
     expect(await page.isEnabled("#check-btn")).toBe(true);
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-block-changed.png"), fullPage: true });
     await page.close();

@@ -1,0 +1,126 @@
+/**
+ * Where the results block is: the one rule both add-ins use to tell our block (intact, or changed by the user)
+ * from a user's own columns, by its header cells or, in a table without a header row, by what its rows hold. The
+ * same sheet gets the same answer in Excel and in Google Sheets. Pure: rows are arrays of cell values.
+ */
+import { STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "./layout";
+import { detectColumns } from "./rows";
+import { isCheckingMessage } from "./run";
+
+const WIDTH = OUTPUT_COLUMNS.length;
+const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const OUR_HEADERS = outputHeaders().map((h) => h.toLowerCase());
+const STATUS_COLS = statusColumnIndexes();
+const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.header.startsWith("Checked at"));
+const STATUS_WORDS = new Set<string>(Object.keys(STATUS_COLOURS));
+const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
+const isBlankCell = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+/** A "Checked at" cell: the text we wrote, or the date Sheets reads it back as. */
+const isCheckedAt = (v: unknown) => Object.prototype.toString.call(v) === "[object Date]" || /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(v ?? "").trim());
+
+/**
+ * Headers of ours that a landlord's own sheet does not use: "EPC rating", "Gas expiry" or "Risk level" are common
+ * column names in compliance sheets, so only these make a run of our headers our (changed) block.
+ */
+export const DISTINCTIVE_HEADERS = new Set(["Matched UPRN", "Matched address", "Last updated (UTC)", "Checked at (UTC)", "Message"].map((h) => h.toLowerCase()).filter((h) => OUR_HEADERS.includes(h)));
+
+export interface HeaderBlock {
+  /** Start of every one of our headers, in order, untouched. */
+  exact?: number;
+  /** Start of our block changed by the user (a column inserted into it, a header renamed). */
+  changed?: number;
+  /** The columns of that changed block that still carry a header of ours. */
+  changedColumns?: number[];
+}
+
+/**
+ * Where our results block stands in a header row. `exact`: every one of our headers, in order, untouched. `changed`:
+ * our headers in our order with gaps (a column inserted, a header renamed), at least three of them and two of the
+ * distinctive ones; we must neither overwrite it nor read its columns as the user's input. A user's own "Risk level" or
+ * "EPC rating" columns are not our block.
+ */
+export function findHeaderBlock(row: readonly unknown[], near = 0): HeaderBlock {
+  const out: HeaderBlock = {};
+  // Where there are several intact blocks, the one nearest to where ours was last seen.
+  for (let i = 0; i + WIDTH <= row.length; i++) {
+    if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h) && (out.exact === undefined || Math.abs(i - near) < Math.abs(out.exact - near))) out.exact = i;
+  }
+  const inExact = (i: number) => out.exact !== undefined && i >= out.exact && i < out.exact + WIDTH;
+  const ourIndex = (i: number) => (inExact(i) ? -1 : OUR_HEADERS.indexOf(norm(row[i])));
+  for (let i = 0; i < row.length; i++) {
+    if (ourIndex(i) < 0) continue;
+    // Follow our headers in our order; one out of order starts another block (or was the user's own column).
+    const members: number[] = [];
+    for (let k = i, last = -1; k < Math.min(row.length, i + WIDTH + 5); k++) {
+      const idx = ourIndex(k);
+      if (idx < 0) continue;
+      if (idx <= last) break;
+      members.push(k);
+      last = idx;
+    }
+    const distinctive = members.filter((k) => DISTINCTIVE_HEADERS.has(norm(row[k]))).length;
+    if (members.length >= 3 && distinctive >= 2) return { ...out, changed: i, changedColumns: members };
+  }
+  return out;
+}
+
+/**
+ * The columns (offsets into the row) that are ours and so never the user's input: an intact block, the headers of a
+ * changed one, a block without a header. A column the user mapped, or whose header names an input column ("UPRN",
+ * "Postcode", which no header of ours does), stays the user's whatever stands around it.
+ */
+export function ourColumns(found: HeaderBlock, shape: number | undefined, header: readonly unknown[] | undefined, mapped: readonly number[]): Set<number> {
+  const cols = new Set<number>();
+  const span = (start: number | undefined) => {
+    if (start !== undefined) for (let k = 0; k < WIDTH; k++) cols.add(start + k);
+  };
+  span(found.exact);
+  span(shape);
+  for (const c of found.changedColumns ?? []) cols.add(c);
+  for (const m of mapped) cols.delete(m);
+  for (const c of [...cols]) {
+    const h = header?.[c];
+    if (!OUR_HEADERS.includes(norm(h)) && detectColumns([h]) !== null) cols.delete(c);
+  }
+  return cols;
+}
+
+/**
+ * Where our block stands in rows without a header (we write no header row then): the first column from which every
+ * non-blank row holds status words in our status columns and a "YYYY-MM-DD hh:mm:ss" time in Checked at.
+ */
+export function findBlockByShape(rows: readonly (readonly unknown[])[], from: number): number | undefined {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  for (let s = Math.max(0, from); s + CHECKED_AT < width; s++) {
+    let matched = 0;
+    let ok = true;
+    for (const r of rows) {
+      const cells = r.slice(s, s + WIDTH);
+      if (cells.every(isBlankCell)) continue;
+      const statuses = STATUS_COLS.map((c) => norm(cells[c]));
+      if ((statuses.every((w) => STATUS_WORDS.has(w)) && isCheckedAt(cells[CHECKED_AT])) || isCheckingMessage(cells[MESSAGE])) matched++;
+      else if (!(statuses.every((w) => w === "") && isBlankCell(cells[CHECKED_AT]))) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && matched > 0) return s;
+  }
+  return undefined;
+}
+
+
+/** One row of our block without a header, by what it holds: a Checking… mark, or our status words and a Checked at time. */
+export function looksLikeOurRow(cells: readonly unknown[], start: number): boolean {
+  if (isCheckingMessage(cells[start + MESSAGE])) return true;
+  return STATUS_WORDS.has(norm(cells[start + STATUS_COLS[0]])) && isCheckedAt(cells[start + CHECKED_AT]);
+}
+
+/**
+ * Where a new results block goes (0-based column): directly right of the table when those columns are free, else
+ * one blank column after the last column in use, so a user's column is never written over and the table's edge
+ * stays visible. Both add-ins place new blocks with this.
+ */
+export function newBlockColumn(o: { tableEnd: number; lastUsed: number; freeBeside: boolean }): number {
+  return o.freeBeside ? o.tableEnd + 1 : Math.max(o.lastUsed, o.tableEnd) + 2;
+}

@@ -1,0 +1,78 @@
+/**
+ * The same sheet gets the same placement in Excel and in Google Sheets: each case is seeded in the Excel stand-in
+ * (the pane's prepareCheck) and in the Sheets stand-in running the built Code.js (startBulkCheck), and both must
+ * put the results block in the same column. Both decide with core/placement.ts.
+ */
+import { outputHeaders, type PlanName } from "../../core";
+import { prepareCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { createGasEnvironment } from "../gsheets/harness/gas";
+import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
+import { configure } from "../gsheets/harness/table";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createStandIn } = require("../excel/standin/excel-standin.js");
+
+let sandbox: SandboxProcess;
+let uprns: string[];
+beforeAll(async () => {
+  sandbox = await startSandboxProcess({ msPerProperty: 1 });
+  uprns = (await sandbox.properties(5)).map((p) => p.uprn);
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const letters = (n: number) => {
+  let s = "";
+  for (let c = n + 1; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+};
+const colIndex = (a1: string) => [...(/^[A-Z]+/.exec(a1)![0])].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+
+async function excelColumn(grid: unknown[][], selection: string): Promise<number | string> {
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  s.api.seed("Sheet1", "A1", grid);
+  s.api.select("Sheet1", selection);
+  const prep = await prepareCheck(excelRun, { plan: "professional" as PlanName });
+  return prep.ok ? prep.check.origin.columnIndex : prep.message;
+}
+
+async function sheetsColumn(grid: unknown[][], selection: string): Promise<number | string> {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  env.sheet.seed(1, 1, grid);
+  env.sheet.select(selection);
+  const r = env.run("startBulkCheck", {});
+  if (!r.ok) return r.message;
+  env.run("cancelBulkCheck");
+  return colIndex(r.progress.outputA1);
+}
+
+const ours = outputHeaders();
+const cases: [string, () => unknown[][], number][] = [
+  [
+    "the user's own EPC columns (UPRN, Postcode, EPC status, EPC rating, EPC expiry, Notes) are the user's: results go right of them",
+    () => [["UPRN", "Postcode", "EPC status", "EPC rating", "EPC expiry", "Notes"], ...uprns.slice(0, 3).map((u) => [u, "", "pass", "C", "2030-01-01", "n"])],
+    6,
+  ],
+  [
+    "a column of the user's after a gap: one blank column after it",
+    () => [["UPRN", "Notes", "", "", "Other"], ...uprns.slice(0, 3).map((u) => [u, "n", "", "", "x"])],
+    6,
+  ],
+  ["an intact results block: updated in place", () => [["UPRN", ...ours], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => "")])], 1],
+  [
+    "a results block the user changed (a column inserted inside it): left alone, a new block after everything",
+    () => [["UPRN", ...ours.slice(0, 3), "My flag", ...ours.slice(3)], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => ""), "keep"])],
+    ours.length + 3,
+  ],
+];
+
+test.each(cases)("%s", async (_name, grid, expected) => {
+  const g = grid();
+  const selection = `A2:A${g.length}`;
+  const excel = await excelColumn(g, selection);
+  const sheets = await sheetsColumn(g, selection);
+  expect({ excel, sheets }).toEqual({ excel: expected, sheets: expected });
+  expect(letters(expected)).toMatch(/^[A-Z]+$/);
+});
