@@ -9,6 +9,9 @@ import { isCheckingMessage } from "./run";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const SCORE = OUTPUT_COLUMNS.findIndex((c) => c.key === "compliance_score");
+/** Our first column holds a score (a number, or text of one as a cell may hand it back) or nothing. */
+const isScore = (v: unknown) => v === null || v === undefined || v === "" || typeof v === "number" || (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v));
 const OUR_HEADERS = outputHeaders().map((h) => h.toLowerCase());
 const STATUS_COLS = statusColumnIndexes();
 const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.header.startsWith("Checked at"));
@@ -98,7 +101,7 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
       const cells = r.slice(s, s + WIDTH);
       if (cells.every(isBlankCell)) continue;
       const statuses = STATUS_COLS.map((c) => norm(cells[c]));
-      if ((statuses.every((w) => STATUS_WORDS.has(w)) && isCheckedAt(cells[CHECKED_AT])) || isCheckingMessage(cells[MESSAGE])) matched++;
+      if (((statuses.every((w) => STATUS_WORDS.has(w)) && isCheckedAt(cells[CHECKED_AT])) || isCheckingMessage(cells[MESSAGE])) && isScore(cells[SCORE])) matched++;
       else if (!(statuses.every((w) => w === "") && isBlankCell(cells[CHECKED_AT]))) {
         ok = false;
         break;
@@ -110,8 +113,12 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
 }
 
 
-/** One row of our block without a header, by what it holds: a Checking… mark, or our status words and a Checked at time. */
+/**
+ * One row of our block without a header, by what it holds: a Checking… mark, or our status words and a Checked at
+ * time; and its first column a score or blank (a user's column inserted at the block's start is not ours).
+ */
 export function looksLikeOurRow(cells: readonly unknown[], start: number): boolean {
+  if (!isScore(cells[start + SCORE])) return false;
   if (isCheckingMessage(cells[start + MESSAGE])) return true;
   return STATUS_WORDS.has(norm(cells[start + STATUS_COLS[0]])) && isCheckedAt(cells[start + CHECKED_AT]);
 }

@@ -203,9 +203,10 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
     else found = block;
   } else if (selection) {
     const memo = rememberedBlock(sheet);
-    if (memo && "problem" in memo) return memo;
-    if (memo) found = { start: memo.col - 1 };
-    else lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
+    // A remembered block the user changed is left as it is; fresh results go after it (as in Excel).
+    if (memo && "problem" in memo) notes.push("The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.");
+    else if (memo) found = { start: memo.col - 1 };
+    if (!found) lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }
   // The table: the input columns and the header cells next to them; the new block goes beside it when free.
   let tableEnd = inputCols;

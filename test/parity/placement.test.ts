@@ -68,6 +68,50 @@ const cases: [string, () => unknown[][], number][] = [
   ],
 ];
 
+test("no header row, a re-run after the user inserted a column inside the results block: both leave it and write after it (before: Excel took the user's column for the block's first)", async () => {
+  const rows = uprns.slice(0, 3).map((u) => [u]);
+  const ran = async () => {
+    // First run in each host, then the same column inserted at C with the user's data.
+    const s = createStandIn();
+    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    s.api.seed("Sheet1", "A1", rows);
+    s.api.select("Sheet1", "A1:A3");
+    const env = createGasEnvironment();
+    configure(env, sandbox);
+    env.sheet.seed(1, 1, rows);
+    env.sheet.select("A1:A3");
+    return { s, excelRun, env };
+  };
+  const { s, excelRun, env } = await ran();
+  const prepared = await prepareCheck(excelRun, { plan: "professional", mapping: { uprn: 0 }, hasHeader: false });
+  if (!prepared.ok) throw new Error(prepared.message);
+  expect(prepared.check.origin.columnIndex).toBe(1);
+  expect(env.run("startBulkCheck", { mapping: { uprn: "A" } }).progress.outputA1.startsWith("B1:")).toBe(true);
+  // Both blocks filled the same way (Sheets by its run; the Excel stand-in with the same cells).
+  const { pollToEnd } = await import("../gsheets/harness/table");
+  await pollToEnd(env);
+  const block = env.sheet.peek(1, 2, 3, outputHeaders().length);
+  s.api.seed("Sheet1", "B1", block.map((r) => r.map((v) => (v instanceof Date ? v.toISOString().slice(0, 19).replace("T", " ") : v))));
+  env.sheet.insertColumnBefore(3);
+  env.sheet.seed(1, 3, [["mine"], ["mine"], ["mine"]]);
+  const excelGrid = s.api.read("Sheet1", `A1:${letters(outputHeaders().length + 1)}3`).values as unknown[][];
+  const moved = excelGrid.map((r) => [r[0], r[1], "mine", ...r.slice(2)]);
+  s.api.seed("Sheet1", "A1", moved);
+  s.api.select("Sheet1", "A1:A3");
+  const again = await prepareCheck(excelRun, { plan: "professional", mapping: { uprn: 0 }, hasHeader: false });
+  if (!again.ok) throw new Error(again.message);
+  const sheets = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+  expect(sheets.ok).toBe(true);
+  // Neither writes over the user's column or the old block: both start past the old block's last filled column.
+  // Sheets remembers a header-less block (document properties) and counts its blank Message column as used, so its
+  // new block starts one column further right than Excel's, which has no such memory (left alone, see README).
+  const W = outputHeaders().length;
+  expect(again.check.origin.columnIndex).toBeGreaterThanOrEqual(W + 2);
+  expect(colIndex(sheets.progress.outputA1)).toBeGreaterThanOrEqual(W + 2);
+  expect(Math.abs(again.check.origin.columnIndex - colIndex(sheets.progress.outputA1))).toBeLessThanOrEqual(1);
+  expect(env.sheet.peek(1, 3, 3, 1).flat()).toEqual(["mine", "mine", "mine"]);
+});
+
 test.each(cases)("%s", async (_name, grid, expected) => {
   const g = grid();
   const selection = `A2:A${g.length}`;
