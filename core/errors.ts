@@ -95,6 +95,19 @@ function sentence(msg: string): string {
   return msg.replace(/[\s.]+$/, "");
 }
 
+/** A sentence closed once: "Gone" -> "Gone.", "Gone!" stays (never "Gone!."). */
+function closed(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** Words that already tell the user what to do next: our advice is then left out, not said a second time. */
+const ADVICE = /\b(try again|retry|check the (connection|base url)|run the check again)\b/i;
+
+/** A message and our advice after it, unless the message gives advice of its own. */
+function advised(text: string, advice: string): string {
+  return ADVICE.test(text) ? closed(text) : `${closed(text)} ${advice}`;
+}
+
 /**
  * "The compliance service had a problem (HTTP 500: Internal server error)": the service's own words once, never
  * wrapped around our fallback sentence or around a message that already says it had a problem.
@@ -104,7 +117,10 @@ function serverProblem(e: ServiceError, msg: string): string {
   const status = e.status ? `HTTP ${e.status}` : "";
   if (!msg || own) return `The compliance service had a problem${status ? ` (${status})` : ""}`;
   if (/^the (compliance )?service\b/i.test(msg)) return msg;
-  return `The compliance service had a problem (${status && !msg.includes(status) ? `${status}: ` : ""}${msg})`;
+  const prefix = status && !msg.includes(status) ? `${status}: ` : "";
+  // Words with brackets or sentences of their own follow ours instead of going inside our brackets.
+  if (/[()[\]]|[.!?]\s/.test(msg)) return `The compliance service had a problem${status && !msg.includes(status) ? ` (${status})` : ""}: ${msg}`;
+  return `The compliance service had a problem (${prefix}${msg})`;
 }
 
 /** A short reason, for inside another sentence: the HTTP status and the service's words, without advice. */
@@ -123,27 +139,27 @@ export function shortReason(e: ServiceError): string {
 export function describeError(e: ServiceError): string {
   const msg = e.message ? sentence(e.message) : "";
   // A message the run engine composed for a person already (a job that may exist) is said as it is.
-  if (e.details && typeof e.details === "object" && (e.details as { maybe_created?: unknown }).maybe_created === true) return `${msg}.`;
+  if (e.details && typeof e.details === "object" && (e.details as { maybe_created?: unknown }).maybe_created === true) return closed(msg);
   switch (e.kind) {
     case "auth":
       // A host's own "no key" message says where its settings are; the service's speaks HTTP.
-      if (e.code === "missing_api_key") return msg && !/authorization|bearer/i.test(msg) ? `${msg}.` : "No API key is set: add your key in Settings.";
+      if (e.code === "missing_api_key") return msg && !/authorization|bearer/i.test(msg) ? closed(msg) : "No API key is set: add your key in Settings.";
       return "The API key was not accepted by the service: check it in Settings (copy it again from your account's API page).";
     case "forbidden":
       return "This API key's plan has no API access: it needs the Professional or Enterprise plan.";
     case "rate_limited": {
       const wait = e.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(e.retryAfterMs / 1000))} s.` : "";
       // Our own quota message says until when; the service's says "retry in N s", which the wait already does.
-      if (["rate_limit_exhausted", "quota_exhausted", "run_paused"].includes(e.code) && msg) return `${msg}.`;
+      if (["rate_limit_exhausted", "quota_exhausted", "run_paused"].includes(e.code) && msg) return closed(msg);
       return `The request limit of your plan is reached for now.${wait || " Try again in a minute."}`;
     }
     case "server":
-      if (e.code === "endpoint_not_found") return `${msg}.`;
-      return `${serverProblem(e, msg)}. Try again shortly.`;
+      if (e.code === "endpoint_not_found") return closed(msg);
+      return advised(serverProblem(e, msg), "Try again shortly.");
     case "network":
     case "timeout":
-      return `${msg || "The compliance service could not be reached"}. Check the connection and try again.`;
+      return advised(msg || "The compliance service could not be reached", "Check the connection and try again.");
     default:
-      return msg ? `${msg}.` : e.code;
+      return msg ? closed(msg) : e.code;
   }
 }

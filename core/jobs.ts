@@ -37,12 +37,19 @@ export interface JobState {
   lastPollAtMs?: number;
   error?: ServiceError;
   checks?: CheckName[];
-  /** Links followed so far (results pages), to tell a loop from progress. */
+  /**
+   * Short hashes of the results links followed so far (the last MAX_SEEN), to tell a loop from progress. Polling
+   * the same cursor again while the job runs is not following a link and adds nothing here.
+   */
   seen?: string[];
-  /** The current page was reached by following a link (not by polling the same cursor again). */
+  /** The current page was reached by following a link (its hash is the last in `seen`). */
   followed?: boolean;
   /** A short signature of the last page taken, to tell a page sent again from the next one. */
   lastPage?: string;
+  /** Links followed since the first page (counted with `seen`: a state without `seen` starts again at 0). */
+  follows?: number;
+  /** Pages reached by a link in a row that brought nothing: no new result, nothing pending, nothing unmatched. */
+  idle?: number;
 }
 
 export const DEFAULT_JOB_TIMEOUT_MS = 10 * 60 * 1000;
@@ -110,12 +117,19 @@ function missing(state: JobState): number[] {
   return out;
 }
 
+/** GETs of one job are at least this far apart (the run engine spaces them too: RUN_POLICY.minGetSpacingMs). */
+const MIN_POLL_MS = 1000;
+/** How many followed links a job remembers; a longer cycle is caught because its pages bring nothing new. */
+const MAX_SEEN = 100;
+/** Pages reached by links in a row that bring nothing new before the links are taken for a loop. */
+const MAX_IDLE_PAGES = 3;
+
 /** Poll soon while the estimate is ahead, then back off gently; never faster than once a second. */
 function pollDelay(state: JobState, nowMs: number): number {
   if (state.estimatedCompletionMs !== undefined && state.estimatedCompletionMs > nowMs) {
-    return Math.min(5000, Math.max(1000, state.estimatedCompletionMs - nowMs));
+    return Math.min(5000, Math.max(MIN_POLL_MS, state.estimatedCompletionMs - nowMs));
   }
-  return Math.min(10000, Math.max(1000, 500 * Math.pow(1.5, Math.min(10, state.polls))));
+  return Math.min(10000, Math.max(MIN_POLL_MS, 500 * Math.pow(1.5, Math.min(10, state.polls))));
 }
 
 function outcomeOf(item: ResultsItem, checks: readonly string[] | undefined): Outcome {
@@ -160,9 +174,41 @@ export function checkJobDeadline(state: JobState, nowMs: number) {
   );
 }
 
+/** A short hash of a link (two 32-bit FNV-1a hashes): what `seen` keeps, so a stored state stays small. */
+function linkHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(36) + "." + b.toString(36);
+}
+
+/** Was this link followed already for this job (or is it the first page again)? Older states kept whole links. */
+function followedBefore(s: JobState, link: string): boolean {
+  if (link === s.resultsUrl) return true;
+  const seen = s.seen ?? [];
+  return seen.includes(linkHash(link)) || seen.includes(link);
+}
+
+/** The current page was reached by following a link. A rewound state (cursor back to the first page) was not. */
+function reachedByLink(s: JobState): boolean {
+  const seen = s.seen ?? [];
+  return s.followed === true && seen.length > 0 && (seen[seen.length - 1] === linkHash(s.cursor) || seen[seen.length - 1] === s.cursor);
+}
+
 /** Move to the next page; an unnumbered (cursor) page starts where the items seen so far end. */
 function follow(s: JobState, next: string, numbered: boolean, nextStart: number): JobState {
-  const out: JobState = { ...s, cursor: next, followed: true, seen: [...(s.seen ?? []), next].slice(-500) };
+  const fresh = !s.seen;
+  const out: JobState = {
+    ...s,
+    cursor: next,
+    followed: true,
+    seen: [...(s.seen ?? []), linkHash(next)].slice(-MAX_SEEN),
+    follows: (fresh ? 0 : s.follows ?? 0) + 1,
+  };
   if (numbered) delete out.pageStart;
   else out.pageStart = nextStart;
   return out;
@@ -209,10 +255,11 @@ function pageSignature(page: ResultsPage): string {
 
 /** The job's missing rows end with a loop error: the service's links go round, or it sends one page again. */
 function loopError(s: JobState): ServiceError {
+  const left = s.total - receivedCount(s);
   return serviceError(
     "job_failed",
     "results_loop",
-    `The service sent the same page of results again for bulk job ${s.jobId} (its page links go round), so ${s.total - receivedCount(s)} of its ${s.total} rows were not collected; run the check again for them.`,
+    `The service kept sending the same page of results for bulk job ${s.jobId}, so ${left === s.total ? "its" : `${left.toLocaleString("en-GB")} of its`} ${s.total.toLocaleString("en-GB")} ${s.total === 1 ? "row was" : "rows were"} not checked; run the check again for them.`,
   );
 }
 
@@ -240,8 +287,11 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   let s: JobState = { ...state, polls: state.polls + 1, lastPollAtMs: nowMs, received: state.received.map((r) => [r[0], r[1]] as [number, number]) };
   const warnings: string[] = [];
   // Reached by a link and the same as the page before it: a server that ignores the page or cursor parameter.
+  // (Polling one cursor again while the job runs is not following a link: it may well send the same page.)
+  const byLink = reachedByLink(state);
   const signature = pageSignature(page);
-  if (state.followed && page.items.length > 0 && signature === state.lastPage) {
+  const named = page.items.some((it) => it.index !== undefined || it.input || it.uprn || it.result !== undefined);
+  if (byLink && named && signature === state.lastPage) {
     const ended = failJob(s, loopError(s), nowMs);
     return { state: ended.state, items: ended.items, waitMs: 0, done: true, warnings };
   }
@@ -321,9 +371,17 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
 
   // A finished job that still lists items as pending: poll again for them (bounded by the job's deadline).
   const stillRunning = page.status === "running" || (page.status === "completed" && pendingItems > 0 && !pageFull);
-  // A link already followed (or back to the first page): the links go round.
-  if (next && (next === s.resultsUrl || (s.seen ?? []).includes(next)) && (pageFull || !stillRunning)) {
-    const ended = failJob(s, loopError(s), nowMs);
+  // About to follow a link already followed (or back to the first page), after pages that bring nothing, or past
+  // any count a real job could need (every page holds at least one result): the links go round.
+  const following = !!next && (pageFull || !stillRunning);
+  // Pages reached by a link, in a row, that brought nothing at all (empty, or results already taken) and lead on.
+  const nothing = items.length === 0 && pendingItems === 0 && pending.length === 0;
+  s.idle = following && byLink && nothing ? (s.seen ? s.idle ?? 0 : 0) + 1 : 0;
+  const follows = s.seen ? s.follows ?? 0 : 0;
+  const linksGoRound = following && (followedBefore(s, next!) || s.idle >= MAX_IDLE_PAGES || follows > s.total + 10);
+  if (linksGoRound) {
+    // A failed job's own reason says more than its links do.
+    const ended = failJob(s, page.status === "failed" && page.error ? page.error : loopError(s), nowMs);
     return { state: ended.state, items: [...items, ...ended.items], waitMs: 0, done: true, warnings };
   }
   if (stillRunning) {
@@ -334,7 +392,8 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
     const late = checkJobDeadline(s, nowMs);
     if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
     // Never sleep past the deadline: a job that does not end is given up on when its time is up.
-    const waitMs = Math.min(pollDelay(s, nowMs), Math.max(0, s.deadlineMs + 1 - nowMs));
+    // Near it, the last poll still waits a second: GETs of one job are never closer than MIN_POLL_MS.
+    const waitMs = Math.max(MIN_POLL_MS, Math.min(pollDelay(s, nowMs), s.deadlineMs + 1 - nowMs));
     s.nextPollAtMs = nowMs + waitMs;
     return { state: s, items, waitMs, done: false, warnings };
   }

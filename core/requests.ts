@@ -29,7 +29,7 @@ export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | 
   }
   const port = /^https?:\/\/(?:\[[^\]]+\]|[^/:?#\s]+):(\d+)(?:[/?#]|$)/i.exec(s);
   if (port && !(Number(port[1]) >= 1 && Number(port[1]) <= 65535)) {
-    return { ok: false, message: `The port ${port[1]} in the base URL is not a port (1 to 65535): check the address, e.g. https://api.example.com/v1` };
+    return { ok: false, message: `The base URL has port ${port[1]}, which is not a port (1 to 65535): correct the number after the colon, or remove it (e.g. https://api.example.com/v1).` };
   }
   const m = /^(https?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(s);
   if (!m) return { ok: false, message: `"${input}" is not a URL; expected e.g. https://api.example.com/v1` };

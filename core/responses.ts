@@ -155,6 +155,8 @@ export interface ResultsItem {
   uprn?: string;
   result?: unknown;
   error?: ServiceError;
+  /** The item's own status word as sent, lower case with "_" for spaces and dashes ("completed", "in_progress"). */
+  status?: string;
   /** Listed, but not done yet (its own status is pending-like): not a result, taken when it arrives. */
   pending?: boolean;
 }
@@ -203,9 +205,20 @@ function itemError(e: unknown, fallbackMessage: string): ServiceError {
   return serviceError("server", "item_error", fallbackMessage);
 }
 
-/** Item status words that are final: done with a result, or done with an error. Any other word is pending. */
-const ITEM_ERROR = ["error", "failed", "failure", "not_found", "invalid", "ambiguous", "rejected", "errored", "cancelled", "canceled", "skipped"];
-const ITEM_FINAL = ["completed", "complete", "done", "success", "succeeded", "ok", "finished", "found", "processed", ...ITEM_ERROR];
+/**
+ * An item's own status word decides whether it is final (done, with a result or an error) or not yet:
+ * - final with a result: completed, complete, done, success, succeeded, ok, finished, found, processed, passed;
+ * - final with an error: error, failed, failure, not_found, invalid, ambiguous, rejected, errored, cancelled,
+ *   canceled, skipped, expired, aborted;
+ * - not final (pending): pending, queued, processing, in_progress, running, ... (ITEM_PENDING) even when the item
+ *   carries a (partial) result, and any word we do not know unless the item carries a result or an error object;
+ * - no status word: final when the item carries a result or an error object (the sandbox's and most servers' shape).
+ * A pending item is not placed: the page is polled again and its real result taken when it arrives (bounded by
+ * the job's deadline).
+ */
+const ITEM_ERROR = ["error", "failed", "failure", "not_found", "invalid", "ambiguous", "rejected", "errored", "cancelled", "canceled", "skipped", "expired", "aborted"];
+const ITEM_FINAL = ["completed", "complete", "done", "success", "succeeded", "ok", "finished", "found", "processed", "passed", ...ITEM_ERROR];
+const ITEM_PENDING = ["pending", "queued", "processing", "in_progress", "running", "started", "submitted", "accepted", "waiting", "scheduled", "retrying", "in_queue", "not_started", "new", "created"];
 
 function parseItem(raw: unknown): ResultsItem | null {
   if (!raw || typeof raw !== "object") return null;
@@ -219,11 +232,12 @@ function parseItem(raw: unknown): ResultsItem | null {
   if (index !== undefined) item.index = index;
   const input = asInput(o.input ?? o.property ?? o.request);
   if (input) item.input = input;
-  const status = typeof o.status === "string" ? o.status.trim().toLowerCase().replace(/[\s-]+/g, "_") : "";
-  // An item's own status word that is not final (pending, queued, processing, in_progress, running, or a word
-  // we do not know) means it is not done yet, unless it carries its result or error anyway.
-  const hasResult = !!o.result && typeof o.result === "object";
-  if (status && !o.error && !hasResult && !ITEM_FINAL.includes(status)) return { ...item, pending: true };
+  const word = typeof o.status === "string" ? o.status : typeof o.state === "string" ? o.state : "";
+  const status = word.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  if (status) item.status = status;
+  // Not final yet (see ITEM_PENDING above): not a result, taken when it arrives.
+  const carries = (!!o.result && typeof o.result === "object") || !!o.error;
+  if (ITEM_PENDING.includes(status) || (status && !ITEM_FINAL.includes(status) && !carries)) return { ...item, pending: true };
   if (o.error || ITEM_ERROR.includes(status)) {
     item.error = itemError(o.error ?? status, "The service returned no result for this property.");
   } else if (o.result && typeof o.result === "object") {

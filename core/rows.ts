@@ -104,9 +104,10 @@ export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | nu
 /**
  * Every Unicode format character (category Cf: zero-width spaces and joiners, soft hyphens, bidi marks and
  * isolates, invisible operators, the Mongolian vowel separator, byte-order marks) that copy-paste from web
- * pages, PDFs and other programs leaves in cells and keys.
+ * pages, PDFs and other programs leaves in cells and keys. U+180E is listed as well because Unicode data before
+ * 6.3 classed it as a space, and the zero-width characters the list held before \p{Cf} are all Cf.
  */
-const INVISIBLE = /[\p{Cf}\u180e]/gu;
+const INVISIBLE = /[\p{Cf}\u180e\u200b-\u200d\u2060\ufeff]/gu;
 
 export function stripInvisible(s: string): string {
   return s.replace(INVISIBLE, "");
