@@ -17,3 +17,5 @@ export * from "./client";
 export * from "./run";
 export * from "./drive";
 export * from "./placement";
+export * from "./obligations";
+export * from "./actions";

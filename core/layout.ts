@@ -6,13 +6,14 @@ import { displayStatus, type CheckName, type DisplayStatus } from "./checks";
 import { describeError, isAboutProperty, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
+import { DATE_FORMAT, dateSerial, isoDay, nextObligation, serialDate, windowColour, type UserDates, type WindowDays } from "./obligations";
 
 export type Cell = string | number;
 
 export interface OutputColumn {
   key: string;
   header: string;
-  kind: "status" | "text" | "number" | "date" | "datetime";
+  kind: "status" | "text" | "number" | "date" | "datetime" | "window";
   /** Width hint in pixels. */
   width: number;
   /** For status columns: the check whose status it shows. */
@@ -20,7 +21,14 @@ export interface OutputColumn {
 }
 
 type Checks = CheckResult["checks"];
-type Reader = (r: CheckResult, ctx: { checkedAt: string }) => unknown;
+/** What a row's values depend on beyond the result: the check's time, and for the obligations the user's settings and dates. */
+export interface RowContext {
+  checkedAt: string;
+  windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
+  userDates?: UserDates;
+  checks?: readonly CheckName[];
+}
+type Reader = (r: CheckResult, ctx: RowContext) => unknown;
 
 interface ColumnDef extends OutputColumn {
   read: Reader;
@@ -92,7 +100,22 @@ const COLUMNS: ColumnDef[] = [
   { key: "last_updated", header: "Last updated (UTC)", kind: "datetime", width: 140, read: (r) => formatTimestamp(r.last_updated) },
   { key: "checked_at", header: "Checked at (UTC)", kind: "datetime", width: 140, read: (_r, ctx) => formatTimestamp(ctx.checkedAt) },
   { key: "message", header: "Message", kind: "text", width: 260, read: () => "" },
+  // The obligations (core/obligations.ts): the row's most urgent action across its checks, counted from the check's
+  // day. After Message, so that a block written before these columns existed is still ours and grows in place.
+  { key: "next_action", header: "Next action", kind: "text", width: 300, read: (r, ctx) => obligationOf(r, ctx)?.action },
+  { key: "action_due", header: "Action due", kind: "date", width: 90, read: (r, ctx) => obligationOf(r, ctx)?.due },
+  { key: "days_left", header: "Days left", kind: "number", width: 70, read: (r, ctx) => obligationOf(r, ctx)?.daysLeft ?? "" },
+  { key: "window", header: "Window", kind: "window", width: 80, read: (r, ctx) => obligationOf(r, ctx)?.window },
 ];
+
+const memo = new WeakMap<CheckResult, { ctx: RowContext; value: ReturnType<typeof nextObligation> }>();
+function obligationOf(r: CheckResult, ctx: RowContext) {
+  const hit = memo.get(r);
+  if (hit && hit.ctx === ctx) return hit.value;
+  const value = nextObligation(r, { today: isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10), windows: ctx.windows, userDates: ctx.userDates, checks: ctx.checks });
+  memo.set(r, { ctx, value });
+  return value;
+}
 
 export const OUTPUT_COLUMNS: readonly OutputColumn[] = COLUMNS.map(({ read: _read, ...c }) => c);
 const MESSAGE = COLUMNS.findIndex((c) => c.key === "message");
@@ -146,6 +169,8 @@ function dateCellText(d: Date, kind: OutputColumn["kind"]): string {
 function toCell(v: unknown, kind: OutputColumn["kind"]): Cell {
   if (v === null || v === undefined) return "";
   if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return dateCellText(v as Date, kind);
+  // A date cell read back from a sheet is its serial number (Excel); core's own form of a date is YYYY-MM-DD text.
+  if (kind === "date" && typeof v === "number") return serialDate(v) ?? "";
   if (kind === "number") return typeof v === "number" && Number.isFinite(v) ? v : "";
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? "true" : "false";
@@ -185,8 +210,8 @@ export function isAnswer(outcome: Outcome): boolean {
  * are some and only says so in Message: a failure of the service never loses what was already written.
  * Not found, ambiguous and invalid input replace them: the old values were for another property.
  */
-export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, previous?: readonly unknown[], note?: string): Cell[] {
-  const ctx = { checkedAt: checkedAtIso };
+export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, previous?: readonly unknown[], note?: string, context?: Omit<RowContext, "checkedAt">): Cell[] {
+  const ctx: RowContext = { ...context, checkedAt: checkedAtIso };
   if (!outcome) {
     return hasValues(previous) ? COLUMNS.map((c, i) => toCell(previous![i], c.kind)) : COLUMNS.map((_c, i) => (i === MESSAGE ? "Not checked yet." : ""));
   }
@@ -225,3 +250,35 @@ export function locateOutputColumns(headerRow: readonly unknown[]): { start: num
 export function statusColumnIndexes(): number[] {
   return COLUMNS.map((c, i) => (c.kind === "status" ? i : -1)).filter((i) => i >= 0);
 }
+
+/** Indexes (within the output block) of the date columns: written as date serials with DATE_FORMAT in both hosts. */
+export function dateColumnIndexes(): number[] {
+  return COLUMNS.map((c, i) => (c.kind === "date" ? i : -1)).filter((i) => i >= 0);
+}
+
+/** Indexes (within the output block) of the Window column(s), coloured by WINDOW_COLOURS. */
+export function windowColumnIndexes(): number[] {
+  return COLUMNS.map((c, i) => (c.kind === "window" ? i : -1)).filter((i) => i >= 0);
+}
+
+/** The colour of an output cell by its column's kind: a status word or a window; null for other columns. */
+export function cellColour(columnIndex: number, value: unknown): { fill: string; font: string } | null {
+  const kind = COLUMNS[columnIndex]?.kind;
+  return kind === "status" ? statusColour(value) : kind === "window" ? windowColour(value) : null;
+}
+
+/** The number format of each output column, the same in Excel and Google Sheets: text stays text, dates are dates. */
+export function columnNumberFormats(): string[] {
+  return COLUMNS.map((c) => (c.kind === "date" ? DATE_FORMAT : c.kind === "number" ? "General" : "@"));
+}
+
+/**
+ * An output row as a host writes it: date columns as date serials (real dates that sort and filter), the rest as
+ * they are. Text that is not a date stays text.
+ */
+export function hostRow(row: readonly Cell[]): Cell[] {
+  return row.map((v, i) => (COLUMNS[i]?.kind === "date" && typeof v === "string" && v !== "" ? (dateSerial(v) ?? v) : v));
+}
+
+/** The block's earlier header lists, still recognised as ours (the block grows to today's columns on the next write). */
+export const LEGACY_HEADER_COUNTS: readonly number[] = [COLUMNS.findIndex((c) => c.key === "message") + 1];

@@ -3,7 +3,7 @@
  * from a user's own columns, by its header cells or, in a table without a header row, by what its rows hold. The
  * same sheet gets the same answer in Excel and in Google Sheets. Pure: rows are arrays of cell values.
  */
-import { STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "./layout";
+import { LEGACY_HEADER_COUNTS, STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "./layout";
 import { detectColumns } from "./rows";
 import { isCheckingMessage } from "./run";
 
@@ -30,6 +30,8 @@ export const DISTINCTIVE_HEADERS = new Set(["Matched UPRN", "Matched address", "
 export interface HeaderBlock {
   /** Start of every one of our headers, in order, untouched. */
   exact?: number;
+  /** The exact block is one an earlier version wrote, with fewer columns: its header must be written again. */
+  legacy?: boolean;
   /** Start of our block changed by the user (a column inserted into it, a header renamed). */
   changed?: number;
   /** The columns of that changed block that still carry a header of ours. */
@@ -47,6 +49,20 @@ export function findHeaderBlock(row: readonly unknown[], near = 0): HeaderBlock 
   // Where there are several intact blocks, the one nearest to where ours was last seen.
   for (let i = 0; i + WIDTH <= row.length; i++) {
     if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h) && (out.exact === undefined || Math.abs(i - near) < Math.abs(out.exact - near))) out.exact = i;
+  }
+  // A block an earlier version wrote: our first headers of that time, and blank header cells where the newer columns go.
+  if (out.exact === undefined) {
+    for (const count of LEGACY_HEADER_COUNTS) {
+      for (let i = 0; i + count <= row.length; i++) {
+        const prefix = OUR_HEADERS.slice(0, count).every((h, k) => norm(row[i + k]) === h);
+        const room = Array.from({ length: WIDTH - count }, (_, k) => row[i + count + k]).every(isBlankCell);
+        if (prefix && room && (out.exact === undefined || Math.abs(i - near) < Math.abs(out.exact - near))) out.exact = i;
+      }
+      if (out.exact !== undefined) {
+        out.legacy = true;
+        break;
+      }
+    }
   }
   const inExact = (i: number) => out.exact !== undefined && i >= out.exact && i < out.exact + WIDTH;
   const ourIndex = (i: number) => (inExact(i) ? -1 : OUR_HEADERS.indexOf(norm(row[i])));

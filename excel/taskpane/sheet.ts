@@ -159,6 +159,7 @@ export async function readBlock(context: Excel.RequestContext, b: Block, opts: R
 }
 
 const NUMBER_FORMAT: Record<(typeof OUTPUT_COLUMNS)[number]["kind"], string> = {
+  window: "@",
   // Text formats keep service text as text (never a formula, never a guessed date); numbers stay numbers.
   status: "@",
   text: "@",
