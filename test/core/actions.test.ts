@@ -1,0 +1,191 @@
+/**
+ * The Action list, the Compliance summary and the calendar, built from results blocks of the sandbox's own data: the
+ * list keeps what a user typed, the summary's formulas (computed by a real formula engine) count what the block holds,
+ * and the calendar parses with a real iCalendar library.
+ */
+import ICAL from "ical.js";
+import {
+  ACTION_LIST_DAYS,
+  CLOSED_TITLE,
+  OUTPUT_COLUMNS,
+  actionCalendar,
+  blockProperties,
+  buildActionList,
+  buildSummary,
+  detectUserColumns,
+  lastCheckedAt,
+  nextObligation,
+  outputHeaders,
+  outputRow,
+  parseCheckResult,
+  resultFromBlockRow,
+  type BlockProperty,
+  type Cell,
+} from "../../core";
+import { buildDatasetFor, checkResultFor, findExamples } from "../../sandbox/dataset";
+import { computeSheet } from "../helpers/formulas";
+
+const NOW = new Date("2027-01-31T09:30:00Z");
+const TODAY = "2027-01-31";
+const ds = buildDatasetFor(NOW);
+const H = outputHeaders();
+const at = (h: string) => H.indexOf(h);
+
+/** A user's table: UPRN, Address, Landlord, then our block (as a host writes it, text cells) from column D. */
+function table(n: number, offset = 0): { rows: Cell[][]; props: BlockProperty[] } {
+  const rows: Cell[][] = [["UPRN", "Address", "Landlord", ...H]];
+  for (const p of ds.properties.slice(offset, offset + n)) {
+    const parsed = parseCheckResult(JSON.parse(JSON.stringify(checkResultFor(p))));
+    if (!parsed.ok) throw new Error(parsed.message);
+    rows.push([p.uprn, p.address, `Landlord ${p.uprn.slice(-1)}`, ...outputRow({ result: parsed.value }, NOW.toISOString())]);
+  }
+  const cols = detectUserColumns(rows[0]);
+  return { rows, props: blockProperties(rows.slice(1), { blockColumn: 3, uprn: 0, address: 1, user: cols }) };
+}
+
+describe("reading a results block", () => {
+  test("a row's action columns are what the rules give for the block's own cells, for 3,000 sandbox properties", () => {
+    const { rows } = table(3000);
+    let listed = 0;
+    for (const row of rows.slice(1)) {
+      const cells = row.slice(3);
+      const again = nextObligation(resultFromBlockRow(cells)!, { today: TODAY });
+      expect([cells[at("Next action")], cells[at("Action due")], cells[at("Days left")], cells[at("Window")]]).toEqual([
+        again?.action ?? "",
+        again?.due ?? "",
+        again?.daysLeft ?? "",
+        again?.window ?? "",
+      ]);
+      if (again?.window === "Overdue") listed++;
+    }
+    expect(listed).toBeGreaterThan(100);
+  });
+
+  test("the user's Owner, EICR date, Licence expiry and Deposit received columns are found by header", () => {
+    expect(detectUserColumns(["UPRN", "Landlord", "EICR date", "Licence expiry", "Deposit received", "Gas expiry"])).toEqual({ owner: 1, eicrDate: 2, licenceExpiry: 3, depositReceived: 4 });
+    expect(detectUserColumns(["Owner", "Date of last EICR", "License Expiry Date", "Deposit_paid"])).toEqual({ owner: 0, eicrDate: 1, licenceExpiry: 2, depositReceived: 3 });
+    expect(detectUserColumns(["Owner", "x"], new Set([0]))).toEqual({});
+  });
+});
+
+describe("the Action list", () => {
+  test("lists every overdue action and those due within N days, by due date, formula-safe", () => {
+    const { props } = table(2000);
+    for (const n of ACTION_LIST_DAYS) {
+      const list = buildActionList(props, { today: TODAY, withinDays: n, ownerHeader: "Landlord" });
+      expect(list.headers).toEqual(["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Done", "Notes"]);
+      const open = list.values.slice(1, 1 + list.open);
+      expect(open.length).toBeGreaterThan(10);
+      const dues = open.map((r) => String(r[1]));
+      expect([...dues].sort()).toEqual(dues);
+      for (const r of open) expect(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= n)).toBe(true);
+      for (const r of open) for (const v of r) if (typeof v === "string") expect(v).not.toMatch(/^[=+\-@]/);
+    }
+    const week = buildActionList(props, { today: TODAY, withinDays: 7 }).open;
+    const quarter = buildActionList(props, { today: TODAY, withinDays: 90 }).open;
+    expect(quarter).toBeGreaterThan(week);
+  });
+
+  test("Done and Notes survive a refresh, matched by UPRN + check + due; a row whose action went away moves to Closed", () => {
+    const { props } = table(400);
+    const first = buildActionList(props, { today: TODAY, withinDays: 30, ownerHeader: "Landlord" });
+    const sheet = first.values.map((r) => [...r]) as unknown[][];
+    // The user ticks Done on one row, types a note on another, and moves the Notes column to the front (a sheet is not still).
+    sheet[1][first.doneColumn] = true;
+    sheet[2][first.notesColumn] = "=Booked with ACME, ref 7";
+    const key2 = { uprn: sheet[2][3], check: sheet[2][6] };
+    const moved = sheet.map((r) => [r[first.notesColumn], ...r.filter((_v, i) => i !== first.notesColumn)]);
+    // Next run: the property of row 1 has its certificate renewed (its action goes away).
+    const gone = String(sheet[1][3]);
+    const second = buildActionList(
+      props.filter((p) => p.uprn !== gone),
+      { today: TODAY, withinDays: 30, ownerHeader: "Landlord" },
+      moved,
+    );
+    const row2 = second.values.find((r) => r[3] === key2.uprn && r[6] === key2.check)!;
+    expect(row2[second.notesColumn]).toBe("'=Booked with ACME, ref 7");
+    expect(second.closedTitleRow).not.toBeNull();
+    expect(second.values[second.closedTitleRow!][0]).toBe(CLOSED_TITLE);
+    const closed = second.values.slice(second.closedTitleRow! + 1);
+    expect(closed).toHaveLength(1);
+    expect(closed[0][3]).toBe(gone);
+    expect(closed[0][second.doneColumn]).toBe(true);
+    expect(closed[0][0]).toBe("Closed");
+    // And a third refresh keeps the Closed row (it still carries Done) without doubling it.
+    const third = buildActionList(props.filter((p) => p.uprn !== gone), { today: TODAY, withinDays: 30, ownerHeader: "Landlord" }, second.values);
+    expect(third.closed).toBe(1);
+    expect(third.values.filter((r) => r[3] === gone)).toHaveLength(1);
+  });
+
+  test("the calendar is valid iCalendar: one all-day event per open action, a reminder 7 days before", () => {
+    const { props } = table(500);
+    const list = buildActionList(props, { today: TODAY, withinDays: 30 });
+    const text = actionCalendar(list, { nowIso: NOW.toISOString() });
+    expect(text.split("\r\n").every((l) => new TextEncoder().encode(l).length <= 75)).toBe(true);
+    const cal = new ICAL.Component(ICAL.parse(text));
+    const events = cal.getAllSubcomponents("vevent");
+    expect(events).toHaveLength(list.open);
+    const uids = new Set(events.map((e) => e.getFirstPropertyValue("uid")));
+    expect(uids.size).toBe(events.length);
+    const [check, action] = [list.headers.indexOf("Check"), list.headers.indexOf("Action")];
+    events.forEach((e, i) => {
+      const row = list.values[1 + i];
+      const start = e.getFirstPropertyValue("dtstart") as ICAL.Time;
+      expect(start.isDate).toBe(true);
+      expect(start.toString()).toBe(row[1]);
+      expect(String(e.getFirstPropertyValue("summary"))).toBe(`${row[check]}: ${String(row[action]).replace(/^'/, "")}`);
+      const alarm = e.getFirstSubcomponent("valarm")!;
+      expect(String(alarm.getFirstPropertyValue("trigger"))).toBe("-P7D");
+    });
+  });
+});
+
+describe("the Compliance summary", () => {
+  test("its live formulas count what the block holds (computed by a real formula engine)", () => {
+    const { rows, props } = table(1500);
+    const block = { sheet: "Portfolio (main)", column: 3, firstRow: 1, lastRow: rows.length - 1 };
+    const summary = buildSummary(block, props, { today: TODAY, asOf: lastCheckedAt(props) });
+    const values = computeSheet({ "Portfolio (main)": rows, Summary: summary.cells }, "Summary");
+    const body = rows.slice(1);
+    const count = (header: string, word: string) => body.filter((r) => r[3 + at(header)] === word).length;
+    const statusHeaders = ["EPC status", "Gas safety status", "EICR status", "Licensing status", "Deposit status"];
+    statusHeaders.forEach((h, i) => {
+      const r = values[summary.tables.status + 1 + i];
+      expect(r.slice(1, 6)).toEqual([count(h, "pass"), count(h, "warning"), count(h, "fail"), count(h, "not_required"), count(h, "error") + count(h, "unknown")]);
+      expect(r[6]).toBe(body.length);
+    });
+    ["low", "medium", "high"].forEach((level, i) => expect(values[summary.tables.risk + 1 + i][1]).toBe(count("Risk level", level)));
+    ["Overdue", "Urgent", "Book", "Plan", "OK"].forEach((w, i) => expect(values[summary.tables.window + 1 + i][1]).toBe(count("Window", w)));
+    expect(values[1][1]).toBe("2027-01-31 09:30:00 UTC");
+    // The chart table: an Overdue row, then 18 months from this one.
+    const months = values.slice(summary.tables.months + 1, summary.tables.months + summary.chart.rowCount);
+    expect(months.map((r) => r[0])).toEqual(["Overdue", "2027-01", "2027-02", ...months.slice(3).map((r) => r[0])]);
+    expect(months).toHaveLength(19);
+    expect(months[0].slice(1).reduce((a: number, b) => a + Number(b), 0)).toBeGreaterThan(0);
+    expect(summary.chart).toEqual({ firstRow: summary.tables.months, firstColumn: 0, rowCount: 20, columnCount: 6 });
+    expect(OUTPUT_COLUMNS.length).toBe(H.length);
+  });
+
+  test("the counts follow an edit made without the add-in", () => {
+    const { rows, props } = table(50);
+    const block = { sheet: "Sheet1", column: 3, firstRow: 1, lastRow: rows.length - 1 };
+    const summary = buildSummary(block, props, { today: TODAY, asOf: "x" });
+    const before = computeSheet({ Sheet1: rows, S: summary.cells }, "S")[summary.tables.status + 1][3] as number;
+    const edited = rows.map((r) => [...r]);
+    const i = edited.findIndex((r, k) => k > 0 && r[3 + at("EPC status")] !== "fail");
+    edited[i][3 + at("EPC status")] = "fail";
+    expect(computeSheet({ Sheet1: edited, S: summary.cells }, "S")[summary.tables.status + 1][3]).toBe(before + 1);
+  });
+
+  test("sandbox examples land in the windows the rules say", () => {
+    const ex = findExamples(ds);
+    const row = (p: (typeof ds.properties)[number]) => {
+      const parsed = parseCheckResult(checkResultFor(p));
+      if (!parsed.ok) throw new Error(parsed.message);
+      return outputRow({ result: parsed.value }, NOW.toISOString());
+    };
+    expect(row(ex.epcByRating.G)[at("Window")]).toBe("Overdue");
+    expect(row(ex.eicrMissing)[at("Window")]).toBe("Overdue");
+    expect(row(ex.deposit.unprotected)[at("Window")]).toBe("Overdue");
+  });
+});
