@@ -62,6 +62,14 @@ const cases: [string, () => unknown[][], number][] = [
   ],
   ["an intact results block: updated in place", () => [["UPRN", ...ours], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => "")])], 1],
   [
+    "a block an earlier version wrote (its 23 headers, no action columns yet), with the user's Notes two columns after it: updated in place",
+    () => {
+      const legacy = ours.slice(0, ours.indexOf("Message") + 1);
+      return [["UPRN", ...legacy, "", "", "", "", "", "Notes"], ...uprns.slice(0, 3).map((u) => [u, ...legacy.map(() => ""), "", "", "", "", "", "n"])];
+    },
+    1,
+  ],
+  [
     "a results block the user changed (a column inserted inside it): left alone, a new block after everything",
     () => [["UPRN", ...ours.slice(0, 3), "My flag", ...ours.slice(3)], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => ""), "keep"])],
     ours.length + 3,
