@@ -1,17 +1,28 @@
 /**
- * `npm start`: certificates, the sandbox (PORT 3001), the HTTPS dev server (https://localhost:3000), then a sideload into
+ * `npm start`: free ports first (a busy one fails at once, naming it), certificates (renewed when expired or expiring
+ * within 7 days), the sandbox (SANDBOX_PORT, 3001), the HTTPS dev server (DEV_SERVER_PORT, 3000), then a sideload into
  * desktop Excel where office-addin-debugging and Excel exist; elsewhere it prints how to sideload into Excel on the web.
+ * `npm run start:web` sideloads into Excel on the web with office-addin-debugging when a document URL is given
+ * (OFFICE_DOCUMENT_URL or --document <url>), else prints the manual steps.
  */
 const { spawn, spawnSync } = require("child_process");
 const fs = require("fs");
 const https = require("https");
+const net = require("net");
 const path = require("path");
+const { ensureCertificates } = require("./dev-certs");
 
 const ROOT = path.resolve(__dirname, "..");
 const STATE = path.join(ROOT, ".start-state.json");
 const LOGS = path.join(ROOT, "test-output", "start-logs");
 const DEV_PORT = Number(process.env.DEV_SERVER_PORT || 3000);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 3001);
+const WEB = process.argv.includes("--web");
+const argAfter = (flag) => {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const DOCUMENT_URL = argAfter("--document") || process.env.OFFICE_DOCUMENT_URL;
 
 function alive(pid) {
   try {
@@ -22,20 +33,42 @@ function alive(pid) {
   }
 }
 
-async function ensureCertificates() {
-  const defaults = require("office-addin-dev-certs/lib/defaults");
-  if (fs.existsSync(defaults.localhostCertificatePath) && fs.existsSync(defaults.localhostKeyPath)) return defaults;
-  if (process.platform === "win32" || process.platform === "darwin") {
-    // Generates and trusts the developer CA (asks for permission), as Office's own templates do.
-    spawnSync(process.execPath, [require.resolve("office-addin-dev-certs/cli.js"), "install"], { stdio: "inherit", cwd: ROOT });
+/** Whether a port can be listened on, as the server will (same host): null when free, else the error code. */
+function portProblem(port, host) {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", (e) => resolve(e.code || String(e)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+}
+
+async function checkPorts() {
+  for (const [name, port, host, variable] of [
+    ["the Excel add-in's dev server", DEV_PORT, "localhost", "DEV_SERVER_PORT"],
+    ["the sandbox", SANDBOX_PORT, "127.0.0.1", "SANDBOX_PORT"],
+  ]) {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable}=${port} is not a port number (1-65535).`);
+    const code = await portProblem(port, host);
+    if (!code) continue;
+    const why = code === "EADDRINUSE" ? `port ${port} is already in use` : code === "EACCES" ? `port ${port} is not allowed for this user` : `port ${port} cannot be used (${code})`;
+    throw new Error(
+      [
+        `${why}, so ${name} cannot start.`,
+        `  If it is an earlier \`npm start\`, run \`npm stop\`. Otherwise close the program using it, or choose other ports:`,
+        `  DEV_SERVER_PORT=3100 SANDBOX_PORT=3101 npm start   (DEV_SERVER_PORT is the add-in's https port, SANDBOX_PORT the sandbox's)`,
+      ].join("\n"),
+    );
   }
-  if (!fs.existsSync(defaults.localhostCertificatePath)) {
-    // On Linux there is nothing to trust it with (no sudo, no system store Office reads): generate only.
-    await require("office-addin-dev-certs").generateCertificates();
-    console.log(`Generated development certificates in ${defaults.certificateDirectory}.`);
-    console.log(`  Your browser must trust ${defaults.caCertificatePath} for Excel on the web to load https://localhost:${DEV_PORT}.`);
-  }
-  return defaults;
+}
+
+/** The manifest to sideload: manifest.xml itself on port 3000, else a copy pointing at the port in use. */
+function manifestForPort() {
+  const source = path.join(ROOT, "manifest.xml");
+  if (DEV_PORT === 3000) return source;
+  const out = path.join(ROOT, "test-output", `manifest.localhost-${DEV_PORT}.xml`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, fs.readFileSync(source, "utf8").split("https://localhost:3000").join(`https://localhost:${DEV_PORT}`));
+  return out;
 }
 
 function startDetached(name, args, env) {
@@ -46,10 +79,23 @@ function startDetached(name, args, env) {
   return child.pid;
 }
 
-function waitFor(url, ms, insecure) {
+function logTail(name) {
+  try {
+    return fs.readFileSync(path.join(LOGS, `${name}.log`), "utf8").trim().split("\n").slice(-8).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+/** Waits for a server to answer; fails at once, with the end of its log, when its process has ended. */
+function waitFor(url, ms, insecure, watch) {
   const deadline = Date.now() + ms;
   return new Promise((resolve, reject) => {
     const attempt = () => {
+      if (watch && !alive(watch.pid)) {
+        reject(new Error(`${watch.name} stopped before answering at ${url}. The end of its log (${path.relative(ROOT, path.join(LOGS, watch.name + ".log"))}):\n${logTail(watch.name)}`));
+        return;
+      }
       const mod = url.startsWith("https") ? https : require("http");
       const req = mod.get(url, insecure ? { rejectUnauthorized: false } : {}, (res) => {
         res.resume();
@@ -61,19 +107,45 @@ function waitFor(url, ms, insecure) {
   });
 }
 
-function sideloadDesktop() {
-  let debugging;
+function debuggingCli() {
   try {
-    debugging = require.resolve("office-addin-debugging/cli.js");
+    return require.resolve("office-addin-debugging/cli.js");
   } catch {
-    return false; // optional dependency, absent on Linux
+    return null; // optional dependency, absent on Linux
   }
+}
+
+function sideloadDesktop(manifest) {
+  const debugging = debuggingCli();
+  if (!debugging) return false;
   if (process.platform !== "win32" && process.platform !== "darwin") return false;
-  const r = spawnSync(process.execPath, [debugging, "start", "manifest.xml", "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(DEV_PORT)], {
+  const r = spawnSync(process.execPath, [debugging, "start", manifest, "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(DEV_PORT)], {
     cwd: ROOT,
     stdio: "inherit",
   });
   return r.status === 0;
+}
+
+/** Excel on the web, the way Microsoft's templates do it: office-addin-debugging opens the document with the add-in. */
+function sideloadWeb(manifest) {
+  const debugging = debuggingCli();
+  if (!debugging || !DOCUMENT_URL) return false;
+  const r = spawnSync(process.execPath, [debugging, "start", manifest, "web", "--document", DOCUMENT_URL, "--no-debug", "--dev-server-port", String(DEV_PORT)], { cwd: ROOT, stdio: "inherit" });
+  return r.status === 0;
+}
+
+function webSteps(manifest, why) {
+  return [
+    "",
+    why,
+    "Sideload into Excel on the web:",
+    "  1. Open a workbook at https://www.office.com (this browser must trust the certificate's CA, see above).",
+    "  2. Home > Add-ins > More Settings > Upload My Add-in.",
+    `  3. Choose ${manifest} and Upload. The Compliance Check button appears on the Home tab.`,
+    "  4. In the pane, Settings: paste an API key (sandbox-professional for the sandbox). The base URL is already",
+    `     https://localhost:${DEV_PORT}/v1, proxied to the sandbox.`,
+    "The servers keep running in the background; `npm stop` ends them.",
+  ].join("\n");
 }
 
 async function main() {
@@ -84,39 +156,44 @@ async function main() {
       return;
     }
   }
-  await ensureCertificates();
+  await checkPorts();
+  await ensureCertificates({ root: ROOT });
+  const manifest = manifestForPort();
   const tsxCli = require.resolve("tsx/cli");
   const pids = {
     sandbox: startDetached("sandbox", [tsxCli, "sandbox/main.ts"], { PORT: String(SANDBOX_PORT) }),
     devServer: startDetached("dev-server", [path.join(__dirname, "dev-server.js")], { DEV_SERVER_PORT: String(DEV_PORT), SANDBOX_PORT: String(SANDBOX_PORT) }),
   };
   fs.writeFileSync(STATE, JSON.stringify({ pids, startedAt: new Date().toISOString() }, null, 2));
-  await waitFor(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/stats`, 60_000);
+  await waitFor(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/stats`, 60_000, false, { name: "sandbox", pid: pids.sandbox });
   console.log(`Sandbox:    http://127.0.0.1:${SANDBOX_PORT}/v1  (keys: sandbox-professional, sandbox-enterprise, sandbox-no-api)`);
-  await waitFor(`https://localhost:${DEV_PORT}/taskpane.html`, 180_000, true);
+  await waitFor(`https://localhost:${DEV_PORT}/taskpane.html`, 180_000, true, { name: "dev-server", pid: pids.devServer });
   console.log(`Add-in:     https://localhost:${DEV_PORT}/taskpane.html  (API proxied at https://localhost:${DEV_PORT}/v1)`);
   console.log(`Logs:       ${path.relative(ROOT, LOGS)}/`);
-  const sideloaded = sideloadDesktop();
-  if (sideloaded) {
+  if (manifest !== path.join(ROOT, "manifest.xml")) console.log(`Manifest:   ${path.relative(ROOT, manifest)} (manifest.xml with port ${DEV_PORT})`);
+  if (WEB) {
+    if (sideloadWeb(manifest)) console.log("Sideloaded into Excel on the web. `npm stop` ends the servers.");
+    else
+      console.log(
+        webSteps(
+          manifest,
+          debuggingCli()
+            ? "No document URL: give one to sideload automatically (npm run start:web -- --document <url of a workbook on OneDrive/SharePoint>, or OFFICE_DOCUMENT_URL)."
+            : "office-addin-debugging is not installed here (an optional dependency), so the add-in cannot be sideloaded automatically.",
+        ),
+      );
+    return;
+  }
+  if (sideloadDesktop(manifest)) {
     console.log("Sideloaded into desktop Excel. `npm stop` ends the servers and removes the sideload.");
   } else {
-    console.log(
-      [
-        "",
-        "Desktop Excel is not available here (office-addin-debugging is absent or this is not Windows/macOS).",
-        "Sideload into Excel on the web:",
-        "  1. Open a workbook at https://www.office.com (this browser must trust the certificate's CA, see above).",
-        "  2. Home > Add-ins > More Add-ins > My Add-ins > Upload My Add-in (or Insert > Add-ins > Upload My Add-in).",
-        `  3. Choose ${path.join(ROOT, "manifest.xml")} and Upload. The Compliance Check button appears on the Home tab.`,
-        "  4. In the pane, Settings: paste an API key (sandbox-professional for the sandbox). The base URL is already",
-        `     https://localhost:${DEV_PORT}/v1, proxied to the sandbox.`,
-        "The servers keep running in the background; `npm stop` ends them.",
-      ].join("\n"),
-    );
+    console.log(webSteps(manifest, "Desktop Excel is not available here (office-addin-debugging is absent or this is not Windows/macOS)."));
   }
 }
 
 main().catch((e) => {
   console.error(`npm start failed: ${e.message}`);
+  // Whatever was started is stopped again, so a second try does not find its own ports busy.
+  if (fs.existsSync(STATE)) require("child_process").spawnSync(process.execPath, [path.join(__dirname, "stop.js")], { cwd: ROOT, stdio: "ignore" });
   process.exit(1);
 });
