@@ -404,7 +404,9 @@ function fold(line: string): string {
   let cur = "";
   let bytes = 0;
   for (const ch of line) {
-    const n = new TextEncoder().encode(ch).length;
+    // UTF-8 octets of the character (Apps Script has no TextEncoder).
+    const cp = ch.codePointAt(0)!;
+    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
     if (bytes + n > (out.length ? 74 : 75)) {
       out.push(cur);
       cur = "";

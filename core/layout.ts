@@ -2,7 +2,8 @@
  * THE output table: which columns the add-ins write beside the data, how each value is read from a check
  * result, and the colour of each status. Both hosts write what this file says and nothing else.
  */
-import { displayStatus, type CheckName, type DisplayStatus } from "./checks";
+import { displayStatus, type CheckName } from "./checks";
+import { statusColour } from "./colours";
 import { describeError, isAboutProperty, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
@@ -125,21 +126,7 @@ export function outputHeaders(): string[] {
   return COLUMNS.map((c) => c.header);
 }
 
-/** Fluent UI palette: red/amber/green by status, grey for not required and unknown, orange for errors. */
-export const STATUS_COLOURS: Record<DisplayStatus, { fill: string; font: string; label: string }> = {
-  pass: { fill: "#DFF6DD", font: "#0E700E", label: "Pass" },
-  warning: { fill: "#FFF4CE", font: "#8A5300", label: "Warning: expiring soon or needs attention" },
-  fail: { fill: "#FDE7E9", font: "#A80000", label: "Fail" },
-  not_required: { fill: "#F3F2F1", font: "#605E5C", label: "Not required" },
-  error: { fill: "#FED9CC", font: "#A52A00", label: "Error: not checked (see Message)" },
-  unknown: { fill: "#EDEBE9", font: "#323130", label: "Unknown status word from the service (see Message)" },
-};
-
-export function statusColour(value: unknown): { fill: string; font: string } | null {
-  if (typeof value !== "string") return null;
-  const c = STATUS_COLOURS[value.trim().toLowerCase() as DisplayStatus];
-  return c ? { fill: c.fill, font: c.font } : null;
-}
+export { STATUS_COLOURS, statusColour } from "./colours";
 
 /** "2026-11-22T09:12:44Z" -> "2026-11-22 09:12:44"; other text is kept. */
 export function formatTimestamp(v: unknown): string {

@@ -6,9 +6,9 @@
  */
 import { displayStatus, CHECK_NAMES, type CheckName } from "./checks";
 import type { CheckResult } from "./schemas";
+import { CHECK_LABELS, type Window } from "./colours";
 
-export const WINDOWS = ["Overdue", "Urgent", "Book", "Plan", "OK"] as const;
-export type Window = (typeof WINDOWS)[number];
+export { WINDOWS, WINDOW_COLOURS, windowColour, CHECK_LABELS, type Window } from "./colours";
 
 /** Days before the due date at which a check enters each window. */
 export interface WindowDays {
@@ -25,29 +25,6 @@ export const DEFAULT_WINDOWS: Readonly<WindowSettings> = Object.freeze({
   licensing: { plan: 120, book: 60, urgent: 30 },
   deposit_protection: { plan: 30, book: 14, urgent: 7 },
 });
-
-/** Window colours, defined once like the status colours: Overdue red, Urgent orange, Book amber, Plan blue, OK green. */
-export const WINDOW_COLOURS: Record<Window, { fill: string; font: string; label: string }> = {
-  Overdue: { fill: "#FDE7E9", font: "#A80000", label: "Overdue: the due date has passed, or it cannot wait" },
-  Urgent: { fill: "#FED9CC", font: "#A52A00", label: "Urgent: due within the urgent window (7 days for gas)" },
-  Book: { fill: "#FFF4CE", font: "#8A5300", label: "Book: time to book the work" },
-  Plan: { fill: "#DEECF9", font: "#004578", label: "Plan: coming up, or a note to plan for" },
-  OK: { fill: "#DFF6DD", font: "#0E700E", label: "OK: nothing due inside the windows" },
-};
-
-export function windowColour(value: unknown): { fill: string; font: string } | null {
-  if (typeof value !== "string") return null;
-  const w = WINDOWS.find((x) => x.toLowerCase() === value.trim().toLowerCase());
-  return w ? { fill: WINDOW_COLOURS[w].fill, font: WINDOW_COLOURS[w].font } : null;
-}
-
-export const CHECK_LABELS: Record<CheckName, string> = {
-  epc: "EPC",
-  gas_safety: "Gas safety",
-  eicr: "EICR",
-  licensing: "Licensing",
-  deposit_protection: "Deposit",
-};
 
 export const RULES: Record<CheckName | "epc_mees" | "epc_2030", string> = {
   gas_safety: "Gas Safety (Installation and Use) Regs 1998, reg 36 and 36A",

@@ -35,7 +35,12 @@ import {
   type Outcome,
   type RowNow,
   type RunState,
+  type UserDates,
+  type WindowSettings,
+  detectUserColumns,
+  userDatesOf,
 } from "../../core";
+import { refreshAfterRun } from "./actions";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { count } from "../shared/words";
 import { sendRunRequests } from "./http";
@@ -89,6 +94,8 @@ interface TableNow {
   /** Every row's property key now, marked or not. */
   keys: Set<string>;
   notes: (string | undefined)[];
+  /** The user's own EICR date / Licence expiry / Deposit received of each row, for the obligations. */
+  userDates: (UserDates | undefined)[];
 }
 
 /**
@@ -96,13 +103,14 @@ interface TableNow {
  * inserted or deleted above it), or, in a table without a header row, from what the block's rows hold (Checking…
  * marks, our statuses and times), near where it was. A problem sentence when it is gone or changed.
  */
-function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: number } | { problem: string } {
+function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: number; header?: unknown[] } | { problem: string } {
   const lastRow = sheet.getLastRow();
   const gone = { problem: `The results columns (${columnLetter(run.blockCol)}:${columnLetter(run.blockCol + BLOCK_WIDTH - 1)}) were deleted or moved during the check` };
   if (run.headerRow) {
     const lastCol = Math.max(1, sheet.getLastColumn());
-    const here = run.headerRow <= lastRow ? inspectBlock(sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0]) : null;
-    if (here && !here.changed.length) return { headerRow: run.headerRow, blockCol: here.start + 1 };
+    const headerNow = run.headerRow <= lastRow ? sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0] : null;
+    const here = headerNow ? inspectBlock(headerNow) : null;
+    if (here && !here.changed.length) return { headerRow: run.headerRow, blockCol: here.start + 1, header: headerNow! };
     if (here) {
       const checked = checkBlock(sheet, run.headerRow, run.blockCol, 0);
       return "problem" in checked ? checked : gone;
@@ -113,7 +121,7 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
     const order = grid.map((_r, i) => i).sort((x, y) => Math.abs(x + 1 - run.headerRow) - Math.abs(y + 1 - run.headerRow));
     for (const i of order) {
       const block = inspectBlock(grid[i]);
-      if (block && !block.changed.length) return { headerRow: i + 1, blockCol: block.start + 1 };
+      if (block && !block.changed.length) return { headerRow: i + 1, blockCol: block.start + 1, header: grid[i] };
     }
     return gone;
   }
@@ -138,7 +146,7 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
  * property key, and whether its Message still says "Checking…" (only those rows take results: a row this run never
  * marked is never written). Columns inserted left of both the input and the block move the input with it.
  */
-function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; blockCol: number }): TableNow {
+function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; blockCol: number; header?: unknown[] }): TableNow {
   const top = at.headerRow ? at.headerRow + 1 : 1;
   const lastRow = sheet.getLastRow();
   const n = Math.max(0, lastRow - top + 1);
@@ -171,7 +179,26 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
     notes.push(r.note);
     rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
   });
-  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes };
+  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: readUserDates(sheet, at, top, n) };
+}
+
+/**
+ * The user's own dates the rules read (by header: "EICR date", "Licence expiry", "Deposit received"), one read of the
+ * columns that hold them; nothing is read when the table has none of them.
+ */
+function readUserDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number): (UserDates | undefined)[] {
+  if (!at.header || !n) return [];
+  const ours = new Set<number>();
+  for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(at.blockCol - 1 + k);
+  const cols = detectUserColumns(at.header, ours);
+  const wanted = [cols.eicrDate, cols.licenceExpiry, cols.depositReceived].filter((c): c is number => c !== undefined);
+  if (!wanted.length) return [];
+  const from = Math.min(...wanted);
+  const to = Math.max(...wanted);
+  const grid = sheet.getRange(top, from + 1, n, to - from + 1).getValues();
+  const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
+  for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
+  return grid.map((row) => userDatesOf(row, shifted));
 }
 
 /** What a row waiting for Resume says: still "Checking…" (so Resume finds it), and why it waits. */
@@ -182,12 +209,13 @@ function waitingRow(prev: unknown[], iso: string, why: string): Cell[] {
 }
 
 /** Writes what the engine hands out where each property is now, then tells the engine what was written. */
-function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string): { rows: number; changed: number } {
+function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string, windows?: WindowSettings): { rows: number; changed: number } {
   const items = outcomesToWrite(run.engine);
   const { writes, written, changed } = matchRows(run.engine, t.rowsNow, items);
   const interim = new Set(items.filter((i) => !i.final).map((i) => i.key));
   const rows = new Map<number, (prev: unknown[]) => Cell[]>();
   const dupes = new Map<string, number>();
+  const win = windows ?? loadSettings().windows;
   for (const w of writes) {
     const sheetRow = t.top + w.row;
     const key = t.rowsNow[w.row].key;
@@ -199,7 +227,8 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string)
     const first = key ? dupes.get(key) : undefined;
     if (key && first === undefined) dupes.set(key, sheetRow);
     const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
-    rows.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, note));
+    const context = { windows: win, userDates: t.userDates[w.row] };
+    rows.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, note, context));
   }
   try {
     writeBlockRows(sheet, t.blockCol, rows);
@@ -280,7 +309,7 @@ interface StepResult {
   changed: number;
 }
 
-function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { baseUrl: string; apiKey: string } | null): StepResult {
+function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { baseUrl: string; apiKey: string } | null, windows?: WindowSettings): StepResult {
   const nowIso = () => new Date(Date.now()).toISOString();
   const at = relocate(sheet, run);
   if ("problem" in at) {
@@ -308,7 +337,7 @@ function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { bas
       table = readTableNow(sheet, run, at); // the sheet may have changed while the requests were out
     }
   }
-  const written = writeOutcomes(sheet, run, table, nowIso());
+  const written = writeOutcomes(sheet, run, table, nowIso(), windows);
   run.rowsWritten += written.rows;
   run.phase = sheetPhase(run);
   return { waitMs: nextDueInMs(run.engine, Date.now()), unsent, changed: written.changed };
@@ -457,7 +486,8 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   }
 
   ensureBlockFits(sheet, table.blockCol);
-  if (!table.blockExists) writeHeaders(sheet, table.headerRow, table.blockCol);
+  // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
+  if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
   formatTextColumns(sheet, table.blockCol, firstRow, endRow);
   ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
   if (!table.headerRow) {
@@ -474,8 +504,8 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   });
   writeBlockRows(sheet, table.blockCol, marks);
   run.rowsWritten = marks.size;
-  const table2 = readTableNow(sheet, run, { headerRow: table.headerRow, blockCol: table.blockCol });
-  run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso).rows;
+  const table2 = readTableNow(sheet, run, { headerRow: table.headerRow, blockCol: table.blockCol, header: table.headerRow ? table.headerValues : undefined });
+  run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
   run.phase = sheetPhase(run);
 
   const invalid = runCounts(engine).invalid;
@@ -488,8 +518,19 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
     if (run.duplicateRows) run.notes.push(`${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`);
     if (hidden.size) run.notes.push(`${count(hidden.size, "row")} hidden by a filter ${hidden.size === 1 ? "was" : "were"} skipped: not sent and not written.`);
   }
+  if (run.phase !== "running") afterRun(run);
   save(run);
   return { ok: true, jobIds: engine.jobs.filter((j) => j.poll).map((j) => j.poll!.jobId), progress: progressOf(run, nextDueInMs(engine, Date.now())) };
+}
+
+/**
+ * When a run ends with rows written: the Action list and the Compliance summary are built again from the whole block.
+ * Their failure never touches the results block; it is said in the run's notes.
+ */
+function afterRun(run: SheetRun): void {
+  if (!run.rowsWritten) return;
+  const line = refreshAfterRun(run);
+  if (line) run.notes.push(line);
 }
 
 /** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */
@@ -510,6 +551,7 @@ export function pollBulkCheck(): RunProgress | null {
       let waitMs = 1000;
       try {
         waitMs = pollRun(run, callStartMs);
+        if (run.phase !== "running") afterRun(run);
       } catch (e) {
         // A sheet that cannot be read or written would fail every poll the same way: stop, say why, keep the state.
         stopRun(run.engine);
@@ -543,7 +585,7 @@ function pollRun(run: SheetRun, callStartMs: number): number {
     run.message = `The API key was removed in Settings, so the check stopped; rows not yet checked say so.${run.engine.phase === "stopped" ? " Add the key again and choose Resume to collect the jobs already sent." : ""}`;
     return r.waitMs;
   }
-  const r = step(sheet, run, callStartMs, settings.config);
+  const r = step(sheet, run, callStartMs, settings.config, settings.windows);
   if (r.problem) return 0;
   say(run, r.unsent ? ` The service is slow to answer; ${count(r.unsent, "request")} wait for the next update.` : "");
   return r.waitMs;
@@ -573,6 +615,7 @@ export function cancelBulkCheck(): StopResult | null {
         run.phase = "stopped";
         say(run, unwritten);
         run.message = problem ? `Stopped by you. Nothing was written: ${problem}.` : run.message.replace(/^(Stopped|Finished with problems|Done|Not all written):/, "Stopped by you:");
+        if (!problem) afterRun(run);
         save(run);
       }
       return progressOf(run);

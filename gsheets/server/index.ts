@@ -4,6 +4,7 @@
  */
 import type { ServerApi } from "../shared/api";
 import { cancelBulkCheck, currentRun, pollBulkCheck, resumeBulkCheck, startBulkCheck } from "./bulk";
+import { actionCalendarFile, refreshActionSheets } from "./actions";
 import { insertUprn, lookupAddresses } from "./lookup";
 import { checkSelectedRows, onInstall, onOpen, showSettings, showSidebar } from "./menu";
 import { takeIntent } from "./runstore";
@@ -34,6 +35,8 @@ const api: ServerApi = {
   resumeBulkCheck,
   lookupAddresses,
   insertUprn,
+  refreshActionSheets,
+  actionCalendar: actionCalendarFile,
 };
 
 global.onOpen = onOpen;
@@ -51,3 +54,5 @@ global.cancelBulkCheck = api.cancelBulkCheck;
 global.resumeBulkCheck = api.resumeBulkCheck;
 global.lookupAddresses = api.lookupAddresses;
 global.insertUprn = api.insertUprn;
+global.refreshActionSheets = api.refreshActionSheets;
+global.actionCalendar = api.actionCalendar;

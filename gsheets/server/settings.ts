@@ -6,6 +6,7 @@ import type { PlanName } from "../../core/checks";
 import { KEY_CHECK_QUERY, buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
 import { describeError, isAboutProperty } from "../../core/errors";
 import { interpretAddressResponse } from "../../core/responses";
+import { ACTION_LIST_DAYS, DEFAULT_ACTION_LIST_DAYS, parseWindowSettings, type WindowSettings } from "../../core/obligations";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
 import { send } from "./http";
@@ -39,7 +40,7 @@ export function whitelistProblem(baseUrl: string): string | null {
   return `This add-on may only call ${allowed}, so it cannot use ${baseUrl}. Use that address, or ask whoever installed the add-on to allow another address.`;
 }
 
-const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan" } as const;
+const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan", windows: "compliance.windows", actionDays: "compliance.actionDays" } as const;
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
@@ -54,6 +55,24 @@ export interface Settings {
   config: ClientConfig | null;
   baseUrl: string;
   plan: PlanName;
+  windows: WindowSettings;
+  actionDays: number;
+}
+
+function windowsOf(stored: string | undefined): WindowSettings {
+  let parsed: unknown;
+  try {
+    parsed = stored ? JSON.parse(stored) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const r = parseWindowSettings(parsed);
+  return r.ok ? r.value : (parseWindowSettings(undefined) as { ok: true; value: WindowSettings }).value;
+}
+
+function actionDaysOf(v: unknown): number {
+  const n = Number(v);
+  return (ACTION_LIST_DAYS as readonly number[]).indexOf(n) >= 0 ? n : DEFAULT_ACTION_LIST_DAYS;
 }
 
 export function loadSettings(): Settings {
@@ -61,12 +80,21 @@ export function loadSettings(): Settings {
   const stored = all[KEYS.baseUrl];
   const base = stored && validateBaseUrl(stored).ok ? stored : DEFAULT_BASE_URL;
   const key = all[KEYS.apiKey] || "";
-  return { config: key ? { baseUrl: base, apiKey: key } : null, baseUrl: base, plan: planOf(all[KEYS.plan]) };
+  return { config: key ? { baseUrl: base, apiKey: key } : null, baseUrl: base, plan: planOf(all[KEYS.plan]), windows: windowsOf(all[KEYS.windows]), actionDays: actionDaysOf(all[KEYS.actionDays]) };
 }
 
 export function settingsView(s: Settings = loadSettings()): SettingsView {
   const key = s.config ? s.config.apiKey : "";
-  return { hasKey: !!key, maskedKey: maskApiKey(key), baseUrl: s.baseUrl, defaultBaseUrl: DEFAULT_BASE_URL, plan: s.plan };
+  return {
+    hasKey: !!key,
+    maskedKey: maskApiKey(key),
+    baseUrl: s.baseUrl,
+    defaultBaseUrl: DEFAULT_BASE_URL,
+    plan: s.plan,
+    windows: s.windows,
+    defaultWindows: windowsOf(undefined),
+    actionDays: s.actionDays,
+  };
 }
 
 type Probe = { accepted: true } | { accepted: false; refused: boolean; message: string };
@@ -112,6 +140,16 @@ export function saveSettings(input: SettingsInput): SettingsResult {
     }
     updates[KEYS.plan] = input.plan;
   }
+  if (input.actionDays !== undefined && input.actionDays !== "") {
+    const n = Number(input.actionDays);
+    if ((ACTION_LIST_DAYS as readonly number[]).indexOf(n) < 0) return { ok: false, message: `Action list: "${String(input.actionDays)}" is not one of ${ACTION_LIST_DAYS.join(", ")} days.`, settings: settingsView() };
+    updates[KEYS.actionDays] = String(n);
+  }
+  if (input.windows !== undefined && !input.resetWindows) {
+    const w = parseWindowSettings(input.windows);
+    if (!w.ok) return { ok: false, message: `Not saved: ${w.message}`, settings: settingsView() };
+    updates[KEYS.windows] = JSON.stringify(w.value);
+  }
   const apiKey = updates[KEYS.apiKey] || (current.config ? current.config.apiKey : "");
   const baseUrl = resetBaseUrl ? DEFAULT_BASE_URL : updates[KEYS.baseUrl] || current.baseUrl;
   const probe = apiKey && (updates[KEYS.apiKey] || baseUrl !== current.baseUrl) ? probeKey({ baseUrl, apiKey }) : null;
@@ -120,6 +158,7 @@ export function saveSettings(input: SettingsInput): SettingsResult {
   }
   if (Object.keys(updates).length) store().setProperties(updates);
   if (resetBaseUrl) store().deleteProperty(KEYS.baseUrl);
+  if (input.resetWindows) store().deleteProperty(KEYS.windows);
   const reset = resetBaseUrl ? ` The service address is back to the default, ${DEFAULT_BASE_URL}.` : "";
   if (probe && !probe.accepted) {
     return { ok: true, warning: true, message: `Saved, but the service did not confirm the key: ${probe.message}${reset}`, settings: settingsView() };

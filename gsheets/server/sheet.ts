@@ -3,7 +3,8 @@
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, findHeaderBlock, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, findHeaderBlock, hostRow, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
+import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { Cell, ColumnMapping } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -53,6 +54,8 @@ export interface Table {
   /** First sheet column of our output block (1-based). */
   blockCol: number;
   blockExists: boolean;
+  /** The block is one an earlier version wrote (fewer columns): its header row is written again. */
+  legacy?: boolean;
   /** Columns A..inputCols hold every mapped input column. */
   inputCols: number;
   notes: string[];
@@ -67,9 +70,9 @@ const isBlank = (v: unknown) => v === "" || v === null || v === undefined || (ty
  * columns are not our block; ours changed by the user (a column inserted inside it, a header renamed) is found
  * with what changed, so it is never written over.
  */
-export function inspectBlock(headerValues: readonly unknown[]): { start: number; changed: { col: number; found: string; expected: string }[] } | null {
+export function inspectBlock(headerValues: readonly unknown[]): { start: number; changed: { col: number; found: string; expected: string }[]; legacy?: boolean } | null {
   const found = findHeaderBlock(headerValues);
-  if (found.exact !== undefined) return { start: found.exact, changed: [] };
+  if (found.exact !== undefined) return found.legacy ? { start: found.exact, changed: [], legacy: true } : { start: found.exact, changed: [] };
   if (found.changed === undefined) return null;
   const start = found.changed;
   const changed: { col: number; found: string; expected: string }[] = [];
@@ -105,6 +108,11 @@ export function rememberBlock(sheet: Sheet, blockCol: number): void {
 function isStatusRule(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule): boolean {
   const cond = rule.getBooleanCondition();
   return !!cond && cond.getCriteriaType() === SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO && String(cond.getCriteriaValues()[0]) in STATUS_COLOURS;
+}
+
+function isWindowRule(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule): boolean {
+  const cond = rule.getBooleanCondition();
+  return !!cond && cond.getCriteriaType() === SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO && String(cond.getCriteriaValues()[0]) in WINDOW_COLOURS;
 }
 
 /**
@@ -194,7 +202,7 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   const notes: string[] = [];
   const used = [mapping.uprn, mapping.postcode, mapping.address].filter((c): c is number => c !== undefined);
   const inputCols = Math.max(...used) + 1;
-  let found: { start: number } | null = null;
+  let found: { start: number; legacy?: boolean } | null = null;
   let changedAt: number | null = null;
   if (headerRow) {
     const block = inspectBlock(headerValues);
@@ -235,7 +243,7 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
         : `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`,
     );
   }
-  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, inputCols, notes };
+  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, legacy: !!(found && found.legacy), inputCols, notes };
 }
 
 /** Grow the sheet when our block would pass its last column (Sheets cannot address cells beyond it). */
@@ -256,12 +264,14 @@ export function writeHeaders(sheet: Sheet, headerRow: number, blockCol: number):
  */
 export function formatTextColumns(sheet: Sheet, blockCol: number, firstRow: number, lastRow: number): void {
   if (lastRow < firstRow) return;
-  const a1s = OUTPUT_COLUMNS.map((c, i) => (c.kind === "text" || c.kind === "status" ? a1(firstRow, blockCol + i, lastRow - firstRow + 1, 1) : "")).filter(Boolean);
-  sheet.getRangeList(a1s).setNumberFormat("@");
+  const of = (kinds: string[]) => OUTPUT_COLUMNS.map((c, i) => (kinds.indexOf(c.kind) >= 0 ? a1(firstRow, blockCol + i, lastRow - firstRow + 1, 1) : "")).filter(Boolean);
+  sheet.getRangeList(of(["text", "status", "window"])).setNumberFormat("@");
+  // Dates are written as date serials: with this format they are real dates that sort and filter.
+  sheet.getRangeList(of(["date"])).setNumberFormat(DATE_FORMAT);
 }
 
 function ruleIsOurs(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule, blockCol: number): boolean {
-  if (!isStatusRule(rule)) return false;
+  if (!isStatusRule(rule) && !isWindowRule(rule)) return false;
   return rule.getRanges().every((r) => r.getColumn() >= blockCol && r.getColumn() < blockCol + BLOCK_WIDTH);
 }
 
@@ -281,7 +291,13 @@ export function ensureStatusRules(sheet: Sheet, blockCol: number, firstDataRow: 
   const others = existing.filter((r) => !ruleIsOurs(r, blockCol));
   const ours = existing.filter((r) => ruleIsOurs(r, blockCol));
   const words = Object.keys(STATUS_COLOURS) as DisplayStatus[];
-  const wanted = words.map((w) => ruleSignature(w, STATUS_COLOURS[w].fill, STATUS_COLOURS[w].font, rangeA1)).sort();
+  const windowRanges = windowColumnIndexes().map((i) => sheet.getRange(firstDataRow, blockCol + i, rows, 1));
+  const windowA1 = windowRanges.map((r) => r.getA1Notation());
+  const windows = Object.keys(WINDOW_COLOURS) as Window[];
+  const wanted = words
+    .map((w) => ruleSignature(w, STATUS_COLOURS[w].fill, STATUS_COLOURS[w].font, rangeA1))
+    .concat(windows.map((w) => ruleSignature(w, WINDOW_COLOURS[w].fill, WINDOW_COLOURS[w].font, windowA1)))
+    .sort();
   const have = ours
     .map((r) => {
       const c = r.getBooleanCondition()!;
@@ -297,7 +313,10 @@ export function ensureStatusRules(sheet: Sheet, blockCol: number, firstDataRow: 
       .setRanges(ranges)
       .build(),
   );
-  sheet.setConditionalFormatRules(others.concat(rules));
+  const windowRules = windows.map((w) =>
+    SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(w).setBackground(WINDOW_COLOURS[w].fill).setFontColor(WINDOW_COLOURS[w].font).setRanges(windowRanges).build(),
+  );
+  sheet.setConditionalFormatRules(others.concat(rules, windowRules));
   return true;
 }
 
@@ -345,7 +364,7 @@ function isDate(v: unknown): v is Date {
  * Sheets reads our date and timestamp text back as Date objects; core expects the text it wrote. Turned back
  * in the spreadsheet's time zone (the one Sheets read the text in), so a kept value is rewritten unchanged.
  */
-function datesAsText(row: unknown[], timeZone: () => string): unknown[] {
+export function datesAsText(row: unknown[], timeZone: () => string): unknown[] {
   return row.map((v, i) => {
     if (!isDate(v)) return v;
     const kind = OUTPUT_COLUMNS[i] ? OUTPUT_COLUMNS[i].kind : "datetime";
@@ -376,7 +395,7 @@ export function writeBlockRows(
     const formulas = updated < previous.length ? range.getFormulas() : null;
     const values = previous.map((prev, i) => {
       const make = rows.get(first + i);
-      if (make) return make(datesAsText(prev, timeZone)).map(safeCell);
+      if (make) return hostRow(make(datesAsText(prev, timeZone))).map(safeCell);
       return prev.map((v, c) => (formulas && formulas[i][c] ? formulas[i][c] : safeCell(v)));
     });
     range.setValues(values);

@@ -3,6 +3,7 @@
  * google.script.run, with plain-data arguments and results. Both sides compile against it.
  */
 import type { PlanName } from "../../core/checks";
+import type { WindowSettings } from "../../core/obligations";
 
 /** What the sidebar may know about the settings: never the key itself. */
 export interface SettingsView {
@@ -12,6 +13,11 @@ export interface SettingsView {
   baseUrl: string;
   defaultBaseUrl: string;
   plan: PlanName;
+  /** Days before a due date at which each check enters the Plan, Book and Urgent windows. */
+  windows: WindowSettings;
+  defaultWindows: WindowSettings;
+  /** The Action list shows actions due within this many days (7, 30, 60 or 90), plus every overdue one. */
+  actionDays: number;
 }
 
 export interface SettingsInput {
@@ -19,6 +25,11 @@ export interface SettingsInput {
   apiKey?: string;
   baseUrl?: string;
   plan?: string;
+  /** Per check, the plan / book / urgent days as typed; checked field by field on the server. */
+  windows?: Record<string, Record<string, string | number>>;
+  /** Back to the default windows. */
+  resetWindows?: boolean;
+  actionDays?: number | string;
 }
 
 export interface SettingsResult {
@@ -121,4 +132,15 @@ export interface ServerApi {
   resumeBulkCheck(): RunProgress | null;
   lookupAddresses(q: { postcode?: string; query?: string }): LookupResult;
   insertUprn(uprn: string): InsertResult;
+  /** Builds the Action list and Compliance summary again from the last check's results block. */
+  refreshActionSheets(opts?: { actionDays?: number }): ActionSheetsResult;
+  /** The Action list as an iCalendar (.ics) file's text, built from the last check's results block. */
+  actionCalendar(): CalendarResult;
 }
+
+export interface ActionSheetsResult {
+  ok: boolean;
+  message: string;
+}
+
+export type CalendarResult = { ok: true; ics: string; events: number; fileName: string } | { ok: false; message: string };

@@ -2,7 +2,9 @@
  * The sidebar page: settings, the bulk-check button and its polling loop, and address lookup. Every server
  * call is a short google.script.run call; the loop waits in the browser, never on the server.
  */
-import { STATUS_COLOURS } from "../../core/layout";
+import { CHECK_LABELS, STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../../core/colours";
+import type { WindowSettings } from "../../core/obligations";
+import { CHECK_NAMES } from "../../core/checks";
 import type { DisplayStatus } from "../../core/checks";
 import type { JobProgress, RunProgress, ServerApi, SettingsView, SidebarState } from "../shared/api";
 import { count } from "../shared/words";
@@ -74,11 +76,67 @@ function onTabKey(e: KeyboardEvent): void {
 }
 
 /** keepInputs: after a refused Save, what the person typed stays in the fields for them to correct. */
+let defaultWindows: WindowSettings | null = null;
+
+/** One row of three day fields per check; each field named for the check and window, for the message that names it. */
+function renderWindows(w: WindowSettings): void {
+  const body = document.querySelector("#windows-table tbody")!;
+  body.textContent = "";
+  for (const check of CHECK_NAMES) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = CHECK_LABELS[check];
+    tr.appendChild(th);
+    for (const k of ["plan", "book", "urgent"] as const) {
+      const td = document.createElement("td");
+      const input = document.createElement("input");
+      input.type = "number";
+      input.min = "0";
+      input.max = "3650";
+      input.id = `win-${check}-${k}`;
+      input.value = String(w[check][k]);
+      input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
+      td.appendChild(input);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+function windowsFromForm(): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const check of CHECK_NAMES) {
+    out[check] = {};
+    for (const k of ["plan", "book", "urgent"]) out[check][k] = $<HTMLInputElement>(`win-${check}-${k}`).value;
+  }
+  return out;
+}
+
+/** The field a settings message names ("EICR plan window: ..."), marked invalid and focused. */
+function markWindowField(message: string): void {
+  document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
+  for (const check of CHECK_NAMES) {
+    for (const k of ["plan", "book", "urgent"]) {
+      if (message.indexOf(`${CHECK_LABELS[check]} ${k} window`) >= 0 || (k === "plan" && message.indexOf(`${CHECK_LABELS[check]} windows must be`) >= 0)) {
+        const input = $<HTMLInputElement>(`win-${check}-${k}`);
+        input.setAttribute("aria-invalid", "true");
+        ($("windows-settings") as HTMLDetailsElement).open = true;
+        input.focus();
+        return;
+      }
+    }
+  }
+}
+
 function renderSettings(s: SettingsView, keepInputs = false): void {
   $("key-masked").textContent = s.hasKey ? s.maskedKey : "none";
+  defaultWindows = s.defaultWindows;
   if (!keepInputs) {
     $<HTMLInputElement>("base-url").value = s.baseUrl;
     $<HTMLSelectElement>("plan").value = s.plan;
+    renderWindows(s.windows);
+    $<HTMLSelectElement>("action-days").value = String(s.actionDays);
   }
   $<HTMLButtonElement>("remove-key").disabled = !s.hasKey;
 }
@@ -93,6 +151,16 @@ function renderLegend(): void {
     span.style.background = STATUS_COLOURS[w].fill;
     span.style.color = STATUS_COLOURS[w].font;
     legend.appendChild(span);
+  });
+  const windows = $("window-legend");
+  windows.textContent = "";
+  (Object.keys(WINDOW_COLOURS) as Window[]).forEach((w) => {
+    const span = document.createElement("span");
+    span.textContent = w;
+    span.title = WINDOW_COLOURS[w].label;
+    span.style.background = WINDOW_COLOURS[w].fill;
+    span.style.color = WINDOW_COLOURS[w].font;
+    windows.appendChild(span);
   });
 }
 
@@ -272,14 +340,47 @@ async function saveSettings(): Promise<void> {
       apiKey: keyInput.value,
       baseUrl: $<HTMLInputElement>("base-url").value,
       plan: $<HTMLSelectElement>("plan").value,
+      windows: windowsFromForm(),
     });
     if (r.ok) keyInput.value = "";
     renderSettings(r.settings, !r.ok);
     showMessage(r.message, !r.ok ? "error" : r.warning ? "warning" : "info");
+    if (!r.ok) markWindowField(r.message);
   } catch (e) {
     showMessage(errorText(e), true);
   } finally {
     save.disabled = false;
+  }
+}
+
+async function refreshActions(): Promise<void> {
+  const days = Number($<HTMLSelectElement>("action-days").value);
+  showMessage("Building the Action list and Compliance summary…");
+  try {
+    // The choice is remembered for the next checks, then both sheets are built with it.
+    await call("saveSettings", { actionDays: days });
+    const r = await call("refreshActionSheets", { actionDays: days });
+    showMessage(r.message, !r.ok);
+  } catch (e) {
+    showMessage(errorText(e), true);
+  }
+}
+
+async function downloadCalendar(): Promise<void> {
+  showMessage("Making the calendar…");
+  try {
+    const r = await call("actionCalendar");
+    if (!r.ok) return showMessage(r.message, "warning");
+    const link = $<HTMLAnchorElement>("ics-link");
+    if (link.href) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([r.ics], { type: "text/calendar;charset=utf-8" }));
+    link.download = r.fileName;
+    link.textContent = `Save ${r.fileName}`;
+    link.hidden = false;
+    link.click();
+    showMessage(`Calendar of ${count(r.events, "action")} ready: ${r.fileName} (all-day events, a reminder 7 days before). If nothing was saved, use the "Save" link.`);
+  } catch (e) {
+    showMessage(errorText(e), true);
   }
 }
 
@@ -402,6 +503,12 @@ onSubmit("lookup-form", lookup);
 $("stop-btn").addEventListener("click", () => void stopCheck());
 $("resume-btn").addEventListener("click", () => void resumeCheck());
 $("remove-key").addEventListener("click", () => void removeKey());
+onSubmit("actions-form", refreshActions);
+$("download-ics").addEventListener("click", () => void downloadCalendar());
+$("reset-windows").addEventListener("click", () => {
+  if (defaultWindows) renderWindows(defaultWindows);
+  showMessage("Default windows put back: press Save to keep them.");
+});
 renderLegend();
 watchSelection();
 void init();

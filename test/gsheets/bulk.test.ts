@@ -34,9 +34,9 @@ test("2,500 rows on a Professional key: 3 jobs, every row written, coloured by r
   expect(start.jobIds).toHaveLength(3);
   expect(start.progress.properties).toBe(2500);
   const startWrites = env.log.writesSince(startMark).map((c) => `${c.target}.${c.method}`);
-  // headers, bold, text formats, colour rules, and ONE block write of every row
+  // headers, bold, text formats, date formats, colour rules, and ONE block write of every row
   expect(startWrites.filter((w) => w === "Range.setValues")).toHaveLength(2);
-  expect(startWrites.length).toBeLessThanOrEqual(6);
+  expect(startWrites.length).toBeLessThanOrEqual(7);
 
   const polls = await pollToEnd(env, (writes, calls) => {
     expect(writes.filter((w) => w !== "Range.setValues")).toEqual([]);
@@ -140,6 +140,7 @@ test("re-run updates the block in place, never piles up colour rules, and never 
 
   // The user adds their own column right of our block, then re-runs.
   const userCol = blockCol + OUTPUT_COLUMNS.length;
+  env.sheet.maxCols = Math.max(env.sheet.maxCols, userCol + 2);
   env.sheet.seed(1, userCol, [["Owner"], ["Alice"]]);
   expect(env.run("startBulkCheck", {}).ok).toBe(true);
   await pollToEnd(env);

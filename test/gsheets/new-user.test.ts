@@ -10,6 +10,11 @@ import { API_KEY, cellValue, configure, headerRow, outputCol, pollToEnd } from "
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 
 const W = OUTPUT_COLUMNS.length;
+const letters = (n: number) => {
+  let s = "";
+  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+};
 let sandbox: SandboxProcess;
 let props: SandboxProperty[];
 
@@ -66,7 +71,8 @@ describe("1. whole-column selection", () => {
     expect(String(cellValue(env.sheet, 2, uprn))).toBe(props[0].uprn);
     expect(String(cellValue(env.sheet, 51, uprn))).toBe(props[49].uprn);
     // Nothing at all below the data in our block: no wall of "empty row" errors.
-    for (const r of [52, 53, 60, 100, 1000]) expect(env.sheet.peek(r, msg - W + 1, 1, W)[0].every((v) => v === "")).toBe(true);
+    const blockStart = outputCol(env.sheet, "compliance_score");
+    for (const r of [52, 53, 60, 100, 1000]) expect(env.sheet.peek(r, blockStart, 1, W)[0].every((v) => v === "")).toBe(true);
     expect(cellValue(env.sheet, 60, 4)).toBe("a note far below the table");
   });
 
@@ -245,7 +251,7 @@ describe("6. the user changed our results block", () => {
 
     const again = env.run("startBulkCheck", {});
     expect(again.ok).toBe(true);
-    expect(again.progress.notes.join(" ")).toMatch(/results columns from an earlier check \(B:X\) were changed .* left as they are and fresh results go in a new block/);
+    expect(again.progress.notes.join(" ")).toMatch(new RegExp(`results columns from an earlier check \\(B:${letters(1 + W)}\\) were changed .* left as they are and fresh results go in a new block`));
     await pollToEnd(env);
     expect(env.sheet.peek(1, 2, 6, W + 1)).toEqual(old);
     expect(cellValue(env.sheet, 2, epc)).toBe("keep me");
@@ -280,8 +286,8 @@ describe("6. the user changed our results block", () => {
     expect(fresh2.ok).toBe(true);
     expect(fresh2.progress.notes.join(" ")).toMatch(/were changed since .*left as they are and fresh results go in a new block after them/);
     expect(env.sheet.peek(1, 3, 4, 1).flat()).toEqual(["mine", "mine", "mine", "mine"]);
-    // Right of the whole old block (its last column, Message, is blank but still ours), one column apart, not over it.
-    expect(fresh2.progress.outputA1.startsWith("AA1:")).toBe(true);
+    // Right of the whole old block (B, plus the inserted column, plus its W columns), one column apart, not over it.
+    expect(fresh2.progress.outputA1.startsWith(`${letters(2 + 1 + W + 1)}1:`)).toBe(true);
     await pollToEnd(env);
     expect(env.sheet.peek(1, 3, 4, 1).flat()).toEqual(["mine", "mine", "mine", "mine"]);
     expect(env.sheet.peek(1, 25, 4, 1).flat()).toEqual(["", "", "", ""]); // the old block's Message column

@@ -9,12 +9,14 @@ export interface CallRecord {
   a1?: string;
   write: boolean;
   cells?: number;
+  /** The sheet a Range / RangeList / Sheet call was made on. */
+  sheet?: string;
 }
 
 export class CallLog {
   calls: CallRecord[] = [];
-  record(target: CallRecord["target"], method: string, write: boolean, a1?: string, cells?: number): void {
-    this.calls.push({ target, method, write, a1, cells });
+  record(target: CallRecord["target"], method: string, write: boolean, a1?: string, cells?: number, sheet?: string): void {
+    this.calls.push({ target, method, write, a1, cells, sheet });
   }
   mark(): number {
     return this.calls.length;
@@ -105,6 +107,86 @@ export function zonedTimeToUtc(text: string, timeZone: string): number {
 
 function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === "[object Date]";
+}
+
+/** A number in a date-formatted cell is read back as a Date (local midnight of that day, as Sheets does). */
+let zoneOf: () => string = () => "Etc/UTC";
+function dateFormatted(cell: { value: unknown; format?: string } | undefined): Date | undefined {
+  if (!cell || typeof cell.value !== "number" || !cell.format || !/y/i.test(cell.format) || !/d/i.test(cell.format)) return undefined;
+  const day = new Date(Date.UTC(1899, 11, 30) + Math.floor(cell.value) * 86_400_000).toISOString().slice(0, 10);
+  return new Date(zonedTimeToUtc(day, zoneOf()));
+}
+
+let chartIds = 0;
+export class FakeChart {
+  constructor(
+    readonly id: string,
+    readonly type: string,
+    readonly ranges: FakeRange[],
+    readonly options: Record<string, unknown>,
+    readonly numHeaders: number,
+    readonly position: unknown[],
+  ) {}
+  getChartId() {
+    return this.id;
+  }
+  getRanges() {
+    return this.ranges.slice();
+  }
+  getOptions() {
+    return { get: (k: string) => this.options[k] };
+  }
+  modify(): FakeChartBuilder {
+    return new FakeChartBuilder(null, this);
+  }
+}
+
+export class FakeChartBuilder {
+  private type = "";
+  private ranges: FakeRange[] = [];
+  private options: Record<string, unknown> = {};
+  private headers = -1;
+  private position: unknown[] = [];
+  constructor(
+    _sheet: FakeSheet | null,
+    private readonly from: FakeChart | null,
+  ) {
+    if (from) {
+      this.type = from.type;
+      this.ranges = from.getRanges();
+      this.options = { ...from.options };
+      this.headers = from.numHeaders;
+      this.position = from.position;
+    }
+  }
+  setChartType(t: string) {
+    this.type = t;
+    return this;
+  }
+  addRange(r: FakeRange) {
+    this.ranges.push(r);
+    return this;
+  }
+  clearRanges() {
+    this.ranges = [];
+    return this;
+  }
+  setOption(k: string, v: unknown) {
+    this.options[k] = v;
+    return this;
+  }
+  setNumHeaders(n: number) {
+    this.headers = n;
+    return this;
+  }
+  setPosition(...p: unknown[]) {
+    this.position = p;
+    return this;
+  }
+  build(): FakeChart {
+    if (!this.type || !this.ranges.length) throw new Error("Exception: A chart needs a type and at least one range.");
+    return new FakeChart(this.from ? this.from.id : `chart-${++chartIds}`, this.type, this.ranges, this.options, this.headers, this.position);
+  }
 }
 
 interface CellData {
@@ -212,7 +294,7 @@ export class FakeRange {
     readonly cols: number,
   ) {}
   private rec(method: string, write: boolean, cells?: number) {
-    this.sheet.log.record("Range", method, write, this.getA1Notation(), cells);
+    this.sheet.log.record("Range", method, write, this.getA1Notation(), cells, this.sheet.nameForLog());
   }
   getA1Notation(): string {
     const start = `${columnLetter(this.col)}${this.row}`;
@@ -344,7 +426,11 @@ export class FakeSheet {
     public maxCols = 26,
   ) {}
   private rec(method: string, write: boolean, a1?: string) {
-    this.log.record("Sheet", method, write, a1);
+    this.log.record("Sheet", method, write, a1, undefined, this.name);
+  }
+  /** The sheet's name, for the call log (not itself recorded). */
+  nameForLog(): string {
+    return this.name;
   }
   getFilter() {
     this.rec("getFilter", false);
@@ -399,12 +485,12 @@ export class FakeSheet {
     const list = {
       getRanges: () => ranges.slice(),
       setNumberFormat: (f: string) => {
-        log.record("RangeList", "setNumberFormat", true, a1s.join(","));
+        log.record("RangeList", "setNumberFormat", true, a1s.join(","), undefined, this.name);
         ranges.forEach((r) => this.forEachCell(r, (cell) => (cell.format = f)));
         return list;
       },
       setFontWeight: (w: string) => {
-        log.record("RangeList", "setFontWeight", true, a1s.join(","));
+        log.record("RangeList", "setFontWeight", true, a1s.join(","), undefined, this.name);
         ranges.forEach((r) => this.forEachCell(r, (cell) => (cell.fontWeight = w)));
         return list;
       },
@@ -534,7 +620,7 @@ export class FakeSheet {
       }
     }
   }
-  readBlock(row: number, col: number, rows: number, cols: number, pick: (c: CellData | undefined) => unknown = (c) => c?.value ?? ""): unknown[][] {
+  readBlock(row: number, col: number, rows: number, cols: number, pick: (c: CellData | undefined) => unknown = (c) => dateFormatted(c) ?? c?.value ?? ""): unknown[][] {
     const out: unknown[][] = [];
     for (let r = 0; r < rows; r++) {
       const line: unknown[] = [];
@@ -545,6 +631,68 @@ export class FakeSheet {
       out.push(line);
     }
     return out;
+  }
+  /** Charts of this sheet (EmbeddedChart stand-ins), in insertion order. */
+  charts: FakeChart[] = [];
+  frozenRows = 0;
+  owner: FakeSpreadsheet | null = null;
+  clear(): this {
+    this.rec("clear", true);
+    this.cells.clear();
+    return this;
+  }
+  setFrozenRows(n: number): void {
+    this.rec("setFrozenRows", true);
+    this.frozenRows = n;
+  }
+  getFrozenRows(): number {
+    this.rec("getFrozenRows", false);
+    return this.frozenRows;
+  }
+  activate(): this {
+    this.rec("activate", false);
+    if (this.owner) this.owner.active = this;
+    return this;
+  }
+  newChart(): FakeChartBuilder {
+    this.rec("newChart", false);
+    return new FakeChartBuilder(this, null);
+  }
+  insertChart(chart: FakeChart): void {
+    this.rec("insertChart", true);
+    this.charts.push(chart);
+  }
+  updateChart(chart: FakeChart): void {
+    this.rec("updateChart", true);
+    const i = this.charts.findIndex((c) => c.id === chart.id);
+    if (i < 0) throw new Error("Exception: The chart is not on this sheet.");
+    this.charts[i] = chart;
+  }
+  removeChart(chart: FakeChart): void {
+    this.rec("removeChart", true);
+    this.charts = this.charts.filter((c) => c.id !== chart.id);
+  }
+  getCharts(): FakeChart[] {
+    this.rec("getCharts", false);
+    return this.charts.slice();
+  }
+  /** Every cell as Sheets would show its source: the formula when there is one, else the value (not recorded). */
+  sourceGrid(): unknown[][] {
+    const e = this.extent();
+    const out: unknown[][] = [];
+    for (let r = 1; r <= e.rows; r++) {
+      const line: unknown[] = [];
+      for (let c = 1; c <= e.cols; c++) {
+        const cell = this.cells.get(`${r},${c}`);
+        line.push(cell?.formula ?? dateFormatted(cell) ?? cell?.value ?? "");
+      }
+      out.push(line);
+    }
+    return out;
+  }
+  /** The number format of one cell (not recorded). */
+  formatAt(r: number, c: number): string {
+    return this.cells.get(`${r},${c}`)?.format ?? "General";
   }
   /** Sheets' coercion of written values: formulas, apostrophe text, numbers and dates from text (unless "@"). */
   private coerce(v: unknown, cell: CellData): void {
@@ -640,9 +788,23 @@ export class FakeSpreadsheet {
   addSheet(name: string, maxRows = 1000, maxCols = 26): FakeSheet {
     const s = new FakeSheet(this.log, this.makeDate, name, this.nextId === 0 ? 0 : 1000 + this.nextId, maxRows, maxCols);
     s.timeZone = () => this.timeZone;
+    s.owner = this;
+    zoneOf = () => this.timeZone;
     this.nextId++;
     this.sheets.push(s);
     return s;
+  }
+  /** Sheets makes a new sheet the active one, as here. Names are unique. */
+  insertSheet(name: string, _index?: number): FakeSheet {
+    this.log.record("Spreadsheet", "insertSheet", true);
+    if (this.sheets.some((s) => (s as any).name === name)) throw new Error(`Exception: A sheet with the name "${name}" already exists. Please enter another name.`);
+    const s = this.addSheet(name, 1000, 26);
+    this.active = s;
+    return s;
+  }
+  getNumSheets() {
+    this.log.record("Spreadsheet", "getNumSheets", false);
+    return this.sheets.length;
   }
   getSheets() {
     this.log.record("Spreadsheet", "getSheets", false);

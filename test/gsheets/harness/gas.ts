@@ -338,6 +338,7 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
 
   Object.assign(context, {
     SpreadsheetApp,
+    Charts: { ChartType: { COLUMN: "COLUMN", BAR: "BAR", LINE: "LINE", PIE: "PIE" } },
     UrlFetchApp,
     HtmlService,
     PropertiesService: {

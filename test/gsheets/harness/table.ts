@@ -45,11 +45,19 @@ export function expectedFill(status: unknown): string | null {
   return c ? c.fill : null;
 }
 
-export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { result: any; writes: string[]; calls: number } {
+/** The sheets built after a run (Action list, Compliance summary): their writes are counted apart from the block's. */
+export const ACTION_SHEETS = ["Action list", "Compliance summary"];
+const onActionSheets = (c: { sheet?: string; method: string }) => (c.sheet !== undefined && ACTION_SHEETS.includes(c.sheet)) || c.method === "insertSheet";
+
+/** A poll's writes to the checked sheet (the results block), and apart, its writes to the Action list and summary. */
+export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { result: any; writes: string[]; calls: number; actionWrites: string[] } {
   const mark = env.log.mark();
   const result = poll();
-  const writes = env.log.writesSince(mark).map((c) => `${c.target}.${c.method}`);
-  return { result, writes, calls: env.log.since(mark).length };
+  const all = env.log.writesSince(mark);
+  const writes = all.filter((c) => !onActionSheets(c)).map((c) => `${c.target}.${c.method}`);
+  const actionWrites = all.filter(onActionSheets).map((c) => `${c.target}.${c.method}`);
+  const calls = env.log.since(mark).filter((c) => !onActionSheets(c)).length;
+  return { result, writes, calls, actionWrites };
 }
 
 /** Polls as the sidebar does, sleeping the returned waitMs (capped), until the run ends. */
