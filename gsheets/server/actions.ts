@@ -93,6 +93,9 @@ function writeActionList(list: ActionListSheet): void {
   const rows = list.values.length;
   const cols = list.headers.length;
   sheet.clear();
+  // A new sheet has 1,000 rows: grow it (one call) when the list is longer; Sheets cannot write past its last row.
+  const maxRows = sheet.getMaxRows();
+  if (rows + 1 > maxRows) sheet.insertRowsAfter(maxRows, rows + 1 - maxRows);
   const formats = list.values.map((_r, i) =>
     list.headers.map((h, c) => (i === 0 ? "@" : c === list.dateColumns[0] ? DATE_FORMAT : h === "Days left" ? "0" : h === "Done" ? "General" : "@")),
   );

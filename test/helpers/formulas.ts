@@ -9,7 +9,8 @@ export type Grid = unknown[][];
 
 function cellForEngine(v: unknown): unknown {
   if (v === null || v === undefined) return null;
-  if (v instanceof Date) return v.getTime() / 86_400_000 + 25569; // a Date as its serial (Sheets hands dates back as Date)
+  // A Date (from any realm: the Apps Script vm's too) as its serial, as Sheets hands dates back.
+  if (Object.prototype.toString.call(v) === "[object Date]") return (v as Date).getTime() / 86_400_000 + 25569;
   if (typeof v === "string" && v.startsWith("'")) return v.slice(1);
   return v;
 }
@@ -21,7 +22,7 @@ export function computeSheet(sheets: Record<string, Grid>, sheet: string): unkno
   const hf = HyperFormula.buildFromSheets(data as never, { licenseKey: "gpl-v3" });
   try {
     const id = hf.getSheetId(sheet);
-    if (id === undefined) throw new Error(`no sheet ${sheet}`);
+    if (id === undefined) throw new Error(`no sheet ${sheet} among ${hf.getSheetNames().join(", ")}`);
     return hf.getSheetValues(id) as unknown[][];
   } finally {
     hf.destroy();

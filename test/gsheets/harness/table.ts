@@ -61,11 +61,11 @@ export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { resul
 }
 
 /** Polls as the sidebar does, sleeping the returned waitMs (capped), until the run ends. */
-export async function pollToEnd(env: GasEnvironment, perPoll?: (writes: string[], calls: number, p: any) => void, maxPolls = 400) {
+export async function pollToEnd(env: GasEnvironment, perPoll?: (writes: string[], calls: number, p: any, actionWrites?: string[]) => void, maxPolls = 400) {
   const progress: any[] = [];
   for (let i = 0; i < maxPolls; i++) {
-    const { result, writes, calls } = writesPerPoll(env, () => env.run("pollBulkCheck"));
-    perPoll?.(writes, calls, result);
+    const { result, writes, calls, actionWrites } = writesPerPoll(env, () => env.run("pollBulkCheck"));
+    perPoll?.(writes, calls, result, actionWrites);
     progress.push(result);
     if (!result || result.phase !== "running") return progress;
     await new Promise((r) => setTimeout(r, Math.min(result.waitMs, 3000)));
