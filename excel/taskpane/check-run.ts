@@ -39,8 +39,11 @@ import {
   findHeaderBlock,
   newBlockColumn,
   ourColumns,
+  DEFAULT_ACTION_LIST_DAYS,
+  type WindowSettings,
 } from "../../core";
 import type { UserStore } from "../settings";
+import { buildActionSheets } from "./action-sheets";
 import { MESSAGE, pendingKeys, readTableNow, repairMoved, waitingRow, type RunPlace, type WrittenRows } from "./rows-now";
 import { SHEET_COLUMNS, a1, hiddenRowOffsets, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
 
@@ -236,6 +239,8 @@ export interface RunSummary {
   failure?: ServiceError;
   /** One message for the whole run when one failure hit every row sent (a bad key, a wrong base URL, the service down). */
   fatal?: string;
+  /** What became of the Action list and Compliance summary after the run, in a line. */
+  actionSheets?: string;
 }
 
 export interface RunDeps {
@@ -244,6 +249,12 @@ export interface RunDeps {
   plan: PlanName;
   /** Where the run's state is kept for Resume (OfficeRuntime.storage in the pane; never the workbook). */
   store?: UserStore;
+  /** The user's window settings for the obligations (core's defaults when absent). */
+  windows?: WindowSettings;
+  /** The Action list lists actions due within this many days, plus every overdue one (default 30). */
+  actionDays?: number;
+  /** False: the Action list and Compliance summary are not built after the run (default true). */
+  actionSheets?: boolean;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onProgress?: (p: RunProgress) => void;
@@ -340,7 +351,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
               tally.waiting.set(w.row, (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)));
             } else {
               tally.waiting.delete(w.row);
-              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row]);
+              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], { windows: deps.windows, userDates: t.userDates[w.row] });
               const error = "error" in w.outcome ? w.outcome.error : undefined;
               tally.byRow.set(w.row, {
                 statuses: STATUS_COLS.map((c) => String(block[w.row][c] ?? "")),
@@ -405,7 +416,13 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     const next = deps.store ? " Then choose Resume to write them." : " Then run Check again.";
     throw new Error(`Some results could not be written to the sheet. ${writeErrorText(tally.lastError)}${next}`);
   }
-  return summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
+  const summary = summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
+  // The two sheets follow the block: built again from it whenever this run wrote rows (a failure there is said, not thrown).
+  if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0) {
+    const built = await buildActionSheets(deps.excelRun, run, { today: new Date(now()).toISOString().slice(0, 10), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows });
+    summary.actionSheets = built.line;
+  }
+  return summary;
 }
 
 function summarise(state: RunState, tally: Tally, cancelled: boolean, resumable: boolean): RunSummary {
@@ -469,6 +486,7 @@ export function summaryText(s: RunSummary): string {
   if (s.title !== "Done" && s.kept > 0) text += s.kept >= missing ? " The earlier values are kept." : ` The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`;
   if (s.title === "Done") text += `\nStatuses over all checks: ${counts || "none"}.`;
   else if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
+  if (s.actionSheets) text += `\n${s.actionSheets}`;
   return text;
 }
 

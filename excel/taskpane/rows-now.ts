@@ -2,7 +2,25 @@
  * Where a run's rows are now: the task pane reads the table again before every write and at Resume, finds the results
  * block (a column inserted left of it, rows inserted above it) and each row's property, for core's matchRows. Reads only.
  */
-import { CHECKING_MESSAGE, OUTPUT_COLUMNS, ROW_CHANGED_ERROR, checkingRow, findHeaderBlock, isCheckingMessage, looksLikeOurRow, normaliseProperty, outputRow, type Cell, type ColumnMapping, type RowNow, type RunState } from "../../core";
+import {
+  CHECKING_MESSAGE,
+  OUTPUT_COLUMNS,
+  ROW_CHANGED_ERROR,
+  checkingRow,
+  detectUserColumns,
+  findHeaderBlock,
+  hostRow,
+  isCheckingMessage,
+  looksLikeOurRow,
+  normaliseProperty,
+  outputRow,
+  userDatesOf,
+  type Cell,
+  type ColumnMapping,
+  type RowNow,
+  type RunState,
+  type UserDates,
+} from "../../core";
 import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
 
 /** Where a run's sheet parts were last seen (stored with the run state; found again before use). */
@@ -44,6 +62,8 @@ export interface TableNow {
   keys: (string | undefined)[];
   previous: unknown[][];
   notes: (string | undefined)[];
+  /** Each row's own EICR date / Licence expiry / Deposit received (the user's columns, by header), for the obligations. */
+  userDates: (UserDates | undefined)[];
 }
 
 /**
@@ -51,7 +71,7 @@ export interface TableNow {
  * header row when it has one, else from what the block's rows hold (Checking… marks, our statuses and times).
  * Undefined when it is nowhere: then nothing is written. To be switched to core/placement.ts's relocateBlock.
  */
-function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPlace): { blockColumn: number; headerRow: number | null } | undefined {
+export function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPlace): { blockColumn: number; headerRow: number | null } | undefined {
   const near = (a: number, b: number) => Math.abs(a - run.blockColumn) - Math.abs(b - run.blockColumn);
   if (run.headerRow !== null) {
     const order = grid.map((_r, i) => i).sort((a, b) => Math.abs(a - run.headerRow!) - Math.abs(b - run.headerRow!));
@@ -112,7 +132,11 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   });
   const inputColumns: ColumnMapping = {};
   for (const k of ["uprn", "postcode", "address"] as const) if (run.inputColumns[k] !== undefined) inputColumns[k] = run.inputColumns[k]! + shift;
-  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes };
+  const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
+  const user = at.headerRow === null ? {} : detectUserColumns(grid[at.headerRow], ours);
+  const dated = user.eicrDate !== undefined || user.licenceExpiry !== undefined || user.depositReceived !== undefined;
+  const userDates = dated ? grid.map((row, i) => (i >= first ? userDatesOf(row, user) : undefined)) : [];
+  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes, userDates };
 }
 
 /** The Message of a row whose result waits (paused, stopped): still "Checking…", so Resume finds it and its property. */
@@ -124,7 +148,8 @@ export function waitingRow(previous: readonly unknown[] | undefined, iso: string
 
 
 /** Cells as read back compare equal to cells as written ("'=x" is read as "=x"; 12 and "12" alike). */
-const sameCells = (a: readonly unknown[], b: readonly Cell[]) => b.every((v, c) => String(a[c] ?? "").trim() === String(typeof v === "string" && v.startsWith("'") ? v.slice(1) : v).trim());
+const sameCells = (a: readonly unknown[], b: readonly Cell[]) =>
+  hostRow(b).every((v, c) => String(a[c] ?? "").trim() === String(typeof v === "string" && v.startsWith("'") ? v.slice(1) : v).trim());
 
 export function pendingKeys(state: RunState): Set<string> {
   const out = new Set<string>();

@@ -2,7 +2,7 @@
  * All Office.js reads and writes of the task pane, each taking a RequestContext so they run against Excel, office-addin-mock
  * or the test stand-in alike. Writes are batched: one 2D assignment per block and one sync per chunk under the 5 MB limit.
  */
-import { OUTPUT_COLUMNS, detectColumns, outputHeaders, safeCellText, statusColour, statusColumnIndexes, type Cell } from "../../core";
+import { OUTPUT_COLUMNS, cellColour, columnNumberFormats, detectColumns, hostRow, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes, type Cell } from "../../core";
 
 /** A rectangle of a worksheet in 0-based indexes. */
 export interface Block {
@@ -158,17 +158,10 @@ export async function readBlock(context: Excel.RequestContext, b: Block, opts: R
   return out;
 }
 
-const NUMBER_FORMAT: Record<(typeof OUTPUT_COLUMNS)[number]["kind"], string> = {
-  window: "@",
-  // Text formats keep service text as text (never a formula, never a guessed date); numbers stay numbers.
-  status: "@",
-  text: "@",
-  date: "@",
-  datetime: "@",
-  number: "General",
-};
-const FORMATS = OUTPUT_COLUMNS.map((c) => NUMBER_FORMAT[c.kind]);
-const STATUS_COLUMNS = statusColumnIndexes();
+// core's formats: text stays text (never a formula, never a guessed date), dates are real dates, numbers numbers.
+const FORMATS = columnNumberFormats();
+/** Status and Window columns, coloured by core's colours of what they hold. */
+const STATUS_COLUMNS = [...statusColumnIndexes(), ...windowColumnIndexes()];
 
 /** Rough JSON size of what a write sends, to keep each sync well under Excel on the web's 5 MB request limit. */
 function rowBytes(row: readonly Cell[]): number {
@@ -238,7 +231,8 @@ export async function writeOutputRows(
         runBytes += rowBytes(block[end]);
       }
       if (rowsInChunk > 0 && (bytes + runBytes > maxBytes || rowsInChunk + (end - start + 1) > maxRows)) await flush();
-      const slice = block.slice(start, end + 1).map((r) => [...r]);
+      // Dates go as date serials (with the date format): real dates that sort and filter.
+      const slice = block.slice(start, end + 1).map((r) => hostRow(r));
       const range = sheet.getRangeByIndexes(origin.rowIndex + start, origin.columnIndex, slice.length, OUTPUT_COLUMNS.length);
       range.numberFormat = slice.map(() => FORMATS);
       range.values = slice;
@@ -246,7 +240,7 @@ export async function writeOutputRows(
         const column = sheet.getRangeByIndexes(origin.rowIndex + start, origin.columnIndex + c, slice.length, 1);
         column.setCellProperties(
           slice.map((r) => {
-            const colour = statusColour(r[c]);
+            const colour = cellColour(c, r[c]);
             return [colour ? { format: { fill: { color: colour.fill }, font: { color: colour.font } } } : { format: { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } }];
           }),
         );

@@ -88,8 +88,9 @@ test("writes results, colours and per-row errors beside the data; a second run u
   expect(out.values[6][message]).toMatch(/not found|No property/i);
   expect(out.values[7]).toEqual(out.values[1].map((v: unknown, i: number) => (i === col("Checked at (UTC)") ? v : v)));
   expect(out.values[8][message]).toMatch(/needs its postcode/);
-  // Dates stay as the service wrote them (text), not guessed into serial numbers; nothing became a formula.
-  expect(out.values[1][col("EPC expiry")]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  // Dates are real dates (a serial with the yyyy-mm-dd format), the day the service gave; nothing became a formula.
+  expect(typeof out.values[1][col("EPC expiry")]).toBe("number");
+  expect(out.numberFormats[1][col("EPC expiry")]).toBe("yyyy-mm-dd");
   expect(out.formulas.flat().filter(Boolean)).toEqual([]);
   // The user's columns are untouched.
   expect(api.read("Sheet1", "D1:D9").values.flat()).toEqual(["My notes", "keep me 1", "keep me 2", "keep me 3", "", "", "", "duplicate", "no postcode"]);
@@ -225,7 +226,8 @@ test("the place for results must be free: a user's column there is never overwri
   const prep = await prepareCheck(excelRun, { plan: "professional" });
   if (!prep.ok) throw new Error(prep.message);
   expect(prep.check.origin.columnIndex).toBe(4); // E: C is the user's, D is left blank between
-  expect(prep.check.placement).toMatch(/^Results: new block at E1:AA2, after your last column, because the columns right of your data \(B1:X2\) are not empty/);
+  const W = OUTPUT_COLUMNS.length;
+  expect(prep.check.placement.startsWith(`Results: new block at E1:${colLetters(4 + W - 1)}2, after your last column, because the columns right of your data (B1:${colLetters(W)}2) are not empty`)).toBe(true);
   await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "C1:C2").values.flat()).toEqual(["Someone else's", "data"]);
   expect(api.read("Sheet1", "E1").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);

@@ -9,7 +9,8 @@ import { ensureExcelBuild } from "./helpers/build";
 
 const dist = ensureExcelBuild();
 const help = fs.readFileSync(path.join(dist, "help.html"), "utf8");
-const ids = new Set([...help.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+// The built page is minified: attribute quotes may be gone, colours lower-cased.
+const ids = new Set([...help.matchAll(/\sid="?([^"\s>]+)"?/g)].map((m) => m[1]));
 const functions = JSON.parse(fs.readFileSync(path.join(dist, "functions.json"), "utf8")).functions as { id: string; name: string; helpUrl?: string }[];
 
 test("every function has a help link, and each resolves to an anchor of help.html that names the function", () => {
@@ -19,14 +20,16 @@ test("every function has a help link, and each resolves to an anchor of help.htm
     const anchor = f.helpUrl!.split("#")[1];
     expect({ id: f.id, anchor, present: ids.has(anchor) }).toEqual({ id: f.id, anchor, present: true });
     // The anchored section names the function as users type it.
-    const section = help.slice(help.indexOf(`id="${anchor}"`), help.indexOf(`id="${anchor}"`) + 400);
+    const at = help.search(new RegExp(`id="?${anchor}[\\s">]`));
+    const section = help.slice(at, at + 400);
     expect(section).toContain(`COMPLIANCE.${f.name}(`);
   }
 });
 
 test("the help page's colour tables are core's status and window colours", () => {
-  for (const [word, c] of Object.entries(STATUS_COLOURS)) expect(help).toContain(`background:${c.fill};color:${c.font}">${word}<`);
-  for (const [word, c] of Object.entries(WINDOW_COLOURS)) expect(help).toContain(`background:${c.fill};color:${c.font}">${word}<`);
+  const swatch = (fill: string, font: string, word: string) => new RegExp(`background:${fill};color:${font}"?>${word}<`, "i");
+  for (const [word, c] of Object.entries(STATUS_COLOURS)) expect(help).toMatch(swatch(c.fill, c.font, word));
+  for (const [word, c] of Object.entries(WINDOW_COLOURS)) expect(help).toMatch(swatch(c.fill, c.font, word));
 });
 
 test("the manifest's support link is the help page", () => {

@@ -152,14 +152,14 @@ test("5. the user's Notes column directly right of the data is never overwritten
   api.seed("Sheet1", "A1", [["UPRN", "Notes"], ...uprns.map((u, i) => [u, `note ${i}`])]);
   api.select("Sheet1", "A2:A4");
   const first = await prepared(excelRun);
-  expect(first.placement).toBe("Results: C1:Y4, right of your data.");
+  expect(first.placement).toBe(`Results: C1:${colLetters(2 + W - 1)}4, right of your data.`);
   await runCheck(first, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "B1:B4").values.flat()).toEqual(["Notes", "note 0", "note 1", "note 2"]);
   const again = await prepared(excelRun);
   expect(again.inPlace).toBe(true);
-  expect(again.placement).toBe("Results: updated in place in C1:Y4.");
+  expect(again.placement).toBe(`Results: updated in place in C1:${colLetters(2 + W - 1)}4.`);
   await runCheck(again, { excelRun, client: client(), plan: "professional" });
-  expect(api.read("Sheet1", `Z1:${colLetters(25 + W)}4`).values.flat().every((v: unknown) => v === "")).toBe(true);
+  expect(api.read("Sheet1", `${colLetters(2 + W)}1:${colLetters(2 + 2 * W)}4`).values.flat().every((v: unknown) => v === "")).toBe(true);
 });
 
 test("6. data without a header, mapped by hand: no header is written, and a second run updates the same block", async () => {
@@ -192,14 +192,16 @@ test("7. a column inserted into our block, or one of our headers renamed: the us
   api.seed("Sheet1", "E1", [["My EPC notes"], ["book assessor"], ["ok"], ["?"]]);
   const after = await prepared(excelRun);
   expect(after.inPlace).toBe(false);
-  expect(after.placement).toBe("Results: new block at AA1:AW4. The results block at B1:X4 was changed (a column inserted or a header renamed), so it is left as it is.");
+  expect(after.placement).toBe(
+    `Results: new block at ${colLetters(W + 3)}1:${colLetters(2 * W + 2)}4. The results block at B1:${colLetters(W)}4 was changed (a column inserted or a header renamed), so it is left as it is.`,
+  );
   await runCheck(after, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "E1:E4").values.flat()).toEqual(["My EPC notes", "book assessor", "ok", "?"]);
-  expect(block(api, 26, 1, 4).values[0]).toEqual(outputHeaders());
+  expect(block(api, W + 3, 1, 4).values[0]).toEqual(outputHeaders());
   // A third run finds the fresh block and updates it in place.
   const third = await prepared(excelRun);
   expect(third.inPlace).toBe(true);
-  expect(third.origin.columnIndex).toBe(26);
+  expect(third.origin.columnIndex).toBe(W + 3);
 
   // A renamed header: same rule.
   const r = workbook();
@@ -208,7 +210,7 @@ test("7. a column inserted into our block, or one of our headers renamed: the us
   await runCheck(await prepared(r.excelRun), { excelRun: r.excelRun, client: client(), plan: "professional" });
   r.api.seed("Sheet1", "C1", [["Risk (my words)"]]);
   const renamed = await prepared(r.excelRun);
-  expect(renamed.placement).toMatch(/^Results: new block at Z1:AV4\. The results block at B1:X4 was changed/);
+  expect(renamed.placement.startsWith(`Results: new block at ${colLetters(W + 2)}1:${colLetters(2 * W + 1)}4. The results block at B1:${colLetters(W)}4 was changed`)).toBe(true);
   await runCheck(renamed, { excelRun: r.excelRun, client: client(), plan: "professional" });
   expect(r.api.read("Sheet1", "C1").values[0][0]).toBe("Risk (my words)");
 });
@@ -341,7 +343,7 @@ test("11. a compliance sheet's own columns named like ours (EPC rating, Gas expi
   const ca = await prepared(a.excelRun);
   expect(ca.mapping).toMatchObject({ uprn: 4, address: 0 });
   expect(ca.rows.map((r) => r.property?.uprn)).toEqual(ds.map((p) => p.uprn));
-  expect(ca.placement).toBe("Results: F1:AB4, right of your data.");
+  expect(ca.placement).toBe(`Results: F1:${colLetters(5 + W - 1)}4, right of your data.`);
   await runCheck(ca, { excelRun: a.excelRun, client: client(), plan: "professional" });
   expect(block(a.api, 5, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(ds.map((p) => p.uprn));
   expect(a.api.read("Sheet1", "B2:D2").values[0]).toEqual(["EPC rating 0", "Gas expiry 0", "EICR expiry 0"]);

@@ -3,7 +3,7 @@
  * independent of our own stand-in.
  */
 import { OfficeMockObject } from "office-addin-mock";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, outputRow, statusColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, hostRow, outputRow, statusColumnIndexes, windowColumnIndexes } from "../../core";
 import { insertAddress, readSelection, writeOutputRows, columnLetter, a1 } from "../../excel/taskpane/sheet";
 
 function regionMock(values: unknown[][]) {
@@ -88,12 +88,15 @@ test("writeOutputRows: one values + numberFormat assignment per run, status colo
   expect(stats.syncs).toBe(1);
   const main = ranges.find((x) => x.args[3] === OUTPUT_COLUMNS.length)!;
   expect(main.args).toEqual([5, 3, 2, OUTPUT_COLUMNS.length]);
-  expect(main.range.values).toEqual(block);
+  // Written as the host writes them: date columns as date serials (real dates), everything else as it is.
+  expect(main.range.values).toEqual(block.map((r) => hostRow(r)));
+  expect(main.range.numberFormat[0][OUTPUT_COLUMNS.findIndex((c) => c.key === "action_due")]).toBe("yyyy-mm-dd");
   expect(main.range.numberFormat[0][statusColumnIndexes()[0]]).toBe("@");
   const epcCol = OUTPUT_COLUMNS.findIndex((c) => c.header === "EPC status");
   const epc = ranges.find((x) => x.args[1] === 3 + epcCol && x.args[3] === 1)!;
   expect(epc.range.props[0][0].format.fill.color).toBe(STATUS_COLOURS.fail.fill);
-  expect(ranges.filter((x) => x.args[3] === 1)).toHaveLength(statusColumnIndexes().length);
+  // One colour call per status column and per Window column.
+  expect(ranges.filter((x) => x.args[3] === 1)).toHaveLength(statusColumnIndexes().length + windowColumnIndexes().length);
 });
 
 test("insertAddress: UPRN as text (leading zeros kept) in the active cell, the address in the empty cell beside it", async () => {

@@ -73,6 +73,10 @@
       hiddenRows: new Map(),
       customFunctions: {},
       partitionKey: opts.partitionKey || "",
+      /** Charts per sheet: { name, type, source (address), seriesBy, title, position }. */
+      charts: new Map(),
+      /** Rows frozen at the top, per sheet. */
+      frozenRows: new Map(),
     };
     function sheetCells(name) {
       if (!state.sheets.has(name)) state.sheets.set(name, new Map());
@@ -198,13 +202,51 @@
         return obj;
       }
 
+      function chartsOf(sheet) {
+        if (!state.charts.has(sheet)) state.charts.set(sheet, []);
+        return state.charts.get(sheet);
+      }
+      function chartObject(sheet, entry) {
+        return {
+          isNullObject: false,
+          load() { return this; },
+          set name(v) { charge(v); apply(() => (entry.name = v)); },
+          get name() { return entry.name; },
+          title: { set text(v) { charge(v); apply(() => (entry.title = v)); } },
+          legend: { set position(v) { apply(() => (entry.legend = v)); } },
+          setPosition(start, end) { charge(start); apply(() => (entry.position = [start, end])); },
+          setData(source, seriesBy) {
+            charge(source.__get_address());
+            apply(() => Object.assign(entry, { source: source.__get_address(), seriesBy: seriesBy || "Auto" }));
+          },
+          delete() { apply(() => state.charts.set(sheet, chartsOf(sheet).filter((x) => x !== entry))); },
+        };
+      }
+
       function worksheet(name) {
         const ws = {
+          isNullObject: false,
           __get_name: () => name,
           getRangeByIndexes: (r, c, rows, cols) => range(name, r, c, rows, cols),
           getRange: (address) => {
+            if (address === undefined) return range(name, 0, 0, MAX_ROWS, MAX_COLS);
             const a = parseAddress(address);
             return range(name, a.r, a.c, a.rows, a.cols);
+          },
+          freezePanes: {
+            freezeRows: (n) => { charge(n); apply(() => state.frozenRows.set(name, n)); },
+          },
+          charts: {
+            add: (type, source, seriesBy) => {
+              const entry = { name: "", type, source: source.__get_address(), seriesBy: seriesBy || "Auto", title: "" };
+              charge(entry);
+              apply(() => chartsOf(name).push(entry));
+              return chartObject(name, entry);
+            },
+            getItemOrNullObject: (chartName) => {
+              const entry = chartsOf(name).find((x) => x.name === chartName);
+              return entry ? chartObject(name, entry) : nullObject();
+            },
           },
           getUsedRange: () => {
             const b = usedBox(name) || { r: 0, c: 0, rows: 1, cols: 1 };
@@ -242,6 +284,31 @@
             apply(() => v.forEach((row, i) => row.forEach((val, j) => writeValue(ensureCell(sheet, r + i, c + j), val))));
           },
           __get_formulas: () => grid((cell) => (cell && cell.formula ? cell.formula : cell ? cell.value : "")),
+          __set_formulas: (v) => {
+            checkDims(v, "formulas");
+            charge(v);
+            apply(() =>
+              v.forEach((row, i) =>
+                row.forEach((val, j) => {
+                  const cell = ensureCell(sheet, r + i, c + j);
+                  if (typeof val === "string" && val.startsWith("=")) {
+                    cell.formula = val;
+                    cell.value = "#FORMULA";
+                    cell.prefixed = false;
+                  } else writeValue(cell, val);
+                }),
+              ),
+            );
+          },
+          clear() {
+            apply(() => {
+              const cells = sheetCells(sheet);
+              for (const k of [...cells.keys()]) {
+                const [rr, cc] = k.split(",").map(Number);
+                if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) cells.delete(k);
+              }
+            });
+          },
           __get_numberFormat: () => grid((cell) => (cell ? cell.numberFormat : "General")),
           __set_numberFormat: (v) => {
             checkDims(v, "numberFormat");
@@ -373,6 +440,13 @@
         worksheets: {
           getItem: (name) => {
             if (!state.sheets.has(name)) throw new Error(`ItemNotFound: worksheet ${name}`);
+            return worksheet(name);
+          },
+          getItemOrNullObject: (name) => (state.sheets.has(name) ? worksheet(name) : nullObject()),
+          add: (name) => {
+            if (state.sheets.has(name)) pendingError = new Error(`ItemAlreadyExists: a worksheet named ${name} already exists`);
+            charge(name);
+            apply(() => sheetCells(name));
             return worksheet(name);
           },
           getActiveWorksheet: () => worksheet(state.activeSheet),
@@ -582,6 +656,31 @@
         state.cellEditMode = !!on;
       },
       colLetters,
+      /** Sheet names, in creation order. */
+      sheetNames() {
+        return [...state.sheets.keys()];
+      },
+      /** Every cell of a sheet from A1 as its source: the formula when there is one, else the value (for a formula engine). */
+      sourceGrid(sheet) {
+        const b = usedBox(sheet);
+        if (!b) return [];
+        const out = [];
+        for (let i = 0; i <= b.r + b.rows - 1; i++) {
+          const line = [];
+          for (let j = 0; j <= b.c + b.cols - 1; j++) {
+            const cell = cellAt(sheet, i, j);
+            line.push(cell ? (cell.formula ? cell.formula : cell.value) : "");
+          }
+          out.push(line);
+        }
+        return out;
+      },
+      charts(sheet) {
+        return (state.charts.get(sheet) || []).map((x) => ({ ...x }));
+      },
+      frozenRows(sheet) {
+        return state.frozenRows.get(sheet) || 0;
+      },
     };
 
     const storage = (typeof localStorage !== "undefined" && localStorage) || null;

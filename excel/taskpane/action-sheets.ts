@@ -1,0 +1,204 @@
+/**
+ * The "Action list" and "Compliance summary" sheets in Excel, and the Action list as an iCalendar file. Core decides
+ * every cell (core/actions.ts); this reads the results block as it is now and writes what core returns. Reading the
+ * table goes in chunks of about 2 MB like every read of the pane; writing both sheets is one sync (more only when the
+ * list's cells pass 2 MB), whatever the number of rows: clear, formats, values, colours by one setCellProperties,
+ * bold, frozen header, and the chart updated in place (setData), never added twice.
+ */
+import {
+  ACTION_LIST_SHEET,
+  OUTPUT_COLUMNS,
+  SUMMARY_SHEET,
+  actionCalendar,
+  blockProperties,
+  buildActionList,
+  buildSummary,
+  detectUserColumns,
+  hostDate,
+  lastCheckedAt,
+  windowColour,
+  DATE_FORMAT,
+  type ActionListSheet,
+  type BlockProperty,
+  type WindowDays,
+  type CheckName,
+} from "../../core";
+import { relocateBlock, type RunPlace } from "./rows-now";
+import { readBlock, usedExtent, SHEET_COLUMNS } from "./sheet";
+
+const WIDTH = OUTPUT_COLUMNS.length;
+export const CHART_NAME = "Actions due per month";
+const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
+/** Bytes of list cells per sync: well under Excel on the web's 5 MB request limit. */
+const MAX_BYTES = 2_000_000;
+
+export interface ActionSheetOptions {
+  today: string;
+  withinDays: number;
+  windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
+}
+
+export interface ActionSheetsResult {
+  /** The line for the pane. */
+  line: string;
+  ok: boolean;
+  open: number;
+  closed: number;
+  /** context.sync calls spent writing the two sheets (reading the block is chunked by size, as every read). */
+  writeSyncs: number;
+  list?: ActionListSheet;
+}
+
+interface BlockRead {
+  props: BlockProperty[];
+  ownerHeader?: string;
+  place: { sheet: string; blockColumn: number; firstRow: number; lastRow: number };
+}
+
+/** The results block as it is now, found again by its header (or, without one, by what its rows hold). */
+async function readResults(context: Excel.RequestContext, run: RunPlace): Promise<BlockRead | { problem: string }> {
+  const ext = await usedExtent(context, run.sheet);
+  if (ext.lastRow < 0) return { problem: `the sheet ${run.sheet} is empty` };
+  const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(ext.lastColumn, run.blockColumn + WIDTH - 1));
+  const grid = await readBlock(context, { sheet: run.sheet, rowIndex: 0, columnIndex: 0, rowCount: ext.lastRow + 1, columnCount: lastColumn + 1 });
+  const at = relocateBlock(grid, run);
+  if (!at) return { problem: "the results block of the check was not found (deleted, or its header changed)" };
+  const first = at.headerRow === null ? 0 : at.headerRow + 1;
+  const header = at.headerRow === null ? [] : grid[at.headerRow];
+  const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
+  const user = detectUserColumns(header, ours);
+  const input = run.inputColumns;
+  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user });
+  const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
+  return { props, ownerHeader, place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, ext.lastRow) } };
+}
+
+function cellBytes(v: unknown): number {
+  return typeof v === "string" ? v.length + 4 : 12;
+}
+
+/** Builds (or refreshes) both sheets from a run's results block; never throws: a failure is said in the line. */
+export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>, run: RunPlace, o: ActionSheetOptions): Promise<ActionSheetsResult> {
+  let writeSyncs = 0;
+  try {
+    return await excelRun(async (context) => {
+      const block = await readResults(context, run);
+      if ("problem" in block) {
+        return { ok: false, line: `The Action list and Compliance summary were not refreshed: ${block.problem}. Check again to rebuild them.`, open: 0, closed: 0, writeSyncs };
+      }
+      // What is there now: the Action list's cells (Done and Notes typed by the user) and the chart, in one sync.
+      const sheets = context.workbook.worksheets;
+      const listSheet = sheets.getItemOrNullObject(ACTION_LIST_SHEET);
+      const summarySheet = sheets.getItemOrNullObject(SUMMARY_SHEET);
+      await context.sync();
+      let existing: unknown[][] = [];
+      let chart: Excel.Chart | null = null;
+      if (!listSheet.isNullObject || !summarySheet.isNullObject) {
+        const used = listSheet.isNullObject ? null : listSheet.getUsedRangeOrNullObject(true);
+        used?.load("values");
+        const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
+        found?.load("name");
+        await context.sync();
+        if (used && !used.isNullObject) existing = used.values as unknown[][];
+        if (found && !found.isNullObject) chart = found;
+      }
+      const list = buildActionList(block.props, { today: o.today, withinDays: o.withinDays, windows: o.windows, ownerHeader: block.ownerHeader }, existing);
+      const summary = buildSummary(
+        { sheet: block.place.sheet, column: block.place.blockColumn, firstRow: block.place.firstRow, lastRow: block.place.lastRow },
+        block.props,
+        { today: o.today, windows: o.windows, asOf: lastCheckedAt(block.props) || "not checked yet" },
+      );
+
+      // The Action list: cleared, then formats, values and colours, header bold and frozen.
+      const ls = listSheet.isNullObject ? sheets.add(ACTION_LIST_SHEET) : listSheet;
+      ls.getRange().clear();
+      const cols = list.headers.length;
+      const due = list.dateColumns[0];
+      const formatOf = (h: string, c: number) => (c === due ? DATE_FORMAT : h === "Days left" ? "0" : h === "Done" ? "General" : "@");
+      for (let start = 0; start < list.values.length; ) {
+        let end = start;
+        let chunk = 0;
+        while (end < list.values.length && (end === start || chunk < MAX_BYTES)) {
+          for (const v of list.values[end]) chunk += cellBytes(v);
+          end++;
+        }
+        const rows = list.values.slice(start, end);
+        const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
+        range.numberFormat = rows.map((_r, i) => list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c))));
+        range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
+        ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
+          rows.map((r, i) => {
+            const colour = start + i === 0 ? null : r[list.windowColumn] === "Closed" ? CLOSED_COLOUR : windowColour(r[list.windowColumn]);
+            return [{ format: colour ? { fill: { color: colour.fill }, font: { color: colour.font } } : { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } }];
+          }),
+        );
+        start = end;
+        if (start < list.values.length) {
+          await context.sync();
+          writeSyncs++;
+        }
+      }
+      ls.getRangeByIndexes(0, 0, 1, cols).format.font.bold = true;
+      if (list.closedTitleRow !== null) ls.getRangeByIndexes(list.closedTitleRow, 0, 1, cols).format.font.bold = true;
+      ls.freezePanes.freezeRows(1);
+
+      // The Compliance summary: live formulas, bold headers, the chart over the due-per-month table updated in place.
+      const ss = summarySheet.isNullObject ? sheets.add(SUMMARY_SHEET) : summarySheet;
+      ss.getRange().clear();
+      const width = Math.max(...summary.cells.map((r) => r.length));
+      ss.getRangeByIndexes(0, 0, summary.cells.length, width).formulas = summary.cells.map((r) => [...r, ...Array(width - r.length).fill("")]) as never;
+      for (const r of [0, ...summary.headerRows]) ss.getRangeByIndexes(r, 0, 1, width).format.font.bold = true;
+      const c = summary.chart;
+      const source = ss.getRangeByIndexes(c.firstRow, c.firstColumn, c.rowCount, c.columnCount);
+      if (chart) chart.setData(source, "Columns");
+      else {
+        const made = ss.charts.add("ColumnStacked", source, "Columns");
+        made.name = CHART_NAME;
+        made.title.text = "Actions due per month (next 18 months; Overdue first)";
+        made.setPosition("I4", "R24");
+      }
+      await context.sync();
+      writeSyncs++;
+      const closed = list.closed ? `; ${list.closed} closed row${list.closed === 1 ? "" : "s"} kept for ${list.closed === 1 ? "its" : "their"} notes` : "";
+      return {
+        ok: true,
+        line: `"${ACTION_LIST_SHEET}": ${list.open} action${list.open === 1 ? "" : "s"} overdue or due within ${o.withinDays} days${closed}. "${SUMMARY_SHEET}" refreshed.`,
+        open: list.open,
+        closed: list.closed,
+        writeSyncs,
+        list,
+      };
+    });
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, line: `The Action list and Compliance summary could not be refreshed (${why}); the results are written. Press "Refresh action list" to try again.`, open: 0, closed: 0, writeSyncs };
+  }
+}
+
+/** The current Action list as an .ics file's text (built from the block, as the sheet is). */
+export async function actionCalendarText(
+  excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
+  run: RunPlace,
+  o: ActionSheetOptions & { nowIso: string },
+): Promise<{ ok: true; ics: string; events: number } | { ok: false; message: string }> {
+  try {
+    return await excelRun(async (context) => {
+      const block = await readResults(context, run);
+      if ("problem" in block) return { ok: false as const, message: `No calendar: ${block.problem}. Check again, then download it.` };
+      const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
+      await context.sync();
+      let existing: unknown[][] = [];
+      if (!listSheet.isNullObject) {
+        const used = listSheet.getUsedRangeOrNullObject(true);
+        used.load("values");
+        await context.sync();
+        if (!used.isNullObject) existing = used.values as unknown[][];
+      }
+      const list = buildActionList(block.props, { today: o.today, withinDays: o.withinDays, windows: o.windows, ownerHeader: block.ownerHeader }, existing);
+      if (!list.open) return { ok: false as const, message: `No actions are overdue or due within ${o.withinDays} days, so the calendar would be empty.` };
+      return { ok: true as const, ics: actionCalendar(list, { nowIso: o.nowIso }), events: list.open };
+    });
+  } catch (e) {
+    return { ok: false, message: `The calendar could not be made (${e instanceof Error ? e.message : String(e)}). Try again in a moment.` };
+  }
+}
