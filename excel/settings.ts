@@ -2,7 +2,7 @@
  * Per-user settings of the Excel add-in (API key, base URL, plan), shared by the task pane and the custom functions.
  * Kept in OfficeRuntime.storage or partitioned localStorage, never in the workbook, so sharing a file never shares a key.
  */
-import { batchCapFor, validateApiKey, validateBaseUrl, type PlanName } from "../core";
+import { ACTION_LIST_DAYS, DEFAULT_ACTION_LIST_DAYS, batchCapFor, parseWindowSettings, validateApiKey, validateBaseUrl, type PlanName, type WindowSettings } from "../core";
 
 /** In-memory store, for tests and for hosts with no storage at all (the key then lasts one session). */
 export function memoryStore(): UserStore {
@@ -31,9 +31,29 @@ export interface AddinSettings {
   baseUrl: string;
   plan: PlanName;
   apiKey: string | null;
+  /** Days before a due date at which each check enters Plan, Book and Urgent (core's defaults until set). */
+  windows: WindowSettings;
+  /** The Action list shows actions due within this many days (7, 30, 60 or 90), plus every overdue one. */
+  actionDays: number;
 }
 
-const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan" } as const;
+const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan", windows: "compliance.windows", actionDays: "compliance.actionDays" } as const;
+
+function windowsOf(stored: string | null): WindowSettings {
+  let parsed: unknown;
+  try {
+    parsed = stored ? JSON.parse(stored) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const r = parseWindowSettings(parsed);
+  return r.ok ? r.value : (parseWindowSettings(undefined) as { ok: true; value: WindowSettings }).value;
+}
+
+function actionDaysOf(v: unknown): number {
+  const n = Number(v);
+  return (ACTION_LIST_DAYS as readonly number[]).includes(n) ? n : DEFAULT_ACTION_LIST_DAYS;
+}
 
 /** localStorage under Office's partition key: Excel on the web isolates add-ins per document origin with it. */
 export function partitionedLocalStorage(storage: Storage, partitionKey: string | undefined): UserStore {
@@ -90,15 +110,19 @@ export class SettingsStore {
 
   async load(): Promise<AddinSettings> {
     if (this.cached) return this.cached;
-    const [apiKey, baseUrl, plan] = await Promise.all([
+    const [apiKey, baseUrl, plan, windows, actionDays] = await Promise.all([
       this.store.getItem(KEYS.apiKey),
       this.store.getItem(KEYS.baseUrl),
       this.store.getItem(KEYS.plan),
+      this.store.getItem(KEYS.windows),
+      this.store.getItem(KEYS.actionDays),
     ]);
     this.cached = {
       apiKey: apiKey || null,
       baseUrl: baseUrl && validateBaseUrl(baseUrl).ok ? baseUrl : this.fallbackBaseUrl,
       plan: plan === "enterprise" ? "enterprise" : "professional",
+      windows: windowsOf(windows),
+      actionDays: actionDaysOf(actionDays),
     };
     return this.cached;
   }
@@ -127,6 +151,28 @@ export class SettingsStore {
     const p: PlanName = plan === "enterprise" ? "enterprise" : "professional";
     await this.store.setItem(KEYS.plan, p);
     await this.update({ plan: p });
+  }
+
+  /** Throws an Error naming the field ("EICR plan window: ...") when a value is not a whole number of days in order. */
+  async setWindows(input: unknown): Promise<WindowSettings> {
+    const r = parseWindowSettings(input);
+    if (!r.ok) throw new Error(r.message);
+    await this.store.setItem(KEYS.windows, JSON.stringify(r.value));
+    await this.update({ windows: r.value });
+    return r.value;
+  }
+
+  async resetWindows(): Promise<WindowSettings> {
+    await this.store.removeItem(KEYS.windows);
+    const w = windowsOf(null);
+    await this.update({ windows: w });
+    return w;
+  }
+
+  async setActionDays(days: number): Promise<void> {
+    const n = actionDaysOf(days);
+    await this.store.setItem(KEYS.actionDays, String(n));
+    await this.update({ actionDays: n });
   }
 
   batchCap(): number {

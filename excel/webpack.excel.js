@@ -58,6 +58,23 @@ class RewriteOriginPlugin {
   }
 }
 
+/**
+ * functions.json's top-level allowCustomDataForDataTypeAny: COMPLIANCE.DUE and EXPIRY return formatted number values
+ * (dates) where the platform supports data types; the metadata generator has no tag for it, so it is set here.
+ */
+class AllowDataTypesPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap("AllowDataTypesPlugin", (compilation) => {
+      compilation.hooks.processAssets.tap({ name: "AllowDataTypesPlugin", stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE }, (assets) => {
+        if (!assets["functions.json"]) return;
+        const json = JSON.parse(assets["functions.json"].source().toString());
+        json.allowCustomDataForDataTypeAny = true;
+        compilation.updateAsset("functions.json", new compiler.webpack.sources.RawSource(JSON.stringify(json, null, 2)));
+      });
+    });
+  }
+}
+
 module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode === "development";
   const origin = dev ? DEV_ORIGIN : productionOrigin(env);
@@ -101,6 +118,7 @@ module.exports = (env = {}, argv = {}) => {
       new webpack.DefinePlugin({ __SERVICE_BASE_URL__: JSON.stringify(serviceUrl) }),
       // functions.json is generated from the JSDoc of functions.ts; the plugin also appends CustomFunctions.associate calls.
       new CustomFunctionsMetadataPlugin({ output: "functions.json", input: functionsEntry }),
+      new AllowDataTypesPlugin(),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: path.join(ROOT, "excel/taskpane/taskpane.html"),

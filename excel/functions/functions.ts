@@ -2,7 +2,7 @@
  * The COMPLIANCE.* custom functions. Each JSDoc block is the function's help in Excel's formula autocomplete and,
  * through custom-functions-metadata-plugin, its entry in functions.json (never written by hand).
  */
-import { displayStatus, isCheckName, outputHeaders, outputRow, type CheckName, type CheckResult } from "../../core";
+import { DATE_FORMAT, dateSerial, displayStatus, isCheckName, nextObligation, obligationFor, outputHeaders, outputRow, type CheckName, type CheckResult } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { toFunctionError } from "./batcher";
 
@@ -104,15 +104,33 @@ export async function status(uprn: any, check: string): Promise<string> {
   });
 }
 
+/** A formatted number value (a date Excel shows as yyyy-mm-dd), or the plain serial where data types are not supported. */
+export type DateCell = number | { type: "FormattedNumber"; basicValue: number; numberFormat: string };
+
 /**
- * Expiry date (YYYY-MM-DD) of a check's certificate: "epc", "gas_safety" or "eicr". Use DATEVALUE() to compute with it.
+ * A date as Excel treats dates, so that =COMPLIANCE.DUE(A2)-TODAY() works: a formatted number value (the date format
+ * travels with the value) where custom functions may return data types (CustomFunctionsRuntime 1.4 with ExcelApi
+ * 1.16), else the date serial (format the cell as a date to see it as one).
+ */
+export function dateCell(iso: string): DateCell {
+  const serial = dateSerial(iso);
+  if (serial === null) throw notAvailable(`"${iso}" is not a date`);
+  const req = (globalThis as { Office?: { context?: { requirements?: { isSetSupported(n: string, v?: string): boolean } } } }).Office?.context?.requirements;
+  const rich = !!req && req.isSetSupported("CustomFunctionsRuntime", "1.4") && req.isSetSupported("ExcelApi", "1.16");
+  return rich ? { type: "FormattedNumber", basicValue: serial, numberFormat: DATE_FORMAT } : serial;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Expiry date of a check's certificate ("epc", "gas_safety" or "eicr"), as a date: =COMPLIANCE.EXPIRY(A2,"eicr")-TODAY() gives the days left.
  * @customfunction EXPIRY
  * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
  * @param check Which check: "epc", "gas_safety" or "eicr".
- * @returns The expiry date as YYYY-MM-DD text.
+ * @returns The expiry date.
  * @helpurl https://localhost:3000/help.html#expiry
  */
-export async function expiry(uprn: any, check: string): Promise<string> {
+export async function expiry(uprn: any, check: string): Promise<any> {
   return guarded(async () => {
     const name = checkName(check);
     const { result } = await checkOf(uprn);
@@ -120,7 +138,41 @@ export async function expiry(uprn: any, check: string): Promise<string> {
     if (typeof m.expiry !== "string" || !m.expiry) {
       throw notAvailable(displayStatus(m.status) === "not_required" ? `${name} is not required for this property` : `no ${name} expiry date on record`);
     }
-    return m.expiry;
+    return dateCell(m.expiry);
+  });
+}
+
+/**
+ * The property's most urgent action in plain words (gas check to book, EICR remedial work, licence to apply for...), counted from today.
+ * @customfunction NEXTACTION
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @returns The next action, or "No action due".
+ * @helpurl https://localhost:3000/help.html#nextaction
+ */
+export async function nextaction(uprn: any): Promise<string> {
+  return guarded(async () => {
+    const { result } = await checkOf(uprn);
+    const next = nextObligation(result, { today: today() });
+    return next ? next.action : "No action due";
+  });
+}
+
+/**
+ * The date the next action is due: for one check when given, else for the property's most urgent action. A date: =COMPLIANCE.DUE(A2)-TODAY() gives the days left.
+ * @customfunction DUE
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @param [check] Which check: "epc", "gas_safety", "eicr", "licensing" or "deposit_protection"; omit it for the most urgent one.
+ * @returns The due date.
+ * @helpurl https://localhost:3000/help.html#due
+ */
+export async function due(uprn: any, check?: string): Promise<any> {
+  return guarded(async () => {
+    const name = check === undefined || check === null || String(check).trim() === "" ? null : checkName(check);
+    const { result } = await checkOf(uprn);
+    const ob = name ? (member(result, name), obligationFor(result, name, { today: today() })) : nextObligation(result, { today: today() });
+    if (!ob) throw notAvailable(name ? `${name} is not required for this property: nothing is due` : "no action is due for this property");
+    if (!ob.due) throw notAvailable(`no due date: ${ob.action || "nothing to do"}`);
+    return dateCell(ob.due);
   });
 }
 

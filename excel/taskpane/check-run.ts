@@ -285,6 +285,19 @@ export interface UnfinishedRun extends RunPlace {
   state: RunState;
 }
 export const UNFINISHED_KEY = "compliance.unfinishedRun";
+/** Where the last check's results block was (per user, never the workbook): for Refresh action list and the calendar. */
+export const LAST_BLOCK_KEY = "compliance.lastBlock";
+
+/** The results block of the last check, as stored after it (a hint: the block is found again before use). */
+export async function lastBlock(store: UserStore): Promise<RunPlace | null> {
+  try {
+    const raw = await store.getItem(LAST_BLOCK_KEY);
+    const p = raw ? (JSON.parse(raw) as RunPlace) : null;
+    return p && typeof p.sheet === "string" && typeof p.blockColumn === "number" ? p : null;
+  } catch {
+    return null;
+  }
+}
 
 const newTally = (): Tally => ({ byRow: new Map(), waiting: new Map(), shown: new Map(), stamps: new Set(), writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 } });
 
@@ -417,6 +430,8 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     throw new Error(`Some results could not be written to the sheet. ${writeErrorText(tally.lastError)}${next}`);
   }
   const summary = summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
+  const place: RunPlace = { sheet: run.sheet, headerRow: run.headerRow, blockColumn: run.blockColumn, inputColumns: run.inputColumns };
+  await deps.store?.setItem(LAST_BLOCK_KEY, JSON.stringify(place)).catch(() => undefined);
   // The two sheets follow the block: built again from it whenever this run wrote rows (a failure there is said, not thrown).
   if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0) {
     const built = await buildActionSheets(deps.excelRun, run, { today: new Date(now()).toISOString().slice(0, 10), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows });

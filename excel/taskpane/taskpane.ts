@@ -3,7 +3,10 @@
  * Everything it does goes through check-run.ts / sheet.ts (Excel) and core (meaning); this file only shows and asks.
  */
 import {
+  CHECK_LABELS,
+  CHECK_NAMES,
   STATUS_COLOURS,
+  WINDOW_COLOURS,
   createClient,
   describeError,
   KEY_CHECK_QUERY,
@@ -14,10 +17,13 @@ import {
   type DisplayStatus,
   type RateLimitInfo,
   type ServiceError,
+  type Window,
+  type WindowSettings,
 } from "../../core";
+import { actionCalendarText, buildActionSheets } from "./action-sheets";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
-import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
+import { lastBlock, loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
 import { insertAddress } from "./sheet";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -87,6 +93,81 @@ async function renderSettings(): Promise<void> {
   ($("remove-key") as HTMLButtonElement).disabled = !s.apiKey;
   ($("base-url") as HTMLInputElement).value = s.baseUrl;
   ($("plan") as HTMLSelectElement).value = s.plan;
+  ($("action-days") as HTMLSelectElement).value = String(s.actionDays);
+  renderWindows(s.windows);
+}
+
+/** One row of three day fields per check, each labelled for the check and window it sets. */
+function renderWindows(w: WindowSettings): void {
+  const body = document.querySelector("#windows-table tbody")!;
+  body.textContent = "";
+  for (const check of CHECK_NAMES) {
+    const tr = document.createElement("tr");
+    const th = Object.assign(document.createElement("th"), { scope: "row", textContent: CHECK_LABELS[check] });
+    tr.append(th);
+    for (const k of ["plan", "book", "urgent"] as const) {
+      const input = Object.assign(document.createElement("input"), { type: "number", min: "0", max: "3650", id: `win-${check}-${k}`, value: String(w[check][k]) });
+      input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
+      const td = document.createElement("td");
+      td.append(input);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+}
+
+async function saveWindows(): Promise<void> {
+  const typed: Record<string, Record<string, string>> = {};
+  for (const check of CHECK_NAMES) {
+    typed[check] = {};
+    for (const k of ["plan", "book", "urgent"]) typed[check][k] = ($(`win-${check}-${k}`) as HTMLInputElement).value;
+  }
+  document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
+  try {
+    renderWindows(await rt.settings.setWindows(typed));
+    say("settings-status", "Windows saved: the next check and the Action list use them.");
+  } catch (e) {
+    const message = errorText(e);
+    say("settings-status", message);
+    // The field the message names is marked and focused.
+    for (const check of CHECK_NAMES) {
+      for (const k of ["plan", "book", "urgent"]) {
+        if (message.includes(`${CHECK_LABELS[check]} ${k} window`) || (k === "plan" && message.includes(`${CHECK_LABELS[check]} windows must be`))) {
+          const input = $(`win-${check}-${k}`);
+          input.setAttribute("aria-invalid", "true");
+          input.focus();
+          return;
+        }
+      }
+    }
+  }
+}
+
+async function refreshActions(): Promise<void> {
+  const days = Number(($("action-days") as HTMLSelectElement).value);
+  await rt.settings.setActionDays(days);
+  const place = await lastBlock(store);
+  if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
+  say("actions-status", "Building the Action list and Compliance summary…");
+  const s = await rt.settings.load();
+  const r = await buildActionSheets(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows });
+  say("actions-status", r.line);
+}
+
+async function downloadCalendar(): Promise<void> {
+  const place = await lastBlock(store);
+  if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first, then download the calendar.");
+  const s = await rt.settings.load();
+  const r = await actionCalendarText(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows, nowIso: new Date().toISOString() });
+  if (!r.ok) return say("actions-status", r.message);
+  const link = $("ics-link") as HTMLAnchorElement;
+  if (link.href) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([r.ics], { type: "text/calendar;charset=utf-8" }));
+  link.download = "compliance-actions.ics";
+  link.textContent = "Save compliance-actions.ics";
+  link.hidden = false;
+  link.click();
+  say("actions-status", `Calendar of ${r.events} action${r.events === 1 ? "" : "s"} ready: compliance-actions.ics (all-day events, a reminder 7 days before). If nothing was saved, use the link.`);
 }
 
 function renderLegend(): void {
@@ -101,6 +182,16 @@ function renderLegend(): void {
     sw.textContent = word;
     li.append(sw, document.createTextNode(c.label));
     ul.append(li);
+  }
+  const wl = $("window-legend");
+  wl.textContent = "";
+  for (const [word, c] of Object.entries(WINDOW_COLOURS) as [Window, (typeof WINDOW_COLOURS)[Window]][]) {
+    const li = document.createElement("li");
+    const sw = Object.assign(document.createElement("span"), { className: "swatch", textContent: word });
+    sw.style.background = c.fill;
+    sw.style.color = c.font;
+    li.append(sw, document.createTextNode(c.label));
+    wl.append(li);
   }
 }
 
@@ -232,7 +323,17 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
         : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent.\n${p.placement}${skipped}`,
     );
     placement = `${p.placement}${skipped}`;
-    const summary = await runCheck(p, { excelRun, client: c, plan: s.plan, store, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) });
+    const summary = await runCheck(p, {
+      excelRun,
+      client: c,
+      plan: s.plan,
+      store,
+      windows: s.windows,
+      actionDays: s.actionDays,
+      signal: running.signal,
+      onProgress: showProgress,
+      onNotice: (t) => say("status", t),
+    });
     focusAfter = showSummary(summary);
   } catch (e) {
     banner(errorText(e));
@@ -270,7 +371,10 @@ async function resume(): Promise<void> {
   let focusAfter: string | undefined;
   try {
     say("status", "Resuming the unfinished check…");
-    focusAfter = showSummary(await resumeRun(run, { excelRun, client: c, plan: run.plan, store, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) }));
+    const s = await rt.settings.load();
+    focusAfter = showSummary(
+      await resumeRun(run, { excelRun, client: c, plan: run.plan, store, windows: s.windows, actionDays: s.actionDays, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) }),
+    );
   } catch (e) {
     banner(errorText(e));
     void offerResume();
@@ -433,6 +537,14 @@ function wire(): void {
   $("key-form").addEventListener("submit", (e) => void saveKey(e));
   $("remove-key").addEventListener("click", () => void removeKey());
   $("url-form").addEventListener("submit", (e) => void saveBaseUrl(e));
+  $("refresh-actions").addEventListener("click", () => void refreshActions());
+  $("action-days").addEventListener("change", () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)));
+  $("download-ics").addEventListener("click", () => void downloadCalendar());
+  $("save-windows").addEventListener("click", () => void saveWindows());
+  $("reset-windows").addEventListener("click", async () => {
+    renderWindows(await rt.settings.resetWindows());
+    say("settings-status", "Windows back to the defaults.");
+  });
   $("plan").addEventListener("change", async () => {
     await rt.settings.setPlan(($("plan") as HTMLSelectElement).value as "professional" | "enterprise");
     say("settings-status", "Plan saved.");

@@ -224,6 +224,35 @@ run("Excel task pane in Chromium", () => {
     expect(sb.stats()).toMatchObject({ check: 2, bulk_submit: 0 });
   });
 
+  test("NEXTACTION, DUE and EXPIRY: the action in words, and dates Excel treats as dates (a formatted number where data types are supported, else a serial)", async () => {
+    sb.reset();
+    const st = examples.uprn_by_check_status;
+    const ds = sb.dataset();
+    const gas = ds.byUprn.get(st.gas_safety.warning)!;
+    const run = (unsupported: string[]) =>
+      page.evaluate(
+        async ({ u, unsupported }) => {
+          const s = (window as any).__excelStandIn;
+          s.state.unsupportedSets = unsupported;
+          const f = s.state.customFunctions;
+          const settle = (p: Promise<unknown>) => p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message }));
+          return Promise.all([f.NEXTACTION(u), f.DUE(u, "gas"), f.EXPIRY(u, "gas_safety"), f.DUE(u), f.DUE(u, "wifi")].map(settle));
+        },
+        { u: gas.uprn, unsupported },
+      );
+    const serial = (iso: string) => Math.round(Date.parse(iso + "T00:00:00Z") / 86400000) + 25569;
+    const rich = await run([]);
+    expect(String((rich[0] as { v: string }).v).length).toBeGreaterThan(5);
+    expect(rich[1]).toEqual({ v: { type: "FormattedNumber", basicValue: serial(gas.checks.gas_safety.expiry!), numberFormat: "yyyy-mm-dd" } });
+    expect(rich[2]).toEqual(rich[1]);
+    expect((rich[3] as { v: { type: string } }).v.type).toBe("FormattedNumber");
+    expect(rich[4]).toMatchObject({ code: "#VALUE!" });
+    // Where custom functions cannot return data types: the date serial (a number, so DUE(A2)-TODAY() still works).
+    const plain = await run(["ExcelApi 1.16"]);
+    expect(plain[1]).toEqual({ v: serial(gas.checks.gas_safety.expiry!) });
+    expect(plain[2]).toEqual(plain[1]);
+  });
+
   test("address lookup inserts the UPRN and address into the selected cell", async () => {
     await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "H20"));
     await page.fill("#lookup-text", "SW1A 2AA");

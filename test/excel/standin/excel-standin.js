@@ -540,7 +540,8 @@
       HostType: { Excel: "Excel" },
       context: {
         partitionKey: state.partitionKey,
-        requirements: { isSetSupported: () => true },
+        // Every requirement set is supported unless a test lists it in state.unsupportedSets ("ExcelApi 1.16").
+        requirements: { isSetSupported: (name, version) => !(state.unsupportedSets || []).includes(`${name} ${version}`) },
       },
       actions: { associate: (id, fn) => (actions[id] = fn) },
     };
