@@ -341,7 +341,14 @@ test("jobs left running when the pane closed are resumed and their results writt
     // The pane "closes" as soon as the job is submitted: keep what it saved, stop the run.
     const abort = new AbortController();
     let saved: string | null = null;
-    const spy = { ...store, setItem: async (k: string, v: string) => { saved = v; await store.setItem(k, v); abort.abort(); } };
+    const spy = {
+      ...store,
+      setItem: async (k: string, v: string) => {
+        if (k === UNFINISHED_KEY) saved = v;
+        await store.setItem(k, v);
+        abort.abort();
+      },
+    };
     await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: abort.signal });
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);

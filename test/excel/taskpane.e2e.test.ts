@@ -286,7 +286,8 @@ run("Excel task pane in Chromium", () => {
     await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
     const status = await page.textContent("#status");
     expect(status).toMatch(/^Done\. 4 rows checked, 1 with errors/);
-    expect(status).toMatch(/Results: new block at F1:AB7/);
+    expect(status).toContain(`Results: new block at F1:${colLetters(5 + OUTPUT_COLUMNS.length - 1)}7`);
+    expect(status).toMatch(/"Action list": \d+ actions? overdue or due within 30 days/);
     expect(status).toMatch(/2 blank rows at the end of the selection were left out/);
     expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
     const notes = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet2", "D1:D2"));

@@ -40,6 +40,8 @@ async function excelColumn(grid: unknown[][], selection: string): Promise<number
 async function sheetsColumn(grid: unknown[][], selection: string): Promise<number | string> {
   const env = createGasEnvironment();
   configure(env, sandbox);
+  // A sheet holding the grid is at least that wide (a new one has 26 columns).
+  env.sheet.maxCols = Math.max(env.sheet.maxCols, Math.max(...grid.map((r) => r.length)) + 2);
   env.sheet.seed(1, 1, grid);
   env.sheet.select(selection);
   const r = env.run("startBulkCheck", {});
