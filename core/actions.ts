@@ -346,7 +346,8 @@ export function buildSummary(block: BlockRef, props: readonly BlockProperty[], o
   const row = (...v: Cell[]) => cells.push([...v, ...Array(Math.max(0, width - v.length)).fill("")]);
   const headerRows: number[] = [];
   row("Compliance summary");
-  row("As of", safeCellText(o.asOf), "Results block", safeCellText(`'${block.sheet}'!${columnLetters(block.column)}${block.firstRow + 1}:${columnLetters(block.column + OUTPUT_COLUMNS.length - 1)}${block.lastRow + 1}`));
+  // Shown, not used in a formula: the sheet's name as it is (a leading apostrophe would be taken for a text prefix).
+  row("As of", safeCellText(o.asOf), "Results block", safeCellText(`${block.sheet}!${columnLetters(block.column)}${block.firstRow + 1}:${columnLetters(block.column + OUTPUT_COLUMNS.length - 1)}${block.lastRow + 1}`));
   row("Counts are live formulas over the results block; the table of actions due per month is as of the last check.");
   row();
   const status = cells.length;

@@ -29,8 +29,8 @@ import { readBlock, usedExtent, SHEET_COLUMNS } from "./sheet";
 const WIDTH = OUTPUT_COLUMNS.length;
 export const CHART_NAME = "Actions due per month";
 const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
-/** Bytes of list cells per sync: well under Excel on the web's 5 MB request limit. */
-const MAX_BYTES = 2_000_000;
+/** Bytes per write sync (the list's values, formats and colours, estimated): under Excel on the web's 5 MB request limit with a margin. */
+const MAX_BYTES = 3_500_000;
 
 export interface ActionSheetOptions {
   today: string;
@@ -120,6 +120,8 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         let chunk = 0;
         while (end < list.values.length && (end === start || chunk < MAX_BYTES)) {
           for (const v of list.values[end]) chunk += cellBytes(v);
+          // Its number formats and its Window cell's colours go in the same request.
+          chunk += cols * 8 + 90;
           end++;
         }
         const rows = list.values.slice(start, end);
