@@ -137,7 +137,10 @@ module.exports = (env = {}, argv = {}) => {
             from: "manifest.xml",
             to: "manifest.xml",
             transform(content) {
-              return origin === DEV_ORIGIN ? content : content.toString().split(DEV_ORIGIN).join(origin);
+              // The add-in's version is package.json's (four parts, as Office wants), so the two never drift.
+              const version = `${require(path.join(ROOT, "package.json")).version}.0`;
+              const text = content.toString().replace(/<Version>[^<]*<\/Version>/, `<Version>${version}</Version>`);
+              return origin === DEV_ORIGIN ? text : text.split(DEV_ORIGIN).join(origin);
             },
           },
         ],

@@ -149,3 +149,13 @@ describe("manifest.xml", () => {
     expect(() => config({ serviceUrl: "http://localhost:3001/v1" }, { mode: "production" })).not.toThrow();
   });
 });
+
+test("the add-in's version is package.json's, in the source manifest and in the built one", () => {
+  const version = `${JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version}.0`;
+  expect(manifest).toContain(`<Version>${version}</Version>`);
+  const built = fs.readFileSync(path.join(ensureExcelBuild(), "manifest.xml"), "utf8");
+  expect(built).toContain(`<Version>${version}</Version>`);
+  // Support and "learn more" both lead to the help page.
+  expect(built).toMatch(/<SupportUrl DefaultValue="[^"]+\/help\.html"/);
+  expect(built).toMatch(/id="GetStarted\.LearnMoreUrl" DefaultValue="[^"]+\/help\.html"/);
+});
