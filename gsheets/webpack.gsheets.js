@@ -65,6 +65,20 @@ function checkWhitelist() {
   if (!ok) throw new Error(`appsscript.json urlFetchWhitelist does not cover DEFAULT_BASE_URL ${base}`);
 }
 
+/** help.html's sections that apply to both hosts (all but "functions"), whitespace collapsed. */
+function sharedHelp() {
+  const html = require("fs").readFileSync(path.join(HERE, "../excel/taskpane/help.html"), "utf8");
+  const body = html.slice(html.indexOf("<h2 "), html.lastIndexOf("</body>"));
+  return body
+    .split(/(?=<h2 )/)
+    .filter((section) => !/^<h2 id="functions"/.test(section))
+    .join("")
+    .replace(/<div class="fn"[\s\S]*?<\/div>/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/> </g, "><")
+    .trim();
+}
+
 module.exports = (env = {}, argv = {}) => {
   checkWhitelist();
   return {
@@ -101,6 +115,9 @@ module.exports = (env = {}, argv = {}) => {
       new HtmlWebpackPlugin({
         filename: "Sidebar.html",
         template: path.join(HERE, "sidebar/Sidebar.html"),
+        // The Help tab: the same help page as the Excel add-in's (excel/taskpane/help.html), less its Excel-only
+        // Functions section, so the two cannot drift.
+        helpHtml: sharedHelp(),
         chunks: ["sidebar"],
         inject: "body",
         scriptLoading: "blocking",

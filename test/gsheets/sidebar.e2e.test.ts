@@ -53,13 +53,19 @@ maybe("Google Sheets sidebar in Chromium", () => {
       ["tab-check", "false", -1, "panel-check"],
       ["tab-lookup", "false", -1, "panel-lookup"],
       ["tab-settings", "true", 0, "panel-settings"],
+      ["tab-help", "false", -1, "panel-help"],
     ]);
     expect(await page.getAttribute("#panel-lookup", "aria-labelledby")).toBe("tab-lookup");
     await page.focus("#tab-settings");
+    await page.keyboard.press("ArrowRight"); // to Help
+    expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-help");
+    expect(await page.isVisible("#panel-help")).toBe(true);
+    expect(await page.textContent("#panel-help")).toMatch(/Errors and what to do/);
     await page.keyboard.press("ArrowRight"); // wraps to the first tab
     expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-check");
     expect(await page.getAttribute("#tab-check", "aria-selected")).toBe("true");
     expect(await page.isVisible("#panel-check")).toBe(true);
+    await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("ArrowLeft");
     expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-settings");
     expect(await page.isHidden("#panel-check")).toBe(true);
