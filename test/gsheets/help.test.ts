@@ -7,7 +7,7 @@ import * as path from "path";
 import { STATUS_COLOURS, WINDOW_COLOURS } from "../../core";
 import { DIST } from "./harness/gas";
 
-const html = fs.readFileSync(path.join(path.dirname(DIST), "Sidebar.html"), "utf8");
+const html = fs.readFileSync(path.join(DIST, "Sidebar.html"), "utf8");
 const help = html.slice(html.indexOf('id="panel-help"'));
 
 test("the Help tab holds the shared help: checking rows, colours, the Action list, keys and plans, errors", () => {
