@@ -10,6 +10,8 @@ const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin"
 
 const ROOT = path.resolve(__dirname, "..");
 const DEV_ORIGIN = "https://localhost:3000";
+/** The production add-in's Id; manifest.xml (the development manifest) has its own, so both can be installed side by side. */
+const PRODUCTION_ID = "3b0d5f7e-6c41-4a8e-9d25-7f1c0e2a9b64";
 
 /**
  * Where the built add-in will be hosted. The manifest in the repo names the dev server; a production build
@@ -56,6 +58,11 @@ class RewriteOriginPlugin {
       });
     });
   }
+}
+
+function withVersion(text) {
+  const version = `${require(path.join(ROOT, "package.json")).version}.0`;
+  return text.replace(/<Version>[^<]*<\/Version>/, `<Version>${version}</Version>`);
 }
 
 /**
@@ -133,13 +140,22 @@ module.exports = (env = {}, argv = {}) => {
           { from: "assets/*.png", to: "assets/[name][ext]" },
           { from: "excel/taskpane/taskpane.css", to: "taskpane.css" },
           { from: "excel/taskpane/help.html", to: "help.html" },
+          // Two manifests from the one source, each with package.json's version (four parts, as Office wants):
+          // manifest.dev.xml as the source is (development Id, "(dev)", localhost:3000), and manifest.xml for
+          // production (its own Id, the plain name, the build's origin).
+          {
+            from: "manifest.xml",
+            to: "manifest.dev.xml",
+            transform: (content) => withVersion(content.toString()),
+          },
           {
             from: "manifest.xml",
             to: "manifest.xml",
             transform(content) {
-              // The add-in's version is package.json's (four parts, as Office wants), so the two never drift.
-              const version = `${require(path.join(ROOT, "package.json")).version}.0`;
-              const text = content.toString().replace(/<Version>[^<]*<\/Version>/, `<Version>${version}</Version>`);
+              const text = withVersion(content.toString())
+                .replace(/<Id>[^<]*<\/Id>/, `<Id>${PRODUCTION_ID}</Id>`)
+                .split(" (dev)")
+                .join("");
               return origin === DEV_ORIGIN ? text : text.split(DEV_ORIGIN).join(origin);
             },
           },

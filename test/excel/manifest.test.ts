@@ -159,3 +159,22 @@ test("the add-in's version is package.json's, in the source manifest and in the 
   expect(built).toMatch(/<SupportUrl DefaultValue="[^"]+\/help\.html"/);
   expect(built).toMatch(/id="GetStarted\.LearnMoreUrl" DefaultValue="[^"]+\/help\.html"/);
 });
+
+test("development and production manifests come from the one source: each valid, each its own Id and name, one version", async () => {
+  const dist = ensureExcelBuild();
+  const prod = fs.readFileSync(path.join(dist, "manifest.xml"), "utf8");
+  const dev = fs.readFileSync(path.join(dist, "manifest.dev.xml"), "utf8");
+  for (const xml of [prod, dev]) expect((await validate(withoutRuntimes(xml))).errors).toEqual([]);
+  const field = (xml: string, re: RegExp) => re.exec(xml)![1];
+  const id = /<Id>([^<]+)<\/Id>/;
+  const name = /<DisplayName DefaultValue="([^"]+)"/;
+  const version = /<Version>([^<]+)<\/Version>/;
+  expect(field(dev, id)).toBe(field(manifest, id));
+  expect(field(prod, id)).not.toBe(field(dev, id));
+  expect([field(dev, name), field(prod, name)]).toEqual(["Property Compliance Check (dev)", "Property Compliance Check"]);
+  expect(prod).not.toContain("(dev)");
+  expect(field(prod, version)).toBe(field(dev, version));
+  // Apart from those, the two say the same (the production build here keeps the default origin).
+  const neutral = (xml: string) => xml.replace(id, "").replace(/ \(dev\)/g, "");
+  expect(neutral(prod)).toBe(neutral(dev));
+});
