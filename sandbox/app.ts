@@ -410,6 +410,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       postcodes: dataset.byPostcode.size,
       uprn_by_check_status: status,
       uprn_by_epc_rating: Object.fromEntries(Object.entries(ex.epcByRating).map(([r, p]) => [r, p.uprn])),
+      uprn_by_due_within: Object.fromEntries(Object.entries(ex.dueWithin).map(([check, byBucket]) =>
+        [check, Object.fromEntries(Object.entries(byBucket).map(([b, p]) => [b, p.uprn]))])),
       shared_postcode: ex.sharedPostcode.postcode,
       ambiguous_address: { postcode: ex.ambiguousAddress.postcode, address: ex.ambiguousAddress.address },
       single_property_postcode: ex.singlePropertyPostcode.postcode,

@@ -589,12 +589,34 @@ export function daysUntil(ds: Dataset, date: string): number {
   return Math.round((Date.parse(date + "T00:00:00Z") - Date.parse(ds.today + "T00:00:00Z")) / DAY_MS);
 }
 
+/** The checks with an expiry the add-ins count down to (deposit protection has none). */
+export const DATED_CHECKS = ["gas_safety", "eicr", "epc", "licensing"] as const;
+export type DatedCheck = (typeof DATED_CHECKS)[number];
+
+/**
+ * Days from today to an expiry, bucketed as the add-ins' windows need them (inclusive bounds): already passed,
+ * due in 0-7 days (gas's Urgent window), 8-30 days, 31-60 days.
+ */
+export const DUE_BUCKETS = {
+  overdue: [-Infinity, -1],
+  within7: [0, 7],
+  within30: [8, 30],
+  within60: [31, 60],
+} as const satisfies Record<string, readonly [number, number]>;
+export type DueBucket = keyof typeof DUE_BUCKETS;
+
 export interface DatasetExamples {
   /** A property for every status of every check, e.g. `byCheckStatus.epc.fail`. */
   byCheckStatus: Record<CheckName, Record<CheckStatus, Property>>;
   epcByRating: Record<EpcRating, Property>;
   /** EPC expiries: already past, within 0-30, 31-60, 61-90 days, and beyond 90 days. */
   epcExpiry: Record<ExpiryBucket, Property>;
+  /**
+   * For each dated check, a property whose expiry falls in each of DUE_BUCKETS, e.g. `dueWithin.gas_safety.within7`.
+   * The check is held (not `not_required`); EPCs are rated A-E (an F or G is overdue whatever the date) and EICRs
+   * are satisfactory reports, so the expiry is what the property's obligation for that check turns on.
+   */
+  dueWithin: Record<DatedCheck, Record<DueBucket, Property>>;
   gasNoSupply: Property;
   eicrMissing: Property;
   eicrUnsatisfactory: Property;
@@ -641,6 +663,20 @@ export function findExamples(ds: Dataset = getDataset()): DatasetExamples {
     within90: one("EPC expiring in 61-90 days", (p) => okRating(p) && epcDays(p) > 60 && epcDays(p) <= 90),
     far: one("EPC expiring after 90 days", (p) => okRating(p) && epcDays(p) > 90),
   };
+  const dueWithin = {} as Record<DatedCheck, Record<DueBucket, Property>>;
+  for (const check of DATED_CHECKS) {
+    dueWithin[check] = {} as Record<DueBucket, Property>;
+    for (const [bucket, [lo, hi]] of Object.entries(DUE_BUCKETS) as [DueBucket, readonly [number, number]][]) {
+      dueWithin[check][bucket] = one(`${check} expiry ${bucket}`, (p) => {
+        const c = p.checks[check];
+        if (!c.expiry || c.status === "not_required") return false;
+        if (check === "epc" && !okRating(p)) return false;
+        if (check === "eicr" && p.facts.eicr !== "satisfactory") return false;
+        const d = daysUntil(ds, c.expiry);
+        return d >= lo && d <= hi;
+      });
+    }
+  }
   const shared = [...ds.byPostcode.entries()].find(([, list]) => {
     const street = list[0].address_line_1.replace(/^(Flat \d+, )?\d+A? /, "");
     return list.length >= 8 && list.filter((p) => p.address_line_1.endsWith(street)).length >= 3;
@@ -657,6 +693,7 @@ export function findExamples(ds: Dataset = getDataset()): DatasetExamples {
     byCheckStatus,
     epcByRating,
     epcExpiry,
+    dueWithin,
     gasNoSupply: one("property without gas", (p) => p.facts.gas_safety === "no_gas_supply"),
     eicrMissing: one("missing EICR", (p) => p.facts.eicr === "missing"),
     eicrUnsatisfactory: one("unsatisfactory EICR", (p) => p.facts.eicr === "unsatisfactory"),
