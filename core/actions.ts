@@ -6,25 +6,18 @@
  */
 import { CHECK_NAMES, type CheckName } from "./checks";
 import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
-import { CHECK_LABELS, WINDOWS, addDays, addMonths, dateSerial, isoDay, obligationsFor, serialDate, type Obligation, type UserDates, type WindowDays } from "./obligations";
+import { CHECK_LABELS, WINDOWS, addDays, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
 import type { CheckResult } from "./schemas";
+
+import { cellDay, userDatesOf, type UserColumns } from "./user-columns";
+
+export { cellDay, detectUserColumns, userDatesOf, type UserColumns } from "./user-columns";
 
 export const ACTION_LIST_SHEET = "Action list";
 export const SUMMARY_SHEET = "Compliance summary";
 
 const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
-
-/** A date as a cell hands it back (YYYY-MM-DD text, a date serial, a Date object) as YYYY-MM-DD, else null. */
-export function cellDay(v: unknown): string | null {
-  if (typeof v === "number") return serialDate(v);
-  if (v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") {
-    const ms = (v as Date).getTime();
-    // A date-only cell is local midnight, up to 14 hours either side of UTC midnight: the nearest UTC midnight is its day.
-    return Number.isFinite(ms) ? new Date(ms + 12 * 3600 * 1000).toISOString().slice(0, 10) : null;
-  }
-  return isoDay(text(v));
-}
 
 const MEMBERS: [CheckName, string, Record<string, string>][] = [
   ["epc", "epc_status", { rating: "epc_rating", expiry: "epc_expiry" }],
@@ -64,48 +57,6 @@ export function resultFromBlockRow(cells: readonly unknown[]): CheckResult | nul
 /** The day a block row was checked (its Checked at cell), else null. */
 export function rowCheckedDay(cells: readonly unknown[]): string | null {
   return cellDay(cells[col("checked_at")]);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The user's own columns the obligations and lists read: found by header, the same words in both hosts.
-
-const USER_HEADERS: Record<keyof UserDates | "owner" | "address", RegExp> = {
-  eicrDate: /^(eicr|electrical (safety )?(report|inspection|certificate))( (inspection|report|test|certificate))? date$|^date of (last )?eicr$|^last eicr$/,
-  licenceExpiry: /^licen[cs]e (expiry|expires|end|end date|expiry date|renewal( date)?)$/,
-  depositReceived: /^(deposit (received|paid|taken)|date deposit (received|paid))( date| on)?$/,
-  owner: /^(owner|landlord|client|owner name|landlord name|owner \/ landlord|landlord \/ owner)$/,
-  address: /^(address|property address|full address|address ?line ?1|line ?1|first line( of address)?|street( address)?)$/,
-};
-
-export interface UserColumns {
-  eicrDate?: number;
-  licenceExpiry?: number;
-  depositReceived?: number;
-  owner?: number;
-  address?: number;
-}
-
-/** Which of the user's columns (0-based in the header row) hold the dates the rules read, the owner and the address. */
-export function detectUserColumns(header: readonly unknown[], exclude: ReadonlySet<number> = new Set()): UserColumns {
-  const out: UserColumns = {};
-  header.forEach((h, i) => {
-    if (exclude.has(i)) return;
-    const t = text(h).toLowerCase().replace(/[_\s]+/g, " ").replace(/[:.]$/, "");
-    for (const [k, re] of Object.entries(USER_HEADERS) as [keyof UserColumns, RegExp][]) {
-      if (out[k] === undefined && re.test(t)) out[k] = i;
-    }
-  });
-  return out;
-}
-
-export function userDatesOf(row: readonly unknown[], cols: UserColumns): UserDates {
-  const out: UserDates = {};
-  for (const k of ["eicrDate", "licenceExpiry", "depositReceived"] as const) {
-    const c = cols[k];
-    const d = c === undefined ? null : cellDay(row[c]);
-    if (d) out[k] = d;
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

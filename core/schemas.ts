@@ -3,22 +3,28 @@
  * strings, YYYY-MM-DD dates, ISO timestamps); tolerant where it says "not shown": extra fields are kept,
  * unknown words pass through, and a missing optional member is reported as a warning, not thrown.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CHECK_NAMES } from "./checks";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a YYYY-MM-DD date");
+// zod/mini (about a fifth of full zod minified, the same engine): functions instead of methods, so that a bundle
+// carries only what it uses. `opt(x)` is `x.nullable().optional()` of full zod.
+const opt = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+const nonEmpty = () => z.string().check(z.minLength(1, "expected a non-empty string"));
+/** Full zod's z.preprocess: `fn` runs on the raw input, then `schema` validates what it returns. */
+const preprocess = <T extends z.ZodMiniType>(fn: (v: unknown) => unknown, schema: T) => z.pipe(z.transform(fn), schema);
+
+const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "expected a YYYY-MM-DD date"));
 /** ISO 8601 timestamp; offsets other than Z are accepted (a real server may send +00:00). */
 const isoTimestamp = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i, "expected an ISO 8601 timestamp");
+  .check(z.regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i, "expected an ISO 8601 timestamp"));
 
 /** A date field: YYYY-MM-DD, or null/absent where it does not apply. A full timestamp is cut to its date. */
-const dateField = z.preprocess(
-  (v) => (typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? v.slice(0, 10) : v),
-  isoDate.nullable().optional(),
+const dateField = z.optional(
+  preprocess((v) => (typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? v.slice(0, 10) : v), z.nullable(isoDate)),
 );
-const textField = z.string().nullable().optional();
-const statusField = z.string().min(1);
+const textField = opt(z.string());
+const statusField = nonEmpty();
 
 export const epcSchema = z.looseObject({ status: statusField, rating: textField, expiry: dateField });
 export const gasSafetySchema = z.looseObject({ status: statusField, last_certificate: dateField, expiry: dateField });
@@ -26,80 +32,86 @@ export const eicrSchema = z.looseObject({ status: statusField, detail: textField
 export const licensingSchema = z.looseObject({ status: statusField, scheme: textField });
 export const depositSchema = z.looseObject({ status: statusField, scheme: textField, protected_date: dateField });
 
-const uprnField = z.preprocess((v) => (typeof v === "number" && Number.isInteger(v) ? String(v) : v), z.string().min(1));
+const uprnField = preprocess((v) => (typeof v === "number" && Number.isInteger(v) ? String(v) : v), nonEmpty());
 
 export const checkResultSchema = z.looseObject({
   uprn: uprnField,
-  address: z.string().nullable().optional(),
-  compliance_score: z.number().nullable().optional(),
-  risk_level: z.string().nullable().optional(),
+  address: opt(z.string()),
+  compliance_score: opt(z.number()),
+  risk_level: opt(z.string()),
   // A member sent as null (a check not run) is read as absent.
-  checks: z.preprocess(
+  checks: preprocess(
     (v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, m]) => m !== null)) : v),
     z.looseObject({
-    epc: epcSchema.optional(),
-    gas_safety: gasSafetySchema.optional(),
-    eicr: eicrSchema.optional(),
-    licensing: licensingSchema.optional(),
-    deposit_protection: depositSchema.optional(),
+      epc: z.optional(epcSchema),
+      gas_safety: z.optional(gasSafetySchema),
+      eicr: z.optional(eicrSchema),
+      licensing: z.optional(licensingSchema),
+      deposit_protection: z.optional(depositSchema),
     }),
   ),
-  last_updated: isoTimestamp.nullable().optional(),
+  last_updated: opt(isoTimestamp),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
 export const bulkJobSchema = z.looseObject({
-  job_id: z.string().min(1),
-  status: z.string().min(1).optional(),
-  total_properties: z.number().int().nonnegative().optional(),
-  estimated_completion: isoTimestamp.nullable().optional(),
-  results_url: z.string().min(1).optional(),
+  job_id: nonEmpty(),
+  status: z.optional(nonEmpty()),
+  total_properties: z.optional(z.int().check(z.nonnegative())),
+  estimated_completion: opt(isoTimestamp),
+  results_url: z.optional(nonEmpty()),
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
 
 /** Error bodies: ours is { error: { code, message, status, details } }; the other common shapes are allowed too. */
 export const errorBodySchema = z.looseObject({
-  error: z.union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional(), details: z.unknown().optional() })]).optional(),
-  code: z.union([z.string(), z.number()]).optional(),
-  message: z.string().optional(),
-  detail: z.string().optional(),
-  title: z.string().optional(),
-  details: z.unknown().optional(),
-  errors: z.array(z.looseObject({ code: z.string().optional(), message: z.string().optional() })).optional(),
+  error: z.optional(
+    z.union([
+      z.string(),
+      z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()), details: z.optional(z.unknown()) }),
+    ]),
+  ),
+  code: z.optional(z.union([z.string(), z.number()])),
+  message: z.optional(z.string()),
+  detail: z.optional(z.string()),
+  title: z.optional(z.string()),
+  details: z.optional(z.unknown()),
+  errors: z.optional(z.array(z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()) }))),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-const count = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.number().int().nonnegative());
+const count = preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.int().check(z.nonnegative()));
+const list = opt(z.array(z.unknown()));
 
 /** A page of bulk results: envelope only; the items are read one by one so that one bad item does not sink the page. */
 export const bulkResultsSchema = z.looseObject({
-  job_id: z.string().optional(),
-  status: z.string().optional(),
-  state: z.string().optional(),
-  total_properties: count.optional(),
-  total: count.optional(),
-  processed_properties: count.optional(),
-  processed: count.optional(),
-  estimated_completion: isoTimestamp.nullable().optional(),
-  page: count.optional(),
-  per_page: count.optional(),
-  total_pages: count.optional(),
-  results: z.array(z.unknown()).nullable().optional(),
-  items: z.array(z.unknown()).nullable().optional(),
-  data: z.array(z.unknown()).nullable().optional(),
+  job_id: z.optional(z.string()),
+  status: z.optional(z.string()),
+  state: z.optional(z.string()),
+  total_properties: z.optional(count),
+  total: z.optional(count),
+  processed_properties: z.optional(count),
+  processed: z.optional(count),
+  estimated_completion: opt(isoTimestamp),
+  page: z.optional(count),
+  per_page: z.optional(count),
+  total_pages: z.optional(count),
+  results: list,
+  items: list,
+  data: list,
 });
 export type BulkResultsBody = z.infer<typeof bulkResultsSchema>;
 
 export const addressRecordSchema = z.looseObject({
   uprn: uprnField,
-  address: z.string().nullable().optional(),
-  full_address: z.string().nullable().optional(),
-  address_line_1: z.string().nullable().optional(),
-  line_1: z.string().nullable().optional(),
-  address_line_2: z.string().nullable().optional(),
-  town: z.string().nullable().optional(),
-  post_town: z.string().nullable().optional(),
-  postcode: z.string().nullable().optional(),
+  address: opt(z.string()),
+  full_address: opt(z.string()),
+  address_line_1: opt(z.string()),
+  line_1: opt(z.string()),
+  address_line_2: opt(z.string()),
+  town: opt(z.string()),
+  post_town: opt(z.string()),
+  postcode: opt(z.string()),
 });
 export type AddressRecordRaw = z.infer<typeof addressRecordSchema>;
 
@@ -120,12 +132,29 @@ export const CHECK_MEMBERS = CHECK_NAMES;
 
 export type ParseOutcome<T> = { ok: true; value: T; warnings: string[] } | { ok: false; message: string };
 
-/** Human-readable one-line summary of a zod error: "checks.epc.expiry: expected a YYYY-MM-DD date". */
-export function describeZodError(error: z.ZodError): string {
+/**
+ * Human-readable one-line summary of a zod error: "checks.epc.expiry: expected a YYYY-MM-DD date". zod/mini carries
+ * no English messages (they are what make full zod large), so the generic ones are worded here from the issue.
+ */
+export function describeZodError(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join(".") + ": " : ""}${i.message}`)
+    .map((i) => `${i.path.length ? i.path.join(".") + ": " : ""}${issueText(i)}`)
     .join("; ");
+}
+
+function issueText(i: z.core.$ZodIssue): string {
+  if (i.message && i.message !== "Invalid input") return i.message;
+  switch (i.code) {
+    case "invalid_type":
+      return `expected ${i.expected === "int" ? "a whole number" : i.expected}`;
+    case "too_small":
+      return `expected ${i.origin === "string" ? "a non-empty string" : `at least ${String(i.minimum)}`}`;
+    case "invalid_union":
+      return "expected a string or an object";
+    default:
+      return "invalid value";
+  }
 }
 
 /** Parse a check result; a missing check member is a warning, a malformed one is an error. */

@@ -43,9 +43,17 @@ import {
   type WindowSettings,
 } from "../../core";
 import type { UserStore } from "../settings";
-import { buildActionSheets } from "./action-sheets";
+import type * as ActionSheets from "./action-sheets";
 import { MESSAGE, pendingKeys, readTableNow, repairMoved, waitingRow, type RunPlace, type WrittenRows } from "./rows-now";
 import { SHEET_COLUMNS, a1, hiddenRowOffsets, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
+
+/**
+ * The Action list and Compliance summary builders, loaded when first needed (after a run, or from their buttons): they
+ * are not needed to open the pane or compute a function, so the page starts without them (a chunk of its own).
+ */
+export function actionSheets(): Promise<typeof ActionSheets> {
+  return import(/* webpackChunkName: "action-sheets" */ "./action-sheets");
+}
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -434,7 +442,11 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   await deps.store?.setItem(LAST_BLOCK_KEY, JSON.stringify(place)).catch(() => undefined);
   // The two sheets follow the block: built again from it whenever this run wrote rows (a failure there is said, not thrown).
   if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0) {
-    const built = await buildActionSheets(deps.excelRun, run, { today: new Date(now()).toISOString().slice(0, 10), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows });
+    const options = { today: new Date(now()).toISOString().slice(0, 10), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows };
+    const built = await actionSheets().then(
+      (m) => m.buildActionSheets(deps.excelRun, run, options),
+      (e: unknown) => ({ line: `The Action list and Compliance summary could not be refreshed (${e instanceof Error ? e.message : String(e)}); the results are written. Press "Refresh action list" to try again.` }),
+    );
     summary.actionSheets = built.line;
   }
   return summary;

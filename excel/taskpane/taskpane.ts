@@ -20,10 +20,9 @@ import {
   type Window,
   type WindowSettings,
 } from "../../core";
-import { actionCalendarText, buildActionSheets } from "./action-sheets";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
-import { lastBlock, loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
+import { actionSheets, lastBlock, loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
 import { insertAddress } from "./sheet";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -150,7 +149,7 @@ async function refreshActions(): Promise<void> {
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
   say("actions-status", "Building the Action list and Compliance summary…");
   const s = await rt.settings.load();
-  const r = await buildActionSheets(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows });
+  const r = await (await actionSheets()).buildActionSheets(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows });
   say("actions-status", r.line);
 }
 
@@ -158,7 +157,7 @@ async function downloadCalendar(): Promise<void> {
   const place = await lastBlock(store);
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first, then download the calendar.");
   const s = await rt.settings.load();
-  const r = await actionCalendarText(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows, nowIso: new Date().toISOString() });
+  const r = await (await actionSheets()).actionCalendarText(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows, nowIso: new Date().toISOString() });
   if (!r.ok) return say("actions-status", r.message);
   const link = $("ics-link") as HTMLAnchorElement;
   if (link.href) URL.revokeObjectURL(link.href);

@@ -14,6 +14,7 @@ import {
   validateApiKey,
   waitBeforeNextRequest,
 } from "../../core";
+import { parseBulkJob, parseCheckResult } from "../../core/schemas";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const result = (uprn: string) => ({
@@ -204,5 +205,31 @@ describe("bulk results shapes", () => {
     const late = acceptResultsPage(s, page, NOW + 5000);
     expect(late.done).toBe(true);
     expect(late.items[0].outcome).toMatchObject({ error: { kind: "timeout", code: "job_timeout" } });
+  });
+});
+
+describe("what a malformed answer is reported as (zod/mini has no English messages of its own)", () => {
+  const good = { uprn: "100023336956", checks: { epc: { status: "pass", rating: "C", expiry: "2030-01-01" } } };
+  test.each([
+    [{ ...good, uprn: "" }, "uprn: expected a non-empty string"],
+    [{ ...good, uprn: true }, "uprn: expected string"],
+    [{ ...good, compliance_score: "high" }, "compliance_score: expected number"],
+    [{ ...good, checks: { epc: { status: "pass", expiry: "1/2/2030" } } }, "checks.epc.expiry: expected a YYYY-MM-DD date"],
+    [{ ...good, checks: { epc: { rating: "C" } } }, "checks.epc.status: expected string"],
+    [{ ...good, checks: "none" }, "checks: expected object"],
+    [{ ...good, last_updated: "yesterday" }, "last_updated: expected an ISO 8601 timestamp"],
+  ])("%j", (body, message) => {
+    const parsed = parseCheckResult(body);
+    expect(parsed).toEqual({ ok: false, message: `Malformed check result: ${message}` });
+  });
+
+  test("the tolerant cases still pass: numeric UPRN, timestamp dates, null members, extra fields", () => {
+    const parsed = parseCheckResult({ uprn: 100023336956, extra: 1, checks: { epc: { status: "pass", expiry: "2030-01-01T00:00:00Z" }, eicr: null } }, ["epc"]);
+    expect(parsed).toEqual({ ok: true, warnings: [], value: { uprn: "100023336956", extra: 1, checks: { epc: { status: "pass", expiry: "2030-01-01" } } } });
+  });
+
+  test("a bulk job without an id, and one with a negative count", () => {
+    expect(parseBulkJob({ status: "queued" })).toEqual({ ok: false, message: "Malformed bulk job: job_id: expected string" });
+    expect(parseBulkJob({ job_id: "j", total_properties: -1 })).toEqual({ ok: false, message: "Malformed bulk job: total_properties: expected at least 0" });
   });
 });

@@ -126,10 +126,10 @@ describe("manifest.xml", () => {
     expect(fs.readFileSync(path.join(out, "functions.json"), "utf8")).not.toContain("localhost");
     // The add-in on a static host has no /v1 of its own: the built default is the service URL it was given.
     const has = (dir: string, bundle: string) => fs.readFileSync(path.join(dir, bundle), "utf8").includes("https://compliance.build-test.example/v1");
-    for (const bundle of ["taskpane.js", "functions.js"]) expect(has(out, bundle)).toBe(true);
+    for (const bundle of ["taskpane.js"]) expect(has(out, bundle)).toBe(true);
     // Without one (dist/excel, as npm run build:excel makes it) the bundles keep the same-origin default.
     const dist = ensureExcelBuild();
-    for (const bundle of ["taskpane.js", "functions.js"]) expect(has(dist, bundle)).toBe(false);
+    for (const bundle of ["taskpane.js"]) expect(has(dist, bundle)).toBe(false);
     fs.rmSync(out, { recursive: true, force: true });
   });
 
