@@ -26,6 +26,7 @@ import {
 } from "./responses";
 import { normaliseProperty, type InputRow, type PropertyQuery } from "./rows";
 import type { AddressList, BulkJob, CheckResult } from "./schemas";
+import { isDemoKey } from "./demo-key";
 
 /** The slice of fetch the client uses, so any fetch-like function (browser, Node, a test's) fits. */
 export type FetchLike = (
@@ -125,7 +126,14 @@ function requestController(): { signal: unknown; abort(): void } | undefined {
 
 const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "rate_limited"];
 
-export function createClient(opts: ClientOptions) {
+/**
+ * The demo key never reaches the network: its requests are answered in process by core/demo.ts, loaded only when the
+ * key is used (a chunk of its own in the Excel add-in, so the page does not carry the demo's data).
+ */
+const demoTransport: FetchLike = (url, init) => import(/* webpackChunkName: "demo" */ "./demo").then((m) => m.demoFetch()(url, init));
+
+export function createClient(options: ClientOptions) {
+  const opts: ClientOptions = isDemoKey(options.apiKey) ? { ...options, fetch: demoTransport } : options;
   const cfg: ClientConfig = { baseUrl: opts.baseUrl, apiKey: opts.apiKey };
   const sleep = opts.sleep ?? hostSleep;
   const now = opts.now ?? (() => Date.now());

@@ -19,3 +19,4 @@ export * from "./drive";
 export * from "./placement";
 export * from "./obligations";
 export * from "./actions";
+export * from "./demo-key";

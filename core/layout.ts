@@ -7,6 +7,7 @@ import { statusColour } from "./colours";
 import { describeError, isAboutProperty, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
+import { DEMO_NOTE } from "./demo-key";
 import { DATE_FORMAT, dateSerial, isoDay, nextObligation, serialDate, windowColour, type UserDates, type WindowDays } from "./obligations";
 
 export type Cell = string | number;
@@ -215,7 +216,8 @@ export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, pr
   }
   const r = outcome.result;
   const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
-  const messages = [note, ...unknownWords(r), ...(outcome.warnings ?? [])].filter(Boolean);
+  const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
+  const messages = [demo, note, ...unknownWords(r), ...(outcome.warnings ?? [])].filter(Boolean);
   row[MESSAGE] = safeCellText(messages.join("; "));
   return row;
 }
