@@ -11,3 +11,12 @@ export const DEMO_SHEET = "Demo properties";
 export function isDemoKey(key: string | null | undefined): boolean {
   return typeof key === "string" && key.trim().toLowerCase() === DEMO_KEY;
 }
+
+/** The name "Insert sample table" gives its sheet: DEMO_SHEET, or "Demo properties 2", 3... when taken (never overwrites). */
+export function demoSheetName(existing: readonly string[]): string {
+  const taken = new Set(existing.map((n) => n.toLowerCase()));
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? DEMO_SHEET : `${DEMO_SHEET} ${i}`;
+    if (!taken.has(name.toLowerCase())) return name;
+  }
+}

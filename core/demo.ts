@@ -11,7 +11,7 @@
  * as p/w/f/n; a date inside a detail as {days}.
  */
 import { isValid as isValidPostcode, toNormalised } from "postcode";
-import { addDays } from "./obligations";
+import { DATE_FORMAT, addDays, dateSerial } from "./obligations";
 import { DEMO_DATA } from "./demo-data";
 import type { HttpRequest } from "./requests";
 
@@ -157,14 +157,18 @@ function errorReply(e: DemoError): DemoReply {
 export function demoReply(req: Pick<HttpRequest, "method" | "url" | "body">, o: { jobs: DemoJobStore; now?: number }): DemoReply {
   const nowMs = o.now ?? Date.now();
   const today = new Date(nowMs).toISOString().slice(0, 10);
-  let url: URL;
-  try {
-    url = new URL(req.url);
-  } catch {
-    return errorReply(new DemoError(400, "invalid_request", "Not a URL."));
+  // No URL class: Apps Script has none.
+  const [beforeQuery, query = ""] = req.url.split("#")[0].split("?");
+  const path = beforeQuery.replace(/^https?:\/\/[^/]+/i, "").replace(/\/+$/, "");
+  const q: Record<string, string> = {};
+  for (const part of query.split("&").filter(Boolean)) {
+    const [k, v = ""] = part.split("=");
+    try {
+      q[decodeURIComponent(k)] = decodeURIComponent(v.replace(/\+/g, " "));
+    } catch {
+      q[k] = v;
+    }
   }
-  const path = url.pathname.replace(/\/+$/, "");
-  const q = Object.fromEntries(url.searchParams.entries());
   try {
     const props = demoProperties(today);
     if (req.method === "GET" && /\/api\/check$/.test(path)) return reply(200, resolve(props, q).result);
@@ -271,4 +275,15 @@ export function demoSampleTable(today: string): (string | number)[][] {
   rows.push(["12AB", "A UPRN with letters", "", "C. Evans", "", "", ""]);
   rows.push(["", "Flat 3, somewhere", "", "D. Murphy", "", "", ""]);
   return [header, ...rows];
+}
+
+/**
+ * The sample table as both hosts write it: dates as date serials with the add-ins' date format, the UPRN column as
+ * text (a 12-digit UPRN must not become a number), and a number format for every column.
+ */
+export function demoSampleSheet(today: string): { values: (string | number)[][]; numberFormats: string[] } {
+  const [header, ...rows] = demoSampleTable(today);
+  const dates = [4, 5, 6];
+  const values = [header, ...rows.map((r) => r.map((v, c) => (dates.includes(c) && typeof v === "string" && v ? (dateSerial(v) ?? v) : v)))];
+  return { values, numberFormats: header.map((_h, c) => (dates.includes(c) ? DATE_FORMAT : "@")) };
 }

@@ -5,6 +5,9 @@
 import {
   CHECK_LABELS,
   CHECK_NAMES,
+  DEMO_KEY,
+  DEMO_NOTE,
+  isDemoKey,
   STATUS_COLOURS,
   WINDOW_COLOURS,
   createClient,
@@ -88,7 +91,11 @@ function clientFor(baseUrl: string, apiKey: string, maxRetries?: number) {
 
 async function renderSettings(): Promise<void> {
   const s = await rt.settings.load();
-  say("key-state", s.apiKey ? `set (${maskApiKey(s.apiKey)})` : "not set");
+  const demo = isDemoKey(s.apiKey);
+  say("key-state", demo ? `${DEMO_KEY} (built-in demo data: nothing is sent)` : s.apiKey ? `set (${maskApiKey(s.apiKey)})` : "not set");
+  // Demo answers can never be mistaken for a real check: the banner stays while the demo key is the key.
+  $("demo-banner").hidden = !demo;
+  $("demo-offer").hidden = demo;
   ($("remove-key") as HTMLButtonElement).disabled = !s.apiKey;
   ($("base-url") as HTMLInputElement).value = s.baseUrl;
   ($("plan") as HTMLSelectElement).value = s.plan;
@@ -507,11 +514,51 @@ async function removeKey(): Promise<void> {
   $("api-key").focus();
 }
 
+async function tryDemo(): Promise<void> {
+  await rt.settings.setApiKey(DEMO_KEY);
+  banner(null);
+  await renderSettings();
+  say("settings-status", `Demo mode: checks and functions answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`);
+  $("insert-sample").focus();
+}
+
+/** The demo's sample table on a new sheet (never over an existing one), selected, ready for "Check selected rows". */
+async function insertSampleTable(): Promise<void> {
+  try {
+    const demo = await import(/* webpackChunkName: "demo" */ "../../core/demo");
+    const { values, numberFormats } = demo.demoSampleSheet(new Date().toISOString().slice(0, 10));
+    const name = await excelRun(async (context) => {
+      const sheets = context.workbook.worksheets;
+      sheets.load("items/name");
+      await context.sync();
+      const sheetName = demo.demoSheetName(sheets.items.map((w) => w.name));
+      const ws = sheets.add(sheetName);
+      const range = ws.getRangeByIndexes(0, 0, values.length, values[0].length);
+      range.numberFormat = values.map(() => numberFormats);
+      range.values = values;
+      ws.getRangeByIndexes(0, 0, 1, values[0].length).format.font.bold = true;
+      ws.freezePanes.freezeRows(1);
+      range.format.autofitColumns();
+      ws.activate();
+      range.select();
+      await context.sync();
+      return sheetName;
+    });
+    const s = await rt.settings.load();
+    const next = isDemoKey(s.apiKey)
+      ? 'The table is selected: press "Check selected rows".'
+      : 'To check it without a service, choose "Try with demo data" under Settings first; with your own key, its made-up rows come back as not found.';
+    say("status", `Sample table of ${values.length - 1} rows written to the sheet "${name}". ${next}`);
+  } catch (err) {
+    say("status", `The sample table could not be written (${errorText(err)}). Try again, or add a sheet yourself.`);
+  }
+}
+
 /** A first open: nothing works without a key, so say so and show where it goes (without moving focus on load). */
 async function greet(): Promise<void> {
   const s = await rt.settings.load();
   if (s.apiKey) return;
-  banner("Add your API key to start: paste it under Settings below (service dashboard > Settings > API Keys).", "info");
+  banner('Add your API key to start: paste it under Settings below (service dashboard > Settings > API Keys). No key yet? Choose "Try with demo data" under Settings.', "info");
   openSettings();
 }
 
@@ -535,6 +582,8 @@ function wire(): void {
   $("refresh").addEventListener("click", () => void refreshFunctions());
   $("key-form").addEventListener("submit", (e) => void saveKey(e));
   $("remove-key").addEventListener("click", () => void removeKey());
+  $("try-demo").addEventListener("click", () => void tryDemo());
+  $("insert-sample").addEventListener("click", () => void insertSampleTable());
   $("url-form").addEventListener("submit", (e) => void saveBaseUrl(e));
   $("refresh-actions").addEventListener("click", () => void refreshActions());
   $("action-days").addEventListener("change", () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)));

@@ -5,6 +5,7 @@
 import { serviceError, type ServiceError } from "../../core/errors";
 import type { HttpRequest } from "../../core/requests";
 import { classifyTransportError, type Reply as RunReply } from "../../core/run";
+import { demoReply, isDemoKey, type DemoJobStore } from "../../core/demo";
 
 export type Reply =
   | { ok: true; status: number; headers: Record<string, string | string[]>; text: string; receivedAtMs: number }
@@ -62,6 +63,22 @@ function networkReply(e: unknown): Reply {
   return { ok: false, error: serviceError("network", "network_error", `Could not reach the compliance service: ${text}`), receivedAtMs: Date.now() };
 }
 
+/** A request made with the demo key: answered here from core's demo data, never sent. */
+function isDemoRequest(req: HttpRequest): boolean {
+  const auth = Object.keys(req.headers).find((h) => h.toLowerCase() === "authorization");
+  return !!auth && isDemoKey(req.headers[auth].replace(/^Bearer\s+/i, ""));
+}
+
+/** Demo jobs live between executions (one per poll) in this user's cache, for its 6 hours at most. */
+const demoJobs: DemoJobStore = {
+  get: (id) => CacheService.getUserCache()?.get(`demo-job:${id}`) ?? null,
+  put: (id, value) => CacheService.getUserCache()?.put(`demo-job:${id}`, value, 21600),
+};
+
+function demoAnswer(req: HttpRequest) {
+  return demoReply(req, { jobs: demoJobs });
+}
+
 /**
  * Sends the requests in parallel with fetchAll. fetchAll throws as a whole when any one request cannot
  * connect; then each is sent alone so that one bad connection fails only its own request. Each of those can
@@ -70,6 +87,7 @@ function networkReply(e: unknown): Reply {
  */
 export function sendAll(reqs: HttpRequest[], deadlineMs = Infinity): (Reply | null)[] {
   if (!reqs.length) return [];
+  if (reqs.some(isDemoRequest)) return reqs.map((r) => ({ ok: true as const, ...demoAnswer(r), receivedAtMs: Date.now() }));
   const all = reqs.map(params);
   try {
     const res = reqs.length === 1 ? [UrlFetchApp.fetch(all[0].url, withoutUrl(all[0]))] : UrlFetchApp.fetchAll(all);
@@ -101,6 +119,7 @@ export function send(req: HttpRequest): Reply {
  */
 export function sendRunRequests(reqs: HttpRequest[], deadlineMs = Infinity): RunReply[] {
   if (!reqs.length) return [];
+  if (reqs.some(isDemoRequest)) return reqs.map(demoAnswer);
   const all = reqs.map(params);
   const asReply = (res: GoogleAppsScript.URL_Fetch.HTTPResponse): RunReply => ({
     status: res.getResponseCode(),

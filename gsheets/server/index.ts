@@ -5,6 +5,7 @@
 import type { ServerApi } from "../shared/api";
 import { cancelBulkCheck, currentRun, pollBulkCheck, resumeBulkCheck, startBulkCheck } from "./bulk";
 import { actionCalendarFile, refreshActionSheets } from "./actions";
+import { insertSampleTable } from "./demo";
 import { insertUprn, lookupAddresses } from "./lookup";
 import { checkSelectedRows, onInstall, onOpen, showSettings, showSidebar } from "./menu";
 import { takeIntent } from "./runstore";
@@ -37,6 +38,7 @@ const api: ServerApi = {
   insertUprn,
   refreshActionSheets,
   actionCalendar: actionCalendarFile,
+  insertSampleTable,
 };
 
 global.onOpen = onOpen;
@@ -56,3 +58,4 @@ global.lookupAddresses = api.lookupAddresses;
 global.insertUprn = api.insertUprn;
 global.refreshActionSheets = api.refreshActionSheets;
 global.actionCalendar = api.actionCalendar;
+global.insertSampleTable = api.insertSampleTable;

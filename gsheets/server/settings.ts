@@ -7,6 +7,7 @@ import { KEY_CHECK_QUERY, buildAddressLookupRequest, maskApiKey, validateApiKey,
 import { describeError, isAboutProperty } from "../../core/errors";
 import { interpretAddressResponse } from "../../core/responses";
 import { ACTION_LIST_DAYS, DEFAULT_ACTION_LIST_DAYS, parseWindowSettings, type WindowSettings } from "../../core/obligations";
+import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo-key";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
 import { send } from "./http";
@@ -87,7 +88,8 @@ export function settingsView(s: Settings = loadSettings()): SettingsView {
   const key = s.config ? s.config.apiKey : "";
   return {
     hasKey: !!key,
-    maskedKey: maskApiKey(key),
+    demo: isDemoKey(key),
+    maskedKey: isDemoKey(key) ? DEMO_KEY : maskApiKey(key),
     baseUrl: s.baseUrl,
     defaultBaseUrl: DEFAULT_BASE_URL,
     plan: s.plan,
@@ -163,7 +165,9 @@ export function saveSettings(input: SettingsInput): SettingsResult {
   if (probe && !probe.accepted) {
     return { ok: true, warning: true, message: `Saved, but the service did not confirm the key: ${probe.message}${reset}`, settings: settingsView() };
   }
-  const what = updates[KEYS.apiKey] ? "API key saved and accepted by the service." : probe ? "Settings saved; the service accepts your key there." : "Settings saved.";
+  const what = updates[KEYS.apiKey] && isDemoKey(updates[KEYS.apiKey])
+    ? `Demo mode: checks answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`
+    : updates[KEYS.apiKey] ? "API key saved and accepted by the service." : probe ? "Settings saved; the service accepts your key there." : "Settings saved.";
   return { ok: true, message: what + reset, settings: settingsView() };
 }
 

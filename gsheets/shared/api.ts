@@ -8,6 +8,8 @@ import type { WindowSettings } from "../../core/obligations";
 /** What the sidebar may know about the settings: never the key itself. */
 export interface SettingsView {
   hasKey: boolean;
+  /** The key is `demo`: answers come from core's demo data and nothing is sent. */
+  demo: boolean;
   /** e.g. "sand••••••••onal"; empty when no key is stored. */
   maskedKey: string;
   baseUrl: string;
@@ -136,6 +138,8 @@ export interface ServerApi {
   refreshActionSheets(opts?: { actionDays?: number }): ActionSheetsResult;
   /** The Action list as an iCalendar (.ics) file's text, built from the last check's results block. */
   actionCalendar(): CalendarResult;
+  /** Writes the demo's sample table on a new sheet and selects it, ready for "Check selected rows". */
+  insertSampleTable(): ActionSheetsResult;
 }
 
 export interface ActionSheetsResult {

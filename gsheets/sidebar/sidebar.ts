@@ -139,6 +139,31 @@ function renderSettings(s: SettingsView, keepInputs = false): void {
     $<HTMLSelectElement>("action-days").value = String(s.actionDays);
   }
   $<HTMLButtonElement>("remove-key").disabled = !s.hasKey;
+  // Demo answers can never be mistaken for a real check: the banner stays while the demo key is the key.
+  $("demo-banner").hidden = !s.demo;
+  $("try-demo").parentElement!.hidden = s.demo;
+}
+
+async function tryDemo(): Promise<void> {
+  try {
+    const r = await call("saveSettings", { apiKey: "demo" });
+    renderSettings(r.settings);
+    showMessage(r.message, !r.ok);
+    if (r.ok) selectTab("panel-check");
+  } catch (e) {
+    showMessage(errorText(e), true);
+  }
+}
+
+async function insertSample(): Promise<void> {
+  showMessage("Writing the sample table…");
+  try {
+    const r = await call("insertSampleTable");
+    showMessage(r.message, !r.ok);
+    void refreshSelection();
+  } catch (e) {
+    showMessage(errorText(e), true);
+  }
 }
 
 function renderLegend(): void {
@@ -436,7 +461,7 @@ async function init(state?: SidebarState): Promise<void> {
     showSelection(s.selection);
     renderRun(s.run);
     if (!s.settings.hasKey) {
-      showMessage("To start, paste your API key below: copy it from your account's API page on the compliance service (Professional or Enterprise plan).");
+      showMessage('To start, paste your API key below: copy it from your account\'s API page on the compliance service (Professional or Enterprise plan). No key yet? Choose "Try with demo data".');
       selectTab("panel-settings");
     } else if (s.intent === "settings") selectTab("panel-settings");
     if (s.run && s.run.phase === "running") {
@@ -503,6 +528,8 @@ onSubmit("lookup-form", lookup);
 $("stop-btn").addEventListener("click", () => void stopCheck());
 $("resume-btn").addEventListener("click", () => void resumeCheck());
 $("remove-key").addEventListener("click", () => void removeKey());
+$("try-demo").addEventListener("click", () => void tryDemo());
+$("insert-sample").addEventListener("click", () => void insertSample());
 onSubmit("actions-form", refreshActions);
 $("download-ics").addEventListener("click", () => void downloadCalendar());
 $("reset-windows").addEventListener("click", () => {

@@ -450,6 +450,11 @@
             return worksheet(name);
           },
           getActiveWorksheet: () => worksheet(state.activeSheet),
+          // load("items/name") then sync: the names as they are at the sync (read live here).
+          load: () => undefined,
+          get items() {
+            return [...state.sheets.keys()].map((n) => ({ name: n }));
+          },
         },
         application: {
           calculate: (type) => {

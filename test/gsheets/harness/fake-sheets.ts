@@ -641,6 +641,10 @@ export class FakeSheet {
     this.cells.clear();
     return this;
   }
+  autoResizeColumns(_start: number, _n: number): this {
+    this.rec("autoResizeColumns", true);
+    return this;
+  }
   setFrozenRows(n: number): void {
     this.rec("setFrozenRows", true);
     this.frozenRows = n;

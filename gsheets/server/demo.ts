@@ -1,0 +1,29 @@
+/**
+ * "Insert sample table": the demo's properties (core/demo.ts) on a sheet of their own, selected, so that "Check
+ * selected rows" with the demo key works at once. A new sheet every time (Demo properties, Demo properties 2...):
+ * it never writes over anything.
+ */
+import { demoSampleSheet, demoSheetName, isDemoKey } from "../../core/demo";
+import type { ActionSheetsResult } from "../shared/api";
+import { loadSettings } from "./settings";
+
+export function insertSampleTable(): ActionSheetsResult {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  const name = demoSheetName(ss.getSheets().map((s) => s.getName()));
+  const { values, numberFormats } = demoSampleSheet(new Date().toISOString().slice(0, 10));
+  const sheet = ss.insertSheet(name, ss.getNumSheets());
+  const range = sheet.getRange(1, 1, values.length, values[0].length);
+  range.setNumberFormats(values.map(() => numberFormats));
+  range.setValues(values);
+  sheet.getRange(1, 1, 1, values[0].length).setFontWeight("bold");
+  sheet.setFrozenRows(1);
+  sheet.autoResizeColumns(1, values[0].length);
+  sheet.activate();
+  range.activate();
+  const s = loadSettings();
+  const demo = !!s.config && isDemoKey(s.config.apiKey);
+  const next = demo
+    ? 'The table is selected: press "Check selected rows".'
+    : 'To check it without a service, choose "Try with demo data" under Settings first; with your own key, its made-up rows will come back as not found.';
+  return { ok: true, message: `Sample table of ${values.length - 1} rows written to the sheet "${name}". ${next}` };
+}
