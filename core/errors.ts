@@ -103,6 +103,23 @@ function closed(text: string): string {
 /** Words that already tell the user what to do next: our advice is then left out, not said a second time. */
 const ADVICE = /\b(try again|retry|check the (connection|base url)|run the check again)\b/i;
 
+/**
+ * A message names a next step when it holds one of these: an instruction (check, add, give, choose...) or the
+ * place to act. Every message a user can see must (test/core/messages.test.ts lists them all).
+ */
+export const NEXT_STEP =
+  /\b(try|retry|check|add|paste|copy|enter|give|choose|select|run|fix|correct|format|use|save|press|open|remove|wait|upgrade|ask|type|delete|insert|make|sideload|reload|refresh|reset|look (it )?up|leave|split|narrow|contact)\b/i;
+
+/** What to do about a kind of error when the message does not say. */
+const NEXT_FOR: Partial<Record<ErrorKind, string>> = {
+  not_found: "Check the UPRN or postcode in this row (Find a UPRN looks one up by address).",
+  ambiguous: "Give the first line of the address beside the postcode, or use the UPRN.",
+  invalid_input: "Correct this row's UPRN, postcode or address and run the check again.",
+  malformed_response: "Try again; if it keeps happening, check the base URL in Settings (it must be the API's address).",
+  job_failed: "Run the check again for these rows.",
+  cancelled: "Run the check again to check them.",
+};
+
 /** A message and our advice after it, unless the message gives advice of its own. */
 function advised(text: string, advice: string): string {
   return ADVICE.test(text) ? closed(text) : `${closed(text)} ${advice}`;
@@ -146,7 +163,7 @@ export function describeError(e: ServiceError): string {
       if (e.code === "missing_api_key") return msg && !/authorization|bearer/i.test(msg) ? closed(msg) : "No API key is set: add your key in Settings.";
       return "The API key was not accepted by the service: check it in Settings (copy it again from your account's API page).";
     case "forbidden":
-      return "This API key's plan has no API access: it needs the Professional or Enterprise plan.";
+      return "This API key's plan has no API access: use a key from a Professional or Enterprise account (or upgrade the plan).";
     case "rate_limited": {
       const wait = e.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(e.retryAfterMs / 1000))} s.` : "";
       // Our own quota message says until when; the service's says "retry in N s", which the wait already does.
@@ -159,7 +176,10 @@ export function describeError(e: ServiceError): string {
     case "network":
     case "timeout":
       return advised(msg || "The compliance service could not be reached", "Check the connection and try again.");
-    default:
-      return msg ? closed(msg) : e.code;
+    default: {
+      const text = msg ? closed(msg) : "The service could not answer for this property.";
+      const next = NEXT_FOR[e.kind];
+      return next && !NEXT_STEP.test(text) ? `${text} ${next}` : text;
+    }
   }
 }

@@ -274,7 +274,7 @@ export function nextObligation(result: CheckResult, o: ObligationOptions): Oblig
 export function parseWindowSettings(input: unknown): { ok: true; value: WindowSettings } | { ok: false; message: string } {
   const out = JSON.parse(JSON.stringify(DEFAULT_WINDOWS)) as WindowSettings;
   if (input === undefined || input === null) return { ok: true, value: out };
-  if (typeof input !== "object") return { ok: false, message: "Window settings must be an object of checks." };
+  if (typeof input !== "object") return { ok: false, message: "Window settings must be an object of checks: reset the windows to their defaults in Settings." };
   for (const [check, v] of Object.entries(input as Record<string, unknown>)) {
     if (!(CHECK_NAMES as readonly string[]).includes(check)) return { ok: false, message: `"${check}" is not a check (use ${CHECK_NAMES.join(", ")}).` };
     if (!v || typeof v !== "object") continue;
@@ -283,11 +283,11 @@ export function parseWindowSettings(input: unknown): { ok: true; value: WindowSe
       const raw = (v as Record<string, unknown>)[k];
       if (raw === undefined || raw === null || raw === "") continue;
       const n = typeof raw === "number" ? raw : Number(String(raw).trim());
-      if (!Number.isInteger(n) || n < 0 || n > 3650) return { ok: false, message: `${CHECK_LABELS[check as CheckName]} ${k} window: "${String(raw)}" is not a whole number of days from 0 to 3650.` };
+      if (!Number.isInteger(n) || n < 0 || n > 3650) return { ok: false, message: `${CHECK_LABELS[check as CheckName]} ${k} window: "${String(raw)}" is not a whole number of days; enter one from 0 to 3650.` };
       w[k] = n;
     }
     if (!(w.plan >= w.book && w.book >= w.urgent)) {
-      return { ok: false, message: `${CHECK_LABELS[check as CheckName]} windows must be Plan ≥ Book ≥ Urgent (got ${w.plan} / ${w.book} / ${w.urgent} days).` };
+      return { ok: false, message: `${CHECK_LABELS[check as CheckName]} windows must be Plan ≥ Book ≥ Urgent (got ${w.plan} / ${w.book} / ${w.urgent} days): correct the numbers.` };
     }
     out[check as CheckName] = w;
   }

@@ -32,7 +32,7 @@ export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | 
     return { ok: false, message: `The base URL has port ${port[1]}, which is not a port (1 to 65535): correct the number after the colon, or remove it (e.g. https://api.example.com/v1).` };
   }
   const m = /^(https?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(s);
-  if (!m) return { ok: false, message: `"${input}" is not a URL; expected e.g. https://api.example.com/v1` };
+  if (!m) return { ok: false, message: `"${input}" is not a web address: enter the service's API address, e.g. https://api.example.com/v1 (no ? or # part).` };
   const scheme = m[1].toLowerCase();
   const host = m[2].toLowerCase();
   if (scheme !== "https" && !LOCAL_HOSTS.includes(host)) {
@@ -48,12 +48,12 @@ export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | 
 export function validateApiKey(input: string): { ok: true; apiKey: string } | { ok: false; message: string } {
   const key = stripInvisible(String(input ?? "")).trim().replace(/^Bearer\s+/i, "");
   if (!key) return { ok: false, message: "Enter an API key (Settings > API Keys in the service dashboard)." };
-  if (/[\s\x00-\x1f\x7f]/.test(key)) return { ok: false, message: "An API key cannot contain spaces or line breaks." };
+  if (/[\s\x00-\x1f\x7f]/.test(key)) return { ok: false, message: "An API key cannot contain spaces or line breaks: copy it again from the service dashboard (Settings > API Keys)." };
   if (key.includes("\u2022")) return { ok: false, message: "That is the masked key (with • dots): paste the whole key from the service dashboard." };
   if (/[^\x21-\x7e]/.test(key)) {
     return { ok: false, message: "An API key has only plain letters, digits and punctuation: this one holds other characters (copied from a formatted page?). Paste it again from the service dashboard." };
   }
-  if (key.length > 512) return { ok: false, message: "That API key is too long to be a key." };
+  if (key.length > 512) return { ok: false, message: "That is too long to be an API key: copy just the key from the service dashboard (Settings > API Keys)." };
   return { ok: true, apiKey: key };
 }
 

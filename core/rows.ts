@@ -149,7 +149,7 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
     // Text imported from elsewhere may keep the apostrophe or quotes that marked it as text.
     const s = stripInvisible(v).trim().replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "").replace(/[\s\u00a0]+/g, "");
     if (/^\d{1,12}$/.test(s)) return { uprn: s };
-    if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12.` } };
+    if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12: check it for an extra digit or a reference pasted into it.` } };
     if (/^\d+(\.\d+)?e\+?\d+$/i.test(s)) {
       return {
         error: {
@@ -158,9 +158,9 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
         },
       };
     }
-    return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" is not valid: a UPRN is up to 12 digits.` } };
+    return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" is not valid: a UPRN is up to 12 digits. Correct it, or clear it and give the postcode.` } };
   }
-  return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not valid: a UPRN is up to 12 digits.` } };
+  return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not valid: a UPRN is up to 12 digits. Correct it, or clear it and give the postcode.` } };
 }
 
 /** A UK postcode, normalised to "SW1A 2AA"; common slips (O for 0, missing space) are fixed and noted. */
@@ -176,7 +176,7 @@ export function normalisePostcode(v: unknown): { postcode: string; note?: string
       return { postcode: normal, note: `Postcode "${raw}" read as ${normal}.` };
     }
   }
-  return { error: { code: "invalid_postcode", message: `Postcode "${cellPreview(v)}" is not a valid UK postcode.` } };
+  return { error: { code: "invalid_postcode", message: `Postcode "${cellPreview(v)}" is not a valid UK postcode: correct it (e.g. SW1A 2AA), or give the UPRN.` } };
 }
 
 /** Identity of a property: a UPRN without its leading zeros, or the postcode with the address. */
@@ -221,7 +221,7 @@ export function normaliseProperty(uprnCell: unknown, postcodeCell: unknown, addr
     return row;
   }
   row.error = isBlank(addressCell)
-    ? { code: "empty_row", message: "No UPRN or postcode in this row." }
+    ? { code: "empty_row", message: "No UPRN or postcode in this row: add one, or leave the row out of the selection." }
     : { code: "missing_postcode", message: "An address needs its postcode (or give the UPRN)." };
   return row;
 }

@@ -112,6 +112,8 @@ module.exports = (env = {}, argv = {}) => {
       runtimeChunk: false,
     },
     plugins: [
+      // Apps Script loads one file: a dynamic import anywhere in core (the Excel add-in's demo chunk) is inlined.
+      new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
       new TypecheckPlugin([path.join(HERE, "tsconfig.json"), path.join(HERE, "sidebar/tsconfig.json")]),
       // Only the server entry's `global.x = fn` assignments become top-level functions.
       new GasPlugin({ include: [path.join(HERE, "server/index.ts")], comment: true }),

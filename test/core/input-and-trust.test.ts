@@ -170,7 +170,7 @@ describe("messages for people", () => {
     const limited = describeError({ ...serviceError("rate_limited", "rate_limited", "Rate limit exceeded, retry in 1 s."), retryAfterMs: 1000 });
     expect(limited).toBe("The request limit of your plan is reached for now. Try again in 1 s.");
     expect(describeError(serviceError("server", "internal_error", "Internal server error."))).toBe("The compliance service had a problem (Internal server error). Try again shortly.");
-    expect(describeError(serviceError("not_found", "property_not_found", "No property with UPRN 1."))).toBe("No property with UPRN 1.");
+    expect(describeError(serviceError("not_found", "property_not_found", "No property with UPRN 1."))).toBe("No property with UPRN 1. Check the UPRN or postcode in this row (Find a UPRN looks one up by address).");
     for (const kind of ["auth", "forbidden", "rate_limited", "server", "network", "timeout", "not_found", "job_failed"] as const) {
       expect(describeError(serviceError(kind, "x", "Something happened."))).not.toMatch(/\.\.|\s$/);
     }

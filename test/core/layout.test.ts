@@ -44,7 +44,7 @@ test("text from the service never becomes a formula", () => {
 test("a definitive error fills the status cells with error and says why", () => {
   const row = outputRow({ error: serviceError("not_found", "property_not_found", "No property with UPRN 9.") }, "2026-11-22T10:00:00Z");
   for (const i of statusColumnIndexes()) expect(row[i]).toBe("error");
-  expect(row[col("Message")]).toBe("No property with UPRN 9.");
+  expect(row[col("Message")]).toBe("No property with UPRN 9. Check the UPRN or postcode in this row (Find a UPRN looks one up by address).");
   expect(row[col("Compliance score")]).toBe("");
 });
 

@@ -102,7 +102,8 @@ describe("error texts never repeat themselves", () => {
   });
 
   test("a message that ends with ! or ? is not given a full stop as well", () => {
-    expect(describeError({ kind: "invalid_input", code: "x", message: "Bad request!" })).toBe("Bad request!");
+    expect(describeError({ kind: "invalid_input", code: "x", message: "Bad request!" })).toBe("Bad request! Correct this row's UPRN, postcode or address and run the check again.");
+    expect(describeError({ kind: "invalid_input", code: "x", message: "Wrong? Give the UPRN." })).toBe("Wrong? Give the UPRN.");
     expect(describeError({ kind: "server", code: "x", message: "Database (eu-west) down. Sorry!", status: 502 })).toBe(
       "The compliance service had a problem (HTTP 502): Database (eu-west) down. Sorry! Try again shortly.",
     );

@@ -75,7 +75,7 @@ test("1. whole columns (A:C) on a 50-row sheet: only the used rows are read and 
   const c2 = await prepared(run2);
   expect(c2.rows).toHaveLength(10);
   expect(c2.blankRowsSkipped).toBe(20);
-  expect(c2.problems).toEqual([{ row: 6, message: "No UPRN or postcode in this row." }]);
+  expect(c2.problems).toEqual([{ row: 6, message: "No UPRN or postcode in this row: add one, or leave the row out of the selection." }]);
 });
 
 test("2. the header is found above a selection of rows 5-20, and under a title row", async () => {
