@@ -5,7 +5,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import type { AddressInfo } from "net";
-import { type Dataset, checkResultFor, findExamples, getDataset, isoSeconds } from "./dataset";
+import { type Dataset, checkResultFor, datasetOnDay, findExamples, getDataset, isoSeconds } from "./dataset";
 import { ApiError, codeForStatus } from "./errors";
 import { type ApiRoute, type FaultRule, FaultStore, parseFaultRules } from "./faults";
 import { type CallbackStats, JobStore, parseCallbackUrl, parseChecks, resultsPath } from "./jobs";
@@ -28,6 +28,11 @@ export interface SandboxOptions {
   logger?: boolean;
   /** Smaller (or larger) plan limits, e.g. `{ professional: { perDay: 5 } }` to reach a day limit in a test. */
   limits?: LimitsOverride;
+  /**
+   * The sandbox's "today" (YYYY-MM-DD; SANDBOX_TODAY for `npm run sandbox`): the register is made for this day, and
+   * POST /__sandbox/clock then moves the day with the register's dates held still. Default: the real UTC day.
+   */
+  today?: string;
 }
 
 export interface StartOptions extends SandboxOptions {
@@ -58,9 +63,13 @@ export interface SandboxControl {
   /** The rules still active. */
   faults(): FaultRule[];
   stats(): SandboxStats;
-  /** Clears rate-limit counters, jobs, faults and stats. */
+  /** Clears rate-limit counters, jobs, faults and stats (the clock stays where it is). */
   reset(): void;
   dataset(): Dataset;
+  /** The sandbox's day, and the day its register was made for (the dates stay those of that day's register). */
+  clock(): { today: string; anchor: string };
+  /** Moves the sandbox's day (YYYY-MM-DD), or back to the anchor with null: statuses that turn on a date change. */
+  setToday(today: string | null): void;
 }
 
 export type SandboxApp = FastifyInstance & { sandbox: SandboxControl };
@@ -116,7 +125,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = () => now().getTime();
   const msPerProperty = Math.max(0, options.msPerProperty ?? 20);
   const limits = resolveLimits(options.limits);
-  let dataset = getDataset(now());
+  const anchor = getDataset(options.today ? dayStart(options.today) : now());
+  let dataset = anchor;
   const faults = new FaultStore();
   const jobs = new JobStore({
     clock,
@@ -144,9 +154,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       counts = emptyStats();
       jobs.callbacks.sent = 0;
       jobs.callbacks.failed = 0;
-      dataset = getDataset(now());
     },
     dataset: () => dataset,
+    clock: () => ({ today: dataset.today, anchor: anchor.today }),
+    setToday(today) {
+      if (today !== null && !isDay(today)) throw new ApiError(400, "invalid_request", `today must be a YYYY-MM-DD date; got "${String(today).slice(0, 40)}".`);
+      dataset = datasetOnDay(anchor, today ?? anchor.today);
+    },
   };
 
   // Set once the plugin is registered, before the app answers anything.
@@ -398,6 +412,22 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults.clear();
     return { rules: [] };
   });
+  // The sandbox's clock: GET says the day; POST { "today": "2027-03-31" } or { "advance_days": 60 } moves it (the
+  // register's dates stay, so certificates expire); DELETE goes back to the day the register was made for.
+  app.get("/__sandbox/clock", async () => control.clock());
+  app.post("/__sandbox/clock", async (req) => {
+    const body = (req.body ?? {}) as { today?: unknown; advance_days?: unknown };
+    if (body.advance_days !== undefined) {
+      const n = Number(body.advance_days);
+      if (!Number.isInteger(n) || Math.abs(n) > 36500) throw new ApiError(400, "invalid_request", "advance_days must be a whole number of days.");
+      control.setToday(new Date(Date.parse(dataset.today + "T00:00:00Z") + n * 86400000).toISOString().slice(0, 10));
+    } else control.setToday(typeof body.today === "string" ? body.today : String(body.today));
+    return control.clock();
+  });
+  app.delete("/__sandbox/clock", async () => {
+    control.setToday(null);
+    return control.clock();
+  });
   app.get("/__sandbox/examples", async () => {
     const ex = findExamples(dataset);
     const status: Record<string, Record<string, string>> = {};
@@ -450,5 +480,16 @@ export async function startSandbox(options: StartOptions = {}): Promise<SandboxH
     stats: () => c.stats(),
     reset: () => c.reset(),
     dataset: () => c.dataset(),
+    clock: () => c.clock(),
+    setToday: (t) => c.setToday(t),
   };
+}
+
+function isDay(s: unknown): s is string {
+  return typeof s === "string" && /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(s + "T00:00:00Z").toISOString().slice(0, 10) === s;
+}
+
+function dayStart(day: string): Date {
+  if (!isDay(day)) throw new Error(`today must be a YYYY-MM-DD date, got "${day}"`);
+  return new Date(day + "T12:00:00Z");
 }

@@ -12,7 +12,10 @@ async function main(): Promise<void> {
   if (!Number.isFinite(msPerProperty) || msPerProperty < 0) {
     throw new Error(`SANDBOX_MS_PER_PROPERTY must be a number >= 0, got ${process.env.SANDBOX_MS_PER_PROPERTY}`);
   }
+  const today = process.env.SANDBOX_TODAY || undefined;
+  if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`SANDBOX_TODAY must be a YYYY-MM-DD date, got ${today}`);
   const sandbox = await startSandbox({
+    today,
     port,
     host,
     msPerProperty,
@@ -26,6 +29,7 @@ async function main(): Promise<void> {
     ...Object.entries(API_KEYS).map(([key, plan]) => `  key ${key.padEnd(22)} (${plan === "basic" ? "basic: no API access, 403" : plan})`),
     `  try: curl -H "Authorization: Bearer sandbox-professional" "${sandbox.baseUrl}/api/check?uprn=100023336956"`,
     `  examples: ${sandbox.url}/__sandbox/examples   faults: POST ${sandbox.url}/__sandbox/faults`,
+    `  clock: POST ${sandbox.url}/__sandbox/clock {"advance_days": 60} moves the sandbox's day (certificates expire)`,
   ];
   process.stdout.write(lines.join("\n") + "\n");
 
