@@ -20,3 +20,4 @@ export * from "./placement";
 export * from "./obligations";
 export * from "./actions";
 export * from "./demo-key";
+export * from "./changes";

@@ -22,6 +22,17 @@ import {
   type BlockProperty,
   type WindowDays,
   type CheckName,
+  CHANGE_LOG_ARCHIVE_SHEET,
+  CHANGE_LOG_HEADERS,
+  CHANGE_LOG_SHEET,
+  RUN_LOG_HEADERS,
+  RUN_LOG_SHEET,
+  changeLogOverflow,
+  changeLogRow,
+  runLogLine,
+  runLogRow,
+  type Change,
+  type RunLogEntry,
 } from "../../core";
 import { relocateBlock, type RunPlace } from "./rows-now";
 import { readBlock, usedExtent, SHEET_COLUMNS } from "./sheet";
@@ -203,4 +214,61 @@ export async function actionCalendarText(
   } catch (e) {
     return { ok: false, message: `The calendar could not be made (${e instanceof Error ? e.message : String(e)}). Try again in a moment.` };
   }
+}
+
+/**
+ * The Change log (one row per changed field, appended) and the Run log (one row per run), after a run: three syncs
+ * whatever the number of changes (find the sheets, find their ends, write), plus two when the Change log passes
+ * CHANGE_LOG_MAX_ROWS and its oldest rows move to its archive sheet. Returns the run's line for the pane.
+ */
+export async function appendRunLogs(excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>, changes: readonly (Change & { runAt: string })[], entry: RunLogEntry): Promise<string> {
+  return excelRun(async (context) => {
+    const sheets = context.workbook.worksheets;
+    const found = [CHANGE_LOG_SHEET, RUN_LOG_SHEET, CHANGE_LOG_ARCHIVE_SHEET].map((n) => sheets.getItemOrNullObject(n));
+    await context.sync();
+    const [log, runs, archive] = found;
+    const sheetOf = (s: Excel.Worksheet, name: string, headers: readonly string[]) => {
+      if (!s.isNullObject) return s;
+      const made = sheets.add(name);
+      const head = made.getRangeByIndexes(0, 0, 1, headers.length);
+      head.values = [headers.slice()];
+      head.format.font.bold = true;
+      made.freezePanes.freezeRows(1);
+      return made;
+    };
+    const used = [log, runs].map((s) => (s.isNullObject ? null : s.getUsedRangeOrNullObject(true)));
+    used.forEach((u) => u?.load("rowCount"));
+    await context.sync();
+    const rowsIn = (u: Excel.Range | null) => (u && !u.isNullObject ? u.rowCount : 1);
+    let logRows = rowsIn(used[0]);
+    const logSheet = sheetOf(log, CHANGE_LOG_SHEET, CHANGE_LOG_HEADERS);
+    const runSheet = sheetOf(runs, RUN_LOG_SHEET, RUN_LOG_HEADERS);
+    const width = CHANGE_LOG_HEADERS.length;
+    const overflow = changeLogOverflow(logRows - 1, changes.length);
+    if (overflow > 0) {
+      // The oldest rows go to the archive, in order, before they leave the log: nothing is dropped.
+      const oldest = logSheet.getRangeByIndexes(1, 0, overflow, width);
+      oldest.load("values");
+      const archiveSheet = sheetOf(archive, CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS);
+      const archiveUsed = archive.isNullObject ? null : archiveSheet.getUsedRangeOrNullObject(true);
+      archiveUsed?.load("rowCount");
+      await context.sync();
+      const at = rowsIn(archiveUsed);
+      const target = archiveSheet.getRangeByIndexes(at, 0, overflow, width);
+      target.numberFormat = oldest.values.map(() => CHANGE_LOG_HEADERS.map(() => "@"));
+      target.values = oldest.values;
+      oldest.delete("Up");
+      logRows -= overflow;
+    }
+    if (changes.length) {
+      const range = logSheet.getRangeByIndexes(logRows, 0, changes.length, width);
+      range.numberFormat = changes.map(() => CHANGE_LOG_HEADERS.map(() => "@"));
+      range.values = changes.map((c) => changeLogRow(c.runAt, c));
+    }
+    const runRow = runLogRow(entry);
+    const runRange = runSheet.getRangeByIndexes(rowsIn(used[1]), 0, 1, runRow.length);
+    runRange.values = [runRow];
+    await context.sync();
+    return runLogLine(entry);
+  });
 }

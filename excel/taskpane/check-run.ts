@@ -41,6 +41,10 @@ import {
   ourColumns,
   DEFAULT_ACTION_LIST_DAYS,
   type WindowSettings,
+  rowChanges,
+  type Change,
+  type RunLogEntry,
+  type Trigger,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
@@ -249,6 +253,8 @@ export interface RunSummary {
   fatal?: string;
   /** What became of the Action list and Compliance summary after the run, in a line. */
   actionSheets?: string;
+  /** The run's line of the Run log (or why the logs could not be written). */
+  runLog?: string;
 }
 
 export interface RunDeps {
@@ -263,6 +269,9 @@ export interface RunDeps {
   actionDays?: number;
   /** False: the Action list and Compliance summary are not built after the run (default true). */
   actionSheets?: boolean;
+  /** What started the run, for the Run log (default manual) and who ran it, where the host knows. */
+  trigger?: Trigger;
+  runBy?: string;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onProgress?: (p: RunProgress) => void;
@@ -307,7 +316,7 @@ export async function lastBlock(store: UserStore): Promise<RunPlace | null> {
   }
 }
 
-const newTally = (): Tally => ({ byRow: new Map(), waiting: new Map(), shown: new Map(), stamps: new Set(), writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 } });
+const newTally = (): Tally => ({ byRow: new Map(), waiting: new Map(), shown: new Map(), stamps: new Set(), writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 }, changes: [] });
 
 interface Tally extends WrittenRows {
   byRow: Map<number, { statuses: string[]; error: boolean; kept: boolean; result: boolean }>;
@@ -315,6 +324,8 @@ interface Tally extends WrittenRows {
   waiting: Map<number, boolean>;
   writes: WriteStats;
   lastError?: unknown;
+  /** What each written row changed since the earlier check (core/changes.ts), for the Change log. */
+  changes: (Change & { runAt: string })[];
 }
 
 function progressOf(state: RunState): RunProgress {
@@ -365,6 +376,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           repairMoved(t, block, tally, pendingKeys(state), at);
           const m = matchRows(state, t.rowsNow, items);
           const keyOf = new Map(items.map((i) => [i.outcome, i.key]));
+          const changes: (Change & { runAt: string })[] = [];
           for (const w of m.writes) {
             const prev = t.previous[w.row];
             if (interim.has(w.outcome)) {
@@ -373,6 +385,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
             } else {
               tally.waiting.delete(w.row);
               block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], { windows: deps.windows, userDates: t.userDates[w.row] });
+              for (const c of rowChanges(prev, block[w.row])) changes.push({ ...c, runAt: at });
               const error = "error" in w.outcome ? w.outcome.error : undefined;
               tally.byRow.set(w.row, {
                 statuses: STATUS_COLS.map((c) => String(block[w.row][c] ?? "")),
@@ -387,6 +400,8 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           }
           const rows = Object.keys(block).map(Number);
           const s = await writeOutputRows(context, { sheet: run.sheet, rowIndex: 0, columnIndex: t.blockColumn }, block, rows, { mergeGap: 0 });
+          // Only what reached the sheet is a change.
+          tally.changes.push(...changes);
           tally.writes.syncs += s.syncs;
           tally.writes.chunks += s.chunks;
           tally.writes.maxChunkBytes = Math.max(tally.writes.maxChunkBytes, s.maxChunkBytes);
@@ -449,6 +464,24 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     );
     summary.actionSheets = built.line;
   }
+  // The Change log and the Run log: every run that got this far is logged, changes or not.
+  const c = summary.counts;
+  const entry: RunLogEntry = {
+    startedAt: run.startedAt,
+    endedAt: iso(),
+    trigger: deps.trigger ?? "manual",
+    runBy: deps.runBy ?? "",
+    rows: c.rows,
+    checked: c.withResult,
+    changed: tally.changes.length,
+    worse: tally.changes.filter((x) => x.direction === "worse").length,
+    errors: c.rows - c.withResult - c.skipped,
+    quotaLeft: state.rate?.remaining,
+    problem: summary.fatal ?? (summary.done ? "" : summary.title),
+  };
+  summary.runLog = await actionSheets()
+    .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry))
+    .catch((e: unknown) => `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. Run the check again to log its changes.`);
   return summary;
 }
 
@@ -514,6 +547,7 @@ export function summaryText(s: RunSummary): string {
   if (s.title === "Done") text += `\nStatuses over all checks: ${counts || "none"}.`;
   else if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
   if (s.actionSheets) text += `\n${s.actionSheets}`;
+  if (s.runLog) text += `\n${s.runLog}`;
   return text;
 }
 

@@ -77,7 +77,7 @@ function readBlock(run: SheetRun): BlockRead | { problem: string } {
   return { sheet, props, ownerHeader, blockCol, top, lastRow };
 }
 
-function sheetNamed(name: string): { sheet: Sheet; created: boolean } {
+export function sheetNamed(name: string): { sheet: Sheet; created: boolean } {
   const ss = SpreadsheetApp.getActiveSpreadsheet();
   const existing = ss.getSheetByName(name);
   if (existing) return { sheet: existing, created: false };

@@ -41,6 +41,8 @@ import {
   userDatesOf,
 } from "../../core";
 import { refreshAfterRun } from "./actions";
+import { appendChanges, appendRunLog, runBy } from "./logs";
+import { rowChanges, type Change } from "../../core/changes";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { count } from "../shared/words";
 import { sendRunRequests } from "./http";
@@ -228,17 +230,34 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
     if (key && first === undefined) dupes.set(key, sheetRow);
     const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
     const context = { windows: win, userDates: t.userDates[w.row] };
-    rows.set(sheetRow, (prev) => outputRow(outcome, nowIso, prev, note, context));
+    rows.set(sheetRow, (prev) => {
+      const row = outputRow(outcome, nowIso, prev, note, context);
+      changes.push(...rowChanges(prev, row));
+      return row;
+    });
   }
+  const changes: Change[] = [];
   try {
     writeBlockRows(sheet, t.blockCol, rows);
   } catch (e) {
     throw Object.assign(new Error(`${count(rows.size, "result")} could not be written to the sheet (${errorText(e)})`), { cause: e });
   }
+  // What reached the sheet is logged; the log failing never touches the results.
+  if (changes.length) {
+    try {
+      appendChanges(nowIso, changes);
+      run.changed = (run.changed ?? 0) + changes.length;
+      run.worse = (run.worse ?? 0) + changes.filter((c) => c.direction === "worse").length;
+    } catch (e) {
+      if (run.notes.indexOf(CHANGE_LOG_FAILED) < 0) run.notes.push(`${CHANGE_LOG_FAILED} (${errorText(e)})`);
+    }
+  }
   markWritten(run.engine, written);
   if (changed.length && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
   return { rows: rows.size, changed: changed.length };
 }
+
+const CHANGE_LOG_FAILED = "Some changes could not be added to the Change log";
 
 const INPUT_CHANGED_NOTE = "Some rows changed during the check: results went to the rows that hold each property now, and the changed rows say to check them again.";
 
@@ -528,9 +547,31 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
  * Their failure never touches the results block; it is said in the run's notes.
  */
 function afterRun(run: SheetRun): void {
-  if (!run.rowsWritten) return;
-  const line = refreshAfterRun(run);
-  if (line) run.notes.push(line);
+  if (run.rowsWritten) {
+    const line = refreshAfterRun(run);
+    if (line) run.notes.push(line);
+  }
+  // Every run that ends gets its Run log row, written or not.
+  const c = runCounts(run.engine);
+  try {
+    run.notes.push(
+      appendRunLog({
+        startedAt: new Date(run.startedAtMs).toISOString(),
+        endedAt: new Date().toISOString(),
+        trigger: "manual",
+        runBy: runBy(),
+        rows: c.rows,
+        checked: c.withResult,
+        changed: run.changed ?? 0,
+        worse: run.worse ?? 0,
+        errors: c.rows - c.withResult - c.skipped,
+        quotaLeft: run.engine.rate?.remaining,
+        problem: run.phase === "done" ? "" : run.message,
+      }),
+    );
+  } catch (e) {
+    run.notes.push(`The Run log could not be written (${errorText(e)}); the results are written.`);
+  }
 }
 
 /** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */

@@ -27,6 +27,9 @@ export interface SheetRun {
   startedAtMs: number;
   rowsWritten: number;
   duplicateRows: number;
+  /** Changes logged so far (core/changes.ts), and how many of them were for the worse: the Run log's counts. */
+  changed?: number;
+  worse?: number;
   /** The selection was the header row (or above it), so the whole table is checked. */
   wholeTable?: boolean;
   engine: RunState;

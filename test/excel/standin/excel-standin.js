@@ -309,6 +309,22 @@
               }
             });
           },
+          /** Delete the range's cells, shifting the cells below it (in its columns) up: Excel's range.delete("Up"). */
+          delete(shift) {
+            if (shift !== "Up") throw new Error(`stand-in: delete(${shift}) is not modelled`);
+            apply(() => {
+              const cells = sheetCells(sheet);
+              const moved = new Map();
+              for (const [k, cell] of cells) {
+                const [rr, cc] = k.split(",").map(Number);
+                const inCols = cc >= c && cc < c + cols;
+                if (inCols && rr >= r && rr < r + rows) continue;
+                moved.set((inCols && rr >= r + rows ? rr - rows : rr) + "," + cc, cell);
+              }
+              cells.clear();
+              for (const [k, cell] of moved) cells.set(k, cell);
+            });
+          },
           __get_numberFormat: () => grid((cell) => (cell ? cell.numberFormat : "General")),
           __set_numberFormat: (v) => {
             checkDims(v, "numberFormat");

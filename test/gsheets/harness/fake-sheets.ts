@@ -641,6 +641,18 @@ export class FakeSheet {
     this.cells.clear();
     return this;
   }
+  /** Deletes whole rows, shifting the rows below up, as Sheet.deleteRows does. */
+  deleteRows(rowPosition: number, howMany: number): void {
+    this.rec("deleteRows", true);
+    const moved = new Map<string, CellData>();
+    for (const [k, cell] of this.cells) {
+      const [r, c] = k.split(",").map(Number);
+      if (r >= rowPosition && r < rowPosition + howMany) continue;
+      moved.set(`${r >= rowPosition + howMany ? r - howMany : r},${c}`, cell);
+    }
+    this.cells = moved;
+    this.maxRows = Math.max(1, this.maxRows - howMany);
+  }
   autoResizeColumns(_start: number, _n: number): this {
     this.rec("autoResizeColumns", true);
     return this;

@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const limits = process.env.SANDBOX_LIMITS ? JSON.parse(process.env.SANDBOX_LIMITS) : undefined;
   // The sandbox's clock, which a test can move on (a day, for a daily quota's reset).
   let offsetMs = 0;
-  const sandbox = await startSandbox({ port: 0, msPerProperty, limits, now: () => new Date(Date.now() + offsetMs) });
+  const today = process.env.SANDBOX_TODAY || undefined;
+  const sandbox = await startSandbox({ port: 0, msPerProperty, limits, today, now: () => new Date(Date.now() + offsetMs) });
   const controls: Record<string, (...a: any[]) => unknown> = {
     setFaults: (rules: FaultRule[]) => sandbox.setFaults(rules),
     addFaults: (rules: FaultRule[]) => sandbox.addFaults(rules),

@@ -27,7 +27,7 @@ export interface SandboxProcess {
   close(): Promise<void>;
 }
 
-export async function startSandboxProcess(opts: { msPerProperty?: number; limits?: unknown } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(opts: { msPerProperty?: number; limits?: unknown; today?: string } = {}): Promise<SandboxProcess> {
   const script = path.join(__dirname, "sandbox-process.ts");
   const child: ChildProcess = fork(script, [], {
     execArgv: ["--import", "tsx"],
@@ -35,6 +35,7 @@ export async function startSandboxProcess(opts: { msPerProperty?: number; limits
       ...process.env,
       SANDBOX_MS_PER_PROPERTY: String(opts.msPerProperty ?? 2),
       ...(opts.limits ? { SANDBOX_LIMITS: JSON.stringify(opts.limits) } : {}),
+      ...(opts.today ? { SANDBOX_TODAY: opts.today } : {}),
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

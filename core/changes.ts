@@ -1,0 +1,157 @@
+/**
+ * What changed since the last check, the same in Excel and Google Sheets: each property's new row of the results
+ * block is compared with the row as it stood before it was written, field by field, and every difference becomes a
+ * row of the "Change log" sheet (append-only). Each run becomes a row of the "Run log" sheet. Pure: hosts read the
+ * cells, call these, and append what they return.
+ *
+ * Rules: a row with no earlier result is the baseline (nothing logged); a row the service could not answer this time
+ * (statuses "error", or the earlier values kept) is not a change: the run log counts it as an error.
+ */
+import { CHECK_LABELS } from "./colours";
+import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
+import { cellDay } from "./user-columns";
+
+export const CHANGE_LOG_SHEET = "Change log";
+export const CHANGE_LOG_ARCHIVE_SHEET = "Change log (archive)";
+export const RUN_LOG_SHEET = "Run log";
+export const CHANGE_LOG_HEADERS = ["Run at", "UPRN", "Address", "Check", "Field", "Was", "Now", "Direction"] as const;
+export const RUN_LOG_HEADERS = ["Started", "Ended", "Trigger", "Run by", "Rows", "Checked", "Changed", "Worse", "Errors", "Requests used", "Quota left", "Problem"] as const;
+/** Past this many data rows, the oldest rows of the Change log move to its archive sheet (never dropped). */
+export const CHANGE_LOG_MAX_ROWS = 50_000;
+
+export type Direction = "better" | "worse" | "changed";
+export type Trigger = "manual" | "scheduled" | "on open";
+
+type Kind = "status" | "date" | "rating" | "score" | "risk" | "window" | "text";
+
+/** The fields compared: each check's status, expiry and rating; the score; the risk; the next action and its window. */
+const FIELDS: { key: string; check: string; field: string; kind: Kind }[] = [
+  { key: "compliance_score", check: "", field: "Compliance score", kind: "score" },
+  { key: "risk_level", check: "", field: "Risk level", kind: "risk" },
+  { key: "epc_status", check: "epc", field: "Status", kind: "status" },
+  { key: "epc_rating", check: "epc", field: "Rating", kind: "rating" },
+  { key: "epc_expiry", check: "epc", field: "Expiry", kind: "date" },
+  { key: "gas_status", check: "gas_safety", field: "Status", kind: "status" },
+  { key: "gas_expiry", check: "gas_safety", field: "Expiry", kind: "date" },
+  { key: "eicr_status", check: "eicr", field: "Status", kind: "status" },
+  { key: "eicr_expiry", check: "eicr", field: "Expiry", kind: "date" },
+  { key: "licensing_status", check: "licensing", field: "Status", kind: "status" },
+  { key: "deposit_status", check: "deposit_protection", field: "Status", kind: "status" },
+  { key: "next_action", check: "", field: "Next action", kind: "text" },
+  { key: "window", check: "", field: "Window", kind: "window" },
+];
+export const COMPARED_FIELDS: readonly string[] = FIELDS.map((f) => f.key);
+
+const at = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
+const STATUS_KEYS = OUTPUT_COLUMNS.map((c, i) => (c.kind === "status" ? i : -1)).filter((i) => i >= 0);
+
+function text(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  return (typeof v === "string" ? v : String(v)).trim().replace(/^'/, "");
+}
+
+function value(kind: Kind, v: unknown): string {
+  if (kind === "date") return cellDay(v) ?? text(v);
+  if (kind === "score") return typeof v === "number" ? String(v) : text(v);
+  if (kind === "status" || kind === "risk") return text(v).toLowerCase();
+  return text(v);
+}
+
+const RANK: Partial<Record<Kind, Record<string, number>>> = {
+  status: { fail: 0, warning: 1, pass: 2 },
+  risk: { high: 0, medium: 1, low: 2 },
+  window: { Overdue: 0, Urgent: 1, Book: 2, Plan: 3, OK: 4 },
+  rating: { G: 0, F: 1, E: 2, D: 3, C: 4, B: 5, A: 6 },
+};
+
+function direction(kind: Kind, was: string, now: string): Direction {
+  if (!was || !now) return "changed";
+  if (kind === "score" || kind === "date") {
+    const a = kind === "score" ? Number(was) : Date.parse(was);
+    const b = kind === "score" ? Number(now) : Date.parse(now);
+    return Number.isFinite(a) && Number.isFinite(b) ? (b > a ? "better" : "worse") : "changed";
+  }
+  const rank = RANK[kind];
+  const a = rank?.[was];
+  const b = rank?.[now];
+  return a === undefined || b === undefined || a === b ? "changed" : b > a ? "better" : "worse";
+}
+
+/** Whether a block row holds a result (any status other than blank or "error"). */
+function answered(row: readonly unknown[] | undefined): boolean {
+  return !!row && STATUS_KEYS.some((i) => {
+    const s = text(row[i]).toLowerCase();
+    return s !== "" && s !== "error";
+  });
+}
+
+export interface Change {
+  uprn: string;
+  address: string;
+  check: string;
+  field: string;
+  was: string;
+  now: string;
+  direction: Direction;
+}
+
+/**
+ * The fields of one property that differ between its block row before (`was`, as read from the sheet) and after
+ * (`now`, the row being written). Empty for a first result (the baseline) and for a row not answered this time.
+ */
+export function rowChanges(was: readonly unknown[] | undefined, now: readonly unknown[]): Change[] {
+  if (!answered(was) || !answered(now)) return [];
+  // The earlier values kept ("Not refreshed at ..."): the service did not answer this time.
+  if (/^Not refreshed at /.test(text(now[at("message")]))) return [];
+  const uprn = text(now[at("matched_uprn")]) || text(was![at("matched_uprn")]);
+  const address = text(now[at("matched_address")]) || text(was![at("matched_address")]);
+  const out: Change[] = [];
+  for (const f of FIELDS) {
+    const a = value(f.kind, was![at(f.key)]);
+    const b = value(f.kind, now[at(f.key)]);
+    if (a === b) continue;
+    out.push({ uprn, address, check: f.check ? CHECK_LABELS[f.check as keyof typeof CHECK_LABELS] : "", field: f.field, was: a, now: b, direction: direction(f.kind, a, b) });
+  }
+  return out;
+}
+
+/** A Change log row; text is formula-safe (a value starting with = + - @ is written as text). */
+export function changeLogRow(runAt: string, c: Change): Cell[] {
+  return [runAt, safeCellText(c.uprn), safeCellText(c.address), c.check, c.field, safeCellText(c.was), safeCellText(c.now), c.direction];
+}
+
+export interface RunLogEntry {
+  startedAt: string;
+  endedAt: string;
+  trigger: Trigger;
+  runBy: string;
+  rows: number;
+  checked: number;
+  changed: number;
+  worse: number;
+  errors: number;
+  requestsUsed?: number;
+  quotaLeft?: number;
+  /** Why the run failed or stopped, in words; empty when it ended well. */
+  problem?: string;
+}
+
+export function runLogRow(e: RunLogEntry): Cell[] {
+  return [e.startedAt, e.endedAt, e.trigger, safeCellText(e.runBy), e.rows, e.checked, e.changed, e.worse, e.errors, e.requestsUsed ?? "", e.quotaLeft ?? "", safeCellText(e.problem ?? "")];
+}
+
+/** The pane's and sidebar's line for the last run. */
+export function runLogLine(e: RunLogEntry): string {
+  const what = `${e.checked.toLocaleString("en-GB")} of ${e.rows.toLocaleString("en-GB")} rows checked`;
+  const changes = e.changed ? `${e.changed.toLocaleString("en-GB")} change${e.changed === 1 ? "" : "s"} (${e.worse.toLocaleString("en-GB")} worse)` : "no changes";
+  const errors = e.errors ? `, ${e.errors.toLocaleString("en-GB")} with errors` : "";
+  return `Last run ${e.endedAt.slice(0, 16).replace("T", " ")} UTC (${e.trigger}): ${what}, ${changes}${errors}${e.problem ? `. ${e.problem}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
+}
+
+/**
+ * How many of the oldest Change log rows to move to the archive before appending `adding` rows to `existing` data
+ * rows, so that the log keeps at most `max` (the archive keeps everything).
+ */
+export function changeLogOverflow(existing: number, adding: number, max = CHANGE_LOG_MAX_ROWS): number {
+  return Math.max(0, Math.min(existing, existing + adding - max));
+}

@@ -1,0 +1,65 @@
+/** core/changes.ts: what counts as a change, its direction, the baseline, rows not answered, and the archive rule. */
+import { changeLogOverflow, changeLogRow, outputHeaders, outputRow, rowChanges, runLogLine, serviceError, type CheckResult } from "../../core";
+
+const AT = "2026-11-25T10:00:00Z";
+const result = (over: Partial<Record<string, unknown>> = {}, checks: Record<string, Record<string, unknown>> = {}): CheckResult =>
+  ({
+    uprn: "100023336956",
+    address: "10 Downing Street, London, SW1A 2AA",
+    compliance_score: 80,
+    risk_level: "low",
+    checks: {
+      epc: { status: "pass", rating: "C", expiry: "2030-01-01" },
+      gas_safety: { status: "pass", last_certificate: "2026-06-01", expiry: "2027-06-01" },
+      eicr: { status: "pass", expiry: "2029-01-01" },
+      licensing: { status: "not_required" },
+      deposit_protection: { status: "pass", scheme: "DPS" },
+      ...checks,
+    },
+    last_updated: "2026-11-20T09:00:00Z",
+    ...over,
+  }) as CheckResult;
+const row = (r: CheckResult) => outputRow({ result: r }, AT, undefined, undefined, { windows: undefined });
+
+test("a first result is the baseline; the same result again is no change", () => {
+  expect(rowChanges(undefined, row(result()))).toEqual([]);
+  expect(rowChanges(outputRow(undefined, AT), row(result()))).toEqual([]);
+  expect(rowChanges(row(result()), row(result()))).toEqual([]);
+});
+
+test("each changed field once, with its direction", () => {
+  const was = row(result());
+  const now = row(result({ compliance_score: 60, risk_level: "medium" }, { gas_safety: { status: "warning", last_certificate: "2026-06-01", expiry: "2026-12-20" }, epc: { status: "pass", rating: "B", expiry: "2030-01-01" } }));
+  const got = rowChanges(was, now).map((c) => [c.check, c.field, c.was, c.now, c.direction]);
+  expect(got).toEqual(
+    expect.arrayContaining([
+      ["", "Compliance score", "80", "60", "worse"],
+      ["", "Risk level", "low", "medium", "worse"],
+      ["EPC", "Rating", "C", "B", "better"],
+      ["Gas safety", "Status", "pass", "warning", "worse"],
+      ["Gas safety", "Expiry", "2027-06-01", "2026-12-20", "worse"],
+    ]),
+  );
+  expect(got.every(([, field]) => field !== "Last updated (UTC)" && field !== "Checked at (UTC)")).toBe(true);
+});
+
+test("a row the service did not answer this time is not a change", () => {
+  const was = row(result());
+  const failed = outputRow({ error: serviceError("server", "http_500", "") }, AT, was);
+  expect(String(failed[outputHeaders().indexOf("Message")])).toMatch(/^Not refreshed at /);
+  expect(rowChanges(was, failed)).toEqual([]);
+  const gone = outputRow({ error: serviceError("not_found", "property_not_found", "No property") }, AT);
+  expect(rowChanges(was, gone)).toEqual([]);
+});
+
+test("log rows are formula-safe; the archive takes exactly the overflow", () => {
+  const r = changeLogRow(AT, { uprn: "1", address: "=HYPERLINK(1)", check: "", field: "Next action", was: "+x", now: "y", direction: "changed" });
+  expect(r[2]).toBe("'=HYPERLINK(1)");
+  expect(r[5]).toBe("'+x");
+  expect(changeLogOverflow(49_990, 5)).toBe(0);
+  expect(changeLogOverflow(49_990, 20)).toBe(10);
+  expect(changeLogOverflow(3, 60_000)).toBe(3);
+  expect(runLogLine({ startedAt: AT, endedAt: AT, trigger: "manual", runBy: "", rows: 10, checked: 9, changed: 2, worse: 1, errors: 1 })).toBe(
+    "Last run 2026-11-25 10:00 UTC (manual): 9 of 10 rows checked, 2 changes (1 worse), 1 with errors. See the Change log and Run log sheets.",
+  );
+});

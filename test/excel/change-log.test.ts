@@ -1,0 +1,71 @@
+/**
+ * The Change log and the Run log in Excel (issue "Keep a portfolio watched", part 1): check, move the sandbox's clock
+ * 60 days, check again. The Change log lists exactly the fields that changed, the expected set worked out here from
+ * the sandbox's own answers on the two days; the Run log has one row per run. Node, the Excel stand-in, real HTTP.
+ */
+import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, createClient } from "../../core";
+import { expectedChanges, loggedKey } from "../helpers/changes";
+import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { findExamples } from "../../sandbox/dataset";
+import { startSandbox } from "../../sandbox/app";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createStandIn } = require("./standin/excel-standin.js");
+
+const DAY1 = "2027-01-31";
+
+test("run, move the clock 60 days, run again: exactly the changed fields are logged, and two runs", async () => {
+  const sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 0 });
+  try {
+    const ds1 = sb.dataset();
+    const ex = findExamples(ds1);
+    // Properties whose dates cross a threshold in 60 days, and ordinary ones.
+    const picked = new Set<string>();
+    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
+    for (const p of ds1.properties.slice(0, 120)) picked.add(p.uprn);
+    const uprns = [...picked];
+
+    const s = createStandIn();
+    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+
+    const run = async () => {
+      s.api.select("Sheet1", `A1:A${uprns.length + 1}`);
+      const prep = await prepareCheck(excelRun, { plan: "professional" });
+      if (!prep.ok) throw new Error(prep.message);
+      return runCheck(prep.check, { excelRun, client, plan: "professional" });
+    };
+    const first = await run();
+    expect(first.runLog).toMatch(/no changes/);
+    expect(s.api.read("Change log", "A1:H2").values).toEqual([[...CHANGE_LOG_HEADERS], ["", "", "", "", "", "", "", ""]]);
+
+    sb.setToday("2027-04-01");
+    const ds2 = sb.dataset();
+    const second = await run();
+
+    const expected = expectedChanges(ds1, ds2, uprns, new Date().toISOString().slice(0, 10));
+
+    const n = second.runLog ? Number(/(\d[\d,]*) changes?/.exec(second.runLog)?.[1].replace(/,/g, "")) : NaN;
+    const log = s.api.read("Change log", `A1:H${expected.size + 2}`).values as unknown[][];
+    const rows = log.slice(1).filter((r) => r[0] !== "");
+    const got = new Set(rows.map(loggedKey));
+    expect(expected.size).toBeGreaterThan(20);
+    expect(got).toEqual(expected);
+    expect(n).toBe(expected.size);
+    // A status that went from warning to fail is worse; every row has a direction.
+    for (const r of rows) {
+      expect(["better", "worse", "changed"]).toContain(r[7]);
+      if (r[4] === "Status" && r[5] === "warning" && r[6] === "fail") expect(r[7]).toBe("worse");
+    }
+
+    const runs = s.api.read("Run log", "A1:L4").values as unknown[][];
+    expect(runs[0]).toEqual([...RUN_LOG_HEADERS]);
+    expect(runs.slice(1).filter((r) => r[0] !== "").length).toBe(2);
+    expect(runs[1]).toEqual(expect.arrayContaining(["manual", uprns.length, uprns.length, 0, 0]));
+    expect(runs[2][6]).toBe(expected.size);
+    expect(runs[2][7]).toBe(rows.filter((r) => r[7] === "worse").length);
+  } finally {
+    sb.app.server.closeAllConnections();
+    await sb.close();
+  }
+});
