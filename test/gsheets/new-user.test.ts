@@ -399,7 +399,12 @@ describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
     const last = (await pollToEnd(env)).pop();
     expect(last.phase).toBe("stopped");
     expect(last.message).toMatch(/The sheet "Sheet1" was deleted, so the check stopped/);
-    expect(env.log.writesSince(mark)).toEqual([]);
+    // Nothing is written anywhere but the Run log, whose row says why the run stopped.
+    const writes = env.log.writesSince(mark);
+    expect(writes.filter((w) => w.sheet !== "Run log" && w.method !== "insertSheet")).toEqual([]);
+    expect(writes.filter((w) => w.method === "insertSheet")).toHaveLength(1);
+    const runLog = env.spreadsheet.getSheetByName("Run log")!;
+    expect(String(runLog.peek(2, 12, 1, 1)[0][0])).toMatch(/was deleted, so the check stopped/);
     expect(other.getLastRow()).toBe(0);
   });
 });

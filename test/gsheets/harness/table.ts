@@ -45,8 +45,11 @@ export function expectedFill(status: unknown): string | null {
   return c ? c.fill : null;
 }
 
-/** The sheets built after a run (Action list, Compliance summary): their writes are counted apart from the block's. */
-export const ACTION_SHEETS = ["Action list", "Compliance summary"];
+/**
+ * The sheets written beside the results block (Action list, Compliance summary, and the Change log and Run log that
+ * runs append to): their writes are counted apart from the block's.
+ */
+export const ACTION_SHEETS = ["Action list", "Compliance summary", "Change log", "Change log (archive)", "Run log"];
 const onActionSheets = (c: { sheet?: string; method: string }) => (c.sheet !== undefined && ACTION_SHEETS.includes(c.sheet)) || c.method === "insertSheet";
 
 /** A poll's writes to the checked sheet (the results block), and apart, its writes to the Action list and summary. */
