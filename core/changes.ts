@@ -10,6 +10,7 @@
 import { CHECK_LABELS } from "./colours";
 import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
 import { cellDay } from "./user-columns";
+import { runCounts, type RunState } from "./run";
 
 export const CHANGE_LOG_SHEET = "Change log";
 export const CHANGE_LOG_ARCHIVE_SHEET = "Change log (archive)";
@@ -134,6 +135,23 @@ export interface RunLogEntry {
   quotaLeft?: number;
   /** Why the run failed or stopped, in words; empty when it ended well. */
   problem?: string;
+}
+
+/** How many of the changes are for the worse. */
+export function worseCount(changes: readonly Pick<Change, "direction">[]): number {
+  return changes.filter((c) => c.direction === "worse").length;
+}
+
+/**
+ * A run's Run log entry from the engine's state, the same counts in both hosts: rows asked for, rows with a result,
+ * rows without one (invalid, failed, not sent; rows hidden by a filter are neither), and the quota left.
+ */
+export function runLogEntry(
+  state: RunState,
+  o: Pick<RunLogEntry, "startedAt" | "endedAt" | "trigger" | "runBy" | "changed" | "worse" | "problem">,
+): RunLogEntry {
+  const c = runCounts(state);
+  return { ...o, rows: c.rows, checked: c.withResult, errors: c.rows - c.withResult - c.skipped, quotaLeft: state.rate?.remaining };
 }
 
 export function runLogRow(e: RunLogEntry): Cell[] {

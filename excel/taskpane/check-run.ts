@@ -43,7 +43,8 @@ import {
   type WindowSettings,
   rowChanges,
   type Change,
-  type RunLogEntry,
+  runLogEntry,
+  worseCount,
   type Trigger,
 } from "../../core";
 import type { UserStore } from "../settings";
@@ -465,20 +466,15 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     summary.actionSheets = built.line;
   }
   // The Change log and the Run log: every run that got this far is logged, changes or not.
-  const c = summary.counts;
-  const entry: RunLogEntry = {
+  const entry = runLogEntry(state, {
     startedAt: run.startedAt,
     endedAt: iso(),
     trigger: deps.trigger ?? "manual",
     runBy: deps.runBy ?? "",
-    rows: c.rows,
-    checked: c.withResult,
     changed: tally.changes.length,
-    worse: tally.changes.filter((x) => x.direction === "worse").length,
-    errors: c.rows - c.withResult - c.skipped,
-    quotaLeft: state.rate?.remaining,
+    worse: worseCount(tally.changes),
     problem: summary.fatal ?? (summary.done ? "" : summary.title),
-  };
+  });
   summary.runLog = await actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry))
     .catch((e: unknown) => `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. Run the check again to log its changes.`);

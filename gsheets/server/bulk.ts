@@ -42,7 +42,7 @@ import {
 } from "../../core";
 import { refreshAfterRun } from "./actions";
 import { appendChanges, appendRunLog, runBy } from "./logs";
-import { rowChanges, type Change } from "../../core/changes";
+import { rowChanges, runLogEntry, worseCount, type Change } from "../../core/changes";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { count } from "../shared/words";
 import { sendRunRequests } from "./http";
@@ -247,7 +247,7 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
     try {
       appendChanges(nowIso, changes);
       run.changed = (run.changed ?? 0) + changes.length;
-      run.worse = (run.worse ?? 0) + changes.filter((c) => c.direction === "worse").length;
+      run.worse = (run.worse ?? 0) + worseCount(changes);
     } catch (e) {
       if (run.notes.indexOf(CHANGE_LOG_FAILED) < 0) run.notes.push(`${CHANGE_LOG_FAILED} (${errorText(e)})`);
     }
@@ -552,22 +552,19 @@ function afterRun(run: SheetRun): void {
     if (line) run.notes.push(line);
   }
   // Every run that ends gets its Run log row, written or not.
-  const c = runCounts(run.engine);
   try {
     run.notes.push(
-      appendRunLog({
-        startedAt: new Date(run.startedAtMs).toISOString(),
-        endedAt: new Date().toISOString(),
-        trigger: "manual",
-        runBy: runBy(),
-        rows: c.rows,
-        checked: c.withResult,
-        changed: run.changed ?? 0,
-        worse: run.worse ?? 0,
-        errors: c.rows - c.withResult - c.skipped,
-        quotaLeft: run.engine.rate?.remaining,
-        problem: run.phase === "done" ? "" : run.message,
-      }),
+      appendRunLog(
+        runLogEntry(run.engine, {
+          startedAt: new Date(run.startedAtMs).toISOString(),
+          endedAt: new Date().toISOString(),
+          trigger: "manual",
+          runBy: runBy(),
+          changed: run.changed ?? 0,
+          worse: run.worse ?? 0,
+          problem: run.phase === "done" ? "" : run.message,
+        }),
+      ),
     );
   } catch (e) {
     run.notes.push(`The Run log could not be written (${errorText(e)}); the results are written.`);
