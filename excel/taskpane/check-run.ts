@@ -4,12 +4,10 @@
  */
 import {
   OUTPUT_COLUMNS,
-  STATUS_COLOURS,
   describeError,
   detectColumns,
   displayStatus,
   formatTimestamp,
-  outputHeaders,
   outputRow,
   planScreening,
   readPropertyRows,
