@@ -287,3 +287,11 @@ export function demoSampleSheet(today: string): { values: (string | number)[][];
   const values = [header, ...rows.map((r) => r.map((v, c) => (dates.includes(c) && typeof v === "string" && v ? (dateSerial(v) ?? v) : v)))];
   return { values, numberFormats: header.map((_h, c) => (dates.includes(c) ? DATE_FORMAT : "@")) };
 }
+
+/** What both hosts say once the sample table is written, and what to press next. */
+export function sampleTableMessage(rows: number, sheetName: string, demoKeyIsSet: boolean): string {
+  const next = demoKeyIsSet
+    ? 'The table is selected: press "Check selected rows".'
+    : 'To check it without a service, choose "Try with demo data" under Settings first; with your own key, its made-up rows come back as not found.';
+  return `Sample table of ${rows} rows written to the sheet "${sheetName}". ${next}`;
+}

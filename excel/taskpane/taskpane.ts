@@ -545,10 +545,7 @@ async function insertSampleTable(): Promise<void> {
       return sheetName;
     });
     const s = await rt.settings.load();
-    const next = isDemoKey(s.apiKey)
-      ? 'The table is selected: press "Check selected rows".'
-      : 'To check it without a service, choose "Try with demo data" under Settings first; with your own key, its made-up rows come back as not found.';
-    say("status", `Sample table of ${values.length - 1} rows written to the sheet "${name}". ${next}`);
+    say("status", demo.sampleTableMessage(values.length - 1, name, isDemoKey(s.apiKey)));
   } catch (err) {
     say("status", `The sample table could not be written (${errorText(err)}). Try again, or add a sheet yourself.`);
   }

@@ -3,7 +3,7 @@
  * selected rows" with the demo key works at once. A new sheet every time (Demo properties, Demo properties 2...):
  * it never writes over anything.
  */
-import { demoSampleSheet, demoSheetName, isDemoKey } from "../../core/demo";
+import { demoSampleSheet, demoSheetName, isDemoKey, sampleTableMessage } from "../../core/demo";
 import type { ActionSheetsResult } from "../shared/api";
 import { loadSettings } from "./settings";
 
@@ -21,9 +21,5 @@ export function insertSampleTable(): ActionSheetsResult {
   sheet.activate();
   range.activate();
   const s = loadSettings();
-  const demo = !!s.config && isDemoKey(s.config.apiKey);
-  const next = demo
-    ? 'The table is selected: press "Check selected rows".'
-    : 'To check it without a service, choose "Try with demo data" under Settings first; with your own key, its made-up rows will come back as not found.';
-  return { ok: true, message: `Sample table of ${values.length - 1} rows written to the sheet "${name}". ${next}` };
+  return { ok: true, message: sampleTableMessage(values.length - 1, name, !!s.config && isDemoKey(s.config.apiKey)) };
 }
