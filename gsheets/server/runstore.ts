@@ -3,6 +3,7 @@
  * mapping) in user properties, so that closing and reopening the sidebar resumes; the row keys in the cache.
  */
 import type { ColumnMapping, RunState } from "../../core";
+import type { Trigger } from "../../core/changes";
 
 /**
  * A sheet's run: where its rows and results block are, what the sidebar shows, and the core run engine's
@@ -35,9 +36,18 @@ export interface SheetRun {
   engine: RunState;
   /** The engine's property list and keys were too large for user properties and wait in the user cache. */
   propertiesInCache?: boolean;
+  /** Who started it (the Run log's Trigger): the sidebar (absent: manual) or the schedule. */
+  trigger?: Trigger;
+  /** The columns were chosen by hand (letters), not read from a header row: a scheduled re-check uses them too. */
+  manualMapping?: boolean;
+  /** The user-properties prefix it is stored under (absent: the sidebar's, MANUAL_SLOT). */
+  slot?: string;
+  /** When the state was last saved: a "running" manual run not saved for a long while was left by a closed sidebar. */
+  savedAtMs?: number;
 }
 
-const PREFIX = "compliance.run";
+/** Where the sidebar's run lives; a scheduled re-check keeps its own run under another prefix (schedule.ts). */
+export const MANUAL_SLOT = "compliance.run";
 /** User properties hold 9 KB a value: the state is cut into pieces well under it. */
 const PIECE = 8000;
 const CACHE_PIECE = 90000;
@@ -47,15 +57,19 @@ function props(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
 }
 
-/** User properties hold 500 KB in all: a state larger than this keeps its property list in the cache. */
-const INLINE_MAX = 300000;
+/**
+ * User properties hold 500 KB in all: a state larger than this keeps its property list in the cache. The sidebar's
+ * run and a scheduled run may both be stored, so the scheduled one keeps less inline.
+ */
+const INLINE_MAX: Record<string, number> = { [MANUAL_SLOT]: 300000 };
+const OTHER_INLINE_MAX = 100000;
 
-export function loadRun(): SheetRun | null {
+export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
   const all = props().getProperties();
-  const n = Number(all[`${PREFIX}.pieces`] || 0);
+  const n = Number(all[`${slot}.pieces`] || 0);
   if (!n) return null;
   let json = "";
-  for (let i = 0; i < n; i++) json += all[`${PREFIX}.${i}`] || "";
+  for (let i = 0; i < n; i++) json += all[`${slot}.${i}`] || "";
   try {
     const run = JSON.parse(json) as SheetRun;
     if (!run || run.v !== 2 || !run.engine) return null;
@@ -72,28 +86,28 @@ export function loadRun(): SheetRun | null {
 }
 
 /** One setProperties call; pieces left over from a longer earlier state are removed. */
-export function saveRun(run: SheetRun): void {
+export function saveRun(run: SheetRun, slot: string = MANUAL_SLOT): void {
   let json = JSON.stringify(run);
-  if (json.length > INLINE_MAX) {
+  if (json.length > (INLINE_MAX[slot] ?? OTHER_INLINE_MAX)) {
     if (!run.propertiesInCache) cacheKeys(run.runId, { properties: run.engine.properties, keys: run.engine.keys });
     run.propertiesInCache = true;
     json = JSON.stringify({ ...run, propertiesInCache: true, engine: { ...run.engine, properties: [], keys: [] } });
   }
   const updates: Record<string, string> = {};
   const pieces = Math.ceil(json.length / PIECE);
-  for (let i = 0; i < pieces; i++) updates[`${PREFIX}.${i}`] = json.slice(i * PIECE, (i + 1) * PIECE);
-  updates[`${PREFIX}.pieces`] = String(pieces);
+  for (let i = 0; i < pieces; i++) updates[`${slot}.${i}`] = json.slice(i * PIECE, (i + 1) * PIECE);
+  updates[`${slot}.pieces`] = String(pieces);
   const store = props();
-  const old = Number(store.getProperty(`${PREFIX}.pieces`) || 0);
+  const old = Number(store.getProperty(`${slot}.pieces`) || 0);
   store.setProperties(updates);
-  for (let i = pieces; i < old; i++) store.deleteProperty(`${PREFIX}.${i}`);
+  for (let i = pieces; i < old; i++) store.deleteProperty(`${slot}.${i}`);
 }
 
-export function clearRun(): void {
+export function clearRun(slot: string = MANUAL_SLOT): void {
   const store = props();
-  const old = Number(store.getProperty(`${PREFIX}.pieces`) || 0);
-  for (let i = 0; i < old; i++) store.deleteProperty(`${PREFIX}.${i}`);
-  store.deleteProperty(`${PREFIX}.pieces`);
+  const old = Number(store.getProperty(`${slot}.pieces`) || 0);
+  for (let i = 0; i < old; i++) store.deleteProperty(`${slot}.${i}`);
+  store.deleteProperty(`${slot}.pieces`);
 }
 
 /** A large run's property list and keys, kept in the user cache (6 hours), pieces under its 100 KB a value. */

@@ -1,0 +1,550 @@
+/**
+ * One check run on a sheet, whoever started it (the sidebar's button or the schedule): begin it (the first submits,
+ * the rows marked "Checking…"), step it (find the block, read the rows as they are now, send what core's run engine
+ * says is due with one fetchAll, write what arrived where each property now is), and end it (Action list, Run log).
+ * The engine decides everything else; bulk.ts (the sidebar) and schedule.ts (the trigger) only call these.
+ */
+import {
+  OUTPUT_COLUMNS,
+  acceptReply,
+  checkingRow,
+  createRun,
+  describeError,
+  dueRequests,
+  isCheckingMessage,
+  jobViews,
+  looksLikeOurRow,
+  markWritten,
+  matchRows,
+  nextDueInMs,
+  normaliseProperty,
+  outcomesToWrite,
+  outputRow,
+  readPropertyRows,
+  runCounts,
+  runSummary,
+  serviceError,
+  stopRun,
+  storedState,
+  type Cell,
+  type InputRow,
+  type Outcome,
+  type RowNow,
+  type UserDates,
+  type WindowSettings,
+  detectUserColumns,
+  userDatesOf,
+} from "../../core";
+import { refreshAfterRun } from "./actions";
+import { appendChanges, appendRunLog, runBy } from "./logs";
+import { rowChanges, runLogEntry, worseCount, type Change, type Trigger } from "../../core/changes";
+import type { RunProgress } from "../shared/api";
+import { count } from "../shared/words";
+import { sendRunRequests } from "./http";
+import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
+import { loadSettings, type Settings } from "./settings";
+import { BLOCK_WIDTH, a1, checkBlock, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
+import { recordWatch } from "./watch";
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** Never ask the sidebar to come back sooner than this, or later than a minute. */
+const MIN_WAIT_MS = 250;
+const MAX_WAIT_MS = 60000;
+/**
+ * No request is started once a call has run this long: each can hang until UrlFetchApp gives up on it, and Apps
+ * Script ends a call at 6 minutes, before the state is saved. The rest wait for the next poll.
+ */
+export const SEND_BUDGET_MS = 60000;
+const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+/** How far (columns) from where it was last seen a header-less block is looked for. */
+const SEARCH_COLUMNS = 16;
+
+export function errorText(e: unknown): string {
+  return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
+}
+
+export function isBlankCell(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+}
+
+// ---- the table as it is now ----
+
+interface TableNow {
+  blockCol: number;
+  headerRow: number;
+  /** Sheet row of rowsNow[0]. */
+  top: number;
+  rowsNow: RowNow[];
+  /** Every row's property key now, marked or not. */
+  keys: Set<string>;
+  notes: (string | undefined)[];
+  /** The user's own EICR date / Licence expiry / Deposit received of each row, for the obligations. */
+  userDates: (UserDates | undefined)[];
+}
+
+/**
+ * Finds the results block again before every write: from its header cells (the header row may have moved with rows
+ * inserted or deleted above it), or, in a table without a header row, from what the block's rows hold (Checking…
+ * marks, our statuses and times), near where it was. A problem sentence when it is gone or changed.
+ */
+function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: number; header?: unknown[] } | { problem: string } {
+  const lastRow = sheet.getLastRow();
+  const gone = { problem: `The results columns (${columnLetter(run.blockCol)}:${columnLetter(run.blockCol + BLOCK_WIDTH - 1)}) were deleted or moved during the check` };
+  if (run.headerRow) {
+    const lastCol = Math.max(1, sheet.getLastColumn());
+    const headerNow = run.headerRow <= lastRow ? sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0] : null;
+    const here = headerNow ? inspectBlock(headerNow) : null;
+    if (here && !here.changed.length) return { headerRow: run.headerRow, blockCol: here.start + 1, header: headerNow! };
+    if (here) {
+      const checked = checkBlock(sheet, run.headerRow, run.blockCol, 0);
+      return "problem" in checked ? checked : gone;
+    }
+    // Rows inserted or deleted above the table moved its header row: look for our intact headers near it.
+    const rows = Math.min(lastRow, run.headerRow + 200);
+    const grid = rows > 0 ? sheet.getRange(1, 1, rows, lastCol).getValues() : [];
+    const order = grid.map((_r, i) => i).sort((x, y) => Math.abs(x + 1 - run.headerRow) - Math.abs(y + 1 - run.headerRow));
+    for (const i of order) {
+      const block = inspectBlock(grid[i]);
+      if (block && !block.changed.length) return { headerRow: i + 1, blockCol: block.start + 1, header: grid[i] };
+    }
+    return gone;
+  }
+  if (lastRow < 1) return gone;
+  const read = (from: number, to: number) => sheet.getRange(1, from, lastRow, to - from + 1).getValues();
+  const score = (grid: unknown[][], c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c) ? 1 : 0), 0);
+  if (run.blockCol + BLOCK_WIDTH - 1 <= sheet.getMaxColumns() && score(read(run.blockCol, run.blockCol + BLOCK_WIDTH - 1), 0) > 0) return { headerRow: 0, blockCol: run.blockCol };
+  // A column inserted (or deleted) left of the block moved it: find it by what its rows hold, nearest first.
+  const from = Math.max(1, run.blockCol - SEARCH_COLUMNS);
+  const to = Math.min(sheet.getMaxColumns(), run.blockCol + SEARCH_COLUMNS + BLOCK_WIDTH);
+  const grid = read(from, to);
+  let best: { col: number; score: number } | null = null;
+  for (let col = from; col + BLOCK_WIDTH - 1 <= to; col++) {
+    const sc = score(grid, col - from);
+    if (sc > 0 && (!best || sc > best.score || (sc === best.score && Math.abs(col - run.blockCol) < Math.abs(best.col - run.blockCol)))) best = { col, score: sc };
+  }
+  return best ? { headerRow: 0, blockCol: best.col } : gone;
+}
+
+/**
+ * The rows as they are now, for core's matchRows: every row under the header (every used row without one), its
+ * property key, and whether its Message still says "Checking…" (only those rows take results: a row this run never
+ * marked is never written). Columns inserted left of both the input and the block move the input with it.
+ */
+function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; blockCol: number; header?: unknown[] }): TableNow {
+  const top = at.headerRow ? at.headerRow + 1 : 1;
+  const lastRow = sheet.getLastRow();
+  const n = Math.max(0, lastRow - top + 1);
+  const shift = at.blockCol - run.blockCol;
+  const cols = run.inputCols + Math.max(0, shift);
+  const input = n ? readRows(sheet, top, lastRow, cols) : [];
+  const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
+  const engineKeys = new Set(run.engine.keys);
+  // The input moved with the block (a column inserted left of both) or stayed (inserted between them): the
+  // reading under which more marked rows name a property of this run.
+  const keyAt = (row: unknown[], s: number) => {
+    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c + s]);
+    return normaliseProperty(cell(run.mapping.uprn), cell(run.mapping.postcode), cell(run.mapping.address));
+  };
+  let best = 0;
+  let bestScore = -1;
+  for (const s of shift > 0 ? [0, shift] : [0]) {
+    let sc = 0;
+    input.forEach((row, i) => {
+      if (isCheckingMessage(marks[i][0]) && engineKeys.has(keyAt(row, s).key || "")) sc++;
+    });
+    if (sc > bestScore) (bestScore = sc), (best = s);
+  }
+  const rowsNow: RowNow[] = [];
+  const keys = new Set<string>();
+  const notes: (string | undefined)[] = [];
+  input.forEach((row, i) => {
+    const r = keyAt(row, best);
+    if (r.key) keys.add(r.key);
+    notes.push(r.note);
+    rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
+  });
+  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: readUserDates(sheet, at, top, n) };
+}
+
+/**
+ * The user's own dates the rules read (by header: "EICR date", "Licence expiry", "Deposit received"), one read of the
+ * columns that hold them; nothing is read when the table has none of them.
+ */
+function readUserDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number): (UserDates | undefined)[] {
+  if (!at.header || !n) return [];
+  const ours = new Set<number>();
+  for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(at.blockCol - 1 + k);
+  const cols = detectUserColumns(at.header, ours);
+  const wanted = [cols.eicrDate, cols.licenceExpiry, cols.depositReceived].filter((c): c is number => c !== undefined);
+  if (!wanted.length) return [];
+  const from = Math.min(...wanted);
+  const to = Math.max(...wanted);
+  const grid = sheet.getRange(top, from + 1, n, to - from + 1).getValues();
+  const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
+  for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
+  return grid.map((row) => userDatesOf(row, shifted));
+}
+
+/** What a row waiting for Resume says: still "Checking…" (so Resume finds it), and why it waits. */
+function waitingRow(prev: unknown[], iso: string, why: string): Cell[] {
+  const row = checkingRow(prev, iso);
+  row[MESSAGE] = `Checking… ${why.replace(/[\s.]+$/, "")}.`;
+  return row;
+}
+
+/** Writes what the engine hands out where each property is now, then tells the engine what was written. */
+function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string, windows?: WindowSettings): { rows: number; changed: number } {
+  const items = outcomesToWrite(run.engine);
+  const { writes, written, changed } = matchRows(run.engine, t.rowsNow, items);
+  const interim = new Set(items.filter((i) => !i.final).map((i) => i.key));
+  const rows = new Map<number, (prev: unknown[]) => Cell[]>();
+  const dupes = new Map<string, number>();
+  const win = windows ?? loadSettings().windows;
+  for (const w of writes) {
+    const sheetRow = t.top + w.row;
+    const key = t.rowsNow[w.row].key;
+    const outcome: Outcome = w.outcome;
+    if (key && interim.has(key) && "error" in outcome) {
+      rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, describeError(outcome.error)));
+      continue;
+    }
+    const first = key ? dupes.get(key) : undefined;
+    if (key && first === undefined) dupes.set(key, sheetRow);
+    const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
+    const context = { windows: win, userDates: t.userDates[w.row] };
+    rows.set(sheetRow, (prev) => {
+      const row = outputRow(outcome, nowIso, prev, note, context);
+      changes.push(...rowChanges(prev, row));
+      return row;
+    });
+  }
+  const changes: Change[] = [];
+  try {
+    writeBlockRows(sheet, t.blockCol, rows);
+  } catch (e) {
+    throw Object.assign(new Error(`${count(rows.size, "result")} could not be written to the sheet (${errorText(e)})`), { cause: e });
+  }
+  // What reached the sheet is logged; the log failing never touches the results.
+  if (changes.length) {
+    try {
+      appendChanges(nowIso, changes);
+      run.changed = (run.changed ?? 0) + changes.length;
+      run.worse = (run.worse ?? 0) + worseCount(changes);
+    } catch (e) {
+      if (run.notes.indexOf(CHANGE_LOG_FAILED) < 0) run.notes.push(`${CHANGE_LOG_FAILED} (${errorText(e)})`);
+    }
+  }
+  markWritten(run.engine, written);
+  if (changed.length && run.notes.indexOf(INPUT_CHANGED_NOTE) < 0) run.notes.push(INPUT_CHANGED_NOTE);
+  return { rows: rows.size, changed: changed.length };
+}
+
+const CHANGE_LOG_FAILED = "Some changes could not be added to the Change log";
+
+const INPUT_CHANGED_NOTE = "Some rows changed during the check: results went to the rows that hold each property now, and the changed rows say to check them again.";
+
+// ---- progress ----
+
+export function sheetPhase(run: SheetRun): SheetRun["phase"] {
+  const e = run.engine.phase;
+  if (e === "running") return "running";
+  if (e === "paused") return "paused";
+  if (e === "stopped") return "stopped";
+  return run.phase === "stopped" ? "stopped" : "done";
+}
+
+function nextWaitMs(run: SheetRun, waitMs: number): number {
+  return run.phase === "running" ? Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs)) : 0;
+}
+
+export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
+  const c = runCounts(run.engine);
+  const views = jobViews(run.engine);
+  const failed = views.filter((j) => j.status === "failed" || j.status === "timed_out").length;
+  return {
+    runId: run.runId,
+    sheetName: run.sheetName,
+    rangeA1: a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols),
+    outputA1: a1(run.headerRow || run.firstRow, run.blockCol, run.lastRow - (run.headerRow || run.firstRow) + 1, BLOCK_WIDTH),
+    phase: run.phase,
+    rows: c.rows,
+    invalidRows: c.invalid,
+    duplicateRows: run.duplicateRows,
+    properties: c.properties,
+    propertiesDone: views.reduce((n, j) => n + j.received, 0),
+    rowsWritten: run.rowsWritten,
+    jobs: views.map((j) => ({ jobId: j.jobId, status: j.status === "queued" || j.status === "sending" ? "submitting" : j.status, processed: j.received, total: j.total })),
+    waitMs: nextWaitMs(run, waitMs),
+    message: run.message,
+    rateLimited: run.engine.nextRequestAtMs > Date.now(),
+    notes: run.notes,
+    failedJobs: run.phase === "running" ? 0 : failed,
+    // Why, when every job failed (a refused key, the service down): said once, in the error box.
+    problem: run.phase === "done" && views.length > 0 && failed === views.length && (run.engine.fatal ?? run.engine.firstFailure) ? describeError((run.engine.fatal ?? run.engine.firstFailure)!) : "",
+    resumable: c.resumable > 0,
+  };
+}
+
+/** The run's line for the sidebar: core's summary, or while it runs, what it waits for. */
+export function say(run: SheetRun, extra = ""): void {
+  const s = runSummary(run.engine);
+  if (run.phase === "running") {
+    const c = s.counts;
+    const waits = run.engine.nextRequestAtMs > Date.now() ? ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).` : "";
+    const retries = run.engine.retries ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).` : "";
+    run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${c.rowsDone.toLocaleString("en-GB")} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
+    return;
+  }
+  run.message = `${s.title}: ${s.lines.join(" ")}${extra}`;
+}
+
+// ---- one step ----
+
+interface StepResult {
+  waitMs: number;
+  /** The results block is gone or changed: nothing was written. */
+  problem?: string;
+  /** Requests not started for lack of time in this call: they go with the next poll. */
+  unsent: number;
+  /** Rows whose input changed during the run (they were told to check again). */
+  changed: number;
+}
+
+export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { baseUrl: string; apiKey: string } | null, windows?: WindowSettings): StepResult {
+  const nowIso = () => new Date(Date.now()).toISOString();
+  const at = relocate(sheet, run);
+  if ("problem" in at) {
+    // Nothing is written; the state is kept, so Resume can collect once the block is back (Undo).
+    stopRun(run.engine, "Not sent: the results columns were changed during the check; run the check again.");
+    run.phase = "stopped";
+    run.message = `${at.problem}, so the check stopped and nothing more was written. Undo the change and choose Resume, or check again to write fresh results.`;
+    return { waitMs: 0, problem: at.problem, unsent: 0, changed: 0 };
+  }
+  run.blockCol = at.blockCol;
+  run.headerRow = at.headerRow;
+  let table = readTableNow(sheet, run, at);
+  let unsent = 0;
+  if (run.engine.phase === "running" && apiConfig) {
+    const due = dueRequests(run.engine, apiConfig, Date.now(), { presentKeys: table.keys });
+    if (due.requests.length) {
+      // The state goes to storage before a submit is sent: an execution that dies meanwhile resumes knowing the job may exist.
+      if (due.requests.some((r) => r.kind === "submit")) save(run);
+      const replies = sendRunRequests(
+        due.requests.map((r) => r.request),
+        callStartMs + SEND_BUDGET_MS,
+      );
+      due.requests.forEach((r, i) => acceptReply(run.engine, r.id, replies[i], Date.now()));
+      unsent = replies.filter((r) => "failure" in r && r.failure === "not_sent").length;
+      table = readTableNow(sheet, run, at); // the sheet may have changed while the requests were out
+    }
+  }
+  const written = writeOutcomes(sheet, run, table, nowIso(), windows);
+  run.rowsWritten += written.rows;
+  run.phase = sheetPhase(run);
+  return { waitMs: nextDueInMs(run.engine, Date.now()), unsent, changed: written.changed };
+}
+
+
+export function withUserLock<T>(fn: () => T, busy: () => T): T {
+  const lock = LockService.getUserLock();
+  if (!lock.tryLock(2000)) return busy();
+  try {
+    return fn();
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+/** Rows of [first, last] hidden by a filter (only asked when the sheet has one: one call per row otherwise). */
+export function hiddenByFilter(sheet: Sheet, first: number, last: number): Set<number> {
+  const hidden = new Set<number>();
+  if (!sheet.getFilter()) return hidden;
+  for (let r = first; r <= last; r++) if (sheet.isRowHiddenByFilter(r)) hidden.add(r);
+  return hidden;
+}
+
+/**
+ * When a run ends with rows written: the Action list and the Compliance summary are built again from the whole block.
+ * Their failure never touches the results block; it is said in the run's notes. A manual run that ended well is
+ * recorded for the schedule to re-check (watch.ts). Returns the Run log's line, empty when it could not be written.
+ */
+export function afterRun(run: SheetRun): string {
+  if (run.rowsWritten) {
+    const line = refreshAfterRun(run);
+    if (line) run.notes.push(line);
+  }
+  if (run.phase === "done" && run.trigger !== "scheduled" && run.engine.properties.length) {
+    try {
+      recordWatch(run);
+    } catch (_e) {
+      // Only the schedule's list of tables is not updated; the check itself is complete.
+    }
+  }
+  // Every run that ends gets its Run log row, written or not.
+  try {
+    const line = appendRunLog(
+      runLogEntry(run.engine, {
+        startedAt: new Date(run.startedAtMs).toISOString(),
+        endedAt: new Date().toISOString(),
+        trigger: run.trigger ?? "manual",
+        runBy: runBy(),
+        changed: run.changed ?? 0,
+        worse: run.worse ?? 0,
+        problem: run.phase === "done" ? "" : run.message,
+      }),
+    );
+    run.notes.push(line);
+    return line;
+  } catch (e) {
+    run.notes.push(`The Run log could not be written (${errorText(e)}); the results are written.`);
+    return "";
+  }
+}
+
+/** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */
+export function save(run: SheetRun): void {
+  run.savedAtMs = Date.now();
+  saveRun({ ...run, engine: storedState(run.engine) }, run.slot ?? MANUAL_SLOT);
+}
+
+export function pollRun(run: SheetRun, callStartMs: number): number {
+  const sheet = findSheet(run.sheetId);
+  if (!sheet) {
+    stopRun(run.engine);
+    run.phase = "stopped";
+    run.message = `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`;
+    return 0;
+  }
+  run.sheetName = sheet.getName(); // renamed mid-run: results still go to the same sheet
+  const settings = loadSettings();
+  if (!settings.config) {
+    stopRun(run.engine, "Not sent: the API key was removed in Settings during the check.");
+    const r = step(sheet, run, callStartMs, null);
+    run.phase = "stopped";
+    run.message = `The API key was removed in Settings, so the check stopped; rows not yet checked say so.${run.engine.phase === "stopped" ? " Add the key again and choose Resume to collect the jobs already sent." : ""}`;
+    return r.waitMs;
+  }
+  const r = step(sheet, run, callStartMs, settings.config, settings.windows);
+  if (r.problem) return 0;
+  say(run, r.unsent ? ` The service is slow to answer; ${count(r.unsent, "request")} wait for the next update.` : "");
+  return r.waitMs;
+}
+
+// ---- begin ----
+
+/**
+ * The rows from firstRow to endRow of the table's input columns, less the blank tail (whole columns select every row
+ * of the sheet; the rows after the last one whose input columns hold anything are not a wall of "empty row" errors).
+ */
+export function readTableRows(sheet: Sheet, table: Table, firstRow: number, endRow: number): { values: unknown[][]; endRow: number } {
+  const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter((c): c is number => c !== undefined);
+  if (endRow < firstRow) return { values: [], endRow };
+  const values = readRows(sheet, firstRow, endRow, table.inputCols);
+  let last = values.length - 1;
+  while (last >= 0 && cols.every((c) => isBlankCell(values[last][c]))) last--;
+  return { values: values.slice(0, last + 1), endRow: firstRow + last };
+}
+
+/** What to check: the rows read from a located table (the sidebar's selection, or a table the schedule re-checks). */
+export interface RunPlan {
+  sheet: Sheet;
+  table: Table;
+  /** Sheet rows of values[0] and of its last row. */
+  firstRow: number;
+  endRow: number;
+  values: unknown[][];
+  wholeTable: boolean;
+  manualMapping: boolean;
+  trigger: Trigger;
+  /** Where the run's state is stored (runstore.ts). */
+  slot: string;
+}
+
+/**
+ * Creates the run and sends its first submits before anything is written: a refused key or plan stops here with
+ * the sheet untouched. Then every row gets its line ("Checking…", or its input error) and what already arrived.
+ */
+export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullable<Settings["config"]> }): { ok: true; run: SheetRun } | { ok: false; message: string } {
+  const { sheet, table, firstRow, endRow, values, wholeTable } = plan;
+  const hidden = hiddenByFilter(sheet, firstRow, endRow);
+  const read = readPropertyRows(values, { mapping: table.mapping, hasHeader: false });
+  const rows: InputRow[] = read.rows.filter((r) => !hidden.has(firstRow + r.index));
+  const now = Date.now();
+  const runId = `run_${now.toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const engine = createRun(rows, { plan: settings.plan === "enterprise" ? 10000 : 1000, nowMs: now, runId, skippedRows: hidden.size });
+  const validRows = rows.filter((r) => r.key && !r.error).length;
+  const run: SheetRun = {
+    v: 2,
+    runId,
+    sheetId: sheet.getSheetId(),
+    sheetName: sheet.getName(),
+    headerRow: table.headerRow,
+    firstRow,
+    lastRow: endRow,
+    inputCols: table.inputCols,
+    mapping: table.mapping,
+    blockCol: table.blockCol,
+    phase: engine.phase === "running" ? "running" : "done",
+    message: "",
+    notes: table.notes.slice(),
+    startedAtMs: now,
+    rowsWritten: 0,
+    duplicateRows: validRows - engine.properties.length,
+    engine,
+  };
+  if (wholeTable) run.wholeTable = true;
+  if (plan.manualMapping) run.manualMapping = true;
+  if (plan.trigger !== "manual") run.trigger = plan.trigger;
+  if (plan.slot !== MANUAL_SLOT) run.slot = plan.slot;
+
+  // The first submit goes before anything is written: a refused key or plan stops here with the sheet untouched.
+  // Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
+  for (let round = 0; round < 3; round++) {
+    const due = dueRequests(engine, settings.config, Date.now());
+    if (!due.requests.length) break;
+    const replies = sendRunRequests(
+      due.requests.map((r) => r.request),
+      now + SEND_BUDGET_MS,
+    );
+    due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
+    if (engine.fatal) return { ok: false, message: describeError(engine.fatal) };
+  }
+
+  ensureBlockFits(sheet, table.blockCol);
+  // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
+  if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
+  formatTextColumns(sheet, table.blockCol, firstRow, endRow);
+  ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
+  if (!table.headerRow) {
+    rememberBlock(sheet, table.blockCol);
+    run.notes.push("No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.");
+  }
+  // Every row gets its line now: input errors at their row, the rest "Checking…" (earlier values kept).
+  const nowIso = new Date(now).toISOString();
+  const marks = new Map<number, (prev: unknown[]) => Cell[]>();
+  rows.forEach((row) => {
+    const sheetRow = firstRow + row.index;
+    if (row.error || !row.key) marks.set(sheetRow, (prev) => outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev));
+    else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso));
+  });
+  writeBlockRows(sheet, table.blockCol, marks);
+  run.rowsWritten = marks.size;
+  const table2 = readTableNow(sheet, run, { headerRow: table.headerRow, blockCol: table.blockCol, header: table.headerRow ? table.headerValues : undefined });
+  run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
+  run.phase = sheetPhase(run);
+
+  const invalid = runCounts(engine).invalid;
+  if (!engine.properties.length) {
+    run.phase = "done";
+    run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
+  } else {
+    say(run);
+    if (invalid) run.notes.push(`${count(invalid, "row")} with input errors; see ${invalid === 1 ? "its" : "their"} Message.`);
+    if (run.duplicateRows) run.notes.push(`${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`);
+    if (hidden.size) run.notes.push(`${count(hidden.size, "row")} hidden by a filter ${hidden.size === 1 ? "was" : "were"} skipped: not sent and not written.`);
+  }
+  if (run.phase !== "running") afterRun(run);
+  save(run);
+  return { ok: true, run };
+}
