@@ -10,6 +10,8 @@ import { insertUprn, lookupAddresses } from "./lookup";
 import { checkSelectedRows, onInstall, onOpen, showSettings, showSidebar } from "./menu";
 import { takeIntent } from "./runstore";
 import { removeApiKey, saveSettings, settingsView } from "./settings";
+import { lastRunLine, openLogSheet } from "./logs";
+import { saveSchedule, scheduleView, scheduledRecheck } from "./schedule";
 
 declare const global: Record<string, unknown>;
 
@@ -25,7 +27,14 @@ function selectionA1(): string {
 const api: ServerApi = {
   getSidebarState: () => {
     const intent = takeIntent();
-    return { settings: settingsView(), run: currentRun(), selection: selectionA1(), intent: intent === "check" || intent === "settings" ? intent : "" };
+    return {
+      settings: settingsView(),
+      run: currentRun(),
+      selection: selectionA1(),
+      intent: intent === "check" || intent === "settings" ? intent : "",
+      schedule: scheduleView(),
+      lastRun: lastRunLine(),
+    };
   },
   getSelection: selectionA1,
   saveSettings,
@@ -39,6 +48,8 @@ const api: ServerApi = {
   refreshActionSheets,
   actionCalendar: actionCalendarFile,
   insertSampleTable,
+  saveSchedule,
+  openLogSheet,
 };
 
 global.onOpen = onOpen;
@@ -59,3 +70,7 @@ global.insertUprn = api.insertUprn;
 global.refreshActionSheets = api.refreshActionSheets;
 global.actionCalendar = api.actionCalendar;
 global.insertSampleTable = api.insertSampleTable;
+global.saveSchedule = api.saveSchedule;
+global.openLogSheet = api.openLogSheet;
+// The time-driven trigger's function (schedule.ts HANDLER names it).
+global.scheduledRecheck = scheduledRecheck;

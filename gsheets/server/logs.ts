@@ -45,18 +45,65 @@ export function appendChanges(runAt: string, changes: readonly Change[]): void {
   sheet.getRange(last + 1, 1, changes.length, width).setNumberFormat("@").setValues(changes.map((c) => changeLogRow(runAt, c)));
 }
 
-/** Appends the run's row and returns its line for the sidebar. */
+/** The last run's line, for every editor's sidebar (document properties: it names no key, only counts). */
+const LAST_RUN_LINE = "compliance.lastRunLine";
+
+/** Appends the run's row and returns its line for the sidebar (kept as the last run's line). */
 export function appendRunLog(entry: RunLogEntry): string {
   const sheet = logSheet(RUN_LOG_SHEET, RUN_LOG_HEADERS);
   const row = runLogRow(entry);
   sheet.getRange(Math.max(1, sheet.getLastRow()) + 1, 1, 1, row.length).setValues([row]);
-  return runLogLine(entry);
+  const line = runLogLine(entry);
+  try {
+    PropertiesService.getDocumentProperties().setProperty(LAST_RUN_LINE, line);
+  } catch (_e) {
+    // Only the sidebar's line is not updated; the Run log has the row.
+  }
+  return line;
 }
 
-/** Who runs this, for the Run log: the user's address where Apps Script gives it (it may not, without that scope). */
+export function lastRunLine(): string {
+  return PropertiesService.getDocumentProperties().getProperty(LAST_RUN_LINE) || "";
+}
+
+/** How far back the Run log is read for its last problem. */
+const PROBLEM_LOOKBACK = 200;
+
+/** The Problem of the Run log's latest row that has one (any trigger), for the stale banner; empty when none. */
+export function lastRunLogProblem(): string {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(RUN_LOG_SHEET);
+  if (!sheet) return "";
+  const last = sheet.getLastRow();
+  if (last < 2) return "";
+  const first = Math.max(2, last - PROBLEM_LOOKBACK + 1);
+  const col = RUN_LOG_HEADERS.indexOf("Problem") + 1;
+  const values = sheet.getRange(first, col, last - first + 1, 1).getValues();
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = String(values[i][0] ?? "").trim();
+    if (v) return v.replace(/^'/, "");
+  }
+  return "";
+}
+
+/** The sidebar's links to the two log sheets: the sheet is made the active one. */
+export function openLogSheet(name: string): { ok: boolean; message: string } {
+  if (name !== CHANGE_LOG_SHEET && name !== RUN_LOG_SHEET) return { ok: false, message: `There is no log sheet called "${name}".` };
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+  if (!sheet) {
+    return { ok: false, message: name === RUN_LOG_SHEET ? `No "${name}" sheet yet: the first check makes it.` : `No "${name}" sheet yet: it is made when a check finds a change since the previous one.` };
+  }
+  sheet.activate();
+  return { ok: true, message: `The "${name}" sheet is open.` };
+}
+
+/**
+ * Who runs this, for the Run log: the user's address (the userinfo.email scope; Apps Script may still give none, e.g.
+ * to a user of another domain).
+ */
 export function runBy(): string {
   try {
-    return Session.getActiveUser().getEmail() || "";
+    // In a trigger the active user may be unknown; the effective user is the one the trigger runs as.
+    return Session.getActiveUser().getEmail() || Session.getEffectiveUser().getEmail() || "";
   } catch {
     return "";
   }

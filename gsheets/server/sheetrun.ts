@@ -501,6 +501,8 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
   // The first submit goes before anything is written: a refused key or plan stops here with the sheet untouched.
   // Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
   for (let round = 0; round < 3; round++) {
+    // Each round can hang as long as UrlFetchApp lets a request: none starts after the call's sending minute.
+    if (round > 0 && Date.now() >= now + SEND_BUDGET_MS) break;
     const due = dueRequests(engine, settings.config, Date.now());
     if (!due.requests.length) break;
     const replies = sendRunRequests(

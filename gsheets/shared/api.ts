@@ -112,9 +112,53 @@ export interface InsertResult {
   cell?: string;
 }
 
+export type ScheduleMode = "off" | "daily" | "weekly";
+
+/** Monday first, as ScriptApp.WeekDay names them. */
+export const WEEKDAYS = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"] as const;
+
+export interface ScheduleInput {
+  mode: string;
+  /** 0–23, in the spreadsheet's time zone. */
+  hour?: number | string;
+  /** One of WEEKDAYS, for a weekly schedule. */
+  weekday?: string;
+}
+
+/** The Schedule section: what is set, who it runs as, and whether it has kept up. */
+export interface ScheduleView {
+  mode: ScheduleMode;
+  hour: number;
+  weekday: string;
+  timeZone: string;
+  /** The address the trigger runs as (the person who set it); empty when off or when Apps Script does not say. */
+  runsAs: string;
+  /** The schedule was set by the person looking: only they can change their trigger. */
+  mine: boolean;
+  /** One line for the section, e.g. "Daily between 07:00 and 08:00 (Europe/London), as ann@example.com." */
+  summary: string;
+  /** Something to put right (another person's schedule, a missing trigger); empty when all is well. */
+  warning: string;
+  /** The stale banner's text: no scheduled re-check has succeeded for 26 hours (a weekly one: 7 days and 2 hours). */
+  stale: string;
+  /** A re-check under way across executions, in words; empty otherwise. */
+  pending: string;
+  /** The tables the schedule re-checks, e.g. "Portfolio (header row 1)". */
+  tables: string[];
+}
+
+export interface ScheduleResult {
+  ok: boolean;
+  message: string;
+  schedule: ScheduleView;
+}
+
 export interface SidebarState {
   settings: SettingsView;
   run: RunProgress | null;
+  schedule: ScheduleView;
+  /** The last run's line from the Run log (core's runLogLine), any trigger; empty before the first. */
+  lastRun: string;
   selection: string;
   /** Set by the menu: "check" starts a check of the selection, "settings" opens the settings panel. */
   intent: "" | "check" | "settings";
@@ -140,6 +184,10 @@ export interface ServerApi {
   actionCalendar(): CalendarResult;
   /** Writes the demo's sample table on a new sheet and selects it, ready for "Check selected rows". */
   insertSampleTable(): ActionSheetsResult;
+  /** Sets (Off, daily at an hour, weekly on a day) this person's one time-driven trigger for this spreadsheet. */
+  saveSchedule(input: ScheduleInput): ScheduleResult;
+  /** Makes the "Change log" or "Run log" sheet the active one. */
+  openLogSheet(name: string): ActionSheetsResult;
 }
 
 export interface ActionSheetsResult {

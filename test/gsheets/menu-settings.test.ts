@@ -19,18 +19,26 @@ test("Code.js declares every entry point as a top-level function, parses as ES20
   const sidebar = [...src("gsheets/sidebar/sidebar.ts").matchAll(/call\("(\w+)"/g)].map((m) => m[1]);
   const api = src("gsheets/shared/api.ts");
   const serverApi = [...api.slice(api.indexOf("export interface ServerApi")).split("\n}")[0].matchAll(/^\s+(\w+)\(/gm)].map((m) => m[1]);
-  const needed = [...new Set(["onOpen", "onInstall", ...menu, ...sidebar, ...serverApi])].sort();
+  // The time-driven trigger's function, named where the schedule installs it.
+  const triggers = [...src("gsheets/server/schedule.ts").matchAll(/export const HANDLER = "(\w+)"/g)].map((m) => m[1]);
+  expect(triggers).toEqual(["scheduledRecheck"]);
+  const needed = [...new Set(["onOpen", "onInstall", ...menu, ...sidebar, ...serverApi, ...triggers])].sort();
   expect(menu.length).toBeGreaterThanOrEqual(3);
   expect(serverApi.length).toBeGreaterThanOrEqual(10);
   expect(needed.filter((n) => !topLevel.has(n))).toEqual([]);
   expect(code).not.toMatch(/^\s*(import|export)\s/m);
   const manifest = JSON.parse(fs.readFileSync(path.join(DIST, "appsscript.json"), "utf8"));
   expect(manifest.runtimeVersion).toBe("V8");
+  // script.scriptapp: the schedule's time-driven trigger; userinfo.email: who that trigger runs as (and the Run log's
+  // Run by). Nothing that reads mail or other files.
   expect(manifest.oauthScopes.sort()).toEqual([
     "https://www.googleapis.com/auth/script.container.ui",
     "https://www.googleapis.com/auth/script.external_request",
+    "https://www.googleapis.com/auth/script.scriptapp",
     "https://www.googleapis.com/auth/spreadsheets.currentonly",
+    "https://www.googleapis.com/auth/userinfo.email",
   ]);
+  expect(manifest.oauthScopes.filter((s: string) => /gmail|send_mail|drive/.test(s))).toEqual([]);
   for (const u of manifest.urlFetchWhitelist) expect(u).toMatch(/^https:\/\/[^/]+\/.+/);
 });
 

@@ -78,6 +78,101 @@ export interface NetworkFaults {
   hangMs?: number;
 }
 
+/** A time-driven trigger as ScriptApp keeps it: whose, which document's, and when it fires. */
+export interface FakeTrigger {
+  id: string;
+  handler: string;
+  user: string;
+  docId: string;
+  /** everyDays / everyWeeks with atHour (and onWeekDay), or a one-off after(ms) from createdAtMs. */
+  every?: { days?: number; weeks?: number; hour?: number; weekday?: string; timeZone?: string };
+  afterMs?: number;
+  createdAtMs: number;
+}
+
+/**
+ * ScriptApp's triggers and authorisation, shared by every execution (as Google keeps them), and who the user is.
+ * An Editor add-on may have one time-driven trigger per user per document, at most hourly: creating a second one
+ * throws, as Apps Script does, so a test sees a duplicate at once.
+ */
+export interface ScriptState {
+  triggers: FakeTrigger[];
+  /** Every trigger ever created, for counting replacements. */
+  created: FakeTrigger[];
+  deleted: string[];
+  /** ScriptApp.getAuthorizationInfo(FULL).getAuthorizationStatus(). */
+  authStatus: "NOT_REQUIRED" | "REQUIRED";
+  /** Session.getEffectiveUser() / getActiveUser() address. */
+  user: string;
+  nextId: number;
+}
+
+export const ADDON_TRIGGER_LIMIT_ERROR = "This add-on has created too many time-based triggers in this document for this Google user account.";
+
+function fakeScriptApp(state: ScriptState, docId: () => string, now: () => number) {
+  const view = (t: FakeTrigger) => ({
+    getHandlerFunction: () => t.handler,
+    getUniqueId: () => t.id,
+    getEventType: () => "CLOCK",
+    getTriggerSource: () => "CLOCK",
+    getTriggerSourceId: () => null,
+    __id: t.id,
+  });
+  const WeekDay = Object.fromEntries(["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"].map((d) => [d, d]));
+  function clockBuilder(handler: string) {
+    const t: FakeTrigger = { id: "", handler, user: state.user, docId: docId(), createdAtMs: 0 };
+    const every = () => (t.every ??= {});
+    const b = {
+      everyDays: (n: number) => ((every().days = n), b),
+      everyWeeks: (n: number) => ((every().weeks = n), b),
+      atHour: (h: number) => {
+        if (!(Number.isInteger(h) && h >= 0 && h <= 23)) throw new Error(`Exception: Invalid argument: hour (${h})`);
+        every().hour = h;
+        return b;
+      },
+      onWeekDay: (d: string) => {
+        if (!(d in WeekDay)) throw new Error(`Exception: Invalid argument: day (${d})`);
+        every().weekday = d;
+        return b;
+      },
+      inTimezone: (tz: string) => ((every().timeZone = tz), b),
+      nearMinute: () => b,
+      after: (ms: number) => ((t.afterMs = ms), b),
+      everyMinutes: () => {
+        throw new Error("Exception: Add-ons may not create time-based triggers that run more often than once an hour.");
+      },
+      everyHours: (n: number) => ((every().days = n / 24), b),
+      create: () => {
+        if (state.triggers.some((x) => x.user === t.user && x.docId === t.docId)) throw new Error(`Exception: ${ADDON_TRIGGER_LIMIT_ERROR}`);
+        if (!t.every && t.afterMs === undefined) throw new Error("Exception: The trigger has no schedule (everyDays, everyWeeks or after).");
+        t.id = `trigger-${++state.nextId}`;
+        t.createdAtMs = now();
+        state.triggers.push(t);
+        state.created.push({ ...t, every: t.every ? { ...t.every } : undefined });
+        return view(t);
+      },
+    };
+    return b;
+  }
+  return {
+    newTrigger: (handler: string) => ({ timeBased: () => clockBuilder(handler) }),
+    getUserTriggers: (_doc: unknown) => state.triggers.filter((t) => t.user === state.user && t.docId === docId()).map(view),
+    getProjectTriggers: () => state.triggers.filter((t) => t.user === state.user).map(view),
+    deleteTrigger: (v: { __id: string }) => {
+      state.triggers = state.triggers.filter((t) => t.id !== v.__id);
+      state.deleted.push(v.__id);
+    },
+    getAuthorizationInfo: (_mode: string) => ({
+      getAuthorizationStatus: () => state.authStatus,
+      getAuthorizationUrl: () => (state.authStatus === "REQUIRED" ? "https://script.google.com/macros/fake-reauthorise" : null),
+    }),
+    AuthMode: { NONE: "NONE", LIMITED: "LIMITED", CUSTOM_FUNCTION: "CUSTOM_FUNCTION", FULL: "FULL" },
+    AuthorizationStatus: { REQUIRED: "REQUIRED", NOT_REQUIRED: "NOT_REQUIRED" },
+    WeekDay,
+    EventType: { CLOCK: "CLOCK" },
+  };
+}
+
 export class FakeProperties {
   data = new Map<string, string>();
   calls = 0;
@@ -198,6 +293,8 @@ export interface GasEnvironment {
   userLock: FakeLock;
   clock: Clock;
   network: NetworkFaults;
+  /** Triggers, authorisation status and the user's address (ScriptApp, Session). */
+  script: ScriptState;
 }
 
 /**
@@ -226,6 +323,7 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
   const userLock = from?.userLock ?? new FakeLock();
   const clock: Clock = from?.clock ?? { offsetMs: 0 };
   const network: NetworkFaults = from?.network ?? {};
+  const script: ScriptState = from?.script ?? { triggers: [], created: [], deleted: [], authStatus: "NOT_REQUIRED", user: "owner@example.com", nextId: 0 };
   (vm.runInContext("(function (clock) { var now = Date.now; Date.now = function () { return now.call(Date) + clock.offsetMs; }; })", context) as (c: Clock) => void)(clock);
   const vmNow = () => Date.now() + clock.offsetMs;
   // The execution in progress: past 6 minutes every service call throws and the call ends with that error.
@@ -348,6 +446,12 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     },
     CacheService: { getUserCache: () => userCache, getScriptCache: () => new FakeCache(), getDocumentCache: () => new FakeCache() },
     LockService: { getUserLock: () => userLock, getScriptLock: () => otherLock, getDocumentLock: () => otherLock },
+    ScriptApp: fakeScriptApp(script, () => spreadsheet.getId(), vmNow),
+    Session: {
+      getEffectiveUser: () => ({ getEmail: () => script.user }),
+      getActiveUser: () => ({ getEmail: () => script.user }),
+      getScriptTimeZone: () => "Europe/London",
+    },
     Utilities: {
       sleep: (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(ms, 5000)),
       formatDate: (date: Date, timeZone: string, pattern: string) => formatDate(date, timeZone, pattern),
@@ -375,6 +479,7 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     userLock,
     clock,
     network,
+    script,
     run(name: string, ...args: unknown[]) {
       const fn = (context as any)[name];
       if (typeof fn !== "function") throw new Error(`Code.js has no top-level function ${name}`);
