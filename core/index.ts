@@ -21,3 +21,4 @@ export * from "./obligations";
 export * from "./actions";
 export * from "./demo-key";
 export * from "./changes";
+export * from "./card";

@@ -2,9 +2,10 @@
  * The COMPLIANCE.* custom functions. Each JSDoc block is the function's help in Excel's formula autocomplete and,
  * through custom-functions-metadata-plugin, its entry in functions.json (never written by hand).
  */
-import { DATE_FORMAT, dateSerial, displayStatus, isCheckName, nextObligation, obligationFor, outputHeaders, outputRow, type CheckName, type CheckResult } from "../../core";
+import { DATE_FORMAT, dateSerial, displayStatus, isCheckName, nextObligation, obligationFor, outputHeaders, outputRow, propertyCard, type CheckName, type CheckResult } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { toFunctionError } from "./batcher";
+import { dataTypesSupported, toEntityValue } from "./card";
 
 /** Every failure becomes #N/A or #VALUE! with a message, so no promise is left pending (#BUSY!). */
 function cellError(e: unknown): CustomFunctions.Error {
@@ -115,9 +116,7 @@ export type DateCell = number | { type: "FormattedNumber"; basicValue: number; n
 export function dateCell(iso: string): DateCell {
   const serial = dateSerial(iso);
   if (serial === null) throw notAvailable(`"${iso}" is not a date`);
-  const req = (globalThis as { Office?: { context?: { requirements?: { isSetSupported(n: string, v?: string): boolean } } } }).Office?.context?.requirements;
-  const rich = !!req && req.isSetSupported("CustomFunctionsRuntime", "1.4") && req.isSetSupported("ExcelApi", "1.16");
-  return rich ? { type: "FormattedNumber", basicValue: serial, numberFormat: DATE_FORMAT } : serial;
+  return dataTypesSupported() ? { type: "FormattedNumber", basicValue: serial, numberFormat: DATE_FORMAT } : serial;
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -204,6 +203,25 @@ export async function check(uprn: any): Promise<any[][]> {
     const { result, checkedAt } = await checkOf(uprn);
     // Spilled values are never parsed as formulas, so the apostrophe guard that protects written cells is not needed here.
     return [outputRow({ result }, checkedAt).map((v) => (typeof v === "string" && v.startsWith("'") ? v.slice(1) : v))];
+  });
+}
+
+/**
+ * A property card: a data type whose text is the address and whose fields are the property's results (Score, Risk, Next action, Action due, Days left, Window, each check's status and dates, Last updated, Checked at). Reach a field with =B2.Score or =B2.[Next action]. Needs Excel with data types (Microsoft 365); elsewhere use COMPLIANCE.CHECK.
+ * @customfunction PROPERTY
+ * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956" or a cell holding it.
+ * @returns The property as a data type (an entity value).
+ * @helpurl https://localhost:3000/help.html#property
+ */
+export async function property(uprn: any): Promise<any> {
+  return guarded(async () => {
+    // Asked before any request: where a function cannot return a data type, no answer could be shown.
+    if (!dataTypesSupported()) {
+      throw notAvailable("Property cards need Excel with data types (Microsoft 365: ExcelApi 1.16). Use =COMPLIANCE.CHECK(uprn) for the same results in one row.");
+    }
+    const { result, checkedAt } = await checkOf(uprn);
+    // Counted from today, as NEXTACTION and DUE are, so =B2.[Next action] and =COMPLIANCE.NEXTACTION(A2) agree.
+    return toEntityValue(propertyCard(result, checkedAt, { today: today() }));
   });
 }
 
