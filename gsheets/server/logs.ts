@@ -38,11 +38,20 @@ export function appendChanges(runAt: string, changes: readonly Change[]): void {
   if (overflow > 0) {
     const oldest = sheet.getRange(2, 1, overflow, width).getValues();
     const archive = logSheet(CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS);
-    archive.getRange(Math.max(1, archive.getLastRow()) + 1, 1, overflow, width).setNumberFormat("@").setValues(oldest);
+    const end = Math.max(1, archive.getLastRow());
+    ensureRows(archive, end + overflow);
+    archive.getRange(end + 1, 1, overflow, width).setNumberFormat("@").setValues(oldest);
     sheet.deleteRows(2, overflow);
     last -= overflow;
   }
+  ensureRows(sheet, last + changes.length);
   sheet.getRange(last + 1, 1, changes.length, width).setNumberFormat("@").setValues(changes.map((c) => changeLogRow(runAt, c)));
+}
+
+/** Sheets cannot write past a sheet's last row (a new sheet has 1,000): grown in one call when an append needs it. */
+function ensureRows(sheet: Sheet, lastRowNeeded: number): void {
+  const max = sheet.getMaxRows();
+  if (lastRowNeeded > max) sheet.insertRowsAfter(max, lastRowNeeded - max);
 }
 
 /** The last run's line, for every editor's sidebar (document properties: it names no key, only counts). */
@@ -52,7 +61,9 @@ const LAST_RUN_LINE = "compliance.lastRunLine";
 export function appendRunLog(entry: RunLogEntry): string {
   const sheet = logSheet(RUN_LOG_SHEET, RUN_LOG_HEADERS);
   const row = runLogRow(entry);
-  sheet.getRange(Math.max(1, sheet.getLastRow()) + 1, 1, 1, row.length).setValues([row]);
+  const last = Math.max(1, sheet.getLastRow());
+  ensureRows(sheet, last + 1);
+  sheet.getRange(last + 1, 1, 1, row.length).setValues([row]);
   const line = runLogLine(entry);
   try {
     PropertiesService.getDocumentProperties().setProperty(LAST_RUN_LINE, line);

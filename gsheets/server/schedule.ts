@@ -130,12 +130,12 @@ function clearPass(): void {
 function fetchesToday(): number {
   const raw = PropertiesService.getUserProperties().getProperty(FETCHES_KEY) || "";
   const [day, n] = raw.split(":");
-  return day === new Date().toISOString().slice(0, 10) ? Number(n) || 0 : 0;
+  return day === new Date(Date.now()).toISOString().slice(0, 10) ? Number(n) || 0 : 0;
 }
 
 function addFetches(n: number): void {
   if (n <= 0) return;
-  PropertiesService.getUserProperties().setProperty(FETCHES_KEY, `${new Date().toISOString().slice(0, 10)}:${fetchesToday() + n}`);
+  PropertiesService.getUserProperties().setProperty(FETCHES_KEY, `${new Date(Date.now()).toISOString().slice(0, 10)}:${fetchesToday() + n}`);
 }
 
 // ---- the trigger ----
@@ -281,7 +281,7 @@ export function saveSchedule(input: ScheduleInput): ScheduleResult {
 // ---- the trigger's handler ----
 
 function logScheduled(startedMs: number, problem: string): void {
-  const entry: RunLogEntry = { startedAt: new Date(startedMs).toISOString(), endedAt: new Date().toISOString(), trigger: "scheduled", runBy: runBy(), rows: 0, checked: 0, changed: 0, worse: 0, errors: 0, problem };
+  const entry: RunLogEntry = { startedAt: new Date(startedMs).toISOString(), endedAt: new Date(Date.now()).toISOString(), trigger: "scheduled", runBy: runBy(), rows: 0, checked: 0, changed: 0, worse: 0, errors: 0, problem };
   appendRunLog(entry);
 }
 

@@ -386,7 +386,7 @@ export function afterRun(run: SheetRun): string {
     const line = appendRunLog(
       runLogEntry(run.engine, {
         startedAt: new Date(run.startedAtMs).toISOString(),
-        endedAt: new Date().toISOString(),
+        endedAt: new Date(Date.now()).toISOString(),
         trigger: run.trigger ?? "manual",
         runBy: runBy(),
         changed: run.changed ?? 0,

@@ -166,3 +166,85 @@ test("the stale banner: shown once no scheduled re-check has succeeded for 26 ho
   fire(env, onlyTrigger(env));
   expect(env.run("getSidebarState").schedule.stale).toBe("");
 });
+
+test("a 10,000-row table re-checked by the trigger: submitted in one execution, collected in the next, each under 6 minutes, every job sent once; the block and the Change log are what a check from the sidebar gives", async () => {
+  const rows = props.slice(0, 10000).map((p) => [p.uprn]);
+  // Two copies of the same spreadsheet: one re-checked by the schedule, the other by the sidebar's button.
+  const scheduled = createGasEnvironment();
+  const manual = createGasEnvironment();
+  for (const env of [scheduled, manual]) {
+    configure(env, sandbox);
+    seedTable(env.sheet, ["UPRN"], rows);
+    await checkFromSidebar(env, "A1:A10001");
+  }
+  // 60 days on at the service: certificates expire, statuses change.
+  const moved = await fetch(`${sandbox.url}/__sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_days: 60 }) });
+  expect(moved.ok).toBe(true);
+  // Both re-checked on the add-on's clock at 01:00 UTC tomorrow, so that "days to next expiry" and the windows
+  // (counted from the day of the check) are worked out on the same day in both.
+  const tomorrow = (Math.floor(Date.now() / (24 * HOUR)) + 1) * 24 * HOUR + HOUR;
+  scheduled.clock.offsetMs = tomorrow - Date.now();
+  expect(scheduled.run("saveSchedule", { mode: "daily", hour: 1 }).ok).toBe(true);
+
+  const submitsBefore = (await sandbox.stats()).bulk_submit;
+  // Every request takes 130 s of the vm's clock: a re-check of 10 jobs cannot fit one execution.
+  scheduled.network.hangMs = 130000;
+  const executions: { ms: number; posts: number; gets: number; trigger: FakeTrigger }[] = [];
+  for (let i = 0; i < 8; i++) {
+    const t = onlyTrigger(scheduled);
+    if (i > 0 && t.afterMs === undefined) break; // the schedule's own trigger is back: the re-check ended
+    if (t.afterMs !== undefined) scheduled.clock.offsetMs += t.afterMs;
+    const mark = scheduled.fetches.length;
+    fire(scheduled, t);
+    const sent = scheduled.fetches.slice(mark);
+    executions.push({ ms: scheduled.vmDurations[scheduled.vmDurations.length - 1].ms, posts: sent.filter((f) => f.method === "POST").length, gets: sent.filter((f) => f.method === "GET").length, trigger: t });
+  }
+  scheduled.network.hangMs = 0;
+  expect(executions.length).toBeGreaterThanOrEqual(2);
+  for (const e of executions) expect(e.ms).toBeLessThan(SIX_MINUTES);
+  // The first execution was the schedule's trigger; each later one a one-off follow-up an hour on (an add-on's minimum).
+  expect(executions[0].trigger.every).toMatchObject({ days: 1, hour: 1 });
+  for (const e of executions.slice(1)) expect(e.trigger.afterMs).toBe(HOUR);
+  // Submitted in the first execution, each job once; later executions only collect.
+  expect(executions[0].posts).toBe(10);
+  for (const e of executions.slice(1)) expect(e.posts).toBe(0);
+  expect(executions[executions.length - 1].gets).toBeGreaterThan(0);
+  expect((await sandbox.stats()).bulk_submit - submitsBefore).toBe(10);
+  // Back to the schedule: one trigger, daily at 01:00.
+  expect(onlyTrigger(scheduled).every).toMatchObject({ days: 1, hour: 1 });
+  expect(scheduled.run("getSidebarState").schedule).toMatchObject({ pending: "", stale: "" });
+
+  manual.clock.offsetMs = tomorrow - Date.now();
+  await checkFromSidebar(manual, "A1:A10001");
+
+  // The results block: the same in both, row for row (but the time of the check).
+  const block = (env: GasEnvironment) => {
+    const start = outputCol(env.sheet, "compliance_score");
+    const checkedAt = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
+    return env.sheet.peek(2, start, 10000, OUTPUT_COLUMNS.length).map((r) => r.map((v, i) => (i === checkedAt ? "" : v instanceof Date ? v.toISOString() : v)));
+  };
+  const got = block(scheduled);
+  expect(got).toEqual(block(manual));
+  expect(String(cellValue(scheduled.sheet, 10001, outputCol(scheduled.sheet, "matched_uprn")))).toBe(props[9999].uprn);
+  expect(got.filter((r) => /Checking/.test(String(r[OUTPUT_COLUMNS.findIndex((c) => c.key === "message")])))).toEqual([]);
+
+  // The Change log: the same changes (but the Run at time), found by the same rules.
+  const changes = (env: GasEnvironment) => {
+    const log = env.spreadsheet.getSheetByName("Change log")!;
+    return log
+      .peek(2, 1, log.getLastRow() - 1, CHANGE_LOG_HEADERS.length)
+      .map((r) => JSON.stringify(r.slice(1)))
+      .sort();
+  };
+  const logged = changes(scheduled);
+  expect(logged.length).toBeGreaterThan(100);
+  expect(logged).toEqual(changes(manual));
+
+  // The Run log: the sidebar's check, then the schedule's, with the same counts as the sidebar's second check.
+  const s = runLog(scheduled);
+  const m = runLog(manual);
+  expect(s.map((r) => r[TRIGGER])).toEqual(["manual", "scheduled"]);
+  const counts = (r: unknown[]) => ["Rows", "Checked", "Changed", "Worse", "Errors", "Problem"].map((h) => r[RUN_LOG_HEADERS.indexOf(h as (typeof RUN_LOG_HEADERS)[number])]);
+  expect(counts(s[1])).toEqual(counts(m[1]));
+  expect(counts(s[1]).slice(0, 3)).toEqual([10000, 10000, logged.length]);
+}, 900000);
