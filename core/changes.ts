@@ -158,6 +158,38 @@ export function runLogRow(e: RunLogEntry): Cell[] {
   return [e.startedAt, e.endedAt, e.trigger, safeCellText(e.runBy), e.rows, e.checked, e.changed, e.worse, e.errors, e.requestsUsed ?? "", e.quotaLeft ?? "", safeCellText(e.problem ?? "")];
 }
 
+/**
+ * A Run log row read back from the sheet (the columns of RUN_LOG_HEADERS), for the pane's and sidebar's last-run line;
+ * null when the row is not one (blank, or a header). Counts read back as numbers or as text alike.
+ */
+export function runLogEntryOfRow(row: readonly unknown[]): RunLogEntry | null {
+  const text = (v: unknown) => (v === null || v === undefined ? "" : String(v).trim());
+  const count = (v: unknown) => (text(v) === "" || !Number.isFinite(Number(v)) ? 0 : Number(v));
+  const trigger = text(row[2]) as Trigger;
+  if (!text(row[0]) || !["manual", "scheduled", "on open"].includes(trigger)) return null;
+  const optional = (v: unknown) => (text(v) === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
+  return {
+    startedAt: text(row[0]),
+    endedAt: text(row[1]) || text(row[0]),
+    trigger,
+    runBy: text(row[3]),
+    rows: count(row[4]),
+    checked: count(row[5]),
+    changed: count(row[6]),
+    worse: count(row[7]),
+    errors: count(row[8]),
+    requestsUsed: optional(row[9]),
+    quotaLeft: optional(row[10]),
+    problem: text(row[11]),
+  };
+}
+
+/** Whether a check made at `iso` is more than `days` days old at `nowMs` (re-check on open); a missing time is old. */
+export function olderThanDays(iso: string | undefined, days: number, nowMs: number): boolean {
+  const t = iso ? Date.parse(iso) : NaN;
+  return !Number.isFinite(t) || nowMs - t > days * 86_400_000;
+}
+
 /** The pane's and sidebar's line for the last run. */
 export function runLogLine(e: RunLogEntry): string {
   const what = `${e.checked.toLocaleString("en-GB")} of ${e.rows.toLocaleString("en-GB")} rows checked`;

@@ -48,7 +48,7 @@ import {
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
 import { MESSAGE, pendingKeys, readTableNow, repairMoved, waitingRow, type RunPlace, type WrittenRows } from "./rows-now";
-import { SHEET_COLUMNS, a1, hiddenRowOffsets, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, writeOutputRows, type Block, type WriteStats } from "./sheet";
+import { SHEET_COLUMNS, a1, hiddenRowOffsets, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, readTableAround, writeOutputRows, type Block, type WriteStats } from "./sheet";
 
 /**
  * The Action list and Compliance summary builders, loaded when first needed (after a run, or from their buttons): they
@@ -96,6 +96,8 @@ export interface PrepareOptions {
   mapping?: ColumnMapping;
   hasHeader?: boolean;
   plan: PlanName;
+  /** Check the whole table around this cell instead of the selection (re-check on open: no user, no selection). */
+  at?: { sheet: string; rowIndex: number; columnIndex: number; inputColumns?: ColumnMapping };
 }
 
 const WIDTH = OUTPUT_COLUMNS.length;
@@ -122,9 +124,18 @@ function looksLikeHeaderRow(row: readonly unknown[]): boolean {
 /** Reads the selection and validates every selected row with the core; nothing is sent. */
 export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Promise<PrepareOutcome> {
   return excelRun(async (context) => {
-    const sel = await readSelection(context);
+    const sel = opts.at ? await readTableAround(context, opts.at.sheet, opts.at.rowIndex, opts.at.columnIndex) : await readSelection(context);
     if ("problem" in sel) return { ok: false, message: sel.problem, headers: [] };
     let { region, values } = sel;
+    // A table without a header row: its input columns are known (absolute), so they are given as the mapping.
+    if (opts.at?.inputColumns) {
+      const mapping: ColumnMapping = {};
+      for (const k of ["uprn", "postcode", "address"] as const) {
+        const c = opts.at.inputColumns[k];
+        if (c !== undefined && c >= region.columnIndex && c < region.columnIndex + region.columnCount) mapping[k] = c - region.columnIndex;
+      }
+      opts = { ...opts, mapping, hasHeader: false };
+    }
     let [from, to] = sel.selectedOffsets;
     // A title row (or a few notes) above the header: the table starts at the header row.
     if (!opts.mapping && opts.hasHeader !== false) {
@@ -271,6 +282,8 @@ export interface RunDeps {
   /** What started the run, for the Run log (default manual) and who ran it, where the host knows. */
   trigger?: Trigger;
   runBy?: string;
+  /** Told where the run's results block is once the run has written it (the workbook's list of blocks to re-check on open). */
+  onBlockWritten?: (place: RunPlace, startedAt: string) => unknown;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onProgress?: (p: RunProgress) => void;
@@ -454,6 +467,7 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const summary = summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
   const place: RunPlace = { sheet: run.sheet, headerRow: run.headerRow, blockColumn: run.blockColumn, inputColumns: run.inputColumns };
   await deps.store?.setItem(LAST_BLOCK_KEY, JSON.stringify(place)).catch(() => undefined);
+  if (tally.byRow.size + tally.waiting.size > 0) await Promise.resolve(deps.onBlockWritten?.(place, run.startedAt)).catch(() => undefined);
   // The two sheets follow the block: built again from it whenever this run wrote rows (a failure there is said, not thrown).
   if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0) {
     const options = { today: new Date(now()).toISOString().slice(0, 10), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows };

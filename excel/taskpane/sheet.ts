@@ -73,6 +73,26 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   const sel = single
     ? { rowIndex: selection.rowIndex, columnIndex: selection.columnIndex, rowCount: 1, columnCount: 1 }
     : { rowIndex: used.rowIndex, columnIndex: used.columnIndex, rowCount: used.rowCount, columnCount: used.columnCount };
+  return readTableOf(context, sheet, sel, single, selection.address);
+}
+
+/**
+ * The table around one cell, as if the user had selected that cell: every row of the table counts as selected. Used
+ * by re-check on open, which starts from the header cell of a block recorded by an earlier check (found again first).
+ */
+export async function readTableAround(context: Excel.RequestContext, sheetName: string, rowIndex: number, columnIndex: number): Promise<SelectionRead> {
+  const sheet = context.workbook.worksheets.getItem(sheetName);
+  sheet.load("name");
+  return readTableOf(context, sheet, { rowIndex, columnIndex, rowCount: 1, columnCount: 1 }, true, `${sheetName}!${columnLetter(columnIndex)}${rowIndex + 1}`);
+}
+
+async function readTableOf(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  sel: { rowIndex: number; columnIndex: number; rowCount: number; columnCount: number },
+  single: boolean,
+  address: string,
+): Promise<SelectionRead> {
   // Excel's surrounding region is that of the top-left cell only.
   const around = sheet.getRangeByIndexes(sel.rowIndex, sel.columnIndex, 1, 1).getSurroundingRegion();
   around.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
@@ -85,7 +105,7 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   const block: Block = { sheet: sheet.name, rowIndex: top, columnIndex: left, rowCount: bottom - top, columnCount: right - left };
   const values = await readBlock(context, block);
   const selectedOffsets: [number, number] = single ? [0, block.rowCount - 1] : [sel.rowIndex - top, sel.rowIndex + sel.rowCount - 1 - top];
-  return { region: block, values, selectedOffsets, address: selection.address };
+  return { region: block, values, selectedOffsets, address };
 }
 
 /**

@@ -27,6 +27,8 @@ import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
 import { actionSheets, lastBlock, loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
 import { insertAddress } from "./sheet";
+import { showLastRun, wireWatch } from "./watch-pane";
+import { dueBlocks, recordBlock, workbookSettings } from "./watch-settings";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const excelRun: ExcelRun = (fn) => Excel.run(fn);
@@ -218,9 +220,13 @@ function hideProgress(): void {
   say("progress-text", "");
 }
 
+/** Every block a check wrote is remembered in the workbook, for re-check on open (a failure there never fails the run). */
+const onBlockWritten = (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(workbookSettings(), place, at);
+
 /** Shows a finished run; returns the Settings field to focus when the run failed on the key or the base URL. */
 function showSummary(s: RunSummary): "api-key" | "base-url" | undefined {
   say("status", `${summaryText(s)}${placement ? `\n${placement}` : ""}`);
+  void showLastRun(excelRun);
   banner(s.fatal ?? null);
   // Paused (a quota used up), stopped, or results not all written: the state is kept, so offer Resume at once.
   if (s.resumable) void offerResume();
@@ -339,6 +345,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
       signal: running.signal,
       onProgress: showProgress,
       onNotice: (t) => say("status", t),
+      onBlockWritten,
     });
     focusAfter = showSummary(summary);
   } catch (e) {
@@ -379,7 +386,7 @@ async function resume(): Promise<void> {
     say("status", "Resuming the unfinished check…");
     const s = await rt.settings.load();
     focusAfter = showSummary(
-      await resumeRun(run, { excelRun, client: c, plan: run.plan, store, windows: s.windows, actionDays: s.actionDays, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) }),
+      await resumeRun(run, { excelRun, client: c, plan: run.plan, store, windows: s.windows, actionDays: s.actionDays, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t), onBlockWritten }),
     );
   } catch (e) {
     banner(errorText(e));
@@ -551,6 +558,38 @@ async function insertSampleTable(): Promise<void> {
   }
 }
 
+/**
+ * Re-check on open: the workbook asked for it (Settings of this workbook) and some block's last check is older than the
+ * days chosen. Runs in the background as the workbook opens (the pane need not be shown), with Cancel while it runs.
+ * An unfinished check goes first (it waits for Resume), and nothing is sent without a key on this computer.
+ */
+async function recheckIfDue(): Promise<void> {
+  const settings = workbookSettings();
+  const due = dueBlocks(settings, Date.now());
+  if (!settings || due.length === 0 || running) return;
+  if (await loadUnfinished(store)) return void say("watch-status", "Re-check on open waits: finish or discard the unfinished check first.");
+  const s = await rt.settings.load();
+  if (!s.apiKey) return void say("watch-status", `Re-check on open: ${due.length} block${due.length === 1 ? " is" : "s are"} due, but no API key is set on this computer. Add it under Settings, then check by hand.`);
+  const c = clientFor(s.baseUrl, s.apiKey);
+  running = new AbortController();
+  ($("check") as HTMLButtonElement).disabled = true;
+  $("cancel").hidden = false;
+  say("status", `Re-checking ${due.length} results block${due.length === 1 ? "" : "s"} of this workbook (re-check on open)…`);
+  try {
+    const { recheckOnOpen } = await import(/* webpackChunkName: "watch" */ "./watch");
+    const out = await recheckOnOpen({ excelRun, client: c, plan: s.plan, store, windows: s.windows, actionDays: s.actionDays, settings, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) });
+    say("status", `Re-check on open: ${out.checked} of ${out.due} block${out.due === 1 ? "" : "s"} checked again.\n${out.lines.join("\n")}`);
+  } catch (e) {
+    banner(`Re-check on open stopped: ${errorText(e)}`);
+    void offerResume();
+  } finally {
+    running = null;
+    ($("check") as HTMLButtonElement).disabled = false;
+    $("cancel").hidden = true;
+    void showLastRun(excelRun);
+  }
+}
+
 /** A first open: nothing works without a key, so say so and show where it goes (without moving focus on load). */
 async function greet(): Promise<void> {
   const s = await rt.settings.load();
@@ -564,6 +603,8 @@ function wire(): void {
   void renderSettings();
   void greet();
   void offerResume();
+  wireWatch(excelRun);
+  void recheckIfDue();
   rt.rateLimitListeners.push(showQuota);
   $("check").addEventListener("click", () => void check());
   $("cancel").addEventListener("click", () => running?.abort());

@@ -82,6 +82,19 @@
       if (!state.sheets.has(name)) state.sheets.set(name, new Map());
       return state.sheets.get(name);
     }
+    /** Office.context.document.settings (saved with the workbook) and the add-in's startup behavior (Office.addin). */
+    state.settings = {};
+    state.savedSettings = {};
+    state.startupBehavior = "None";
+    state.startupCalls = [];
+    // A workbook opened again (a page reloaded with api.dump()'s text in opts.restore): its cells and saved settings.
+    if (opts.restore) {
+      const r = typeof opts.restore === "string" ? JSON.parse(opts.restore) : opts.restore;
+      for (const [name, cells] of r.sheets) state.sheets.set(name, new Map(cells));
+      state.settings = JSON.parse(JSON.stringify(r.settings || {}));
+      state.savedSettings = JSON.parse(JSON.stringify(r.settings || {}));
+      state.startupBehavior = r.startupBehavior || "None";
+    }
     sheetCells("Sheet1");
 
     function hiddenSet(sheet) {
@@ -565,6 +578,31 @@
         requirements: { isSetSupported: (name, version) => !(state.unsupportedSets || []).includes(`${name} ${version}`) },
       },
       actions: { associate: (id, fn) => (actions[id] = fn) },
+      StartupBehavior: { load: "Load", none: "None" },
+      addin: {
+        setStartupBehavior: async (behavior) => {
+          if (behavior !== "Load" && behavior !== "None") throw new Error("InvalidArgument: startup behavior " + behavior);
+          state.startupCalls.push(behavior);
+          state.startupBehavior = behavior;
+        },
+        getStartupBehavior: async () => state.startupBehavior,
+      },
+    };
+    // Settings as Office keeps them: set() changes the copy in memory, saveAsync() writes it into the document.
+    Office.context.document = {
+      settings: {
+        get: (name) => (name in state.settings ? JSON.parse(JSON.stringify(state.settings[name])) : null),
+        set: (name, value) => {
+          state.settings[name] = JSON.parse(JSON.stringify(value));
+        },
+        remove: (name) => {
+          delete state.settings[name];
+        },
+        saveAsync: (cb) => {
+          state.savedSettings = JSON.parse(JSON.stringify(state.settings));
+          Promise.resolve().then(() => cb && cb({ status: "succeeded" }));
+        },
+      },
     };
 
     const api = {
@@ -678,6 +716,14 @@
         state.cellEditMode = !!on;
       },
       colLetters,
+      /** The workbook as saved (cells, saved settings, startup behavior), to open it again: createStandIn({ restore }). */
+      dump() {
+        return JSON.stringify({
+          sheets: [...state.sheets].map(([name, cells]) => [name, [...cells]]),
+          settings: state.savedSettings,
+          startupBehavior: state.startupBehavior,
+        });
+      },
       /** Sheet names, in creation order. */
       sheetNames() {
         return [...state.sheets.keys()];
@@ -719,7 +765,7 @@
   }
 
   function install(root) {
-    const s = createStandIn();
+    const s = createStandIn(root.__standInOptions);
     root.Excel = s.Excel;
     root.Office = s.Office;
     root.CustomFunctions = s.CustomFunctions;
