@@ -23,7 +23,7 @@ import { appendRunLog, lastRunLogProblem, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import { findSheet, locateTable } from "./sheet";
-import { afterRun, beginRun, errorText, pollRun, readTableRows, save, withUserLock } from "./sheetrun";
+import { afterRun, beginRun, errorText, pollRun, readTableRows, runProblem, save, withUserLock } from "./sheetrun";
 import { forgetWatch, listWatches, watchOf } from "./watch";
 
 /** The trigger's function: a top-level function of Code.js (index.ts). */
@@ -202,6 +202,7 @@ function staleText(rec: ScheduleRecord | null, status: ScheduleStatus, nowMs: nu
   } catch (_e) {
     problem = "";
   }
+  if (problem && !/[.!?]$/.test(problem)) problem += ".";
   return `Results may be out of date: no scheduled re-check has succeeded for more than ${hours} hours (${what}).${problem ? ` Last problem in the Run log: ${problem}` : " The Run log has no problem recorded: the trigger may not have run (see Extensions › Apps Script › Triggers, or set the schedule again)."}`;
 }
 
@@ -280,7 +281,9 @@ export function saveSchedule(input: ScheduleInput): ScheduleResult {
 
 // ---- the trigger's handler ----
 
-function logScheduled(startedMs: number, problem: string): void {
+function logScheduled(startedMs: number, text: string): void {
+  // The Run log's line (core's runLogLine) ends the problem with its own full stop.
+  const problem = text.replace(/\.$/, "");
   const entry: RunLogEntry = { startedAt: new Date(startedMs).toISOString(), endedAt: new Date(Date.now()).toISOString(), trigger: "scheduled", runBy: runBy(), rows: 0, checked: 0, changed: 0, worse: 0, errors: 0, problem };
   appendRunLog(entry);
 }
@@ -319,7 +322,8 @@ function beginTable(sheetId: number, settings: Settings & { config: NonNullable<
 
 /** The table is done with: why it did not end well (if it did not) is kept for the pass's status. */
 function endTable(pass: Pass, run: SheetRun | null, problem?: string): void {
-  const why = problem || (run && run.phase !== "done" ? `${run.sheetName}: ${run.message}` : "");
+  const failed = run ? runProblem(run) : "";
+  const why = problem || (failed ? `${run!.sheetName}: ${failed}` : "");
   if (why) pass.problems.push(why);
   pass.sheets.shift();
   clearRun(runSlot());

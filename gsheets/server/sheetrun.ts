@@ -391,7 +391,7 @@ export function afterRun(run: SheetRun): string {
         runBy: runBy(),
         changed: run.changed ?? 0,
         worse: run.worse ?? 0,
-        problem: run.phase === "done" ? "" : run.message,
+        problem: runProblem(run),
       }),
     );
     run.notes.push(line);
@@ -400,6 +400,17 @@ export function afterRun(run: SheetRun): string {
     run.notes.push(`The Run log could not be written (${errorText(e)}); the results are written.`);
     return "";
   }
+}
+
+/**
+ * Why the run did not check everything, for the Run log (and the schedule's staleness): stopped or paused, or ended
+ * with jobs that failed (the service down, the key refused); empty when it ended well (rows the service answered
+ * with an error about the property do not count: they were checked).
+ */
+export function runProblem(run: SheetRun): string {
+  if (run.phase !== "done") return run.message;
+  const failed = jobViews(run.engine).some((j) => j.status === "failed" || j.status === "timed_out");
+  return failed || run.engine.fatal ? run.message : "";
 }
 
 /** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */
@@ -505,6 +516,10 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
     if (round > 0 && Date.now() >= now + SEND_BUDGET_MS) break;
     const due = dueRequests(engine, settings.config, Date.now());
     if (!due.requests.length) break;
+    // A scheduled run stores its state before a submit is sent, as step() does: an execution that dies while
+    // sending is followed by one that knows the job may exist and never sends it again. (The sidebar's start keeps
+    // nothing until the service has accepted a job: a refused key leaves no run behind.)
+    if (plan.slot !== MANUAL_SLOT) save(run);
     const replies = sendRunRequests(
       due.requests.map((r) => r.request),
       now + SEND_BUDGET_MS,

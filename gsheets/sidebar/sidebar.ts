@@ -6,7 +6,7 @@ import { CHECK_LABELS, STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../..
 import type { WindowSettings } from "../../core/obligations";
 import { CHECK_NAMES } from "../../core/checks";
 import type { DisplayStatus } from "../../core/checks";
-import type { JobProgress, RunProgress, ServerApi, SettingsView, SidebarState } from "../shared/api";
+import type { JobProgress, RunProgress, ScheduleView, ServerApi, SettingsView, SidebarState } from "../shared/api";
 import { count } from "../shared/words";
 
 interface ScriptRunner {
@@ -228,6 +228,97 @@ function renderRun(p: RunProgress | null): void {
   });
 }
 
+// ---- the last run's line, the log sheets and the Schedule section ----
+
+function renderLastRun(line: string): void {
+  $("last-run-box").hidden = !line;
+  $("last-run").textContent = line;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+function renderHours(): void {
+  const select = $<HTMLSelectElement>("schedule-hour");
+  for (let h = 0; h < 24; h++) {
+    const o = document.createElement("option");
+    o.value = String(h);
+    o.textContent = `${two(h)}:00 and ${two((h + 1) % 24)}:00`;
+    select.appendChild(o);
+  }
+}
+
+/** Day and hour are asked for only when they mean something: the day for a weekly schedule, the hour unless Off. */
+function showScheduleFields(): void {
+  const mode = $<HTMLSelectElement>("schedule-mode").value;
+  $("schedule-day-box").hidden = mode !== "weekly";
+  $("schedule-hour-box").hidden = mode === "off";
+}
+
+function renderSchedule(v: ScheduleView, keepInputs = false): void {
+  if (!keepInputs) {
+    $<HTMLSelectElement>("schedule-mode").value = v.mode;
+    $<HTMLSelectElement>("schedule-hour").value = String(v.hour);
+    $<HTMLSelectElement>("schedule-day").value = v.weekday;
+  }
+  showScheduleFields();
+  $("schedule-summary").textContent = v.summary;
+  $("schedule-warning").hidden = !v.warning;
+  $("schedule-warning").textContent = v.warning;
+  $("schedule-pending").hidden = !v.pending;
+  $("schedule-pending").textContent = v.pending;
+  $<HTMLButtonElement>("remove-schedule").hidden = v.mode === "off";
+  const tables = $("schedule-tables");
+  tables.textContent = "";
+  if (v.mode !== "off") {
+    v.tables.forEach((t) => {
+      const li = document.createElement("li");
+      li.textContent = t;
+      tables.appendChild(li);
+    });
+  }
+  // Results that may be out of date are said above every tab, not only in the Schedule section.
+  $("stale-banner").hidden = !v.stale;
+  $("stale-banner").textContent = v.stale;
+}
+
+async function saveSchedule(mode?: string): Promise<void> {
+  const save = $<HTMLButtonElement>("save-schedule");
+  save.disabled = true;
+  try {
+    const r = await call("saveSchedule", {
+      mode: mode || $<HTMLSelectElement>("schedule-mode").value,
+      hour: $<HTMLSelectElement>("schedule-hour").value,
+      weekday: $<HTMLSelectElement>("schedule-day").value,
+    });
+    renderSchedule(r.schedule, !r.ok);
+    showMessage(r.message, !r.ok);
+  } catch (e) {
+    showMessage(errorText(e), true);
+  } finally {
+    save.disabled = false;
+  }
+}
+
+async function openLog(name: string): Promise<void> {
+  try {
+    const r = await call("openLogSheet", name);
+    showMessage(r.message, r.ok ? "info" : "warning");
+  } catch (e) {
+    showMessage(errorText(e), true);
+  }
+}
+
+/** After a run ends: the last run's line (and the schedule's tables) as the server has them now. */
+async function refreshLastRun(): Promise<void> {
+  try {
+    const s = await call("getSidebarState");
+    renderLastRun(s.lastRun);
+    renderSchedule(s.schedule, true);
+  } catch {
+    // Only the line is stale; the next opening shows it.
+  }
+}
+
 function jobLine(j: JobProgress, i: number): string {
   // A job the service never accepted has no id: say so rather than show an empty or made-up one.
   const id = j.jobId ? ` (${j.jobId})` : j.status === "failed" || j.status === "stopped" ? " (not created)" : "";
@@ -247,6 +338,7 @@ function showEnd(p: RunProgress): void {
   if (p.phase === "stopped" || p.phase === "paused") showMessage(p.message, "error");
   else if (p.problem) showMessage(p.problem, "error");
   else showMessage("");
+  void refreshLastRun();
 }
 
 // ---- the polling loop: one timer at a time; closing the sidebar stops it, reopening resumes it ----
@@ -460,6 +552,8 @@ async function init(state?: SidebarState): Promise<void> {
     renderSettings(s.settings);
     showSelection(s.selection);
     renderRun(s.run);
+    renderLastRun(s.lastRun);
+    renderSchedule(s.schedule);
     if (!s.settings.hasKey) {
       showMessage('To start, paste your API key below: copy it from your account\'s API page on the compliance service (Professional or Enterprise plan). No key yet? Choose "Try with demo data".');
       selectTab("panel-settings");
@@ -536,6 +630,12 @@ $("reset-windows").addEventListener("click", () => {
   if (defaultWindows) renderWindows(defaultWindows);
   showMessage("Default windows put back: press Save to keep them.");
 });
+onSubmit("schedule-form", () => saveSchedule());
+$("remove-schedule").addEventListener("click", () => void saveSchedule("off"));
+$("schedule-mode").addEventListener("change", showScheduleFields);
+$("open-change-log").addEventListener("click", () => void openLog("Change log"));
+$("open-run-log").addEventListener("click", () => void openLog("Run log"));
+renderHours();
 renderLegend();
 watchSelection();
 void init();

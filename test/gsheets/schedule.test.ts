@@ -248,3 +248,47 @@ test("a 10,000-row table re-checked by the trigger: submitted in one execution, 
   expect(counts(s[1])).toEqual(counts(m[1]));
   expect(counts(s[1]).slice(0, 3)).toEqual([10000, 10000, logged.length]);
 }, 900000);
+
+test("an execution that dies (past 6 minutes) is picked up by the follow-up it installed: the jobs already sent are collected, none is sent twice", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  const { lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 2500).map((p) => [p.uprn]));
+  await checkFromSidebar(env, `A1:A${lastRow}`);
+  expect(env.run("saveSchedule", { mode: "daily", hour: 5 }).ok).toBe(true);
+  const submitsBefore = (await sandbox.stats()).bulk_submit;
+
+  // First execution: 130 s a request, so it sends the three jobs and runs out of its time before collecting them all.
+  env.network.hangMs = 130000;
+  fire(env, onlyTrigger(env));
+  const followUp = onlyTrigger(env);
+  expect(followUp.afterMs).toBe(HOUR);
+  expect((await sandbox.stats()).bulk_submit - submitsBefore).toBe(3);
+
+  // The follow-up's execution hangs past 6 minutes and is ended by Apps Script, mid-request.
+  env.clock.offsetMs += HOUR;
+  env.network.hangMs = 7 * 60 * 1000;
+  expect(() => fire(env, followUp)).toThrow(/Exceeded maximum execution time/);
+  // It had put its own follow-up in place first.
+  const next = onlyTrigger(env);
+  expect(next.id).not.toBe(followUp.id);
+  expect(next.afterMs).toBe(HOUR);
+
+  env.clock.offsetMs += HOUR;
+  env.network.hangMs = 0;
+  fire(env, next);
+  expect(onlyTrigger(env).every).toMatchObject({ days: 1, hour: 5 });
+  expect((await sandbox.stats()).bulk_submit - submitsBefore).toBe(3);
+  const uprn = outputCol(env.sheet, "matched_uprn");
+  expect(String(cellValue(env.sheet, 2, uprn))).toBe(props[0].uprn);
+  expect(String(cellValue(env.sheet, lastRow, uprn))).toBe(props[2499].uprn);
+  const message = outputCol(env.sheet, "message");
+  expect(env.sheet.peek(2, message, 2500, 1).filter((r) => /Checking/.test(String(r[0])))).toEqual([]);
+  const last = runLog(env).pop()!;
+  expect(last[TRIGGER]).toBe("scheduled");
+  expect(counts(last)).toEqual([2500, 2500, ""]);
+  expect(env.run("getSidebarState").schedule.stale).toBe("");
+}, 300000);
+
+function counts(r: unknown[]) {
+  return [r[RUN_LOG_HEADERS.indexOf("Rows")], r[RUN_LOG_HEADERS.indexOf("Checked")], r[PROBLEM]];
+}

@@ -9,7 +9,7 @@ import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../core";
 import { browserAvailable, launch, openSidebar } from "./harness/browser";
 import { createGasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
-import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, seedTable } from "./harness/table";
+import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, pollToEnd, seedTable } from "./harness/table";
 
 const OUT = path.resolve(__dirname, "../../test-output");
 const run = browserAvailable();
@@ -299,5 +299,69 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-failed.png"), fullPage: true });
     await page.close();
     await sandbox.clearFaults();
+  });
+  test("the Schedule section saves a schedule (one trigger, who it runs as), the log links open their sheets, and the stale banner shows after 26 hours without a successful scheduled run", async () => {
+    const env = createGasEnvironment();
+    env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
+    env.spreadsheet.timeZone = "Europe/London";
+    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 20).map((p) => [p.uprn]));
+    env.sheet.select(`A${firstRow}:A${lastRow}`);
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    expect((await pollToEnd(env)).pop().phase).toBe("done");
+
+    const { page } = await openSidebar(browser, env);
+    // The last run's line, and links to the two log sheets.
+    await page.waitForFunction(() => /^Last run .* \(manual\): 20 of 20 rows checked/.test(document.getElementById("last-run")!.textContent || ""));
+    expect(await page.isVisible("#open-change-log")).toBe(true);
+    await page.click("#open-run-log");
+    await page.waitForFunction(() => /"Run log" sheet is open/.test(document.getElementById("message")!.textContent || ""));
+    expect(env.spreadsheet.active.getName()).toBe("Run log");
+    await page.click("#open-change-log");
+    await page.waitForFunction(() => /No "Change log" sheet yet/.test(document.getElementById("message")!.textContent || ""));
+
+    // Off at first: no day or hour asked for. Weekly asks for both.
+    expect(await page.inputValue("#schedule-mode")).toBe("off");
+    expect(await page.isHidden("#schedule-hour-box")).toBe(true);
+    expect(await page.isHidden("#stale-banner")).toBe(true);
+    await page.selectOption("#schedule-mode", "weekly");
+    expect(await page.isVisible("#schedule-day-box")).toBe(true);
+    await page.selectOption("#schedule-day", "WEDNESDAY");
+    await page.selectOption("#schedule-hour", "9");
+    await page.click("#save-schedule");
+    await page.waitForFunction(() => /^Scheduled: Every Wednesday between 09:00 and 10:00 \(Europe\/London\), as owner@example\.com\./.test(document.getElementById("message")!.textContent || ""));
+    expect(await page.textContent("#schedule-summary")).toBe("Every Wednesday between 09:00 and 10:00 (Europe/London), as owner@example.com.");
+    expect(await page.$$eval("#schedule-tables li", (li) => li.map((x) => x.textContent))).toEqual(["Sheet1: the table under header row 1"]);
+    expect(env.script.triggers).toHaveLength(1);
+    expect(env.script.triggers[0]).toMatchObject({ handler: "scheduledRecheck", every: { weeks: 1, weekday: "WEDNESDAY", hour: 9 } });
+
+    // Changed to daily: the trigger is replaced, not added to.
+    await page.selectOption("#schedule-mode", "daily");
+    expect(await page.isHidden("#schedule-day-box")).toBe(true);
+    await page.selectOption("#schedule-hour", "7");
+    await page.click("#save-schedule");
+    await page.waitForFunction(() => /^Scheduled: Daily between 07:00/.test(document.getElementById("message")!.textContent || ""));
+    expect(env.script.triggers).toHaveLength(1);
+    expect(env.script.triggers[0].every).toMatchObject({ days: 1, hour: 7 });
+    await page.close();
+
+    // 27 hours on, and the one scheduled run since needed re-authorisation: the banner says so, above every tab.
+    env.clock.offsetMs += 27 * 60 * 60 * 1000;
+    env.script.authStatus = "REQUIRED";
+    createGasEnvironment({ from: env }).run("scheduledRecheck", { authMode: "FULL", triggerUid: env.script.triggers[0].id });
+    const reopened = await openSidebar(browser, createGasEnvironment({ from: env }));
+    const stale = reopened.page;
+    await stale.waitForSelector("#stale-banner:not([hidden])");
+    expect(await stale.textContent("#stale-banner")).toMatch(/^Results may be out of date: no scheduled re-check has succeeded for more than 26 hours .*Last problem in the Run log: Re-authorisation needed/);
+    expect(await stale.getAttribute("#stale-banner", "role")).toBe("alert");
+    expect(await stale.textContent("#last-run")).toMatch(/\(scheduled\).*Re-authorisation needed/);
+    await stale.screenshot({ path: path.join(OUT, "gsheets-sidebar-schedule.png"), fullPage: true });
+
+    // Removed: no trigger, no banner.
+    await stale.click("#remove-schedule");
+    await stale.waitForFunction(() => /^Schedule off/.test(document.getElementById("message")!.textContent || ""));
+    expect(env.script.triggers).toHaveLength(0);
+    expect(await stale.isHidden("#stale-banner")).toBe(true);
+    expect(await stale.inputValue("#schedule-mode")).toBe("off");
+    await stale.close();
   });
 });
