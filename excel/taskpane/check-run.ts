@@ -47,6 +47,7 @@ import {
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
+import { LAST_BLOCK_KEY, UNFINISHED_KEY } from "./stored";
 import { MESSAGE, pendingKeys, readTableNow, repairMoved, waitingRow, type RunPlace, type WrittenRows } from "./rows-now";
 import { SHEET_COLUMNS, a1, hiddenRowOffsets, columnLetter, isBlankCell, lastUsedColumn, officeErrorText, queueHeaders, readBlock, readSelection, readTableAround, writeOutputRows, type Block, type WriteStats } from "./sheet";
 
@@ -313,9 +314,7 @@ export interface UnfinishedRun extends RunPlace {
   plan: PlanName;
   state: RunState;
 }
-export const UNFINISHED_KEY = "compliance.unfinishedRun";
-/** Where the last check's results block was (per user, never the workbook): for Refresh action list and the calendar. */
-export const LAST_BLOCK_KEY = "compliance.lastBlock";
+export { UNFINISHED_KEY, LAST_BLOCK_KEY };
 
 /** The results block of the last check, as stored after it (a hint: the block is found again before use). */
 export async function lastBlock(store: UserStore): Promise<RunPlace | null> {

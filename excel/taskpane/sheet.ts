@@ -2,6 +2,7 @@
  * All Office.js reads and writes of the task pane, each taking a RequestContext so they run against Excel, office-addin-mock
  * or the test stand-in alike. Writes are batched: one 2D assignment per block and one sync per chunk under the 5 MB limit.
  */
+import { officeErrorText } from "./stored";
 import { OUTPUT_COLUMNS, cellColour, columnNumberFormats, detectColumns, hostRow, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes, type Cell } from "../../core";
 
 /** A rectangle of a worksheet in 0-based indexes. */
@@ -129,12 +130,7 @@ export interface ReadOptions {
   maxBytes?: number;
 }
 
-/** An Office.js error's code and message as one text, to test for the error it is (Excel's codes are strings). */
-export function officeErrorText(e: unknown): string {
-  const code = (e as { code?: unknown })?.code;
-  const message = e instanceof Error ? e.message : String(e);
-  return `${typeof code === "string" ? code : ""} ${message}`;
-}
+export { officeErrorText };
 
 /** Excel on the web refused a request or response over 5 MB: the same read in smaller pieces will pass. */
 function tooLarge(e: unknown): boolean {

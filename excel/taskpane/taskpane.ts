@@ -25,12 +25,14 @@ import {
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
-import { actionSheets, lastBlock, loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, UNFINISHED_KEY, type ExcelRun, type RunProgress, type RunSummary, type UnfinishedRun } from "./check-run";
-import { insertAddress } from "./sheet";
+import type { ExcelRun, RunProgress, RunSummary, UnfinishedRun } from "./check-run";
+import { UNFINISHED_KEY } from "./stored";
 import { showLastRun, wireWatch } from "./watch-pane";
 import { dueBlocks, recordBlock, workbookSettings } from "./watch-settings";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+/** Checking rows (check-run.ts, the sheet code, core's engine) is a chunk loaded on first use: the page starts without it. */
+const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
 const excelRun: ExcelRun = (fn) => Excel.run(fn);
 const rt = complianceRuntime();
 const store = defaultUserStore();
@@ -154,6 +156,7 @@ async function saveWindows(): Promise<void> {
 async function refreshActions(): Promise<void> {
   const days = Number(($("action-days") as HTMLSelectElement).value);
   await rt.settings.setActionDays(days);
+  const { lastBlock, actionSheets } = await checkRun();
   const place = await lastBlock(store);
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
   say("actions-status", "Building the Action list and Compliance summary…");
@@ -163,6 +166,7 @@ async function refreshActions(): Promise<void> {
 }
 
 async function downloadCalendar(): Promise<void> {
+  const { lastBlock, actionSheets } = await checkRun();
   const place = await lastBlock(store);
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first, then download the calendar.");
   const s = await rt.settings.load();
@@ -224,8 +228,8 @@ function hideProgress(): void {
 const onBlockWritten = (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(workbookSettings(), place, at);
 
 /** Shows a finished run; returns the Settings field to focus when the run failed on the key or the base URL. */
-function showSummary(s: RunSummary): "api-key" | "base-url" | undefined {
-  say("status", `${summaryText(s)}${placement ? `\n${placement}` : ""}`);
+function showSummary(s: RunSummary, text: string): "api-key" | "base-url" | undefined {
+  say("status", `${text}${placement ? `\n${placement}` : ""}`);
   void showLastRun(excelRun);
   banner(s.fatal ?? null);
   // Paused (a quota used up), stopped, or results not all written: the state is kept, so offer Resume at once.
@@ -313,6 +317,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
   let focusAfter: string | undefined;
   try {
     say("status", "Reading the selection…");
+    const { prepareCheck, runCheck, summaryText } = await checkRun();
     const prep = await prepareCheck(excelRun, { plan: s.plan, ...(manual ?? {}) });
     if (!prep.ok) {
       say("status", prep.message);
@@ -347,7 +352,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
       onNotice: (t) => say("status", t),
       onBlockWritten,
     });
-    focusAfter = showSummary(summary);
+    focusAfter = showSummary(summary, summaryText(summary));
   } catch (e) {
     banner(errorText(e));
     // A run whose last write Excel refused keeps its record: offer Resume at once.
@@ -363,15 +368,21 @@ function errorText(e: unknown): string {
   return describeError(toServiceError(e));
 }
 
+/** An unfinished run to offer; the check chunk is loaded only when one is stored. */
+async function unfinished(): Promise<UnfinishedRun | null> {
+  if (!(await store.getItem(UNFINISHED_KEY).catch(() => null))) return null;
+  return (await checkRun()).loadUnfinished(store);
+}
+
 async function offerResume(): Promise<void> {
-  const run = await loadUnfinished(store);
+  const run = await unfinished();
   if (!run) return;
   $("unfinished").hidden = false;
-  say("unfinished-text", unfinishedText(run));
+  say("unfinished-text", (await checkRun()).unfinishedText(run));
 }
 
 async function resume(): Promise<void> {
-  const run: UnfinishedRun | null = await loadUnfinished(store);
+  const run = await unfinished();
   $("unfinished").hidden = true;
   if (!run) return;
   startAction();
@@ -385,9 +396,9 @@ async function resume(): Promise<void> {
   try {
     say("status", "Resuming the unfinished check…");
     const s = await rt.settings.load();
-    focusAfter = showSummary(
-      await resumeRun(run, { excelRun, client: c, plan: run.plan, store, windows: s.windows, actionDays: s.actionDays, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t), onBlockWritten }),
-    );
+    const { resumeRun, summaryText } = await checkRun();
+    const summary = await resumeRun(run, { excelRun, client: c, plan: run.plan, store, windows: s.windows, actionDays: s.actionDays, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t), onBlockWritten });
+    focusAfter = showSummary(summary, summaryText(summary));
   } catch (e) {
     banner(errorText(e));
     void offerResume();
@@ -426,6 +437,7 @@ async function insert(withAddress: boolean): Promise<void> {
   const a = found[Number($<HTMLSelectElement>("lookup-results").value)];
   if (!a) return say("lookup-status", "Pick an address first.");
   try {
+    const { insertAddress } = await import(/* webpackChunkName: "check" */ "./sheet");
     const done = await excelRun((ctx) => insertAddress(ctx, a.uprn, withAddress ? a.address : null));
     say("lookup-status", `Inserted UPRN ${a.uprn} at ${done.uprnAt}${done.addressAt ? ` and the address at ${done.addressAt}` : ""}.${done.skipped ? ` ${done.skipped}` : ""}`);
   } catch (e) {
@@ -567,7 +579,7 @@ async function recheckIfDue(): Promise<void> {
   const settings = workbookSettings();
   const due = dueBlocks(settings, Date.now());
   if (!settings || due.length === 0 || running) return;
-  if (await loadUnfinished(store)) return void say("watch-status", "Re-check on open waits: finish or discard the unfinished check first.");
+  if (await unfinished()) return void say("watch-status", "Re-check on open waits: finish or discard the unfinished check first.");
   const s = await rt.settings.load();
   if (!s.apiKey) return void say("watch-status", `Re-check on open: ${due.length} block${due.length === 1 ? " is" : "s are"} due, but no API key is set on this computer. Add it under Settings, then check by hand.`);
   const c = clientFor(s.baseUrl, s.apiKey);
@@ -576,7 +588,7 @@ async function recheckIfDue(): Promise<void> {
   $("cancel").hidden = false;
   say("status", `Re-checking ${due.length} results block${due.length === 1 ? "" : "s"} of this workbook (re-check on open)…`);
   try {
-    const { recheckOnOpen } = await import(/* webpackChunkName: "watch" */ "./watch");
+    const { recheckOnOpen } = await import(/* webpackChunkName: "check" */ "./watch");
     const out = await recheckOnOpen({ excelRun, client: c, plan: s.plan, store, windows: s.windows, actionDays: s.actionDays, settings, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) });
     say("status", `Re-check on open: ${out.checked} of ${out.due} block${out.due === 1 ? "" : "s"} checked again.\n${out.lines.join("\n")}`);
   } catch (e) {

@@ -4,7 +4,7 @@
  */
 import { CHANGE_LOG_SHEET, RUN_LOG_SHEET, runLogEntryOfRow, runLogLine } from "../../core";
 import type { ExcelRun } from "./check-run";
-import { officeErrorText } from "./sheet";
+import { officeErrorText } from "./stored";
 import { DEFAULT_RECHECK_DAYS, recheckDays, recheckUnsupported, setRecheckOnOpen, workbookSettings } from "./watch-settings";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
