@@ -195,7 +195,7 @@ export function runLogLine(e: RunLogEntry): string {
   const what = `${e.checked.toLocaleString("en-GB")} of ${e.rows.toLocaleString("en-GB")} rows checked`;
   const changes = e.changed ? `${e.changed.toLocaleString("en-GB")} change${e.changed === 1 ? "" : "s"} (${e.worse.toLocaleString("en-GB")} worse)` : "no changes";
   const errors = e.errors ? `, ${e.errors.toLocaleString("en-GB")} with errors` : "";
-  return `Last run ${e.endedAt.slice(0, 16).replace("T", " ")} UTC (${e.trigger}): ${what}, ${changes}${errors}${e.problem ? `. ${e.problem}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
+  return `Last run ${e.endedAt.slice(0, 16).replace("T", " ")} UTC (${e.trigger}): ${what}, ${changes}${errors}${e.problem ? `. ${e.problem.trim().replace(/[.\s]+$/, "")}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** core/changes.ts: what counts as a change, its direction, the baseline, rows not answered, and the archive rule. */
-import { changeLogOverflow, changeLogRow, outputHeaders, outputRow, rowChanges, runLogLine, serviceError, type CheckResult } from "../../core";
+import { RUN_LOG_HEADERS, changeLogOverflow, changeLogRow, olderThanDays, outputHeaders, outputRow, rowChanges, runLogEntryOfRow, runLogLine, runLogRow, serviceError, type CheckResult } from "../../core";
 
 const AT = "2026-11-25T10:00:00Z";
 const result = (over: Partial<Record<string, unknown>> = {}, checks: Record<string, Record<string, unknown>> = {}): CheckResult =>
@@ -62,4 +62,25 @@ test("log rows are formula-safe; the archive takes exactly the overflow", () => 
   expect(runLogLine({ startedAt: AT, endedAt: AT, trigger: "manual", runBy: "", rows: 10, checked: 9, changed: 2, worse: 1, errors: 1 })).toBe(
     "Last run 2026-11-25 10:00 UTC (manual): 9 of 10 rows checked, 2 changes (1 worse), 1 with errors. See the Change log and Run log sheets.",
   );
+});
+
+test("a Run log row read back gives the same line as the entry written (counts as numbers or text); other rows are not runs", () => {
+  const entry = { startedAt: AT, endedAt: AT, trigger: "on open" as const, runBy: "a@b", rows: 12, checked: 10, changed: 3, worse: 2, errors: 2, quotaLeft: 480, problem: "Stopped: the quota is used up." };
+  const row = runLogRow(entry);
+  expect(runLogLine(runLogEntryOfRow(row)!)).toBe(runLogLine(entry));
+  expect(runLogEntryOfRow(row.map((v) => (typeof v === "number" ? String(v) : v)))).toEqual(runLogEntryOfRow(row));
+  // A problem that ends in a full stop gives one full stop, not two.
+  expect(runLogLine(entry)).toContain("with errors. Stopped: the quota is used up. See the Change log");
+  expect(runLogEntryOfRow([...RUN_LOG_HEADERS])).toBeNull();
+  expect(runLogEntryOfRow(["", "", "", ""])).toBeNull();
+  expect(runLogEntryOfRow([AT, AT, "by hand", "", 1])).toBeNull();
+});
+
+test("olderThanDays: more than N whole days before now; a missing or unreadable time is old", () => {
+  const now = Date.parse("2026-11-25T10:00:00Z");
+  expect(olderThanDays("2026-11-18T10:00:00Z", 7, now)).toBe(false);
+  expect(olderThanDays("2026-11-18T09:59:59Z", 7, now)).toBe(true);
+  expect(olderThanDays("2026-11-25T09:59:00Z", 0, now)).toBe(true);
+  expect(olderThanDays(undefined, 7, now)).toBe(true);
+  expect(olderThanDays("not a date", 7, now)).toBe(true);
 });
