@@ -37,6 +37,19 @@ function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
   return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`;
 }
 
+/**
+ * The sidebar's run as this spreadsheet sees it: user properties are shared by all of a user's spreadsheets, so a run
+ * of another one is not this sidebar's to show, poll, stop or write (its sheet ids would name sheets of this one).
+ */
+function here(run: SheetRun | null): SheetRun | null {
+  return run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActiveSpreadsheet().getId() ? null : run;
+}
+
+/** A run of another spreadsheet still going (saved within the last 15 minutes; older, its sidebar was closed). */
+function runningElsewhere(run: SheetRun | null): SheetRun | null {
+  return run && !here(run) && run.phase === "running" && Date.now() - (run.savedAtMs || run.startedAtMs) < 15 * 60 * 1000 ? run : null;
+}
+
 function describeRun(run: SheetRun): string {
   return `${run.sheetName}!${a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols)}`;
 }
@@ -49,7 +62,7 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
   return withUserLock(
     () => startUnlocked(opts),
     () => {
-      const run = loadRun();
+      const run = here(loadRun());
       return { ok: false, message: "Another check is starting or updating right now; try again in a moment.", progress: run ? progressOf(run) : null };
     },
   );
@@ -58,7 +71,15 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
 function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   const settings = loadSettings();
   if (!settings.config) return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
-  const existing = loadRun();
+  const stored = loadRun();
+  const other = runningElsewhere(stored);
+  if (other) {
+    return {
+      ok: false,
+      message: `A check of ${other.lastRow - other.firstRow + 1} rows is running in another of your spreadsheets ("${other.spreadsheetName || "untitled"}"): one check runs at a time for each user. Wait for it to finish there (or press Stop in that spreadsheet's sidebar), then check again.`,
+    };
+  }
+  const existing = here(stored);
   if (existing && existing.phase === "running") {
     return {
       ok: false,
@@ -112,7 +133,7 @@ export function pollBulkCheck(): RunProgress | null {
   const callStartMs = Date.now();
   return withUserLock(
     () => {
-      const run = loadRun();
+      const run = here(loadRun());
       if (!run) return null;
       if (run.phase !== "running") return progressOf(run);
       let waitMs = 1000;
@@ -129,7 +150,7 @@ export function pollBulkCheck(): RunProgress | null {
       return progressOf(run, waitMs);
     },
     () => {
-      const run = loadRun();
+      const run = here(loadRun());
       return run ? { ...progressOf(run), waitMs: 1000 } : null;
     },
   );
@@ -142,7 +163,7 @@ export function pollBulkCheck(): RunProgress | null {
 export function cancelBulkCheck(): StopResult | null {
   return withUserLock(
     () => {
-      const run = loadRun();
+      const run = here(loadRun());
       if (!run) return null;
       if (run.phase === "running") {
         stopRun(run.engine, "Stopped by you before this row was sent; run the check again for it.");
@@ -165,7 +186,7 @@ export function cancelBulkCheck(): StopResult | null {
       return progressOf(run);
     },
     () => {
-      const run = loadRun();
+      const run = here(loadRun());
       if (!run) return null;
       return { ...progressOf(run), busy: true, message: "The add-on is updating the sheet right now; stopping as soon as it is done…" };
     },
@@ -176,7 +197,7 @@ export function cancelBulkCheck(): StopResult | null {
 export function resumeBulkCheck(): RunProgress | null {
   return withUserLock(
     () => {
-      const run = loadRun();
+      const run = here(loadRun());
       if (!run) return null;
       resumeRun(run.engine, Date.now());
       run.phase = run.engine.phase === "running" ? "running" : sheetPhase(run);
@@ -185,14 +206,14 @@ export function resumeBulkCheck(): RunProgress | null {
       return progressOf(run, 0);
     },
     () => {
-      const run = loadRun();
+      const run = here(loadRun());
       return run ? { ...progressOf(run), waitMs: 1000 } : null;
     },
   );
 }
 
 export function currentRun(): RunProgress | null {
-  const run = loadRun();
+  const run = here(loadRun());
   return run ? progressOf(run) : null;
 }
 
@@ -202,6 +223,6 @@ export function forgetRun(): void {
 
 /** For tests and the bench: the engine state of the stored run. */
 export function storedEngine(): RunState | null {
-  const run = loadRun();
+  const run = here(loadRun());
   return run ? run.engine : null;
 }

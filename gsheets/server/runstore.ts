@@ -44,6 +44,12 @@ export interface SheetRun {
   slot?: string;
   /** When the state was last saved: a "running" manual run not saved for a long while was left by a closed sidebar. */
   savedAtMs?: number;
+  /**
+   * The spreadsheet it checks: user properties are shared by all of a user's spreadsheets, and sheet ids repeat across
+   * them (the first sheet is 0 in each), so a run is never polled, stopped or written from another spreadsheet.
+   */
+  spreadsheetId?: string;
+  spreadsheetName?: string;
 }
 
 /** Where the sidebar's run lives; a scheduled re-check keeps its own run under another prefix (schedule.ts). */

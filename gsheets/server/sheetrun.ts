@@ -490,6 +490,8 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
     runId,
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
+    spreadsheetId: SpreadsheetApp.getActiveSpreadsheet().getId(),
+    spreadsheetName: SpreadsheetApp.getActiveSpreadsheet().getName(),
     headerRow: table.headerRow,
     firstRow,
     lastRow: endRow,

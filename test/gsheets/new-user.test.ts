@@ -375,6 +375,33 @@ describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
     expect(b.run("startBulkCheck", {}).ok).toBe(true);
   });
 
+  test("a check running in another of the user's spreadsheets is not this sidebar's: not shown, polled, stopped or written here", async () => {
+    const a = fresh();
+    a.sheet.seed(1, 1, [["UPRN"], ...props.slice(320, 380).map((p) => [p.uprn])]);
+    a.sheet.select("A2:A61");
+    expect(a.run("startBulkCheck", {}).ok).toBe(true);
+    // The same user opens the sidebar in another spreadsheet (user properties are shared; its first sheet is also id 0).
+    const b = createGasEnvironment({ from: a, otherSpreadsheet: true });
+    b.sheet.seed(1, 1, [["UPRN"], ...props.slice(0, 3).map((p) => [p.uprn])]);
+    const before = JSON.stringify(b.sheet.getRange(1, 1, 10, 26).getValues());
+    expect(b.run("getSidebarState").run).toBeNull();
+    expect(b.run("pollBulkCheck")).toBeNull();
+    expect(b.run("cancelBulkCheck")).toBeNull();
+    expect(b.run("resumeBulkCheck")).toBeNull();
+    b.sheet.select("A2:A4");
+    const refused = b.run("startBulkCheck", {});
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toMatch(/running in another of your spreadsheets \("Properties"\).*Wait for it to finish there/);
+    expect(JSON.stringify(b.sheet.getRange(1, 1, 10, 26).getValues())).toBe(before);
+    // The first spreadsheet's check goes on and ends there, untouched; then the other may check.
+    const last = (await pollToEnd(a)).pop();
+    expect(last.phase).toBe("done");
+    expect(last.propertiesDone).toBe(60);
+    expect(JSON.stringify(b.sheet.getRange(1, 1, 10, 26).getValues())).toBe(before);
+    expect(b.run("startBulkCheck", {}).ok).toBe(true);
+    expect(b.run("getSidebarState").run.rows).toBe(3);
+  });
+
   test("the sheet renamed mid-run: results still land, the sidebar shows the new name", async () => {
     const env = fresh();
     env.sheet.seed(1, 1, [["UPRN"], ...props.slice(300, 320).map((p) => [p.uprn])]);

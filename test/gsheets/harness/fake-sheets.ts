@@ -789,6 +789,8 @@ export class FakeSheet {
   }
 }
 
+let spreadsheetsMade = 0;
+
 export class FakeSpreadsheet {
   sheets: FakeSheet[] = [];
   active: FakeSheet;
@@ -838,8 +840,15 @@ export class FakeSpreadsheet {
     this.log.record("Spreadsheet", "getSheetById", false);
     return this.sheets.find((s) => s.id === id) ?? null;
   }
+  /** Each fake spreadsheet is a document of its own (the first one made keeps the old id). */
+  readonly id = `fake-spreadsheet-id${spreadsheetsMade++ === 0 ? "" : `-${spreadsheetsMade}`}`;
   getId() {
-    return "fake-spreadsheet-id";
+    return this.id;
+  }
+  /** The document's title (File > Rename). */
+  name = "Properties";
+  getName() {
+    return this.name;
   }
   getSpreadsheetTimeZone() {
     this.log.record("Spreadsheet", "getSpreadsheetTimeZone", false);

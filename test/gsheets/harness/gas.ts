@@ -301,7 +301,7 @@ export interface GasEnvironment {
  * `from`: a new vm over the same spreadsheet, stores and logs, i.e. a fresh Apps Script execution (or a
  * reopened sidebar) that shares nothing with the earlier one but what Google's services keep.
  */
-export function createGasEnvironment(opts: { codePath?: string; from?: GasEnvironment } = {}): GasEnvironment {
+export function createGasEnvironment(opts: { codePath?: string; from?: GasEnvironment; otherSpreadsheet?: boolean } = {}): GasEnvironment {
   const codePath = opts.codePath ?? path.join(DIST, "Code.js");
   if (!fs.existsSync(codePath)) throw new Error(`${codePath} is missing: run \`npm run build:gsheets\` first`);
   const from = opts.from;
@@ -309,9 +309,10 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
   const context = vm.createContext({});
   const VmDate = vm.runInContext("Date", context) as DateConstructor;
   const makeDate = (ms: number) => new VmDate(ms);
-  const spreadsheet = from?.spreadsheet ?? new FakeSpreadsheet(log, makeDate);
+  // otherSpreadsheet: the same user (user properties, cache, lock) in another document of theirs.
+  const spreadsheet = (!opts.otherSpreadsheet && from?.spreadsheet) || new FakeSpreadsheet(log, makeDate);
   const userProperties = from?.userProperties ?? new FakeProperties();
-  const documentProperties = from?.documentProperties ?? new FakeProperties();
+  const documentProperties = (!opts.otherSpreadsheet && from?.documentProperties) || new FakeProperties();
   const scriptProperties = from?.scriptProperties ?? new FakeProperties();
   const userCache = from?.userCache ?? new FakeCache();
   const fetches: FetchRecord[] = from?.fetches ?? [];
