@@ -151,7 +151,8 @@ export function runLogEntry(
   o: Pick<RunLogEntry, "startedAt" | "endedAt" | "trigger" | "runBy" | "changed" | "worse" | "problem">,
 ): RunLogEntry {
   const c = runCounts(state);
-  return { ...o, rows: c.rows, checked: c.withResult, errors: c.rows - c.withResult - c.skipped, quotaLeft: state.rate?.remaining };
+  const used = state.requests ? state.requests.submit + state.requests.results : undefined;
+  return { ...o, rows: c.rows, checked: c.withResult, errors: c.rows - c.withResult - c.skipped, requestsUsed: used, quotaLeft: state.rate?.remaining };
 }
 
 export function runLogRow(e: RunLogEntry): Cell[] {

@@ -39,9 +39,12 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     expect(first.runLog).toMatch(/no changes/);
     expect(s.api.read("Change log", "A1:H2").values).toEqual([[...CHANGE_LOG_HEADERS], ["", "", "", "", "", "", "", ""]]);
 
+    const used1 = sb.stats();
+    sb.reset();
     sb.setToday("2027-04-01");
     const ds2 = sb.dataset();
     const second = await run();
+    const used2 = sb.stats();
 
     const expected = expectedChanges(ds1, ds2, uprns, new Date().toISOString().slice(0, 10));
 
@@ -63,6 +66,10 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     expect(runs.slice(1).filter((r) => r[0] !== "").length).toBe(2);
     expect(runs[1]).toEqual(expect.arrayContaining(["manual", uprns.length, uprns.length, 0, 0]));
     expect(runs[2][6]).toBe(expected.size);
+    // Requests used: what the sandbox counted for each run (submits and result pages).
+    expect(runs[1][9]).toBe(used1.bulk_submit + used1.bulk_results);
+    expect(runs[2][9]).toBe(used2.bulk_submit + used2.bulk_results);
+    expect(used2.bulk_submit).toBeGreaterThan(0);
     expect(runs[2][7]).toBe(rows.filter((r) => r[7] === "worse").length);
   } finally {
     sb.app.server.closeAllConnections();
