@@ -313,6 +313,8 @@ export interface UnfinishedRun extends RunPlace {
   startedAt: string;
   plan: PlanName;
   state: RunState;
+  /** Changes of rows already written that the Change log does not have yet (it is written at the end of a run). */
+  changes?: (Change & { runAt: string })[];
 }
 export { UNFINISHED_KEY, LAST_BLOCK_KEY };
 
@@ -436,7 +438,7 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const iso = () => new Date(now()).toISOString();
   const writer = sheetWriter(run, state, deps, tally, iso);
   const save = async (s: RunState) => {
-    await deps.store?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s) })).catch(() => undefined);
+    await deps.store?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s), changes: tally.changes })).catch(() => undefined);
   };
   const { writesPending } = await driveRun(state, {
     cfg: deps.client.config,
@@ -486,9 +488,16 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     worse: worseCount(tally.changes),
     problem: summary.fatal ?? (summary.done ? "" : summary.title),
   });
+  let logged = false;
   summary.runLog = await actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry))
-    .catch((e: unknown) => `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. Run the check again to log its changes.`);
+    .then((line) => ((logged = true), line))
+    .catch((e: unknown) => `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. ${keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes."}`);
+  // A run kept for Resume: the changes now in the Change log are not logged again by it.
+  if (logged && keep && deps.store) {
+    tally.changes = [];
+    await save(state);
+  }
   return summary;
 }
 
@@ -652,5 +661,8 @@ export async function resumeRun(saved: UnfinishedRun, deps: RunDeps): Promise<Ru
   if (!state) throw new Error("The unfinished check could not be read; select the rows and run Check again.");
   resumeEngine(state, now());
   const run: UnfinishedRun = { ...saved, state };
-  return drive(run, state, deps, newTally());
+  const tally = newTally();
+  // Changes of rows written before the pane closed (or Excel refused a write) are logged with the rest.
+  if (Array.isArray(saved.changes)) tally.changes.push(...saved.changes);
+  return drive(run, state, deps, tally);
 }

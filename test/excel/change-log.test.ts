@@ -3,13 +3,15 @@
  * 60 days, check again. The Change log lists exactly the fields that changed, the expected set worked out here from
  * the sandbox's own answers on the two days; the Run log has one row per run. Node, the Excel stand-in, real HTTP.
  */
-import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, createClient } from "../../core";
+import { CHANGE_LOG_HEADERS, OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient } from "../../core";
 import { expectedChanges, loggedKey } from "../helpers/changes";
-import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { memoryStore } from "../../excel/settings";
+import { loadUnfinished, prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { findExamples } from "../../sandbox/dataset";
 import { startSandbox } from "../../sandbox/app";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createStandIn } = require("./standin/excel-standin.js");
+const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 
 const DAY1 = "2027-01-31";
 
@@ -71,6 +73,68 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     expect(runs[2][9]).toBe(used2.bulk_submit + used2.bulk_results);
     expect(used2.bulk_submit).toBeGreaterThan(0);
     expect(runs[2][7]).toBe(rows.filter((r) => r[7] === "worse").length);
+  } finally {
+    sb.app.server.closeAllConnections();
+    await sb.close();
+  }
+});
+
+test("a re-check whose writes Excel refuses part-way, then resumed: every changed field is logged once, none lost", async () => {
+  const sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 2 });
+  try {
+    const ds1 = sb.dataset();
+    const ex = findExamples(ds1);
+    const picked = new Set<string>();
+    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
+    for (const p of ds1.properties.slice(0, 2400)) picked.add(p.uprn);
+    const uprns = [...picked];
+    const s = createStandIn();
+    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+    const prepare = async () => {
+      s.api.select("Sheet1", "A1");
+      const prep = await prepareCheck(excelRun, { plan: "professional" });
+      if (!prep.ok) throw new Error(prep.message);
+      return prep.check;
+    };
+    await runCheck(await prepare(), { excelRun, client, plan: "professional" });
+    sb.setToday("2027-04-01");
+    const ds2 = sb.dataset();
+    const store = memoryStore();
+    // The user starts typing in a cell once the first job's rows are written (results of the next one arrive), and Excel
+    // refuses every write from then on.
+    let written = 0;
+    await expect(
+      runCheck(await prepare(), {
+        excelRun,
+        client,
+        plan: "professional",
+        store,
+        writeRetryMs: 200,
+        onProgress: (p) => {
+          if (s.api.state.cellEditMode || p.rowsDone >= p.rowsTotal) return;
+          const messages = s.api.read("Sheet1", `${colLetters(1 + MESSAGE)}2:${colLetters(1 + MESSAGE)}${uprns.length + 1}`).values;
+          written = messages.filter((r: unknown[]) => !/^Checking/.test(String(r[0]))).length;
+          if (written > 0) s.api.setCellEditMode(true);
+        },
+      }),
+    ).rejects.toThrow(/could not be written/);
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(uprns.length);
+    // Nothing of the re-check is in the Change log yet, but the changes of the rows written are kept for Resume.
+    expect(s.api.read("Run log", "A3:C3").values[0][0]).toBe("");
+    const saved = await loadUnfinished(store);
+    expect(saved?.changes?.length).toBeGreaterThan(0);
+    s.api.setCellEditMode(false);
+    await resumeRun(saved!, { excelRun, client, plan: "professional", store });
+
+    const expected = expectedChanges(ds1, ds2, uprns, new Date().toISOString().slice(0, 10));
+    const rows = (s.api.read("Change log", `A1:H${expected.size + 50}`).values as unknown[][]).slice(1).filter((r) => r[0] !== "");
+    const keys = rows.map(loggedKey);
+    expect(new Set(keys)).toEqual(expected);
+    expect(keys.length).toBe(expected.size);
+    expect(await loadUnfinished(store)).toBeNull();
   } finally {
     sb.app.server.closeAllConnections();
     await sb.close();
