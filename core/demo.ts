@@ -5,14 +5,15 @@
  * Both hosts route every request made with the demo key here (Excel: createClient; Sheets: gsheets/server/http.ts),
  * so nothing is ever sent with it. Every result carries `demo: true`, which the Message column says in words.
  *
- * Layout of a property in DEMO_DATA: [uprn, line 1, line 2, town, postcode, last updated (days), score, risk,
+ * Layout of a property in DEMO_DATA (read through core/demo-source.ts, which the Apps Script build replaces): [uprn,
+ * line 1, line 2, town, postcode, last updated (days), score, risk,
  * [epc status, rating, expiry], [gas status, last certificate, expiry], [eicr status, expiry, detail],
  * [licensing status, scheme, expiry], [deposit status, scheme, protected date]]; dates as days from today, statuses
  * as p/w/f/n; a date inside a detail as {days}.
  */
 import { isValid as isValidPostcode, toNormalised } from "postcode";
 import { DATE_FORMAT, addDays, dateSerial } from "./obligations";
-import { DEMO_DATA } from "./demo-data";
+import { demoDataText } from "./demo-source";
 import type { HttpRequest } from "./requests";
 
 import { DEMO_NOTE, DEMO_SHEET } from "./demo-key";
@@ -38,7 +39,7 @@ let parsed: Encoded[] | undefined;
 
 /** The demo's properties with their dates counted from `today` (YYYY-MM-DD). */
 export function demoProperties(today: string): DemoProperty[] {
-  parsed ??= JSON.parse(DEMO_DATA) as Encoded[];
+  parsed ??= JSON.parse(demoDataText()) as Encoded[];
   const day = (n: unknown) => (typeof n === "number" ? addDays(today, n) : null);
   return parsed.map(([uprn, line1, line2, town, postcode, updated, score, risk, epc, gas, eicr, lic, dep]) => {
     const address = [line1, line2, town, postcode].filter(Boolean).join(", ");

@@ -6,12 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import * as acorn from "acorn";
 import { DIST, createGasEnvironment } from "./harness/gas";
+import { DEMO_DATA } from "../../core/demo-data";
 
-test("Code.js declares every entry point as a top-level function, parses as ES2019 and has no module syntax left", () => {
+test("Code.js declares every entry point as a top-level function, parses as ES2020 and has no module syntax left", () => {
   const code = fs.readFileSync(path.join(DIST, "Code.js"), "utf8");
-  // Parsed as an ES2019 script: optional chaining, ?? or class fields (which Apps Script may refuse) fail here, and so
-  // does any import/export.
-  const program = acorn.parse(code, { ecmaVersion: 2019, sourceType: "script" }) as unknown as { body: { type: string; id?: { name: string } }[] };
+  // Parsed as an ES2020 script (?. and ?? are allowed: see gsheets/webpack.gsheets.js for why Apps Script takes them):
+  // class fields, private names or anything later fail here, and so does any import/export.
+  const program = acorn.parse(code, { ecmaVersion: 2020, sourceType: "script" }) as unknown as { body: { type: string; id?: { name: string } }[] };
   const topLevel = new Set(program.body.filter((n) => n.type === "FunctionDeclaration").map((n) => n.id!.name));
   // Every name the menu, the sidebar (ServerApi) and the triggers call, read from the sources, not listed by hand.
   const src = (f: string) => fs.readFileSync(path.join(__dirname, "../..", f), "utf8");
@@ -40,6 +41,16 @@ test("Code.js declares every entry point as a top-level function, parses as ES20
   ]);
   expect(manifest.oauthScopes.filter((s: string) => /gmail|send_mail|drive/.test(s))).toEqual([]);
   for (const u of manifest.urlFetchWhitelist) expect(u).toMatch(/^https:\/\/[^/]+\/.+/);
+});
+
+test("the demo's properties are in DemoData.html, not in Code.js (which Apps Script evaluates on every call)", () => {
+  const code = fs.readFileSync(path.join(DIST, "Code.js"), "utf8");
+  const data = fs.readFileSync(path.join(DIST, "DemoData.html"), "utf8");
+  expect(data).toBe(DEMO_DATA);
+  const first = (JSON.parse(data) as string[][])[0];
+  expect(code).not.toContain(first[1]);
+  expect(code).not.toContain(first[0]);
+  expect(code).toContain('createHtmlOutputFromFile("DemoData")');
 });
 
 test("the sidebar is one HTML file: no external scripts or stylesheets", () => {
