@@ -24,6 +24,11 @@ export function isCheckName(name: unknown): name is CheckName {
 
 export type PlanName = "professional" | "enterprise";
 
+/** A stored plan read back: anything but "enterprise" is the Professional plan (the smaller batches are safe on both). */
+export function storedPlan(v: unknown): PlanName {
+  return v === "enterprise" ? "enterprise" : "professional";
+}
+
 /** Per-plan limits from the spec's Limits table. */
 export const PLANS: Record<PlanName, { batchCap: number; perMinute: number; perDay: number }> = {
   professional: { batchCap: 1000, perMinute: 60, perDay: 10000 },

@@ -297,3 +297,23 @@ export function parseWindowSettings(input: unknown): { ok: true; value: WindowSe
 /** The choices of N for the Action list: actions due within N days, plus every overdue one. */
 export const ACTION_LIST_DAYS = [7, 30, 60, 90] as const;
 export const DEFAULT_ACTION_LIST_DAYS = 30;
+
+/**
+ * Settings as a host stored them (text in user properties or Office's storage), read back the same way by both hosts:
+ * anything unreadable or out of range falls back to the default, never to a half-read value.
+ */
+export function storedWindows(text: string | null | undefined): WindowSettings {
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const r = parseWindowSettings(parsed);
+  return r.ok ? r.value : (parseWindowSettings(undefined) as { ok: true; value: WindowSettings }).value;
+}
+
+export function storedActionDays(v: unknown): number {
+  const n = Number(v);
+  return (ACTION_LIST_DAYS as readonly number[]).indexOf(n) >= 0 ? n : DEFAULT_ACTION_LIST_DAYS;
+}

@@ -2,7 +2,7 @@
  * Per-user settings of the Excel add-in (API key, base URL, plan), shared by the task pane and the custom functions.
  * Kept in OfficeRuntime.storage or partitioned localStorage, never in the workbook, so sharing a file never shares a key.
  */
-import { ACTION_LIST_DAYS, DEFAULT_ACTION_LIST_DAYS, batchCapFor, parseWindowSettings, validateApiKey, validateBaseUrl, type PlanName, type WindowSettings } from "../core";
+import { batchCapFor, parseWindowSettings, storedActionDays, storedPlan, storedWindows, validateApiKey, validateBaseUrl, type PlanName, type WindowSettings } from "../core";
 
 /** In-memory store, for tests and for hosts with no storage at all (the key then lasts one session). */
 export function memoryStore(): UserStore {
@@ -38,22 +38,6 @@ export interface AddinSettings {
 }
 
 const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan", windows: "compliance.windows", actionDays: "compliance.actionDays" } as const;
-
-function windowsOf(stored: string | null): WindowSettings {
-  let parsed: unknown;
-  try {
-    parsed = stored ? JSON.parse(stored) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  const r = parseWindowSettings(parsed);
-  return r.ok ? r.value : (parseWindowSettings(undefined) as { ok: true; value: WindowSettings }).value;
-}
-
-function actionDaysOf(v: unknown): number {
-  const n = Number(v);
-  return (ACTION_LIST_DAYS as readonly number[]).includes(n) ? n : DEFAULT_ACTION_LIST_DAYS;
-}
 
 /** localStorage under Office's partition key: Excel on the web isolates add-ins per document origin with it. */
 export function partitionedLocalStorage(storage: Storage, partitionKey: string | undefined): UserStore {
@@ -120,9 +104,9 @@ export class SettingsStore {
     this.cached = {
       apiKey: apiKey || null,
       baseUrl: baseUrl && validateBaseUrl(baseUrl).ok ? baseUrl : this.fallbackBaseUrl,
-      plan: plan === "enterprise" ? "enterprise" : "professional",
-      windows: windowsOf(windows),
-      actionDays: actionDaysOf(actionDays),
+      plan: storedPlan(plan),
+      windows: storedWindows(windows),
+      actionDays: storedActionDays(actionDays),
     };
     return this.cached;
   }
@@ -148,7 +132,7 @@ export class SettingsStore {
   }
 
   async setPlan(plan: PlanName): Promise<void> {
-    const p: PlanName = plan === "enterprise" ? "enterprise" : "professional";
+    const p: PlanName = storedPlan(plan);
     await this.store.setItem(KEYS.plan, p);
     await this.update({ plan: p });
   }
@@ -164,13 +148,13 @@ export class SettingsStore {
 
   async resetWindows(): Promise<WindowSettings> {
     await this.store.removeItem(KEYS.windows);
-    const w = windowsOf(null);
+    const w = storedWindows(null);
     await this.update({ windows: w });
     return w;
   }
 
   async setActionDays(days: number): Promise<void> {
-    const n = actionDaysOf(days);
+    const n = storedActionDays(days);
     await this.store.setItem(KEYS.actionDays, String(n));
     await this.update({ actionDays: n });
   }

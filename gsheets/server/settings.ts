@@ -2,11 +2,11 @@
  * The add-on's settings: API key, base URL and plan, kept only in the user's own properties (document and
  * script properties are readable by other editors and users). The key never leaves this module unmasked.
  */
-import type { PlanName } from "../../core/checks";
+import { storedPlan, type PlanName } from "../../core/checks";
 import { KEY_CHECK_QUERY, buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
 import { describeError, isAboutProperty } from "../../core/errors";
 import { interpretAddressResponse } from "../../core/responses";
-import { ACTION_LIST_DAYS, DEFAULT_ACTION_LIST_DAYS, parseWindowSettings, type WindowSettings } from "../../core/obligations";
+import { ACTION_LIST_DAYS, parseWindowSettings, storedActionDays, storedWindows, type WindowSettings } from "../../core/obligations";
 import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo-key";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
@@ -47,10 +47,6 @@ function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
 }
 
-function planOf(v: unknown): PlanName {
-  return v === "enterprise" ? "enterprise" : "professional";
-}
-
 export interface Settings {
   /** Null when no key is stored. */
   config: ClientConfig | null;
@@ -60,28 +56,12 @@ export interface Settings {
   actionDays: number;
 }
 
-function windowsOf(stored: string | undefined): WindowSettings {
-  let parsed: unknown;
-  try {
-    parsed = stored ? JSON.parse(stored) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  const r = parseWindowSettings(parsed);
-  return r.ok ? r.value : (parseWindowSettings(undefined) as { ok: true; value: WindowSettings }).value;
-}
-
-function actionDaysOf(v: unknown): number {
-  const n = Number(v);
-  return (ACTION_LIST_DAYS as readonly number[]).indexOf(n) >= 0 ? n : DEFAULT_ACTION_LIST_DAYS;
-}
-
 export function loadSettings(): Settings {
   const all = store().getProperties();
   const stored = all[KEYS.baseUrl];
   const base = stored && validateBaseUrl(stored).ok ? stored : DEFAULT_BASE_URL;
   const key = all[KEYS.apiKey] || "";
-  return { config: key ? { baseUrl: base, apiKey: key } : null, baseUrl: base, plan: planOf(all[KEYS.plan]), windows: windowsOf(all[KEYS.windows]), actionDays: actionDaysOf(all[KEYS.actionDays]) };
+  return { config: key ? { baseUrl: base, apiKey: key } : null, baseUrl: base, plan: storedPlan(all[KEYS.plan]), windows: storedWindows(all[KEYS.windows]), actionDays: storedActionDays(all[KEYS.actionDays]) };
 }
 
 export function settingsView(s: Settings = loadSettings()): SettingsView {
@@ -94,7 +74,7 @@ export function settingsView(s: Settings = loadSettings()): SettingsView {
     defaultBaseUrl: DEFAULT_BASE_URL,
     plan: s.plan,
     windows: s.windows,
-    defaultWindows: windowsOf(undefined),
+    defaultWindows: storedWindows(undefined),
     actionDays: s.actionDays,
   };
 }

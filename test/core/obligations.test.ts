@@ -3,6 +3,7 @@
  * one day overdue, leap days, missing dates) for every check. Each row is what docs/compliance-rules.md says.
  */
 import {
+  DEFAULT_ACTION_LIST_DAYS,
   DEFAULT_WINDOWS,
   WINDOW_COLOURS,
   addMonths,
@@ -13,6 +14,9 @@ import {
   outputRow,
   parseWindowSettings,
   serialDate,
+  storedActionDays,
+  storedPlan,
+  storedWindows,
   windowFor,
   type CheckName,
   type CheckResult,
@@ -176,4 +180,19 @@ describe("the four action columns of the results block", () => {
     const row = outputRow({ error: { kind: "not_found", status: 404, code: "property_not_found", message: "No property" } as never }, "2027-01-31T09:00:00Z");
     expect([row[at("Next action")], row[at("Action due")], row[at("Days left")], row[at("Window")]]).toEqual(["", "", "", ""]);
   });
+});
+
+test("stored settings read back the same in both hosts: unreadable or out-of-range text gives the defaults", () => {
+  const defaults = storedWindows(undefined);
+  expect(storedWindows("{not json")).toEqual(defaults);
+  expect(storedWindows(JSON.stringify({ gas_safety: { plan: 5, book: 10, urgent: 1 } }))).toEqual(defaults);
+  const mine = storedWindows(JSON.stringify({ gas_safety: { plan: 90, book: 45, urgent: 10 } }));
+  expect(mine.gas_safety).toEqual({ plan: 90, book: 45, urgent: 10 });
+  expect(mine.eicr).toEqual(defaults.eicr);
+  expect(storedActionDays("60")).toBe(60);
+  expect(storedActionDays(45)).toBe(DEFAULT_ACTION_LIST_DAYS);
+  expect(storedActionDays(null)).toBe(DEFAULT_ACTION_LIST_DAYS);
+  expect(storedPlan("enterprise")).toBe("enterprise");
+  expect(storedPlan("Enterprise ")).toBe("professional");
+  expect(storedPlan(undefined)).toBe("professional");
 });
