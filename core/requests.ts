@@ -21,6 +21,19 @@ export interface HttpRequest {
 
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
+/**
+ * A base URL whose path does not end in an API version (/v1) is most likely the site, not the API: both add-ins save
+ * it (a service may have no version in its path) but add this sentence to what Save says; "" when it looks right.
+ */
+export function baseUrlVersionWarning(url: string): string {
+  // No URL class here: Apps Script has none. The path is what follows the scheme and host, before any ? or #.
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(String(url ?? "").trim());
+  if (!m) return "";
+  return /\/v\d+(\.\d+)?\/?$/i.test(m[1])
+    ? ""
+    : " Its path does not end in an API version such as /v1: check that it is the API's address (e.g. https://api.example.com/v1), or checks will fail.";
+}
+
 /** https only, except plain http to this machine (the sandbox). */
 export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | { ok: false; message: string } {
   const s = stripInvisible(String(input ?? "")).trim().replace(/\/+$/, "");

@@ -13,6 +13,7 @@ import {
   createClient,
   describeError,
   KEY_CHECK_QUERY,
+  baseUrlVersionWarning,
   maskApiKey,
   toServiceError,
   type AddressList,
@@ -498,19 +499,6 @@ async function saveKey(e: Event): Promise<void> {
   await checkSavedKey();
 }
 
-/** A base URL without a version at the end of its path is most likely the site, not the API: say so, but allow it. */
-function baseUrlWarning(url: string): string {
-  let path = "";
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return "";
-  }
-  return /\/v\d+(\.\d+)?\/?$/i.test(path)
-    ? ""
-    : " Its path does not end in an API version such as /v1: check that it is the API's address (e.g. https://api.example.com/v1), or checks will fail.";
-}
-
 async function saveBaseUrl(e: Event): Promise<void> {
   e.preventDefault();
   try {
@@ -522,7 +510,7 @@ async function saveBaseUrl(e: Event): Promise<void> {
   }
   await renderSettings();
   const saved = (await rt.settings.load()).baseUrl;
-  say("settings-status", `Base URL saved.${baseUrlWarning(saved)}`);
+  say("settings-status", `Base URL saved.${baseUrlVersionWarning(saved)}`);
 }
 
 async function removeKey(): Promise<void> {

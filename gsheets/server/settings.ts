@@ -3,7 +3,7 @@
  * script properties are readable by other editors and users). The key never leaves this module unmasked.
  */
 import { storedPlan, type PlanName } from "../../core/checks";
-import { KEY_CHECK_QUERY, buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
+import { KEY_CHECK_QUERY, baseUrlVersionWarning, buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
 import { describeError, isAboutProperty } from "../../core/errors";
 import { interpretAddressResponse } from "../../core/responses";
 import { ACTION_LIST_DAYS, parseWindowSettings, storedActionDays, storedWindows, type WindowSettings } from "../../core/obligations";
@@ -141,7 +141,7 @@ export function saveSettings(input: SettingsInput): SettingsResult {
   if (Object.keys(updates).length) store().setProperties(updates);
   if (resetBaseUrl) store().deleteProperty(KEYS.baseUrl);
   if (input.resetWindows) store().deleteProperty(KEYS.windows);
-  const reset = resetBaseUrl ? ` The service address is back to the default, ${DEFAULT_BASE_URL}.` : "";
+  const reset = resetBaseUrl ? ` The service address is back to the default, ${DEFAULT_BASE_URL}.` : updates[KEYS.baseUrl] ? baseUrlVersionWarning(updates[KEYS.baseUrl]) : "";
   if (probe && !probe.accepted) {
     return { ok: true, warning: true, message: `Saved, but the service did not confirm the key: ${probe.message}${reset}`, settings: settingsView() };
   }

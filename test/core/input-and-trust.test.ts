@@ -4,6 +4,7 @@
  * 404s from a wrong base URL, unindexed results at look-alike addresses, runs resumed long after.
  */
 import {
+  baseUrlVersionWarning,
   acceptResultsPage,
   buildBulkResultsRequest,
   checkJobDeadline,
@@ -175,4 +176,12 @@ describe("messages for people", () => {
       expect(describeError(serviceError(kind, "x", "Something happened."))).not.toMatch(/\.\.|\s$/);
     }
   });
+});
+
+test("a base URL without an API version in its path gets one warning, the same in both hosts; no URL class needed", () => {
+  for (const ok of ["https://api.example.com/v1", "https://api.example.com/v1/", "http://localhost:3001/v2.1", "https://x.example/api/V1?a=1"]) expect(baseUrlVersionWarning(ok)).toBe("");
+  for (const site of ["https://api.example.com", "https://api.example.com/", "http://localhost:3001", "https://example.com/v1/docs"]) {
+    expect(baseUrlVersionWarning(site)).toMatch(/^ Its path does not end in an API version such as \/v1: check that it is the API's address/);
+  }
+  expect(baseUrlVersionWarning("not a url")).toBe("");
 });

@@ -442,8 +442,13 @@ describe("9. settings as people paste them", () => {
     const http = env.run("saveSettings", { baseUrl: "http://example.com" });
     expect(http.ok).toBe(false);
     expect(http.message).toMatch(/must use https/);
+    // The site rather than the API (no version in the path): saved, with the same warning as the Excel pane gives.
+    const site = env.run("saveSettings", { baseUrl: "http://localhost:3001" });
+    expect(site.ok).toBe(true);
+    expect(site.message).toMatch(/^Settings saved\. Its path does not end in an API version such as \/v1/);
     const local = env.run("saveSettings", { baseUrl: "http://localhost:3001/v1" });
     expect(local.ok).toBe(true);
+    expect(local.message).toBe("Settings saved.");
     const other = env.run("saveSettings", { baseUrl: "https://compliance.other-vendor.example/v1" });
     expect(other.ok).toBe(false);
     // Plain words for whoever is in Settings: the address allowed, and who can allow another; no manifest talk.
