@@ -292,3 +292,73 @@ test("an execution that dies (past 6 minutes) is picked up by the follow-up it i
 function counts(r: unknown[]) {
   return [r[RUN_LOG_HEADERS.indexOf("Rows")], r[RUN_LOG_HEADERS.indexOf("Checked")], r[PROBLEM]];
 }
+
+test("UrlFetch's daily limit: once the re-checks have sent their share today, the trigger sends nothing, says so in the Run log, and waits for tomorrow", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  const { lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(20, 30).map((p) => [p.uprn]));
+  await checkFromSidebar(env, `A1:A${lastRow}`);
+  expect(env.run("saveSchedule", { mode: "daily", hour: 6 }).ok).toBe(true);
+  const t = onlyTrigger(env);
+  // The re-checks already sent 15,000 requests today (the count the add-on keeps in user properties).
+  const nowMs = Date.now() + env.clock.offsetMs;
+  env.userProperties.setProperty("compliance.fetches", `${new Date(nowMs).toISOString().slice(0, 10)}:15000`);
+  const fetches = env.fetches.length;
+  const logged = runLog(env).length;
+  fire(env, t);
+  expect(env.fetches.length).toBe(fetches);
+  const rows = runLog(env);
+  expect(rows).toHaveLength(logged + 1);
+  expect(String(rows[rows.length - 1][PROBLEM])).toMatch(/^Paused: the re-checks sent 15,000 requests today.*go on tomorrow/);
+  // One trigger still (never two): a follow-up that fires after midnight UTC.
+  const follow = onlyTrigger(env);
+  expect(follow.afterMs).toBeGreaterThan(0);
+  const firesAt = follow.createdAtMs + follow.afterMs!;
+  expect(new Date(firesAt).toISOString().slice(0, 10)).not.toBe(new Date(nowMs).toISOString().slice(0, 10));
+  expect(firesAt - nowMs).toBeLessThanOrEqual(24 * HOUR);
+});
+
+test("the plan's quota used up mid re-check: the run pauses, the follow-up waits until the quota is back, and the re-check then ends with every row answered", async () => {
+  // A plan of 4 requests a day. The table is checked from the sidebar while it has 3 rows (2 requests); rows are added
+  // since, so the re-check of the whole table needs 3 jobs (6 requests): it runs out part-way.
+  const small = await startSandboxProcess({ msPerProperty: 0, today: DAY1, limits: { professional: { perMinute: 100000, perDay: 4 } } });
+  try {
+    const few = await small.properties(2500);
+    const env = createGasEnvironment();
+    configure(env, small);
+    seedTable(env.sheet, ["UPRN"], few.slice(0, 3).map((p) => [p.uprn]));
+    await checkFromSidebar(env, "A1:A4");
+    expect(env.run("saveSchedule", { mode: "daily", hour: 6 }).ok).toBe(true);
+    env.sheet.maxRows = 2510;
+    env.sheet.seed(5, 1, few.slice(3).map((p) => [p.uprn]));
+    // The next day: the day's quota is back.
+    env.clock.offsetMs += 24 * HOUR + 60_000;
+    await small.advanceClock(24 * HOUR + 60_000);
+    const logged = runLog(env).length;
+    fire(env, onlyTrigger(env));
+    // Paused by the quota: a follow-up set for when it comes back (not another blind hour), nothing ended yet.
+    const follow = onlyTrigger(env);
+    expect(follow.afterMs).toBeGreaterThan(HOUR);
+    // The three jobs were sent (1 submit was the sidebar's check); collecting them ran out of the day's requests.
+    expect((await small.stats()).bulk_submit).toBe(1 + 3);
+    const msg = outputCol(env.sheet, "message");
+    const waiting = () => env.sheet.peek(2, msg, 2500, 1).filter((r) => /^Checking/.test(String(r[0]))).length;
+    expect(waiting()).toBeGreaterThan(0);
+    expect(waiting()).toBeLessThan(2500);
+    // The quota is back: the follow-up fires and the re-check ends.
+    env.clock.offsetMs += follow.afterMs! + 60_000;
+    await small.advanceClock(follow.afterMs! + 60_000);
+    for (let i = 0; i < 3 && onlyTrigger(env).afterMs; i++) fire(env, onlyTrigger(env));
+    expect(waiting()).toBe(0);
+    // Collected, never sent again.
+    expect((await small.stats()).bulk_submit).toBe(1 + 3);
+    const rows = runLog(env).slice(logged);
+    const last = rows[rows.length - 1];
+    expect(last[TRIGGER]).toBe("scheduled");
+    expect(last[RUN_LOG_HEADERS.indexOf("Checked")]).toBe(2500);
+    // Back on the daily schedule.
+    expect(onlyTrigger(env).every).toBeTruthy();
+  } finally {
+    await small.close();
+  }
+});
