@@ -1,37 +1,28 @@
 /**
- * The task pane's DOM wiring: settings, "Check selected rows", address lookup, refresh of the functions, quota display.
+ * The task pane's DOM wiring: "Check selected rows", Resume, address lookup, the action list, refresh of the functions,
+ * quota display (Settings in settings-pane.ts, the watch card in watch-pane.ts).
  * Everything it does goes through check-run.ts / sheet.ts (Excel) and core (meaning); this file only shows and asks.
  */
 import {
-  CHECK_LABELS,
-  CHECK_NAMES,
-  DEMO_KEY,
-  DEMO_NOTE,
   isDemoKey,
   STATUS_COLOURS,
   WINDOW_COLOURS,
-  createClient,
-  describeError,
-  KEY_CHECK_QUERY,
-  baseUrlVersionWarning,
-  maskApiKey,
-  toServiceError,
   type AddressList,
   type ColumnMapping,
   type DisplayStatus,
   type RateLimitInfo,
   type ServiceError,
   type Window,
-  type WindowSettings,
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
 import type { ExcelRun, RunProgress, RunSummary, UnfinishedRun } from "./check-run";
 import { UNFINISHED_KEY } from "./stored";
+import { $, banner, clientFor, errorText, openSettings, say } from "./pane-ui";
+import { wireSettings } from "./settings-pane";
 import { showLastRun, wireWatch } from "./watch-pane";
 import { dueBlocks, recordBlock, workbookSettings } from "./watch-settings";
 
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 /** Checking rows (check-run.ts, the sheet code, core's engine) is a chunk loaded on first use: the page starts without it. */
 const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
 const excelRun: ExcelRun = (fn) => Excel.run(fn);
@@ -42,28 +33,10 @@ let found: AddressList = [];
 /** Where the last check wrote (kept in the final status line, so the user sees where to look). */
 let placement = "";
 
-function say(id: string, text: string): void {
-  $(id).textContent = text;
-}
-
-/** The message above everything; `info` for a hint (a first open), not a failure, so it is not shown in red. */
-function banner(text: string | null, tone: "error" | "info" = "error"): void {
-  const b = $("banner");
-  b.hidden = !text;
-  b.textContent = text ?? "";
-  b.classList.toggle("info", tone === "info");
-}
-
 function showQuota(info: RateLimitInfo | undefined): void {
   if (!info || info.remaining === undefined) return;
   const reset = info.resetAtMs ? ` (resets in ${Math.max(0, Math.ceil((info.resetAtMs - Date.now()) / 1000))} s)` : "";
   say("quota", `Requests left: ${info.remaining}${info.limit !== undefined ? ` of ${info.limit}` : ""}${reset}`);
-}
-
-/** Opens Settings at the field to fix; a failure that only Settings can cure should not leave the user hunting for it. */
-function openSettings(focusId?: "api-key" | "base-url"): void {
-  ($("settings") as HTMLDetailsElement).open = true;
-  if (focusId) $(focusId).focus();
 }
 
 /** The Settings field a failure of the whole run points at: the key when refused, the base URL when it is not the API. */
@@ -82,76 +55,6 @@ async function client() {
     return null;
   }
   return clientFor(s.baseUrl, s.apiKey);
-}
-
-function clientFor(baseUrl: string, apiKey: string, maxRetries?: number) {
-  return createClient({
-    baseUrl,
-    apiKey,
-    ...(maxRetries !== undefined ? { maxRetries } : {}),
-    fetch: (url, init) => fetch(url, init as RequestInit),
-    onRateLimit: (info) => rt.reportRateLimit(info),
-  });
-}
-
-async function renderSettings(): Promise<void> {
-  const s = await rt.settings.load();
-  const demo = isDemoKey(s.apiKey);
-  say("key-state", demo ? `${DEMO_KEY} (built-in demo data: nothing is sent)` : s.apiKey ? `set (${maskApiKey(s.apiKey)})` : "not set");
-  // Demo answers can never be mistaken for a real check: the banner stays while the demo key is the key.
-  $("demo-banner").hidden = !demo;
-  $("demo-offer").hidden = demo;
-  ($("remove-key") as HTMLButtonElement).disabled = !s.apiKey;
-  ($("base-url") as HTMLInputElement).value = s.baseUrl;
-  ($("plan") as HTMLSelectElement).value = s.plan;
-  ($("action-days") as HTMLSelectElement).value = String(s.actionDays);
-  renderWindows(s.windows);
-}
-
-/** One row of three day fields per check, each labelled for the check and window it sets. */
-function renderWindows(w: WindowSettings): void {
-  const body = document.querySelector("#windows-table tbody")!;
-  body.textContent = "";
-  for (const check of CHECK_NAMES) {
-    const tr = document.createElement("tr");
-    const th = Object.assign(document.createElement("th"), { scope: "row", textContent: CHECK_LABELS[check] });
-    tr.append(th);
-    for (const k of ["plan", "book", "urgent"] as const) {
-      const input = Object.assign(document.createElement("input"), { type: "number", min: "0", max: "3650", id: `win-${check}-${k}`, value: String(w[check][k]) });
-      input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
-      const td = document.createElement("td");
-      td.append(input);
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-}
-
-async function saveWindows(): Promise<void> {
-  const typed: Record<string, Record<string, string>> = {};
-  for (const check of CHECK_NAMES) {
-    typed[check] = {};
-    for (const k of ["plan", "book", "urgent"]) typed[check][k] = ($(`win-${check}-${k}`) as HTMLInputElement).value;
-  }
-  document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
-  try {
-    renderWindows(await rt.settings.setWindows(typed));
-    say("settings-status", "Windows saved: the next check and the Action list use them.");
-  } catch (e) {
-    const message = errorText(e);
-    say("settings-status", message);
-    // The field the message names is marked and focused.
-    for (const check of CHECK_NAMES) {
-      for (const k of ["plan", "book", "urgent"]) {
-        if (message.includes(`${CHECK_LABELS[check]} ${k} window`) || (k === "plan" && message.includes(`${CHECK_LABELS[check]} windows must be`))) {
-          const input = $(`win-${check}-${k}`);
-          input.setAttribute("aria-invalid", "true");
-          input.focus();
-          return;
-        }
-      }
-    }
-  }
 }
 
 async function refreshActions(): Promise<void> {
@@ -364,11 +267,6 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
   }
 }
 
-function errorText(e: unknown): string {
-  if (e instanceof Error && !(e as { kind?: string }).kind) return e.message;
-  return describeError(toServiceError(e));
-}
-
 /** An unfinished run to offer; the check chunk is loaded only when one is stored. */
 async function unfinished(): Promise<UnfinishedRun | null> {
   if (!(await store.getItem(UNFINISHED_KEY).catch(() => null))) return null;
@@ -461,74 +359,6 @@ async function refreshFunctions(): Promise<void> {
   }
 }
 
-/**
- * One cheap authenticated request (one address at a known postcode) to tell the user at once whether the key they just
- * saved works, instead of at their first check. The key stays saved either way: they may be offline for now.
- */
-async function checkSavedKey(): Promise<void> {
-  const s = await rt.settings.load();
-  if (!s.apiKey) return;
-  say("settings-status", "Key saved on this computer. Checking it with the service…");
-  try {
-    // One retry, not the usual four: the user is waiting on this line, and a check will retry anyway.
-    await clientFor(s.baseUrl, s.apiKey, 1).lookupAddresses(KEY_CHECK_QUERY);
-    say("settings-status", "Key saved and accepted by the service.");
-  } catch (e) {
-    const err = toServiceError(e);
-    if (err.kind === "auth" || err.kind === "forbidden") {
-      say("settings-status", `Key saved on this computer, but the service refused it. ${describeError(err)}`);
-      $("api-key").focus();
-    } else {
-      say("settings-status", `Key saved on this computer, but it could not be checked: ${describeError(err)}`);
-    }
-  }
-}
-
-async function saveKey(e: Event): Promise<void> {
-  e.preventDefault();
-  const input = $("api-key") as HTMLInputElement;
-  try {
-    await rt.settings.setApiKey(input.value);
-    input.value = "";
-    banner(null);
-  } catch (err) {
-    say("settings-status", errorText(err));
-    return;
-  }
-  await renderSettings();
-  await checkSavedKey();
-}
-
-async function saveBaseUrl(e: Event): Promise<void> {
-  e.preventDefault();
-  try {
-    await rt.settings.setBaseUrl(($("base-url") as HTMLInputElement).value);
-  } catch (err) {
-    // Keep what the user typed in the field, so they can correct it rather than type it again.
-    say("settings-status", errorText(err));
-    return;
-  }
-  await renderSettings();
-  const saved = (await rt.settings.load()).baseUrl;
-  say("settings-status", `Base URL saved.${baseUrlVersionWarning(saved)}`);
-}
-
-async function removeKey(): Promise<void> {
-  await rt.settings.removeApiKey();
-  say("settings-status", "Key removed from this computer.");
-  await renderSettings();
-  // Remove disables itself: put the keyboard on the field where a new key goes.
-  $("api-key").focus();
-}
-
-async function tryDemo(): Promise<void> {
-  await rt.settings.setApiKey(DEMO_KEY);
-  banner(null);
-  await renderSettings();
-  say("settings-status", `Demo mode: checks and functions answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`);
-  $("insert-sample").focus();
-}
-
 /** The demo's sample table on a new sheet (never over an existing one), selected, ready for "Check selected rows". */
 async function insertSampleTable(): Promise<void> {
   try {
@@ -600,7 +430,7 @@ async function greet(): Promise<void> {
 
 function wire(): void {
   renderLegend();
-  void renderSettings();
+  wireSettings();
   void greet();
   void offerResume();
   wireWatch(excelRun);
@@ -618,23 +448,10 @@ function wire(): void {
   $("insert-uprn").addEventListener("click", () => void insert(false));
   $("insert-both").addEventListener("click", () => void insert(true));
   $("refresh").addEventListener("click", () => void refreshFunctions());
-  $("key-form").addEventListener("submit", (e) => void saveKey(e));
-  $("remove-key").addEventListener("click", () => void removeKey());
-  $("try-demo").addEventListener("click", () => void tryDemo());
   $("insert-sample").addEventListener("click", () => void insertSampleTable());
-  $("url-form").addEventListener("submit", (e) => void saveBaseUrl(e));
   $("refresh-actions").addEventListener("click", () => void refreshActions());
   $("action-days").addEventListener("change", () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)));
   $("download-ics").addEventListener("click", () => void downloadCalendar());
-  $("save-windows").addEventListener("click", () => void saveWindows());
-  $("reset-windows").addEventListener("click", async () => {
-    renderWindows(await rt.settings.resetWindows());
-    say("settings-status", "Windows back to the defaults.");
-  });
-  $("plan").addEventListener("change", async () => {
-    await rt.settings.setPlan(($("plan") as HTMLSelectElement).value as "professional" | "enterprise");
-    say("settings-status", "Plan saved.");
-  });
 }
 
 /**
