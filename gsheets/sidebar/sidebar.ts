@@ -6,48 +6,10 @@ import { CHECK_LABELS, STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../..
 import type { WindowSettings } from "../../core/obligations";
 import { CHECK_NAMES } from "../../core/checks";
 import type { DisplayStatus } from "../../core/checks";
-import type { JobProgress, RunProgress, ScheduleView, ServerApi, SettingsView, SidebarState } from "../shared/api";
+import type { JobProgress, RunProgress, SettingsView, SidebarState } from "../shared/api";
 import { count } from "../shared/words";
-
-interface ScriptRunner {
-  withSuccessHandler(f: (value: unknown) => void): ScriptRunner;
-  withFailureHandler(f: (error: Error) => void): ScriptRunner;
-  [name: string]: unknown;
-}
-declare const google: { script: { run: ScriptRunner } };
-
-/** Typed bridge to the server: the names and shapes come from ServerApi, which the server implements. */
-function call<K extends keyof ServerApi>(name: K, ...args: Parameters<ServerApi[K]>): Promise<ReturnType<ServerApi[K]>> {
-  return new Promise((resolve, reject) => {
-    const runner = google.script.run
-      .withSuccessHandler((v) => resolve(v as ReturnType<ServerApi[K]>))
-      .withFailureHandler((e) => reject(e));
-    (runner[name] as (...a: unknown[]) => void)(...args);
-  });
-}
-
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-
-type Tone = "info" | "warning" | "error";
-
-/**
- * The box under the tabs. Only errors are role="alert" (read out at once, interrupting); progress words
- * such as "Looking up addresses…" are a polite status, read when the screen reader is idle.
- */
-function showMessage(text: string, tone: Tone | boolean = "info"): void {
-  const t: Tone = tone === true ? "error" : tone === false ? "info" : tone;
-  const el = $("message");
-  const cls = t === "info" ? "msg" : `msg ${t}`;
-  // Each poll repeats the headline: rewriting the same words would have some screen readers read them again.
-  if (el.textContent === text && el.className === cls) return;
-  el.setAttribute("role", t === "error" ? "alert" : "status");
-  el.textContent = text;
-  el.className = cls;
-}
-
-function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
-}
+import { openLog, refreshLastRun, renderHours, renderLastRun, renderSchedule, saveSchedule, showScheduleFields } from "./schedule";
+import { $, call, errorText, showMessage } from "./ui";
 
 function tabs(): HTMLButtonElement[] {
   return Array.from(document.querySelectorAll<HTMLButtonElement>('nav [role="tab"]'));
@@ -226,97 +188,6 @@ function renderRun(p: RunProgress | null): void {
     li.textContent = n;
     notes.appendChild(li);
   });
-}
-
-// ---- the last run's line, the log sheets and the Schedule section ----
-
-function renderLastRun(line: string): void {
-  $("last-run-box").hidden = !line;
-  $("last-run").textContent = line;
-}
-
-const two = (n: number) => (n < 10 ? `0${n}` : String(n));
-
-function renderHours(): void {
-  const select = $<HTMLSelectElement>("schedule-hour");
-  for (let h = 0; h < 24; h++) {
-    const o = document.createElement("option");
-    o.value = String(h);
-    o.textContent = `${two(h)}:00 and ${two((h + 1) % 24)}:00`;
-    select.appendChild(o);
-  }
-}
-
-/** Day and hour are asked for only when they mean something: the day for a weekly schedule, the hour unless Off. */
-function showScheduleFields(): void {
-  const mode = $<HTMLSelectElement>("schedule-mode").value;
-  $("schedule-day-box").hidden = mode !== "weekly";
-  $("schedule-hour-box").hidden = mode === "off";
-}
-
-function renderSchedule(v: ScheduleView, keepInputs = false): void {
-  if (!keepInputs) {
-    $<HTMLSelectElement>("schedule-mode").value = v.mode;
-    $<HTMLSelectElement>("schedule-hour").value = String(v.hour);
-    $<HTMLSelectElement>("schedule-day").value = v.weekday;
-  }
-  showScheduleFields();
-  $("schedule-summary").textContent = v.summary;
-  $("schedule-warning").hidden = !v.warning;
-  $("schedule-warning").textContent = v.warning;
-  $("schedule-pending").hidden = !v.pending;
-  $("schedule-pending").textContent = v.pending;
-  $<HTMLButtonElement>("remove-schedule").hidden = v.mode === "off";
-  const tables = $("schedule-tables");
-  tables.textContent = "";
-  if (v.mode !== "off") {
-    v.tables.forEach((t) => {
-      const li = document.createElement("li");
-      li.textContent = t;
-      tables.appendChild(li);
-    });
-  }
-  // Results that may be out of date are said above every tab, not only in the Schedule section.
-  $("stale-banner").hidden = !v.stale;
-  $("stale-banner").textContent = v.stale;
-}
-
-async function saveSchedule(mode?: string): Promise<void> {
-  const save = $<HTMLButtonElement>("save-schedule");
-  save.disabled = true;
-  try {
-    const r = await call("saveSchedule", {
-      mode: mode || $<HTMLSelectElement>("schedule-mode").value,
-      hour: $<HTMLSelectElement>("schedule-hour").value,
-      weekday: $<HTMLSelectElement>("schedule-day").value,
-    });
-    renderSchedule(r.schedule, !r.ok);
-    showMessage(r.message, !r.ok);
-  } catch (e) {
-    showMessage(errorText(e), true);
-  } finally {
-    save.disabled = false;
-  }
-}
-
-async function openLog(name: string): Promise<void> {
-  try {
-    const r = await call("openLogSheet", name);
-    showMessage(r.message, r.ok ? "info" : "warning");
-  } catch (e) {
-    showMessage(errorText(e), true);
-  }
-}
-
-/** After a run ends: the last run's line (and the schedule's tables) as the server has them now. */
-async function refreshLastRun(): Promise<void> {
-  try {
-    const s = await call("getSidebarState");
-    renderLastRun(s.lastRun);
-    renderSchedule(s.schedule, true);
-  } catch {
-    // Only the line is stale; the next opening shows it.
-  }
 }
 
 function jobLine(j: JobProgress, i: number): string {
