@@ -12,7 +12,7 @@ const help = html.slice(html.indexOf('id="panel-help"'));
 
 test("the Help tab holds the shared help: checking rows, colours, the Action list, keys and plans, errors", () => {
   expect(html).toMatch(/role="tab" id="tab-help"[^>]*aria-controls="panel-help"/);
-  for (const id of ["checking-rows", "colours", "actions", "keys", "errors"]) expect(help).toContain(`id="${id}"`);
+  for (const id of ["checking-rows", "colours", "actions", "watching", "keys", "errors"]) expect(help).toContain(`id="${id}"`);
   // Excel's functions are not offered in Sheets.
   expect(help).not.toContain('id="functions"');
   expect(help).not.toContain("COMPLIANCE.SCORE(uprn)");
