@@ -5,9 +5,8 @@
 import { kindForStatus, serviceError, type ServiceError } from "./errors";
 import { parseRateLimit, type HeaderSource, type RateLimitInfo } from "./ratelimit";
 import {
-  bulkResultsSchema,
   describeZodError,
-  errorBodySchema,
+  schemas,
   parseAddressList,
   parseBulkJob,
   parseCheckResult,
@@ -56,7 +55,7 @@ export function errorFromResponse(status: number, text: string, rateLimit: RateL
   let code: string | undefined;
   let message: string | undefined;
   let details: unknown;
-  const body = parsed.ok ? errorBodySchema.safeParse(parsed.value) : undefined;
+  const body = parsed.ok ? schemas().errorBodySchema.safeParse(parsed.value) : undefined;
   if (body?.success) {
     const b = body.data as Record<string, unknown>;
     const inner = b.error && typeof b.error === "object" ? (b.error as Record<string, unknown>) : undefined;
@@ -262,7 +261,7 @@ function nextLink(b: Record<string, unknown>): string | null {
 
 export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage; warnings: string[] } | { ok: false; message: string } {
   if (Array.isArray(body)) body = { status: "completed", results: body };
-  const envelope = bulkResultsSchema.safeParse(body);
+  const envelope = schemas().bulkResultsSchema.safeParse(body);
   if (!envelope.success) return { ok: false, message: `Malformed bulk results: ${describeZodError(envelope.error)}` };
   const b = envelope.data as Record<string, unknown>;
   const list = b.results ?? b.items ?? b.data ?? b.properties ?? [];
