@@ -166,12 +166,18 @@ export function runLogRow(e: RunLogEntry): Cell[] {
 export function runLogEntryOfRow(row: readonly unknown[]): RunLogEntry | null {
   const text = (v: unknown) => (v === null || v === undefined ? "" : String(v).trim());
   const count = (v: unknown) => (text(v) === "" || !Number.isFinite(Number(v)) ? 0 : Number(v));
+  // A spreadsheet may have turned the ISO text into a date: a Date (Apps Script) or a serial number (Excel).
+  const time = (v: unknown) => {
+    if (Object.prototype.toString.call(v) === "[object Date]" && !isNaN((v as Date).getTime())) return (v as Date).toISOString();
+    if (typeof v === "number" && v > 0 && v < 2958466) return new Date(Math.round((v - 25569) * 86_400_000)).toISOString();
+    return text(v);
+  };
   const trigger = text(row[2]) as Trigger;
   if (!text(row[0]) || !["manual", "scheduled", "on open"].includes(trigger)) return null;
   const optional = (v: unknown) => (text(v) === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
   return {
-    startedAt: text(row[0]),
-    endedAt: text(row[1]) || text(row[0]),
+    startedAt: time(row[0]),
+    endedAt: time(row[1]) || time(row[0]),
     trigger,
     runBy: text(row[3]),
     rows: count(row[4]),

@@ -10,6 +10,7 @@ import {
   RUN_LOG_SHEET,
   changeLogOverflow,
   changeLogRow,
+  runLogEntryOfRow,
   runLogLine,
   runLogRow,
   type Change,
@@ -73,8 +74,17 @@ export function appendRunLog(entry: RunLogEntry): string {
   return line;
 }
 
+/**
+ * The last run's line, as the Excel pane makes it: from the Run log's last row (core's runLogEntryOfRow), so that
+ * every editor sees the run the sheet shows; the line kept when the row was written, if the row is not a run now.
+ */
 export function lastRunLine(): string {
-  return PropertiesService.getDocumentProperties().getProperty(LAST_RUN_LINE) || "";
+  const kept = () => PropertiesService.getDocumentProperties().getProperty(LAST_RUN_LINE) || "";
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(RUN_LOG_SHEET);
+  const last = sheet ? sheet.getLastRow() : 0;
+  if (!sheet || last < 2) return kept();
+  const entry = runLogEntryOfRow(sheet.getRange(last, 1, 1, RUN_LOG_HEADERS.length).getValues()[0]);
+  return entry ? runLogLine(entry) : kept();
 }
 
 /** How far back the Run log is read for its last problem. */

@@ -71,6 +71,11 @@ test("a Run log row read back gives the same line as the entry written (counts a
   expect(runLogEntryOfRow(row.map((v) => (typeof v === "number" ? String(v) : v)))).toEqual(runLogEntryOfRow(row));
   // A problem that ends in a full stop gives one full stop, not two.
   expect(runLogLine(entry)).toContain("with errors. Stopped: the quota is used up. See the Change log");
+  // Times a spreadsheet turned into dates read back as the same times: a Date (Sheets) or a serial (Excel).
+  const asDates = [new Date(AT), new Date(AT), ...row.slice(2)];
+  expect(runLogLine(runLogEntryOfRow(asDates)!)).toBe(runLogLine(entry));
+  const serial = Date.parse(AT) / 86_400_000 + 25569;
+  expect(runLogLine(runLogEntryOfRow([serial, serial, ...row.slice(2)])!)).toBe(runLogLine(entry));
   expect(runLogEntryOfRow([...RUN_LOG_HEADERS])).toBeNull();
   expect(runLogEntryOfRow(["", "", "", ""])).toBeNull();
   expect(runLogEntryOfRow([AT, AT, "by hand", "", 1])).toBeNull();
