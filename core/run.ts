@@ -869,6 +869,13 @@ export function checkingRow(previous: readonly unknown[] | undefined, checkedAtI
   return row;
 }
 
+/** The row of a result that waits (paused, stopped): still "Checking…", so a Resume finds it and its property, and why. */
+export function waitingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, why: string): Cell[] {
+  const row = checkingRow(previous, checkedAtIso);
+  row[MESSAGE_COLUMN] = `Checking… ${why.replace(/[\s.]+$/, "")}.`;
+  return row;
+}
+
 export const ROW_CHANGED_ERROR: ServiceError = serviceError("cancelled", "input_changed", "This row changed while the check ran, so its result was not written here; run the check again for it.");
 
 export interface RowNow {

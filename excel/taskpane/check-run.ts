@@ -17,6 +17,7 @@ import {
   type RateLimitInfo,
   type ServiceError,
   checkingRow,
+  waitingRow,
   createRun,
   driveRun,
   keepsEarlierValues,
@@ -41,7 +42,7 @@ import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { LAST_BLOCK_KEY, UNFINISHED_KEY } from "./stored";
-import { MESSAGE, pendingKeys, readTableNow, repairMoved, waitingRow, type RunPlace, type WrittenRows } from "./rows-now";
+import { MESSAGE, pendingKeys, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows, type WriteStats } from "./sheet";
 
 /**

@@ -3,7 +3,6 @@
  * block (a column inserted left of it, rows inserted above it) and each row's property, for core's matchRows. Reads only.
  */
 import {
-  CHECKING_MESSAGE,
   OUTPUT_COLUMNS,
   ROW_CHANGED_ERROR,
   checkingRow,
@@ -45,7 +44,6 @@ const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
 
 export const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const MATCHED_UPRN = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
-const CHECKING_WORD = CHECKING_MESSAGE.slice(0, CHECKING_MESSAGE.indexOf(" "));
 /** How far (columns) from where it was last seen the block is looked for when its header row is not there. */
 const SEARCH_COLUMNS = 16;
 
@@ -139,12 +137,6 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes, userDates };
 }
 
-/** The Message of a row whose result waits (paused, stopped): still "Checking…", so Resume finds it and its property. */
-export function waitingRow(previous: readonly unknown[] | undefined, iso: string, why: string): Cell[] {
-  const row = checkingRow(previous, iso);
-  row[MESSAGE] = `${CHECKING_WORD} ${why.replace(/[\s.]+$/, "")}.`;
-  return row;
-}
 
 
 /** Cells as read back compare equal to cells as written ("'=x" is read as "=x"; 12 and "12" alike). */

@@ -8,6 +8,7 @@ import {
   OUTPUT_COLUMNS,
   acceptReply,
   checkingRow,
+  waitingRow,
   createRun,
   describeError,
   dueRequests,
@@ -39,7 +40,7 @@ import { refreshAfterRun } from "./actions";
 import { appendChanges, appendRunLog, runBy } from "./logs";
 import { rowChanges, runLogEntry, worseCount, type Change, type Trigger } from "../../core/changes";
 import type { RunProgress } from "../shared/api";
-import { count } from "../shared/words";
+import { count, errorText } from "../shared/words";
 import { sendRunRequests } from "./http";
 import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
@@ -60,9 +61,7 @@ const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 /** How far (columns) from where it was last seen a header-less block is looked for. */
 const SEARCH_COLUMNS = 16;
 
-export function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
-}
+export { errorText };
 
 export function isBlankCell(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
@@ -184,13 +183,6 @@ function readUserDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] 
   const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
   for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
   return grid.map((row) => userDatesOf(row, shifted));
-}
-
-/** What a row waiting for Resume says: still "Checking…" (so Resume finds it), and why it waits. */
-function waitingRow(prev: unknown[], iso: string, why: string): Cell[] {
-  const row = checkingRow(prev, iso);
-  row[MESSAGE] = `Checking… ${why.replace(/[\s.]+$/, "")}.`;
-  return row;
 }
 
 /** Writes what the engine hands out where each property is now, then tells the engine what was written. */
