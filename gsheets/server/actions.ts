@@ -19,7 +19,7 @@ import {
 } from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { ActionSheetsResult, CalendarResult } from "../shared/api";
-import { count } from "../shared/words";
+import { count, errorText } from "../shared/words";
 import { loadRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
 import { BLOCK_WIDTH, columnLetter, datesAsText, findSheet, inspectBlock } from "./sheet";
@@ -28,10 +28,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const CHART_TITLE = "Actions due per month (next 18 months; Overdue first)";
 const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 const today = () => new Date(Date.now()).toISOString().slice(0, 10);
 

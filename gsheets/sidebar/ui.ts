@@ -3,6 +3,7 @@
  * error reads. Used by sidebar.ts and schedule.ts.
  */
 import type { ServerApi } from "../shared/api";
+import { errorText } from "../shared/words";
 
 interface ScriptRunner {
   withSuccessHandler(f: (value: unknown) => void): ScriptRunner;
@@ -40,6 +41,4 @@ export function showMessage(text: string, tone: Tone | boolean = "info"): void {
   el.className = cls;
 }
 
-export function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? String((e as Error).message) : String(e);
-}
+export { errorText };
