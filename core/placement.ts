@@ -140,6 +140,24 @@ export function looksLikeOurRow(cells: readonly unknown[], start: number): boole
 }
 
 /**
+ * Where a results block without a header row is now, from what its rows hold: the column it was in (`was`) if its
+ * rows still look like ours, else the column within `search` columns of it whose rows look most like ours (the nearer
+ * on a tie); undefined when none does. `grid[r][0]` is the sheet's column `offset`, in the same numbering as `was`
+ * (0-based in Excel, 1-based in Sheets). Both add-ins find a moved header-less block with this.
+ */
+export function blockColumnByRows(grid: readonly (readonly unknown[])[], was: number, offset = 0, search = 16): number | undefined {
+  const scoreAt = (c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c - offset) ? 1 : 0), 0);
+  if (scoreAt(was) > 0) return was;
+  const width = grid.length ? grid[0].length : 0;
+  let best: { c: number; score: number } | undefined;
+  for (let c = Math.max(offset, was - search); c <= was + search && c - offset + WIDTH <= width; c++) {
+    const score = scoreAt(c);
+    if (score > 0 && (!best || score > best.score || (score === best.score && Math.abs(c - was) < Math.abs(best.c - was)))) best = { c, score };
+  }
+  return best?.c;
+}
+
+/**
  * Where a new results block goes (0-based column): directly right of the table when those columns are free, else
  * one blank column after the last column in use, so a user's column is never written over and the table's edge
  * stays visible. Both add-ins place new blocks with this.

@@ -10,7 +10,7 @@ import {
   findHeaderBlock,
   hostRow,
   isCheckingMessage,
-  looksLikeOurRow,
+  blockColumnByRows,
   normaliseProperty,
   outputRow,
   userDatesOf,
@@ -67,10 +67,9 @@ export interface TableNow {
 /**
  * Finds the results block again in the rows read (a column inserted left of it, rows inserted above it): from its
  * header row when it has one, else from what the block's rows hold (Checking… marks, our statuses and times).
- * Undefined when it is nowhere: then nothing is written. To be switched to core/placement.ts's relocateBlock.
+ * Undefined when it is nowhere: then nothing is written.
  */
 export function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPlace): { blockColumn: number; headerRow: number | null } | undefined {
-  const near = (a: number, b: number) => Math.abs(a - run.blockColumn) - Math.abs(b - run.blockColumn);
   if (run.headerRow !== null) {
     const order = grid.map((_r, i) => i).sort((a, b) => Math.abs(a - run.headerRow!) - Math.abs(b - run.headerRow!));
     for (const i of order) {
@@ -79,15 +78,8 @@ export function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPla
     }
     return undefined;
   }
-  const scoreAt = (c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c) ? 1 : 0), 0);
-  if (scoreAt(run.blockColumn) > 0) return { blockColumn: run.blockColumn, headerRow: null };
-  let best: { c: number; score: number } | undefined;
-  const from = Math.max(0, run.blockColumn - SEARCH_COLUMNS);
-  for (let c = from; c <= run.blockColumn + SEARCH_COLUMNS; c++) {
-    const score = scoreAt(c);
-    if (score > 0 && (!best || score > best.score || (score === best.score && near(c, best.c) < 0))) best = { c, score };
-  }
-  return best && { blockColumn: best.c, headerRow: null };
+  const c = blockColumnByRows(grid, run.blockColumn, 0, SEARCH_COLUMNS);
+  return c === undefined ? undefined : { blockColumn: c, headerRow: null };
 }
 
 /** Reads the table as it is now (one chunked read) and where everything stands in it. */

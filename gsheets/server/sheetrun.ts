@@ -14,6 +14,7 @@ import {
   dueRequests,
   isCheckingMessage,
   jobViews,
+  blockColumnByRows,
   looksLikeOurRow,
   markWritten,
   matchRows,
@@ -116,13 +117,8 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
   // A column inserted (or deleted) left of the block moved it: find it by what its rows hold, nearest first.
   const from = Math.max(1, run.blockCol - SEARCH_COLUMNS);
   const to = Math.min(sheet.getMaxColumns(), run.blockCol + SEARCH_COLUMNS + BLOCK_WIDTH);
-  const grid = read(from, to);
-  let best: { col: number; score: number } | null = null;
-  for (let col = from; col + BLOCK_WIDTH - 1 <= to; col++) {
-    const sc = score(grid, col - from);
-    if (sc > 0 && (!best || sc > best.score || (sc === best.score && Math.abs(col - run.blockCol) < Math.abs(best.col - run.blockCol)))) best = { col, score: sc };
-  }
-  return best ? { headerRow: 0, blockCol: best.col } : gone;
+  const col = blockColumnByRows(read(from, to), run.blockCol, from, SEARCH_COLUMNS);
+  return col === undefined ? gone : { headerRow: 0, blockCol: col };
 }
 
 /**
