@@ -24,7 +24,6 @@ import {
   outputRow,
   readPropertyRows,
   runCounts,
-  runSummary,
   serviceError,
   stopRun,
   storedState,
@@ -40,19 +39,18 @@ import {
 import { refreshAfterRun } from "./actions";
 import { appendChanges, appendRunLog, runBy } from "./logs";
 import { rowChanges, runLogEntry, worseCount, type Change, type Trigger } from "../../core/changes";
-import type { RunProgress } from "../shared/api";
 import { count, errorText } from "../shared/words";
 import { sendRunRequests } from "./http";
 import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
-import { BLOCK_WIDTH, a1, checkBlock, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
+import { BLOCK_WIDTH, checkBlock, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
+import { progressOf, say, sheetPhase } from "./progress";
 import { recordWatch } from "./watch";
+
+export { progressOf, say, sheetPhase };
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-/** Never ask the sidebar to come back sooner than this, or later than a minute. */
-const MIN_WAIT_MS = 250;
-const MAX_WAIT_MS = 60000;
 /**
  * No request is started once a call has run this long: each can hang until UrlFetchApp gives up on it, and Apps
  * Script ends a call at 6 minutes, before the state is saved. The rest wait for the next poll.
@@ -231,63 +229,6 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
 const CHANGE_LOG_FAILED = "Some changes could not be added to the Change log";
 
 const INPUT_CHANGED_NOTE = "Some rows changed during the check: results went to the rows that hold each property now, and the changed rows say to check them again.";
-
-// ---- progress ----
-
-export function sheetPhase(run: SheetRun): SheetRun["phase"] {
-  const e = run.engine.phase;
-  if (e === "running") return "running";
-  if (e === "paused") return "paused";
-  if (e === "stopped") return "stopped";
-  return run.phase === "stopped" ? "stopped" : "done";
-}
-
-function nextWaitMs(run: SheetRun, waitMs: number): number {
-  return run.phase === "running" ? Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs)) : 0;
-}
-
-export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
-  const c = runCounts(run.engine);
-  const views = jobViews(run.engine);
-  const failed = views.filter((j) => j.status === "failed" || j.status === "timed_out").length;
-  return {
-    runId: run.runId,
-    sheetName: run.sheetName,
-    rangeA1: a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols),
-    outputA1: a1(run.headerRow || run.firstRow, run.blockCol, run.lastRow - (run.headerRow || run.firstRow) + 1, BLOCK_WIDTH),
-    phase: run.phase,
-    rows: c.rows,
-    invalidRows: c.invalid,
-    duplicateRows: run.duplicateRows,
-    properties: c.properties,
-    propertiesDone: views.reduce((n, j) => n + j.received, 0),
-    rowsWritten: run.rowsWritten,
-    jobs: views.map((j) => ({ jobId: j.jobId, status: j.status === "queued" || j.status === "sending" ? "submitting" : j.status, processed: j.received, total: j.total })),
-    waitMs: nextWaitMs(run, waitMs),
-    message: run.message,
-    rateLimited: run.engine.nextRequestAtMs > Date.now(),
-    notes: run.notes,
-    failedJobs: run.phase === "running" ? 0 : failed,
-    // Why, when every job failed (a refused key, the service down): said once, in the error box.
-    problem: run.phase === "done" && views.length > 0 && failed === views.length && (run.engine.fatal ?? run.engine.firstFailure) ? describeError((run.engine.fatal ?? run.engine.firstFailure)!) : "",
-    resumable: c.resumable > 0,
-  };
-}
-
-/** The run's line for the sidebar: core's summary, or while it runs, what it waits for. */
-export function say(run: SheetRun, extra = ""): void {
-  const s = runSummary(run.engine);
-  if (run.phase === "running") {
-    const c = s.counts;
-    const waits = run.engine.nextRequestAtMs > Date.now() ? ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).` : "";
-    const retries = run.engine.retries ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).` : "";
-    run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${c.rowsDone.toLocaleString("en-GB")} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
-    return;
-  }
-  run.message = `${s.title}: ${s.lines.join(" ")}${extra}`;
-}
-
-// ---- one step ----
 
 interface StepResult {
   waitMs: number;

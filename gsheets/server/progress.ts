@@ -1,0 +1,68 @@
+/**
+ * What the sidebar shows of a run: its phase, counts, jobs and the line that says how it goes (core's summary),
+ * and how soon the sidebar should poll again.
+ */
+import { describeError, jobViews, runCounts, runSummary } from "../../core";
+import type { RunProgress } from "../shared/api";
+import { count } from "../shared/words";
+import type { SheetRun } from "./runstore";
+import { BLOCK_WIDTH, a1 } from "./sheet";
+
+/** Never ask the sidebar to come back sooner than this, or later than a minute. */
+const MIN_WAIT_MS = 250;
+const MAX_WAIT_MS = 60000;
+
+export function sheetPhase(run: SheetRun): SheetRun["phase"] {
+  const e = run.engine.phase;
+  if (e === "running") return "running";
+  if (e === "paused") return "paused";
+  if (e === "stopped") return "stopped";
+  return run.phase === "stopped" ? "stopped" : "done";
+}
+
+function nextWaitMs(run: SheetRun, waitMs: number): number {
+  return run.phase === "running" ? Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs)) : 0;
+}
+
+export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
+  const c = runCounts(run.engine);
+  const views = jobViews(run.engine);
+  const failed = views.filter((j) => j.status === "failed" || j.status === "timed_out").length;
+  return {
+    runId: run.runId,
+    sheetName: run.sheetName,
+    rangeA1: a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols),
+    outputA1: a1(run.headerRow || run.firstRow, run.blockCol, run.lastRow - (run.headerRow || run.firstRow) + 1, BLOCK_WIDTH),
+    phase: run.phase,
+    rows: c.rows,
+    invalidRows: c.invalid,
+    duplicateRows: run.duplicateRows,
+    properties: c.properties,
+    propertiesDone: views.reduce((n, j) => n + j.received, 0),
+    rowsWritten: run.rowsWritten,
+    jobs: views.map((j) => ({ jobId: j.jobId, status: j.status === "queued" || j.status === "sending" ? "submitting" : j.status, processed: j.received, total: j.total })),
+    waitMs: nextWaitMs(run, waitMs),
+    message: run.message,
+    rateLimited: run.engine.nextRequestAtMs > Date.now(),
+    notes: run.notes,
+    failedJobs: run.phase === "running" ? 0 : failed,
+    // Why, when every job failed (a refused key, the service down): said once, in the error box.
+    problem: run.phase === "done" && views.length > 0 && failed === views.length && (run.engine.fatal ?? run.engine.firstFailure) ? describeError((run.engine.fatal ?? run.engine.firstFailure)!) : "",
+    resumable: c.resumable > 0,
+  };
+}
+
+/** The run's line for the sidebar: core's summary, or while it runs, what it waits for. */
+export function say(run: SheetRun, extra = ""): void {
+  const s = runSummary(run.engine);
+  if (run.phase === "running") {
+    const c = s.counts;
+    const waits = run.engine.nextRequestAtMs > Date.now() ? ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).` : "";
+    const retries = run.engine.retries ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).` : "";
+    run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${c.rowsDone.toLocaleString("en-GB")} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
+    return;
+  }
+  run.message = `${s.title}: ${s.lines.join(" ")}${extra}`;
+}
+
+// ---- one step ----
