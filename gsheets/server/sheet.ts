@@ -83,17 +83,6 @@ export function inspectBlock(headerValues: readonly unknown[]): { start: number;
   return { start, changed };
 }
 
-function blockChangedProblem(start: number, changed: { col: number; found: string; expected: string }[]): string {
-  const first = changed[0];
-  const what = first.found.trim() === "" ? `column ${columnLetter(first.col)} has no header` : `column ${columnLetter(first.col)} is headed "${first.found}"`;
-  const more = changed.length > 2 ? ` (and ${changed.length - 1} more columns differ)` : changed.length > 1 ? " (and 1 more column differs)" : "";
-  return (
-    `The results columns from the last check (${columnLetter(Math.max(1, start + 1))}:${columnLetter(start + BLOCK_WIDTH)}) were changed: ` +
-    `${what} where "${first.expected}" was expected${more}. Nothing was written, so your column is safe. ` +
-    `Undo the change (or move your column out of the block), or delete the old results columns to start afresh, then run the check again.`
-  );
-}
-
 /** Where results of a sheet without a header row went last time (document properties: any editor re-runs in place). */
 const BLOCK_MEMO = "compliance.block.";
 /** The last column of a remembered block that was refused: a fresh block goes right of it, never over it. */
