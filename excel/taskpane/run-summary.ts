@@ -1,0 +1,115 @@
+/**
+ * How a run of "Check selected rows" went, for the pane: core's summary of the engine's state plus what the sheet
+ * writes showed (statuses, errors, earlier values kept), and the words the pane shows for it.
+ */
+import { describeError, displayStatus, runSummary, type RunCounts, type RunState, type ServiceError } from "../../core";
+import type { WriteStats } from "./sheet";
+
+/** What the run's writes counted, per sheet row (check-run.ts keeps it while writing). */
+export interface SummaryTally {
+  byRow: Map<number, { statuses: string[]; error: boolean; kept: boolean; result: boolean }>;
+  /** Rows whose result waits (paused, stopped), and whether they show earlier values meanwhile. */
+  waiting: Map<number, boolean>;
+  writes: WriteStats;
+}
+
+/**
+ * core's runSummary (done, title, lines, counts; Done only when every row has its result or its own reason on the
+ * sheet), whether the stored state was kept for Resume, and the pane's counts: rows sent, refreshed (a result or the
+ * service's answer about the row), row errors (those and invalid rows), not refreshed (the service failed, or the job
+ * may exist), cancelled (stopped or not sent), kept (earlier values still shown), the statuses of the rows answered.
+ */
+export interface RunSummary {
+  done: boolean;
+  title: string;
+  lines: string[];
+  counts: RunCounts;
+  resumable: boolean;
+  pausedUntilMs?: number;
+  rowsWritten: number;
+  rowsSent: number;
+  refreshed: number;
+  byStatus: Record<string, number>;
+  /** Rows written whose status cells read `error`. */
+  errors: number;
+  rowErrors: number;
+  notRefreshed: number;
+  cancelledRows: number;
+  skippedRows: number;
+  kept: number;
+  cancelled: boolean;
+  writes: WriteStats;
+  failure?: ServiceError;
+  /** One message for the whole run when one failure hit every row sent (a bad key, a wrong base URL, the service down). */
+  fatal?: string;
+  /** What became of the Action list and Compliance summary after the run, in a line. */
+  actionSheets?: string;
+  /** The run's line of the Run log (or why the logs could not be written). */
+  runLog?: string;
+}
+
+export function summarise(state: RunState, tally: SummaryTally, cancelled: boolean, resumable: boolean): RunSummary {
+  const s = runSummary(state);
+  const c = s.counts;
+  const byStatus: Record<string, number> = {};
+  let errors = 0;
+  let kept = 0;
+  for (const shown of tally.waiting.values()) if (shown && state.phase !== "ended") kept++;
+  for (const r of tally.byRow.values()) {
+    if (r.error) errors++;
+    if (r.kept) kept++;
+    if (!r.result) continue;
+    for (const w of r.statuses) {
+      const k = displayStatus(w) === "unknown" ? "unknown" : w;
+      if (w && w !== "error") byStatus[k] = (byStatus[k] ?? 0) + 1;
+    }
+  }
+  const rowsSent = c.rows - c.invalid;
+  const notRefreshed = c.failed + c.maybeCreated;
+  const failure = state.fatal ?? state.firstFailure;
+  const out: RunSummary = {
+    done: s.done,
+    title: s.title,
+    lines: s.lines,
+    counts: c,
+    resumable,
+    rowsWritten: c.rowsDone,
+    rowsSent,
+    refreshed: c.answered - c.invalid,
+    byStatus,
+    errors,
+    rowErrors: c.rowErrors + c.invalid,
+    notRefreshed,
+    cancelledRows: c.notSent + (state.phase === "stopped" ? c.resumable : 0),
+    skippedRows: c.skipped,
+    kept,
+    cancelled,
+    writes: tally.writes,
+  };
+  if (state.phase === "paused" && state.pausedUntilMs !== undefined) out.pausedUntilMs = state.pausedUntilMs;
+  if (failure) out.failure = failure;
+  // One failure on every row sent says nothing about the rows: it is the key, the address or the service. Say it once.
+  if (state.fatal) out.fatal = describeError(state.fatal);
+  else if (failure && rowsSent > 0 && notRefreshed === rowsSent) out.fatal = describeError(failure);
+  return out;
+}
+
+/**
+ * The pane's status line for a run: core's runSummary (the same words as the Sheets sidebar), then the statuses of the
+ * rows answered. When a banner says why the whole run failed (`fatal`), the reason is not repeated here.
+ */
+export function summaryText(s: RunSummary): string {
+  const lines = s.lines.filter((l) => l !== s.fatal);
+  let text = `${s.title}.${lines.length ? ` ${lines.join("\n")}` : ""}`;
+  const counts = Object.entries(s.byStatus)
+    .map(([w, n]) => `${n} ${w.replace("_", " ")}`)
+    .join(", ");
+  // What stays on the sheet from before, as the pane has always said it.
+  const missing = s.notRefreshed + s.cancelledRows;
+  if (s.title !== "Done" && s.kept > 0) text += s.kept >= missing ? " The earlier values are kept." : ` The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`;
+  if (s.title === "Done") text += `\nStatuses over all checks: ${counts || "none"}.`;
+  else if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
+  if (s.actionSheets) text += `\n${s.actionSheets}`;
+  if (s.runLog) text += `\n${s.runLog}`;
+  return text;
+}
