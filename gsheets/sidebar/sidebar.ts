@@ -1,14 +1,14 @@
 /**
- * The sidebar page: settings, the bulk-check button and its polling loop, and address lookup. Every server
+ * The sidebar page: the tabs, the bulk-check button and its polling loop, the action list and address lookup
+ * (Settings in settings.ts, the Schedule section in schedule.ts). Every server
  * call is a short google.script.run call; the loop waits in the browser, never on the server.
  */
-import { CHECK_LABELS, STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../../core/colours";
-import type { WindowSettings } from "../../core/obligations";
-import { CHECK_NAMES } from "../../core/checks";
+import { STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../../core/colours";
 import type { DisplayStatus } from "../../core/checks";
-import type { JobProgress, RunProgress, SettingsView, SidebarState } from "../shared/api";
+import type { JobProgress, RunProgress, SidebarState } from "../shared/api";
 import { count } from "../shared/words";
 import { openLog, refreshLastRun, renderHours, renderLastRun, renderSchedule, saveSchedule, showScheduleFields } from "./schedule";
+import { removeKey, renderSettings, resetWindows, saveSettings } from "./settings";
 import { $, call, errorText, showMessage } from "./ui";
 
 function tabs(): HTMLButtonElement[] {
@@ -35,75 +35,6 @@ function onTabKey(e: KeyboardEvent): void {
   e.preventDefault();
   const next = list[(to[e.key] + list.length) % list.length];
   selectTab(next.dataset.panel!, true);
-}
-
-/** keepInputs: after a refused Save, what the person typed stays in the fields for them to correct. */
-let defaultWindows: WindowSettings | null = null;
-
-/** One row of three day fields per check; each field named for the check and window, for the message that names it. */
-function renderWindows(w: WindowSettings): void {
-  const body = document.querySelector("#windows-table tbody")!;
-  body.textContent = "";
-  for (const check of CHECK_NAMES) {
-    const tr = document.createElement("tr");
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = CHECK_LABELS[check];
-    tr.appendChild(th);
-    for (const k of ["plan", "book", "urgent"] as const) {
-      const td = document.createElement("td");
-      const input = document.createElement("input");
-      input.type = "number";
-      input.min = "0";
-      input.max = "3650";
-      input.id = `win-${check}-${k}`;
-      input.value = String(w[check][k]);
-      input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
-      td.appendChild(input);
-      tr.appendChild(td);
-    }
-    body.appendChild(tr);
-  }
-}
-
-function windowsFromForm(): Record<string, Record<string, string>> {
-  const out: Record<string, Record<string, string>> = {};
-  for (const check of CHECK_NAMES) {
-    out[check] = {};
-    for (const k of ["plan", "book", "urgent"]) out[check][k] = $<HTMLInputElement>(`win-${check}-${k}`).value;
-  }
-  return out;
-}
-
-/** The field a settings message names ("EICR plan window: ..."), marked invalid and focused. */
-function markWindowField(message: string): void {
-  document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
-  for (const check of CHECK_NAMES) {
-    for (const k of ["plan", "book", "urgent"]) {
-      if (message.indexOf(`${CHECK_LABELS[check]} ${k} window`) >= 0 || (k === "plan" && message.indexOf(`${CHECK_LABELS[check]} windows must be`) >= 0)) {
-        const input = $<HTMLInputElement>(`win-${check}-${k}`);
-        input.setAttribute("aria-invalid", "true");
-        ($("windows-settings") as HTMLDetailsElement).open = true;
-        input.focus();
-        return;
-      }
-    }
-  }
-}
-
-function renderSettings(s: SettingsView, keepInputs = false): void {
-  $("key-masked").textContent = s.hasKey ? s.maskedKey : "none";
-  defaultWindows = s.defaultWindows;
-  if (!keepInputs) {
-    $<HTMLInputElement>("base-url").value = s.baseUrl;
-    $<HTMLSelectElement>("plan").value = s.plan;
-    renderWindows(s.windows);
-    $<HTMLSelectElement>("action-days").value = String(s.actionDays);
-  }
-  $<HTMLButtonElement>("remove-key").disabled = !s.hasKey;
-  // Demo answers can never be mistaken for a real check: the banner stays while the demo key is the key.
-  $("demo-banner").hidden = !s.demo;
-  $("try-demo").parentElement!.hidden = s.demo;
 }
 
 async function tryDemo(): Promise<void> {
@@ -318,29 +249,6 @@ async function stopCheck(): Promise<void> {
   }
 }
 
-async function saveSettings(): Promise<void> {
-  const keyInput = $<HTMLInputElement>("api-key");
-  const save = $<HTMLButtonElement>("save-settings");
-  save.disabled = true;
-  if (keyInput.value.trim()) showMessage("Trying the key with the service…");
-  try {
-    const r = await call("saveSettings", {
-      apiKey: keyInput.value,
-      baseUrl: $<HTMLInputElement>("base-url").value,
-      plan: $<HTMLSelectElement>("plan").value,
-      windows: windowsFromForm(),
-    });
-    if (r.ok) keyInput.value = "";
-    renderSettings(r.settings, !r.ok);
-    showMessage(r.message, !r.ok ? "error" : r.warning ? "warning" : "info");
-    if (!r.ok) markWindowField(r.message);
-  } catch (e) {
-    showMessage(errorText(e), true);
-  } finally {
-    save.disabled = false;
-  }
-}
-
 async function refreshActions(): Promise<void> {
   const days = Number($<HTMLSelectElement>("action-days").value);
   showMessage("Building the Action list and Compliance summary…");
@@ -367,16 +275,6 @@ async function downloadCalendar(): Promise<void> {
     link.hidden = false;
     link.click();
     showMessage(`Calendar of ${count(r.events, "action")} ready: ${r.fileName} (all-day events, a reminder 7 days before). If nothing was saved, use the "Save" link.`);
-  } catch (e) {
-    showMessage(errorText(e), true);
-  }
-}
-
-async function removeKey(): Promise<void> {
-  try {
-    const r = await call("removeApiKey");
-    renderSettings(r.settings);
-    showMessage(r.message);
   } catch (e) {
     showMessage(errorText(e), true);
   }
@@ -497,10 +395,7 @@ $("try-demo").addEventListener("click", () => void tryDemo());
 $("insert-sample").addEventListener("click", () => void insertSample());
 onSubmit("actions-form", refreshActions);
 $("download-ics").addEventListener("click", () => void downloadCalendar());
-$("reset-windows").addEventListener("click", () => {
-  if (defaultWindows) renderWindows(defaultWindows);
-  showMessage("Default windows put back: press Save to keep them.");
-});
+$("reset-windows").addEventListener("click", resetWindows);
 onSubmit("schedule-form", () => saveSchedule());
 $("remove-schedule").addEventListener("click", () => void saveSchedule("off"));
 $("schedule-mode").addEventListener("change", showScheduleFields);

@@ -1,0 +1,117 @@
+/**
+ * The sidebar's Settings: the API key (tried with the service on Save), the base URL, the plan and the action
+ * windows, shown as the server has them (the key masked).
+ */
+import { CHECK_LABELS } from "../../core/colours";
+import { CHECK_NAMES } from "../../core/checks";
+import type { WindowSettings } from "../../core/obligations";
+import type { SettingsView } from "../shared/api";
+import { $, call, errorText, showMessage } from "./ui";
+
+/** keepInputs: after a refused Save, what the person typed stays in the fields for them to correct. */
+let defaultWindows: WindowSettings | null = null;
+
+/** One row of three day fields per check; each field named for the check and window, for the message that names it. */
+export function renderWindows(w: WindowSettings): void {
+  const body = document.querySelector("#windows-table tbody")!;
+  body.textContent = "";
+  for (const check of CHECK_NAMES) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = CHECK_LABELS[check];
+    tr.appendChild(th);
+    for (const k of ["plan", "book", "urgent"] as const) {
+      const td = document.createElement("td");
+      const input = document.createElement("input");
+      input.type = "number";
+      input.min = "0";
+      input.max = "3650";
+      input.id = `win-${check}-${k}`;
+      input.value = String(w[check][k]);
+      input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
+      td.appendChild(input);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+export function windowsFromForm(): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const check of CHECK_NAMES) {
+    out[check] = {};
+    for (const k of ["plan", "book", "urgent"]) out[check][k] = $<HTMLInputElement>(`win-${check}-${k}`).value;
+  }
+  return out;
+}
+
+/** The field a settings message names ("EICR plan window: ..."), marked invalid and focused. */
+export function markWindowField(message: string): void {
+  document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
+  for (const check of CHECK_NAMES) {
+    for (const k of ["plan", "book", "urgent"]) {
+      if (message.indexOf(`${CHECK_LABELS[check]} ${k} window`) >= 0 || (k === "plan" && message.indexOf(`${CHECK_LABELS[check]} windows must be`) >= 0)) {
+        const input = $<HTMLInputElement>(`win-${check}-${k}`);
+        input.setAttribute("aria-invalid", "true");
+        ($("windows-settings") as HTMLDetailsElement).open = true;
+        input.focus();
+        return;
+      }
+    }
+  }
+}
+
+export function renderSettings(s: SettingsView, keepInputs = false): void {
+  $("key-masked").textContent = s.hasKey ? s.maskedKey : "none";
+  defaultWindows = s.defaultWindows;
+  if (!keepInputs) {
+    $<HTMLInputElement>("base-url").value = s.baseUrl;
+    $<HTMLSelectElement>("plan").value = s.plan;
+    renderWindows(s.windows);
+    $<HTMLSelectElement>("action-days").value = String(s.actionDays);
+  }
+  $<HTMLButtonElement>("remove-key").disabled = !s.hasKey;
+  // Demo answers can never be mistaken for a real check: the banner stays while the demo key is the key.
+  $("demo-banner").hidden = !s.demo;
+  $("try-demo").parentElement!.hidden = s.demo;
+}
+
+/** Reset to defaults puts the default windows in the form; Save keeps them. */
+export function resetWindows(): void {
+  if (defaultWindows) renderWindows(defaultWindows);
+  showMessage("Default windows put back: press Save to keep them.");
+}
+
+export async function saveSettings(): Promise<void> {
+  const keyInput = $<HTMLInputElement>("api-key");
+  const save = $<HTMLButtonElement>("save-settings");
+  save.disabled = true;
+  if (keyInput.value.trim()) showMessage("Trying the key with the service…");
+  try {
+    const r = await call("saveSettings", {
+      apiKey: keyInput.value,
+      baseUrl: $<HTMLInputElement>("base-url").value,
+      plan: $<HTMLSelectElement>("plan").value,
+      windows: windowsFromForm(),
+    });
+    if (r.ok) keyInput.value = "";
+    renderSettings(r.settings, !r.ok);
+    showMessage(r.message, !r.ok ? "error" : r.warning ? "warning" : "info");
+    if (!r.ok) markWindowField(r.message);
+  } catch (e) {
+    showMessage(errorText(e), true);
+  } finally {
+    save.disabled = false;
+  }
+}
+
+export async function removeKey(): Promise<void> {
+  try {
+    const r = await call("removeApiKey");
+    renderSettings(r.settings);
+    showMessage(r.message);
+  } catch (e) {
+    showMessage(errorText(e), true);
+  }
+}
