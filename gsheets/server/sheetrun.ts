@@ -79,6 +79,8 @@ interface TableNow {
   notes: (string | undefined)[];
   /** The user's own EICR date / Licence expiry / Deposit received of each row, for the obligations. */
   userDates: (UserDates | undefined)[];
+  /** How far the input columns moved since the last read (a column inserted or deleted left of them). */
+  inputShift: number;
 }
 
 /**
@@ -129,7 +131,7 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   const lastRow = sheet.getLastRow();
   const n = Math.max(0, lastRow - top + 1);
   const shift = at.blockCol - run.blockCol;
-  const cols = run.inputCols + Math.max(0, shift);
+  const cols = Math.max(1, run.inputCols + Math.max(0, shift));
   const input = n ? readRows(sheet, top, lastRow, cols) : [];
   const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
   const engineKeys = new Set(run.engine.keys);
@@ -141,7 +143,9 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   };
   let best = 0;
   let bestScore = -1;
-  for (const s of shift > 0 ? [0, shift] : [0]) {
+  // Columns deleted left of both move them left alike; the input can move no further left than column A.
+  const firstInput = Math.min(...[run.mapping.uprn, run.mapping.postcode, run.mapping.address].filter((c): c is number => c !== undefined));
+  for (const s of shift > 0 || (shift < 0 && firstInput + shift >= 0) ? [0, shift] : [0]) {
     let sc = 0;
     input.forEach((row, i) => {
       if (isCheckingMessage(marks[i][0]) && engineKeys.has(keyAt(row, s).key || "")) sc++;
@@ -157,7 +161,7 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
     notes.push(r.note);
     rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
   });
-  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: readUserDates(sheet, at, top, n) };
+  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: readUserDates(sheet, at, top, n), inputShift: best };
 }
 
 /**
@@ -240,19 +244,35 @@ interface StepResult {
   changed: number;
 }
 
-export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { baseUrl: string; apiKey: string } | null, windows?: WindowSettings): StepResult {
-  const nowIso = () => new Date(Date.now()).toISOString();
+/**
+ * The block found again and the rows read as they are now; the run's positions follow what moved (the block, the
+ * header row, and the input columns when a column was inserted or deleted left of them), so later reads start there.
+ */
+function tableNow(sheet: Sheet, run: SheetRun): TableNow | { problem: string } {
   const at = relocate(sheet, run);
-  if ("problem" in at) {
-    // Nothing is written; the state is kept, so Resume can collect once the block is back (Undo).
-    stopRun(run.engine, "Not sent: the results columns were changed during the check; run the check again.");
-    run.phase = "stopped";
-    run.message = `${at.problem}, so the check stopped and nothing more was written. Undo the change and choose Resume, or check again to write fresh results.`;
-    return { waitMs: 0, problem: at.problem, unsent: 0, changed: 0 };
+  if ("problem" in at) return at;
+  const table = readTableNow(sheet, run, at);
+  if (table.inputShift) {
+    const move = (c: number | undefined) => (c === undefined ? undefined : c + table.inputShift);
+    run.mapping = { ...run.mapping, uprn: move(run.mapping.uprn), postcode: move(run.mapping.postcode), address: move(run.mapping.address) };
+    run.inputCols = Math.max(1, run.inputCols + table.inputShift);
   }
   run.blockCol = at.blockCol;
   run.headerRow = at.headerRow;
-  let table = readTableNow(sheet, run, at);
+  return table;
+}
+
+export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { baseUrl: string; apiKey: string } | null, windows?: WindowSettings): StepResult {
+  const nowIso = () => new Date(Date.now()).toISOString();
+  const stopped = (problem: string): StepResult => {
+    // Nothing is written; the state is kept, so Resume can collect once the block is back (Undo).
+    stopRun(run.engine, "Not sent: the results columns were changed during the check; run the check again.");
+    run.phase = "stopped";
+    run.message = `${problem}, so the check stopped and nothing more was written. Undo the change and choose Resume, or check again to write fresh results.`;
+    return { waitMs: 0, problem, unsent: 0, changed: 0 };
+  };
+  let table = tableNow(sheet, run);
+  if ("problem" in table) return stopped(table.problem);
   let unsent = 0;
   if (run.engine.phase === "running" && apiConfig) {
     const due = dueRequests(run.engine, apiConfig, Date.now(), { presentKeys: table.keys });
@@ -265,7 +285,9 @@ export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig
       );
       due.requests.forEach((r, i) => acceptReply(run.engine, r.id, replies[i], Date.now()));
       unsent = replies.filter((r) => "failure" in r && r.failure === "not_sent").length;
-      table = readTableNow(sheet, run, at); // the sheet may have changed while the requests were out
+      // The sheet may have changed while the requests were out: found again, as before them.
+      table = tableNow(sheet, run);
+      if ("problem" in table) return stopped(table.problem);
     }
   }
   const written = writeOutcomes(sheet, run, table, nowIso(), windows);

@@ -1,0 +1,783 @@
+/**
+ * More servers that are NOT the sandbox (continues test/core/other-servers.test.ts, whose 28 variants are not
+ * repeated here): small node:http servers on loopback answering where the spec says "not shown" in yet other
+ * reasonable ways, driven through core's real client and run engine over real HTTP.
+ *
+ * Behaviour that is wrong today is asserted as it should be and marked `test.failing`, with a comment naming the
+ * bug; everything else is a plain test.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createClient, interpretCheckResponse, outputHeaders, outputRow, type FetchLike, type Outcome } from "../../core";
+
+// ---------------------------------------------------------------- tiny server harness (as in other-servers.test.ts)
+
+interface Req {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+  at: number;
+}
+interface Reply {
+  status?: number;
+  body?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+}
+type Handler = (req: Req) => Reply | Promise<Reply>;
+interface Served {
+  baseUrl: string;
+  origin: string;
+  log: Req[];
+  count(method: string, pathPrefix?: string): number;
+}
+
+const servers: http.Server[] = [];
+
+async function serve(handler: Handler): Promise<Served> {
+  const log: Req[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", async () => {
+      const u = new URL(req.url ?? "/", "http://x");
+      const r: Req = { method: req.method ?? "GET", path: u.pathname, query: u.searchParams, body, at: Date.now() };
+      log.push(r);
+      let reply: Reply;
+      try {
+        reply = await handler(r);
+      } catch (e) {
+        reply = { status: 500, text: `test server fault: ${(e as Error).message}` };
+      }
+      const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+      const text = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : "");
+      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+      res.writeHead(reply.status ?? 200, headers);
+      res.end(reply.status === 204 ? undefined : text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push(server);
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    log,
+    count: (method, prefix = "") => log.filter((r) => r.method === method && r.path.startsWith(prefix)).length,
+  };
+}
+
+afterAll(async () => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+});
+
+// ---------------------------------------------------------------- a small world of properties
+
+interface Prop {
+  uprn?: string;
+  postcode?: string;
+  address?: string;
+}
+const U = (i: number) => String(100000000000 + i);
+const MISSING = U(99);
+const uprns = (from: number, n: number): Prop[] => Array.from({ length: n }, (_, i) => ({ uprn: U(from + i) }));
+
+function checkResult(uprn: string, address = `${Number(uprn) % 1000} High Street, Leeds, LS1 4AP`): Record<string, any> {
+  return {
+    uprn,
+    address,
+    compliance_score: 72,
+    risk_level: "medium",
+    checks: {
+      epc: { status: "pass", rating: "C", expiry: "2031-04-02" },
+      gas_safety: { status: "warning", last_certificate: "2025-12-01", expiry: "2026-12-01" },
+      eicr: { status: "fail", detail: "No EICR on record for this property." },
+      licensing: { status: "not_required", scheme: null },
+      deposit_protection: { status: "pass", scheme: "DPS", protected_date: "2025-03-14" },
+    },
+    last_updated: "2026-11-20T09:12:44Z",
+  };
+}
+
+/** The spec's item shape (the sandbox's). */
+function indexedItem(p: Prop, index: number): Record<string, unknown> {
+  return p.uprn === MISSING
+    ? { index, input: p, status: "error", error: { code: "property_not_found", message: `No property with UPRN ${p.uprn}.` } }
+    : { index, input: p, status: "completed", result: checkResult(p.uprn!) };
+}
+
+interface Job {
+  id: string;
+  props: Prop[];
+  polls: number;
+}
+function jobStore() {
+  const jobs = new Map<string, Job>();
+  let n = 0;
+  return {
+    submit(body: string): Job {
+      const job: Job = { id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`, props: JSON.parse(body).properties, polls: 0 };
+      jobs.set(job.id, job);
+      return job;
+    },
+    /** The job a path names (…/bulk/<id>[/results]), its poll counted. */
+    poll(path: string): Job | undefined {
+      const id = /\/bulk\/([^/]+)/.exec(path)?.[1];
+      const job = id ? jobs.get(decodeURIComponent(id)) : undefined;
+      if (job) job.polls++;
+      return job;
+    },
+  };
+}
+const spec202 = (job: Job): Reply => ({
+  status: 202,
+  body: { job_id: job.id, status: "processing", total_properties: job.props.length, results_url: `/api/check/bulk/${job.id}/results` },
+});
+
+// ---------------------------------------------------------------- outcome helpers
+
+const word = (o: Outcome | undefined) => (!o ? "undefined" : "result" in o ? o.result.uprn : `!${o.error.kind}`);
+const words = (os: (Outcome | undefined)[]) => os.map(word);
+const errorOf = (o: Outcome | undefined) => (o && "error" in o ? o.error : undefined);
+const expectedWords = (props: Prop[]) => props.map((p) => (p.uprn === MISSING ? "!not_found" : p.uprn!));
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const t0 = Date.now();
+  const value = await fn();
+  return { value, ms: Date.now() - t0 };
+}
+const col = (name: string) => outputHeaders().indexOf(name);
+
+/**
+ * A clock K times faster than the real one, for tests whose engine waits are long (back-off, retries): the client's
+ * `now` and `sleep` both run on it, so every wait the engine decides is kept, only shorter in real time.
+ */
+function fastClock(K: number) {
+  const t0 = Date.now();
+  const now = () => t0 + (Date.now() - t0) * K;
+  const sleep = (ms: number, signal?: { aborted: boolean; addEventListener?(t: "abort", f: () => void, o?: { once?: boolean }): void; removeEventListener?(t: "abort", f: () => void): void }) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const h = setTimeout(() => {
+        signal?.removeEventListener?.("abort", onAbort);
+        resolve();
+      }, Math.max(0, ms / K));
+      function onAbort() {
+        clearTimeout(h);
+        resolve();
+      }
+      signal?.addEventListener?.("abort", onAbort, { once: true });
+    });
+  return { now, sleep };
+}
+
+/** An abort signal that fires after `ms`: bounds a test whose behaviour today is to wait far too long. */
+function abortAfter(ms: number): AbortSignal {
+  const c = new AbortController();
+  const t = setTimeout(() => c.abort(), ms);
+  (t as { unref?: () => void }).unref?.();
+  return c.signal;
+}
+
+// ================================================================ (A) rate limits announced other ways
+
+describe("(A) rate limits announced other ways", () => {
+  type Style = (limit: number, remaining: number, resetAtMs: number) => Record<string, string>;
+
+  /**
+   * A fixed window of LIMIT requests per WINDOW ms (starting at the first request), announced in `style`. A request
+   * into an exhausted window is a violation, answered 429 with the same headers and no Retry-After.
+   */
+  async function limited(style: Style, LIMIT: number, WINDOW: number) {
+    let windowStart = -Infinity;
+    let used = 0;
+    const stats = { violations: 0 };
+    const store = jobStore();
+    const s = await serve((req) => {
+      const now = Date.now();
+      if (now - windowStart >= WINDOW) {
+        windowStart = now;
+        used = 0;
+      }
+      const resetAt = windowStart + WINDOW;
+      if (used >= LIMIT) {
+        stats.violations++;
+        return { status: 429, headers: style(LIMIT, 0, resetAt), body: { error: { code: "rate_limited", message: "Too many requests." } } };
+      }
+      used++;
+      const headers = style(LIMIT, LIMIT - used, resetAt);
+      if (req.method === "POST") return { ...spec202(store.submit(req.body)), headers };
+      if (req.path.endsWith("/api/check")) return { headers, body: checkResult(req.query.get("uprn")!) };
+      const job = store.poll(req.path)!;
+      return { headers, body: { status: "completed", results: job.props.map(indexedItem) } };
+    });
+    return { s, stats };
+  }
+
+  async function sequentialChecks(s: Served, n: number) {
+    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, maxRetries: 8 });
+    const got: string[] = [];
+    for (let i = 1; i <= n; i++) got.push((await client.check({ uprn: U(i) })).uprn);
+    return got;
+  }
+
+  const deltaSeconds = (resetAtMs: number) => String(Math.max(0, Math.ceil((resetAtMs - Date.now()) / 1000)));
+
+  // BUG: core/ratelimit.ts parseRateLimit (line 62) reads only X-RateLimit-*; the IETF draft's unprefixed
+  // RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset are ignored, so the client sends into an exhausted window.
+  test.failing("IETF draft headers RateLimit-Limit / -Remaining / -Reset (no X- prefix): nothing sent into an exhausted window", async () => {
+    const { s, stats } = await limited((l, r, at) => ({ "RateLimit-Limit": String(l), "RateLimit-Remaining": String(r), "RateLimit-Reset": deltaSeconds(at) }), 3, 1000);
+    expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
+    expect(stats.violations).toBe(0);
+  });
+
+  // BUG: same place; the structured `RateLimit: limit=3, remaining=0, reset=1` header (draft-ietf-httpapi-ratelimit-headers) is ignored.
+  test.failing("IETF draft single header `RateLimit: limit=3, remaining=0, reset=1`: nothing sent into an exhausted window", async () => {
+    const { s, stats } = await limited((l, r, at) => ({ RateLimit: `limit=${l}, remaining=${r}, reset=${deltaSeconds(at)}` }), 3, 1000);
+    expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
+    expect(stats.violations).toBe(0);
+  });
+
+  // BUG: core/ratelimit.ts num() (line 38) + resetToEpochMs (line 47) read X-RateLimit-Reset only as a number; an ISO 8601 date is NaN, so with
+  // Remaining 0 the client waits a flat 1 s (waitBeforeNextRequest's fallback) and hits a window that resets later.
+  test.failing("X-RateLimit-Reset as an ISO 8601 date: the client waits until that date, not a flat second", async () => {
+    const { s, stats } = await limited((l, r, at) => ({ "X-RateLimit-Limit": String(l), "X-RateLimit-Remaining": String(r), "X-RateLimit-Reset": new Date(at).toISOString() }), 2, 2500);
+    expect(await sequentialChecks(s, 4)).toEqual(uprns(1, 4).map((p) => p.uprn));
+    expect(stats.violations).toBe(0);
+  });
+
+  test("X-RateLimit-Reset as Unix epoch milliseconds: no request into an exhausted window (check and screen)", async () => {
+    const { s, stats } = await limited((l, r, at) => ({ "X-RateLimit-Limit": String(l), "X-RateLimit-Remaining": String(r), "X-RateLimit-Reset": String(at) }), 3, 1200);
+    expect(await sequentialChecks(s, 5)).toEqual(uprns(1, 5).map((p) => p.uprn));
+    const props = uprns(10, 4);
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { plan: 2 });
+    expect(words(out)).toEqual(expectedWords(props));
+    expect(stats.violations).toBe(0);
+  });
+
+  test("429s with a fractional Retry-After ('0.7') and nothing else: each wait is kept, only refused submits are re-sent", async () => {
+    let refusals = 3;
+    let notBefore = 0;
+    let early = 0;
+    const store = jobStore();
+    const s = await serve((req) => {
+      if (req.at < notBefore) early++;
+      if (refusals > 0) {
+        refusals--;
+        notBefore = Date.now() + 700;
+        return { status: 429, headers: { "Retry-After": "0.7" }, body: { message: "slow down" } };
+      }
+      if (req.method === "POST") return spec202(store.submit(req.body));
+      if (req.path.endsWith("/api/check")) return { body: checkResult(req.query.get("uprn")!) };
+      const job = store.poll(req.path)!;
+      return { body: { status: "completed", results: job.props.map(indexedItem) } };
+    });
+    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
+    const props = [...uprns(1, 2), { uprn: MISSING }];
+    const { value, ms } = await timed(() => client.screen(props));
+    expect(words(value)).toEqual(expectedWords(props));
+    expect(s.count("POST")).toBe(4);
+    refusals = 1;
+    expect((await client.check({ uprn: U(7) })).uprn).toBe(U(7));
+    expect(early).toBe(0);
+    expect(ms).toBeLessThan(5000);
+  });
+
+  test("every submit refused 429 with no headers at all: re-sent a bounded number of times, then each row says rate_limited", async () => {
+    const s = await serve(() => ({ status: 429, body: { message: "Too many requests" } }));
+    const { now, sleep } = fastClock(20);
+    const props = uprns(1, 3);
+    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props));
+    expect(words(value)).toEqual(Array(3).fill("!rate_limited"));
+    expect(s.count("POST")).toBeGreaterThan(1);
+    expect(s.count("POST")).toBeLessThanOrEqual(6);
+    expect(ms).toBeLessThan(4000);
+  });
+
+  // BUG: core/run.ts getFailed (rate_limited branch, line 495) neither counts a 429 on a GET as a failure nor lets the
+  // job's deadline end it: checkJobDeadline (core/jobs.ts line 169) needs lastPollAtMs, which only a results PAGE sets.
+  // A poll answered 429 forever (a quota the server never resets for this job) polls once a second with no end.
+  test.failing("every poll answered 429 with no headers: the rows end (rate_limited or timeout) within the job timeout, not never", async () => {
+    const store = jobStore();
+    const s = await serve((req) => (req.method === "POST" ? spec202(store.submit(req.body)) : { status: 429, body: { message: "Too many requests" } }));
+    // 10x clock: a 3 s job timeout; stopped (Cancel) after 25 s of engine time, 2.5 s real, when it is still polling today
+    const { now, sleep } = fastClock(10);
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(uprns(1, 2), { jobTimeoutMs: 3000, signal: abortAfter(2500) });
+    expect(words(out).every((w) => w === "!rate_limited" || w === "!timeout")).toBe(true);
+  });
+});
+
+// ================================================================ (B) bodies and statuses
+
+describe("(B) bodies and statuses", () => {
+  test("JSON with a UTF-8 BOM, Content-Type text/plain or none at all: read as JSON (check, submit and results)", async () => {
+    const store = jobStore();
+    const bom = (v: unknown) => "\uFEFF" + JSON.stringify(v);
+    const s = await serve((req): Reply => {
+      if (req.method === "POST") {
+        const job = store.submit(req.body);
+        return { status: 202, headers: { "content-type": "text/plain; charset=utf-8" }, text: bom(spec202(job).body) };
+      }
+      if (req.path.endsWith("/api/check")) return { headers: {}, text: bom(checkResult(req.query.get("uprn")!)) };
+      const job = store.poll(req.path)!;
+      return { headers: { "content-type": "application/octet-stream" }, text: bom({ status: "completed", results: job.props.map(indexedItem) }) };
+    });
+    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
+    expect((await client.check({ uprn: U(5) })).uprn).toBe(U(5));
+    const props = [...uprns(1, 2), { uprn: MISSING }];
+    expect(words(await client.screen(props))).toEqual(expectedWords(props));
+  });
+
+  // BUG: core/responses.ts parseJson (line 23) passes the text to JSON.parse as it is. fetch's text() drops a BOM, but
+  // Apps Script's getContentText() (gsheets/server/http.ts:48, :127) keeps it, so in Google Sheets every answer of a
+  // server that writes a BOM is "not valid JSON". Shown here with a fetch whose text() keeps the BOM, as UrlFetchApp does.
+  test.failing("JSON with a UTF-8 BOM through a transport that keeps the BOM (as UrlFetchApp.getContentText does)", async () => {
+    const s = await serve((req) => ({ headers: { "content-type": "application/json" }, text: "\uFEFF" + JSON.stringify(checkResult(req.query.get("uprn")!)) }));
+    const keepBom: FetchLike = async (url, init) => {
+      const res = await fetch(url, init);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      return { status: res.status, headers: res.headers, text: async () => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes) };
+    };
+    expect((await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch: keepBom, maxRetries: 0 }).check({ uprn: U(3) })).uprn).toBe(U(3));
+    // the same at the interpreter, as the Apps Script host calls it
+    expect(interpretCheckResponse(200, {}, "\uFEFF" + JSON.stringify(checkResult(U(3))), Date.now()).ok).toBe(true);
+  });
+
+  // BUG: core/responses.ts interpret (line 106) parses any 2xx as the success shape; a 200 whose body is an error
+  // ({ error: { code, message } }) becomes "Malformed check result: uprn: …" (malformed_response, retried 4 times)
+  // instead of the server's own error (here not_found, "No property with UPRN …").
+  test.failing("check(): 200 with an error body { error: { code, message } } gives the server's error, not 'malformed'", async () => {
+    const s = await serve((req) => ({ body: { error: { code: "property_not_found", message: `No property with UPRN ${req.query.get("uprn")}.` } } }));
+    const e = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, maxRetries: 0 })
+      .check({ uprn: MISSING })
+      .then(() => undefined, (err) => err as { kind: string; code: string; message: string });
+    expect(e).toMatchObject({ kind: "not_found", code: "property_not_found", message: `No property with UPRN ${MISSING}.` });
+  });
+
+  // BUG: core/responses.ts parseResultsPage (line 279): an envelope without a status word reads as "completed"; a 200
+  // { error: { code: "job_not_found" } } on a poll ends the job with "finished without a result for this property"
+  // (server / missing_result) on every row; the server's reason is lost.
+  test.failing("results poll answered 200 with an error body: rows get job_failed with the server's reason, not 'finished without a result'", async () => {
+    const store = jobStore();
+    const s = await serve((req) => (req.method === "POST" ? spec202(store.submit(req.body)) : { body: { error: { code: "job_not_found", message: "No such job: it expired." } } }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 2));
+    expect(words(out)).toEqual(["!job_failed", "!job_failed"]);
+    expect(errorOf(out[0])!.message).toMatch(/expired/);
+  });
+
+  // BUG: core/responses.ts interpret (line 106) reads an empty 2xx body as malformed JSON; core/run.ts getFailed (line
+  // 502) counts it as a transient failure and after RUN_POLICY.maxGetFailures (5) in a row fails the job. A server that
+  // answers 202 (or 204) with no body while a job is processing, for 6 polls, loses every row.
+  test.failing("results poll answered 202 with an empty body while processing (6 times), then the results: every row gets its result", async () => {
+    const store = jobStore();
+    const s = await serve((req) => {
+      if (req.method === "POST") return spec202(store.submit(req.body));
+      const job = store.poll(req.path)!;
+      return job.polls <= 6 ? { status: 202, text: "" } : { body: { status: "completed", results: job.props.map(indexedItem) } };
+    });
+    const { now, sleep } = fastClock(10);
+    const props = [...uprns(1, 2), { uprn: MISSING }];
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+    expect(s.count("POST")).toBe(1);
+  });
+
+  test("results poll answered 204 No Content twice while processing, then the results: every row gets its result", async () => {
+    const store = jobStore();
+    const s = await serve((req) => {
+      if (req.method === "POST") return spec202(store.submit(req.body));
+      const job = store.poll(req.path)!;
+      return job.polls <= 2 ? { status: 204 } : { body: { status: "completed", results: job.props.map(indexedItem) } };
+    });
+    const { now, sleep } = fastClock(10);
+    const props = [...uprns(1, 2), { uprn: MISSING }];
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+    expect(s.count("POST")).toBe(1);
+  });
+
+  // BUG: core/errors.ts kindForStatus maps 409 to "ambiguous" and 425 to "invalid_input"; core/run.ts getFailed (line
+  // 502) treats neither as transient, so a results URL that says "not ready yet" (409 Conflict / 425 Too Early) before
+  // the job finishes fails every row at the first poll.
+  for (const [status, code] of [
+    [409, "job_not_ready"],
+    [425, "too_early"],
+  ] as const) {
+    test.failing(`results poll answered ${status} '${code}' before the job finishes: polled again, every row gets its result`, async () => {
+      const store = jobStore();
+      const s = await serve((req) => {
+        if (req.method === "POST") return spec202(store.submit(req.body));
+        const job = store.poll(req.path)!;
+        return job.polls <= 1 ? { status, body: { error: { code, message: "The job is still processing; try again shortly." } } } : { body: { status: "completed", results: job.props.map(indexedItem) } };
+      });
+      const props = [...uprns(1, 2), { uprn: MISSING }];
+      const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
+      expect(words(value)).toEqual(expectedWords(props));
+      expect(s.count("POST")).toBe(1);
+      expect(ms).toBeLessThan(4000);
+    });
+  }
+});
+
+// ================================================================ (C) submit answered in other ways
+
+describe("(C) bulk submit answered in other ways", () => {
+  function submitServer(answer: (job: Job, s: Served) => Reply) {
+    const store = jobStore();
+    let served: Served;
+    return serve((req) => {
+      if (req.method === "POST") return answer(store.submit(req.body), served);
+      const job = store.poll(req.path);
+      if (!job) return { status: 404, body: { error: { code: "job_not_found", message: req.path } } };
+      // the job resource itself, and its results
+      return { body: { job_id: job.id, status: "completed", results: job.props.map(indexedItem) } };
+    }).then((s) => (served = s));
+  }
+  const props = [...uprns(1, 2), { uprn: MISSING }];
+
+  // BUG: core/responses.ts interpretBulkSubmitResponse / core/schemas.ts bulkJobSchema (job_id required, body required);
+  // core/run.ts acceptReply (line 429) has no use for the Location header. A 202 with only `Location: …/bulk/<id>` and an
+  // empty body is "malformed" and every row says the job may have been created: the job the server made is never read.
+  test.failing("202 with an empty body and only a Location header: the job is found there, one POST, every row answered", async () => {
+    const s = await submitServer((job) => ({ status: 202, headers: { Location: `/v1/api/check/bulk/${job.id}` }, text: "" }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+    expect(s.count("POST")).toBe(1);
+  });
+
+  // BUG: core/schemas.ts bulkJobSchema (line 64) requires `job_id`; a server that calls it `id` gets every row "may have
+  // been created" (malformed_response) though the job is there.
+  test.failing("201 { id, status: 'queued' } (id, not job_id): the job is polled, every row answered", async () => {
+    const s = await submitServer((job) => ({ status: 201, body: { id: job.id, status: "queued" } }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+    expect(s.count("POST")).toBe(1);
+  });
+
+  // BUG: same (core/schemas.ts bulkJobSchema, core/run.ts acceptReply): a server that does small batches at once and
+  // answers 200 { status: "completed", results: [...] } with no job id makes every row "may have been created".
+  test.failing("200 with the results inline and no job id (a small batch done at once): every row answered, one POST, no poll", async () => {
+    const s = await submitServer((job) => ({ status: 200, body: { status: "completed", results: job.props.map(indexedItem) } }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+    expect(s.count("POST")).toBe(1);
+  });
+});
+
+// ================================================================ (D) values in other forms
+
+describe("(D) check results with values in other forms", () => {
+  const withChecks = (uprn: string, f: (r: Record<string, any>) => void) => {
+    const r = checkResult(uprn);
+    f(r);
+    return r;
+  };
+  const one = async (body: unknown) => {
+    const s = await serve(() => ({ body }));
+    return createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, maxRetries: 0 }).check({ uprn: U(1) });
+  };
+
+  test("status words in other case ('PASS', 'Fail', ' Warning ', 'NOT_REQUIRED') are shown as the known words", async () => {
+    const r = await one(
+      withChecks(U(1), (r) => {
+        r.checks.epc.status = "PASS";
+        r.checks.eicr.status = "Fail";
+        r.checks.gas_safety.status = " Warning ";
+        r.checks.licensing.status = "NOT_REQUIRED";
+      }),
+    );
+    const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
+    expect([row[col("EPC status")], row[col("EICR status")], row[col("Gas safety status")], row[col("Licensing status")]]).toEqual(["pass", "fail", "warning", "not_required"]);
+  });
+
+  // BUG: core/checks.ts displayStatus (line 15) only trims and lower-cases: "Not Required" and "not-required" are not
+  // "not_required", so the cell says "unknown" (and Message "is not a status this add-in knows").
+  test.failing("'Not Required' and 'not-required' are shown as not_required, not unknown", async () => {
+    const r = await one(
+      withChecks(U(1), (r) => {
+        r.checks.licensing.status = "Not Required";
+        r.checks.gas_safety = { status: "not-required", last_certificate: null, expiry: null };
+      }),
+    );
+    const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
+    expect([row[col("Licensing status")], row[col("Gas safety status")]]).toEqual(["not_required", "not_required"]);
+    expect(String(row[col("Message")])).not.toMatch(/not a status/);
+  });
+
+  test("'compliant' / 'non_compliant' (words the spec does not show) are shown as unknown with the word kept in Message", async () => {
+    const r = await one(withChecks(U(1), (r) => (r.checks.epc.status = "compliant")));
+    const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
+    expect(row[col("EPC status")]).toBe("unknown");
+    expect(String(row[col("Message")])).toMatch(/compliant/);
+  });
+
+  // BUG: core/schemas.ts checkResultSchema `compliance_score: opt(z.number())` (line 47): a score sent as a numeric
+  // string ("65") fails the whole result, so the row gets "Malformed check result" instead of its result.
+  test.failing("compliance_score as a numeric string '65': the result is read, score 65", async () => {
+    const r = await one(withChecks(U(1), (r) => (r.compliance_score = "65")));
+    expect(r.uprn).toBe(U(1));
+    expect(outputRow({ result: r }, "2026-11-20T10:00:00Z")[col("Compliance score")]).toBe(65);
+  });
+
+  test("a float score 64.5, dates as timestamps with an offset, risk_level in capitals, uprn as a number: all read", async () => {
+    const r = await one(
+      withChecks(U(1), (r) => {
+        r.uprn = Number(U(1));
+        r.compliance_score = 64.5;
+        r.risk_level = "HIGH";
+        r.checks.epc.expiry = "2027-01-31T00:00:00+01:00";
+        r.checks.gas_safety.expiry = "2026-12-01T23:30:00Z";
+        r.last_updated = "2026-11-20T09:12:44+01:00";
+      }),
+    );
+    expect(r.uprn).toBe(U(1));
+    const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
+    expect(row[col("Compliance score")]).toBe(64.5);
+    expect(row[col("Risk level")]).toBe("HIGH");
+    expect(row[col("EPC expiry")]).toBe("2027-01-31");
+    expect(row[col("Gas expiry")]).toBe("2026-12-01");
+    expect(row[col("Last updated (UTC)")]).toBe("2026-11-20 08:12:44");
+  });
+
+  // BUG: core/schemas.ts dateField (line 30) cuts only "YYYY-MM-DDT…" timestamps to their date; a space-separated
+  // "2027-01-31 00:00:00" (Python's str(datetime), many SQL drivers) fails the whole result as malformed.
+  test.failing("dates as 'YYYY-MM-DD HH:MM:SS' (space, not T): the result is read, the date kept", async () => {
+    const r = await one(withChecks(U(1), (r) => (r.checks.epc.expiry = "2027-01-31 00:00:00")));
+    expect(outputRow({ result: r }, "2026-11-20T10:00:00Z")[col("EPC expiry")]).toBe("2027-01-31");
+  });
+
+  // BUG: core/schemas.ts checkResultSchema `last_updated: opt(isoTimestamp)` (line 60): an informational field sent as
+  // Unix seconds (a number) sinks the whole result ("Malformed check result: last_updated …"); the checks are lost.
+  test.failing("last_updated as Unix seconds (a number): the result is still read", async () => {
+    const r = await one(withChecks(U(1), (r) => (r.last_updated = 1795597964)));
+    expect(r.uprn).toBe(U(1));
+  });
+
+  // BUG: core/schemas.ts checkResultSchema `checks: preprocess(..., z.looseObject(...))` (line 50): checks sent as a list of named members
+  // ([{ name: "epc", status: "pass", ... }]) fail the whole result as malformed.
+  test.failing("checks as a list of named members [{ name, status, ... }]: read as the five checks", async () => {
+    const base = checkResult(U(1));
+    const r = await one({ ...base, checks: Object.entries(base.checks).map(([name, m]) => ({ name, ...(m as object) })) });
+    const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
+    expect([row[col("EPC status")], row[col("EICR status")], row[col("Deposit status")]]).toEqual(["pass", "fail", "pass"]);
+  });
+
+  // BUG: core/responses.ts interpretCheckResponse -> core/schemas.ts parseCheckResult takes the body as the result; an
+  // envelope { data: {...} } (JSON:API style) or { result: {...} } is "Malformed check result: uprn …".
+  for (const key of ["data", "result"]) {
+    test.failing(`a check result wrapped in { ${key}: … }: read`, async () => {
+      const r = await one({ [key]: checkResult(U(1)) });
+      expect(r.uprn).toBe(U(1));
+    });
+  }
+});
+
+// ================================================================ (E) results envelopes and items
+
+describe("(E) results envelopes and items in other shapes", () => {
+  function resultsServer(page: (job: Job, req: Req) => Reply) {
+    const store = jobStore();
+    return serve((req) => {
+      if (req.method === "POST") return spec202(store.submit(req.body));
+      return page(store.poll(req.path)!, req);
+    });
+  }
+  const props: Prop[] = [...uprns(1, 3), { uprn: MISSING }, ...uprns(5, 3)];
+
+  // BUG: core/schemas.ts bulkResultsSchema `results: list` (line 103) and core/responses.ts parseResultsPage (line 267)
+  // take only an array; results as an object keyed by uprn make every poll "malformed" and the job fails after 5.
+  test.failing("results as an object keyed by uprn: every row gets its result", async () => {
+    const s = await resultsServer((job) => ({
+      body: { status: "completed", results: Object.fromEntries(job.props.map((p, i) => [p.uprn, (({ index: _i, ...rest }) => rest)(indexedItem(p, i))])) },
+    }));
+    const { now, sleep } = fastClock(10);
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+  });
+
+  test("numbered pages (page/per_page/total_pages) ending in an extra empty page with total_pages 0: every row answered", async () => {
+    const SIZE = 3;
+    const s = await resultsServer((job, req) => {
+      const p = Number(req.query.get("page") ?? 1);
+      const pages = Math.ceil(job.props.length / SIZE);
+      if (p > pages) return { body: { status: "completed", page: p, per_page: SIZE, total_pages: 0, results: [], next_page_url: null } };
+      const slice = job.props.slice((p - 1) * SIZE, p * SIZE).map((q, k) => indexedItem(q, (p - 1) * SIZE + k));
+      return { body: { status: "completed", page: p, per_page: SIZE, total_pages: pages, results: slice, next_page_url: `/api/check/bulk/${job.id}/results?page=${p + 1}&per_page=${SIZE}` } };
+    });
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+  });
+
+  // BUG: core/responses.ts parseResultsPage / core/jobs.ts acceptResultsPage (line 365: `page.page && page.totalPages`,
+  // line 302: `numbered = !!(page.page && page.perPage)`) take page 0 as "no page number": a server that numbers pages
+  // from 0 (page 0 of total_pages 3, no next link) ends the job after its first page; the other rows get "finished
+  // without a result".
+  test.failing("pages numbered from 0 (page, per_page, total_pages; no next link): every page fetched, every row answered", async () => {
+    const SIZE = 3;
+    const s = await resultsServer((job, req) => {
+      const p = Number(req.query.get("page") ?? 0);
+      const slice = job.props.slice(p * SIZE, (p + 1) * SIZE).map((q, k) => indexedItem(q, p * SIZE + k));
+      return { body: { status: "completed", page: p, per_page: SIZE, total_pages: Math.ceil(job.props.length / SIZE), results: slice } };
+    });
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+  });
+
+  test("cursor pages that overlap (an item sent again on the next page): no row dropped, none doubled", async () => {
+    const s = await resultsServer((job, req) => {
+      const from = Number(req.query.get("from") ?? 0);
+      const slice = job.props.slice(Math.max(0, from - 1), from + 3).map((q) => (q.uprn === MISSING ? { input: q, error: { code: "property_not_found", message: "no" } } : checkResult(q.uprn!)));
+      const more = from + 3 < job.props.length;
+      return { body: { status: "completed", results: slice, next: more ? `/api/check/bulk/${job.id}/results?from=${from + 3}` : null } };
+    });
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+  });
+
+  test("the same uprn asked by UPRN and by postcode in one job, items unindexed: each row gets it", async () => {
+    const ps: Prop[] = [{ uprn: U(1) }, { postcode: "LS1 4AP", address: "1 High Street" }, { uprn: U(2) }];
+    const s = await resultsServer(() => ({ body: { status: "completed", results: [checkResult(U(1)), checkResult(U(2)), checkResult(U(1))] } }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(ps);
+    expect(words(out)).toEqual([U(1), U(1), U(2)]);
+  });
+
+  // BUG: core/jobs.ts acceptResultsPage step 1 (line 316) places an item at its `index` without checking the item's own
+  // input echo / result uprn. A server that numbers items from 1 puts every result on the NEXT row (and the last is
+  // "could not be matched") -- wrong data on wrong rows, silently.
+  test.failing("items indexed from 1 (index 1..n) with their input echoed: each result on its own row, never the next one", async () => {
+    const s = await resultsServer((job) => ({ body: { status: "completed", results: job.props.map((p, i) => ({ ...indexedItem(p, i), index: i + 1 })) } }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+  });
+
+  // BUG: core/responses.ts itemError (line 194) reads only `code` (and `status`) of an error object and only "_not_found"
+  // in a string: an item error as a sentence ("Property not found"), as { type, detail }, as flat error_code /
+  // error_message fields, or as errors: [...] becomes kind "server" (a service failure: the row keeps stale values and
+  // says "the service had a problem") or loses the server's words, instead of "not found" with the server's message.
+  const shapes: [string, (p: Prop, i: number) => Record<string, unknown>][] = [
+    ["error as a sentence", (p, i) => ({ index: i, input: p, error: `Property ${p.uprn} not found` })],
+    ["error { type, detail }", (p, i) => ({ index: i, input: p, error: { type: "not_found", detail: `Property ${p.uprn} not found` } })],
+    ["flat error_code / error_message", (p, i) => ({ index: i, input: p, status: "error", error_code: "property_not_found", error_message: `Property ${p.uprn} not found` })],
+    ["errors: [{ code, message }]", (p, i) => ({ index: i, input: p, status: "failed", errors: [{ code: "property_not_found", message: `Property ${p.uprn} not found` }] })],
+  ];
+  for (const [name, errItem] of shapes) {
+    test.failing(`an item error as ${name}: the row says not found, in the server's words`, async () => {
+      const s = await resultsServer((job) => ({ body: { status: "completed", results: job.props.map((p, i) => (p.uprn === MISSING ? errItem(p, i) : indexedItem(p, i))) } }));
+      const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+      expect(words(out)).toEqual(expectedWords(props));
+      expect(errorOf(out[3])!.message).toContain(`Property ${MISSING} not found`);
+    });
+  }
+
+  test("an item error { status: 404, title, message }: not found, with the server's message", async () => {
+    const s = await resultsServer((job) => ({
+      body: { status: "completed", results: job.props.map((p, i) => (p.uprn === MISSING ? { index: i, input: p, error: { status: 404, title: "Not Found", message: "Unknown UPRN." } } : indexedItem(p, i))) },
+    }));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
+    expect(words(out)).toEqual(expectedWords(props));
+    expect(errorOf(out[3])!.message).toBe("Unknown UPRN.");
+  });
+});
+
+// ================================================================ (F) jobs
+
+describe("(F) job status words, estimates and counts", () => {
+  const props = [...uprns(1, 2), { uprn: MISSING }];
+  for (const w of ["complete", "finished", "success", "COMPLETED", "Completed", "partially_completed", "partially-completed"]) {
+    test(`job word '${w}' ends the job with every row answered`, async () => {
+      const store = jobStore();
+      const s = await serve((req) => {
+        if (req.method === "POST") return spec202(store.submit(req.body));
+        const job = store.poll(req.path)!;
+        return { body: job.polls === 1 ? { status: "processing", results: [] } : { status: w, results: job.props.map(indexedItem) } };
+      });
+      const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }));
+      expect(words(value)).toEqual(expectedWords(props));
+      expect(ms).toBeLessThan(4000);
+    });
+  }
+
+  for (const w of ["error", "canceled", "Failed", "ERRORED"]) {
+    test(`job word '${w}' with one result listed: that row keeps it, the rest job_failed, promptly`, async () => {
+      const store = jobStore();
+      const s = await serve((req) => {
+        if (req.method === "POST") return spec202(store.submit(req.body));
+        const job = store.poll(req.path)!;
+        return { body: { status: w, error: { code: "worker_died", message: "Worker died." }, results: [indexedItem(job.props[0], 0)] } };
+      });
+      const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }));
+      expect(words(value)).toEqual([U(1), "!job_failed", "!job_failed"]);
+      expect(ms).toBeLessThan(3000);
+    });
+  }
+
+  // BUG: core/jobs.ts acceptResultsPage (line 373: `stillRunning = page.status === "running" || …`): with a status word
+  // it does not know ("ready", read as running), a job whose EVERY row has arrived is polled again and again until the job
+  // timeout (10 min by default) before the run ends. With every row received there is nothing left to wait for.
+  test.failing("unknown job word ('ready') with every row's result listed: the run ends at once, not at the job timeout", async () => {
+    const store = jobStore();
+    const s = await serve((req) => {
+      if (req.method === "POST") return spec202(store.submit(req.body));
+      const job = store.poll(req.path)!;
+      return { body: { status: "ready", results: job.props.map(indexedItem) } };
+    });
+    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 2500 }));
+    expect(words(value)).toEqual(expectedWords(props));
+    expect(ms).toBeLessThan(1500);
+    expect(s.count("GET")).toBe(1);
+  });
+
+  // BUG (unbounded by design): core/jobs.ts startJob (line 73) sets deadline = max(now, estimated_completion) +
+  // jobTimeoutMs with no cap on the estimate. A server whose estimate is far off (a day ahead; or a year) and whose job
+  // never ends keeps the rows waiting that long, whatever jobTimeoutMs says; polls are 5 s apart meanwhile.
+  test.failing("estimated_completion a day ahead and the job never ends: rows time out near jobTimeoutMs, not a day later", async () => {
+    const store = jobStore();
+    const s = await serve((req) => {
+      if (req.method === "POST") {
+        const job = store.submit(req.body);
+        return { status: 202, body: { ...(spec202(job).body as object), estimated_completion: new Date(Date.now() + 86400_000).toISOString() } };
+      }
+      store.poll(req.path);
+      return { body: { status: "processing", results: [] } };
+    });
+    // 10x clock: a 5 s job timeout; stopped (Cancel) after 30 s of engine time, 3 s real, when it is still waiting today
+    const { now, sleep } = fastClock(10);
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(uprns(1, 2), { jobTimeoutMs: 5000, signal: abortAfter(3000) });
+    expect(words(out)).toEqual(["!timeout", "!timeout"]);
+  });
+
+  test("estimated_completion in the past: polls still at least 1 s apart, every row answered", async () => {
+    const store = jobStore();
+    const s = await serve((req) => {
+      if (req.method === "POST") return { status: 202, body: { ...(spec202(store.submit(req.body)).body as object), estimated_completion: "2001-01-01T00:00:00Z" } };
+      const job = store.poll(req.path)!;
+      return { body: { status: job.polls >= 3 ? "completed" : "processing", estimated_completion: "2001-01-01T00:00:00Z", results: job.polls >= 3 ? job.props.map(indexedItem) : [] } };
+    });
+    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
+    expect(words(value)).toEqual(expectedWords(props));
+    const gets = s.log.filter((r) => r.method === "GET").map((r) => r.at);
+    for (let i = 1; i < gets.length; i++) expect(gets[i] - gets[i - 1]).toBeGreaterThanOrEqual(990);
+    expect(ms).toBeLessThan(6000);
+  });
+
+  test("processed counts that go backwards and items that arrive out of order: every row answered, progress never goes back", async () => {
+    const store = jobStore();
+    const s = await serve((req) => {
+      if (req.method === "POST") return spec202(store.submit(req.body));
+      const job = store.poll(req.path)!;
+      const items = job.props.map(indexedItem);
+      if (job.polls === 1) return { body: { status: "processing", processed_properties: 3, total_properties: 3, results: [items[2]] } };
+      if (job.polls === 2) return { body: { status: "processing", processed_properties: 1, total_properties: 3, results: [items[2], items[0]] } };
+      return { body: { status: "completed", processed_properties: 2, total_properties: 3, results: items } };
+    });
+    const done: number[] = [];
+    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { onProgress: (p) => done.push(p.propertiesDone) }));
+    expect(words(value)).toEqual(expectedWords(props));
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(done[done.length - 1]).toBe(3);
+    expect(ms).toBeLessThan(6000);
+  });
+});
