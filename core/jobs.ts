@@ -33,6 +33,8 @@ export interface JobState {
   polls: number;
   /** Position of the current page's first item in the job, for cursor pages without page numbers. */
   pageStart?: number;
+  /** The server numbers its results pages from 0 (it sent a page 0). */
+  pagesFrom0?: boolean;
   /** When the last results page arrived; the deadline only fails a job that was seen unfinished past it. */
   lastPollAtMs?: number;
   error?: ServiceError;
@@ -299,8 +301,11 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   s.followed = false;
   const items: { index: number; outcome: Outcome }[] = [];
   const keys = jobProperties?.map(propertyKey);
-  const numbered = !!(page.page && page.perPage);
-  const pageStart = numbered ? (page.page! - 1) * page.perPage! : (s.pageStart ?? 0);
+  // Pages are numbered from 1 unless the server has sent a page 0.
+  if (page.page === 0) s.pagesFrom0 = true;
+  const base = s.pagesFrom0 ? 0 : 1;
+  const numbered = page.page !== undefined && page.page >= base && !!page.perPage;
+  const pageStart = numbered ? (page.page! - base) * page.perPage! : (s.pageStart ?? 0);
   const noIndexes = page.items.every((it) => it.index === undefined);
   const place = (item: ResultsItem, local: number) => {
     s.received = add(s.received, local);
@@ -310,10 +315,17 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   let pending: { item: ResultsItem; pos: number }[] = [];
   // 0. items not done yet are not results: the page is polled again until they are
   const pendingItems = page.items.filter((it) => it.pending).length;
-  // 1. by index
+  // 1. by index, unless the item names another property of this job than the one at its index (a server counting
+  // from 1, say): then its own identity places it (2.). An identity that names no property of the job (a server
+  // that normalised the query its own way) does not overrule the index.
+  const identity = (item: ResultsItem) => (item.input ? propertyKey(item.input) : item.uprn ? propertyKey({ uprn: item.uprn }) : undefined);
+  const namesAnother = (item: ResultsItem, at: number) => {
+    const key = keys && identity(item);
+    return !!key && keys![at] !== key && keys!.includes(key);
+  };
   page.items.forEach((item, pos) => {
     if (item.pending) return;
-    if (item.index !== undefined && item.index >= 0 && item.index < s.total) {
+    if (item.index !== undefined && item.index >= 0 && item.index < s.total && !namesAnother(item, item.index)) {
       if (free(item.index)) place(item, item.index);
     } else pending.push({ item, pos });
   });
@@ -362,7 +374,7 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   // A query-only link ("?cursor=…") is relative to the page it came from (RFC 3986).
   const link = page.next && page.next.startsWith("?") ? s.cursor.replace(/[?#].*$/, "") + page.next : page.next;
   let next = link && link !== s.cursor ? link : null;
-  if (!next && page.page && page.totalPages && page.page < page.totalPages) {
+  if (!next && page.page !== undefined && page.page >= base && page.totalPages && page.page - base + 1 < page.totalPages) {
     next = withQuery(s.resultsUrl, { page: page.page + 1, per_page: page.perPage });
   }
   const pageEnd = page.perPage ? Math.min(s.total, pageStart + page.perPage) : s.total;
@@ -370,10 +382,13 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   for (let i = pageStart; i < pageEnd; i++) if (!has(s.received, i)) pageFull = false;
 
   // A finished job that still lists items as pending: poll again for them (bounded by the job's deadline).
-  const stillRunning = page.status === "running" || (page.status === "completed" && pendingItems > 0 && !pageFull);
+  // Every row of the job has its final result: nothing is left to wait for, whatever the job's word (one we do not know
+  // reads as running).
+  const allIn = s.total > 0 && receivedCount(s) >= s.total;
+  const stillRunning = !allIn && (page.status === "running" || (page.status === "completed" && pendingItems > 0 && !pageFull));
   // About to follow a link already followed (or back to the first page), after pages that bring nothing, or past
   // any count a real job could need (every page holds at least one result): the links go round.
-  const following = !!next && (pageFull || !stillRunning);
+  const following = !!next && !allIn && (pageFull || !stillRunning);
   // Pages reached by a link, in a row, that brought nothing at all (empty, or results already taken) and lead on.
   const nothing = items.length === 0 && pendingItems === 0 && pending.length === 0;
   s.idle = following && byLink && nothing ? (s.seen ? s.idle ?? 0 : 0) + 1 : 0;
@@ -397,7 +412,7 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
     s.nextPollAtMs = nowMs + waitMs;
     return { state: s, items, waitMs, done: false, warnings };
   }
-  if (next) {
+  if (next && !allIn) {
     s = follow(s, next, numbered, pageStart + page.items.length);
     if (page.status === "failed" && page.error) s.error = page.error;
     return { state: s, items, waitMs: 0, done: false, warnings };

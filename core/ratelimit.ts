@@ -1,6 +1,7 @@
 /**
  * X-RateLimit-* and Retry-After parsing, and the pure policy of how long to wait. The spec does not say
- * whether X-RateLimit-Reset is seconds to wait or a Unix time: both are read (see docs/service-contract.md).
+ * whether X-RateLimit-Reset is seconds to wait or a Unix time: both are read, and a date too (see
+ * docs/service-contract.md); a server using the IETF draft's RateLimit-* headers instead is read alike.
  */
 
 export interface RateLimitInfo {
@@ -59,15 +60,37 @@ export function parseRetryAfter(raw: string | undefined, nowMs: number): number 
   return Number.isFinite(date) ? Math.max(0, date - nowMs) : undefined;
 }
 
+/** The IETF draft's single header, `RateLimit: limit=60, remaining=0, reset=30` (older drafts: "r=0, t=30"). */
+function draftField(headers: HeaderSource, names: string[]): string | undefined {
+  const combined = headerValue(headers, "ratelimit");
+  if (!combined) return undefined;
+  for (const part of combined.split(/[;,]/)) {
+    const [k, v] = part.split("=").map((x) => x.trim().toLowerCase());
+    if (v !== undefined && names.includes(k)) return v.replace(/^"|"$/g, "");
+  }
+  return undefined;
+}
+
+/** X-RateLimit-* (the spec's), else the IETF draft's RateLimit-* or its one RateLimit header. */
+function rateHeader(headers: HeaderSource, name: "limit" | "remaining" | "reset", draftNames: string[]): string | undefined {
+  return headerValue(headers, `x-ratelimit-${name}`) ?? headerValue(headers, `ratelimit-${name}`) ?? draftField(headers, draftNames);
+}
+
 export function parseRateLimit(headers: HeaderSource, nowMs: number): RateLimitInfo {
   const info: RateLimitInfo = { observedAtMs: nowMs };
-  const limit = num(headerValue(headers, "x-ratelimit-limit"));
-  const remaining = num(headerValue(headers, "x-ratelimit-remaining"));
-  const reset = num(headerValue(headers, "x-ratelimit-reset"));
+  const limit = num(rateHeader(headers, "limit", ["limit", "l"]));
+  const remaining = num(rateHeader(headers, "remaining", ["remaining", "r"]));
+  const resetText = rateHeader(headers, "reset", ["reset", "t"]);
+  const reset = num(resetText);
   const retryAfter = parseRetryAfter(headerValue(headers, "retry-after"), nowMs);
   if (limit !== undefined) info.limit = limit;
   if (remaining !== undefined) info.remaining = Math.max(0, remaining);
   if (reset !== undefined) info.resetAtMs = resetToEpochMs(reset, nowMs);
+  else if (resetText && /[a-z]/i.test(resetText)) {
+    // A date (ISO 8601 or an HTTP date) rather than a number.
+    const at = Date.parse(resetText);
+    if (Number.isFinite(at)) info.resetAtMs = at;
+  }
   if (retryAfter !== undefined) info.retryAfterMs = retryAfter;
   return info;
 }

@@ -22,7 +22,8 @@ export type Interpreted<T> =
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    // A UTF-8 byte order mark: fetch's text() drops it, Apps Script's getContentText() keeps it.
+    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
   } catch {
     return { ok: false };
   }
@@ -113,7 +114,13 @@ function interpret<T>(
     };
   }
   const parsed = parse(json.value);
-  if (!parsed.ok) return { ok: false, error: serviceError("malformed_response", "malformed_response", parsed.message, { status }), rateLimit };
+  if (!parsed.ok) {
+    // A 2xx whose body is an error ({ error: { code, message } }): the server's own error, not a malformed answer.
+    const b = json.value && typeof json.value === "object" && !Array.isArray(json.value) ? (json.value as Record<string, unknown>) : {};
+    const said = b.error ?? (Array.isArray(b.errors) ? b.errors[0] : undefined);
+    if (said) return { ok: false, error: itemError(said, `The service answered HTTP ${status} with an error it did not explain.`), rateLimit };
+    return { ok: false, error: serviceError("malformed_response", "malformed_response", parsed.message, { status }), rateLimit };
+  }
   return { ok: true, value: parsed.value, rateLimit, warnings: parsed.warnings };
 }
 
@@ -191,16 +198,25 @@ function asInput(v: unknown): PropertyQuery | undefined {
   return q.uprn || q.postcode ? q : undefined;
 }
 
+/** What an error's code or words say it is about, when it carries no HTTP status. */
+function kindOfWords(text: string): ServiceError["kind"] {
+  if (/not[\s_-]?found|unknown[\s_-](uprn|property|postcode)|no[\s_-](such[\s_-])?(property|uprn|match)/i.test(text)) return "not_found";
+  if (/ambiguous|several properties|multiple matches/i.test(text)) return "ambiguous";
+  if (/^invalid|[\s_]invalid|not valid|validation/i.test(text)) return "invalid_input";
+  return "server";
+}
+
+/** An item's (or a 2xx body's) error, in any of the shapes servers use: an object, a sentence, a code. */
 function itemError(e: unknown, fallbackMessage: string): ServiceError {
   if (e && typeof e === "object") {
     const o = e as Record<string, unknown>;
-    const code = firstString(o.code) ?? "item_error";
-    const message = firstString(o.message, o.detail) ?? fallbackMessage;
+    const code = firstString(o.code, o.error_code, o.type, typeof o.error === "string" ? o.error : undefined) ?? "item_error";
+    const message = firstString(o.message, o.detail, o.error_message, o.description, o.title) ?? fallbackMessage;
     const status = intOrUndef(o.status);
-    const kind = status ? kindForStatus(status) : code.includes("not_found") ? "not_found" : code.includes("ambiguous") ? "ambiguous" : code.startsWith("invalid") ? "invalid_input" : "server";
-    return serviceError(kind, code, message, status ? { status } : {});
+    const kind = status && status >= 400 ? kindForStatus(status) : kindOfWords(`${code} ${message === fallbackMessage ? "" : message}`);
+    return serviceError(kind, code, message, status && status >= 400 ? { status } : {});
   }
-  if (typeof e === "string") return serviceError(e.includes("not_found") ? "not_found" : "server", /^[a-z_]+$/.test(e) ? e : "item_error", e);
+  if (typeof e === "string" && e.trim()) return serviceError(kindOfWords(e), /^[a-z_]+$/.test(e) ? e : "item_error", e.trim());
   return serviceError("server", "item_error", fallbackMessage);
 }
 
@@ -235,10 +251,12 @@ function parseItem(raw: unknown): ResultsItem | null {
   const status = word.trim().toLowerCase().replace(/[\s-]+/g, "_");
   if (status) item.status = status;
   // Not final yet (see ITEM_PENDING above): not a result, taken when it arrives.
-  const carries = (!!o.result && typeof o.result === "object") || !!o.error;
+  // The item's error: { error }, errors: [...], or flat error_code / error_message fields.
+  const said = o.error || (Array.isArray(o.errors) ? o.errors[0] : undefined) || (o.error_code || o.error_message ? { code: o.error_code, message: o.error_message } : undefined);
+  const carries = (!!o.result && typeof o.result === "object") || !!said;
   if (ITEM_PENDING.includes(status) || (status && !ITEM_FINAL.includes(status) && !carries)) return { ...item, pending: true };
-  if (o.error || ITEM_ERROR.includes(status)) {
-    item.error = itemError(o.error ?? status, "The service returned no result for this property.");
+  if (said || ITEM_ERROR.includes(status)) {
+    item.error = itemError(said ?? status, "The service returned no result for this property.");
   } else if (o.result && typeof o.result === "object") {
     item.result = o.result;
     const u = (o.result as Record<string, unknown>).uprn;
@@ -259,8 +277,28 @@ function nextLink(b: Record<string, unknown>): string | null {
   return null;
 }
 
+/**
+ * Results sent as an object keyed by UPRN ({ "100023336956": { result } }) rather than a list: each member becomes
+ * an item that names its key, so it is placed by it.
+ */
+function withKeyedResults(b: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...b };
+  for (const name of ["results", "items", "data"]) {
+    const v = b[name];
+    if (!v || typeof v !== "object" || Array.isArray(v)) continue;
+    const members = Object.entries(v as Record<string, unknown>);
+    if (!members.length || !members.every(([, m]) => m && typeof m === "object" && !Array.isArray(m))) continue;
+    out[name] = members.map(([key, m]) => {
+      const o = m as Record<string, unknown>;
+      return o.uprn !== undefined || o.input !== undefined || o.index !== undefined ? o : { ...o, uprn: key };
+    });
+  }
+  return out;
+}
+
 export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage; warnings: string[] } | { ok: false; message: string } {
   if (Array.isArray(body)) body = { status: "completed", results: body };
+  else if (body && typeof body === "object") body = withKeyedResults(body as Record<string, unknown>);
   const envelope = schemas().bulkResultsSchema.safeParse(body);
   if (!envelope.success) return { ok: false, message: `Malformed bulk results: ${describeZodError(envelope.error)}` };
   const b = envelope.data as Record<string, unknown>;
@@ -273,7 +311,9 @@ export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage;
     if (item) items.push(item);
     else warnings.push(`result ${i + 1} on this page could not be read`);
   });
-  const rawStatus = typeof b.status === "string" ? b.status : typeof b.state === "string" ? b.state : "";
+  let rawStatus = typeof b.status === "string" ? b.status : typeof b.state === "string" ? b.state : "";
+  // No status word, no results, and an error: the job's own failure (an expired or unknown job), not "completed".
+  if (!rawStatus && !list.length && b.error) rawStatus = "failed";
   const pag = b.pagination && typeof b.pagination === "object" ? (b.pagination as Record<string, unknown>) : {};
   const page: ResultsPage = {
     status: rawStatus ? jobWord(rawStatus) : "completed",
@@ -301,5 +341,9 @@ export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage;
 }
 
 export function interpretResultsResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<ResultsPage> {
+  // A 2xx with no body (202 Accepted, 204 No Content) while the job runs: nothing yet, asked again (until the job's deadline).
+  if (status >= 200 && status < 300 && !text.trim()) {
+    return { ok: true, value: { status: "running", rawStatus: "", next: null, items: [] }, rateLimit: parseRateLimit(headers, nowMs), warnings: [] };
+  }
   return interpret(status, headers, text, nowMs, parseResultsPage);
 }

@@ -492,23 +492,31 @@ function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable:
 function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number): void {
   if (isFatal(e)) return endRunWith(state, e);
   const poll = job.poll!;
-  if (e.kind === "rate_limited") {
-    state.retries++;
-    const at = nowMs + (e.retryAfterMs ?? RUN_POLICY.minGetSpacingMs);
-    job.notBeforeMs = at;
-    state.nextRequestAtMs = Math.max(state.nextRequestAtMs, at);
-    return;
-  }
-  const transient = ["server", "network", "timeout", "malformed_response"].includes(e.kind);
-  if (!transient || ++job.getFailures >= RUN_POLICY.maxGetFailures) {
-    const ended = failJob(poll, asJobFailure(e, poll.jobId), nowMs);
+  const end = (error: ServiceError) => {
+    const ended = failJob(poll, error, nowMs);
     job.poll = ended.state;
     job.phase = "ended";
     job.error = ended.state.error;
     const list = members(job);
     for (const it of ended.items) receive(state, list[it.index], it.outcome);
+  };
+  // Not an answer about the job yet: a 429, or a results URL saying "not ready" (409 Conflict, 425 Too Early). Asked
+  // again, but never past the job's deadline: a server refusing every poll does not keep the rows waiting for ever.
+  if (e.kind === "rate_limited" || e.status === 409 || e.status === 425) {
+    if (nowMs > poll.deadlineMs) {
+      return end(
+        serviceError("timeout", "job_timeout", `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP ${e.status ?? 429}) when asked for its results; check these rows again later.`),
+      );
+    }
+    state.retries++;
+    // Waits what the server asks (a 429's own wait holds every request), else 1-2 s; the last ask comes past the deadline.
+    const at = nowMs + Math.max(RUN_POLICY.minGetSpacingMs, e.retryAfterMs ?? (e.kind === "rate_limited" ? 0 : retryDelay(2)));
+    job.notBeforeMs = Math.min(at, Math.max(nowMs + RUN_POLICY.minGetSpacingMs, poll.deadlineMs + 1));
+    if (e.kind === "rate_limited") state.nextRequestAtMs = Math.max(state.nextRequestAtMs, job.notBeforeMs);
     return;
   }
+  const transient = ["server", "network", "timeout", "malformed_response"].includes(e.kind);
+  if (!transient || ++job.getFailures >= RUN_POLICY.maxGetFailures) return end(asJobFailure(e, poll.jobId));
   state.retries++;
   job.notBeforeMs = nowMs + Math.max(RUN_POLICY.minGetSpacingMs, retryDelay(job.getFailures, e.retryAfterMs));
 }

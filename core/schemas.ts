@@ -19,17 +19,45 @@ const preprocess = <T extends z.ZodMiniType>(fn: (v: unknown) => unknown, schema
  * nothing). Measured: core/schemas.ts bundled alone evaluates in 1.68 ms with the schemas built at load, of which
  * zod's own module code is 0.20 ms.
  */
+/** ISO 8601 timestamp; offsets other than Z are accepted (a real server may send +00:00). */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** Checks sent as a list of named members ([{ name: "epc", status, ... }]) are read as the object the spec shows. */
+function checksByName(v: unknown): unknown {
+  if (!Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const m of v) {
+    if (!m || typeof m !== "object") return v;
+    const o = m as Record<string, unknown>;
+    const name = [o.name, o.check, o.type, o.id].find((x) => typeof x === "string");
+    if (typeof name !== "string") return v;
+    out[name.trim().toLowerCase().replace(/[\s-]+/g, "_")] = o;
+  }
+  return out;
+}
+
 function buildSchemas() {
   const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "expected a YYYY-MM-DD date"));
-  /** ISO 8601 timestamp; offsets other than Z are accepted (a real server may send +00:00). */
-  const isoTimestamp = z
-    .string()
-    .check(z.regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i, "expected an ISO 8601 timestamp"));
+  const isoTimestamp = z.string().check(z.regex(ISO_TIMESTAMP, "expected an ISO 8601 timestamp"));
 
   /** A date field: YYYY-MM-DD, or null/absent where it does not apply. A full timestamp is cut to its date. */
   const dateField = z.optional(
-    preprocess((v) => (typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? v.slice(0, 10) : v), z.nullable(isoDate)),
+    preprocess((v) => (typeof v === "string" && /^\s*\d{4}-\d{2}-\d{2}[T ]/.test(v) ? v.trim().slice(0, 10) : v), z.nullable(isoDate)),
   );
+  /**
+   * When the result was last updated: informational, so it never sinks a result. Unix seconds or milliseconds become
+   * an ISO timestamp; a date-time any other way that Date can read too; what cannot be read is left out.
+   */
+  const updatedField = z.optional(
+    preprocess((v) => {
+      if (v === null || v === undefined) return v;
+      if (typeof v === "string" && ISO_TIMESTAMP.test(v)) return v;
+      const ms = typeof v === "number" ? (v > 1e12 ? v : v * 1000) : typeof v === "string" ? Date.parse(v) : NaN;
+      return Number.isFinite(ms) && typeof v !== "boolean" ? new Date(ms).toISOString() : null;
+    }, z.nullable(isoTimestamp)),
+  );
+  /** A number sent as a numeric string ("65") is that number. */
+  const numberField = z.optional(preprocess((v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), z.nullable(z.number())));
   const textField = opt(z.string());
   const statusField = nonEmpty();
 
@@ -44,11 +72,11 @@ function buildSchemas() {
   const checkResultSchema = z.looseObject({
     uprn: uprnField,
     address: opt(z.string()),
-    compliance_score: opt(z.number()),
+    compliance_score: numberField,
     risk_level: opt(z.string()),
     // A member sent as null (a check not run) is read as absent.
     checks: preprocess(
-      (v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, m]) => m !== null)) : v),
+      (v) => ((v = checksByName(v)) && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, m]) => m !== null)) : v),
       z.looseObject({
         epc: z.optional(epcSchema),
         gas_safety: z.optional(gasSafetySchema),
@@ -57,7 +85,7 @@ function buildSchemas() {
         deposit_protection: z.optional(depositSchema),
       }),
     ),
-    last_updated: opt(isoTimestamp),
+    last_updated: updatedField,
   });
 
   const bulkJobSchema = z.looseObject({
@@ -179,6 +207,12 @@ function issueText(i: z.core.$ZodIssue): string {
 
 /** Parse a check result; a missing check member is a warning, a malformed one is an error. */
 export function parseCheckResult(value: unknown, requested: readonly string[] = CHECK_NAMES): ParseOutcome<CheckResult> {
+  // A result wrapped in an envelope ({ data: {...} } or { result: {...} }) is read from inside it.
+  if (value && typeof value === "object" && !("checks" in value)) {
+    const o = value as Record<string, unknown>;
+    const inner = [o.data, o.result, o.property].find((x) => x && typeof x === "object" && !Array.isArray(x) && "checks" in x);
+    if (inner) value = inner;
+  }
   const parsed = schemas().checkResultSchema.safeParse(value);
   if (!parsed.success) return { ok: false, message: `Malformed check result: ${describeZodError(parsed.error)}` };
   const warnings: string[] = [];

@@ -228,14 +228,14 @@ describe("(A) rate limits announced other ways", () => {
 
   // BUG: core/ratelimit.ts parseRateLimit (line 62) reads only X-RateLimit-*; the IETF draft's unprefixed
   // RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset are ignored, so the client sends into an exhausted window.
-  test.failing("IETF draft headers RateLimit-Limit / -Remaining / -Reset (no X- prefix): nothing sent into an exhausted window", async () => {
+  test("IETF draft headers RateLimit-Limit / -Remaining / -Reset (no X- prefix): nothing sent into an exhausted window", async () => {
     const { s, stats } = await limited((l, r, at) => ({ "RateLimit-Limit": String(l), "RateLimit-Remaining": String(r), "RateLimit-Reset": deltaSeconds(at) }), 3, 1000);
     expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
   });
 
   // BUG: same place; the structured `RateLimit: limit=3, remaining=0, reset=1` header (draft-ietf-httpapi-ratelimit-headers) is ignored.
-  test.failing("IETF draft single header `RateLimit: limit=3, remaining=0, reset=1`: nothing sent into an exhausted window", async () => {
+  test("IETF draft single header `RateLimit: limit=3, remaining=0, reset=1`: nothing sent into an exhausted window", async () => {
     const { s, stats } = await limited((l, r, at) => ({ RateLimit: `limit=${l}, remaining=${r}, reset=${deltaSeconds(at)}` }), 3, 1000);
     expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
@@ -243,7 +243,7 @@ describe("(A) rate limits announced other ways", () => {
 
   // BUG: core/ratelimit.ts num() (line 38) + resetToEpochMs (line 47) read X-RateLimit-Reset only as a number; an ISO 8601 date is NaN, so with
   // Remaining 0 the client waits a flat 1 s (waitBeforeNextRequest's fallback) and hits a window that resets later.
-  test.failing("X-RateLimit-Reset as an ISO 8601 date: the client waits until that date, not a flat second", async () => {
+  test("X-RateLimit-Reset as an ISO 8601 date: the client waits until that date, not a flat second", async () => {
     const { s, stats } = await limited((l, r, at) => ({ "X-RateLimit-Limit": String(l), "X-RateLimit-Remaining": String(r), "X-RateLimit-Reset": new Date(at).toISOString() }), 2, 2500);
     expect(await sequentialChecks(s, 4)).toEqual(uprns(1, 4).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
@@ -300,7 +300,7 @@ describe("(A) rate limits announced other ways", () => {
   // BUG: core/run.ts getFailed (rate_limited branch, line 495) neither counts a 429 on a GET as a failure nor lets the
   // job's deadline end it: checkJobDeadline (core/jobs.ts line 169) needs lastPollAtMs, which only a results PAGE sets.
   // A poll answered 429 forever (a quota the server never resets for this job) polls once a second with no end.
-  test.failing("every poll answered 429 with no headers: the rows end (rate_limited or timeout) within the job timeout, not never", async () => {
+  test("every poll answered 429 with no headers: the rows end (rate_limited or timeout) within the job timeout, not never", async () => {
     const store = jobStore();
     const s = await serve((req) => (req.method === "POST" ? spec202(store.submit(req.body)) : { status: 429, body: { message: "Too many requests" } }));
     // 10x clock: a 3 s job timeout; stopped (Cancel) after 25 s of engine time, 2.5 s real, when it is still polling today
@@ -334,7 +334,7 @@ describe("(B) bodies and statuses", () => {
   // BUG: core/responses.ts parseJson (line 23) passes the text to JSON.parse as it is. fetch's text() drops a BOM, but
   // Apps Script's getContentText() (gsheets/server/http.ts:48, :127) keeps it, so in Google Sheets every answer of a
   // server that writes a BOM is "not valid JSON". Shown here with a fetch whose text() keeps the BOM, as UrlFetchApp does.
-  test.failing("JSON with a UTF-8 BOM through a transport that keeps the BOM (as UrlFetchApp.getContentText does)", async () => {
+  test("JSON with a UTF-8 BOM through a transport that keeps the BOM (as UrlFetchApp.getContentText does)", async () => {
     const s = await serve((req) => ({ headers: { "content-type": "application/json" }, text: "\uFEFF" + JSON.stringify(checkResult(req.query.get("uprn")!)) }));
     const keepBom: FetchLike = async (url, init) => {
       const res = await fetch(url, init);
@@ -349,7 +349,7 @@ describe("(B) bodies and statuses", () => {
   // BUG: core/responses.ts interpret (line 106) parses any 2xx as the success shape; a 200 whose body is an error
   // ({ error: { code, message } }) becomes "Malformed check result: uprn: …" (malformed_response, retried 4 times)
   // instead of the server's own error (here not_found, "No property with UPRN …").
-  test.failing("check(): 200 with an error body { error: { code, message } } gives the server's error, not 'malformed'", async () => {
+  test("check(): 200 with an error body { error: { code, message } } gives the server's error, not 'malformed'", async () => {
     const s = await serve((req) => ({ body: { error: { code: "property_not_found", message: `No property with UPRN ${req.query.get("uprn")}.` } } }));
     const e = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, maxRetries: 0 })
       .check({ uprn: MISSING })
@@ -360,7 +360,7 @@ describe("(B) bodies and statuses", () => {
   // BUG: core/responses.ts parseResultsPage (line 279): an envelope without a status word reads as "completed"; a 200
   // { error: { code: "job_not_found" } } on a poll ends the job with "finished without a result for this property"
   // (server / missing_result) on every row; the server's reason is lost.
-  test.failing("results poll answered 200 with an error body: rows get job_failed with the server's reason, not 'finished without a result'", async () => {
+  test("results poll answered 200 with an error body: rows get job_failed with the server's reason, not 'finished without a result'", async () => {
     const store = jobStore();
     const s = await serve((req) => (req.method === "POST" ? spec202(store.submit(req.body)) : { body: { error: { code: "job_not_found", message: "No such job: it expired." } } }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 2));
@@ -371,7 +371,7 @@ describe("(B) bodies and statuses", () => {
   // BUG: core/responses.ts interpret (line 106) reads an empty 2xx body as malformed JSON; core/run.ts getFailed (line
   // 502) counts it as a transient failure and after RUN_POLICY.maxGetFailures (5) in a row fails the job. A server that
   // answers 202 (or 204) with no body while a job is processing, for 6 polls, loses every row.
-  test.failing("results poll answered 202 with an empty body while processing (6 times), then the results: every row gets its result", async () => {
+  test("results poll answered 202 with an empty body while processing (6 times), then the results: every row gets its result", async () => {
     const store = jobStore();
     const s = await serve((req) => {
       if (req.method === "POST") return spec202(store.submit(req.body));
@@ -406,7 +406,7 @@ describe("(B) bodies and statuses", () => {
     [409, "job_not_ready"],
     [425, "too_early"],
   ] as const) {
-    test.failing(`results poll answered ${status} '${code}' before the job finishes: polled again, every row gets its result`, async () => {
+    test(`results poll answered ${status} '${code}' before the job finishes: polled again, every row gets its result`, async () => {
       const store = jobStore();
       const s = await serve((req) => {
         if (req.method === "POST") return spec202(store.submit(req.body));
@@ -495,7 +495,7 @@ describe("(D) check results with values in other forms", () => {
 
   // BUG: core/checks.ts displayStatus (line 15) only trims and lower-cases: "Not Required" and "not-required" are not
   // "not_required", so the cell says "unknown" (and Message "is not a status this add-in knows").
-  test.failing("'Not Required' and 'not-required' are shown as not_required, not unknown", async () => {
+  test("'Not Required' and 'not-required' are shown as not_required, not unknown", async () => {
     const r = await one(
       withChecks(U(1), (r) => {
         r.checks.licensing.status = "Not Required";
@@ -516,7 +516,7 @@ describe("(D) check results with values in other forms", () => {
 
   // BUG: core/schemas.ts checkResultSchema `compliance_score: opt(z.number())` (line 47): a score sent as a numeric
   // string ("65") fails the whole result, so the row gets "Malformed check result" instead of its result.
-  test.failing("compliance_score as a numeric string '65': the result is read, score 65", async () => {
+  test("compliance_score as a numeric string '65': the result is read, score 65", async () => {
     const r = await one(withChecks(U(1), (r) => (r.compliance_score = "65")));
     expect(r.uprn).toBe(U(1));
     expect(outputRow({ result: r }, "2026-11-20T10:00:00Z")[col("Compliance score")]).toBe(65);
@@ -544,21 +544,21 @@ describe("(D) check results with values in other forms", () => {
 
   // BUG: core/schemas.ts dateField (line 30) cuts only "YYYY-MM-DDT…" timestamps to their date; a space-separated
   // "2027-01-31 00:00:00" (Python's str(datetime), many SQL drivers) fails the whole result as malformed.
-  test.failing("dates as 'YYYY-MM-DD HH:MM:SS' (space, not T): the result is read, the date kept", async () => {
+  test("dates as 'YYYY-MM-DD HH:MM:SS' (space, not T): the result is read, the date kept", async () => {
     const r = await one(withChecks(U(1), (r) => (r.checks.epc.expiry = "2027-01-31 00:00:00")));
     expect(outputRow({ result: r }, "2026-11-20T10:00:00Z")[col("EPC expiry")]).toBe("2027-01-31");
   });
 
   // BUG: core/schemas.ts checkResultSchema `last_updated: opt(isoTimestamp)` (line 60): an informational field sent as
   // Unix seconds (a number) sinks the whole result ("Malformed check result: last_updated …"); the checks are lost.
-  test.failing("last_updated as Unix seconds (a number): the result is still read", async () => {
+  test("last_updated as Unix seconds (a number): the result is still read", async () => {
     const r = await one(withChecks(U(1), (r) => (r.last_updated = 1795597964)));
     expect(r.uprn).toBe(U(1));
   });
 
   // BUG: core/schemas.ts checkResultSchema `checks: preprocess(..., z.looseObject(...))` (line 50): checks sent as a list of named members
   // ([{ name: "epc", status: "pass", ... }]) fail the whole result as malformed.
-  test.failing("checks as a list of named members [{ name, status, ... }]: read as the five checks", async () => {
+  test("checks as a list of named members [{ name, status, ... }]: read as the five checks", async () => {
     const base = checkResult(U(1));
     const r = await one({ ...base, checks: Object.entries(base.checks).map(([name, m]) => ({ name, ...(m as object) })) });
     const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
@@ -568,7 +568,7 @@ describe("(D) check results with values in other forms", () => {
   // BUG: core/responses.ts interpretCheckResponse -> core/schemas.ts parseCheckResult takes the body as the result; an
   // envelope { data: {...} } (JSON:API style) or { result: {...} } is "Malformed check result: uprn …".
   for (const key of ["data", "result"]) {
-    test.failing(`a check result wrapped in { ${key}: … }: read`, async () => {
+    test(`a check result wrapped in { ${key}: … }: read`, async () => {
       const r = await one({ [key]: checkResult(U(1)) });
       expect(r.uprn).toBe(U(1));
     });
@@ -589,7 +589,7 @@ describe("(E) results envelopes and items in other shapes", () => {
 
   // BUG: core/schemas.ts bulkResultsSchema `results: list` (line 103) and core/responses.ts parseResultsPage (line 267)
   // take only an array; results as an object keyed by uprn make every poll "malformed" and the job fails after 5.
-  test.failing("results as an object keyed by uprn: every row gets its result", async () => {
+  test("results as an object keyed by uprn: every row gets its result", async () => {
     const s = await resultsServer((job) => ({
       body: { status: "completed", results: Object.fromEntries(job.props.map((p, i) => [p.uprn, (({ index: _i, ...rest }) => rest)(indexedItem(p, i))])) },
     }));
@@ -615,7 +615,7 @@ describe("(E) results envelopes and items in other shapes", () => {
   // line 302: `numbered = !!(page.page && page.perPage)`) take page 0 as "no page number": a server that numbers pages
   // from 0 (page 0 of total_pages 3, no next link) ends the job after its first page; the other rows get "finished
   // without a result".
-  test.failing("pages numbered from 0 (page, per_page, total_pages; no next link): every page fetched, every row answered", async () => {
+  test("pages numbered from 0 (page, per_page, total_pages; no next link): every page fetched, every row answered", async () => {
     const SIZE = 3;
     const s = await resultsServer((job, req) => {
       const p = Number(req.query.get("page") ?? 0);
@@ -647,7 +647,7 @@ describe("(E) results envelopes and items in other shapes", () => {
   // BUG: core/jobs.ts acceptResultsPage step 1 (line 316) places an item at its `index` without checking the item's own
   // input echo / result uprn. A server that numbers items from 1 puts every result on the NEXT row (and the last is
   // "could not be matched") -- wrong data on wrong rows, silently.
-  test.failing("items indexed from 1 (index 1..n) with their input echoed: each result on its own row, never the next one", async () => {
+  test("items indexed from 1 (index 1..n) with their input echoed: each result on its own row, never the next one", async () => {
     const s = await resultsServer((job) => ({ body: { status: "completed", results: job.props.map((p, i) => ({ ...indexedItem(p, i), index: i + 1 })) } }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
@@ -664,7 +664,7 @@ describe("(E) results envelopes and items in other shapes", () => {
     ["errors: [{ code, message }]", (p, i) => ({ index: i, input: p, status: "failed", errors: [{ code: "property_not_found", message: `Property ${p.uprn} not found` }] })],
   ];
   for (const [name, errItem] of shapes) {
-    test.failing(`an item error as ${name}: the row says not found, in the server's words`, async () => {
+    test(`an item error as ${name}: the row says not found, in the server's words`, async () => {
       const s = await resultsServer((job) => ({ body: { status: "completed", results: job.props.map((p, i) => (p.uprn === MISSING ? errItem(p, i) : indexedItem(p, i))) } }));
       const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
       expect(words(out)).toEqual(expectedWords(props));
@@ -717,7 +717,7 @@ describe("(F) job status words, estimates and counts", () => {
   // BUG: core/jobs.ts acceptResultsPage (line 373: `stillRunning = page.status === "running" || …`): with a status word
   // it does not know ("ready", read as running), a job whose EVERY row has arrived is polled again and again until the job
   // timeout (10 min by default) before the run ends. With every row received there is nothing left to wait for.
-  test.failing("unknown job word ('ready') with every row's result listed: the run ends at once, not at the job timeout", async () => {
+  test("unknown job word ('ready') with every row's result listed: the run ends at once, not at the job timeout", async () => {
     const store = jobStore();
     const s = await serve((req) => {
       if (req.method === "POST") return spec202(store.submit(req.body));

@@ -210,6 +210,19 @@ describe("bulk results shapes", () => {
 
 describe("what a malformed answer is reported as (zod/mini has no English messages of its own)", () => {
   const good = { uprn: "100023336956", checks: { epc: { status: "pass", rating: "C", expiry: "2030-01-01" } } };
+  test("last_updated is informational: unreadable it is left out, as Unix seconds or another date form it is read; the checks are kept either way", () => {
+    const read = (v: unknown) => {
+      const parsed = parseCheckResult({ ...good, last_updated: v });
+      if (!parsed.ok) throw new Error(parsed.message);
+      expect(parsed.value.checks.epc?.status).toBe("pass");
+      return parsed.value.last_updated;
+    };
+    expect(read("yesterday")).toBeNull();
+    expect(read(1795506764)).toBe("2026-11-24T07:52:44.000Z");
+    expect(read(1795506764000)).toBe("2026-11-24T07:52:44.000Z");
+    expect(read("Tue, 24 Nov 2026 07:52:44 GMT")).toBe("2026-11-24T07:52:44.000Z");
+    expect(read("2026-11-24 07:52:44")).toBe("2026-11-24 07:52:44");
+  });
   test.each([
     [{ ...good, uprn: "" }, "uprn: expected a non-empty string"],
     [{ ...good, uprn: true }, "uprn: expected string"],
@@ -217,7 +230,7 @@ describe("what a malformed answer is reported as (zod/mini has no English messag
     [{ ...good, checks: { epc: { status: "pass", expiry: "1/2/2030" } } }, "checks.epc.expiry: expected a YYYY-MM-DD date"],
     [{ ...good, checks: { epc: { rating: "C" } } }, "checks.epc.status: expected string"],
     [{ ...good, checks: "none" }, "checks: expected object"],
-    [{ ...good, last_updated: "yesterday" }, "last_updated: expected an ISO 8601 timestamp"],
+    [{ ...good, compliance_score: "high" }, "compliance_score: expected number"],
   ])("%j", (body, message) => {
     const parsed = parseCheckResult(body);
     expect(parsed).toEqual({ ok: false, message: `Malformed check result: ${message}` });
