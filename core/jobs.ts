@@ -55,6 +55,8 @@ export interface JobState {
 }
 
 export const DEFAULT_JOB_TIMEOUT_MS = 10 * 60 * 1000;
+/** How far ahead an estimated_completion is believed: 6 hours (10,000 properties at 2 s each take 5.6). */
+export const MAX_ESTIMATE_MS = 6 * 60 * 60 * 1000;
 
 export function startJob(
   job: BulkJob,
@@ -72,7 +74,8 @@ export function startJob(
     status: "running",
     processed: 0,
     received: [],
-    deadlineMs: Math.max(opts.nowMs, estMs ?? opts.nowMs) + (opts.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
+    // The estimate is trusted up to MAX_ESTIMATE_MS ahead: a server whose estimate is far off does not keep rows waiting for days.
+    deadlineMs: Math.max(opts.nowMs, Math.min(estMs ?? opts.nowMs, opts.nowMs + MAX_ESTIMATE_MS)) + (opts.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
     nextPollAtMs: opts.nowMs,
     polls: 0,
   };

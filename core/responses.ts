@@ -3,7 +3,7 @@
  * the rate-limit state. Tolerant of the error bodies and results shapes a real server might use.
  */
 import { kindForStatus, serviceError, type ServiceError } from "./errors";
-import { parseRateLimit, type HeaderSource, type RateLimitInfo } from "./ratelimit";
+import { headerValue, parseRateLimit, type HeaderSource, type RateLimitInfo } from "./ratelimit";
 import {
   describeZodError,
   schemas,
@@ -128,8 +128,44 @@ export function interpretCheckResponse(status: number, headers: HeaderSource, te
   return interpret(status, headers, text, nowMs, (b) => parseCheckResult(b));
 }
 
-export function interpretBulkSubmitResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<BulkJob> {
-  return interpret(status, headers, text, nowMs, parseBulkJob);
+/** A bulk job as accepted; `inline` holds the results when the server answered the submit with them at once. */
+export type AcceptedJob = BulkJob & { inline?: ResultsPage };
+
+/** The job a Location header names: the job resource (its results are under /results) or its results URL itself. */
+function jobFromLocation(location: string | undefined): AcceptedJob | undefined {
+  const path = (location ?? "").trim().replace(/[?#].*$/, "").replace(/\/+$/, "");
+  const parts = path.split("/");
+  const results = parts[parts.length - 1] === "results";
+  const id = decodeURIComponent(parts[parts.length - (results ? 2 : 1)] ?? "");
+  if (!id || /^(bulk|check|api|v\d+)$/i.test(id) || /[:]/.test(id)) return undefined;
+  return { job_id: id, results_url: results ? location!.trim() : `${path}/results` };
+}
+
+/**
+ * The answer to a bulk submit. Besides the spec's { job_id, ... }: the id as `id` (or `jobId`); an empty body with
+ * the job in a Location header; and, from a server that does a small batch at once, the results themselves with no
+ * job id (taken as a finished job's only page, nothing polled).
+ */
+export function interpretBulkSubmitResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<AcceptedJob> {
+  const located = status >= 200 && status < 300 ? jobFromLocation(headerValue(headers, "location") ?? headerValue(headers, "content-location")) : undefined;
+  if (located && !text.trim()) return { ok: true, value: located, rateLimit: parseRateLimit(headers, nowMs), warnings: [] };
+  return interpret(status, headers, text, nowMs, (body): { ok: true; value: AcceptedJob; warnings: string[] } | { ok: false; message: string } => {
+    const b = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    if (b && (b.job_id === undefined || b.job_id === null)) {
+      const nested = b.job && typeof b.job === "object" ? (b.job as Record<string, unknown>) : {};
+      const alias = [b.id, b.jobId, nested.job_id, nested.id].find((v) => (typeof v === "string" && v.trim()) || typeof v === "number");
+      if (alias !== undefined) return parseBulkJob({ ...nested, ...b, job_id: String(alias) });
+      if ([b.results, b.items, b.data].some(Array.isArray) || Array.isArray(body)) {
+        const page = parseResultsPage(body);
+        if (page.ok) {
+          const inline = { ...page.value, status: page.value.status === "failed" ? ("failed" as const) : ("completed" as const), next: null };
+          return { ok: true, value: { job_id: "(answered at once)", status: "completed", inline }, warnings: page.warnings };
+        }
+      }
+      if (located) return { ok: true, value: { ...located, ...(typeof b.status === "string" ? { status: b.status } : {}) }, warnings: [] };
+    }
+    return parseBulkJob(body);
+  });
 }
 
 export function interpretAddressResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<AddressList> {

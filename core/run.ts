@@ -12,7 +12,7 @@ import { DEFAULT_JOB_TIMEOUT_MS, acceptResultsPage, checkJobDeadline, failJob, n
 import { planScreening, type Outcome } from "./plan";
 import { parseRateLimit, retryDelay, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "./requests";
-import { interpretBulkSubmitResponse, interpretResultsResponse } from "./responses";
+import { interpretBulkSubmitResponse, interpretResultsResponse, type ResultsPage } from "./responses";
 import { OUTPUT_COLUMNS, outputRow, type Cell } from "./layout";
 import type { InputRow, PropertyQuery } from "./rows";
 
@@ -433,14 +433,20 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
       job.notBeforeMs = 0;
       // A run ended meanwhile (a refused key on another request) has given these rows their answer already.
       if (job.phase === "sending") job.phase = "polling";
+      // Answered with the results at once: they are the job's only page.
+      if (r.value.inline && job.phase === "polling") takePage(state, job, r.value.inline, nowMs);
       return;
     }
     return submitFailed(state, job, r.error, reply.status === 429, false, nowMs);
   }
   const r = interpretResultsResponse(reply.status, reply.headers, reply.text, nowMs);
   if (!r.ok) return getFailed(state, job, r.error, nowMs);
+  takePage(state, job, r.value, nowMs);
+}
+
+function takePage(state: RunState, job: RunJob, page: ResultsPage, nowMs: number): void {
   const list = members(job);
-  const step = acceptResultsPage(job.poll!, r.value, nowMs, list.map((p) => state.properties[p]));
+  const step = acceptResultsPage(job.poll!, page, nowMs, list.map((p) => state.properties[p]));
   job.poll = step.state;
   job.getFailures = 0;
   for (const it of step.items) receive(state, list[it.index], it.outcome);
