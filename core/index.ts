@@ -17,6 +17,7 @@ export * from "./client";
 export * from "./run";
 export * from "./drive";
 export * from "./placement";
+export * from "./input-shift";
 export * from "./obligations";
 export * from "./actions";
 export * from "./demo-key";

@@ -9,10 +9,12 @@ import {
   detectUserColumns,
   findHeaderBlock,
   hostRow,
+  inputShiftNow,
   isCheckingMessage,
   blockColumnByRows,
   normaliseProperty,
   outputRow,
+  shiftMapping,
   userDatesOf,
   type Cell,
   type ColumnMapping,
@@ -93,35 +95,25 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   if (!at) throw new Error(`The results block on ${run.sheet} was not found (it was deleted or its header changed), so nothing was written.`);
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
   const waiting = (i: number) => i >= first && isCheckingMessage(grid[i][at.blockColumn + MESSAGE]);
-  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them).
-  const shifts = [...new Set([0, at.blockColumn - run.blockColumn])];
-  const keyAt = (row: readonly unknown[], shift: number) => {
-    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c + shift]);
-    return normaliseProperty(cell(run.inputColumns.uprn), cell(run.inputColumns.postcode), cell(run.inputColumns.address));
+  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them): core decides.
+  const shift = inputShiftNow(grid, run.inputColumns, at.blockColumn - run.blockColumn, waiting, keys);
+  const inputColumns = shiftMapping(run.inputColumns, shift);
+  const keyAt = (row: readonly unknown[]) => {
+    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c]);
+    return normaliseProperty(cell(inputColumns.uprn), cell(inputColumns.postcode), cell(inputColumns.address));
   };
-  let shift = 0;
-  let bestScore = -1;
-  for (const s of shifts) {
-    let score = 0;
-    grid.forEach((row, i) => {
-      if (waiting(i) && keys.has(keyAt(row, s).key ?? "")) score++;
-    });
-    if (score > bestScore) (bestScore = score), (shift = s);
-  }
   const rowsNow: RowNow[] = [];
   const notes: (string | undefined)[] = [];
   const rowKeys: (string | undefined)[] = [];
   const previous: unknown[][] = [];
   grid.forEach((row, i) => {
     previous.push(row.slice(at.blockColumn, at.blockColumn + WIDTH));
-    const r = i >= first ? keyAt(row, shift) : undefined;
+    const r = i >= first ? keyAt(row) : undefined;
     rowKeys.push(r?.key ?? (r?.error ? `!${r.error.message}` : undefined));
     notes[i] = r?.note;
     if (!waiting(i)) return void rowsNow.push({});
     rowsNow.push(r?.key ? { key: r.key, checking: true } : { checking: true });
   });
-  const inputColumns: ColumnMapping = {};
-  for (const k of ["uprn", "postcode", "address"] as const) if (run.inputColumns[k] !== undefined) inputColumns[k] = run.inputColumns[k]! + shift;
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = at.headerRow === null ? {} : detectUserColumns(grid[at.headerRow], ours);
   const dated = user.eicrDate !== undefined || user.licenceExpiry !== undefined || user.depositReceived !== undefined;

@@ -20,6 +20,8 @@ import {
   matchRows,
   nextDueInMs,
   normaliseProperty,
+  inputShiftNow,
+  shiftMapping,
   outcomesToWrite,
   outputRow,
   readPropertyRows,
@@ -134,29 +136,18 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   const cols = Math.max(1, run.inputCols + Math.max(0, shift));
   const input = n ? readRows(sheet, top, lastRow, cols) : [];
   const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
-  const engineKeys = new Set(run.engine.keys);
-  // The input moved with the block (a column inserted left of both) or stayed (inserted between them): the
-  // reading under which more marked rows name a property of this run.
-  const keyAt = (row: unknown[], s: number) => {
-    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c + s]);
-    return normaliseProperty(cell(run.mapping.uprn), cell(run.mapping.postcode), cell(run.mapping.address));
+  // The input moved with the block (a column inserted or deleted left of both) or stayed (between them): core decides.
+  const best = inputShiftNow(input, run.mapping, shift, (i) => isCheckingMessage(marks[i][0]), new Set(run.engine.keys));
+  const mapping = shiftMapping(run.mapping, best);
+  const keyAt = (row: unknown[]) => {
+    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c]);
+    return normaliseProperty(cell(mapping.uprn), cell(mapping.postcode), cell(mapping.address));
   };
-  let best = 0;
-  let bestScore = -1;
-  // Columns deleted left of both move them left alike; the input can move no further left than column A.
-  const firstInput = Math.min(...[run.mapping.uprn, run.mapping.postcode, run.mapping.address].filter((c): c is number => c !== undefined));
-  for (const s of shift > 0 || (shift < 0 && firstInput + shift >= 0) ? [0, shift] : [0]) {
-    let sc = 0;
-    input.forEach((row, i) => {
-      if (isCheckingMessage(marks[i][0]) && engineKeys.has(keyAt(row, s).key || "")) sc++;
-    });
-    if (sc > bestScore) (bestScore = sc), (best = s);
-  }
   const rowsNow: RowNow[] = [];
   const keys = new Set<string>();
   const notes: (string | undefined)[] = [];
   input.forEach((row, i) => {
-    const r = keyAt(row, best);
+    const r = keyAt(row);
     if (r.key) keys.add(r.key);
     notes.push(r.note);
     rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
@@ -253,8 +244,7 @@ function tableNow(sheet: Sheet, run: SheetRun): TableNow | { problem: string } {
   if ("problem" in at) return at;
   const table = readTableNow(sheet, run, at);
   if (table.inputShift) {
-    const move = (c: number | undefined) => (c === undefined ? undefined : c + table.inputShift);
-    run.mapping = { ...run.mapping, uprn: move(run.mapping.uprn), postcode: move(run.mapping.postcode), address: move(run.mapping.address) };
+    run.mapping = shiftMapping(run.mapping, table.inputShift);
     run.inputCols = Math.max(1, run.inputCols + table.inputShift);
   }
   run.blockCol = at.blockCol;
