@@ -70,8 +70,11 @@ const PLAIN_WORD: Record<keyof ColumnMapping, RegExp> = { uprn: /^uprn$/, postco
 /** A header that names the word among others ("Property UPRN", "UPRN no", "Property postcode"). */
 const HAS_WORD: Partial<Record<keyof ColumnMapping, RegExp>> = { uprn: /\buprn\b/, postcode: /\bpostcode\b/ };
 
-/** Someone else's postcode or reference (the landlord's, the agent's): never the property's. */
-const NOT_THE_PROPERTY = /\b(landlord|owner|agent|agency|tenant|contact|billing|correspondence|forwarding|office|parent|old|previous)\b/;
+/**
+ * Someone else's postcode or reference (the landlord's, the agent's), or what the service matched (the add-ins' own
+ * "Matched UPRN" results column): never the property's input.
+ */
+const NOT_THE_PROPERTY = /\b(landlord|owner|agent|agency|tenant|contact|billing|correspondence|forwarding|office|parent|old|previous|matched)\b/;
 
 /** How well a header names a column: 3 the plain word, 2 a known synonym, 1 a header containing the word, 0 not at all. */
 function headerRank(t: string, key: keyof ColumnMapping): number {
@@ -147,7 +150,8 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
   }
   if (typeof v === "string") {
     // Text imported from elsewhere may keep the apostrophe or quotes that marked it as text.
-    const s = stripInvisible(v).trim().replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "").replace(/[\s\u00a0]+/g, "");
+    // A CSV written from a number column may add ".0" ("100023336956.0"): the same whole number.
+    const s = stripInvisible(v).trim().replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "").replace(/[\s\u00a0]+/g, "").replace(/^(\d+)\.0+$/, "$1");
     if (/^\d{1,12}$/.test(s)) return { uprn: s };
     if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12: check it for an extra digit or a reference pasted into it.` } };
     if (/^\d+(\.\d+)?e\+?\d+$/i.test(s)) {
@@ -189,6 +193,12 @@ export function propertyKey(p: PropertyQuery): string {
 /** Validate and normalise one property, from cells or from a caller's object. */
 export function normaliseProperty(uprnCell: unknown, postcodeCell: unknown, addressCell: unknown): InputRow {
   const row: InputRow = { index: -1 };
+  // "TBC", "N/A", "-" and the like in the UPRN column say there is no UPRN yet: the postcode (when there is one) is used.
+  if (isPlaceholder(uprnCell) && !isBlank(postcodeCell)) {
+    const byPostcode = normaliseProperty(undefined, postcodeCell, addressCell);
+    const said = `UPRN cell "${cellPreview(uprnCell).trim()}" is not a UPRN, so the row was checked by its postcode.`;
+    return byPostcode.error ? byPostcode : { ...byPostcode, note: [said, byPostcode.note].filter(Boolean).join(" ") };
+  }
   if (!isBlank(uprnCell)) {
     const u = normaliseUprn(uprnCell);
     if ("error" in u) row.error = u.error;
@@ -224,6 +234,13 @@ export function normaliseProperty(uprnCell: unknown, postcodeCell: unknown, addr
     ? { code: "empty_row", message: "No UPRN or postcode in this row: add one, or leave the row out of the selection." }
     : { code: "missing_postcode", message: "An address needs its postcode (or give the UPRN)." };
   return row;
+}
+
+/** Words people put in a cell to say "no value yet". */
+const PLACEHOLDER = /^(tbc|tba|tbd|n\/?a|none|nil|unknown|not known|n\/?k|pending|awaiting|to follow|-+|\?+|x)$/i;
+
+function isPlaceholder(v: unknown): boolean {
+  return typeof v === "string" && PLACEHOLDER.test(stripInvisible(v).trim().replace(/\.$/, ""));
 }
 
 function looksLikeHeader(row: readonly unknown[]): boolean {

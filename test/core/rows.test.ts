@@ -93,3 +93,24 @@ describe("planScreening and fanOut", () => {
     expect(perRow[25]).toMatchObject({ error: { code: "invalid_uprn" } });
   });
 });
+
+describe("cells a new user's sheets hold (found by test/gsheets/explore.test.ts; core, so Excel reads them alike)", () => {
+  test("a text UPRN ending in .0 (a CSV from a number column) is that UPRN; 12.5 is not", () => {
+    const r = readPropertyRows([["UPRN"], ["100023336956.0"], ["100023336956.00"], ["12.5"]]);
+    expect(r.rows.map((x) => x.property?.uprn ?? x.error?.code)).toEqual(["100023336956", "100023336956", "invalid_uprn"]);
+  });
+
+  test("a placeholder in the UPRN column beside a postcode: checked by the postcode, with a note; without one, the row's own message", () => {
+    const r = readPropertyRows([["UPRN", "Postcode", "Address"], ["TBC", "sw1a 2aa", "10 Downing Street"], ["N/A", "E15 9UD", ""], ["-", "", ""], ["TBC", "", ""]]);
+    expect(r.rows[0].property).toEqual({ postcode: "SW1A 2AA", address: "10 Downing Street" });
+    expect(r.rows[0].note).toMatch(/UPRN cell "TBC" is not a UPRN, so the row was checked by its postcode/);
+    expect(r.rows[1].property).toEqual({ postcode: "E15 9UD" });
+    expect(r.rows[2].error?.message).toMatch(/UPRN "-" is not valid/);
+    expect(r.rows[3].error?.message).toMatch(/clear it and give the postcode/);
+  });
+
+  test("the add-ins' own Matched UPRN column is never taken for the input", () => {
+    expect(detectColumns(["Postcode", "Address", "Compliance score", "Matched UPRN"])).toEqual({ postcode: 0, address: 1 });
+    expect(detectColumns(["UPRN", "Matched UPRN"])).toEqual({ uprn: 0 });
+  });
+});

@@ -128,7 +128,7 @@ describe("the values people have in UPRN and postcode cells", () => {
 
   // BUG (minor, core/rows.ts normaliseUprn): a UPRN imported as text with a ".0" suffix (a CSV written from a float
   // column: "100023336956.0") is refused as "not valid" although it names exactly one 12-digit UPRN.
-  test.failing("a text UPRN with a '.0' suffix (CSV from a float column) is read as that UPRN", async () => {
+  test("a text UPRN with a '.0' suffix (CSV from a float column) is read as that UPRN", async () => {
     const env = fresh();
     env.sheet.seed(1, 1, [["UPRN"]]);
     env.sheet.getRange("A2:A2").setNumberFormat("@");
@@ -143,7 +143,7 @@ describe("the values people have in UPRN and postcode cells", () => {
   // BUG (minor, core/rows.ts normaliseProperty): a placeholder in the UPRN cell ("TBC") beside a valid postcode and
   // address fails the row with "clear it and give the postcode", though the postcode is right there; the row should be
   // checked by its postcode and address, with a note that the UPRN was not used.
-  test.failing("a placeholder UPRN ('TBC') beside a valid postcode and address: the row is checked by postcode, with a note", async () => {
+  test("a placeholder UPRN ('TBC') beside a valid postcode and address: the row is checked by postcode, with a note", async () => {
     const env = fresh();
     const p = props[19];
     env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ["TBC", p.postcode, p.address]]);
@@ -242,7 +242,7 @@ describe("re-running", () => {
   // table with Postcode and Address but no UPRN column is checked once; the re-run then reads OUR "Matched UPRN"
   // header as the table's UPRN column (rank "contains the word uprn") and is refused: "The chosen input columns
   // overlap the results block at C; choose other columns." The user chose nothing; the table can never be re-checked.
-  test.failing("a Postcode + Address table (no UPRN column) can be checked a second time, in place", async () => {
+  test("a Postcode + Address table (no UPRN column) can be checked a second time, in place", async () => {
     const env = fresh();
     const ps = props.slice(0, 6);
     env.sheet.seed(1, 1, [["Postcode", "Address"], ...ps.map((p) => [p.postcode, p.address])]);
