@@ -18,6 +18,7 @@ export * from "./run";
 export * from "./drive";
 export * from "./placement";
 export * from "./input-shift";
+export * from "./own-sheets";
 export * from "./obligations";
 export * from "./actions";
 export * from "./demo-key";

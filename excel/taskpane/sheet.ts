@@ -3,7 +3,7 @@
  * or the test stand-in alike. Writes are batched: one 2D assignment per block and one sync per chunk under the 5 MB limit.
  */
 import { officeErrorText } from "./stored";
-import { OUTPUT_COLUMNS, cellColour, columnNumberFormats, detectColumns, hostRow, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes, type Cell } from "../../core";
+import { OUTPUT_COLUMNS, cellColour, columnNumberFormats, detectColumns, hostRow, ownSheetProblem, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes, type Cell } from "../../core";
 
 /** A rectangle of a worksheet in 0-based indexes. */
 export interface Block {
@@ -68,6 +68,8 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   const used = selection.getUsedRangeOrNullObject(true);
   used.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
   await context.sync();
+  const own = ownSheetProblem(sheet.name);
+  if (own) return { problem: own };
   const single = selection.rowCount === 1 && selection.columnCount === 1;
   if (!single && used.isNullObject) return { problem: `The selection (${local(selection.address)}) is empty: select the rows to check, or one cell of the table.` };
   // The selected cells in use: A:C on a sheet of 51 rows is A1:C51, not a million rows.

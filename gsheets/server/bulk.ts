@@ -3,7 +3,7 @@
  * start reads and validates the selected rows and begins the run (sheetrun.ts: the first job sent, the rows marked
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
-import { nextDueInMs, resumeRun, stopRun, type ColumnMapping, type RunState } from "../../core";
+import { nextDueInMs, ownSheetProblem, resumeRun, stopRun, type ColumnMapping, type RunState } from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
@@ -91,6 +91,8 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
 
   const sheet = SpreadsheetApp.getActiveSheet();
+  const own = ownSheetProblem(sheet.getName());
+  if (own) return { ok: false, message: own };
   // getActiveRange() is only the last area of a Ctrl+click selection: the others would be silently left out.
   const areas = sheet.getActiveRangeList();
   const areaList = areas ? areas.getRanges() : [];

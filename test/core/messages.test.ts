@@ -7,6 +7,7 @@ import {
   describeError,
   interpretCheckResponse,
   NEXT_STEP,
+  ownSheetProblem,
   parseWindowSettings,
   readPropertyRows,
   serviceError,
@@ -74,6 +75,7 @@ const rows: unknown[][] = [
 ];
 for (const r of readPropertyRows(rows).rows) if (r.error) add(`row ${JSON.stringify(rows[r.index]).slice(0, 40)}`, r.error.message);
 add("no header and no mapping", readPropertyRows([["a", "b"], ["c", "d"]]).problem!);
+add("rows on a sheet the add-in builds", ownSheetProblem("Action list")!);
 
 // 4. What a user may type in Settings.
 for (const key of ["", "abc def", "ab\u2022\u2022\u2022\u2022cd", "kéy", "x".repeat(513)]) {

@@ -520,3 +520,14 @@ test("Insert UPRN and address: the UPRN in the active cell, the address in the t
   expect(await u.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street"))).toEqual({ uprnAt: "A3", addressAt: "B3" });
   expect(u.api.read("Sheet1", "A3:B3").values[0]).toEqual(["100023336956", "10 Downing Street"]);
 });
+
+test("rows on a sheet the add-in builds itself (Action list, Run log, ...) are refused at once, as in Google Sheets (core's ownSheetProblem)", async () => {
+  for (const name of ["Action list", "Run log", "Change log", "Compliance summary"]) {
+    const { excelRun, api } = workbook();
+    api.seed(name, "A1", [["UPRN", "Address"], [examples.uprn_by_check_status.epc.pass, "x"]]);
+    api.select(name, "A1:B2");
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (prep.ok) throw new Error(`${name}: expected a refusal`);
+    expect(prep.message).toBe(`"${name}" is a sheet the add-in builds itself (it is written again after every check), so its rows cannot be checked. Select rows of your own table of properties, then check again.`);
+  }
+});
