@@ -270,17 +270,20 @@ function ruleSignature(word: string, fill: string, font: string, ranges: string[
 
 /**
  * One rule per status word over the status columns, so colours follow the values whoever edits them.
- * Existing rules of ours are recognised and replaced, never stacked; other rules are kept. At most one write.
+ * Existing rules of ours are recognised and replaced, never stacked, and still reach as high as they did (two tables
+ * stacked in the same columns keep both their colours); other rules are kept. At most one write.
  */
 export function ensureStatusRules(sheet: Sheet, blockCol: number, firstDataRow: number): boolean {
-  const rows = Math.max(1, sheet.getMaxRows() - firstDataRow + 1);
-  const ranges = statusColumnIndexes().map((i) => sheet.getRange(firstDataRow, blockCol + i, rows, 1));
-  const rangeA1 = ranges.map((r) => r.getA1Notation());
   const existing = sheet.getConditionalFormatRules();
   const others = existing.filter((r) => !ruleIsOurs(r, blockCol));
   const ours = existing.filter((r) => ruleIsOurs(r, blockCol));
+  // Our rules of these columns from higher up (a table above this one, in the same columns) keep covering it.
+  const from = Math.min(firstDataRow, ...ours.flatMap((r) => r.getRanges().map((x) => x.getRow())));
+  const rows = Math.max(1, sheet.getMaxRows() - from + 1);
+  const ranges = statusColumnIndexes().map((i) => sheet.getRange(from, blockCol + i, rows, 1));
+  const rangeA1 = ranges.map((r) => r.getA1Notation());
   const words = Object.keys(STATUS_COLOURS) as DisplayStatus[];
-  const windowRanges = windowColumnIndexes().map((i) => sheet.getRange(firstDataRow, blockCol + i, rows, 1));
+  const windowRanges = windowColumnIndexes().map((i) => sheet.getRange(from, blockCol + i, rows, 1));
   const windowA1 = windowRanges.map((r) => r.getA1Notation());
   const windows = Object.keys(WINDOW_COLOURS) as Window[];
   const wanted = words

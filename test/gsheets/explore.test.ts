@@ -177,7 +177,7 @@ describe("two tables on one sheet", () => {
   // BUG (gsheets/server/sheet.ts ensureStatusRules / ruleIsOurs): our colour rules are recognised by column only, so
   // checking a second table whose block lands in the same columns (rows 9+) REPLACES the first table's rules
   // (rows 2+ -> rows 9+): the first table's statuses lose their colours (effective fill null).
-  test.failing("stacked, checked one after the other: the first table's statuses keep their colours", async () => {
+  test("stacked, checked one after the other: the first table's statuses keep their colours", async () => {
     const env = fresh();
     const t1 = props.slice(30, 34);
     const t2 = props.slice(40, 44);
