@@ -243,6 +243,15 @@ function isPlaceholder(v: unknown): boolean {
   return typeof v === "string" && PLACEHOLDER.test(stripInvisible(v).trim().replace(/\.$/, ""));
 }
 
+/**
+ * How many of these rows (those under a header) belong to its table when the whole table is asked for: up to the first
+ * row blank in every cell read, as Excel's surrounding region ends, so a second table further down is not taken in.
+ */
+export function rowsOfWholeTable(rows: readonly (readonly unknown[])[]): number {
+  const i = rows.findIndex((r) => r.every(isBlank));
+  return i < 0 ? rows.length : i;
+}
+
 function looksLikeHeader(row: readonly unknown[]): boolean {
   return detectColumns(row) !== null;
 }

@@ -3,7 +3,7 @@
  * start reads and validates the selected rows and begins the run (sheetrun.ts: the first job sent, the rows marked
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
-import { nextDueInMs, ownSheetProblem, resumeRun, stopRun, type ColumnMapping, type RunState } from "../../core";
+import { nextDueInMs, ownSheetProblem, resumeRun, rowsOfWholeTable, stopRun, type ColumnMapping, type RunState } from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
@@ -114,8 +114,13 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   // whose input columns hold anything, so the blank tail is not a wall of "empty row" errors.
   const selectedEnd = endRow;
   const read = readTableRows(sheet, table, firstRow, Math.min(endRow, lastRow));
-  const values = read.values;
+  let values = read.values;
   endRow = read.endRow;
+  // The whole table ends at its first blank row (core's rule; Excel's surrounding region ends there too).
+  if (wholeTable && rowsOfWholeTable(values) < values.length) {
+    values = values.slice(0, rowsOfWholeTable(values));
+    endRow = firstRow + values.length - 1;
+  }
   if (endRow < firstRow) return { ok: false, message: nothingToCheck(selection) };
   if (wholeTable) {
     const picked = selection!.getLastRow() === table.headerRow ? "the header row" : "rows above the table";

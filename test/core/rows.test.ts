@@ -1,5 +1,5 @@
 /** Sheet values to properties: header detection, UPRN and postcode rules, per-row errors, duplicates. */
-import { detectColumns, fanOut, planScreening, readPropertyRows, serviceError } from "../../core";
+import { detectColumns, fanOut, planScreening, readPropertyRows, rowsOfWholeTable, serviceError } from "../../core";
 
 describe("readPropertyRows", () => {
   test("finds columns by header in any order and case", () => {
@@ -113,4 +113,10 @@ describe("cells a new user's sheets hold (found by test/gsheets/explore.test.ts;
     expect(detectColumns(["Postcode", "Address", "Compliance score", "Matched UPRN"])).toEqual({ postcode: 0, address: 1 });
     expect(detectColumns(["UPRN", "Matched UPRN"])).toEqual({ uprn: 0 });
   });
+});
+
+test("rowsOfWholeTable: the whole table ends at its first row blank in every cell (a second table below is not taken in)", () => {
+  expect(rowsOfWholeTable([["1", "a"], ["2", ""], ["", " "], ["Postcode", "UPRN"], ["E15 9UD", "3"]])).toBe(2);
+  expect(rowsOfWholeTable([["1"], ["2"]])).toBe(2);
+  expect(rowsOfWholeTable([[""], ["2"]])).toBe(0);
 });
