@@ -252,6 +252,16 @@ export function rowsOfWholeTable(rows: readonly (readonly unknown[])[]): number 
   return i < 0 ? rows.length : i;
 }
 
+/**
+ * A row that reads as a header though it names none of our columns ("Property ID", "Town"): every cell in use is
+ * words, none holds a UPRN-like run of digits or starts like a postcode. Then the columns are chosen by hand and the
+ * row stays the table's header (both add-ins).
+ */
+export function looksLikeHeaderRow(row: readonly unknown[]): boolean {
+  const cells = row.filter((v) => !isBlank(v));
+  return cells.length > 0 && cells.every((v) => typeof v === "string" && /[a-z]/i.test(v) && !/\d{5,}/.test(v) && !/^[a-z]{1,2}\d/i.test(v.trim()));
+}
+
 function looksLikeHeader(row: readonly unknown[]): boolean {
   return detectColumns(row) !== null;
 }

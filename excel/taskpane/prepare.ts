@@ -2,7 +2,7 @@
  * "Check selected rows", first half: read the selection (or, for re-check on open, the table around a cell), find the
  * input columns and our results block, and validate every row with core. Nothing is sent; check-run.ts runs it.
  */
-import { OUTPUT_COLUMNS, detectColumns, planScreening, readPropertyRows, findBlockByShape, findHeaderBlock, newBlockColumn, ourColumns, type ColumnMapping, type InputRow, type PlanName } from "../../core";
+import { OUTPUT_COLUMNS, detectColumns, looksLikeHeaderRow, planScreening, readPropertyRows, findBlockByShape, findHeaderBlock, newBlockColumn, ourColumns, type ColumnMapping, type InputRow, type PlanName } from "../../core";
 import { SHEET_COLUMNS, a1, columnLetter, isBlankCell, lastUsedColumn, readBlock, readSelection, readTableAround, type Block } from "./sheet";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
@@ -61,10 +61,6 @@ export function columnsNamed(header: readonly unknown[]): ColumnMapping {
 }
 
 /** Whether a row reads as a header (words, no UPRN or postcode values), for the chooser's "First row is a header". */
-function looksLikeHeaderRow(row: readonly unknown[]): boolean {
-  const cells = row.filter((v) => !isBlankCell(v));
-  return cells.length > 0 && cells.every((v) => typeof v === "string" && /[a-z]/i.test(v) && !/\d{5,}/.test(v) && !/^[a-z]{1,2}\d/i.test(v.trim()));
-}
 
 /** Reads the selection and validates every selected row with the core; nothing is sent. */
 export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Promise<PrepareOutcome> {

@@ -3,7 +3,7 @@
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, findHeaderBlock, hostRow, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, findHeaderBlock, hostRow, looksLikeHeaderRow, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { Cell, ColumnMapping } from "../../core";
 
@@ -179,6 +179,20 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
     if (!(detectColumns(top[i]) || inspectBlock(top[i]))) continue;
     if (!headerRow || i + 1 <= selFirst) headerRow = i + 1;
     if (i + 1 >= selFirst) break;
+  }
+  // Columns chosen by hand under a header that names none of ours ("Property ID"): that row is still the header, as in
+  // Excel (core's looksLikeHeaderRow), so the results get their headers there. The selection's first row, or the row
+  // just above it.
+  if (!headerRow && manual && selection) {
+    for (const r of [selFirst, selFirst - 1]) {
+      if (r < 1 || r > lastRow) continue;
+      const row = r <= top.length ? top[r - 1] : sheet.getRange(r, 1, 1, lastCol).getValues()[0];
+      if (looksLikeHeaderRow(row)) {
+        headerRow = r;
+        if (r > top.length) top[r - 1] = row;
+        break;
+      }
+    }
   }
   const headerValues = headerRow ? top[headerRow - 1] : [];
   const mapping = manual ?? (headerRow ? detectColumns(headerValues) : null);

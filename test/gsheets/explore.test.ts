@@ -285,11 +285,10 @@ describe("headers the add-on does not know", () => {
     expect(r.message).toMatch(/No UPRN or Postcode column found/);
   });
 
-  // BUG (gsheets/server/sheet.ts locateTable: with a manual mapping the header row is only found by detectColumns): the
-  // sheet HAS a header row ("Property ID", "Town") above the selected rows, but once the columns are chosen by letter
-  // (as the refusal above tells the user to) the add-on says "No header row", writes a results block with no headers
-  // at all (row 1 of C:AC stays empty) and remembers it as header-less.
-  test.failing("'Property ID' with the UPRN column chosen by letter: the results block still gets its headers on the header row", async () => {
+  // Was a bug (gsheets/server/sheet.ts locateTable found a header row only through detectColumns): once the columns
+  // were chosen by letter under a "Property ID" header, the add-on said "No header row" and wrote a block with no
+  // headers. Core's looksLikeHeaderRow (Excel's rule, moved to core) now keeps that row as the header in both add-ins.
+  test("'Property ID' with the UPRN column chosen by letter: the results block still gets its headers on the header row", async () => {
     const env = fresh();
     env.sheet.seed(1, 1, [["Property ID", "Town"], ...props.slice(30, 34).map((p) => [p.uprn, "London"])]);
     env.sheet.select("A2:B5");
