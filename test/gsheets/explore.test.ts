@@ -2,7 +2,8 @@
  * Exploratory QA of the Sheets add-on on sheets and inputs the other tests have not used: two tables on one sheet,
  * odd header spellings, odd UPRN / postcode values, whole-row selections, the sheet changing mid-run (a column
  * inserted left of the data, rows inserted above the header, a result cell typed into). BUILT Code.js in a vm,
- * real HTTP to the sandbox. Tests marked `test.failing` assert the right behaviour of a bug not fixed yet.
+ * real HTTP to the sandbox. The one test marked `test.failing` asserts the right behaviour of a known limitation (tables
+ * side by side) that docs/gsheets.md names; the comments "Was a bug" name what was wrong before the fix.
  */
 import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
@@ -126,7 +127,7 @@ describe("the values people have in UPRN and postcode cells", () => {
     expect(out(env, 2, blockColIn(env, 1)).message).toMatch(/has 13 digits; a UPRN has at most 12/);
   });
 
-  // BUG (minor, core/rows.ts normaliseUprn): a UPRN imported as text with a ".0" suffix (a CSV written from a float
+  // Was a bug (minor, core/rows.ts normaliseUprn): a UPRN imported as text with a ".0" suffix (a CSV written from a float
   // column: "100023336956.0") is refused as "not valid" although it names exactly one 12-digit UPRN.
   test("a text UPRN with a '.0' suffix (CSV from a float column) is read as that UPRN", async () => {
     const env = fresh();
@@ -140,7 +141,7 @@ describe("the values people have in UPRN and postcode cells", () => {
     expect(out(env, 2, blockColIn(env, 1)).matched).toBe(props[0].uprn);
   });
 
-  // BUG (minor, core/rows.ts normaliseProperty): a placeholder in the UPRN cell ("TBC") beside a valid postcode and
+  // Was a bug (minor, core/rows.ts normaliseProperty): a placeholder in the UPRN cell ("TBC") beside a valid postcode and
   // address fails the row with "clear it and give the postcode", though the postcode is right there; the row should be
   // checked by its postcode and address, with a note that the UPRN was not used.
   test("a placeholder UPRN ('TBC') beside a valid postcode and address: the row is checked by postcode, with a note", async () => {
@@ -157,7 +158,8 @@ describe("the values people have in UPRN and postcode cells", () => {
 });
 
 describe("two tables on one sheet", () => {
-  // BUG (gsheets/server/sheet.ts locateTable + core detectColumns): the selection's columns are ignored; the leftmost
+  // KNOWN LIMITATION, documented in docs/gsheets.md ("Tables on one sheet"); left as test.failing on purpose.
+  // (gsheets/server/sheet.ts locateTable + core detectColumns): the selection's columns are ignored; the leftmost
   // "UPRN" header of the header row wins, so rows selected in the right-hand table are checked with the LEFT table's
   // UPRNs (the sidebar shows rangeA1 "A2:B6" for a D2:E6 selection) and those results are written beside both.
   test.failing("side by side (A:B and D:E, both headed UPRN / Postcode): rows selected in the right table check the right table's UPRNs", async () => {
@@ -174,7 +176,7 @@ describe("two tables on one sheet", () => {
     right.forEach((p, i) => expect(out(env, 2 + i, col).matched).toBe(p.uprn));
   });
 
-  // BUG (gsheets/server/sheet.ts ensureStatusRules / ruleIsOurs): our colour rules are recognised by column only, so
+  // Was a bug (gsheets/server/sheet.ts ensureStatusRules / ruleIsOurs): our colour rules are recognised by column only, so
   // checking a second table whose block lands in the same columns (rows 9+) REPLACES the first table's rules
   // (rows 2+ -> rows 9+): the first table's statuses lose their colours (effective fill null).
   test("stacked, checked one after the other: the first table's statuses keep their colours", async () => {
@@ -216,7 +218,7 @@ describe("two tables on one sheet", () => {
     expect(cellValue(env.sheet, 1, col)).toBe(""); // nothing on the upper table's header row
   });
 
-  // BUG (gsheets/server/bulk.ts startUnlocked: "A selection on or above the header means the whole table", endRow =
+  // Was a bug (gsheets/server/bulk.ts startUnlocked: "A selection on or above the header means the whole table", endRow =
   // sheet.getLastRow()): "the whole table" runs to the sheet's last row, across the blank rows and the table below:
   // the blank rows get "No UPRN or postcode in this row", the lower table's header row gets 'UPRN "Postcode" is not
   // valid', and its rows are read with the upper table's columns (a postcode read as a UPRN), 11 rows instead of 4.
@@ -238,7 +240,7 @@ describe("two tables on one sheet", () => {
 });
 
 describe("re-running", () => {
-  // BUG (core/rows.ts detectColumns, used by gsheets/server/sheet.ts locateTable without leaving out our block): a
+  // Was a bug (core/rows.ts detectColumns, used by gsheets/server/sheet.ts locateTable without leaving out our block): a
   // table with Postcode and Address but no UPRN column is checked once; the re-run then reads OUR "Matched UPRN"
   // header as the table's UPRN column (rank "contains the word uprn") and is refused: "The chosen input columns
   // overlap the results block at C; choose other columns." The user chose nothing; the table can never be re-checked.
@@ -323,7 +325,7 @@ describe("the add-on's own sheets", () => {
 });
 
 describe("the sheet changing during a run", () => {
-  // BUG (gsheets/server/sheetrun.ts step: run.blockCol = at.blockCol is set BEFORE readTableNow, so its
+  // Was a bug (gsheets/server/sheetrun.ts step: run.blockCol = at.blockCol is set BEFORE readTableNow, so its
   // `shift = at.blockCol - run.blockCol` is always 0 and run.mapping is never moved): a column inserted (or deleted) left
   // of the input columns mid-run makes every row read the wrong column: "Finished with problems: 0 of 60 rows checked.
   // 60 rows changed or deleted while the check ran", every row "This row changed while the check ran".
