@@ -165,3 +165,54 @@ export function blockColumnByRows(grid: readonly (readonly unknown[])[], was: nu
 export function newBlockColumn(o: { tableEnd: number; lastUsed: number; freeBeside: boolean }): number {
   return o.freeBeside ? o.tableEnd + 1 : Math.max(o.lastUsed, o.tableEnd) + 2;
 }
+
+/**
+ * Our block in a header row that may hold several tables side by side (A:B and D:E, both "UPRN / Postcode"), each with
+ * its own block: a block is written right of its table (beside it, or after the last column in use), so each block
+ * belongs to the nearest table left of it that has none yet. `tableFirst` is where the table being checked starts (0
+ * when the row starts there, as Excel's region does); cells left of it are not read. A row holding one table (the
+ * usual case, also with a blank header cell inside it) gets findHeaderBlock's answer unchanged. Both add-ins use it,
+ * so a check of one table never writes over the other's results.
+ */
+export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0): HeaderBlock {
+  const cells = row.map((v, i) => (i < tableFirst ? "" : v));
+  // Every intact block, left to right.
+  const blocks: number[] = [];
+  for (let i = tableFirst; i + WIDTH <= cells.length; i++) {
+    if (OUR_HEADERS.every((h, k) => norm(cells[i + k]) === h)) {
+      blocks.push(i);
+      i += WIDTH - 1;
+    }
+  }
+  const inBlock = (i: number) => blocks.some((b) => i >= b && i < b + WIDTH);
+  // Tables: runs of header cells outside our blocks; a run joins the table before it unless it names a UPRN or Postcode
+  // column that table already names (then it is another table).
+  const tables: { first: number; keys: Set<string> }[] = [];
+  let runStart = -1;
+  for (let i = tableFirst; i <= cells.length; i++) {
+    const inRun = i < cells.length && !inBlock(i) && !isBlankCell(cells[i]);
+    if (inRun && runStart < 0) runStart = i;
+    if (!inRun && runStart >= 0) {
+      const m = detectColumns(cells.slice(runStart, i)) ?? {};
+      const keys = new Set((["uprn", "postcode"] as const).filter((k) => m[k] !== undefined));
+      const last = tables[tables.length - 1];
+      if (last && ![...keys].some((k) => last.keys.has(k)) && !blocks.some((b) => b > last.first && b < runStart)) keys.forEach((k) => last.keys.add(k));
+      else if (keys.size || !last) tables.push({ first: runStart, keys });
+      runStart = -1;
+    }
+  }
+  if (tables.filter((t) => t.keys.size).length <= 1) return findHeaderBlock(row.map((v, i) => (i < tableFirst ? "" : v)));
+  // Left to right: each block goes to the latest table still without one.
+  const waiting: number[] = [];
+  const owner = new Map<number, number>();
+  const events = [...tables.filter((t) => t.keys.size).map((t) => ({ at: t.first, table: t.first })), ...blocks.map((b) => ({ at: b, block: b }))].sort((a, b) => a.at - b.at);
+  for (const e of events) {
+    if ("table" in e) waiting.push(e.table);
+    else if (waiting.length) owner.set(waiting.pop()!, e.block);
+  }
+  const mine = tables.find((t) => t.first <= tableFirst && (tables.find((u) => u.first > t.first)?.first ?? Infinity) > tableFirst) ?? tables[0];
+  const own = owner.get(mine.first);
+  if (own === undefined) return {};
+  const found = findHeaderBlock(row.map((v, i) => (i < own ? "" : v)));
+  return found.exact === own ? { exact: own } : {};
+}

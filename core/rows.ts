@@ -105,6 +105,33 @@ export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | nu
 }
 
 /**
+ * The input columns of the table the selected columns are in, where a header row holds more than one table side by
+ * side (A:B and D:E, both "UPRN / Postcode"): the header cells within the selected columns (0-based, inclusive) name
+ * a UPRN or Postcode column and cells outside the table name a UPRN or Postcode column again. The table runs from those cells over the
+ * non-blank header cells either side; a column named within the selection wins over one elsewhere in the table.
+ * Null when the selection names no input column or the row holds one table: then detectColumns reads the whole row.
+ */
+export function detectColumnsInSelection(headerRow: readonly unknown[], selected: { first: number; last: number }): { mapping: ColumnMapping; first: number; last: number } | null {
+  const lo = Math.max(0, selected.first);
+  const hi = Math.min(headerRow.length - 1, selected.last);
+  if (hi < lo) return null;
+  const only = (from: number, to: number) => headerRow.map((v, i) => (i >= from && i <= to ? v : ""));
+  const inSelection = detectColumns(only(lo, hi));
+  if (!inSelection) return null;
+  let first = lo;
+  let last = hi;
+  while (first > 0 && !isBlank(headerRow[first - 1])) first--;
+  while (last + 1 < headerRow.length && !isBlank(headerRow[last + 1])) last++;
+  const mapping: ColumnMapping = { ...detectColumns(only(first, last)), ...inSelection };
+  // Another table names a UPRN or Postcode column this one names too; a header cell left blank inside one table
+  // ("UPRN", "", "Postcode") is not a second table.
+  const outside = detectColumns(headerRow.map((v, i) => (i >= first && i <= last ? "" : v)));
+  if (!outside || !(["uprn", "postcode"] as const).some((k) => outside[k] !== undefined && mapping[k] !== undefined)) return null;
+  if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode)) delete mapping.address;
+  return { mapping, first, last };
+}
+
+/**
  * Every Unicode format character (category Cf: zero-width spaces and joiners, soft hyphens, bidi marks and
  * isolates, invisible operators, the Mongolian vowel separator, byte-order marks) that copy-paste from web
  * pages, PDFs and other programs leaves in cells and keys. U+180E is listed as well because Unicode data before

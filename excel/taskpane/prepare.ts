@@ -2,7 +2,7 @@
  * "Check selected rows", first half: read the selection (or, for re-check on open, the table around a cell), find the
  * input columns and our results block, and validate every row with core. Nothing is sent; check-run.ts runs it.
  */
-import { OUTPUT_COLUMNS, detectColumns, looksLikeHeaderRow, planScreening, readPropertyRows, findBlockByShape, findHeaderBlock, newBlockColumn, ourColumns, type ColumnMapping, type InputRow, type PlanName } from "../../core";
+import { OUTPUT_COLUMNS, detectColumns, looksLikeHeaderRow, planScreening, readPropertyRows, findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns, type ColumnMapping, type InputRow, type PlanName } from "../../core";
 import { SHEET_COLUMNS, a1, columnLetter, isBlankCell, lastUsedColumn, readBlock, readSelection, readTableAround, type Block } from "./sheet";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
@@ -92,7 +92,8 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const lastUsed = await lastUsedColumn(context, region, region.columnIndex);
     const wideCount = Math.max(region.columnCount, lastUsed - region.columnIndex + 1);
     const wide = wideCount > region.columnCount ? await readBlock(context, { ...region, columnCount: wideCount }) : values;
-    const inHeader = opts.hasHeader === false ? {} : findHeaderBlock(wide[0] ?? []);
+    // Tables side by side in one header row each have their own block (core's rule, the same in Sheets).
+    const inHeader = opts.hasHeader === false ? {} : findHeaderBlockOfTable(wide[0] ?? []);
     const mapped = Object.values(opts.mapping ?? {}).filter((v): v is number => typeof v === "number");
     const shapeRows = opts.hasHeader === true || inHeader.exact !== undefined || inHeader.changed !== undefined ? wide.slice(1) : wide;
     const shape = findBlockByShape(shapeRows, Math.max(1, ...mapped.map((m) => m + 1)));

@@ -51,7 +51,7 @@ function runningElsewhere(run: SheetRun | null): SheetRun | null {
 }
 
 function describeRun(run: SheetRun): string {
-  return `${run.sheetName}!${a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols)}`;
+  return `${run.sheetName}!${a1(run.firstRow, run.inputFirstCol || 1, run.lastRow - run.firstRow + 1, run.inputCols - (run.inputFirstCol || 1) + 1)}`;
 }
 
 /**
@@ -99,7 +99,13 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   if (areaList.length > 1) return { ok: false, message: multiAreaMessage(areaList) };
   const selection = areaList.length ? areaList[0] : sheet.getActiveRange();
   const lastRow = sheet.getLastRow();
-  const table = locateTable(sheet, manual, selection ? { firstRow: selection.getRow(), lastRow: Math.min(selection.getLastRow(), Math.max(lastRow, selection.getRow())) } : undefined);
+  const table = locateTable(
+    sheet,
+    manual,
+    selection
+      ? { firstRow: selection.getRow(), lastRow: Math.min(selection.getLastRow(), Math.max(lastRow, selection.getRow())), firstCol: selection.getColumn(), lastCol: selection.getLastColumn() }
+      : undefined,
+  );
   if ("problem" in table) return { ok: false, message: table.problem, needsMapping: /No UPRN or Postcode column/.test(table.problem) };
   let firstRow = selection ? selection.getRow() : table.headerRow + 1;
   let endRow = selection ? selection.getLastRow() : lastRow;

@@ -31,7 +31,7 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
   return {
     runId: run.runId,
     sheetName: run.sheetName,
-    rangeA1: a1(run.firstRow, 1, run.lastRow - run.firstRow + 1, run.inputCols),
+    rangeA1: a1(run.firstRow, run.inputFirstCol || 1, run.lastRow - run.firstRow + 1, run.inputCols - (run.inputFirstCol || 1) + 1),
     outputA1: a1(run.headerRow || run.firstRow, run.blockCol, run.lastRow - (run.headerRow || run.firstRow) + 1, BLOCK_WIDTH),
     phase: run.phase,
     rows: c.rows,

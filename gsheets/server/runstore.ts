@@ -20,6 +20,8 @@ export interface SheetRun {
   firstRow: number;
   lastRow: number;
   inputCols: number;
+  /** The table's first column (1-based) when tables stand side by side in its header row; absent: column A. */
+  inputFirstCol?: number;
   mapping: ColumnMapping;
   blockCol: number;
   phase: "running" | "paused" | "stopped" | "done";

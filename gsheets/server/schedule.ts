@@ -311,7 +311,10 @@ function beginTable(sheetId: number, settings: Settings & { config: NonNullable<
     return { ok: false, message: `The sheet "${w ? w.sheetName : sheetId}" was deleted, so it is no longer re-checked.` };
   }
   const name = sheet.getName();
-  const table = locateTable(sheet, w.manualMapping ? w.mapping : null, w.headerRow ? { firstRow: w.headerRow + 1, lastRow: w.headerRow + 1 } : { firstRow: w.firstRow, lastRow: w.lastRow });
+  // The recorded input columns choose the table again where tables stand side by side in one header row.
+  const cols = [w.mapping.uprn, w.mapping.postcode, w.mapping.address].filter((c): c is number => c !== undefined);
+  const span = cols.length ? { firstCol: Math.min(...cols) + 1, lastCol: Math.max(...cols) + 1 } : {};
+  const table = locateTable(sheet, w.manualMapping ? w.mapping : null, w.headerRow ? { firstRow: w.headerRow + 1, lastRow: w.headerRow + 1, ...span } : { firstRow: w.firstRow, lastRow: w.lastRow, ...span });
   if ("problem" in table) return { ok: false, message: `${name}: ${table.problem}` };
   const firstRow = table.headerRow ? table.headerRow + 1 : w.firstRow;
   const endRow = table.headerRow ? sheet.getLastRow() : Math.min(w.lastRow, sheet.getLastRow());

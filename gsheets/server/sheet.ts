@@ -3,9 +3,9 @@
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, findHeaderBlock, hostRow, looksLikeHeaderRow, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, detectColumnsInSelection, findHeaderBlock, findHeaderBlockOfTable, hostRow, looksLikeHeaderRow, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
-import type { Cell, ColumnMapping } from "../../core";
+import type { Cell, ColumnMapping, HeaderBlock } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -58,6 +58,11 @@ export interface Table {
   legacy?: boolean;
   /** Columns A..inputCols hold every mapped input column. */
   inputCols: number;
+  /**
+   * The table's first column (1-based): 1, unless the header row holds tables side by side and the selected columns
+   * chose the one further right (core's detectColumnsInSelection). The sidebar's range starts there.
+   */
+  firstCol: number;
   notes: string[];
 }
 
@@ -70,8 +75,10 @@ const isBlank = (v: unknown) => v === "" || v === null || v === undefined || (ty
  * columns are not our block; ours changed by the user (a column inserted inside it, a header renamed) is found
  * with what changed, so it is never written over.
  */
-export function inspectBlock(headerValues: readonly unknown[]): { start: number; changed: { col: number; found: string; expected: string }[]; legacy?: boolean } | null {
-  const found = findHeaderBlock(headerValues);
+export function inspectBlock(
+  headerValues: readonly unknown[],
+  found: HeaderBlock = findHeaderBlock(headerValues),
+): { start: number; changed: { col: number; found: string; expected: string }[]; legacy?: boolean } | null {
   if (found.exact !== undefined) return found.legacy ? { start: found.exact, changed: [], legacy: true } : { start: found.exact, changed: [] };
   if (found.changed === undefined) return null;
   const start = found.changed;
@@ -168,7 +175,7 @@ function retiredBlockEnd(sheet: Sheet): number {
  * block: where it already is, else after the last used column, so that a user's own column is never
  * overwritten. A block whose columns the user changed is never written over.
  */
-export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selection?: { firstRow: number; lastRow: number }): Table | { problem: string } {
+export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selection?: { firstRow: number; lastRow: number; firstCol?: number; lastCol?: number }): Table | { problem: string } {
   let lastCol = Math.max(1, sheet.getLastColumn());
   const lastRow = sheet.getLastRow();
   const selFirst = selection ? selection.firstRow : 1;
@@ -194,8 +201,16 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
       }
     }
   }
-  const headerValues = headerRow ? top[headerRow - 1] : [];
-  const mapping = manual ?? (headerRow ? detectColumns(headerValues) : null);
+  const fullHeader = headerRow ? top[headerRow - 1] : [];
+  // Tables side by side in one header row: the selected columns choose the table (core's rule; in Excel the selection's
+  // surrounding region does). Cells left of that table are not its own, so our block is looked for from its first column.
+  const chosen =
+    !manual && headerRow && selection && selection.firstCol !== undefined
+      ? detectColumnsInSelection(fullHeader, { first: selection.firstCol - 1, last: (selection.lastCol ?? selection.firstCol) - 1 })
+      : null;
+  const firstCol = chosen ? chosen.first + 1 : 1;
+  const headerValues = chosen ? fullHeader.map((v, i) => (i < chosen.first ? "" : v)) : fullHeader;
+  const mapping = manual ?? (chosen ? chosen.mapping : headerRow ? detectColumns(headerValues) : null);
   if (!mapping || (mapping.uprn === undefined && mapping.postcode === undefined)) {
     return {
       problem:
@@ -208,7 +223,8 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   let found: { start: number; legacy?: boolean } | null = null;
   let changedAt: number | null = null;
   if (headerRow) {
-    const block = inspectBlock(headerValues);
+    // Where tables stand side by side, each has its own block: core's rule says which is this table's.
+    const block = inspectBlock(headerValues, findHeaderBlockOfTable(fullHeader, firstCol - 1));
     // A block of ours the user changed is never written over: a fresh one goes after everything (as in Excel).
     if (block && block.changed.length) changedAt = block.start + 1;
     else found = block;
@@ -242,11 +258,11 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   else {
     notes.push(
       besideFree
-        ? `Results go in columns ${span}, right of your data in A:${columnLetter(tableEnd)}.`
+        ? `Results go in columns ${span}, right of your data in ${columnLetter(firstCol)}:${columnLetter(tableEnd)}.`
         : `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`,
     );
   }
-  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, legacy: !!(found && found.legacy), inputCols, notes };
+  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, legacy: !!(found && found.legacy), inputCols, firstCol, notes };
 }
 
 /** Grow the sheet when our block would pass its last column (Sheets cannot address cells beyond it). */

@@ -15,6 +15,7 @@ import {
   isCheckingMessage,
   jobViews,
   blockColumnByRows,
+  findHeaderBlock,
   looksLikeOurRow,
   markWritten,
   matchRows,
@@ -96,7 +97,8 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
   if (run.headerRow) {
     const lastCol = Math.max(1, sheet.getLastColumn());
     const headerNow = run.headerRow <= lastRow ? sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0] : null;
-    const here = headerNow ? inspectBlock(headerNow) : null;
+    // The block nearest to where it was: another table's block may stand in the same header row.
+    const here = headerNow ? inspectBlock(headerNow, findHeaderBlock(headerNow, run.blockCol - 1)) : null;
     if (here && !here.changed.length) return { headerRow: run.headerRow, blockCol: here.start + 1, header: headerNow! };
     if (here) {
       const checked = checkBlock(sheet, run.headerRow, run.blockCol, 0);
@@ -107,7 +109,7 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
     const grid = rows > 0 ? sheet.getRange(1, 1, rows, lastCol).getValues() : [];
     const order = grid.map((_r, i) => i).sort((x, y) => Math.abs(x + 1 - run.headerRow) - Math.abs(y + 1 - run.headerRow));
     for (const i of order) {
-      const block = inspectBlock(grid[i]);
+      const block = inspectBlock(grid[i], findHeaderBlock(grid[i], run.blockCol - 1));
       if (block && !block.changed.length) return { headerRow: i + 1, blockCol: block.start + 1, header: grid[i] };
     }
     return gone;
@@ -246,6 +248,7 @@ function tableNow(sheet: Sheet, run: SheetRun): TableNow | { problem: string } {
   if (table.inputShift) {
     run.mapping = shiftMapping(run.mapping, table.inputShift);
     run.inputCols = Math.max(1, run.inputCols + table.inputShift);
+    if (run.inputFirstCol) run.inputFirstCol = Math.max(1, run.inputFirstCol + table.inputShift);
   }
   run.blockCol = at.blockCol;
   run.headerRow = at.headerRow;
@@ -437,6 +440,7 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
     firstRow,
     lastRow: endRow,
     inputCols: table.inputCols,
+    ...(table.firstCol > 1 ? { inputFirstCol: table.firstCol } : {}),
     mapping: table.mapping,
     blockCol: table.blockCol,
     phase: engine.phase === "running" ? "running" : "done",

@@ -1,5 +1,5 @@
 /** Sheet values to properties: header detection, UPRN and postcode rules, per-row errors, duplicates. */
-import { detectColumns, fanOut, planScreening, readPropertyRows, rowsOfWholeTable, serviceError } from "../../core";
+import { detectColumns, detectColumnsInSelection, fanOut, planScreening, readPropertyRows, rowsOfWholeTable, serviceError } from "../../core";
 
 describe("readPropertyRows", () => {
   test("finds columns by header in any order and case", () => {
@@ -119,4 +119,19 @@ test("rowsOfWholeTable: the whole table ends at its first row blank in every cel
   expect(rowsOfWholeTable([["1", "a"], ["2", ""], ["", " "], ["Postcode", "UPRN"], ["E15 9UD", "3"]])).toBe(2);
   expect(rowsOfWholeTable([["1"], ["2"]])).toBe(2);
   expect(rowsOfWholeTable([[""], ["2"]])).toBe(0);
+});
+
+describe("detectColumnsInSelection: tables side by side in one header row (Sheets asks; Excel's surrounding region agrees)", () => {
+  const row = ["UPRN", "Postcode", "", "UPRN", "Postcode", "Address"];
+  test("the selected columns choose the table; a column of it outside the selection is found too", () => {
+    expect(detectColumnsInSelection(row, { first: 3, last: 4 })).toEqual({ mapping: { uprn: 3, postcode: 4, address: 5 }, first: 3, last: 5 });
+    expect(detectColumnsInSelection(row, { first: 4, last: 4 })).toEqual({ mapping: { uprn: 3, postcode: 4, address: 5 }, first: 3, last: 5 });
+    expect(detectColumnsInSelection(row, { first: 0, last: 1 })).toEqual({ mapping: { uprn: 0, postcode: 1 }, first: 0, last: 1 });
+  });
+  test("one table (even with a blank header cell inside), a selection over both tables or naming no input column: null, the whole row decides", () => {
+    expect(detectColumnsInSelection(["UPRN", "", "Postcode"], { first: 0, last: 0 })).toBeNull();
+    expect(detectColumnsInSelection(row, { first: 0, last: 5 })).toBeNull();
+    expect(detectColumnsInSelection(row, { first: 2, last: 2 })).toBeNull();
+    expect(detectColumnsInSelection(["Name", "UPRN", "", "Notes"], { first: 3, last: 3 })).toBeNull();
+  });
 });

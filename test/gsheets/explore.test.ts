@@ -2,8 +2,8 @@
  * Exploratory QA of the Sheets add-on on sheets and inputs the other tests have not used: two tables on one sheet,
  * odd header spellings, odd UPRN / postcode values, whole-row selections, the sheet changing mid-run (a column
  * inserted left of the data, rows inserted above the header, a result cell typed into). BUILT Code.js in a vm,
- * real HTTP to the sandbox. The one test marked `test.failing` asserts the right behaviour of a known limitation (tables
- * side by side) that docs/gsheets.md names; the comments "Was a bug" name what was wrong before the fix.
+ * real HTTP to the sandbox. Tests marked `test.failing` assert the right behaviour of a bug not fixed yet; the comments
+ * "Was a bug" name what was wrong before the fix.
  */
 import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
@@ -158,11 +158,11 @@ describe("the values people have in UPRN and postcode cells", () => {
 });
 
 describe("two tables on one sheet", () => {
-  // KNOWN LIMITATION, documented in docs/gsheets.md ("Tables on one sheet"); left as test.failing on purpose.
-  // (gsheets/server/sheet.ts locateTable + core detectColumns): the selection's columns are ignored; the leftmost
-  // "UPRN" header of the header row wins, so rows selected in the right-hand table are checked with the LEFT table's
-  // UPRNs (the sidebar shows rangeA1 "A2:B6" for a D2:E6 selection) and those results are written beside both.
-  test.failing("side by side (A:B and D:E, both headed UPRN / Postcode): rows selected in the right table check the right table's UPRNs", async () => {
+  // Was a bug (gsheets/server/sheet.ts locateTable + core detectColumns): the selection's columns were ignored; the
+  // leftmost "UPRN" header of the header row won, so rows selected in the right-hand table were checked with the LEFT
+  // table's UPRNs (the sidebar showed rangeA1 "A2:B6" for a D2:E6 selection). Core's detectColumnsInSelection now lets
+  // the selected columns choose the table, as Excel's surrounding region does.
+  test("side by side (A:B and D:E, both headed UPRN / Postcode): rows selected in the right table check the right table's UPRNs", async () => {
     const env = fresh();
     const left = props.slice(10, 15);
     const right = props.slice(20, 25);
@@ -174,6 +174,31 @@ describe("two tables on one sheet", () => {
     await pollToEnd(env);
     const col = blockColIn(env, 1);
     right.forEach((p, i) => expect(out(env, 2 + i, col).matched).toBe(p.uprn));
+  });
+
+  // Found while fixing the one above (gsheets/server/sheet.ts locateTable, sheetrun.ts relocate; Excel's prepare.ts the
+  // same): the left table took the first results block in the header row, the right table's, and wrote its results over
+  // the right table's. Core's findHeaderBlockOfTable gives each table its own block; a run finds its block again nearest
+  // to where it was.
+  test("side by side, the right table checked first, then the left, then both again: each keeps its own results", async () => {
+    const env = fresh();
+    const left = props.slice(10, 15);
+    const right = props.slice(20, 25);
+    env.sheet.seed(1, 1, [["UPRN", "Postcode", "", "UPRN", "Postcode"], ...left.map((p, i) => [p.uprn, p.postcode, "", right[i].uprn, right[i].postcode])]);
+    const blocks: Record<string, string> = {};
+    for (const sel of ["D2:E6", "A2:B6", "D2:E6", "A2:B6"]) {
+      env.sheet.select(sel);
+      const start = env.run("startBulkCheck", {});
+      expect(start.ok).toBe(true);
+      expect(start.progress.rangeA1).toBe(sel);
+      blocks[sel] ??= start.progress.outputA1;
+      expect(start.progress.outputA1).toBe(blocks[sel]);
+      expect((await pollToEnd(env)).pop().message).toMatch(/^Done: 5 rows checked/);
+    }
+    expect(blocks).toEqual({ "D2:E6": `F1:${blocks["D2:E6"].split(":")[1]}`, "A2:B6": expect.not.stringMatching(/^F1:/) });
+    const col = (a1: string) => [...(/^[A-Z]+/.exec(a1)![0])].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+    right.forEach((p, i) => expect(out(env, 2 + i, col(blocks["D2:E6"])).matched).toBe(p.uprn));
+    left.forEach((p, i) => expect(out(env, 2 + i, col(blocks["A2:B6"])).matched).toBe(p.uprn));
   });
 
   // Was a bug (gsheets/server/sheet.ts ensureStatusRules / ruleIsOurs): our colour rules are recognised by column only, so

@@ -130,3 +130,24 @@ test.each(cases)("%s", async (_name, grid, expected) => {
   expect({ excel, sheets }).toEqual({ excel: expected, sheets: expected });
   expect(letters(expected)).toMatch(/^[A-Z]+$/);
 });
+
+describe("tables side by side in one header row (A:B and D:E, both UPRN / Postcode): each keeps its own results block", () => {
+  // Before: Sheets read the leftmost table whatever was selected, and in both add-ins the left table took the first
+  // block in the header row, the right table's, and wrote over its results. Core's detectColumnsInSelection (Sheets;
+  // Excel's surrounding region) and findHeaderBlockOfTable (both) decide it now.
+  const W = outputHeaders().length;
+  const grid = (withRightBlock: boolean) => [
+    ["UPRN", "Postcode", "", "UPRN", "Postcode", ...(withRightBlock ? ours : [])],
+    ...uprns.slice(0, 3).map((u, i) => [u, "", "", uprns[3 + (i % 2)], "", ...(withRightBlock ? ours.map(() => "") : [])]),
+  ];
+  test.each([
+    ["the right table, no block yet: beside it", false, "D2:E4", 5],
+    ["the right table, its block beside it: updated in place", true, "D2:E4", 5],
+    ["the left table, the right table's block in the row: a block of its own after everything, not the right table's", true, "A2:B4", 5 + W + 1],
+  ])("%s", async (_name, withRightBlock, selection, expected) => {
+    const g = grid(withRightBlock as boolean);
+    const excel = await excelColumn(g, selection as string);
+    const sheets = await sheetsColumn(g, selection as string);
+    expect({ excel, sheets }).toEqual({ excel: expected, sheets: expected });
+  });
+});
