@@ -271,9 +271,16 @@ function isPlaceholder(v: unknown): boolean {
 }
 
 /**
- * How many of these rows (those under a header) belong to its table when the whole table is asked for: up to the first
- * row blank in every cell read, as Excel's surrounding region ends, so a second table further down is not taken in.
+ * Whether a selection means "the whole table": its rows end on or above the table's header row (the header row
+ * selected, or a title above it). Then the table runs to rowsOfWholeTable: up to the first row blank in every cell of
+ * the table's columns, as Excel's surrounding region ends, so a second table further down is not taken in. Both
+ * add-ins decide with these two (rows are indexes in the same numbering as headerRow).
  */
+export function wholeTableSelected(selectionLastRow: number, headerRow: number | null): boolean {
+  return headerRow !== null && selectionLastRow <= headerRow;
+}
+
+/** How many rows of a table under its header the whole table holds (see wholeTableSelected). */
 export function rowsOfWholeTable(rows: readonly (readonly unknown[])[]): number {
   const i = rows.findIndex((r) => r.every(isBlank));
   return i < 0 ? rows.length : i;

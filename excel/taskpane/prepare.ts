@@ -2,7 +2,7 @@
  * "Check selected rows", first half: read the selection (or, for re-check on open, the table around a cell), find the
  * input columns and our results block, and validate every row with core. Nothing is sent; check-run.ts runs it.
  */
-import { OUTPUT_COLUMNS, detectColumns, looksLikeHeaderRow, planScreening, readPropertyRows, findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns, type ColumnMapping, type InputRow, type PlanName } from "../../core";
+import { OUTPUT_COLUMNS, detectColumns, looksLikeHeaderRow, planScreening, readPropertyRows, rowsOfWholeTable, wholeTableSelected, findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns, type ColumnMapping, type InputRow, type PlanName } from "../../core";
 import { SHEET_COLUMNS, a1, columnLetter, isBlankCell, lastUsedColumn, readBlock, readSelection, readTableAround, type Block } from "./sheet";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
@@ -105,6 +105,12 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const read = readPropertyRows(input, { mapping: opts.mapping, hasHeader: opts.hasHeader });
     if (read.problem || !read.mapping) {
       return { ok: false, message: read.problem ?? "No UPRN or Postcode column.", headers: columnNames, found: columnsNamed(input[0] ?? []), hasHeader: read.headerRow !== null || looksLikeHeaderRow(input[0] ?? []) };
+    }
+    // The header row selected (or a title above it) means the whole table, to its first fully blank row: core's rule,
+    // as in Google Sheets (one cell of the table already meant that: its surrounding region).
+    if (wholeTableSelected(to, read.headerRow)) {
+      from = read.headerRow! + 1;
+      to = read.headerRow! + rowsOfWholeTable(values.slice(from));
     }
     const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
     // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.

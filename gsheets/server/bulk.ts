@@ -3,11 +3,11 @@
  * start reads and validates the selected rows and begins the run (sheetrun.ts: the first job sent, the rows marked
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
-import { nextDueInMs, ownSheetProblem, resumeRun, rowsOfWholeTable, stopRun, type ColumnMapping, type RunState } from "../../core";
+import { nextDueInMs, ownSheetProblem, resumeRun, stopRun, wholeTableSelected, type ColumnMapping, type RunState } from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
-import { a1, columnNumber, findSheet, locateTable } from "./sheet";
+import { a1, columnNumber, findSheet, locateTable, wholeTableEnd } from "./sheet";
 import { afterRun, beginRun, errorText, pollRun, progressOf, readTableRows, save, say, sheetPhase, step, withUserLock } from "./sheetrun";
 
 export { progressOf };
@@ -110,7 +110,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   let firstRow = selection ? selection.getRow() : table.headerRow + 1;
   let endRow = selection ? selection.getLastRow() : lastRow;
   // A selection on or above the header means "the whole table".
-  const wholeTable = !!selection && endRow <= table.headerRow;
+  const wholeTable = !!selection && wholeTableSelected(endRow, table.headerRow || null);
   if (endRow <= table.headerRow) {
     firstRow = table.headerRow + 1;
     endRow = lastRow;
@@ -119,14 +119,11 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   // Whole columns (A:C) select every row of the sheet: stop at the last row with data, and then at the last row
   // whose input columns hold anything, so the blank tail is not a wall of "empty row" errors.
   const selectedEnd = endRow;
-  const read = readTableRows(sheet, table, firstRow, Math.min(endRow, lastRow));
-  let values = read.values;
-  endRow = read.endRow;
   // The whole table ends at its first blank row (core's rule; Excel's surrounding region ends there too).
-  if (wholeTable && rowsOfWholeTable(values) < values.length) {
-    values = values.slice(0, rowsOfWholeTable(values));
-    endRow = firstRow + values.length - 1;
-  }
+  if (wholeTable) endRow = Math.min(endRow, wholeTableEnd(table, firstRow, lastRow));
+  const read = readTableRows(sheet, table, firstRow, Math.min(endRow, lastRow));
+  const values = read.values;
+  endRow = read.endRow;
   if (endRow < firstRow) return { ok: false, message: nothingToCheck(selection) };
   if (wholeTable) {
     const picked = selection!.getLastRow() === table.headerRow ? "the header row" : "rows above the table";

@@ -22,7 +22,7 @@ import { count } from "../shared/words";
 import { appendRunLog, lastRunLogProblem, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
-import { findSheet, locateTable } from "./sheet";
+import { findSheet, locateTable, wholeTableEnd } from "./sheet";
 import { afterRun, beginRun, errorText, pollRun, readTableRows, runProblem, save, withUserLock } from "./sheetrun";
 import { forgetWatch, listWatches, watchOf } from "./watch";
 
@@ -317,7 +317,8 @@ function beginTable(sheetId: number, settings: Settings & { config: NonNullable<
   const table = locateTable(sheet, w.manualMapping ? w.mapping : null, w.headerRow ? { firstRow: w.headerRow + 1, lastRow: w.headerRow + 1, ...span } : { firstRow: w.firstRow, lastRow: w.lastRow, ...span });
   if ("problem" in table) return { ok: false, message: `${name}: ${table.problem}` };
   const firstRow = table.headerRow ? table.headerRow + 1 : w.firstRow;
-  const endRow = table.headerRow ? sheet.getLastRow() : Math.min(w.lastRow, sheet.getLastRow());
+  // Every row under the header, to the table's first blank row (as a header-row selection does, and Excel's re-check).
+  const endRow = table.headerRow ? wholeTableEnd(table, firstRow, sheet.getLastRow()) : Math.min(w.lastRow, sheet.getLastRow());
   const read = readTableRows(sheet, table, firstRow, endRow);
   if (read.endRow < firstRow) return { ok: false, message: `${name}: the table has no rows to re-check now.` };
   return beginRun({ sheet, table, firstRow, endRow: read.endRow, values: read.values, wholeTable: !!table.headerRow, manualMapping: w.manualMapping, trigger: "scheduled", slot: runSlot() }, settings);

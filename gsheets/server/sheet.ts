@@ -3,7 +3,7 @@
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, detectColumnsInSelection, findHeaderBlock, findHeaderBlockOfTable, hostRow, looksLikeHeaderRow, newBlockColumn, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, detectColumnsInSelection, findHeaderBlock, findHeaderBlockOfTable, hostRow, looksLikeHeaderRow, newBlockColumn, rowsOfWholeTable, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { Cell, ColumnMapping, HeaderBlock } from "../../core";
 
@@ -63,6 +63,8 @@ export interface Table {
    * chose the one further right (core's detectColumnsInSelection). The sidebar's range starts there.
    */
   firstCol: number;
+  /** The table's last column (1-based): the input columns and the header cells next to them, up to our block. */
+  tableEnd: number;
   notes: string[];
 }
 
@@ -262,7 +264,19 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
         : `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`,
     );
   }
-  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, legacy: !!(found && found.legacy), inputCols, firstCol, notes };
+  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, legacy: !!(found && found.legacy), inputCols, firstCol, tableEnd, notes };
+}
+
+/**
+ * The last row of the whole table under its header (a selection of the header row, a scheduled re-check): its first
+ * row blank in every column of the table ends it (core's rowsOfWholeTable over the table's columns, not only the input
+ * ones: a row with only a note in it is still the table's, as in Excel's surrounding region), so a table further down
+ * is not taken in. `lastRow` is the sheet's last row with data.
+ */
+export function wholeTableEnd(table: Table, firstRow: number, lastRow: number): number {
+  if (lastRow < firstRow) return lastRow;
+  const grid = table.sheet.getRange(firstRow, table.firstCol, lastRow - firstRow + 1, Math.max(1, table.tableEnd - table.firstCol + 1)).getValues();
+  return firstRow + rowsOfWholeTable(grid) - 1;
 }
 
 /** Grow the sheet when our block would pass its last column (Sheets cannot address cells beyond it). */

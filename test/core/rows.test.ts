@@ -1,5 +1,5 @@
 /** Sheet values to properties: header detection, UPRN and postcode rules, per-row errors, duplicates. */
-import { detectColumns, detectColumnsInSelection, fanOut, planScreening, readPropertyRows, rowsOfWholeTable, serviceError } from "../../core";
+import { detectColumns, detectColumnsInSelection, fanOut, wholeTableSelected, planScreening, readPropertyRows, rowsOfWholeTable, serviceError } from "../../core";
 
 describe("readPropertyRows", () => {
   test("finds columns by header in any order and case", () => {
@@ -134,4 +134,11 @@ describe("detectColumnsInSelection: tables side by side in one header row (Sheet
     expect(detectColumnsInSelection(row, { first: 2, last: 2 })).toBeNull();
     expect(detectColumnsInSelection(["Name", "UPRN", "", "Notes"], { first: 3, last: 3 })).toBeNull();
   });
+});
+
+test("wholeTableSelected: rows ending on or above the header row mean the whole table; a table without a header never", () => {
+  expect(wholeTableSelected(1, 1)).toBe(true);
+  expect(wholeTableSelected(0, 2)).toBe(true);
+  expect(wholeTableSelected(2, 1)).toBe(false);
+  expect(wholeTableSelected(0, null)).toBe(false);
 });

@@ -531,3 +531,25 @@ test("rows on a sheet the add-in builds itself (Action list, Run log, ...) are r
     expect(prep.message).toBe(`"${name}" is a sheet the add-in builds itself (it is written again after every check), so its rows cannot be checked. Select rows of your own table of properties, then check again.`);
   }
 });
+
+test("the header row selected: the whole table, to its first fully blank row (a row with only a note is the table's), as in Google Sheets (core's wholeTableSelected / rowsOfWholeTable)", async () => {
+  // Before: Excel said "The selection has no data rows" for a selected header row, where Sheets checked the table.
+  const st = examples.uprn_by_check_status;
+  const { excelRun, api } = workbook();
+  api.seed("Sheet1", "A1", [
+    ["UPRN", "Postcode", "Notes"],
+    [st.epc.pass, "", ""],
+    ["", "", "sold in May"],
+    [st.epc.fail, "", ""],
+    ["", "", ""],
+    ["UPRN", "Postcode", ""],
+    [st.epc.pass, "", ""],
+  ]);
+  for (const sel of ["A1:C1", "A1:B1", "A1"]) {
+    api.select("Sheet1", sel);
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(`${sel}: ${prep.message}`);
+    expect(prep.check.rows.map((r) => r.index)).toEqual([1, 2, 3]);
+    expect(prep.check.rows[1].error?.code).toBe("empty_row");
+  }
+});

@@ -262,6 +262,28 @@ describe("two tables on one sheet", () => {
     t1.forEach((p, i) => expect(out(env, 2 + i, col).matched).toBe(p.uprn));
     for (let r = 6; r <= 12; r++) expect(env.sheet.peek(r, col, 1, W)[0].every((v) => v === "")).toBe(true);
   });
+
+  // Found with the fix above: "blank" was judged on the input columns only, so a row holding only a note ended the
+  // table and the rows after it were left out; Excel's surrounding region runs on over it. Both now take the row as the
+  // table's (it gets "No UPRN or postcode in this row"), and a scheduled re-check ends the table at the same row.
+  test("selecting the header row: a row with only a note in it does not end the table; a fully blank row does", async () => {
+    const env = fresh();
+    const t1 = props.slice(70, 75);
+    const t2 = props.slice(80, 82);
+    env.sheet.seed(1, 1, [["UPRN", "Postcode", "Notes"], ...t1.slice(0, 2).map((p) => [p.uprn, p.postcode, ""]), ["", "", "sold in May"], ...t1.slice(2).map((p) => [p.uprn, p.postcode, ""])]);
+    env.sheet.seed(9, 1, [["UPRN", "Postcode"], ...t2.map((p) => [p.uprn, p.postcode])]);
+    env.sheet.select("A1:C1");
+    const start = env.run("startBulkCheck", {});
+    expect(start.ok).toBe(true);
+    expect(start.progress.rangeA1).toBe("A2:B7");
+    expect(start.progress.rows).toBe(6);
+    expect(start.progress.invalidRows).toBe(1);
+    await pollToEnd(env);
+    const col = blockColIn(env, 1);
+    [2, 3, 5, 6, 7].forEach((r, i) => expect(out(env, r, col).matched).toBe(t1[i].uprn));
+    expect(out(env, 4, col).message).toMatch(/No UPRN or postcode/);
+    for (let r = 8; r <= 11; r++) expect(env.sheet.peek(r, col, 1, W)[0].every((v) => v === "")).toBe(true);
+  });
 });
 
 describe("re-running", () => {
