@@ -190,17 +190,16 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
     if (i + 1 >= selFirst) break;
   }
   // Columns chosen by hand under a header that names none of ours ("Property ID"): that row is still the header, as in
-  // Excel (core's looksLikeHeaderRow), so the results get their headers there. The selection's first row, or the row
-  // just above it.
-  if (!headerRow && manual && selection) {
-    for (const r of [selFirst, selFirst - 1]) {
-      if (r < 1 || r > lastRow) continue;
-      const row = r <= top.length ? top[r - 1] : sheet.getRange(r, 1, 1, lastCol).getValues()[0];
-      if (looksLikeHeaderRow(row)) {
-        headerRow = r;
-        if (r > top.length) top[r - 1] = row;
-        break;
-      }
+  // Excel (core's looksLikeHeaderRow), so the results get their headers there. The nearest such row at or above the
+  // selection's first row, within the table (no blank row between), also when rows mid-table are selected.
+  if (!headerRow && manual && selection && selFirst <= lastRow) {
+    const from = Math.max(1, selFirst - HEADER_SCAN_MAX);
+    const above = sheet.getRange(from, 1, selFirst - from + 1, lastCol).getValues();
+    for (let t = above.length - 1; t >= 0 && !above[t].every(isBlank); t--) {
+      if (!looksLikeHeaderRow(above[t])) continue;
+      headerRow = from + t;
+      top[headerRow - 1] = above[t];
+      break;
     }
   }
   const fullHeader = headerRow ? top[headerRow - 1] : [];

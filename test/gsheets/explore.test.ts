@@ -347,6 +347,24 @@ describe("headers the add-on does not know", () => {
     expect(r.progress.notes.join(" ")).not.toMatch(/No header row/);
     expect(env.sheet.peek(1, 3, 1, W)[0]).toEqual(outputHeaders());
   });
+
+  // Found with the fix above: only the selection's first row and the row above it were looked at, so rows selected
+  // mid-table (A4:B5) under "Property ID" still wrote a block without headers; Excel's region starts at the table's
+  // top whatever rows are selected.
+  test("'Property ID', columns chosen by letter, rows selected mid-table: the header row is still found", async () => {
+    const env = fresh();
+    const ps = props.slice(30, 36);
+    env.sheet.seed(1, 1, [["Properties"], ["Portfolio: North"], ["Property ID", "Town"], ...ps.map((p) => [p.uprn, "London"])]);
+    env.sheet.select("A6:B8");
+    const r = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(r.ok).toBe(true);
+    expect(r.progress.rows).toBe(3);
+    await pollToEnd(env);
+    const col = blockColIn(env, 3);
+    expect(env.sheet.peek(3, col, 1, W)[0]).toEqual(outputHeaders());
+    [6, 7, 8].forEach((row) => expect(out(env, row, col).matched).toBe(ps[row - 4].uprn));
+    expect(env.sheet.peek(1, col, 2, W).flat().every((v) => v === "")).toBe(true);
+  });
 });
 
 describe("the add-on's own sheets", () => {
