@@ -2,8 +2,8 @@
  * Exploratory QA of the Sheets add-on on sheets and inputs the other tests have not used: two tables on one sheet,
  * odd header spellings, odd UPRN / postcode values, whole-row selections, the sheet changing mid-run (a column
  * inserted left of the data, rows inserted above the header, a result cell typed into). BUILT Code.js in a vm,
- * real HTTP to the sandbox. Tests marked `test.failing` assert the right behaviour of a bug not fixed yet; the comments
- * "Was a bug" name what was wrong before the fix.
+ * real HTTP to the sandbox. Every test asserts what a user should get; the comments "Was a bug" name what was wrong
+ * before the fix.
  */
 import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
