@@ -1,0 +1,478 @@
+/**
+ * Exploratory tests of the Excel add-in as a new user would try it, on workbooks and inputs the other tests do not use:
+ * the task pane's logic (prepareCheck / runCheck / resumeRun) against the real sandbox over loopback, with the Excel
+ * stand-in as the workbook, and the custom functions with odd arguments. A `test.failing` is a bug found here: it
+ * asserts what the add-in should do, and the comment above it names the bug.
+ */
+import { OUTPUT_COLUMNS, createClient, outputHeaders, type PlanName } from "../../core";
+import { memoryStore } from "../../excel/settings";
+import { createRuntime, installRuntime } from "../../excel/runtime";
+import { loadUnfinished, prepareCheck, resumeRun, runCheck, type ExcelRun, type RunDeps } from "../../excel/taskpane/check-run";
+import { findExamples } from "../../sandbox/dataset";
+import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+
+const W = OUTPUT_COLUMNS.length;
+const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
+const MATCHED = col("Matched UPRN");
+const MESSAGE = col("Message");
+const EPC = col("EPC status");
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox(0);
+});
+afterAll(() => sb.close());
+beforeEach(() => sb.reset());
+
+function workbook() {
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  return { s, excelRun, api: s.api };
+}
+function client(base = sb.baseUrl) {
+  return createClient({ baseUrl: base, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+}
+async function prepared(excelRun: ExcelRun, opts: { plan: PlanName; mapping?: any; hasHeader?: boolean } = { plan: "professional" }) {
+  const prep = await prepareCheck(excelRun, opts);
+  if (!prep.ok) throw new Error(prep.message);
+  return prep.check;
+}
+function deps(excelRun: ExcelRun, extra: Partial<RunDeps> = {}): RunDeps {
+  return { excelRun, client: client(), plan: "professional", actionSheets: false, ...extra };
+}
+/** Output block rows [first, last] (1-based sheet rows) starting at a 0-based column. */
+function block(api: any, sheet: string, startCol: number, first: number, last: number) {
+  return api.read(sheet, `${colLetters(startCol)}${first}:${colLetters(startCol + W - 1)}${last}`);
+}
+
+describe("tables and headers a new user has", () => {
+  test("a Postcode + Address table (no UPRN column) checked twice: the second run updates the same block in place, by postcode, and never reads 'Matched UPRN' as the input", async () => {
+    const ex = findExamples(sb.dataset());
+    const { excelRun, api } = workbook();
+    const one = ex.singlePropertyPostcode;
+    const shared = ex.sharedPostcode.properties.slice(0, 2);
+    api.seed("Sheet1", "A1", [
+      ["Postcode", "Address"],
+      [one.postcode, ""],
+      [shared[0].postcode, shared[0].address_line_1],
+      [shared[1].postcode, shared[1].address_line_1],
+    ]);
+    api.select("Sheet1", "A2:B4");
+    const first = await prepared(excelRun);
+    expect(first.mapping).toEqual({ postcode: 0, address: 1 });
+    expect(first.origin.columnIndex).toBe(2);
+    const s1 = await runCheck(first, deps(excelRun));
+    expect(s1.errors).toBe(0);
+    const out1 = block(api, "Sheet1", 2, 1, 4);
+    expect(out1.values[0]).toEqual(outputHeaders());
+    expect(out1.values.slice(1).map((r: unknown[]) => r[MATCHED])).toEqual([one.property.uprn, shared[0].uprn, shared[1].uprn]);
+
+    // Second run, from one cell of the table.
+    api.select("Sheet1", "A3");
+    const again = await prepared(excelRun);
+    expect(again.mapping).toEqual({ postcode: 0, address: 1 });
+    expect(again.inPlace).toBe(true);
+    expect(again.origin.columnIndex).toBe(2);
+    expect(again.rows.map((r) => r.property)).toEqual([{ postcode: one.postcode }, { postcode: shared[0].postcode, address: shared[0].address_line_1 }, { postcode: shared[1].postcode, address: shared[1].address_line_1 }]);
+    const s2 = await runCheck(again, deps(excelRun));
+    expect(s2.errors).toBe(0);
+    const wide = api.read("Sheet1", `A1:${colLetters(2 + 2 * W)}4`).values as unknown[][];
+    expect(wide.every((r) => r.slice(2 + W).every((v) => v === ""))).toBe(true);
+    expect(wide.map((r) => r[2 + MATCHED])).toEqual(["Matched UPRN", one.property.uprn, shared[0].uprn, shared[1].uprn]);
+  });
+
+  // BUG: two tables side by side (A:B and D:E, both headed UPRN / Postcode), the LEFT one checked first. Its results
+  // cannot go beside it (D:E is the other table), so they go after the right table (G). Checking the RIGHT table then
+  // takes the left table's block at G for its own (Excel's region starts at D, so findHeaderBlockOfTable never sees
+  // that the block belongs to A:B) and writes over the left table's results: G2:G4 end with the right table's UPRNs.
+  // Likely excel/taskpane/prepare.ts (findHeaderBlockOfTable(wide[0]) with the row cut at the region's first column).
+  test.failing("side by side, the LEFT table checked first, then the right one: each table keeps its own results block", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 6);
+    api.seed("Sheet1", "A1", [
+      ["UPRN", "Postcode", "", "UPRN", "Postcode"],
+      [u[0], "", "", u[3], ""],
+      [u[1], "", "", u[4], ""],
+      [u[2], "", "", u[5], ""],
+    ]);
+    api.select("Sheet1", "A2:B4");
+    const left = await prepared(excelRun);
+    expect(left.rows.map((r) => r.property?.uprn)).toEqual(u.slice(0, 3));
+    await runCheck(left, deps(excelRun));
+    const leftAt = left.origin.columnIndex;
+    expect(leftAt).toBeGreaterThanOrEqual(5); // not over the right table
+    expect(block(api, "Sheet1", leftAt, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u.slice(0, 3));
+
+    api.select("Sheet1", "D2:E4");
+    const right = await prepared(excelRun);
+    expect(right.rows.map((r) => r.property?.uprn)).toEqual(u.slice(3, 6));
+    await runCheck(right, deps(excelRun));
+    // The left table's results are still its own...
+    expect(block(api, "Sheet1", leftAt, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u.slice(0, 3));
+    // ...and the right table's are in a block of their own.
+    expect(right.origin.columnIndex).not.toBe(leftAt);
+    expect(block(api, "Sheet1", right.origin.columnIndex, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u.slice(3, 6));
+  });
+
+  // BUG: two tables side by side with no blank column between them (A:B and C:D, both headed UPRN / Postcode). The
+  // user selects rows of the right table (C2:D4); the add-in checks the LEFT table's UPRNs for those rows (the first
+  // "UPRN" header of the row wins), silently, and says nothing of the second UPRN column. It should check the UPRN
+  // column in the selection (core's detectColumnsInSelection, as Sheets does) or refuse with a clear message.
+  // Likely excel/taskpane/prepare.ts (readPropertyRows on the whole region without the selected columns).
+  test.failing("side by side with no gap column, rows of the right table selected: the right table's UPRNs are checked (or a clear refusal)", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 6);
+    api.seed("Sheet1", "A1", [["UPRN", "Postcode", "UPRN", "Postcode"], ...[0, 1, 2].map((i) => [u[i], "", u[3 + i], ""])]);
+    api.select("Sheet1", "C2:D4");
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (prep.ok) expect(prep.check.rows.map((r) => r.property?.uprn)).toEqual(u.slice(3, 6));
+    else expect(prep.message).toMatch(/UPRN/);
+  });
+
+  test("a header on row 5 (nothing above), odd spellings 'U.P.R.N. (12 digits)' / 'Post code' / 'First line of address': found, results from row 5", async () => {
+    const ex = findExamples(sb.dataset());
+    const { excelRun, api } = workbook();
+    const [u1, u2] = knownUprns(sb, 2);
+    api.seed("Sheet1", "B5", [
+      ["U.P.R.N. (12 digits)", " Post code ", "First line of address"],
+      [u1, "", ""],
+      ["", ex.singlePropertyPostcode.postcode.toLowerCase(), ""],
+      [u2, "", ""],
+    ]);
+    api.select("Sheet1", "C7");
+    const check = await prepared(excelRun);
+    expect(check.mapping).toEqual({ uprn: 0, postcode: 1, address: 2 });
+    expect(check.headerRow).toBe(0);
+    expect(check.origin).toEqual({ sheet: "Sheet1", rowIndex: 4, columnIndex: 4 });
+    await runCheck(check, deps(excelRun));
+    expect(api.read("Sheet1", "E5").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);
+    expect(block(api, "Sheet1", 4, 6, 8).values.map((r: unknown[]) => r[MATCHED])).toEqual([u1, ex.singlePropertyPostcode.property.uprn, u2]);
+    expect(api.read("Sheet1", "A1:Z4").values.flat().every((v: unknown) => v === "")).toBe(true);
+  });
+
+  test("'100023336956.0' as text, 'TBC' beside a valid postcode, '1.00023E+11', #N/A: each row gets its result or its own reason", async () => {
+    const ex = findExamples(sb.dataset());
+    const { excelRun, api } = workbook();
+    const [u1] = knownUprns(sb, 1);
+    const pc = ex.singlePropertyPostcode;
+    api.seed("Sheet1", "A1", [
+      ["UPRN", "Postcode", "Address"],
+      [`${u1}.0`, "", ""],
+      ["TBC", pc.postcode, ""],
+      ["1.00023E+11", "", ""],
+      ["#N/A", pc.postcode, ""],
+      ["tbc", "", ""],
+    ]);
+    api.select("Sheet1", "A2:C6");
+    const check = await prepared(excelRun);
+    await runCheck(check, deps(excelRun));
+    const out = block(api, "Sheet1", 3, 2, 6).values as unknown[][];
+    expect(out[0][MATCHED]).toBe(u1);
+    expect(out[1][MATCHED]).toBe(pc.property.uprn);
+    expect(String(out[1][MESSAGE])).toMatch(/TBC.*postcode/);
+    expect(String(out[2][MESSAGE])).toMatch(/scientific notation/);
+    expect(String(out[3][MESSAGE])).toMatch(/#N\/A/);
+    expect(String(out[4][MESSAGE])).toMatch(/\S/);
+    expect(out[4][EPC]).toBe("error");
+  });
+
+  test("whole rows (3:5) selected after a first run: rows 3-5 are re-checked in place, nothing else written", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 6);
+    api.seed("Sheet1", "A1", [["UPRN", "Notes"], ...u.map((x, i) => [x, `n${i}`])]);
+    api.select("Sheet1", "A1");
+    await runCheck(await prepared(excelRun), deps(excelRun));
+    api.select("Sheet1", "3:5");
+    const again = await prepared(excelRun);
+    expect(again.inPlace).toBe(true);
+    expect(again.origin.columnIndex).toBe(2);
+    expect(again.rows.map((r) => r.property?.uprn)).toEqual(u.slice(1, 4));
+    await runCheck(again, deps(excelRun));
+    const wide = api.read("Sheet1", `A1:${colLetters(2 + 2 * W)}7`).values as unknown[][];
+    expect(wide.every((r) => r.slice(2 + W).every((v) => v === ""))).toBe(true);
+    expect(wide.slice(1).map((r) => r[2 + MATCHED])).toEqual(u);
+    expect(wide.slice(1).map((r) => r[1])).toEqual(u.map((_x, i) => `n${i}`));
+  });
+
+  // BUG: a title row above the header that mentions the word UPRN ("UPRN checks – March 2026", in A1 above a
+  // "Ref | UPRN | Postcode" header) is taken for the header row: column A (the Ref column) is read as the UPRN column, the
+  // real header row becomes a data row, and every row fails with 'UPRN "P0" is not valid' (nothing sent). The header
+  // row is the one naming the columns with their plain words ("UPRN" in B2), not a sentence above it. Likely
+  // core/rows.ts detectColumns (a header "containing the word" ranks 1 and is enough) as used by
+  // excel/taskpane/prepare.ts (first row of the first 10 where detectColumns answers).
+  test.failing("a title row mentioning UPRN above the real header: the header row (Ref | UPRN | Postcode) is used, every row checked", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 4);
+    api.seed("Sheet1", "A1", [["UPRN checks - March 2026", "", ""], ["Ref", "UPRN", "Postcode"], ...u.map((x, i) => [`P${i}`, x, ""])]);
+    api.select("Sheet1", "B3:B6");
+    const check = await prepared(excelRun);
+    expect(check.mapping).toMatchObject({ uprn: 1, postcode: 2 });
+    expect(check.problems).toEqual([]);
+    expect(check.rows.map((r) => r.property?.uprn)).toEqual(u);
+    await runCheck(check, deps(excelRun));
+    expect(api.read("Sheet1", "D2").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);
+    expect(api.read("Sheet1", "A1:D1").values[0]).toEqual(["UPRN checks - March 2026", "", "", ""]);
+  });
+
+  test("'Property ID' header, the UPRN column chosen by hand, checked twice: in place, headers on the header row", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 3);
+    api.seed("Sheet1", "A1", [["Property ID", "Town"], ...u.map((x) => [x, "Leeds"])]);
+    api.select("Sheet1", "A2:A4");
+    const auto = await prepareCheck(excelRun, { plan: "professional" });
+    expect(auto.ok).toBe(false);
+    if (!auto.ok) expect(auto.hasHeader).toBe(true);
+    const opts = { plan: "professional" as const, mapping: { uprn: 0 }, hasHeader: true };
+    const first = await prepared(excelRun, opts);
+    await runCheck(first, deps(excelRun));
+    expect(api.read("Sheet1", "C1").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);
+    const again = await prepared(excelRun, opts);
+    expect(again.inPlace).toBe(true);
+    expect(again.origin.columnIndex).toBe(2);
+    await runCheck(again, deps(excelRun));
+    expect(block(api, "Sheet1", 2, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u);
+  });
+
+  test("a selection inside our own results block (the user clicks a result cell): the table's rows are checked in place, no block over the block", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 4);
+    api.seed("Sheet1", "A1", [["UPRN"], ...u.map((x) => [x])]);
+    api.select("Sheet1", "A1");
+    await runCheck(await prepared(excelRun), deps(excelRun));
+    api.select("Sheet1", `${colLetters(1 + EPC)}3:${colLetters(1 + EPC)}4`);
+    const again = await prepared(excelRun);
+    expect(again.inPlace).toBe(true);
+    expect(again.origin.columnIndex).toBe(1);
+    expect(again.rows.map((r) => r.property?.uprn)).toEqual(u.slice(1, 3));
+  });
+});
+
+describe("stacked tables (two tables one above the other, blank rows between)", () => {
+  function stacked(api: any, u: string[]) {
+    api.seed("Sheet1", "A1", [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [u[2], "c"]]);
+    api.seed("Sheet1", "A8", [["UPRN", "Notes"], [u[3], "d"], [u[4], "e"], [u[5], "f"]]);
+  }
+
+  test("each table checked from one of its cells, then the upper one again: each keeps its own block and results", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 6);
+    stacked(api, u);
+    api.select("Sheet1", "B3");
+    await runCheck(await prepared(excelRun), deps(excelRun));
+    api.select("Sheet1", "A10");
+    const lower = await prepared(excelRun);
+    expect(lower.origin).toEqual({ sheet: "Sheet1", rowIndex: 7, columnIndex: 2 });
+    await runCheck(lower, deps(excelRun));
+    api.select("Sheet1", "A1:B1");
+    const upper = await prepared(excelRun);
+    expect(upper.inPlace).toBe(true);
+    expect(upper.rows.map((r) => r.property?.uprn)).toEqual(u.slice(0, 3));
+    await runCheck(upper, deps(excelRun));
+    const all = block(api, "Sheet1", 2, 1, 11).values as unknown[][];
+    expect(all.map((r) => r[MATCHED])).toEqual(["Matched UPRN", u[0], u[1], u[2], "", "", "", "Matched UPRN", u[3], u[4], u[5]]);
+  });
+
+  // BUG: both tables checked, then the user selects whole column A (or A2:A11, across the blank rows into the lower
+  // table). The selection runs over the blank rows and the lower table's header row: that header row ("UPRN") is read as
+  // a data row, gets "UPRN "UPRN" is not valid", and that error row is WRITTEN OVER THE LOWER TABLE'S RESULTS HEADER
+  // (C8: "Compliance score" becomes "", "EPC status" becomes "error"...); the blank rows between get "No UPRN or
+  // postcode" rows. The lower table's next check then no longer finds its block. A professional tool keeps to one
+  // table (the one the selection starts in, as Excel's region does), or checks each table under its own header; it never
+  // writes over a header row. Likely excel/taskpane/sheet.ts readTableOf (region grown to every selected row) with
+  // excel/taskpane/prepare.ts (no stop at a second header row / blank rows).
+  test.failing.each([["whole column A:A"], ["A2:A11"]])("both tables checked, then %s selected: the lower table's results header is never overwritten, and no error rows are written beside the blank rows", async (sel) => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 6);
+    stacked(api, u);
+    api.select("Sheet1", "A1");
+    await runCheck(await prepared(excelRun), deps(excelRun));
+    api.select("Sheet1", "A8");
+    await runCheck(await prepared(excelRun), deps(excelRun));
+    api.select("Sheet1", sel === "whole column A:A" ? "A:A" : "A2:A11");
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (prep.ok) await runCheck(prep.check, deps(excelRun));
+    expect(block(api, "Sheet1", 2, 8, 8).values[0]).toEqual(outputHeaders());
+    const gap = block(api, "Sheet1", 2, 5, 7).values as unknown[][];
+    expect(gap.flat().every((v) => v === "")).toBe(true);
+    // The lower table is still found for an in-place re-check.
+    api.select("Sheet1", "A9");
+    const lower = await prepared(excelRun);
+    expect(lower.inPlace).toBe(true);
+    expect(lower.origin.columnIndex).toBe(2);
+  });
+});
+
+describe("a run the user interrupts", () => {
+  let slow: Sandbox;
+  beforeAll(async () => {
+    slow = await sandbox(20);
+  });
+  afterAll(() => slow.close());
+  beforeEach(() => slow.reset());
+  const slowClient = () => createClient({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+
+  // BUG: a check is stopped (Cancel, or the pane closed) with rows still "Checking… Stopped before…" and a Resume record
+  // kept. The user then checks two other rows of the same table. That new run marks every earlier row still waiting
+  // "This row changed while the check ran" (core's matchRows: a Checking… row whose property is not in THIS run), though
+  // nobody changed them, and it replaces the stored Resume record, so the results of the job already paid for can no
+  // longer be collected. A new check should leave another run's waiting rows alone (or refuse / ask first while an
+  // unfinished run exists). Likely excel/taskpane/rows-now.ts readTableNow (rowsNow marks every Checking… row of the
+  // sheet as this run's) with core/run.ts matchRows, and check-run.ts runCheck overwriting UNFINISHED_KEY.
+  test.failing("a stopped run, then a check of two other rows: the stopped rows are not said to have changed, and Resume still fills them without a new job", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(slow, 120);
+    api.seed("Sheet1", "A1", [["UPRN"], ...u.map((x) => [x])]);
+    api.select("Sheet1", "A2:A101");
+    const store = memoryStore();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    const first = await runCheck(await prepared(excelRun), deps(excelRun, { client: slowClient(), store, signal: stop.signal }));
+    expect(first.cancelled).toBe(true);
+    const waitingRows = (block(api, "Sheet1", 1, 2, 101).values as unknown[][]).map((r, i) => ({ i, m: String(r[MESSAGE]) })).filter((r) => /^Checking…/.test(r.m));
+    expect(waitingRows.length).toBeGreaterThan(10);
+
+    // Two rows below the stopped ones (rows 110-111), checked on their own.
+    api.select("Sheet1", "A110:A111");
+    const other = await prepared(excelRun);
+    await runCheck(other, deps(excelRun, { client: slowClient(), store }));
+    const after = block(api, "Sheet1", 1, 2, 101).values as unknown[][];
+    const changed = waitingRows.filter((w) => /changed while the check ran/.test(String(after[w.i][MESSAGE])));
+    expect(changed).toEqual([]);
+    // The stopped run is still there to resume, and Resume fills every row without sending a new job.
+    const saved = await loadUnfinished(store);
+    expect(saved?.state.rowsTotal).toBe(100);
+    const posts = slow.stats().bulk_submit;
+    await resumeRun(saved!, deps(excelRun, { client: slowClient(), store }));
+    expect(slow.stats().bulk_submit).toBe(posts);
+    expect((block(api, "Sheet1", 1, 2, 101).values as unknown[][]).map((r) => r[MATCHED])).toEqual(u.slice(0, 100));
+  }, 60_000);
+
+  test("a column inserted left of the INPUT column while the run is in progress (pane open): each row gets its own result, the new column is left alone", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(slow, 60);
+    api.seed("Sheet1", "A1", [["UPRN", "Notes"], ...u.map((x, i) => [x, `n${i}`])]);
+    api.select("Sheet1", "A1");
+    const check = await prepared(excelRun);
+    let gets = 0;
+    let inserted = false;
+    const c = createClient({
+      baseUrl: slow.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: async (url, init) => {
+        const res = await fetch(url, init as RequestInit);
+        if (init.method !== "POST" && url.includes("/results") && ++gets === 1 && !inserted) {
+          inserted = true;
+          api.insertColumns("Sheet1", 0, 1);
+          api.seed("Sheet1", "A1", [["Ref"], ...u.map((_x, i) => [`r${i}`])]);
+        }
+        return res as never;
+      },
+    });
+    const summary = await runCheck(check, deps(excelRun, { client: c }));
+    expect(inserted).toBe(true);
+    expect(summary.title).toBe("Done");
+    const rows = api.read("Sheet1", `A2:${colLetters(3 + W - 1)}61`).values as unknown[][];
+    expect(rows.map((r) => r[0])).toEqual(u.map((_x, i) => `r${i}`));
+    expect(rows.map((r) => r[2])).toEqual(u.map((_x, i) => `n${i}`));
+    expect(rows.map((r) => r[3 + MATCHED])).toEqual(u);
+  }, 60_000);
+
+  test("the user types into a row's Message cell while it is still checking: their text is not lost silently, and the run does not claim every row was checked", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(slow, 60);
+    api.seed("Sheet1", "A1", [["UPRN"], ...u.map((x) => [x])]);
+    api.select("Sheet1", "A1");
+    const check = await prepared(excelRun);
+    let typed = false;
+    const msgCell = `${colLetters(1 + MESSAGE)}61`;
+    const c = createClient({
+      baseUrl: slow.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: async (url, init) => {
+        const res = await fetch(url, init as RequestInit);
+        if (init.method === "POST" && !typed) {
+          typed = true;
+          api.seed("Sheet1", msgCell, [["call the agent"]]);
+        }
+        return res as never;
+      },
+    });
+    const summary = await runCheck(check, deps(excelRun, { client: c }));
+    expect(typed).toBe(true);
+    const row = block(api, "Sheet1", 1, 61, 61).values[0] as unknown[];
+    // The row's result is not written over the user's words, and the summary does not say Done.
+    expect(row[MESSAGE]).toBe("call the agent");
+    expect(summary.title).not.toBe("Done");
+  }, 60_000);
+});
+
+describe("custom functions with odd arguments", () => {
+  let f: typeof import("../../excel/functions/functions");
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const settle = (p: Promise<unknown>) =>
+    Promise.race([
+      p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message })),
+      new Promise((r) => timers.push(setTimeout(() => r("#BUSY!"), 10_000))),
+    ]);
+  beforeAll(async () => {
+    const s = createStandIn();
+    (globalThis as any).CustomFunctions = s.CustomFunctions;
+    const rt = createRuntime({ store: memoryStore(), fallbackBaseUrl: sb.baseUrl, fetch: (u, i) => fetch(u, i) });
+    await rt.settings.setApiKey("sandbox-professional");
+    installRuntime(rt);
+    f = await import("../../excel/functions/functions");
+  });
+  afterAll(() => {
+    timers.forEach(clearTimeout);
+    installRuntime(undefined);
+  });
+
+  test("a UPRN typed as a number, with '.0', with spaces; a check name in capitals or with spaces; an empty check name", async () => {
+    const ds = sb.dataset();
+    const [good] = knownUprns(sb, 1);
+    const expected = ds.byUprn.get(good)!;
+    const res = await Promise.all(
+      [
+        f.score(Number(good)),
+        f.score(`${good}.0`),
+        f.score(` ${good} `),
+        f.status(good, " EPC "),
+        f.status(good, "Gas Safety"),
+        f.status(good, ""),
+        f.epc(good),
+      ].map(settle),
+    );
+    expect(res[0]).toEqual(res[2]);
+    expect(res[1]).toEqual(res[2]);
+    expect((res[2] as { v: number }).v).toEqual(expect.any(Number));
+    expect(res[3]).toEqual({ v: expected.checks.epc.status });
+    expect(res[4]).toEqual({ v: expected.checks.gas_safety.status });
+    expect(res[5]).toMatchObject({ code: "#VALUE!", message: expect.stringMatching(/epc, gas_safety/) });
+    expect(res[6]).toEqual({ v: expected.checks.epc.rating });
+  });
+
+  test("UPRN() with a lower-case postcode without its space, with an address in capitals; an empty postcode; a postcode shared by several properties; ADDRESSES of nothing", async () => {
+    const ex = findExamples(sb.dataset());
+    const one = ex.singlePropertyPostcode;
+    const shared = ex.sharedPostcode;
+    const res = await Promise.all(
+      [
+        f.uprn(one.postcode.toLowerCase().replace(" ", "")),
+        f.uprn(shared.postcode, shared.properties[0].address_line_1.toUpperCase()),
+        f.uprn(""),
+        f.uprn(shared.postcode),
+        f.addresses(""),
+        f.uprn(one.postcode, ""),
+      ].map(settle),
+    );
+    expect(res[0]).toEqual({ v: one.property.uprn });
+    expect(res[1]).toEqual({ v: shared.properties[0].uprn });
+    expect(res[2]).toMatchObject({ code: "#VALUE!", message: expect.stringMatching(/\S/) });
+    // Several properties at the postcode: #N/A saying to give the address, not a bare error.
+    expect(res[3]).toMatchObject({ code: expect.stringMatching(/#N\/A|#VALUE!/), message: expect.stringMatching(/address/i) });
+    expect(res[4]).toMatchObject({ code: expect.stringMatching(/#N\/A|#VALUE!/), message: expect.stringMatching(/\S/) });
+    expect(res[5]).toEqual({ v: one.property.uprn });
+  });
+});
