@@ -476,3 +476,169 @@ describe("custom functions with odd arguments", () => {
     expect(res[5]).toEqual({ v: one.property.uprn });
   });
 });
+
+/**
+ * The QA brief's six scenarios, each as a new user meets it: every row asked for ends with its result or its own
+ * reason at that row, and nothing of the user's is written over.
+ */
+describe("QA brief: six new-user scenarios on the Excel engine", () => {
+  let slow: Sandbox;
+  beforeAll(async () => {
+    slow = await sandbox(20);
+  });
+  afterAll(() => slow.close());
+  beforeEach(() => slow.reset());
+  /** A client on the slow sandbox that calls `hook` once, when the job has been submitted and is still processing. */
+  let hookedWhile = "";
+  const hookedClient = (hook: () => void) => {
+    let done = false;
+    return createClient({
+      baseUrl: slow.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: async (url, init) => {
+        const res = await fetch(url, init as RequestInit);
+        if (!done && init?.method === "POST" && /\/api\/check\/bulk$/.test(url)) {
+          done = true;
+          hookedWhile = String(((await res.clone().json()) as { status?: string }).status);
+          hook();
+        }
+        return res as never;
+      },
+    });
+  };
+  /** Delete whole columns, shifting the cells right of them left (Excel's Delete > Sheet Columns); the stand-in has none. */
+  function deleteColumns(api: any, sheet: string, first: number, count: number) {
+    const cells: Map<string, unknown> = api.state.sheets.get(sheet);
+    const moved = new Map<string, unknown>();
+    for (const [k, cell] of cells) {
+      const [r, c] = k.split(",").map(Number);
+      if (c >= first && c < first + count) continue;
+      moved.set(`${r},${c >= first + count ? c - count : c}`, cell);
+    }
+    cells.clear();
+    for (const [k, cell] of moved) cells.set(k, cell);
+  }
+
+  test("1. Postcode + Address (no UPRN column), the whole table checked twice: the second run updates the same block in place", async () => {
+    const ex = findExamples(sb.dataset());
+    const { excelRun, api } = workbook();
+    const one = ex.singlePropertyPostcode;
+    const shared = ex.sharedPostcode.properties.slice(0, 2);
+    api.seed("Sheet1", "A1", [
+      ["Postcode", "Address"],
+      [one.postcode, ""],
+      [shared[0].postcode, shared[0].address_line_1],
+      [shared[1].postcode, shared[1].address_line_1],
+    ]);
+    const expected = ["Matched UPRN", one.property.uprn, shared[0].uprn, shared[1].uprn];
+    for (const run of [1, 2]) {
+      api.select("Sheet1", "A1:B4");
+      const prep = await prepareCheck(excelRun, { plan: "professional" });
+      if (!prep.ok) throw new Error(`run ${run} refused: ${prep.message}`);
+      expect(prep.check.inPlace).toBe(run === 2);
+      expect(prep.check.origin.columnIndex).toBe(2);
+      const s = await runCheck(prep.check, deps(excelRun));
+      expect(s.errors).toBe(0);
+      const wide = api.read("Sheet1", `A1:${colLetters(2 + 2 * W)}4`).values as unknown[][];
+      expect(wide.map((r) => r.slice(0, 2))).toEqual([["Postcode", "Address"], [one.postcode, ""], [shared[0].postcode, shared[0].address_line_1], [shared[1].postcode, shared[1].address_line_1]]);
+      expect(wide.map((r) => r[2 + MATCHED])).toEqual(expected);
+      expect(wide.every((r) => r.slice(2 + W).every((v) => v === ""))).toBe(true); // no second block
+    }
+  });
+
+  for (const change of ["inserted", "deleted"] as const) {
+    test(`2. a column ${change} at A while the run is in progress: every row still gets its own result, the user's columns untouched`, async () => {
+      const { excelRun, api } = workbook();
+      const u = knownUprns(slow, 40);
+      // "Ref | UPRN | Notes": deleting A removes Ref; inserting at A adds a new Ref2 column.
+      api.seed("Sheet1", "A1", [["Ref", "UPRN", "Notes"], ...u.map((x, i) => [`r${i}`, x, `n${i}`])]);
+      api.select("Sheet1", "B1");
+      const check = await prepared(excelRun);
+      expect(check.origin.columnIndex).toBe(3);
+      let hooked = false;
+      const c = hookedClient(() => {
+        hooked = true;
+        if (change === "inserted") {
+          api.insertColumns("Sheet1", 0, 1);
+          api.seed("Sheet1", "A1", [["New"], ...u.map((_x, i) => [`new${i}`])]);
+        } else deleteColumns(api, "Sheet1", 0, 1);
+      });
+      const summary = await runCheck(check, deps(excelRun, { client: c }));
+      expect(hooked).toBe(true);
+      expect(hookedWhile).toBe("processing"); // the sheet changed while the job was still running
+      expect(summary.title).toBe("Done");
+      const shift = change === "inserted" ? 1 : -1;
+      const user = change === "inserted" ? [["New", "Ref", "UPRN", "Notes"], ...u.map((x, i) => [`new${i}`, `r${i}`, x, `n${i}`])] : [["UPRN", "Notes"], ...u.map((x, i) => [x, `n${i}`])];
+      const width = user[0].length;
+      const rows = api.read("Sheet1", `A1:${colLetters(width + W - 1)}41`).values as unknown[][];
+      expect(rows.map((r) => r.slice(0, width))).toEqual(user);
+      expect(rows.map((r) => r[3 + shift + MATCHED])).toEqual(["Matched UPRN", ...u]);
+    }, 60_000);
+  }
+
+  test("3. two stacked tables (rows 1-5 and 8-12), the upper table's header row selected: only the upper table is checked", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 8);
+    api.seed("Sheet1", "A1", [["UPRN", "Postcode"], ...u.slice(0, 4).map((x) => [x, ""])]);
+    api.seed("Sheet1", "A8", [["UPRN", "Postcode"], ...u.slice(4).map((x) => [x, ""])]);
+    api.select("Sheet1", "A1:B1");
+    const check = await prepared(excelRun);
+    expect(check.rows.map((r) => r.property?.uprn)).toEqual(u.slice(0, 4));
+    await runCheck(check, deps(excelRun));
+    const out = block(api, "Sheet1", 2, 1, 12).values as unknown[][];
+    expect(out.map((r) => r[MATCHED])).toEqual(["Matched UPRN", ...u.slice(0, 4), "", "", "", "", "", "", ""]);
+    expect(out.slice(5).flat().every((v) => v === "")).toBe(true);
+  });
+
+  test("4. a UPRN stored as text '100023336956.0', and 'TBC' in the UPRN column beside a valid postcode: both checked, the second by postcode with a note", async () => {
+    const ex = findExamples(sb.dataset());
+    const { excelRun, api } = workbook();
+    const pc = ex.singlePropertyPostcode;
+    expect(sb.dataset().byUprn.has("100023336956")).toBe(true);
+    api.seed("Sheet1", "A1", [["UPRN", "Postcode"], ["100023336956.0", ""], ["TBC", pc.postcode]]);
+    api.select("Sheet1", "A1:B3");
+    const check = await prepared(excelRun);
+    expect(check.problems).toEqual([]);
+    const s = await runCheck(check, deps(excelRun));
+    expect(s.errors).toBe(0);
+    const out = block(api, "Sheet1", 2, 2, 3).values as unknown[][];
+    expect(out[0][MATCHED]).toBe("100023336956");
+    expect(out[0][EPC]).not.toBe("error");
+    expect(out[1][MATCHED]).toBe(pc.property.uprn);
+    expect(String(out[1][MESSAGE])).toMatch(/TBC/);
+    expect(String(out[1][MESSAGE])).toMatch(/postcode/i);
+    expect(api.read("Sheet1", "A2:A3").values.flat()).toEqual(["100023336956.0", "TBC"]);
+  });
+
+  test("5. header 'Property ID' / 'Town', the UPRN column chosen by hand (as the pane's chooser sends it): the results block gets its header row", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 3);
+    api.seed("Sheet1", "A1", [["Property ID", "Town"], ...u.map((x) => [x, "Leeds"])]);
+    api.select("Sheet1", "A1:B4");
+    const auto = await prepareCheck(excelRun, { plan: "professional" });
+    if (auto.ok) throw new Error("expected the column chooser");
+    expect(auto.headers).toEqual(["A (Property ID)", "B (Town)"]);
+    // The pane sends the chooser's mapping and its "First row is a header" box, preset from auto.hasHeader.
+    const check = await prepared(excelRun, { plan: "professional", mapping: { uprn: 0 }, hasHeader: auto.hasHeader });
+    expect(check.headerRow).toBe(0);
+    expect(check.rows.map((r) => r.property?.uprn)).toEqual(u);
+    await runCheck(check, deps(excelRun));
+    expect(block(api, "Sheet1", 2, 1, 1).values[0]).toEqual(outputHeaders());
+    expect(block(api, "Sheet1", 2, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u);
+    expect(api.read("Sheet1", "A1:B1").values[0]).toEqual(["Property ID", "Town"]);
+  });
+
+  test("6. two tables side by side (A:B and D:E, blank C, both UPRN / Postcode), D2:E6 selected: the right table's UPRNs are checked", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 10);
+    api.seed("Sheet1", "A1", [["UPRN", "Postcode", "", "UPRN", "Postcode"], ...[0, 1, 2, 3, 4].map((i) => [u[i], "", "", u[5 + i], ""])]);
+    api.select("Sheet1", "D2:E6");
+    const check = await prepared(excelRun);
+    expect(check.rows.map((r) => r.property?.uprn)).toEqual(u.slice(5));
+    await runCheck(check, deps(excelRun));
+    const at = check.origin.columnIndex;
+    expect(at).toBeGreaterThanOrEqual(5);
+    expect(block(api, "Sheet1", at, 2, 6).values.map((r: unknown[]) => r[MATCHED])).toEqual(u.slice(5));
+    expect(api.read("Sheet1", "A1:E6").values).toEqual([["UPRN", "Postcode", "", "UPRN", "Postcode"], ...[0, 1, 2, 3, 4].map((i) => [u[i], "", "", u[5 + i], ""])]);
+  });
+});
