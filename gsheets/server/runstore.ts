@@ -158,3 +158,14 @@ export function takeIntent(): string {
   if (v) cache.remove("compliance.intent");
   return v;
 }
+
+/** One check per user at a time: `fn` runs under the user lock, `busy` when another call holds it. */
+export function withUserLock<T>(fn: () => T, busy: () => T): T {
+  const lock = LockService.getUserLock();
+  if (!lock.tryLock(2000)) return busy();
+  try {
+    return fn();
+  } finally {
+    lock.releaseLock();
+  }
+}

@@ -461,3 +461,11 @@ export function checkBlock(sheet: Sheet, headerRow: number, blockCol: number, la
   if (col + BLOCK_WIDTH - 1 > sheet.getMaxColumns()) return { problem: gone };
   return { col };
 }
+
+/** Rows of [first, last] hidden by a filter (only asked when the sheet has one: one call per row otherwise). */
+export function hiddenByFilter(sheet: Sheet, first: number, last: number): Set<number> {
+  const hidden = new Set<number>();
+  if (!sheet.getFilter()) return hidden;
+  for (let r = first; r <= last; r++) if (sheet.isRowHiddenByFilter(r)) hidden.add(r);
+  return hidden;
+}

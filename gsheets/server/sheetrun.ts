@@ -45,8 +45,9 @@ import { rowChanges, runLogEntry, worseCount, type Change, type Trigger } from "
 import { count, errorText } from "../shared/words";
 import { sendRunRequests } from "./http";
 import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
+export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
-import { BLOCK_WIDTH, checkBlock, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
+import { BLOCK_WIDTH, checkBlock, hiddenByFilter, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
 import { progressOf, say, sheetPhase } from "./progress";
 import { recordWatch } from "./watch";
 
@@ -290,23 +291,6 @@ export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig
 }
 
 
-export function withUserLock<T>(fn: () => T, busy: () => T): T {
-  const lock = LockService.getUserLock();
-  if (!lock.tryLock(2000)) return busy();
-  try {
-    return fn();
-  } finally {
-    lock.releaseLock();
-  }
-}
-
-/** Rows of [first, last] hidden by a filter (only asked when the sheet has one: one call per row otherwise). */
-export function hiddenByFilter(sheet: Sheet, first: number, last: number): Set<number> {
-  const hidden = new Set<number>();
-  if (!sheet.getFilter()) return hidden;
-  for (let r = first; r <= last; r++) if (sheet.isRowHiddenByFilter(r)) hidden.add(r);
-  return hidden;
-}
 
 /**
  * When a run ends with rows written: the Action list and the Compliance summary are built again from the whole block.
