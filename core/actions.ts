@@ -5,7 +5,7 @@
  * for the chart). Also the Action list as an iCalendar file. Pure: hosts read cells, call these, write what they return.
  */
 import { CHECK_NAMES, type CheckName } from "./checks";
-import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
+import { OUTPUT_COLUMNS, firstReportedOf, safeCellText, type Cell } from "./layout";
 import { CHECK_LABELS, WINDOWS, addDays, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
 import type { CheckResult } from "./schemas";
 
@@ -23,7 +23,7 @@ const MEMBERS: [CheckName, string, Record<string, string>][] = [
   ["epc", "epc_status", { rating: "epc_rating", expiry: "epc_expiry" }],
   ["gas_safety", "gas_status", { last_certificate: "gas_last_certificate", expiry: "gas_expiry" }],
   ["eicr", "eicr_status", { expiry: "eicr_expiry", detail: "eicr_detail" }],
-  ["licensing", "licensing_status", { scheme: "licensing_scheme" }],
+  ["licensing", "licensing_status", { scheme: "licensing_scheme", expiry: "licensing_expiry" }],
   ["deposit_protection", "deposit_status", { scheme: "deposit_scheme", protected_date: "deposit_protected_date" }],
 ];
 
@@ -89,7 +89,7 @@ export function blockObligations(props: readonly BlockProperty[], o: Pick<ListOp
   for (const prop of props) {
     const result = resultFromBlockRow(prop.cells);
     if (!result) continue;
-    for (const ob of obligationsFor(result, { today: o.today, windows: o.windows, userDates: prop.userDates })) out.push({ prop, ob });
+    for (const ob of obligationsFor(result, { today: o.today, windows: o.windows, userDates: prop.userDates, firstReported: firstReportedOf(prop.cells) })) out.push({ prop, ob });
   }
   return out;
 }

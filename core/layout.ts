@@ -8,7 +8,7 @@ import { describeError, isAboutProperty, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
 import { DEMO_NOTE } from "./demo-key";
-import { DATE_FORMAT, dateSerial, isoDay, nextObligation, serialDate, windowColour, type UserDates, type WindowDays } from "./obligations";
+import { DATE_FORMAT, dateSerial, isoDay, nextObligation, obligationsFor, serialDate, windowColour, type ObligationOptions, type UserDates, type WindowDays } from "./obligations";
 
 export type Cell = string | number;
 
@@ -29,6 +29,10 @@ export interface RowContext {
   windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
   userDates?: UserDates;
   checks?: readonly CheckName[];
+  /** Days the service first reported obligations the law gives no date (outputRow reads them from the row's previous values). */
+  firstReported?: ObligationOptions["firstReported"];
+  /** Problems with the row's own columns (a date that cannot be read), said in Message. */
+  problems?: readonly string[];
 }
 type Reader = (r: CheckResult, ctx: RowContext) => unknown;
 
@@ -108,20 +112,50 @@ const COLUMNS: ColumnDef[] = [
   { key: "action_due", header: "Action due", kind: "date", width: 90, read: (r, ctx) => obligationOf(r, ctx)?.due },
   { key: "days_left", header: "Days left", kind: "number", width: 70, read: (r, ctx) => obligationOf(r, ctx)?.daysLeft ?? "" },
   { key: "window", header: "Window", kind: "window", width: 80, read: (r, ctx) => obligationOf(r, ctx)?.window },
+  // The licence's expiry as the service gives it, so that every sheet built from the block (the Action list) can count
+  // the renewal too. Last, so that a block of the earlier 27 columns grows in place.
+  { key: "licensing_expiry", header: "Licensing expiry", kind: "date", width: 100, read: field("licensing", "expiry") },
 ];
 
 const memo = new WeakMap<CheckResult, { ctx: RowContext; value: ReturnType<typeof nextObligation> }>();
+const obligationOptions = (ctx: RowContext): ObligationOptions => ({
+  today: isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10),
+  windows: ctx.windows,
+  userDates: ctx.userDates,
+  checks: ctx.checks,
+  firstReported: ctx.firstReported,
+});
 function obligationOf(r: CheckResult, ctx: RowContext) {
   const hit = memo.get(r);
   if (hit && hit.ctx === ctx) return hit.value;
-  const value = nextObligation(r, { today: isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10), windows: ctx.windows, userDates: ctx.userDates, checks: ctx.checks });
+  const value = nextObligation(r, obligationOptions(ctx));
   memo.set(r, { ctx, value });
   return value;
+}
+
+const FIRST_REPORTED = /\brated ([FG]),? first reported (?:on )?(\d{4}-\d{2}-\d{2})/;
+
+/**
+ * The day the service first reported an F or G rating for this row, from what the row shows now (its block cells in
+ * OUTPUT_COLUMNS order): the Message note or the Next action that names the day, else, for a row that showed an F or G
+ * rating before these notes existed, the day it was checked then. Undefined when the row never showed one. This is
+ * where that day is kept: in the row itself, so that it survives every refresh, sort and host, with no other store.
+ */
+export function firstReportedOf(cells: readonly unknown[] | undefined): ObligationOptions["firstReported"] {
+  if (!cells) return undefined;
+  const said = [cells[MESSAGE], cells[NEXT_ACTION]].map((v) => FIRST_REPORTED.exec(typeof v === "string" ? v : "")).find(Boolean);
+  if (said && isoDay(said[2])) return { epc_mees: said[2] };
+  const rating = typeof cells[EPC_RATING] === "string" ? (cells[EPC_RATING] as string).trim().toUpperCase() : "";
+  const checked = cells[CHECKED_AT];
+  const day = typeof checked === "number" ? serialDate(checked) : isoDay(typeof checked === "string" ? checked.replace(" ", "T") : "");
+  return (rating === "F" || rating === "G") && day ? { epc_mees: day } : undefined;
 }
 
 export const OUTPUT_COLUMNS: readonly OutputColumn[] = COLUMNS.map(({ read: _read, ...c }) => c);
 const MESSAGE = COLUMNS.findIndex((c) => c.key === "message");
 const CHECKED_AT = COLUMNS.findIndex((c) => c.key === "checked_at");
+const NEXT_ACTION = COLUMNS.findIndex((c) => c.key === "next_action");
+const EPC_RATING = COLUMNS.findIndex((c) => c.key === "epc_rating");
 
 export function outputHeaders(): string[] {
   return COLUMNS.map((c) => c.header);
@@ -200,6 +234,7 @@ export function isAnswer(outcome: Outcome): boolean {
  */
 export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, previous?: readonly unknown[], note?: string, context?: Omit<RowContext, "checkedAt">): Cell[] {
   const ctx: RowContext = { ...context, checkedAt: checkedAtIso };
+  if (!ctx.firstReported) ctx.firstReported = firstReportedOf(previous);
   if (!outcome) {
     return hasValues(previous) ? COLUMNS.map((c, i) => toCell(previous![i], c.kind)) : COLUMNS.map((_c, i) => (i === MESSAGE ? "Not checked yet." : ""));
   }
@@ -207,17 +242,19 @@ export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, pr
     const text = describeError(outcome.error);
     if (keepsEarlierValues(outcome.error, previous)) {
       const row = COLUMNS.map((c, i) => toCell(previous![i], c.kind));
-      row[MESSAGE] = safeCellText(`Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`);
+      const kept = String(previous![MESSAGE] ?? "").split("; ").filter((x) => FIRST_REPORTED.test(x));
+      row[MESSAGE] = safeCellText([`Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`, ...(ctx.problems ?? []), ...kept].join("; "));
       return row;
     }
     return COLUMNS.map((c, i) =>
-      i === MESSAGE ? safeCellText([note, text].filter(Boolean).join(" ")) : i === CHECKED_AT ? formatTimestamp(checkedAtIso) : c.kind === "status" ? "error" : "",
+      i === MESSAGE ? safeCellText([[note, text].filter(Boolean).join(" "), ...(ctx.problems ?? [])].filter(Boolean).join("; ")) : i === CHECKED_AT ? formatTimestamp(checkedAtIso) : c.kind === "status" ? "error" : "",
     );
   }
   const r = outcome.result;
   const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
   const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
-  const messages = [demo, note, ...unknownWords(r), ...(outcome.warnings ?? [])].filter(Boolean);
+  const notes = obligationsFor(r, obligationOptions(ctx)).map((o) => o.note);
+  const messages = [demo, note, ...(ctx.problems ?? []), ...unknownWords(r), ...(outcome.warnings ?? []), ...notes].filter(Boolean);
   row[MESSAGE] = safeCellText(messages.join("; "));
   return row;
 }
@@ -270,4 +307,4 @@ export function hostRow(row: readonly Cell[]): Cell[] {
 }
 
 /** The block's earlier header lists, still recognised as ours (the block grows to today's columns on the next write). */
-export const LEGACY_HEADER_COUNTS: readonly number[] = [COLUMNS.findIndex((c) => c.key === "message") + 1];
+export const LEGACY_HEADER_COUNTS: readonly number[] = [COLUMNS.findIndex((c) => c.key === "window") + 1, COLUMNS.findIndex((c) => c.key === "message") + 1];

@@ -46,6 +46,10 @@ export interface Obligation {
   window: Window | null;
   action: string;
   rule: string;
+  /** For an obligation the law gives no date (an F or G rating): the day the service first reported it, its due day. */
+  firstReported?: string;
+  /** A note for the row's Message (what the due date counts from when the law gives none). */
+  note?: string;
 }
 
 /** Dates the user keeps in their own table (by header: "EICR date", "Licence expiry", "Deposit received"). */
@@ -62,6 +66,11 @@ export interface ObligationOptions {
   userDates?: UserDates;
   /** Only these checks (a run may ask for a subset). */
   checks?: readonly CheckName[];
+  /**
+   * The day the service first reported an obligation that has no statutory date, by rule key (`epc_mees`: an F or G
+   * rating). The results block keeps it in its row (core/layout.ts, firstReportedOf); without it the day counted from.
+   */
+  firstReported?: Partial<Record<"epc_mees", string>>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -114,6 +123,42 @@ export function serialDate(serial: number): string | null {
 /** The number format both hosts give date cells. */
 export const DATE_FORMAT = "yyyy-mm-dd";
 
+/**
+ * How a source words a period, which decides whether its first day counts:
+ * - "beginning with" / "starting with": the start day is day 1 (30 days beginning with 1 March end on 30 March);
+ * - "from" / "after": the start day is not counted (30 days from 1 March end on 31 March);
+ * - "intervals of not more than" (also "no more than N before"): the next event may fall on the corresponding day N
+ *   later and no later (12 months after 15 March 2026 is 15 March 2027).
+ * Months and years are calendar months: a day the target month lacks is its last day (29 February + 12 months is
+ * 28 February), the corresponding-date rule.
+ */
+export type Counting = "beginning with" | "starting with" | "from" | "intervals of not more than";
+
+export interface Period {
+  days?: number;
+  months?: number;
+  years?: number;
+  counting: Counting;
+}
+
+/** The last day of a period that starts on `start` (YYYY-MM-DD), counted as its source words it. */
+export function periodEnd(start: string, p: Period): string {
+  const months = (p.months ?? 0) + 12 * (p.years ?? 0);
+  const days = p.days ?? 0;
+  const inclusive = p.counting === "beginning with" || p.counting === "starting with";
+  if (months && days) throw new Error("periodEnd: a period is days or months, not both");
+  if (!months) return addDays(start, inclusive ? days - 1 : days);
+  const corresponding = addMonths(start, months);
+  if (!inclusive) return corresponding;
+  // N months beginning with the 31st end on the last day of the month that lacks a 31st, else the day before.
+  return +corresponding.slice(8) < +start.slice(8) ? corresponding : addDays(corresponding, -1);
+}
+
+/** The first day of a period of whole months "ending with" `end` (reg 36A's 2 months ending with the deadline date). */
+export function periodStartEndingWith(end: string, months: number): string {
+  return addDays(addMonths(end, -months), 1);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 function settingsFor(check: CheckName, o: ObligationOptions): WindowDays {
@@ -159,82 +204,106 @@ function undated(check: CheckName, window: Window, action: string, rule: string)
   return { check, due: null, daysLeft: null, window, action, rule };
 }
 
-function gas(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation {
+/** What a check's failure asks for when no rule gives it a later date: now, and past any window. */
+const FAILED: Record<CheckName, string> = {
+  gas_safety: "Gas safety check failed: have a Gas Safe engineer put it right now (an appliance found unsafe must not be used)",
+  eicr: "EICR check failed: get the installation inspected and any remedial work done now (qualified electrician)",
+  epc: "EPC check failed: get a valid EPC (accredited assessor) before marketing or a new letting",
+  licensing: "Licensing check failed: apply for or correct the licence now",
+  deposit_protection: "Deposit check failed: protect the deposit and serve the prescribed information now",
+};
+
+function gas(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation[] {
   const last = isoDay(m.last_certificate);
-  const due = isoDay(m.expiry) ?? (last ? addMonths(last, 12) : null);
+  // reg 36(3)(a): checked "at intervals of not more than 12 months since it was last checked for safety".
+  const due = isoDay(m.expiry) ?? (last ? periodEnd(last, { months: 12, counting: "intervals of not more than" }) : null);
+  const out: Obligation[] = [];
   if (due) {
-    const from = addMonths(due, -2);
-    const days = daysBetween(o.today, due);
+    // reg 36A: a check "within the period of 2 months ending with the deadline date" is treated as made on that date.
+    const from = periodStartEndingWith(due, 2);
     const action =
-      days < 0
+      due < o.today
         ? "Gas safety check overdue: book it now (Gas Safe engineer), then give the tenant a copy within 28 days"
         : `Book the annual gas safety check (Gas Safe engineer): a check from ${from} keeps the ${due} anniversary`;
-    return dated("gas_safety", due, action, RULES.gas_safety, o);
+    out.push(dated("gas_safety", due, action, RULES.gas_safety, o));
   }
-  if (status === "fail") return now("gas_safety", "Get a gas safety check now (Gas Safe engineer): no certificate on record", RULES.gas_safety, o);
-  return generic("gas_safety", status, o);
+  if (status === "fail" && !(due && due < o.today)) {
+    out.push(now("gas_safety", due ? FAILED.gas_safety : "Get a gas safety check now (Gas Safe engineer): no certificate on record", RULES.gas_safety, o));
+  }
+  return out.length ? out : [generic("gas_safety", status, o)];
 }
 
-function eicr(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation {
+function eicr(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation[] {
   const userDate = isoDay(o.userDates?.eicrDate);
-  const expiry = isoDay(m.expiry) ?? (userDate ? addMonths(userDate, 60) : null);
-  if (status === "fail") {
-    const detail = text(m.detail);
-    const expired = expiry !== null && expiry < o.today;
-    if (!expired && (expiry || /unsatisfactory|\bC1\b|\bC2\b|\bFI\b|remedial/i.test(detail))) {
-      const named = /(?:due|by|before)[^0-9]{0,20}(\d{4}-\d{2}-\d{2})/i.exec(detail);
-      const report = userDate ?? (expiry ? addMonths(expiry, -60) : null);
-      const due = (named && isoDay(named[1])) || (report ? addDays(report, 28) : null);
-      const action = "Remedial work within 28 days of the report, then confirm in writing to the tenant and the council";
-      return due ? dated("eicr", due, action, RULES.eicr, o) : now("eicr", action, RULES.eicr, o);
-    }
-    if (expired) return dated("eicr", expiry, "EICR expired: book a new inspection now (qualified electrician)", RULES.eicr, o);
-    return now("eicr", "Get an EICR (qualified electrician): none on record", RULES.eicr, o);
-  }
-  if (expiry) return dated("eicr", expiry, "Book the 5-yearly EICR (qualified electrician)", RULES.eicr, o);
-  return generic("eicr", status, o);
+  // reg 3(1)(b): inspected and tested "at intervals of no more than 5 years".
+  const expiry = isoDay(m.expiry) ?? (userDate ? periodEnd(userDate, { years: 5, counting: "intervals of not more than" }) : null);
+  const renewal = expiry ? dated("eicr", expiry, expiry < o.today ? "EICR expired: book a new inspection now (qualified electrician)" : "Book the 5-yearly EICR (qualified electrician)", RULES.eicr, o) : null;
+  if (status !== "fail") return renewal ? [renewal] : [generic("eicr", status, o)];
+  if (renewal && expiry! < o.today) return [renewal];
+  const detail = text(m.detail);
+  if (!expiry && !/unsatisfactory|\bC1\b|\bC2\b|\bFI\b|remedial/i.test(detail)) return [now("eicr", /no eicr|none|missing/i.test(detail) || !detail ? "Get an EICR (qualified electrician): none on record" : FAILED.eicr, RULES.eicr, o)];
+  // reg 3(4): remedial work "within 28 days ... starting with the date of the inspection", or the shorter period the
+  // report gives (a date the service's detail names).
+  const named = /(?:due|by|before)[^0-9]{0,20}(\d{4}-\d{2}-\d{2})/i.exec(detail);
+  const report = userDate ?? (expiry ? addMonths(expiry, -60) : null);
+  const due = (named && isoDay(named[1])) || (report ? periodEnd(report, { days: 28, counting: "starting with" }) : null);
+  const action = "Remedial work within 28 days of the inspection, then confirm in writing to the tenant and the council within 28 days of finishing it";
+  const remedial = due ? dated("eicr", due, action, RULES.eicr, o) : now("eicr", action, RULES.eicr, o);
+  return renewal ? [remedial, renewal] : [remedial];
 }
 
-function epc(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation {
+function epc(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation[] {
   const rating = text(m.rating).toUpperCase();
-  if (rating === "F" || rating === "G") return now("epc", "Cannot be let: improve to E or register an exemption", RULES.epc_mees, o);
   const expiry = isoDay(m.expiry);
-  const byDate = expiry ? dated("epc", expiry, expiry < o.today ? "EPC expired: get a new one before marketing or a new letting" : "Renew the EPC before marketing or a new letting (valid 10 years)", RULES.epc, o) : null;
-  const note = rating === "D" || rating === "E" ? { ...dated("epc", "2030-10-01", "Below C: the announced minimum of C from 1 October 2030 is not yet law", RULES.epc_2030, o), window: "Plan" as Window } : null;
-  const candidates = [byDate, note].filter((x): x is Obligation => x !== null);
-  if (candidates.length) return candidates.sort(compareObligations)[0];
-  if (status === "fail") return now("epc", "Get a valid EPC: none on record", RULES.epc, o);
-  return generic("epc", status, o);
+  const out: Obligation[] = [];
+  if (rating === "F" || rating === "G") {
+    // MEES reg 23 forbids letting a sub-standard property and gives no date to act by: the action counts from the day
+    // the service first reported the rating (kept by the caller), else from the day counted from.
+    const since = isoDay(o.firstReported?.epc_mees) ?? o.today;
+    const first = since < o.today ? since : o.today;
+    out.push({
+      ...now("epc", `Cannot be let (rated ${rating}, first reported ${first}): improve to E or register an exemption`, RULES.epc_mees, o),
+      due: first,
+      daysLeft: daysBetween(o.today, first),
+      firstReported: first,
+      note: `EPC rated ${rating} first reported on ${first}: the regulations give no date, so the action counts from that day`,
+    });
+  }
+  if (expiry) out.push(dated("epc", expiry, expiry < o.today ? "EPC expired: get a new one before marketing or a new letting" : "Renew the EPC before marketing or a new letting (valid 10 years)", RULES.epc, o));
+  if (rating === "D" || rating === "E") out.push({ ...dated("epc", "2030-10-01", "Below C: the announced minimum of C from 1 October 2030 is not yet law", RULES.epc_2030, o), window: "Plan" });
+  // A failed check that neither the rating nor a past expiry explains is still a failure: never OK.
+  if (status === "fail" && rating !== "F" && rating !== "G" && !(expiry && expiry < o.today)) out.push(now("epc", expiry ? FAILED.epc : "Get a valid EPC: none on record", RULES.epc, o));
+  return out.length ? out : [generic("epc", status, o)];
 }
 
-function licensing(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation {
+function licensing(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation[] {
   const scheme = text(m.scheme);
   const named = scheme ? ` (${scheme})` : "";
-  if (status === "fail") return now("licensing", `Apply for the licence${named}`, RULES.licensing, o);
-  // The spec gives licensing a scheme only: a licence's expiry is the user's own "Licence expiry" column.
-  const expiry = isoDay(o.userDates?.licenceExpiry);
-  if (expiry) return dated("licensing", expiry, `Renew the licence${named} before it expires`, RULES.licensing, o);
-  return generic("licensing", status, o);
+  // The service's licence expiry (its `licensing.expiry`), else the user's own "Licence expiry" column.
+  const expiry = isoDay(m.expiry) ?? isoDay(o.userDates?.licenceExpiry);
+  const out: Obligation[] = [];
+  if (expiry) out.push(dated("licensing", expiry, expiry < o.today ? `Licence${named} expired on ${expiry}: apply for a new one now` : `Renew the licence${named} before it expires on ${expiry}`, RULES.licensing, o));
+  if (status === "fail" && !(expiry && expiry < o.today)) out.push(now("licensing", `Apply for the licence${named}`, RULES.licensing, o));
+  return out.length ? out : [generic("licensing", status, o)];
 }
 
-function deposit(_m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation {
-  if (status === "fail") {
-    const action = "Protect the deposit and serve the prescribed information within 30 days of receiving it";
-    const received = isoDay(o.userDates?.depositReceived);
-    return received ? dated("deposit_protection", addDays(received, 30), action, RULES.deposit_protection, o) : now("deposit_protection", action, RULES.deposit_protection, o);
-  }
-  return generic("deposit_protection", status, o);
+function deposit(_m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation[] {
+  if (status !== "fail") return [generic("deposit_protection", status, o)];
+  const action = "Protect the deposit and serve the prescribed information within 30 days of receiving it";
+  const received = isoDay(o.userDates?.depositReceived);
+  // s.213(3) and (6): "within the period of 30 days beginning with the date on which it is received".
+  return [received ? dated("deposit_protection", periodEnd(received, { days: 30, counting: "beginning with" }), action, RULES.deposit_protection, o) : now("deposit_protection", action, RULES.deposit_protection, o)];
 }
 
 function generic(check: CheckName, status: string, o: ObligationOptions): Obligation {
   const rule = RULES[check];
-  if (status === "fail") return now(check, `Resolve the failed ${CHECK_LABELS[check]} check`, rule, o);
+  if (status === "fail") return now(check, FAILED[check], rule, o);
   if (status === "warning") return undated(check, "Plan", `Review the ${CHECK_LABELS[check]} warning in the property's record`, rule);
   if (status === "pass") return { check, due: null, daysLeft: null, window: "OK", action: "", rule };
   return undated(check, "Plan", "Check this property's record", rule);
 }
 
-const BY_CHECK: Record<CheckName, (m: Record<string, unknown>, status: string, o: ObligationOptions) => Obligation> = {
+const BY_CHECK: Record<CheckName, (m: Record<string, unknown>, status: string, o: ObligationOptions) => Obligation[]> = {
   gas_safety: gas,
   eicr,
   epc,
@@ -242,24 +311,29 @@ const BY_CHECK: Record<CheckName, (m: Record<string, unknown>, status: string, o
   deposit_protection: deposit,
 };
 
-/** One check's obligation; null when the check is absent or not required. */
-export function obligationFor(result: CheckResult, check: CheckName, o: ObligationOptions): Obligation | null {
+/** Every obligation of one check, most urgent first; empty when the check is absent or not required. */
+export function checkObligations(result: CheckResult, check: CheckName, o: ObligationOptions): Obligation[] {
   const m = member(result, check);
-  if (!m) return null;
+  if (!m) return [];
   const shown = displayStatus(m.status);
-  if (shown === "not_required") return null;
+  if (shown === "not_required") return [];
   // An unknown status word: the rules cannot say what it means.
-  if (shown === "unknown") return undated(check, "Plan", "Check this property's record", RULES[check]);
-  return BY_CHECK[check](m, shown, o);
+  if (shown === "unknown") return [undated(check, "Plan", "Check this property's record", RULES[check])];
+  return BY_CHECK[check](m, shown, o).sort(compareObligations);
 }
 
-/** Every check's obligation, most urgent first (not required and absent checks left out). */
+/** One check's most urgent obligation; null when the check is absent or not required. */
+export function obligationFor(result: CheckResult, check: CheckName, o: ObligationOptions): Obligation | null {
+  return checkObligations(result, check, o)[0] ?? null;
+}
+
+/**
+ * Every obligation of every check, most urgent first (not required and absent checks left out): a check may have
+ * several (an F-rated EPC that has also expired has both), and the Action list lists each of them.
+ */
 export function obligationsFor(result: CheckResult, o: ObligationOptions): Obligation[] {
   const checks = o.checks ?? CHECK_NAMES;
-  return checks
-    .map((c) => obligationFor(result, c, o))
-    .filter((x): x is Obligation => x !== null)
-    .sort(compareObligations);
+  return checks.flatMap((c) => checkObligations(result, c, o)).sort(compareObligations);
 }
 
 /** The row's most urgent obligation with something to do (an OK with no action is not one). */

@@ -56,15 +56,15 @@ const CASES: Case[] = [
     "eicr: unsatisfactory, remedial date named in the detail",
     "eicr",
     { status: "fail", expiry: "2031-12-01", detail: "Unsatisfactory report (C2 observations); remedial work was due by 2027-01-20." },
-    { due: "2027-01-20", daysLeft: -11, window: "Overdue", action: "Remedial work within 28 days of the report, then confirm in writing to the tenant and the council" },
+    { due: "2027-01-20", daysLeft: -11, window: "Overdue", action: "Remedial work within 28 days of the inspection, then confirm in writing to the tenant and the council within 28 days of finishing it" },
   ],
-  ["eicr: unsatisfactory, 28 days from the report (expiry - 5 years)", "eicr", { status: "fail", expiry: "2032-01-20", detail: "Unsatisfactory (FI)" }, { due: "2027-02-17", daysLeft: 17, window: "Urgent" }],
+  ["eicr: unsatisfactory, 28 days starting with the report (expiry - 5 years): report + 27", "eicr", { status: "fail", expiry: "2032-01-20", detail: "Unsatisfactory (FI)" }, { due: "2027-02-16", daysLeft: 16, window: "Urgent" }],
   ["eicr: missing report", "eicr", { status: "fail", expiry: null, detail: "No EICR on record for this property." }, { due: TODAY, window: "Overdue", action: "Get an EICR (qualified electrician): none on record" }],
   ["eicr: expired report", "eicr", { status: "fail", expiry: "2026-12-01", detail: "EICR expired on 2026-12-01." }, { due: "2026-12-01", window: "Overdue" }],
   // EPC: 180 / 90 / 30; F/G cannot be let; D/E a note for 2030.
   ["epc: exactly 180 days is Plan", "epc", { status: "pass", rating: "C", expiry: "2027-07-30" }, { daysLeft: 180, window: "Plan" }],
   ["epc: 90 days is Book", "epc", { status: "warning", rating: "B", expiry: "2027-05-01" }, { daysLeft: 90, window: "Book" }],
-  ["epc: rating F cannot be let", "epc", { status: "fail", rating: "F", expiry: "2030-01-01" }, { due: TODAY, window: "Overdue", action: "Cannot be let: improve to E or register an exemption" }],
+  ["epc: rating F cannot be let", "epc", { status: "fail", rating: "F", expiry: "2030-01-01" }, { due: TODAY, window: "Overdue", action: "Cannot be let (rated F, first reported 2027-01-31): improve to E or register an exemption" }],
   ["epc: rating g (lower case) cannot be let", "epc", { status: "fail", rating: "g", expiry: "2030-01-01" }, { window: "Overdue" }],
   ["epc: rating D is a 2030 planning note, never overdue", "epc", { status: "pass", rating: "D", expiry: "2033-01-01" }, { due: "2030-10-01", window: "Plan", action: "Below C: the announced minimum of C from 1 October 2030 is not yet law" }],
   ["epc: rating E with an expiry in 20 days: the expiry is more urgent", "epc", { status: "warning", rating: "E", expiry: "2027-02-20" }, { due: "2027-02-20", window: "Urgent" }],
@@ -74,7 +74,7 @@ const CASES: Case[] = [
   ["licensing: licence expiry in 100 days is Plan", "licensing", { status: "pass", scheme: "Mandatory HMO licence" }, { due: "2027-05-11", daysLeft: 100, window: "Plan" }, { licenceExpiry: "2027-05-11" }],
   ["licensing: no expiry known", "licensing", { status: "pass", scheme: "Mandatory HMO licence" }, { due: null, window: "OK", action: "" }],
   // Deposit: 30 days from receipt, else due now.
-  ["deposit: unprotected, received 10 days ago: 20 days left (Plan: 30 / 14 / 7)", "deposit_protection", { status: "fail" }, { due: "2027-02-20", daysLeft: 20, window: "Plan" }, { depositReceived: "2027-01-21" }],
+  ["deposit: unprotected, received 10 days ago: 30 days beginning with receipt end on day 29 after, 19 days left (Plan: 30 / 14 / 7)", "deposit_protection", { status: "fail" }, { due: "2027-02-19", daysLeft: 19, window: "Plan" }, { depositReceived: "2027-01-21" }],
   ["deposit: unprotected, no receipt date: due now", "deposit_protection", { status: "fail" }, { due: TODAY, window: "Overdue", action: "Protect the deposit and serve the prescribed information within 30 days of receiving it" }],
   ["deposit: protected", "deposit_protection", { status: "pass", scheme: "DPS", protected_date: "2026-01-01" }, { window: "OK", action: "" }],
   // Other cases.
@@ -94,9 +94,9 @@ describe("obligations table (today 2027-01-31)", () => {
     }
   });
 
-  test("gas: the action names the reg 36A early window", () => {
+  test("gas: the action names the reg 36A early window (2 months ending with the deadline date)", () => {
     const ob = obligationFor(result({ gas_safety: { status: "warning", expiry: "2027-03-15" } }), "gas_safety", { today: TODAY })!;
-    expect(ob.action).toBe("Book the annual gas safety check (Gas Safe engineer): a check from 2027-01-15 keeps the 2027-03-15 anniversary");
+    expect(ob.action).toBe("Book the annual gas safety check (Gas Safe engineer): a check from 2027-01-16 keeps the 2027-03-15 anniversary");
     expect(ob.rule).toMatch(/reg 36 and 36A/);
   });
 
@@ -153,7 +153,7 @@ describe("the four action columns of the results block", () => {
   const at = (h: string) => headers.indexOf(h);
 
   test("come after Message and give the row's most urgent action as of the check's day", () => {
-    expect(headers.slice(-5)).toEqual(["Message", "Next action", "Action due", "Days left", "Window"]);
+    expect(headers.slice(-6)).toEqual(["Message", "Next action", "Action due", "Days left", "Window", "Licensing expiry"]);
     const row = outputRow({ result: result({ gas_safety: { status: "warning", expiry: "2027-02-05" }, epc: { status: "pass", rating: "B", expiry: "2030-01-01" } }) }, "2027-01-31T09:00:00Z");
     expect(row[at("Next action")]).toMatch(/^Book the annual gas safety check/);
     expect(row[at("Action due")]).toBe("2027-02-05");
@@ -164,7 +164,7 @@ describe("the four action columns of the results block", () => {
   test("use the user's dates and windows given as the row's context", () => {
     const r = result({ deposit_protection: { status: "fail" } });
     const row = outputRow({ result: r }, "2027-01-31T09:00:00Z", undefined, undefined, { userDates: { depositReceived: "2027-01-25" }, windows: { deposit_protection: { plan: 30, book: 30, urgent: 25 } } });
-    expect([row[at("Action due")], row[at("Days left")], row[at("Window")]]).toEqual(["2027-02-24", 24, "Urgent"]);
+    expect([row[at("Action due")], row[at("Days left")], row[at("Window")]]).toEqual(["2027-02-23", 23, "Urgent"]);
   });
 
   test("an error that is not about the property keeps the earlier action columns", () => {
