@@ -11,7 +11,7 @@ import type { CheckResult } from "./schemas";
 
 import { cellDay, userDatesOf, type UserColumns } from "./user-columns";
 
-export { cellDay, detectUserColumns, userDatesOf, type UserColumns } from "./user-columns";
+export { cellDay, detectUserColumns, readUserDates, userDatesOf, type UserColumns } from "./user-columns";
 
 export const ACTION_LIST_SHEET = "Action list";
 export const SUMMARY_SHEET = "Compliance summary";

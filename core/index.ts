@@ -20,6 +20,7 @@ export * from "./placement";
 export * from "./input-shift";
 export * from "./own-sheets";
 export * from "./obligations";
+export * from "./dates";
 export * from "./actions";
 export * from "./demo-key";
 export * from "./changes";

@@ -4,6 +4,7 @@
  * host reading rows needs only this, not the Action list and summary builders.
  */
 import { isoDay, serialDate, type UserDates } from "./obligations";
+import { readUserDate, type ReadDateOptions } from "./dates";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
@@ -47,13 +48,33 @@ export function detectUserColumns(header: readonly unknown[], exclude: ReadonlyS
   return out;
 }
 
-export function userDatesOf(row: readonly unknown[], cols: UserColumns): UserDates {
-  const out: UserDates = {};
+const DATE_LABELS: Record<keyof UserDates, string> = { eicrDate: "EICR date", licenceExpiry: "Licence expiry", depositReceived: "Deposit received" };
+
+export interface UserDateOptions extends ReadDateOptions {
+  /** The header row the columns were found in (columns at the same indexes as `row`): problems name the user's header. */
+  header?: readonly unknown[];
+}
+
+/**
+ * A row's own dates, each read by core's one rule (dates.ts, readUserDate), and a sentence for each cell that holds
+ * something that is not a date it can read: hosts put those in the row's Message and count the rows in the summary.
+ */
+export function readUserDates(row: readonly unknown[], cols: UserColumns, o: UserDateOptions = {}): { dates: UserDates; problems: string[] } {
+  const dates: UserDates = {};
+  const problems: string[] = [];
   for (const k of ["eicrDate", "licenceExpiry", "depositReceived"] as const) {
     const c = cols[k];
-    const d = c === undefined ? null : cellDay(row[c]);
-    if (d) out[k] = d;
+    if (c === undefined) continue;
+    const label = text(o.header?.[c]) || DATE_LABELS[k];
+    const r = readUserDate(row[c], label, o);
+    if ("day" in r) dates[k] = r.day;
+    else if ("problem" in r) problems.push(r.problem);
   }
-  return out;
+  return { dates, problems };
+}
+
+/** A row's own dates (those that can be read; readUserDates also says which cannot). */
+export function userDatesOf(row: readonly unknown[], cols: UserColumns, o: UserDateOptions = {}): UserDates {
+  return readUserDates(row, cols, o).dates;
 }
 

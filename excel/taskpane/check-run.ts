@@ -23,6 +23,7 @@ import {
   resumeRun as resumeEngine,
   runCounts,
   runSummary,
+  dateProblemsLine,
   storedState,
   type OutcomeToWrite,
   type RunState,
@@ -132,12 +133,14 @@ export async function lastBlock(store: UserStore): Promise<RunPlace | null> {
   }
 }
 
-const newTally = (): Tally => ({ byRow: new Map(), waiting: new Map(), shown: new Map(), stamps: new Set(), writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 }, changes: [] });
+const newTally = (): Tally => ({ byRow: new Map(), waiting: new Map(), shown: new Map(), stamps: new Set(), writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 }, changes: [], dateRows: new Set() });
 
 interface Tally extends WrittenRows, SummaryTally {
   lastError?: unknown;
   /** What each written row changed since the earlier check (core/changes.ts), for the Change log. */
   changes: (Change & { runAt: string })[];
+  /** Rows written with a date of the user's own columns that could not be read (the summary counts them). */
+  dateRows: Set<number>;
 }
 
 function progressOf(state: RunState): RunProgress {
@@ -196,7 +199,9 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
               tally.waiting.set(w.row, (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)));
             } else {
               tally.waiting.delete(w.row);
-              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], { windows: deps.windows, userDates: t.userDates[w.row] });
+              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], { windows: deps.windows, userDates: t.userDates[w.row], problems: t.dateProblems[w.row] });
+              if (t.dateProblems[w.row]) tally.dateRows.add(w.row);
+              else tally.dateRows.delete(w.row);
               for (const c of rowChanges(prev, block[w.row])) changes.push({ ...c, runAt: at });
               const error = "error" in w.outcome ? w.outcome.error : undefined;
               tally.byRow.set(w.row, {
@@ -265,6 +270,9 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     throw new Error(`Some results could not be written to the sheet. ${writeErrorText(tally.lastError)}${next}`);
   }
   const summary = summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
+  const unreadDates = dateProblemsLine(tally.dateRows.size);
+  if (unreadDates) summary.lines.push(unreadDates);
+  summary.unreadDateRows = tally.dateRows.size;
   const place: RunPlace = { sheet: run.sheet, headerRow: run.headerRow, blockColumn: run.blockColumn, inputColumns: run.inputColumns };
   await deps.store?.setItem(LAST_BLOCK_KEY, JSON.stringify(place)).catch(() => undefined);
   if (tally.byRow.size + tally.waiting.size > 0) await Promise.resolve(deps.onBlockWritten?.(place, run.startedAt)).catch(() => undefined);

@@ -15,7 +15,8 @@ import {
   normaliseProperty,
   outputRow,
   shiftMapping,
-  userDatesOf,
+  readUserDates,
+  isMonthFirstLocale,
   type Cell,
   type ColumnMapping,
   type RowNow,
@@ -64,6 +65,8 @@ export interface TableNow {
   notes: (string | undefined)[];
   /** Each row's own EICR date / Licence expiry / Deposit received (the user's columns, by header), for the obligations. */
   userDates: (UserDates | undefined)[];
+  /** Each row's own dates that could not be read, in words for its Message (core's readUserDate). */
+  dateProblems: (string[] | undefined)[];
 }
 
 /**
@@ -82,6 +85,16 @@ export function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPla
   }
   const c = blockColumnByRows(grid, run.blockColumn, 0, SEARCH_COLUMNS);
   return c === undefined ? undefined : { blockColumn: c, headerRow: null };
+}
+
+/**
+ * Whether numbers-only text dates in this workbook are month-first: Excel keeps no locale in the file, so the user's
+ * Office display language decides (en-US month-first; every other, day-first). Unknown: a date that reads two ways is
+ * refused rather than guessed.
+ */
+export function fileMonthFirst(): boolean | undefined {
+  const lang = typeof Office !== "undefined" ? (Office.context as { displayLanguage?: string } | undefined)?.displayLanguage : undefined;
+  return isMonthFirstLocale(lang);
 }
 
 /** Reads the table as it is now (one chunked read) and where everything stands in it. */
@@ -117,8 +130,11 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = at.headerRow === null ? {} : detectUserColumns(grid[at.headerRow], ours);
   const dated = user.eicrDate !== undefined || user.licenceExpiry !== undefined || user.depositReceived !== undefined;
-  const userDates = dated ? grid.map((row, i) => (i >= first ? userDatesOf(row, user) : undefined)) : [];
-  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes, userDates };
+  // Excel hands a date cell over as its serial; text is read by core's one rule, month-first only in a month-first locale.
+  const read = dated ? grid.map((row, i) => (i >= first ? readUserDates(row, user, { header: grid[at.headerRow!], monthFirst: fileMonthFirst() }) : undefined)) : [];
+  const userDates = read.map((r) => r?.dates);
+  const dateProblems = read.map((r) => (r?.problems.length ? r.problems : undefined));
+  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes, userDates, dateProblems };
 }
 
 

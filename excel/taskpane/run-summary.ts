@@ -46,6 +46,8 @@ export interface RunSummary {
   actionSheets?: string;
   /** The run's line of the Run log (or why the logs could not be written). */
   runLog?: string;
+  /** Rows written with a date of the user's own columns that could not be read (their Message says which). */
+  unreadDateRows?: number;
 }
 
 export function summarise(state: RunState, tally: SummaryTally, cancelled: boolean, resumable: boolean): RunSummary {

@@ -2,7 +2,7 @@
  * What the sidebar shows of a run: its phase, counts, jobs and the line that says how it goes (core's summary),
  * and how soon the sidebar should poll again.
  */
-import { describeError, jobViews, runCounts, runSummary } from "../../core";
+import { dateProblemsLine, describeError, jobViews, runCounts, runSummary } from "../../core";
 import type { RunProgress } from "../shared/api";
 import { count } from "../shared/words";
 import type { SheetRun } from "./runstore";
@@ -62,7 +62,8 @@ export function say(run: SheetRun, extra = ""): void {
     run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${c.rowsDone.toLocaleString("en-GB")} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
     return;
   }
-  run.message = `${s.title}: ${s.lines.join(" ")}${extra}`;
+  const unread = dateProblemsLine(run.unreadDateRows ?? 0);
+  run.message = `${s.title}: ${[...s.lines, unread].filter(Boolean).join(" ")}${extra}`;
 }
 
 // ---- one step ----

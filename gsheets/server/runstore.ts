@@ -33,6 +33,8 @@ export interface SheetRun {
   /** Changes logged so far (core/changes.ts), and how many of them were for the worse: the Run log's counts. */
   changed?: number;
   worse?: number;
+  /** Sheet rows written with a date of the user's own columns that could not be read (the summary counts them). */
+  unreadDateRows?: number;
   /** The selection was the header row (or above it), so the whole table is checked. */
   wholeTable?: boolean;
   engine: RunState;

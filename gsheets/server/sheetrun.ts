@@ -37,7 +37,8 @@ import {
   type UserDates,
   type WindowSettings,
   detectUserColumns,
-  userDatesOf,
+  readUserDates,
+  isMonthFirstLocale,
 } from "../../core";
 import { refreshAfterRun } from "./actions";
 import { appendChanges, appendRunLog, runBy } from "./logs";
@@ -49,6 +50,7 @@ export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import { BLOCK_WIDTH, checkBlock, hiddenByFilter, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
 import { progressOf, say, sheetPhase } from "./progress";
+import { gridInZone } from "./days";
 import { recordWatch } from "./watch";
 
 export { progressOf, say, sheetPhase };
@@ -83,6 +85,8 @@ interface TableNow {
   notes: (string | undefined)[];
   /** The user's own EICR date / Licence expiry / Deposit received of each row, for the obligations. */
   userDates: (UserDates | undefined)[];
+  /** Each row's own dates that could not be read, in words for its Message. */
+  dateProblems: (string[] | undefined)[];
   /** How far the input columns moved since the last read (a column inserted or deleted left of them). */
   inputShift: number;
 }
@@ -155,14 +159,16 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
     notes.push(r.note);
     rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
   });
-  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: readUserDates(sheet, at, top, n), inputShift: best };
+  const read = readOwnDates(sheet, at, top, n);
+  const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
+  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best };
 }
 
 /**
  * The user's own dates the rules read (by header: "EICR date", "Licence expiry", "Deposit received"), one read of the
  * columns that hold them; nothing is read when the table has none of them.
  */
-function readUserDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number): (UserDates | undefined)[] {
+function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number): { dates: UserDates; problems: string[] }[] {
   if (!at.header || !n) return [];
   const ours = new Set<number>();
   for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(at.blockCol - 1 + k);
@@ -171,10 +177,13 @@ function readUserDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] 
   if (!wanted.length) return [];
   const from = Math.min(...wanted);
   const to = Math.max(...wanted);
-  const grid = sheet.getRange(top, from + 1, n, to - from + 1).getValues();
+  const ss = SpreadsheetApp.getActive();
+  // Date cells are days in the spreadsheet's time zone; text is read by core's one rule, month-first only in a month-first locale.
+  const grid = gridInZone(sheet.getRange(top, from + 1, n, to - from + 1).getValues(), () => ss.getSpreadsheetTimeZone());
   const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
   for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
-  return grid.map((row) => userDatesOf(row, shifted));
+  const options = { header: at.header.slice(from, to + 1), monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()) };
+  return grid.map((row) => readUserDates(row, shifted, options));
 }
 
 /** Writes what the engine hands out where each property is now, then tells the engine what was written. */
@@ -196,7 +205,9 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
     const first = key ? dupes.get(key) : undefined;
     if (key && first === undefined) dupes.set(key, sheetRow);
     const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
-    const context = { windows: win, userDates: t.userDates[w.row] };
+    const context = { windows: win, userDates: t.userDates[w.row], problems: t.dateProblems[w.row] };
+    // Each row gets its final result once: counted as it is written (a number, so the stored run stays small).
+    if (t.dateProblems[w.row]) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
     rows.set(sheetRow, (prev) => {
       const row = outputRow(outcome, nowIso, prev, note, context);
       changes.push(...rowChanges(prev, row));

@@ -574,6 +574,10 @@
       HostType: { Excel: "Excel" },
       context: {
         partitionKey: state.partitionKey,
+        // Office's display language ("en-GB", "en-US"); a test sets state.displayLanguage.
+        get displayLanguage() {
+          return state.displayLanguage === undefined ? "en-GB" : state.displayLanguage;
+        },
         // Every requirement set is supported unless a test lists it in state.unsupportedSets ("ExcelApi 1.16").
         requirements: { isSetSupported: (name, version) => !(state.unsupportedSets || []).includes(`${name} ${version}`) },
       },

@@ -854,6 +854,12 @@ export class FakeSpreadsheet {
     this.log.record("Spreadsheet", "getSpreadsheetTimeZone", false);
     return this.timeZone;
   }
+  /** File > Settings > Locale, as Sheets names it ("en_GB", "en_US"). */
+  locale = "en_GB";
+  getSpreadsheetLocale() {
+    this.log.record("Spreadsheet", "getSpreadsheetLocale", false);
+    return this.locale;
+  }
   getActiveRangeList() {
     this.log.record("Spreadsheet", "getActiveRangeList", false);
     return this.active.getActiveRangeList();
