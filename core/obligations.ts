@@ -342,26 +342,43 @@ export function nextObligation(result: CheckResult, o: ObligationOptions): Oblig
 }
 
 /**
- * Window settings from what a user typed: each check's plan, book and urgent days, whole numbers 0..3650 with
- * plan >= book >= urgent. Returns the settings with defaults filled in, or the first problem in words.
+ * One window field as typed: a whole number of days written with digits only ("30", " 30 ", "030"), or a number that is
+ * whole. Refused: an empty field (a number field of a browser also hands over "" for what it cannot read, such as
+ * "0x1E"), "1e2", "0x1E", "7.0", "+7", "-1", "7 days" and anything that is not text or a number.
+ */
+function windowDays(raw: unknown): number | null {
+  if (typeof raw === "number") return Number.isInteger(raw) ? raw : null;
+  if (typeof raw !== "string" || !/^\s*\d{1,4}\s*$/.test(raw)) return null;
+  return Number(raw.trim());
+}
+
+/**
+ * Window settings from what a user typed: each check's plan, book and urgent days, whole numbers 0..3650 written as
+ * digits, with plan >= book >= urgent. A field left out keeps its default; a field given must be a whole number (an
+ * empty one is refused, since a browser's number field hands over "" for what it cannot read). Unknown checks and
+ * unknown window names are refused. Returns the settings with defaults filled in, or the first problem in words,
+ * naming the field ("EICR plan window: ...").
  */
 export function parseWindowSettings(input: unknown): { ok: true; value: WindowSettings } | { ok: false; message: string } {
   const out = JSON.parse(JSON.stringify(DEFAULT_WINDOWS)) as WindowSettings;
   if (input === undefined || input === null) return { ok: true, value: out };
-  if (typeof input !== "object") return { ok: false, message: "Window settings must be an object of checks: reset the windows to their defaults in Settings." };
+  if (typeof input !== "object" || Array.isArray(input)) return { ok: false, message: "Window settings must be an object of checks: reset the windows to their defaults in Settings." };
   for (const [check, v] of Object.entries(input as Record<string, unknown>)) {
     if (!(CHECK_NAMES as readonly string[]).includes(check)) return { ok: false, message: `"${check}" is not a check (use ${CHECK_NAMES.join(", ")}).` };
-    if (!v || typeof v !== "object") continue;
+    const label = CHECK_LABELS[check as CheckName];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "object" || Array.isArray(v)) return { ok: false, message: `${label} windows must give plan, book and urgent days: reset the windows to their defaults in Settings.` };
     const w = { ...out[check as CheckName] };
-    for (const k of ["plan", "book", "urgent"] as const) {
-      const raw = (v as Record<string, unknown>)[k];
-      if (raw === undefined || raw === null || raw === "") continue;
-      const n = typeof raw === "number" ? raw : Number(String(raw).trim());
-      if (!Number.isInteger(n) || n < 0 || n > 3650) return { ok: false, message: `${CHECK_LABELS[check as CheckName]} ${k} window: "${String(raw)}" is not a whole number of days; enter one from 0 to 3650.` };
+    for (const [k, raw] of Object.entries(v as Record<string, unknown>)) {
+      if (k !== "plan" && k !== "book" && k !== "urgent") return { ok: false, message: `${label} "${k}" is not a window (use plan, book, urgent).` };
+      if (raw === undefined || raw === null) continue;
+      if (typeof raw === "string" && raw.trim() === "") return { ok: false, message: `${label} ${k} window is empty, or what was typed is not a number: enter a whole number of days from 0 to 3650.` };
+      const n = windowDays(raw);
+      if (n === null || n < 0 || n > 3650) return { ok: false, message: `${label} ${k} window: "${String(raw)}" is not a whole number of days; enter one from 0 to 3650.` };
       w[k] = n;
     }
     if (!(w.plan >= w.book && w.book >= w.urgent)) {
-      return { ok: false, message: `${CHECK_LABELS[check as CheckName]} windows must be Plan ≥ Book ≥ Urgent (got ${w.plan} / ${w.book} / ${w.urgent} days): correct the numbers.` };
+      return { ok: false, message: `${label} windows must be Plan ≥ Book ≥ Urgent (got ${w.plan} / ${w.book} / ${w.urgent} days): correct the numbers.` };
     }
     out[check as CheckName] = w;
   }

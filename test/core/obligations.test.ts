@@ -140,11 +140,23 @@ describe("obligations table (today 2027-01-31)", () => {
   });
 
   test("window settings typed by a user are checked field by field", () => {
-    expect(parseWindowSettings({ gas_safety: { plan: "90", book: 45, urgent: "" } })).toEqual({ ok: true, value: expect.objectContaining({ gas_safety: { plan: 90, book: 45, urgent: 7 } }) });
+    expect(parseWindowSettings({ gas_safety: { plan: " 90 ", book: 45 } })).toEqual({ ok: true, value: expect.objectContaining({ gas_safety: { plan: 90, book: 45, urgent: 7 } }) });
     expect(parseWindowSettings({ eicr: { plan: "soon" } })).toEqual({ ok: false, message: expect.stringContaining('EICR plan window: "soon"') });
     expect(parseWindowSettings({ epc: { plan: 10, book: 20 } })).toEqual({ ok: false, message: expect.stringContaining("Plan ≥ Book ≥ Urgent") });
     expect(parseWindowSettings({ boiler: {} })).toEqual({ ok: false, message: expect.stringContaining('"boiler" is not a check') });
     expect(parseWindowSettings(undefined)).toEqual({ ok: true, value: DEFAULT_WINDOWS });
+  });
+
+  test.each([" ", "", "1e2", "0x1E", "7.0", "+7", "-1", "7 days", "3651", 7.5, true, [7]])("a window typed as %p is refused, naming the field", (typed) => {
+    const r = parseWindowSettings({ eicr: { urgent: typed } });
+    expect(r).toEqual({ ok: false, message: expect.stringMatching(/^EICR urgent window(:| is empty)/) });
+  });
+
+  test("unknown checks, unknown window names and a check that is not a set of windows are refused", () => {
+    expect(parseWindowSettings({ gas: { plan: 5 } })).toEqual({ ok: false, message: '"gas" is not a check (use epc, gas_safety, eicr, licensing, deposit_protection).' });
+    expect(parseWindowSettings({ gas_safety: { plann: 5 } })).toEqual({ ok: false, message: 'Gas safety "plann" is not a window (use plan, book, urgent).' });
+    expect(parseWindowSettings({ gas_safety: 30 })).toEqual({ ok: false, message: expect.stringMatching(/^Gas safety windows must give plan, book and urgent days/) });
+    expect(parseWindowSettings({ gas_safety: { plan: "030", book: 30, urgent: 0 } })).toEqual({ ok: true, value: expect.objectContaining({ gas_safety: { plan: 30, book: 30, urgent: 0 } }) });
   });
 });
 

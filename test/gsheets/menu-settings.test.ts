@@ -96,3 +96,25 @@ test("settings: validated before storing, key masked in every answer, removable"
   expect(removed.settings.hasKey).toBe(false);
   expect([...env.userProperties.data.values()]).not.toContain("secret-key-123456");
 });
+
+test("window settings: whole numbers of days only, the field named in the refusal; nothing is stored when one is refused", () => {
+  const env = createGasEnvironment();
+  const windowsStored = () => Object.keys(env.userProperties.getProperties()).filter((k) => /window/i.test(k));
+  for (const [typed, said] of [
+    [" ", "Gas safety urgent window is empty"],
+    ["", "Gas safety urgent window is empty"],
+    ["1e2", 'Gas safety urgent window: "1e2" is not a whole number of days'],
+    ["0x1E", 'Gas safety urgent window: "0x1E" is not a whole number of days'],
+    ["7.0", 'Gas safety urgent window: "7.0" is not a whole number of days'],
+  ]) {
+    const r = env.run("saveSettings", { windows: { gas_safety: { plan: "60", book: "30", urgent: typed } } });
+    expect([typed, r.ok, r.message]).toEqual([typed, false, expect.stringContaining(said)]);
+  }
+  const unknown = env.run("saveSettings", { windows: { boiler: { plan: "60" } } });
+  expect(unknown.message).toContain('"boiler" is not a check');
+  expect(windowsStored()).toEqual([]);
+  const ok = env.run("saveSettings", { windows: { gas_safety: { plan: "60", book: "30", urgent: "10" } } });
+  expect(ok.ok).toBe(true);
+  expect(ok.settings.windows.gas_safety).toEqual({ plan: 60, book: 30, urgent: 10 });
+  expect(windowsStored()).toHaveLength(1);
+});
