@@ -47,8 +47,10 @@ export function createRuntime(o: { store?: UserStore; fallbackBaseUrl?: string; 
     },
   };
   rt.batcher = new CheckBatcher({ getConfig, fetch: boundFetch, onRateLimit: (info) => rt.reportRateLimit(info) });
-  // A new key or base URL must not answer from results fetched with the old one.
-  settings.onChange(() => {
+  // A new key or base URL must not answer from results fetched with the old one (new windows need no new answers: the
+  // functions count them again from the cached results when Excel recalculates).
+  settings.onChange((s, before) => {
+    if (s.apiKey === before.apiKey && s.baseUrl === before.baseUrl && s.plan === before.plan) return;
     rt.batcher.clear();
     rt.lookups.clear();
   });

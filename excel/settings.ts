@@ -79,7 +79,7 @@ export function defaultBaseUrl(built: string = BUILT_SERVICE_URL): string {
   return loc && loc.origin && /^https?:/.test(loc.origin) ? `${loc.origin}/v1` : "https://localhost:3000/v1";
 }
 
-type Listener = (s: AddinSettings) => void;
+type Listener = (s: AddinSettings, previous: AddinSettings) => void;
 
 /** One settings object per runtime; the pane writes it, the custom functions read it. */
 export class SettingsStore {
@@ -170,7 +170,7 @@ export class SettingsStore {
   private async update(patch: Partial<AddinSettings>): Promise<void> {
     const current = await this.load();
     this.cached = { ...current, ...patch };
-    for (const l of this.listeners) l(this.cached);
+    for (const l of this.listeners) l(this.cached, current);
   }
 }
 

@@ -60,6 +60,14 @@ async function checkOf(uprn: unknown): Promise<{ result: CheckResult; checkedAt:
 }
 
 /**
+ * The user's saved windows (Settings in the pane; the same store and SettingsStore the results block's runs read, on
+ * the shared runtime's one page), so a card, NEXTACTION, DUE and the block give the same window for the same day.
+ */
+async function savedWindows() {
+  return (await complianceRuntime().settings.load()).windows;
+}
+
+/**
  * Overall compliance score of a property, 0 to 100 (100 when every check passes).
  * @customfunction SCORE
  * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956" or a cell holding it.
@@ -151,7 +159,7 @@ export async function expiry(uprn: any, check: string): Promise<any> {
 export async function nextaction(uprn: any): Promise<string> {
   return guarded(async () => {
     const { result } = await checkOf(uprn);
-    const next = nextObligation(result, { today: today() });
+    const next = nextObligation(result, { today: today(), windows: await savedWindows() });
     return next ? next.action : "No action due";
   });
 }
@@ -168,7 +176,8 @@ export async function due(uprn: any, check?: string): Promise<any> {
   return guarded(async () => {
     const name = check === undefined || check === null || String(check).trim() === "" ? null : checkName(check);
     const { result } = await checkOf(uprn);
-    const ob = name ? (member(result, name), obligationFor(result, name, { today: today() })) : nextObligation(result, { today: today() });
+    const o = { today: today(), windows: await savedWindows() };
+    const ob = name ? (member(result, name), obligationFor(result, name, o)) : nextObligation(result, o);
     if (!ob) throw notAvailable(name ? `${name} is not required for this property: nothing is due` : "no action is due for this property");
     if (!ob.due) throw notAvailable(`no due date: ${ob.action || "nothing to do"}`);
     return dateCell(ob.due);
@@ -202,7 +211,8 @@ export async function check(uprn: any): Promise<any[][]> {
   return guarded(async () => {
     const { result, checkedAt } = await checkOf(uprn);
     // Spilled values are never parsed as formulas, so the apostrophe guard that protects written cells is not needed here.
-    return [outputRow({ result }, checkedAt).map((v) => (typeof v === "string" && v.startsWith("'") ? v.slice(1) : v))];
+    const row = outputRow({ result }, checkedAt, undefined, undefined, { windows: await savedWindows() });
+    return [row.map((v) => (typeof v === "string" && v.startsWith("'") ? v.slice(1) : v))];
   });
 }
 
@@ -221,7 +231,7 @@ export async function property(uprn: any): Promise<any> {
     }
     const { result, checkedAt } = await checkOf(uprn);
     // Counted from today, as NEXTACTION and DUE are, so =B2.[Next action] and =COMPLIANCE.NEXTACTION(A2) agree.
-    return toEntityValue(propertyCard(result, checkedAt, { today: today() }));
+    return toEntityValue(propertyCard(result, checkedAt, { today: today(), windows: await savedWindows() }));
   });
 }
 

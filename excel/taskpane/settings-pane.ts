@@ -41,6 +41,22 @@ function renderWindows(w: WindowSettings): void {
   }
 }
 
+/**
+ * The COMPLIANCE functions read the saved windows when they calculate: a full recalculation makes the cells already in
+ * the workbook (cards, NEXTACTION, DUE) count with the new ones, from their cached answers. The words said after "saved".
+ */
+async function recalculateFunctions(): Promise<string> {
+  try {
+    await Excel.run(async (ctx) => {
+      ctx.workbook.application.calculate(Excel.CalculationType.full);
+      await ctx.sync();
+    });
+    return "; the COMPLIANCE functions are recalculating with them";
+  } catch (e) {
+    return `; the COMPLIANCE functions could not be recalculated (${errorText(e)}): press Refresh COMPLIANCE functions`;
+  }
+}
+
 async function saveWindows(): Promise<void> {
   const typed: Record<string, Record<string, string>> = {};
   for (const check of CHECK_NAMES) {
@@ -50,7 +66,7 @@ async function saveWindows(): Promise<void> {
   document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
   try {
     renderWindows(await rt.settings.setWindows(typed));
-    say("settings-status", "Windows saved: the next check and the Action list use them.");
+    say("settings-status", `Windows saved: the next check and the Action list use them${await recalculateFunctions()}.`);
   } catch (e) {
     const message = errorText(e);
     say("settings-status", message);
@@ -145,7 +161,7 @@ export function wireSettings(): void {
   $("save-windows").addEventListener("click", () => void saveWindows());
   $("reset-windows").addEventListener("click", async () => {
     renderWindows(await rt.settings.resetWindows());
-    say("settings-status", "Windows back to the defaults.");
+    say("settings-status", `Windows back to the defaults${await recalculateFunctions()}.`);
   });
   $("plan").addEventListener("change", async () => {
     await rt.settings.setPlan(($("plan") as HTMLSelectElement).value as "professional" | "enterprise");
