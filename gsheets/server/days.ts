@@ -3,6 +3,9 @@
  * zone: its day is the date in that zone, not in UTC nor in the server's zone. Read here, at the host's edge, so that
  * core only ever sees YYYY-MM-DD text.
  */
+import { detectUserColumns, isMonthFirstLocale, readUserDates, type UserDates } from "../../core";
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]";
 
@@ -15,4 +18,27 @@ export function cellInZone(v: unknown, timeZone: string): unknown {
 export function gridInZone(grid: unknown[][], zone: () => string): unknown[][] {
   let tz = "";
   return grid.map((row) => row.map((v) => (isDate(v) ? cellInZone(v, tz || (tz = zone())) : v)));
+}
+
+/**
+ * The user's own dates the rules read (by header: "EICR date", "Licence expiry", "Deposit received"), one read of the
+ * columns that hold them; nothing is read when the table has none of them. Our block's columns (blockWidth from
+ * blockCol, 1-based) are never the user's.
+ */
+export function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number, blockWidth: number): { dates: UserDates; problems: string[] }[] {
+  if (!at.header || !n) return [];
+  const ours = new Set<number>();
+  for (let k = 0; k < blockWidth; k++) ours.add(at.blockCol - 1 + k);
+  const cols = detectUserColumns(at.header, ours);
+  const wanted = [cols.eicrDate, cols.licenceExpiry, cols.depositReceived].filter((c): c is number => c !== undefined);
+  if (!wanted.length) return [];
+  const from = Math.min(...wanted);
+  const to = Math.max(...wanted);
+  const ss = SpreadsheetApp.getActive();
+  // Date cells are days in the spreadsheet's time zone; text is read by core's one rule, month-first only in a month-first locale.
+  const grid = gridInZone(sheet.getRange(top, from + 1, n, to - from + 1).getValues(), () => ss.getSpreadsheetTimeZone());
+  const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
+  for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
+  const options = { header: at.header.slice(from, to + 1), monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()) };
+  return grid.map((row) => readUserDates(row, shifted, options));
 }

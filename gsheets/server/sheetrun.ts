@@ -36,9 +36,6 @@ import {
   type RowNow,
   type UserDates,
   type WindowSettings,
-  detectUserColumns,
-  readUserDates,
-  isMonthFirstLocale,
 } from "../../core";
 import { refreshAfterRun } from "./actions";
 import { appendChanges, appendRunLog, runBy } from "./logs";
@@ -50,7 +47,7 @@ export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import { BLOCK_WIDTH, checkBlock, hiddenByFilter, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
 import { progressOf, say, sheetPhase } from "./progress";
-import { gridInZone } from "./days";
+import { readOwnDates } from "./days";
 import { recordWatch } from "./watch";
 
 export { progressOf, say, sheetPhase };
@@ -159,31 +156,9 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
     notes.push(r.note);
     rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
   });
-  const read = readOwnDates(sheet, at, top, n);
+  const read = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
   const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
   return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best };
-}
-
-/**
- * The user's own dates the rules read (by header: "EICR date", "Licence expiry", "Deposit received"), one read of the
- * columns that hold them; nothing is read when the table has none of them.
- */
-function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number): { dates: UserDates; problems: string[] }[] {
-  if (!at.header || !n) return [];
-  const ours = new Set<number>();
-  for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(at.blockCol - 1 + k);
-  const cols = detectUserColumns(at.header, ours);
-  const wanted = [cols.eicrDate, cols.licenceExpiry, cols.depositReceived].filter((c): c is number => c !== undefined);
-  if (!wanted.length) return [];
-  const from = Math.min(...wanted);
-  const to = Math.max(...wanted);
-  const ss = SpreadsheetApp.getActive();
-  // Date cells are days in the spreadsheet's time zone; text is read by core's one rule, month-first only in a month-first locale.
-  const grid = gridInZone(sheet.getRange(top, from + 1, n, to - from + 1).getValues(), () => ss.getSpreadsheetTimeZone());
-  const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
-  for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
-  const options = { header: at.header.slice(from, to + 1), monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()) };
-  return grid.map((row) => readUserDates(row, shifted, options));
 }
 
 /** Writes what the engine hands out where each property is now, then tells the engine what was written. */
