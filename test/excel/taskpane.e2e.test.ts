@@ -419,6 +419,30 @@ run("Excel task pane in Chromium", () => {
     pageErrors.length = 0; // the failures above were meant
   });
 
+  test("window settings: a value that is not a whole number of days is refused with the field named and marked; saved ones recalculate the functions", async () => {
+    await page.evaluate(() => ((document.getElementById("settings") as HTMLDetailsElement).open = true));
+    const field = "#win-gas_safety-urgent";
+    for (const [typed, said] of [
+      ["1e2", /^Gas safety urgent window: "1e2" is not a whole number of days/],
+      ["", /^Gas safety urgent window is empty, or what was typed is not a number/],
+    ] as const) {
+      await page.fill(field, typed);
+      await page.click("#save-windows");
+      await waitText("settings-status", said);
+      expect(await page.getAttribute(field, "aria-invalid")).toBe("true");
+      expect(await focused()).toBe("win-gas_safety-urgent");
+    }
+    await page.evaluate(() => ((window as any).__excelStandIn.state.lastCalculation = null));
+    await page.fill(field, "10");
+    await page.click("#save-windows");
+    await waitText("settings-status", /^Windows saved: the next check and the Action list use them; the COMPLIANCE functions are recalculating with them\.$/);
+    expect(await page.getAttribute(field, "aria-invalid")).toBeNull();
+    expect(await page.evaluate(() => (window as any).__excelStandIn.state.lastCalculation)).toBe("Full");
+    await page.click("#reset-windows");
+    await waitText("settings-status", /^Windows back to the defaults/);
+    expect(await page.inputValue(field)).toBe("7");
+  });
+
   test("Refresh clears the cache and recalculates the workbook", async () => {
     await page.click("#refresh");
     await page.waitForFunction(() => /recalculating/.test(document.getElementById("refresh-status")!.textContent ?? ""));

@@ -159,6 +159,28 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.close();
   });
 
+  test("window settings: a value that is not a whole number of days is refused with the field named, marked and focused; nothing is saved", async () => {
+    const env = createGasEnvironment();
+    const { page } = await openSidebar(browser, env);
+    await page.waitForSelector("#panel-settings:not([hidden])");
+    await page.evaluate(() => ((document.getElementById("windows-settings") as HTMLDetailsElement).open = true));
+    const field = "#win-eicr-urgent";
+    for (const [typed, said] of [
+      ["1e2", /^Not saved: EICR urgent window: "1e2" is not a whole number of days/],
+      ["", /^Not saved: EICR urgent window is empty, or what was typed is not a number/],
+    ] as const) {
+      await page.fill(field, typed);
+      await page.click("#save-settings");
+      await page.waitForFunction((src) => new RegExp(src).test(document.getElementById("message")!.textContent || ""), said.source);
+      expect(await page.getAttribute(field, "aria-invalid")).toBe("true");
+      expect(await page.evaluate(() => document.activeElement!.id)).toBe("win-eicr-urgent");
+      // What was typed stays in the field to be corrected.
+      expect(await page.inputValue(field)).toBe(typed);
+    }
+    expect(Object.keys(env.userProperties.getProperties()).filter((k) => /window/i.test(k))).toEqual([]);
+    await page.close();
+  });
+
   test("reopening the sidebar resumes a running check; lookup inserts a UPRN into the active cell", async () => {
     const env = createGasEnvironment();
     env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
