@@ -1,0 +1,244 @@
+/**
+ * The five checks' rules in Wales and Scotland, where they differ from England's: which checks apply, how their periods
+ * run, and the words of each source. One entry point, `countryAdjust`, takes the obligation England's rules gave
+ * (core/obligations.ts) and returns the one the property's country gives. Pure and host-free, like the England rules.
+ *
+ *   countryAdjust("Scotland", "deposit_protection", englandObligation, { today, member, userDates, tenancyStart })
+ *
+ * - England: the obligation is returned as it is.
+ * - A check whose rule is the same in the country (gas safety everywhere in Great Britain; EPC and licensing in Wales)
+ *   keeps England's obligation and says which law it is.
+ * - A check with its own rule there is worked out again from the service's result (`member`) and the user's dates:
+ *   Wales's electrical condition report and deposit; Scotland's electrical safety inspection, EPC and deposit.
+ * - A rule England has that the country does not (the EPC minimum in Scotland, selective licensing in Scotland) is not
+ *   given a deadline: the row says it does not apply there.
+ *
+ * Every statement is dated: CHECKED. The sources are in COUNTRY_SOURCES and docs/compliance-rules.md.
+ */
+import { displayStatus, type CheckName } from "./checks";
+import type { Country } from "./country";
+import { addDays, addMonths, daysBetween, DEFAULT_WINDOWS, isoDay, windowFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
+import { addWorkingDays } from "./working-days";
+
+export const CHECKED = "2026-11-25";
+
+export interface CountryContext {
+  /** The day counted from, YYYY-MM-DD. */
+  today: string;
+  /** The check's member of the service's result ({ status, expiry, rating, detail, scheme, ... }), when there is one. */
+  member?: Record<string, unknown>;
+  /** The user's own dates, already read as YYYY-MM-DD (EICR date, deposit received, licence expiry). */
+  userDates?: UserDates;
+  /** The tenancy's start, YYYY-MM-DD, from the user's "Tenancy start" column: Scotland counts the deposit from it. */
+  tenancyStart?: string;
+  windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
+}
+
+/** A source as the docs cite it: what it is, where to read it, its own words. */
+export interface Source {
+  title: string;
+  url: string;
+  /** The source's own words, where they were read; `note` is ours, where only the effect is stated. */
+  quote?: string;
+  note?: string;
+}
+
+/** How each check stands in a country: applies as in England, applies with its own rule, or does not apply. */
+export interface CountryRule {
+  applies: "as_england" | "own_rule" | "partly";
+  rule: string;
+  period: string;
+  sources: readonly Source[];
+}
+
+const GSIUR: Source = {
+  title: "Gas Safety (Installation and Use) Regulations 1998 (SI 1998/2451), reg 36(3): Great Britain, so England, Wales and Scotland",
+  url: "https://www.legislation.gov.uk/uksi/1998/2451/regulation/36",
+  quote: "each appliance and flue ... is checked for safety within 12 months of being installed and at intervals of not more than 12 months since it was last checked for safety",
+};
+
+export const COUNTRY_SOURCES = {
+  walesElectrical: {
+    title: "Renting Homes (Fitness for Human Habitation) (Wales) Regulations 2022 (SI 2022/6), reg 6 (as amended: 14 days)",
+    url: "https://www.legislation.gov.uk/wsi/2022/6/regulation/6",
+    quote:
+      "valid— (i) until the end of the period of 5 years beginning with the day on which the electrical safety inspection is carried out ... the contract-holder is, before the end of the period of 14 days starting with the occupation date, given— (a) a copy of the most recent electrical condition report",
+  },
+  walesDeposit: {
+    title: "Renting Homes (Wales) Act 2016, s.45(2)",
+    url: "https://www.legislation.gov.uk/anaw/2016/1/section/45",
+    quote: "Before the end of the period of 30 days starting with the day on which the deposit is paid, the landlord must— (a) comply with the initial requirements of an authorised deposit scheme, and (b) give the contract-holder ... the required information.",
+  },
+  scotlandElectrical: {
+    title: "Housing (Scotland) Act 2006, ss.19A-19B (the repairing standard: electrical safety inspections); Repairing Standard statutory guidance for private landlords, in force from 1 March 2024",
+    url: "https://www.gov.scot/publications/repairing-standard-statutory-guidance-private-landlords/pages/16/",
+    quote: "Landlords are required to ensure an electrical safety inspection is carried out by a competent person before the tenancy commences, and then at intervals of no more than five years. (Annex D3, D.55; sections 19A and 19B cover the installations, fixtures and fittings and any appliances provided by the landlord under the tenancy)",
+  },
+  scotlandDeposit: {
+    title: "Tenancy Deposit Schemes (Scotland) Regulations 2011 (SSI 2011/176), reg 3(1) and reg 2",
+    url: "https://www.legislation.gov.uk/ssi/2011/176/regulation/3",
+    quote:
+      "A landlord who has received a tenancy deposit in connection with a relevant tenancy must, within 30 working days of the beginning of the tenancy— (a) pay the deposit to the scheme administrator of an approved scheme; and (b) provide the tenant with the information required under regulation 42. [reg 2:] \"working day\" means a day that is not a Saturday or Sunday, nor any day that is a bank holiday under the Banking and Financial Dealings Act 1971 in any part of the United Kingdom",
+  },
+  scotlandEpc: {
+    title: "Energy Performance of Buildings (Scotland) Regulations 2008 (SSI 2008/309); the MEES Regulations (SI 2015/962) extend to England and Wales only",
+    url: "https://www.legislation.gov.uk/ssi/2008/309/contents",
+    note: "An EPC is given to a prospective tenant and is valid for 10 years. No minimum rating for private lets is in force in Scotland (checked 2026-11-25): the minimum E of SI 2015/962 and the C announced for 2030 are for England and Wales.",
+  },
+  scotlandHmo: {
+    title: "Housing (Scotland) Act 2006, Part 5 (licensing of houses in multiple occupation); Housing Act 2004 Parts 2 and 3 do not extend to Scotland",
+    url: "https://www.legislation.gov.uk/asp/2006/1/part/5",
+    note: "An HMO must be licensed by the council; a licence lasts the period the council sets, at most 3 years. Scotland has no selective licensing.",
+  },
+} as const;
+
+/** Which of the five checks apply in Wales and Scotland, and how their periods run. */
+export const COUNTRY_RULES: Readonly<Record<"Wales" | "Scotland", Record<CheckName, CountryRule>>> = {
+  Wales: {
+    gas_safety: { applies: "as_england", rule: "Gas Safety (Installation and Use) Regs 1998, reg 36 (Great Britain)", period: "at intervals of not more than 12 months", sources: [GSIUR] },
+    eicr: { applies: "own_rule", rule: "Renting Homes (FFHH) (Wales) Regs 2022, reg 6", period: "valid for 5 years beginning with the inspection day (last day: inspection + 5 years - 1 day); copy to the contract-holder within 14 days", sources: [COUNTRY_SOURCES.walesElectrical] },
+    epc: { applies: "as_england", rule: "Energy Performance of Buildings (E&W) Regs 2012; MEES (E&W) Regs 2015", period: "EPC valid 10 years; F or G cannot be let", sources: [] },
+    licensing: { applies: "as_england", rule: "Housing Act 2004, Parts 2 and 3 (Welsh councils' HMO, additional and selective schemes)", period: "licences last up to 5 years", sources: [] },
+    deposit_protection: { applies: "own_rule", rule: "Renting Homes (Wales) Act 2016, s.45", period: "30 days starting with the day the deposit is paid (last day: paid + 29)", sources: [COUNTRY_SOURCES.walesDeposit] },
+  },
+  Scotland: {
+    gas_safety: { applies: "as_england", rule: "Gas Safety (Installation and Use) Regs 1998, reg 36 (Great Britain); repairing standard", period: "at intervals of not more than 12 months", sources: [GSIUR] },
+    eicr: { applies: "own_rule", rule: "Housing (Scotland) Act 2006, s.19A: electrical safety inspection (EICR and PAT)", period: "before a tenancy starts and at intervals of no more than 5 years", sources: [COUNTRY_SOURCES.scotlandElectrical] },
+    epc: { applies: "partly", rule: "Energy Performance of Buildings (Scotland) Regs 2008: EPC valid 10 years; no minimum rating for lets in force", period: "EPC valid 10 years", sources: [COUNTRY_SOURCES.scotlandEpc] },
+    licensing: { applies: "partly", rule: "Housing (Scotland) Act 2006, Part 5 (HMO licensing; no selective licensing)", period: "HMO licences last up to 3 years (the council sets the period)", sources: [COUNTRY_SOURCES.scotlandHmo] },
+    deposit_protection: { applies: "own_rule", rule: "Tenancy Deposit Schemes (Scotland) Regs 2011, reg 3", period: "within 30 working days of the tenancy's start (the start day not counted; bank holidays of any part of the UK are not working days)", sources: [COUNTRY_SOURCES.scotlandDeposit] },
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+
+function dated(check: CheckName, due: string, action: string, rule: string, c: CountryContext): Obligation {
+  const daysLeft = daysBetween(c.today, due);
+  const w = { ...DEFAULT_WINDOWS[check], ...(c.windows?.[check] ?? {}) };
+  return { check, due, daysLeft, window: windowFor(daysLeft, w), action, rule };
+}
+
+function now(check: CheckName, action: string, rule: string, c: CountryContext): Obligation {
+  return { check, due: c.today, daysLeft: 0, window: "Overdue", action, rule };
+}
+
+/** A rule of England's that this country does not have: said in the row, with no deadline. */
+function notHere(check: CheckName, action: string, rule: string): Obligation {
+  return { check, due: null, daysLeft: null, window: "OK", action, rule };
+}
+
+const withRule = (ob: Obligation | null, rule: string): Obligation | null => (ob ? { ...ob, rule } : ob);
+
+const UNSATISFACTORY = /unsatisfactory|\bC1\b|\bC2\b|\bFI\b|remedial/i;
+
+function walesElectrical(c: CountryContext, england: Obligation | null): Obligation | null {
+  const m = c.member;
+  if (!m) return england;
+  const status = displayStatus(m.status);
+  const rule = COUNTRY_RULES.Wales.eicr.rule;
+  if (status === "not_required" || status === "unknown") return withRule(england, rule);
+  const inspected = isoDay(c.userDates?.eicrDate);
+  // reg 6(2)(b)(i): valid "until the end of the period of 5 years beginning with" the inspection day.
+  const expiry = isoDay(m.expiry) ?? (inspected ? addDays(addMonths(inspected, 60), -1) : null);
+  if (status === "fail") {
+    const expired = expiry !== null && expiry < c.today;
+    if (!expired && (expiry || UNSATISFACTORY.test(text(m.detail)))) {
+      // The Welsh regulations give no period for the work itself: the dwelling is not fit until it is done.
+      return now("eicr", "Unsatisfactory electrical report: the dwelling is unfit until the remedial work is done; then give the contract-holder written confirmation within 14 days", rule, c);
+    }
+    if (expired) return dated("eicr", expiry!, "Electrical condition report expired: book a new inspection now, then give the contract-holder a copy within 14 days", rule, c);
+    return now("eicr", "Get an electrical condition report: none on record (a valid one is needed for every occupation contract)", rule, c);
+  }
+  if (expiry) return dated("eicr", expiry, "Book the electrical inspection before the report's 5 years end, then give the contract-holder a copy within 14 days", rule, c);
+  return withRule(england, rule);
+}
+
+function scotlandElectrical(c: CountryContext, england: Obligation | null): Obligation | null {
+  const m = c.member;
+  if (!m) return england;
+  const status = displayStatus(m.status);
+  const rule = COUNTRY_RULES.Scotland.eicr.rule;
+  if (status === "not_required" || status === "unknown") return withRule(england, rule);
+  const inspected = isoDay(c.userDates?.eicrDate);
+  // s.19A: "at intervals of no more than five years": the fifth anniversary, as England's "no more than 5 years".
+  const expiry = isoDay(m.expiry) ?? (inspected ? addMonths(inspected, 60) : null);
+  if (status === "fail") {
+    const expired = expiry !== null && expiry < c.today;
+    if (!expired && (expiry || UNSATISFACTORY.test(text(m.detail)))) {
+      return now("eicr", "Unsatisfactory electrical inspection: repair what it found (the repairing standard gives no fixed period), then give the tenant the record", rule, c);
+    }
+    if (expired) return dated("eicr", expiry!, "Electrical safety inspection overdue: book the EICR and the appliance test (PAT) now", rule, c);
+    return now("eicr", "Get an electrical safety inspection (EICR and PAT): none on record", rule, c);
+  }
+  if (expiry) return dated("eicr", expiry, "Book the electrical safety inspection (EICR and PAT of the appliances you provide): at most 5 years apart", rule, c);
+  return withRule(england, rule);
+}
+
+function scotlandEpc(c: CountryContext, england: Obligation | null): Obligation | null {
+  const m = c.member;
+  if (!m) return england;
+  const status = displayStatus(m.status);
+  const rule = COUNTRY_RULES.Scotland.epc.rule;
+  if (status === "not_required" || status === "unknown") return withRule(england, rule);
+  const rating = text(m.rating).toUpperCase();
+  const expiry = isoDay(m.expiry);
+  if (expiry) {
+    const action = expiry < c.today ? "EPC expired: get a new one before marketing or a new let" : "Renew the EPC before marketing or a new let (valid 10 years)";
+    return dated("epc", expiry, action, rule, c);
+  }
+  if (status === "fail") {
+    // The service's fail stands (never shown as OK), but England's "cannot be let below E" is not Scottish law.
+    const why = rating ? ` (rating ${rating}; Scotland sets no minimum rating for lets in law, checked ${CHECKED})` : "";
+    return now("epc", `Resolve the failed EPC check${why}: get a valid EPC`, rule, c);
+  }
+  if (rating) return notHere("epc", `No minimum EPC rating for lets is law in Scotland (checked ${CHECKED}): England's minimum E and the announced C do not apply`, rule);
+  return withRule(england, rule);
+}
+
+function scotlandLicensing(c: CountryContext, england: Obligation | null): Obligation | null {
+  const rule = COUNTRY_RULES.Scotland.licensing.rule;
+  const scheme = text(c.member?.scheme);
+  if (/selective/i.test(scheme)) {
+    return notHere("licensing", `Selective licensing does not exist in Scotland (Housing Act 2004 Part 3 is England and Wales): check the record's "${scheme}"`, rule);
+  }
+  return withRule(england, rule);
+}
+
+function deposit(country: "Wales" | "Scotland", c: CountryContext, england: Obligation | null): Obligation | null {
+  const m = c.member;
+  const rule = COUNTRY_RULES[country].deposit_protection.rule;
+  if (!m || displayStatus(m.status) !== "fail") return withRule(england, rule);
+  const received = isoDay(c.userDates?.depositReceived);
+  if (country === "Wales") {
+    const action = "Protect the deposit in an authorised scheme and give the contract-holder the required information within 30 days of payment";
+    // s.45(2): "the period of 30 days starting with the day on which the deposit is paid": day 1 is the day of payment.
+    return received ? dated("deposit_protection", addDays(received, 29), action, rule, c) : now("deposit_protection", action, rule, c);
+  }
+  const start = isoDay(c.tenancyStart);
+  const action = "Pay the deposit to an approved scheme (SafeDeposits Scotland, Letting Protection Service Scotland, mydeposits Scotland) and give the tenant the reg 42 information within 30 working days of the tenancy's start";
+  if (start) return dated("deposit_protection", addWorkingDays(start, 30), action, rule, c);
+  // Without the start, the deposit's receipt (usually on or before it) gives a date no later than the law's.
+  if (received) return dated("deposit_protection", addWorkingDays(received, 30), `${action} (counted from the deposit's receipt: add a Tenancy start column for the exact date)`, rule, c);
+  return now("deposit_protection", action, rule, c);
+}
+
+/**
+ * The obligation of `check` for a property in `country`, given the one England's rules gave (`england`, null when the
+ * check is absent or not required). Returns null only where England's did.
+ */
+export function countryAdjust(country: Country, check: CheckName, england: Obligation | null, c: CountryContext): Obligation | null {
+  if (country === "England" || !england) return england;
+  const rules = COUNTRY_RULES[country][check];
+  if (country === "Wales") {
+    if (check === "eicr") return walesElectrical(c, england);
+    if (check === "deposit_protection") return deposit("Wales", c, england);
+    return withRule(england, rules.rule);
+  }
+  if (check === "eicr") return scotlandElectrical(c, england);
+  if (check === "epc") return scotlandEpc(c, england);
+  if (check === "licensing") return scotlandLicensing(c, england);
+  if (check === "deposit_protection") return deposit("Scotland", c, england);
+  return withRule(england, rules.rule);
+}
