@@ -96,7 +96,7 @@ export const OWN_RULES: readonly OwnRule[] = [
     rule: { England: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Wales: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Scotland: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8" },
     source: {
       title: "HSE, Legionnaires' disease: the control of legionella bacteria in water systems (ACoP L8); landlords' duty under HSWA 1974 s.3 and COSHH 2002 reg 6",
-      url: "https://www.hse.gov.uk/legionnaires/things-to-know.htm",
+      url: "https://www.hse.gov.uk/legionnaires/",
       note: "a risk assessment is required and reviewed regularly; the law sets no fixed interval, so only a review date the user records gives a deadline.",
     },
     windows: { plan: 60, book: 30, urgent: 14 },
@@ -174,8 +174,8 @@ export const OWN_RULES: readonly OwnRule[] = [
     countries: ["England"],
     rule: { England: "Renters' Rights Act 2025, Part 2, Chapter 3 (Private Rented Sector Database)" },
     source: {
-      title: "Renters' Rights Act 2025 (c. 26), Part 2; Implementing the Renters' Rights Act 2025: our roadmap (MHCLG, November 2025)",
-      url: "https://www.gov.uk/government/publications/implementing-the-renters-rights-act-2025",
+      title: "Renters' Rights Act 2025, Part 2; Implementing the Renters' Rights Act 2025: our roadmap for reforming the private rented sector (MHCLG, 14 November 2025)",
+      url: "https://mhclgmedia.blog.gov.uk/2025/11/14/coverage-of-the-renters-rights-act-implementation-roadmap",
       note: "the database is announced from late 2026; registration is a duty only from the day regulations bring it into force.",
     },
     windows: { plan: 30, book: 14, urgent: 7 },
