@@ -7,17 +7,19 @@
  *
  * - England: the obligation is returned as it is.
  * - A check whose rule is the same in the country (gas safety everywhere in Great Britain; EPC and licensing in Wales)
- *   keeps England's obligation and says which law it is.
+ *   keeps England's obligation as it is (its rule names a law that extends there).
  * - A check with its own rule there is worked out again from the service's result (`member`) and the user's dates:
  *   Wales's electrical condition report and deposit; Scotland's electrical safety inspection, EPC and deposit.
  * - A rule England has that the country does not (the EPC minimum in Scotland, selective licensing in Scotland) is not
  *   given a deadline: the row says it does not apply there.
  *
+ * `adjustForCountry` does the same over a property's whole list of obligations (what obligationsFor returns).
+ *
  * Every statement is dated: CHECKED. The sources are in COUNTRY_SOURCES and docs/compliance-rules.md.
  */
 import { displayStatus, type CheckName } from "./checks";
 import type { Country } from "./country";
-import { addDays, addMonths, daysBetween, DEFAULT_WINDOWS, isoDay, windowFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
+import { addDays, addMonths, compareObligations, daysBetween, DEFAULT_WINDOWS, isoDay, windowFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
 import { addWorkingDays } from "./working-days";
 
 export const CHECKED = "2026-11-25";
@@ -229,16 +231,42 @@ function deposit(country: "Wales" | "Scotland", c: CountryContext, england: Obli
  * check is absent or not required). Returns null only where England's did.
  */
 export function countryAdjust(country: Country, check: CheckName, england: Obligation | null, c: CountryContext): Obligation | null {
-  if (country === "England" || !england) return england;
-  const rules = COUNTRY_RULES[country][check];
+  if (country === "England" || !england || COUNTRY_RULES[country][check].applies === "as_england") return england;
   if (country === "Wales") {
     if (check === "eicr") return walesElectrical(c, england);
     if (check === "deposit_protection") return deposit("Wales", c, england);
-    return withRule(england, rules.rule);
+    return england;
   }
   if (check === "eicr") return scotlandElectrical(c, england);
   if (check === "epc") return scotlandEpc(c, england);
   if (check === "licensing") return scotlandLicensing(c, england);
   if (check === "deposit_protection") return deposit("Scotland", c, england);
-  return withRule(england, rules.rule);
+  return england;
+}
+
+/**
+ * A property's obligations (England's, most urgent first, possibly several for one check) as its country gives them:
+ * checks that apply as in England are kept; each check with its own rule there becomes the one obligation that rule
+ * gives (worked out once from the service's member, not once per England obligation). Most urgent first again.
+ */
+export function adjustForCountry(
+  obligations: readonly Obligation[],
+  country: Country,
+  memberOf: (check: CheckName) => Record<string, unknown> | undefined,
+  c: Omit<CountryContext, "member">,
+): Obligation[] {
+  if (country === "England") return [...obligations];
+  const out: Obligation[] = [];
+  const done = new Set<CheckName>();
+  for (const ob of obligations) {
+    if (COUNTRY_RULES[country][ob.check].applies === "as_england") {
+      out.push(ob);
+      continue;
+    }
+    if (done.has(ob.check)) continue;
+    done.add(ob.check);
+    const adjusted = countryAdjust(country, ob.check, ob, { ...c, member: memberOf(ob.check) });
+    if (adjusted) out.push(adjusted);
+  }
+  return out.sort(compareObligations);
 }

@@ -4,7 +4,7 @@
  * and handed to countryAdjust as the lead's wiring will do it.
  */
 import { obligationFor, type CheckName, type CheckResult, type Obligation, type UserDates } from "../../core";
-import { COUNTRY_RULES, countryAdjust } from "../../core/country-rules";
+import { COUNTRY_RULES, adjustForCountry, countryAdjust } from "../../core/country-rules";
 import type { Country } from "../../core/country";
 
 const TODAY = "2027-01-31";
@@ -40,7 +40,7 @@ const CASES: Case[] = [
   ["Wales deposit: paid 2028-02-01, leap year: last day 2028-03-01", WALES_DEPOSIT, "Wales", "deposit_protection", { status: "fail" }, { userDates: { depositReceived: "2028-02-01" }, today: "2028-02-15" }, { due: "2028-03-01" }],
   ["Wales deposit: protected is nothing to do", WALES_DEPOSIT, "Wales", "deposit_protection", { status: "pass", scheme: "DPS" }, {}, { window: "OK", action: "" }],
   // Wales: checks whose rule is England's.
-  ["Wales gas: the 12-month check as in England", GSIUR, "Wales", "gas_safety", { status: "warning", expiry: "2027-02-07" }, {}, { due: "2027-02-07", window: "Urgent", rule: COUNTRY_RULES.Wales.gas_safety.rule }],
+  ["Wales gas: the 12-month check as in England", GSIUR, "Wales", "gas_safety", { status: "warning", expiry: "2027-02-07" }, {}, { due: "2027-02-07", window: "Urgent", rule: expect.stringContaining("Gas Safety (Installation and Use) Regs 1998") }],
   ["Wales EPC F: cannot be let, as in England (MEES extends to Wales)", "SI 2015/962 reg 23", "Wales", "epc", { status: "fail", rating: "F", expiry: "2030-01-01" }, {}, { window: "Overdue", action: expect.stringContaining("Cannot be let") }],
   // Scotland: the deposit in working days.
   ["Scotland deposit: tenancy from Fri 2027-01-01, 30 working days end Mon 2027-02-15", SCOT_DEPOSIT, "Scotland", "deposit_protection", { status: "fail" }, { tenancyStart: "2027-01-01" }, { due: "2027-02-15", daysLeft: 15, window: "Plan" }],
@@ -63,7 +63,7 @@ const CASES: Case[] = [
   // Scotland: licensing and gas.
   ["Scotland: a selective licence is not a Scottish scheme: said, no deadline", "Housing (Scotland) Act 2006 Part 5", "Scotland", "licensing", { status: "pass", scheme: "Selective licence (Glasgow City)" }, {}, { due: null, window: "OK", action: expect.stringContaining("does not exist in Scotland") }],
   ["Scotland: an HMO without a licence is due now", "Housing (Scotland) Act 2006 Part 5", "Scotland", "licensing", { status: "fail", scheme: "Mandatory HMO licence" }, {}, { due: TODAY, window: "Overdue", rule: COUNTRY_RULES.Scotland.licensing.rule }],
-  ["Scotland gas: the 12-month check (Great Britain)", GSIUR, "Scotland", "gas_safety", { status: "pass", expiry: "2027-12-01" }, {}, { due: "2027-12-01", window: "OK", rule: COUNTRY_RULES.Scotland.gas_safety.rule }],
+  ["Scotland gas: the 12-month check (Great Britain)", GSIUR, "Scotland", "gas_safety", { status: "pass", expiry: "2027-12-01" }, {}, { due: "2027-12-01", window: "OK", rule: expect.stringContaining("Gas Safety (Installation and Use) Regs 1998") }],
 ];
 
 describe("Wales and Scotland, dated cases", () => {
@@ -83,6 +83,24 @@ describe("Wales and Scotland, dated cases", () => {
     const result = { uprn: "1", address: "x", compliance_score: 50, risk_level: "medium", checks: { epc: { status: "fail", rating: "G", expiry: "2030-01-01" } } } as CheckResult;
     const england = obligationFor(result, "epc", { today: TODAY });
     expect(countryAdjust("England", "epc", england, { today: TODAY, member: result.checks.epc as Record<string, unknown> })).toBe(england);
+  });
+
+  test("over a whole list: an EPC rated F and expired gives Scotland one EPC obligation (its expiry), Wales keeps both", () => {
+    const epc = { status: "fail", rating: "F", expiry: "2026-12-22" };
+    const england: Obligation[] = [
+      { check: "epc", due: TODAY, daysLeft: 0, window: "Overdue", action: "Cannot be let: improve to E or register an exemption", rule: "MEES reg 23" },
+      { check: "epc", due: "2026-12-22", daysLeft: -40, window: "Overdue", action: "EPC expired: get a new one before marketing or a new letting", rule: "EPB 2012" },
+      { check: "gas_safety", due: "2027-02-07", daysLeft: 7, window: "Urgent", action: "Book the annual gas safety check", rule: "GSIUR" },
+    ];
+    const memberOf = (c: CheckName) => (c === "epc" ? epc : undefined);
+    const scot = adjustForCountry(england, "Scotland", memberOf, { today: TODAY });
+    expect(scot.map((o) => [o.check, o.due, o.window])).toEqual([
+      ["epc", "2026-12-22", "Overdue"],
+      ["gas_safety", "2027-02-07", "Urgent"],
+    ]);
+    expect(scot[0].action).not.toContain("Cannot be let");
+    expect(adjustForCountry(england, "Wales", memberOf, { today: TODAY })).toEqual([england[1], england[0], england[2]]);
+    expect(adjustForCountry(england, "England", memberOf, { today: TODAY })).toEqual(england);
   });
 
   test("every rule of Wales and Scotland names its period, and the ones of their own quote a source with a link", () => {
