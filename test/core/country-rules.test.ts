@@ -5,6 +5,7 @@
  */
 import { obligationFor, type CheckName, type CheckResult, type Obligation, type UserDates } from "../../core";
 import { COUNTRY_RULES, adjustForCountry, countryAdjust } from "../../core/country-rules";
+import { COUNTRY_RULE_SOURCES } from "../../core/country-sources";
 import type { Country } from "../../core/country";
 
 const TODAY = "2027-01-31";
@@ -59,6 +60,7 @@ const CASES: Case[] = [
   ["Scotland EPC F with a future expiry: no 'cannot be let', the expiry is what is due", SCOT_EPC, "Scotland", "epc", { status: "pass", rating: "F", expiry: "2027-03-01" }, {}, { due: "2027-03-01", daysLeft: 29, window: "Urgent", action: expect.stringContaining("Renew the EPC") }],
   ["Scotland EPC F, expired 40 days ago: the expiry, overdue", SCOT_EPC, "Scotland", "epc", { status: "fail", rating: "F", expiry: "2026-12-22" }, {}, { due: "2026-12-22", daysLeft: -40, window: "Overdue", action: expect.stringContaining("expired") }],
   ["Scotland EPC D: England's announced C for 2030 is not a Scottish deadline", SCOT_EPC, "Scotland", "epc", { status: "pass", rating: "D", expiry: null }, {}, { due: null, window: "OK", action: expect.stringContaining("No minimum EPC rating") }],
+  ["Scotland EPC failed with a future expiry is never OK, and not 'cannot be let'", SCOT_EPC, "Scotland", "epc", { status: "fail", rating: "F", expiry: "2030-05-01" }, {}, { due: TODAY, window: "Overdue", action: expect.stringContaining("Scotland sets no minimum rating") }],
   ["Scotland EPC failed with no date is never OK", SCOT_EPC, "Scotland", "epc", { status: "fail", rating: "G", expiry: null }, {}, { due: TODAY, window: "Overdue" }],
   // Scotland: licensing and gas.
   ["Scotland: a selective licence is not a Scottish scheme: said, no deadline", "Housing (Scotland) Act 2006 Part 5", "Scotland", "licensing", { status: "pass", scheme: "Selective licence (Glasgow City)" }, {}, { due: null, window: "OK", action: expect.stringContaining("does not exist in Scotland") }],
@@ -105,11 +107,12 @@ describe("Wales and Scotland, dated cases", () => {
 
   test("every rule of Wales and Scotland names its period, and the ones of their own quote a source with a link", () => {
     for (const country of ["Wales", "Scotland"] as const) {
-      for (const [check, r] of Object.entries(COUNTRY_RULES[country])) {
-        expect(`${check}: ${r.period}`).toMatch(/\d/);
+      for (const [check, r] of Object.entries(COUNTRY_RULES[country]) as [CheckName, (typeof COUNTRY_RULES)["Wales"][CheckName]][]) {
+        const src = COUNTRY_RULE_SOURCES[country][check];
+        expect(`${check}: ${src.period}`).toMatch(/\d/);
         if (r.applies === "own_rule") {
-          expect(r.sources.length).toBeGreaterThan(0);
-          for (const s of r.sources) {
+          expect(src.sources.length).toBeGreaterThan(0);
+          for (const s of src.sources) {
             expect(s.url).toMatch(/^https:\/\/www\.(legislation\.gov\.uk|gov\.scot|gov\.wales)\//);
             expect(s.quote).toBeTruthy();
           }
@@ -117,4 +120,5 @@ describe("Wales and Scotland, dated cases", () => {
       }
     }
   });
+
 });
