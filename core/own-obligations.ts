@@ -40,7 +40,8 @@ interface OwnRule {
   defaultMeaning: Meaning;
   countries: readonly Country[];
   rule: Partial<Record<Country, string>>;
-  source: { title: string; url: string; quote?: string; note?: string };
+  /** Where to read the rule (its title and words: core/own-sources.ts, for the tests and docs). */
+  source: string;
   windows: WindowDays;
 }
 
@@ -60,11 +61,7 @@ export const OWN_RULES: readonly OwnRule[] = [
       Wales: "Renting Homes (FFHH) (Wales) Regs 2022, reg 5(1)",
       Scotland: "Housing (Scotland) Act 1987, s.86 (tolerable standard, from 1 February 2022)",
     },
-    source: {
-      title: "Smoke and Carbon Monoxide Alarm (England) Regulations 2015 (SI 2015/1693), reg 4, as amended by SI 2022/1005 from 1 October 2022",
-      url: "https://www.legislation.gov.uk/uksi/2015/1693/regulation/4",
-      note: "checks are made ... to ensure that each prescribed alarm is in proper working order on the day the tenancy begins if it is a new tenancy. Wales (SI 2022/6 reg 5) and Scotland (tolerable standard) require working, interlinked alarms but set no check date.",
-    },
+    source: "https://www.legislation.gov.uk/uksi/2015/1693/regulation/4",
     windows: { plan: 30, book: 14, urgent: 7 },
   },
   {
@@ -79,11 +76,7 @@ export const OWN_RULES: readonly OwnRule[] = [
       Wales: "Renting Homes (FFHH) (Wales) Regs 2022, reg 5(2)",
       Scotland: "Housing (Scotland) Act 1987, s.86 (tolerable standard, from 1 February 2022)",
     },
-    source: {
-      title: "SI 2015/1693 reg 4 (as amended by SI 2022/1005): a CO alarm in every room with a fixed combustion appliance (not a gas cooker)",
-      url: "https://www.legislation.gov.uk/uksi/2022/1005/contents/made",
-      note: "each prescribed alarm is checked to be in proper working order on the day a new tenancy begins; no check date in Wales or Scotland.",
-    },
+    source: "https://www.legislation.gov.uk/uksi/2022/1005/contents/made",
     windows: { plan: 30, book: 14, urgent: 7 },
   },
   {
@@ -94,11 +87,7 @@ export const OWN_RULES: readonly OwnRule[] = [
     defaultMeaning: "done",
     countries: ALL,
     rule: { England: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Wales: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Scotland: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8" },
-    source: {
-      title: "HSE, Legionnaires' disease: the control of legionella bacteria in water systems (ACoP L8); landlords' duty under HSWA 1974 s.3 and COSHH 2002 reg 6",
-      url: "https://www.hse.gov.uk/legionnaires/",
-      note: "a risk assessment is required and reviewed regularly; the law sets no fixed interval, so only a review date the user records gives a deadline.",
-    },
+    source: "https://www.hse.gov.uk/legionnaires/",
     windows: { plan: 60, book: 30, urgent: 14 },
   },
   {
@@ -109,11 +98,7 @@ export const OWN_RULES: readonly OwnRule[] = [
     defaultMeaning: "due",
     countries: ["England"],
     rule: { England: "Immigration Act 2014, ss.22-24; Code of practice on right to rent (2024)" },
-    source: {
-      title: "Landlord's guide to right to rent checks (Home Office, GOV.UK); Immigration Act 2014, Part 3 (England only)",
-      url: "https://www.gov.uk/government/publications/landlords-guide-to-right-to-rent-checks",
-      note: "where a tenant's permission is time-limited, do the follow-up check just before the later of the permission's end or 12 months after the previous check; the column holds that day.",
-    },
+    source: "https://www.gov.uk/government/publications/landlords-guide-to-right-to-rent-checks",
     windows: { plan: 60, book: 28, urgent: 7 },
   },
   {
@@ -128,11 +113,7 @@ export const OWN_RULES: readonly OwnRule[] = [
       Wales: "Housing Act 2004, s.61 and s.68 (HMO licence up to 5 years)",
       Scotland: "Housing (Scotland) Act 2006, Part 5 (HMO licence up to 3 years)",
     },
-    source: {
-      title: "Housing Act 2004, s.68 (England and Wales); Housing (Scotland) Act 2006, Part 5",
-      url: "https://www.legislation.gov.uk/ukpga/2004/34/section/68",
-      note: "a licence lasts the period it states (at most 5 years in England and Wales, 3 in Scotland); the column holds its expiry.",
-    },
+    source: "https://www.legislation.gov.uk/ukpga/2004/34/section/68",
     windows: { plan: 120, book: 60, urgent: 30 },
   },
   {
@@ -143,11 +124,7 @@ export const OWN_RULES: readonly OwnRule[] = [
     defaultMeaning: "done",
     countries: ["Scotland"],
     rule: { Scotland: "Antisocial Behaviour etc. (Scotland) Act 2004, Part 8 (registration for 3 years)" },
-    source: {
-      title: "Antisocial Behaviour etc. (Scotland) Act 2004, Part 8, s.84; Shelter Scotland, the registration scheme",
-      url: "https://www.legislation.gov.uk/asp/2004/8/part/8",
-      quote: "Landlords must apply to be accepted onto the register and, if they are successful, they will be entitled to let property for three years before having to renew their application. (Shelter Scotland)",
-    },
+    source: "https://www.legislation.gov.uk/asp/2004/8/part/8",
     windows: { plan: 120, book: 60, urgent: 30 },
   },
   {
@@ -158,11 +135,7 @@ export const OWN_RULES: readonly OwnRule[] = [
     defaultMeaning: "done",
     countries: ["Wales"],
     rule: { Wales: "Housing (Wales) Act 2014, Part 1, ss.4-7 and s.15(4) (registration and licence, 5 years)" },
-    source: {
-      title: "Housing (Wales) Act 2014, Part 1 (registration s.15(4): a further fee after the fifth anniversary); Rent Smart Wales",
-      url: "https://www.rentsmart.gov.wales/en/waitingforyourlicence/",
-      quote: "A licence expires 5 years from the approval date.",
-    },
+    source: "https://www.rentsmart.gov.wales/en/waitingforyourlicence/",
     windows: { plan: 120, book: 60, urgent: 30 },
   },
   {
@@ -173,11 +146,7 @@ export const OWN_RULES: readonly OwnRule[] = [
     defaultMeaning: "done",
     countries: ["England"],
     rule: { England: "Renters' Rights Act 2025, Part 2, Chapter 3 (Private Rented Sector Database)" },
-    source: {
-      title: "Renters' Rights Act 2025, Part 2; Implementing the Renters' Rights Act 2025: our roadmap for reforming the private rented sector (MHCLG, 14 November 2025)",
-      url: "https://mhclgmedia.blog.gov.uk/2025/11/14/coverage-of-the-renters-rights-act-implementation-roadmap",
-      note: "the database is announced from late 2026; registration is a duty only from the day regulations bring it into force.",
-    },
+    source: "https://mhclgmedia.blog.gov.uk/2025/11/14/coverage-of-the-renters-rights-act-implementation-roadmap",
     windows: { plan: 30, book: 14, urgent: 7 },
   },
 ];
@@ -229,6 +198,21 @@ export function detectOwnColumns(header: readonly unknown[], exclude: ReadonlySe
     if (named >= 0) c.evidenceColumn = named;
     else if (next !== undefined && !exclude.has(c.column + 1) && /^(evidence|proof|link|certificate|evidence link|certificate link|document)$/.test(next)) c.evidenceColumn = c.column + 1;
   }
+  return out;
+}
+
+/**
+ * The two columns that tell the rules about the row rather than name an obligation: **Country** (settles a border
+ * district, core/country.ts `rowCountry`) and **Tenancy start** (the day alarms are checked in England, and Scotland's
+ * deposit count). 0-based, absent when the table has none.
+ */
+export function detectContextColumns(header: readonly unknown[], exclude: ReadonlySet<number> = new Set()): { country?: number; tenancyStart?: number } {
+  const out: { country?: number; tenancyStart?: number } = {};
+  header.map(normaliseHeader).forEach((h, i) => {
+    if (exclude.has(i)) return;
+    if (out.country === undefined && /^(country|nation)$/.test(h)) out.country = i;
+    if (out.tenancyStart === undefined && /^((tenancy|contract|occupation|let|lease) (start|start date|began|begins|commenced|from)|start of (the )?tenancy|tenancy start(ed)? on|move in( date)?|moved in|occupation date)$/.test(h)) out.tenancyStart = i;
+  });
   return out;
 }
 
@@ -303,7 +287,7 @@ function build(r: OwnRule, input: OwnInput, c: OwnContext, due: string | null, a
     window: window !== undefined ? window : daysLeft === null ? null : windowFor(daysLeft, w),
     action,
     rule: r.rule[c.country] ?? Object.values(r.rule)[0] ?? "",
-    source: r.source.url,
+    source: r.source,
     note,
     evidence: input.evidence ?? "",
   };

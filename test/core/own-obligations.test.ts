@@ -5,6 +5,7 @@
 import {
   OWN_RULES,
   PRS_DATABASE,
+  detectContextColumns,
   detectOwnColumns,
   doneWithoutEvidence,
   isMarkedDone,
@@ -16,6 +17,7 @@ import {
   type OwnKey,
   type OwnObligation,
 } from "../../core/own-obligations";
+import { OWN_SOURCES } from "../../core/own-sources";
 import type { Country } from "../../core/country";
 
 const TODAY = "2027-01-31";
@@ -60,6 +62,17 @@ describe("headers, matched loosely", () => {
     expect(cols.find((c) => c.key === "smoke_alarms")?.evidenceColumn).toBe(2);
     expect(cols.find((c) => c.key === "co_alarms")?.evidenceColumn).toBeUndefined();
     expect(cols.find((c) => c.key === "hmo_licence")?.evidenceColumn).toBe(6);
+  });
+
+  test.each([
+    [["UPRN", "Country", "Tenancy start"], { country: 1, tenancyStart: 2 }],
+    [["Nation", "Tenancy start date", "Country"], { country: 0, tenancyStart: 1 }],
+    [["Move-in date"], { tenancyStart: 0 }],
+    [["Occupation date"], { tenancyStart: 0 }],
+    [["Start of tenancy"], { tenancyStart: 0 }],
+    [["Country of owner?"], {}],
+  ])("the Country and Tenancy start columns of %j", (header, expected) => {
+    expect(detectContextColumns(header)).toEqual(expected);
   });
 
   test("columns the add-in writes itself are not read as the user's", () => {
@@ -129,8 +142,10 @@ describe("own obligations, dated cases", () => {
 
   test("every rule quotes or states its source with a link, and names a rule for each country it covers", () => {
     for (const r of OWN_RULES) {
-      expect(r.source.url).toMatch(/^https:\/\//);
-      expect(r.source.quote ?? r.source.note).toBeTruthy();
+      expect(r.source).toMatch(/^https:\/\//);
+      expect(OWN_SOURCES[r.key].url).toBe(r.source);
+      expect(OWN_SOURCES[r.key].title).toBeTruthy();
+      expect(OWN_SOURCES[r.key].quote ?? OWN_SOURCES[r.key].note).toBeTruthy();
       for (const c of r.countries) expect(r.rule[c]).toBeTruthy();
     }
   });
