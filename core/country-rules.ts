@@ -142,7 +142,10 @@ function scotlandEpc(c: CountryContext, england: Obligation | null): Obligation 
     // The service's fail stands (never shown as OK, whatever the expiry), but England's "cannot be let below E" is not
     // Scottish law: the row says so rather than giving England's reason.
     const why = rating ? ` (rating ${rating}; Scotland sets no minimum rating for lets in law, checked ${CHECKED})` : "";
-    return now("epc", `Resolve the failed EPC check${why}`, rule, c);
+    const ob = now("epc", `Resolve the failed EPC check${why}`, rule, c);
+    // England's obligation may carry the day the fail was first reported: keep it rather than "due today" on every run.
+    const first = england && england.window === "Overdue" && england.due && england.due < c.today ? england.due : null;
+    return first ? { ...ob, due: first, daysLeft: daysBetween(c.today, first) } : ob;
   }
   if (expiry) return dated("epc", expiry, "Renew the EPC before marketing or a new let (valid 10 years)", rule, c);
   if (rating) return notHere("epc", `No minimum EPC rating for lets is law in Scotland (checked ${CHECKED}): England's minimum E and the announced C do not apply`, rule);

@@ -87,6 +87,12 @@ describe("Wales and Scotland, dated cases", () => {
     expect(countryAdjust("England", "epc", england, { today: TODAY, member: result.checks.epc as Record<string, unknown> })).toBe(england);
   });
 
+  test("a Scottish EPC fail keeps the day England's obligation says it was first reported, not today on every run", () => {
+    const member = { status: "fail", rating: "G", expiry: "2030-01-01" };
+    const england: Obligation = { check: "epc", due: "2027-01-10", daysLeft: -21, window: "Overdue", action: "Cannot be let: improve to E or register an exemption", rule: "MEES reg 23" };
+    expect(countryAdjust("Scotland", "epc", england, { today: TODAY, member })).toMatchObject({ due: "2027-01-10", daysLeft: -21, window: "Overdue", action: expect.stringContaining("no minimum rating") });
+  });
+
   test("over a whole list: an EPC rated F and expired gives Scotland one EPC obligation (its expiry), Wales keeps both", () => {
     const epc = { status: "fail", rating: "F", expiry: "2026-12-22" };
     const england: Obligation[] = [
