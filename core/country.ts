@@ -15,7 +15,7 @@
  * outward code to country was found that is small enough for the Apps Script bundle; the ONS Postcode Directory (the
  * authority, per postcode) is some 1 GB, so this table holds only the districts of the border areas.
  */
-import { parse } from "postcode";
+import { match, parse } from "postcode";
 
 export type Country = "England" | "Wales" | "Scotland";
 export const COUNTRIES: readonly Country[] = ["England", "Wales", "Scotland"];
@@ -88,9 +88,9 @@ export function outOfScopeMessage(place: OutOfScope): string {
 /** The country of a postcode, or why there is none. Takes any spacing and case ("ch5 1ab", "CH51AB"). */
 export function countryOf(postcode: unknown): CountryAnswer {
   const raw = typeof postcode === "string" ? postcode.trim() : "";
-  if (!raw) return { kind: "unknown", message: "No postcode: the country's rules cannot be chosen." };
+  if (!raw) return { kind: "unknown", message: "No postcode: the country cannot be told, so England's rules are shown." };
   const p = parse(raw);
-  if (!p.valid) return { kind: "unknown", message: `"${raw}" is not a UK postcode: the country's rules cannot be chosen.` };
+  if (!p.valid) return { kind: "unknown", message: `"${raw}" is not a UK postcode: the country cannot be told, so England's rules are shown.` };
   const area = p.area;
   const outward = p.outcode;
   const place = OUT_OF_SCOPE_AREAS[area];
@@ -127,7 +127,12 @@ export function countryFromText(v: unknown): Country | OutOfScope | null {
  * The answer for a row: the user's Country cell when it names a place (it settles a border district), else the postcode.
  * A Country cell that names no place is reported, not ignored.
  */
-export function rowCountry(postcode: unknown, countryCell?: unknown): CountryAnswer {
+export function rowCountry(postcode: unknown, countryCell?: unknown, matchedAddress?: unknown): CountryAnswer {
+  // A row keyed by UPRN alone: the service's matched address ends with the postcode.
+  if ((typeof postcode !== "string" || !postcode.trim()) && typeof matchedAddress === "string") {
+    const found = match(matchedAddress);
+    if (found.length) postcode = found[found.length - 1];
+  }
   const typed = typeof countryCell === "string" ? countryCell.trim() : countryCell == null ? "" : String(countryCell);
   if (typed) {
     const c = countryFromText(typed);
@@ -138,4 +143,16 @@ export function rowCountry(postcode: unknown, countryCell?: unknown): CountryAns
     return { ...outward, note: `Country "${typed}" is not England, Wales, Scotland, Northern Ireland, Guernsey, Jersey or the Isle of Man: the postcode decided.` };
   }
   return countryOf(postcode);
+}
+
+/** The country whose rules a row gets: its own, the larger part's for a district on both sides, none (null) out of scope. */
+export function rulesCountry(a: CountryAnswer): Country | null | undefined {
+  return a.kind === "country" ? a.country : a.kind === "both_sides" ? a.countries[0] : a.kind === "out_of_scope" ? null : undefined;
+}
+
+/** What a row's Message says about its country ("" when there is nothing to say). */
+export function countryMessage(a: CountryAnswer | undefined): string {
+  if (!a) return "";
+  const own = a.kind === "country" ? "" : a.message;
+  return [own, a.note ?? ""].filter(Boolean).join(" ");
 }

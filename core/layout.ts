@@ -9,6 +9,7 @@ import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
 import { DEMO_NOTE } from "./demo-key";
 import { DATE_FORMAT, dateSerial, isoDay, nextObligation, serialDate, windowColour, type UserDates, type WindowDays } from "./obligations";
+import { countryMessage, rulesCountry, type CountryAnswer } from "./country";
 
 export type Cell = string | number;
 
@@ -29,6 +30,9 @@ export interface RowContext {
   windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
   userDates?: UserDates;
   checks?: readonly CheckName[];
+  /** The row's country (core/country.ts `rowCountry`): its rules, and a message when it is out of scope or unsettled. */
+  country?: CountryAnswer;
+  tenancyStart?: string;
 }
 type Reader = (r: CheckResult, ctx: RowContext) => unknown;
 
@@ -114,7 +118,9 @@ const memo = new WeakMap<CheckResult, { ctx: RowContext; value: ReturnType<typeo
 function obligationOf(r: CheckResult, ctx: RowContext) {
   const hit = memo.get(r);
   if (hit && hit.ctx === ctx) return hit.value;
-  const value = nextObligation(r, { today: isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10), windows: ctx.windows, userDates: ctx.userDates, checks: ctx.checks });
+  const country = ctx.country ? rulesCountry(ctx.country) : undefined;
+  // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines; Message says why.
+  const value = country === null ? null : nextObligation(r, { today: isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10), windows: ctx.windows, userDates: ctx.userDates, checks: ctx.checks, country, tenancyStart: ctx.tenancyStart });
   memo.set(r, { ctx, value });
   return value;
 }
@@ -217,7 +223,7 @@ export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, pr
   const r = outcome.result;
   const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
   const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
-  const messages = [demo, note, ...unknownWords(r), ...(outcome.warnings ?? [])].filter(Boolean);
+  const messages = [demo, note, countryMessage(ctx.country), ...unknownWords(r), ...(outcome.warnings ?? [])].filter(Boolean);
   row[MESSAGE] = safeCellText(messages.join("; "));
   return row;
 }

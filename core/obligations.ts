@@ -7,6 +7,8 @@
 import { displayStatus, CHECK_NAMES, type CheckName } from "./checks";
 import type { CheckResult } from "./schemas";
 import { CHECK_LABELS, type Window } from "./colours";
+import type { Country } from "./country";
+import { adjustForCountry } from "./country-rules";
 
 export { WINDOWS, WINDOW_COLOURS, windowColour, CHECK_LABELS, type Window } from "./colours";
 
@@ -62,6 +64,10 @@ export interface ObligationOptions {
   userDates?: UserDates;
   /** Only these checks (a run may ask for a subset). */
   checks?: readonly CheckName[];
+  /** The property's country (core/country.ts); Wales and Scotland then get their own rules (core/country-rules.ts). */
+  country?: Country;
+  /** The tenancy's start, YYYY-MM-DD (the user's "Tenancy start"): Scotland counts the deposit from it. */
+  tenancyStart?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -256,10 +262,11 @@ export function obligationFor(result: CheckResult, check: CheckName, o: Obligati
 /** Every check's obligation, most urgent first (not required and absent checks left out). */
 export function obligationsFor(result: CheckResult, o: ObligationOptions): Obligation[] {
   const checks = o.checks ?? CHECK_NAMES;
-  return checks
+  const england = checks
     .map((c) => obligationFor(result, c, o))
     .filter((x): x is Obligation => x !== null)
     .sort(compareObligations);
+  return o.country ? adjustForCountry(england, o.country, (c) => member(result, c), o) : england;
 }
 
 /** The row's most urgent obligation with something to do (an OK with no action is not one). */
