@@ -25,3 +25,7 @@ export * from "./actions";
 export * from "./demo-key";
 export * from "./changes";
 export * from "./card";
+export * from "./country";
+export * from "./country-rules";
+export * from "./working-days";
+export * from "./own-obligations";

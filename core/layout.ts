@@ -9,6 +9,7 @@ import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
 import { DEMO_NOTE } from "./demo-key";
 import { DATE_FORMAT, dateSerial, isoDay, nextObligation, obligationsFor, serialDate, windowColour, type ObligationOptions, type UserDates, type WindowDays } from "./obligations";
+import { countryMessage, rulesCountry, type CountryAnswer } from "./country";
 
 export type Cell = string | number;
 
@@ -33,6 +34,9 @@ export interface RowContext {
   firstReported?: ObligationOptions["firstReported"];
   /** Problems with the row's own columns (a date that cannot be read), said in Message. */
   problems?: readonly string[];
+  /** The row's country (core/country.ts `rowCountry`): its rules, and a message when it is out of scope or unsettled. */
+  country?: CountryAnswer;
+  tenancyStart?: string;
 }
 type Reader = (r: CheckResult, ctx: RowContext) => unknown;
 
@@ -124,11 +128,14 @@ const obligationOptions = (ctx: RowContext): ObligationOptions => ({
   userDates: ctx.userDates,
   checks: ctx.checks,
   firstReported: ctx.firstReported,
+  tenancyStart: ctx.tenancyStart,
 });
 function obligationOf(r: CheckResult, ctx: RowContext) {
   const hit = memo.get(r);
   if (hit && hit.ctx === ctx) return hit.value;
-  const value = nextObligation(r, obligationOptions(ctx));
+  const country = ctx.country ? rulesCountry(ctx.country) : undefined;
+  // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines; Message says why.
+  const value = country === null ? null : nextObligation(r, { ...obligationOptions(ctx), country });
   memo.set(r, { ctx, value });
   return value;
 }
@@ -253,8 +260,9 @@ export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, pr
   const r = outcome.result;
   const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
   const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
-  const notes = obligationsFor(r, obligationOptions(ctx)).map((o) => o.note);
-  const messages = [demo, note, ...(ctx.problems ?? []), ...unknownWords(r), ...(outcome.warnings ?? []), ...notes].filter(Boolean);
+  const country = ctx.country ? rulesCountry(ctx.country) : undefined;
+  const notes = country === null ? [] : obligationsFor(r, { ...obligationOptions(ctx), country }).map((o) => o.note);
+  const messages = [demo, note, countryMessage(ctx.country), ...(ctx.problems ?? []), ...unknownWords(r), ...(outcome.warnings ?? []), ...notes].filter(Boolean);
   row[MESSAGE] = safeCellText(messages.join("; "));
   return row;
 }

@@ -7,6 +7,8 @@
 import { displayStatus, CHECK_NAMES, type CheckName } from "./checks";
 import type { CheckResult } from "./schemas";
 import { CHECK_LABELS, type Window } from "./colours";
+import type { Country } from "./country";
+import { adjustForCountry } from "./country-rules";
 
 export { WINDOWS, WINDOW_COLOURS, windowColour, CHECK_LABELS, type Window } from "./colours";
 
@@ -71,6 +73,10 @@ export interface ObligationOptions {
    * rating). The results block keeps it in its row (core/layout.ts, firstReportedOf); without it the day counted from.
    */
   firstReported?: Partial<Record<"epc_mees", string>>;
+  /** The property's country (core/country.ts); Wales and Scotland then get their own rules (core/country-rules.ts). */
+  country?: Country;
+  /** The tenancy's start, YYYY-MM-DD (the user's "Tenancy start"): Scotland counts the deposit from it. */
+  tenancyStart?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -333,7 +339,8 @@ export function obligationFor(result: CheckResult, check: CheckName, o: Obligati
  */
 export function obligationsFor(result: CheckResult, o: ObligationOptions): Obligation[] {
   const checks = o.checks ?? CHECK_NAMES;
-  return checks.flatMap((c) => checkObligations(result, c, o)).sort(compareObligations);
+  const england = checks.flatMap((c) => checkObligations(result, c, o)).sort(compareObligations);
+  return o.country ? adjustForCountry(england, o.country, (c) => member(result, c), o) : england;
 }
 
 /** The row's most urgent obligation with something to do (an OK with no action is not one). */

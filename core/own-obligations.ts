@@ -1,0 +1,377 @@
+/**
+ * The obligations no UPRN lookup returns (smoke and CO alarms, legionella, Right to Rent follow-ups, HMO licences,
+ * Scottish landlord registration, Rent Smart Wales, the PRS Database), read from the user's own columns by their header,
+ * each with its rule, source, period and action. Pure: hosts read the cells, core says what they mean.
+ *
+ *   const cols = detectOwnColumns(headerRow);                 // which columns, and each one's "Evidence" column
+ *   const inputs = ownInputsOf(row, cols, readDay);           // readDay: the user-date reader (text, serials, Dates)
+ *   const obs = ownObligations(inputs, { today, country });   // one OwnObligation per column, with its evidence
+ *   doneWithoutEvidence(actionRows)                           // the summary's count
+ *
+ * Dates reach `ownObligations` already read, as YYYY-MM-DD days (`OwnInput.date`); a cell that could not be read comes
+ * with `unreadable` set and is said in the row, never taken as "no date". A date in a column is either the day the
+ * thing was done (a check, a registration) or the day it falls due (an expiry, a follow-up, a review), by the header's
+ * words: "HMO licence expiry" is a due date, "Landlord registration" the day of registration.
+ */
+import type { Country } from "./country";
+import { addDays, addMonths, daysBetween, windowFor, type Window, type WindowDays } from "./obligations";
+import { cellDay } from "./user-columns";
+
+export const OWN_KEYS = ["smoke_alarms", "co_alarms", "legionella", "right_to_rent", "hmo_licence", "landlord_registration", "rent_smart_wales", "prs_database"] as const;
+export type OwnKey = (typeof OWN_KEYS)[number];
+
+/**
+ * The Private Rented Sector Database (Renters' Rights Act 2025, Part 2; England): not open on the day these rules were
+ * checked. Government's roadmap (November 2025) announces it "from late 2026"; no regulations naming a day were found.
+ * Until a day is set here (or passed as `prsDatabaseOpens`), a PRS Database column gives no deadline and says why.
+ */
+export const PRS_DATABASE = { opens: null as string | null, announced: "from late 2026 (Implementing the Renters' Rights Act 2025: our roadmap, November 2025)", checked: "2026-11-25" };
+
+type Meaning = "done" | "due";
+
+interface OwnRule {
+  key: OwnKey;
+  label: string;
+  /** Headers recognised (after normalising: lower case, single spaces, "carbon monoxide" as "co", "license" as "licence"). */
+  header: RegExp;
+  /** Words that name the obligation inside another header ("Smoke alarm evidence"). */
+  words: RegExp;
+  /** What a date in the column is when the header does not say (an expiry or due word makes it "due"). */
+  defaultMeaning: Meaning;
+  countries: readonly Country[];
+  rule: Partial<Record<Country, string>>;
+  /** Where to read the rule (its title and words: core/own-sources.ts, for the tests and docs). */
+  source: string;
+  windows: WindowDays;
+}
+
+const ALL: readonly Country[] = ["England", "Wales", "Scotland"];
+const DUE_WORDS = /\b(expiry|expires|expiring|expiration|end|ends|renewal|renew|due|next|review|follow up|deadline|until)\b/;
+
+export const OWN_RULES: readonly OwnRule[] = [
+  {
+    key: "smoke_alarms",
+    label: "Smoke alarms",
+    header: /^(smoke alarms?|smoke detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?smoke alarms? (last )?(checked|tested)$/,
+    words: /\bsmoke\b/,
+    defaultMeaning: "done",
+    countries: ALL,
+    rule: {
+      England: "Smoke and Carbon Monoxide Alarm (England) Regs 2015, reg 4(1)(b) (as amended 2022)",
+      Wales: "Renting Homes (FFHH) (Wales) Regs 2022, reg 5(1)",
+      Scotland: "Housing (Scotland) Act 1987, s.86 (tolerable standard, from 1 February 2022)",
+    },
+    source: "https://www.legislation.gov.uk/uksi/2015/1693/regulation/4",
+    windows: { plan: 30, book: 14, urgent: 7 },
+  },
+  {
+    key: "co_alarms",
+    label: "Carbon monoxide alarms",
+    header: /^co (alarms?|detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?co alarms? (last )?(checked|tested)$/,
+    words: /\bco\b/,
+    defaultMeaning: "done",
+    countries: ALL,
+    rule: {
+      England: "Smoke and Carbon Monoxide Alarm (England) Regs 2015, reg 4(1)(b) (as amended 2022)",
+      Wales: "Renting Homes (FFHH) (Wales) Regs 2022, reg 5(2)",
+      Scotland: "Housing (Scotland) Act 1987, s.86 (tolerable standard, from 1 February 2022)",
+    },
+    source: "https://www.legislation.gov.uk/uksi/2022/1005/contents/made",
+    windows: { plan: 30, book: 14, urgent: 7 },
+  },
+  {
+    key: "legionella",
+    label: "Legionella risk assessment",
+    header: /^legionella( risk)?( assessment| assessed| ra| check| review)?( (date|done|on|due|review|review date|next review|expiry))?$|^(next )?legionella review( date| due)?$/,
+    words: /\blegionella\b/,
+    defaultMeaning: "done",
+    countries: ALL,
+    rule: { England: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Wales: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Scotland: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8" },
+    source: "https://www.hse.gov.uk/legionnaires/",
+    windows: { plan: 60, book: 30, urgent: 14 },
+  },
+  {
+    key: "right_to_rent",
+    label: "Right to Rent follow-up",
+    header: /^(right to rent|rtr)( follow up| follow up check| recheck| re check| repeat check)( (date|due|due date|by))?$|^(right to rent|rtr) (check )?(expiry|expires|due)$/,
+    words: /\bright to rent\b|\brtr\b/,
+    defaultMeaning: "due",
+    countries: ["England"],
+    rule: { England: "Immigration Act 2014, ss.22-24; Code of practice on right to rent (2024)" },
+    source: "https://www.gov.uk/government/publications/landlords-guide-to-right-to-rent-checks",
+    windows: { plan: 60, book: 28, urgent: 7 },
+  },
+  {
+    key: "hmo_licence",
+    label: "HMO licence",
+    header: /^hmo( licence)? (expiry|expires|expiry date|end|end date|renewal|renewal date|renewal due|valid until)$/,
+    words: /\bhmo\b/,
+    defaultMeaning: "due",
+    countries: ALL,
+    rule: {
+      England: "Housing Act 2004, s.61 and s.68 (HMO licence up to 5 years)",
+      Wales: "Housing Act 2004, s.61 and s.68 (HMO licence up to 5 years)",
+      Scotland: "Housing (Scotland) Act 2006, Part 5 (HMO licence up to 3 years)",
+    },
+    source: "https://www.legislation.gov.uk/ukpga/2004/34/section/68",
+    windows: { plan: 120, book: 60, urgent: 30 },
+  },
+  {
+    key: "landlord_registration",
+    label: "Landlord registration (Scotland)",
+    header: /^(scottish )?landlord registration( (date|registered|expiry|expires|expiry date|renewal|renewal date|renewal due|due))?$|^landlord registered( on)?$/,
+    words: /\blandlord registration\b/,
+    defaultMeaning: "done",
+    countries: ["Scotland"],
+    rule: { Scotland: "Antisocial Behaviour etc. (Scotland) Act 2004, Part 8 (registration for 3 years)" },
+    source: "https://www.legislation.gov.uk/asp/2004/8/part/8",
+    windows: { plan: 120, book: 60, urgent: 30 },
+  },
+  {
+    key: "rent_smart_wales",
+    label: "Rent Smart Wales",
+    header: /^(rent smart wales|rsw)( (registration|licence|registered|licensed))?( (date|expiry|expires|expiry date|renewal|renewal date|renewal due|due|number date))?$/,
+    words: /\brent smart\b|\brsw\b/,
+    defaultMeaning: "done",
+    countries: ["Wales"],
+    rule: { Wales: "Housing (Wales) Act 2014, Part 1, ss.4-7 and s.15(4) (registration and licence, 5 years)" },
+    source: "https://www.rentsmart.gov.wales/en/waitingforyourlicence/",
+    windows: { plan: 120, book: 60, urgent: 30 },
+  },
+  {
+    key: "prs_database",
+    label: "PRS Database registration",
+    header: /^(prs|private rented sector|landlord) database( registration| registered)?( (date|on))?$|^prs db( registration)?$/,
+    words: /\bdatabase\b/,
+    defaultMeaning: "done",
+    countries: ["England"],
+    rule: { England: "Renters' Rights Act 2025, Part 2, Chapter 3 (Private Rented Sector Database)" },
+    source: "https://mhclgmedia.blog.gov.uk/2025/11/14/coverage-of-the-renters-rights-act-implementation-roadmap",
+    windows: { plan: 30, book: 14, urgent: 7 },
+  },
+];
+
+const RULE_BY_KEY = new Map(OWN_RULES.map((r) => [r.key, r] as const));
+
+/** A header as the rules compare it. */
+export function normaliseHeader(v: unknown): string {
+  const t = v === null || v === undefined ? "" : String(v);
+  return t
+    .toLowerCase()
+    .replace(/carbon monoxide/g, "co")
+    .replace(/licen[cs]e/g, "licence")
+    .replace(/follow[\s-]?up/g, "follow up")
+    .replace(/[_\-–—:./()?]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export interface OwnColumn {
+  key: OwnKey;
+  /** 0-based column of the dates, and of the "Evidence" column when the table has one. */
+  column: number;
+  evidenceColumn?: number;
+  header: string;
+  meaning: Meaning;
+}
+
+const EVIDENCE = /\b(evidence|proof|certificate link|certificate|link|document|doc)\b/;
+
+/**
+ * The own-obligation columns of a header row: one per obligation (the first that matches), each with its Evidence column,
+ * which is a header naming the obligation and "evidence" ("Smoke alarm evidence"), or a bare "Evidence" / "Link" right
+ * after the obligation's column.
+ */
+export function detectOwnColumns(header: readonly unknown[], exclude: ReadonlySet<number> = new Set()): OwnColumn[] {
+  const norm = header.map(normaliseHeader);
+  const out: OwnColumn[] = [];
+  norm.forEach((h, i) => {
+    if (exclude.has(i) || !h || EVIDENCE.test(h)) return;
+    const r = OWN_RULES.find((x) => x.header.test(h));
+    if (!r || out.some((c) => c.key === r.key)) return;
+    out.push({ key: r.key, column: i, header: String(header[i]).trim(), meaning: DUE_WORDS.test(h) ? "due" : r.defaultMeaning });
+  });
+  for (const c of out) {
+    const words = RULE_BY_KEY.get(c.key)!.words;
+    const named = norm.findIndex((h, i) => !exclude.has(i) && EVIDENCE.test(h) && words.test(h));
+    const next = norm[c.column + 1];
+    if (named >= 0) c.evidenceColumn = named;
+    else if (next !== undefined && !exclude.has(c.column + 1) && /^(evidence|proof|link|certificate|evidence link|certificate link|document)$/.test(next)) c.evidenceColumn = c.column + 1;
+  }
+  return out;
+}
+
+/**
+ * The two columns that tell the rules about the row rather than name an obligation: **Country** (settles a border
+ * district, core/country.ts `rowCountry`) and **Tenancy start** (the day alarms are checked in England, and Scotland's
+ * deposit count). 0-based, absent when the table has none.
+ */
+export function detectContextColumns(header: readonly unknown[], exclude: ReadonlySet<number> = new Set()): { country?: number; tenancyStart?: number } {
+  const out: { country?: number; tenancyStart?: number } = {};
+  header.map(normaliseHeader).forEach((h, i) => {
+    if (exclude.has(i)) return;
+    if (out.country === undefined && /^(country|nation)$/.test(h)) out.country = i;
+    if (out.tenancyStart === undefined && /^((tenancy|contract|occupation|let|lease) (start|start date|began|begins|commenced|from)|start of (the )?tenancy|tenancy start(ed)? on|move in( date)?|moved in|occupation date)$/.test(h)) out.tenancyStart = i;
+  });
+  return out;
+}
+
+/** One own-obligation cell as read: the day (YYYY-MM-DD) or null, and what was typed when it could not be read. */
+export interface OwnInput {
+  key: OwnKey;
+  header: string;
+  meaning: Meaning;
+  date: string | null;
+  /** The text of a cell that holds something that is not a date (said in the row, not taken as empty). */
+  unreadable?: string;
+  evidence?: string;
+}
+
+const cellText = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
+
+/**
+ * A row's own-obligation cells as inputs. `readDay` turns a cell into YYYY-MM-DD or null; the default reads ISO text,
+ * date serials and Date objects (core/user-columns `cellDay`); a host passes the full user-date reader.
+ */
+export function ownInputsOf(row: readonly unknown[], cols: readonly OwnColumn[], readDay: (v: unknown) => string | null = cellDay): OwnInput[] {
+  return cols.map((c) => {
+    const v = row[c.column];
+    const date = readDay(v);
+    const typed = cellText(v);
+    const evidence = c.evidenceColumn === undefined ? "" : cellText(row[c.evidenceColumn]);
+    return { key: c.key, header: c.header, meaning: c.meaning, date, ...(date === null && typed ? { unreadable: typed } : {}), ...(evidence ? { evidence } : {}) };
+  });
+}
+
+export interface OwnObligation {
+  key: OwnKey;
+  label: string;
+  /** The user's column header it came from. */
+  header: string;
+  due: string | null;
+  daysLeft: number | null;
+  /** null: nothing to do and nothing to say. */
+  window: Window | null;
+  action: string;
+  rule: string;
+  source: string;
+  /** What the row says besides the action (why there is no date, why it does not apply here). */
+  note: string;
+  /** The Evidence cell as typed (a link to the certificate), kept for the Action list. */
+  evidence: string;
+}
+
+export interface OwnContext {
+  /** The day counted from, YYYY-MM-DD. */
+  today: string;
+  country: Country;
+  /** The tenancy's start, when the table has a "Tenancy start" column (the day alarms must be checked in England). */
+  tenancyStart?: string;
+  /** The PRS Database's opening day, once regulations set one (else PRS_DATABASE.opens). */
+  prsDatabaseOpens?: string | null;
+  windows?: Partial<Record<OwnKey, Partial<WindowDays>>>;
+}
+
+/** The last day of a period of `years` beginning with `day` (the day itself is day 1). */
+const lastDayOf = (day: string, years: number) => addDays(addMonths(day, years * 12), -1);
+
+function build(r: OwnRule, input: OwnInput, c: OwnContext, due: string | null, action: string, note = "", window?: Window | null): OwnObligation {
+  const daysLeft = due ? daysBetween(c.today, due) : null;
+  const w = { ...r.windows, ...(c.windows?.[r.key] ?? {}) };
+  return {
+    key: r.key,
+    label: r.label,
+    header: input.header,
+    due,
+    daysLeft,
+    window: window !== undefined ? window : daysLeft === null ? null : windowFor(daysLeft, w),
+    action,
+    rule: r.rule[c.country] ?? Object.values(r.rule)[0] ?? "",
+    source: r.source,
+    note,
+    evidence: input.evidence ?? "",
+  };
+}
+
+function alarms(r: OwnRule, input: OwnInput, c: OwnContext): OwnObligation {
+  const what = r.key === "smoke_alarms" ? "smoke alarms" : "carbon monoxide alarms";
+  if (c.country !== "England") {
+    return build(r, input, c, null, "", `${c.country} sets no check date: the ${what} must be kept working and in repair throughout the tenancy`, null);
+  }
+  const start = c.tenancyStart ?? null;
+  if (start && (!input.date || input.date < start)) {
+    return build(r, input, c, start, `Check the ${what} work on the day the tenancy begins (${start}), and record it`);
+  }
+  if (input.date) return build(r, input, c, null, "", `Checked ${input.date}; the next check is due on the day a new tenancy begins`, null);
+  return build(r, input, c, null, `Record when the ${what} were checked (the law asks for a check on the day each new tenancy begins)`, "", "Plan");
+}
+
+function fromDate(r: OwnRule, input: OwnInput, c: OwnContext, years: number, verb: string): OwnObligation {
+  // An empty cell is not known to be a lapse: it asks for the date rather than claiming a deadline.
+  if (!input.date) return build(r, input, c, null, `Record the date in "${input.header}" (${r.label} lasts ${years} years)`, "", "Plan");
+  const due = input.meaning === "due" ? input.date : lastDayOf(input.date, years);
+  const past = due < c.today;
+  return build(r, input, c, due, past ? `${r.label} has lapsed (${due}): ${verb.toLowerCase()} now` : `${verb} before ${due}`);
+}
+
+/** One own-obligation column's obligation for a property in `c.country`. */
+export function ownObligation(input: OwnInput, c: OwnContext): OwnObligation {
+  const r = RULE_BY_KEY.get(input.key)!;
+  if (input.unreadable !== undefined) {
+    return build(r, input, c, null, `"${input.unreadable}" in ${input.header} is not a date: enter the date (for example 2027-03-15)`, "", "Plan");
+  }
+  if (!r.countries.includes(c.country)) {
+    const where = r.countries.length === 1 ? `${r.countries[0]} only` : r.countries.join(" and ");
+    return build(r, input, c, null, "", `${r.label}: applies in ${where}, not in ${c.country}; nothing is due`, null);
+  }
+  switch (r.key) {
+    case "smoke_alarms":
+    case "co_alarms":
+      return alarms(r, input, c);
+    case "legionella":
+      if (input.date && input.meaning === "due") return build(r, input, c, input.date, "Review the legionella risk assessment");
+      if (input.date) return build(r, input, c, null, "", `Assessed ${input.date}; the law sets no review interval: add a review date to be reminded`, null);
+      return build(r, input, c, null, "Record the legionella risk assessment (none recorded)", "", "Plan");
+    case "right_to_rent":
+      if (!input.date) return build(r, input, c, null, "", "No follow-up date: none is needed where the right to rent is unlimited", null);
+      return build(r, input, c, input.date, `Do the follow-up Right to Rent check by ${input.date} (the time-limited excuse then ends)`);
+    case "hmo_licence":
+      if (!input.date) return build(r, input, c, null, "", "No expiry recorded", null);
+      return build(r, input, c, input.date, input.date < c.today ? `HMO licence expired on ${input.date}: apply for a new one now` : `Apply to renew the HMO licence before it expires on ${input.date}`);
+    case "landlord_registration":
+      return fromDate(r, input, c, 3, "Renew the landlord registration with the council");
+    case "rent_smart_wales":
+      return fromDate(r, input, c, 5, "Renew with Rent Smart Wales");
+    case "prs_database": {
+      const opens = c.prsDatabaseOpens === undefined ? PRS_DATABASE.opens : c.prsDatabaseOpens;
+      if (!opens || opens > c.today) {
+        return build(r, input, c, null, "", `The PRS Database is not open yet (announced ${PRS_DATABASE.announced}; checked ${PRS_DATABASE.checked}): nothing is due`, null);
+      }
+      if (input.date) return build(r, input, c, null, "", `Registered ${input.date}`, null);
+      return build(r, input, c, opens, "Register the landlord and this property on the PRS Database");
+    }
+  }
+}
+
+/** Every own-obligation of a row, most urgent first (those with nothing to do or say left out). */
+export function ownObligations(inputs: readonly OwnInput[], c: OwnContext): OwnObligation[] {
+  const order: Record<Window, number> = { Overdue: 0, Urgent: 1, Book: 2, Plan: 3, OK: 4 };
+  return inputs
+    .map((i) => ownObligation(i, c))
+    .filter((o) => o.action !== "" || o.note !== "")
+    .sort((a, b) => (a.window ? order[a.window] : 9) - (b.window ? order[b.window] : 9) || (a.due ?? "9999").localeCompare(b.due ?? "9999"));
+}
+
+/** Whether a Done cell says the action is done: TRUE, a tick, "yes", "done", "x", or a date. */
+export function isMarkedDone(v: unknown): boolean {
+  if (v === true) return true;
+  if (typeof v === "number") return v > 0;
+  if (v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return Number.isFinite((v as Date).getTime());
+  const t = cellText(v).toLowerCase();
+  return /^(true|yes|y|done|x|✓|✔|☑|complete|completed)$/.test(t) || /^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(t);
+}
+
+/** The summary's count: rows marked done whose Evidence is empty. */
+export function doneWithoutEvidence(rows: readonly { done: unknown; evidence: unknown }[]): number {
+  return rows.filter((r) => isMarkedDone(r.done) && cellText(r.evidence) === "").length;
+}
