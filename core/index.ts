@@ -24,3 +24,5 @@ export * from "./actions";
 export * from "./demo-key";
 export * from "./changes";
 export * from "./card";
+export * from "./action-list";
+export * from "./ics";
