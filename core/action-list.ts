@@ -102,6 +102,8 @@ interface Existing {
 }
 
 interface KeptRow {
+  /** Its index in the sheet's rows as read. */
+  at: number;
   id: string;
   uprn: string;
   check: string;
@@ -127,7 +129,8 @@ function readExisting(existing: readonly (readonly unknown[])[], ownerHeaders: R
   const computed = new Set([...COMPUTED, ...ownerHeaders].map((h) => h.toLowerCase()));
   const userCols = header.map((h, i) => i).filter((i) => !computed.has(low[i]));
   const rows: KeptRow[] = [];
-  for (const r of existing.slice(headerAt + 1)) {
+  for (let at = headerAt + 1; at < existing.length; at++) {
+    const r = existing[at];
     const first = text(r[0]);
     if (TITLES.some((t) => first.startsWith(t)) && r.slice(1).every((v) => !isTyped(v))) continue;
     const uprn = plain(r[c.uprn]);
@@ -135,6 +138,7 @@ function readExisting(existing: readonly (readonly unknown[])[], ownerHeaders: R
     const typed = userCols.some((i) => isTyped(r[i]));
     if (!uprn && !id && !typed) continue;
     rows.push({
+      at,
       id,
       uprn,
       check: text(r[c.check]),
@@ -217,6 +221,10 @@ export interface ActionListSheet {
   doneColumn: number;
   notesColumn: number;
   idColumn: number;
+  /** The user's own columns: where each is now, and its index in the sheet as read (to keep its cells' formats). */
+  userColumns: { column: number; from: number }[];
+  /** For each row of `values`, the index of the row of the sheet as read whose typed cells it carries, else null. */
+  keptFrom: (number | null)[];
   /** Rows 1.. are the open actions; then each section's title row (0-based sheet rows). */
   open: number;
   closedTitleRow: number | null;
@@ -372,24 +380,26 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     });
 
   const values: Cell[][] = [headers];
-  for (const a of open) values.push(fromAct(a, a.ob.window ?? ""));
+  const keptFrom: (number | null)[] = [null];
+  for (const a of open) values.push(fromAct(a, a.ob.window ?? "")), keptFrom.push(a.kept?.at ?? null);
   const titleRows: number[] = [];
-  const section = (title: string, rows: Cell[][]) => {
+  const section = (title: string, rows: Cell[][], from: (number | null)[]) => {
     if (!rows.length) return;
     values.push(headers.map(() => ""));
     titleRows.push(values.length);
     values.push([title, ...headers.slice(1).map(() => "")]);
     values.push(...rows);
+    keptFrom.push(null, null, ...from);
   };
-  section(`${LATER_TITLE} (more than ${o.withinDays} days ahead)`, later.map((a) => fromAct(a, "Later")));
+  section(`${LATER_TITLE} (more than ${o.withinDays} days ahead)`, later.map((a) => fromAct(a, "Later")), later.map((a) => a.kept?.at ?? null));
   const closedAt = values.length + 1;
-  section(CLOSED_TITLE, closed.map((k) => fromKept(k, "Closed")));
+  section(CLOSED_TITLE, closed.map((k) => fromKept(k, "Closed")), closed.map((k) => k.at));
   const goneCounts = new Map<string, number>();
   for (const [tid, rows] of gone) {
     const t = tables.findIndex((x) => x.id === tid);
     const label = t >= 0 ? labels[t] : rows.find((r) => r.table)?.table || tid;
     const why = t >= 0 && tables[t].problem ? ` (${tables[t].problem!.replace(/[.\s]+$/, "")})` : "";
-    section(`${GONE_TITLE}: ${label}${why}. Its actions are kept as they were; delete these rows when you no longer need them.`, rows.map((k) => fromKept(k, null)));
+    section(`${GONE_TITLE}: ${label}${why}. Its actions are kept as they were; delete these rows when you no longer need them.`, rows.map((k) => fromKept(k, null)), rows.map((k) => k.at));
     goneCounts.set(tid, rows.length);
   }
 
@@ -423,6 +433,8 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     doneColumn: colOf("Done"),
     notesColumn: colOf("Notes"),
     idColumn: colOf("Action ID"),
+    userColumns: cols.flatMap((c, column) => (c.kind === "user" ? [{ column, from: c.index }] : [])),
+    keptFrom,
     open: open.length,
     closedTitleRow: closed.length ? closedAt : null,
     titleRows,

@@ -150,14 +150,15 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
       const summarySheet = sheets.getItemOrNullObject(SUMMARY_SHEET);
       await context.sync();
       let existing: unknown[][] = [];
+      let existingFormats: unknown[][] = [];
       let chart: Excel.Chart | null = null;
       if (!listSheet.isNullObject || !summarySheet.isNullObject) {
         const used = listSheet.isNullObject ? null : listSheet.getUsedRangeOrNullObject(true);
-        used?.load("values");
+        used?.load("values, numberFormat");
         const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
         found?.load("name");
         await context.sync();
-        if (used && !used.isNullObject) existing = used.values as unknown[][];
+        if (used && !used.isNullObject) (existing = used.values as unknown[][]), (existingFormats = used.numberFormat as unknown[][]);
         if (found && !found.isNullObject) chart = found;
       }
       const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
@@ -174,7 +175,16 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
       ls.getRange().clear();
       const cols = list.headers.length;
       const due = list.dateColumns[0];
-      const formatOf = (h: string, c: number) => (c === due ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@");
+      // A user's own column keeps each cell's own format (a date typed there stays a date).
+      const own = new Map(list.userColumns.map((u) => [u.column, u.from]));
+      const formatOf = (h: string, c: number, row: number) => {
+        const from = own.get(c);
+        if (from !== undefined) {
+          const k = list.keptFrom[row];
+          return (k !== null && (existingFormats[k]?.[from] as string)) || "General";
+        }
+        return c === due ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
+      };
       for (let start = 0; start < list.values.length; ) {
         let end = start;
         let chunk = 0;
@@ -186,7 +196,7 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         }
         const rows = list.values.slice(start, end);
         const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
-        range.numberFormat = rows.map((_r, i) => list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c))));
+        range.numberFormat = rows.map((_r, i) => list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c, start + i))));
         range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
         ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
           rows.map((r, i) => {

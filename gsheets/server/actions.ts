@@ -144,7 +144,23 @@ export function sheetNamed(name: string): { sheet: Sheet; created: boolean } {
   return { sheet, created: true };
 }
 
-function writeActionList(list: ActionListSheet): void {
+/** The number format of each of the list's cells: ours by column; a user's column keeps each cell's own format. */
+function listFormats(list: ActionListSheet, existingFormats: readonly (readonly string[])[]): string[][] {
+  const own = new Map(list.userColumns.map((u) => [u.column, u.from]));
+  return list.values.map((_r, i) =>
+    list.headers.map((h, c) => {
+      if (i === 0) return "@";
+      const from = own.get(c);
+      if (from !== undefined) {
+        const k = list.keptFrom[i];
+        return (k !== null && existingFormats[k] && existingFormats[k][from]) || "General";
+      }
+      return c === list.dateColumns[0] ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
+    }),
+  );
+}
+
+function writeActionList(list: ActionListSheet, existingFormats: readonly (readonly string[])[]): void {
   const { sheet } = sheetNamed(ACTION_LIST_SHEET);
   const rows = list.values.length;
   const cols = list.headers.length;
@@ -152,9 +168,7 @@ function writeActionList(list: ActionListSheet): void {
   // A new sheet has 1,000 rows: grow it (one call) when the list is longer; Sheets cannot write past its last row.
   const maxRows = sheet.getMaxRows();
   if (rows + 1 > maxRows) sheet.insertRowsAfter(maxRows, rows + 1 - maxRows);
-  const formats = list.values.map((_r, i) =>
-    list.headers.map((h, c) => (i === 0 ? "@" : c === list.dateColumns[0] ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@")),
-  );
+  const formats = listFormats(list, existingFormats);
   const range = sheet.getRange(1, 1, rows, cols);
   range.setNumberFormats(formats);
   range.setValues(list.values.map((r, i) => (i === 0 ? r : r.map((v, c) => (c === list.dateColumns[0] ? hostDate(v) : v)))));
@@ -204,16 +218,18 @@ function actionDays(override?: number): number {
   return override && [7, 30, 60, 90].indexOf(override) >= 0 ? override : loadSettings().actionDays;
 }
 
-/** The Action list as the sheet has it now, its date cells as the days they show in the file's time zone. */
-function existingList(): unknown[][] {
+/** The Action list as the sheet has it now (its date cells as the days they show in the file's time zone), and its formats. */
+function existingList(withFormats: boolean): { values: unknown[][]; formats: string[][] } {
   const existing = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ACTION_LIST_SHEET);
-  if (!existing || existing.getLastRow() < 1) return [];
+  if (!existing || existing.getLastRow() < 1) return { values: [], formats: [] };
   const zone = fileZone();
-  return existing.getDataRange().getValues().map((r) => r.map((v) => (isDate(v) ? (dayInFileZone(v, zone) ?? "") : v)));
+  const range = existing.getDataRange();
+  const values = range.getValues().map((r) => r.map((v) => (isDate(v) ? (dayInFileZone(v, zone) ?? "") : v)));
+  return { values, formats: withFormats ? range.getNumberFormats() : [] };
 }
 
-function listFor(tables: readonly PortfolioTable[], days: number): ActionListSheet {
-  return buildPortfolioList(tables, { today: today(), withinDays: days, windows: loadSettings().windows }, existingList());
+function listFor(tables: readonly PortfolioTable[], days: number, existing: unknown[][]): ActionListSheet {
+  return buildPortfolioList(tables, { today: today(), withinDays: days, windows: loadSettings().windows }, existing);
 }
 
 /**
@@ -228,8 +244,9 @@ export function refreshAfterRun(run: SheetRun | null, days?: number): string {
       return `The Action list and Compliance summary were not refreshed: ${why || "no checked table was found"}. Check again to rebuild them.`;
     }
     const n = actionDays(days);
-    const list = listFor(tables, n);
-    writeActionList(list);
+    const existing = existingList(true);
+    const list = listFor(tables, n, existing.values);
+    writeActionList(list, existing.formats);
     writeSummary(tables, list, n);
     return actionListLine(list, n, ACTION_LIST_SHEET, SUMMARY_SHEET);
   } catch (e) {
@@ -252,7 +269,7 @@ export function actionCalendarFile(): CalendarResult {
   try {
     const tables = portfolio(run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run);
     if (!tables.some((t) => t.props)) return { ok: false, message: `No calendar: ${tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ")}. Check again, then download it.` };
-    const list = listFor(tables, actionDays());
+    const list = listFor(tables, actionDays(), existingList(false).values);
     if (!list.open) return { ok: false, message: `No actions are overdue or due within ${actionDays()} days, so the calendar would be empty.` };
     return { ok: true, ics: actionCalendar(list, { nowIso: new Date(Date.now()).toISOString() }), events: list.open, fileName: "compliance-actions.ics" };
   } catch (e) {
