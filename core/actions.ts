@@ -269,6 +269,19 @@ export interface TableColumns {
   user?: UserColumns;
   /** The sheet row (1-based) of the first row given, so that each property says which row it is. */
   firstRow?: number;
+  /**
+   * The table ends at its first blank row or at the next header row of a results block (another table below it on the
+   * same sheet); without this every row given is the table's.
+   */
+  untilBlank?: boolean;
+}
+
+/** How many of the rows under a table's header are its own: up to its first blank row or the next block's header row. */
+export function tableRowCount(rows: readonly (readonly unknown[])[], blockColumn: number): number {
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+  const first = OUTPUT_COLUMNS[0].header.toLowerCase();
+  const end = rows.findIndex((r) => r.every(blank) || text(r[blockColumn]).toLowerCase() === first);
+  return end < 0 ? rows.length : end;
 }
 
 /**
@@ -278,7 +291,7 @@ export interface TableColumns {
  */
 export function blockProperties(rows: readonly (readonly unknown[])[], c: TableColumns): BlockProperty[] {
   const out: BlockProperty[] = [];
-  rows.forEach((row, i) => {
+  (c.untilBlank ? rows.slice(0, tableRowCount(rows, c.blockColumn)) : rows).forEach((row, i) => {
     const cells = Array.from({ length: OUTPUT_COLUMNS.length }, (_, k) => row[c.blockColumn + k]);
     if (!resultFromBlockRow(cells)) return;
     const uprn = (c.uprn !== undefined ? text(row[c.uprn]).replace(/^'/, "") : "") || text(cells[col("matched_uprn")]).replace(/^'/, "");

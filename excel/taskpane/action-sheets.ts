@@ -20,6 +20,7 @@ import {
   detectUserColumns,
   hostDate,
   lastCheckedAt,
+  tableRowCount,
   windowColour,
   DATE_FORMAT,
   type ActionListSheet,
@@ -125,9 +126,10 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = detectUserColumns(header, ours);
   const input = run.inputColumns;
-  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user, firstRow: first + 1 });
+  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user, firstRow: first + 1, untilBlank: at.headerRow !== null });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
-  return { props, ownerHeader, place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, ext.lastRow) } };
+  const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
+  return { props, ownerHeader, place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) } };
 }
 
 function cellBytes(v: unknown): number {

@@ -16,6 +16,7 @@ import {
   findHeaderBlock,
   hostDate,
   lastCheckedAt,
+  tableRowCount,
   type ActionListSheet,
   type BlockProperty,
   type ColumnMapping,
@@ -99,9 +100,9 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const ours = new Set<number>();
   for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(blockCol - 1 + k);
   const user = detectUserColumns(header, ours);
-  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top });
+  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top, untilBlank: !!run.headerRow });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
-  return { sheet, props, ownerHeader, blockCol, top, lastRow };
+  return { sheet, props, ownerHeader, blockCol, top, lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow };
 }
 
 const placeOfWatch = (w: Watch): TablePlace => ({ ...w, blockCol: w.blockCol ?? 0, firstRow: w.headerRow ? w.headerRow + 1 : w.firstRow });
