@@ -5,9 +5,11 @@
  * for the chart). Also the Action list as an iCalendar file. Pure: hosts read cells, call these, write what they return.
  */
 import { CHECK_NAMES, type CheckName } from "./checks";
+import { DEMO_NOTE } from "./demo-key";
 import { OUTPUT_COLUMNS, firstReportedOf, safeCellText, type Cell } from "./layout";
 import { CHECK_LABELS, WINDOWS, addDays, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
 import type { CheckResult } from "./schemas";
+import { buildPortfolioList, type ActionListSheet, type PortfolioTable, type TableCount } from "./action-list";
 
 import { cellDay, userDatesOf, type UserColumns } from "./user-columns";
 
@@ -54,6 +56,11 @@ export function resultFromBlockRow(cells: readonly unknown[]): CheckResult | nul
   } as CheckResult;
 }
 
+/** Whether a block row's result is the demo's (its Message says so), not a real check. */
+export function isDemoRow(cells: readonly unknown[]): boolean {
+  return text(cells[col("message")]).includes(DEMO_NOTE);
+}
+
 /** The day a block row was checked (its Checked at cell), else null. */
 export function rowCheckedDay(cells: readonly unknown[]): string | null {
   return cellDay(cells[col("checked_at")]);
@@ -71,6 +78,10 @@ export interface BlockProperty {
   /** The block's cells of this row, OUTPUT_COLUMNS order. */
   cells: readonly unknown[];
   userDates?: UserDates;
+  /** The row's number on its sheet (1-based), as the user sees it. */
+  row?: number;
+  /** Its result is the demo's, not a real check. */
+  demo?: boolean;
 }
 
 export interface ListOptions {
@@ -94,139 +105,12 @@ export function blockObligations(props: readonly BlockProperty[], o: Pick<ListOp
   return out;
 }
 
-export const CLOSED_TITLE = "Closed: these actions are no longer due; kept for what was typed in Done and Notes";
-
-export interface ActionListSheet {
-  /** Cells to write from A1: text already formula-safe, dates as YYYY-MM-DD text (hosts write them as dates). */
-  values: Cell[][];
-  headers: string[];
-  /** Column indexes: the window (coloured), the dates, Done. */
-  windowColumn: number;
-  dateColumns: number[];
-  doneColumn: number;
-  notesColumn: number;
-  /** Rows 1.. of the open actions (0-based sheet rows, after the header) and of the Closed section's title. */
-  open: number;
-  closedTitleRow: number | null;
-  closed: number;
-}
-
-export function actionListHeaders(ownerHeader?: string): string[] {
-  return ["Window", "Due", "Days left", "UPRN", "Address", ...(ownerHeader ? [ownerHeader] : []), "Check", "Action", "Rule", "Done", "Notes"];
-}
-
-const keyOf = (uprn: string, check: string, due: string) => `${uprn.trim().toLowerCase()}\u0000${check.trim().toLowerCase()}\u0000${due}`;
-
-interface Kept {
-  key: string;
-  row: unknown[];
-  done: unknown;
-  notes: unknown;
-}
-
 /**
- * What the user typed in the list as it stands now: found by the header row's words, not by position, so a column the
- * user moved or inserted still gives its Done and Notes back. Rows without Done or Notes are not kept.
+ * The Action list of one table (the portfolio of one): see buildPortfolioList in core/action-list.ts, which the hosts
+ * call with every table of the workbook.
  */
-function readExisting(existing: readonly (readonly unknown[])[], headers: readonly string[]): Kept[] {
-  if (!existing.length) return [];
-  const headerAt = existing.findIndex((r) => r.some((v) => text(v).toLowerCase() === "uprn") && r.some((v) => text(v).toLowerCase() === "notes"));
-  if (headerAt < 0) return [];
-  const head = existing[headerAt].map((v) => text(v).toLowerCase());
-  const at = (name: string) => head.indexOf(name.toLowerCase());
-  const c = { uprn: at("UPRN"), check: at("Check"), due: at("Due"), done: at("Done"), notes: at("Notes") };
-  if (c.uprn < 0 || c.check < 0) return [];
-  const out: Kept[] = [];
-  for (const r of existing.slice(headerAt + 1)) {
-    const uprn = text(r[c.uprn]).replace(/^'/, "");
-    if (!uprn) continue;
-    const done = c.done >= 0 ? r[c.done] : "";
-    const notes = c.notes >= 0 ? r[c.notes] : "";
-    const typed = (v: unknown) => v !== "" && v !== null && v !== undefined && v !== false;
-    if (!typed(done) && !typed(notes)) continue;
-    // The row as our columns: same header words, today's order.
-    const row = headers.map((h) => {
-      const i = head.indexOf(h.toLowerCase());
-      return i >= 0 ? r[i] : "";
-    });
-    out.push({ key: keyOf(uprn, text(r[c.check]), cellDay(c.due >= 0 ? r[c.due] : "") ?? ""), row, done, notes });
-  }
-  return out;
-}
-
-/** What a user typed, written back as it was (a checkbox's true/false stays a boolean), formula-safe. */
-function userCell(v: unknown): Cell {
-  if (typeof v === "boolean") return v as unknown as Cell;
-  if (typeof v === "number") return v;
-  if (v === null || v === undefined) return "";
-  if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return cellDay(v) ?? "";
-  return safeCellText(String(v));
-}
-
-/**
- * The Action list: a header row, the open actions (overdue and due within N days, by due date, then UPRN and check),
- * then, when there are any, a Closed section of earlier rows whose action has gone away but which carry Done or Notes.
- * `existing` is the sheet as it is now (values from A1), so typed Done and Notes survive, matched by UPRN + check + due.
- */
-export function buildActionList(props: readonly BlockProperty[], o: ListOptions, existing: readonly (readonly unknown[])[] = []): ActionListSheet {
-  const headers = actionListHeaders(o.ownerHeader);
-  const kept = readExisting(existing, headers);
-  const byKey = new Map(kept.map((k) => [k.key, k]));
-  const last = addDays(o.today, o.withinDays);
-  const items = blockObligations(props, o)
-    .filter(({ ob }) => ob.due !== null && ob.action !== "" && (ob.window === "Overdue" || ob.due <= last))
-    .sort((a, b) => (a.ob.due! < b.ob.due! ? -1 : a.ob.due! > b.ob.due! ? 1 : a.prop.uprn < b.prop.uprn ? -1 : a.prop.uprn > b.prop.uprn ? 1 : CHECK_NAMES.indexOf(a.ob.check) - CHECK_NAMES.indexOf(b.ob.check)));
-  const used = new Set<string>();
-  const values: Cell[][] = [headers];
-  for (const { prop, ob } of items) {
-    const key = keyOf(prop.uprn, CHECK_LABELS[ob.check], ob.due!);
-    const k = used.has(key) ? undefined : byKey.get(key);
-    used.add(key);
-    values.push([
-      ob.window ?? "",
-      ob.due!,
-      ob.daysLeft ?? "",
-      safeCellText(prop.uprn),
-      safeCellText(prop.address),
-      ...(o.ownerHeader ? [safeCellText(prop.owner ?? "")] : []),
-      CHECK_LABELS[ob.check],
-      safeCellText(ob.action),
-      safeCellText(ob.rule),
-      userCell(k?.done),
-      userCell(k?.notes),
-    ]);
-  }
-  const open = values.length - 1;
-  const closedRows = kept.filter((k) => !used.has(k.key));
-  let closedTitleRow: number | null = null;
-  if (closedRows.length) {
-    values.push(headers.map(() => ""));
-    closedTitleRow = values.length;
-    values.push([CLOSED_TITLE, ...headers.slice(1).map(() => "")]);
-    for (const k of closedRows) {
-      values.push(
-        headers.map((h, i) => {
-          const v = k.row[i];
-          if (h === "Done" || h === "Notes") return userCell(v);
-          if (h === "Due") return cellDay(v) ?? "";
-          if (h === "Window") return "Closed";
-          if (h === "Days left") return "";
-          return typeof v === "number" ? v : safeCellText(text(v).replace(/^'/, ""));
-        }),
-      );
-    }
-  }
-  return {
-    values,
-    headers,
-    windowColumn: 0,
-    dateColumns: [1],
-    doneColumn: headers.indexOf("Done"),
-    notesColumn: headers.indexOf("Notes"),
-    open,
-    closedTitleRow,
-    closed: closedRows.length,
-  };
+export function buildActionList(props: readonly BlockProperty[], o: ListOptions, existing: readonly (readonly unknown[])[] = [], table: Partial<PortfolioTable> = {}): ActionListSheet {
+  return buildPortfolioList([{ id: table.id ?? "t1", sheet: table.sheet ?? "Sheet1", ...table, props: [...props], ownerHeader: o.ownerHeader }], o, existing);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -262,7 +146,7 @@ export interface SummarySheet {
   /** The chart's source: rows and columns of the due-per-month table, 0-based, header row and label column included. */
   chart: { firstRow: number; firstColumn: number; rowCount: number; columnCount: number };
   /** Where each count table stands (0-based), for tests and hosts that format them. */
-  tables: { status: number; risk: number; window: number; months: number };
+  tables: { status: number; risk: number; window: number; months: number; tables: number };
   /** Rows (0-based) of header lines to make bold. */
   headerRows: number[];
 }
@@ -287,30 +171,40 @@ export function dueByMonth(props: readonly BlockProperty[], o: Pick<ListOptions,
 }
 
 /**
- * The Compliance summary: counts by status for each check, by risk level and by window as live COUNTIF formulas over
- * the block (so edits and re-runs update them without the add-in), an "as of" stamp, and the table of actions due per
- * month that the chart shows (values as of the run).
+ * The Compliance summary of the portfolio: counts by status for each check, by risk level and by window as live COUNTIF
+ * formulas over every table's results block (so edits and re-runs update them without the add-in), an "as of" stamp,
+ * the table of actions due per month that the chart shows (values as of the run), and, given the Action list's counts,
+ * a line per table (a table no longer found says so) and their total. Results of the demo key say so.
  */
-export function buildSummary(block: BlockRef, props: readonly BlockProperty[], o: Pick<ListOptions, "today" | "windows"> & { asOf: string }): SummarySheet {
+export function buildSummary(
+  block: BlockRef | readonly BlockRef[],
+  props: readonly BlockProperty[],
+  o: Pick<ListOptions, "today" | "windows"> & { asOf: string; tables?: readonly TableCount[]; withinDays?: number },
+): SummarySheet {
+  const blocks = Array.isArray(block) ? (block as readonly BlockRef[]) : [block as BlockRef];
   const cells: Cell[][] = [];
   const width = 7;
   const row = (...v: Cell[]) => cells.push([...v, ...Array(Math.max(0, width - v.length)).fill("")]);
   const headerRows: number[] = [];
+  const where = (b: BlockRef) => `${b.sheet}!${columnLetters(b.column)}${b.firstRow + 1}:${columnLetters(b.column + OUTPUT_COLUMNS.length - 1)}${b.lastRow + 1}`;
+  // Over every block: one COUNTIF (or COUNTA) per block, added up.
+  const over = (key: string, f: (ref: string) => string) => (blocks.length ? blocks.map((b) => f(blockColumnRef(b, key))).join("+") : "0");
   row("Compliance summary");
   // Shown, not used in a formula: the sheet's name as it is (a leading apostrophe would be taken for a text prefix).
-  row("As of", safeCellText(o.asOf), "Results block", safeCellText(`${block.sheet}!${columnLetters(block.column)}${block.firstRow + 1}:${columnLetters(block.column + OUTPUT_COLUMNS.length - 1)}${block.lastRow + 1}`));
-  row("Counts are live formulas over the results block; the table of actions due per month is as of the last check.");
+  row("As of", safeCellText(o.asOf), blocks.length === 1 ? "Results block" : "Results blocks", safeCellText(blocks.map(where).join("; ")));
+  row("Counts are live formulas over the results blocks; the table of actions due per month is as of the last check.");
+  const demo = props.filter((p) => p.demo).length;
+  if (demo) row(safeCellText(`${DEMO_NOTE}: ${demo.toLocaleString("en-GB")} of ${props.length.toLocaleString("en-GB")} properties here have demo results, not real checks.`));
   row();
   const status = cells.length;
   headerRows.push(status);
   row("Check", ...SUMMARY_STATUSES, "error / unknown", "Total");
   for (const [name, statusKey] of MEMBERS) {
-    const ref = blockColumnRef(block, statusKey);
     const r = cells.length + 1;
     row(
       CHECK_LABELS[name],
-      ...SUMMARY_STATUSES.map((s) => `=COUNTIF(${ref},${q(s)})`),
-      `=COUNTIF(${ref},"error")+COUNTIF(${ref},"unknown")`,
+      ...SUMMARY_STATUSES.map((s) => `=${over(statusKey, (ref) => `COUNTIF(${ref},${q(s)})`)}`),
+      `=${over(statusKey, (ref) => `COUNTIF(${ref},"error")+COUNTIF(${ref},"unknown")`)}`,
       `=SUM(B${r}:F${r})`,
     );
   }
@@ -318,97 +212,44 @@ export function buildSummary(block: BlockRef, props: readonly BlockProperty[], o
   const risk = cells.length;
   headerRows.push(risk);
   row("Risk level", "Properties");
-  const riskRef = blockColumnRef(block, "risk_level");
-  for (const level of ["low", "medium", "high"]) row(level, `=COUNTIF(${riskRef},${q(level)})`);
-  const scoreRef = blockColumnRef(block, "compliance_score");
-  row("other / none", `=COUNTA(${blockColumnRef(block, "checked_at")})-COUNTIF(${riskRef},"low")-COUNTIF(${riskRef},"medium")-COUNTIF(${riskRef},"high")`);
-  row("Average score", `=IFERROR(AVERAGE(${scoreRef}),"")`);
+  for (const level of ["low", "medium", "high"]) row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
+  row("other / none", `=${over("checked_at", (ref) => `COUNTA(${ref})`)}-${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("-")}`);
+  row("Average score", blocks.length ? `=IFERROR(AVERAGE(${blocks.map((b) => blockColumnRef(b, "compliance_score")).join(",")}),"")` : "");
   row();
   const windowAt = cells.length;
   headerRows.push(windowAt);
   row("Window", "Properties");
-  const winRef = blockColumnRef(block, "window");
-  for (const w of WINDOWS) row(w, `=COUNTIF(${winRef},${q(w)})`);
+  for (const w of WINDOWS) row(w, `=${over("window", (ref) => `COUNTIF(${ref},${q(w)})`)}`);
   row();
   const months = cells.length;
   headerRows.push(months);
   const due = dueByMonth(props, o);
   row("Actions due", ...CHECK_NAMES.map((c) => CHECK_LABELS[c]));
   due.labels.forEach((label, i) => row(label, ...due.counts[i]));
+  let tablesAt = -1;
+  if (o.tables?.length) {
+    row();
+    tablesAt = cells.length;
+    headerRows.push(tablesAt);
+    row("Table", "Properties", "Overdue", `Listed${o.withinDays ? ` (within ${o.withinDays} days)` : ""}`, "Later", "Closed", "State");
+    const total = { properties: 0, overdue: 0, open: 0, later: 0, closed: 0 };
+    for (const t of o.tables) {
+      for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += t[k];
+      const state = t.found
+        ? t.demo
+          ? `${DEMO_NOTE} (${t.demo.toLocaleString("en-GB")} demo results)`
+          : "Checked"
+        : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${t.kept.toLocaleString("en-GB")} of its actions kept on the Action list`;
+      row(safeCellText(t.label), t.properties, t.overdue, t.open, t.later, t.closed, safeCellText(state));
+    }
+    row("Total", total.properties, total.overdue, total.open, total.later, total.closed, "");
+  }
   return {
     cells,
     chart: { firstRow: months, firstColumn: 0, rowCount: due.labels.length + 1, columnCount: CHECK_NAMES.length + 1 },
-    tables: { status, risk, window: windowAt, months },
+    tables: { status, risk, window: windowAt, months, tables: tablesAt },
     headerRows,
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// iCalendar (RFC 5545).
-
-function icsText(s: string): string {
-  return s.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
-}
-
-/** Lines longer than 75 octets are folded (RFC 5545 3.1), never inside a UTF-8 character. */
-function fold(line: string): string {
-  const out: string[] = [];
-  let cur = "";
-  let bytes = 0;
-  for (const ch of line) {
-    // UTF-8 octets of the character (Apps Script has no TextEncoder).
-    const cp = ch.codePointAt(0)!;
-    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (bytes + n > (out.length ? 74 : 75)) {
-      out.push(cur);
-      cur = "";
-      bytes = 0;
-    }
-    cur += ch;
-    bytes += n;
-  }
-  out.push(cur);
-  return out.join("\r\n ");
-}
-
-const compact = (iso: string) => iso.replace(/-/g, "");
-
-/**
- * The listed actions as all-day events on their due dates, each with a display alarm 7 days before. UIDs are stable
- * (UPRN + check + due), so importing a newer file updates events rather than doubling them.
- */
-export function actionCalendar(list: ActionListSheet, o: { nowIso: string; name?: string }): string {
-  const h = list.headers;
-  const at = (name: string) => h.indexOf(name);
-  const stamp = o.nowIso.replace(/[-:]/g, "").replace(/\.\d+/, "").slice(0, 15) + "Z";
-  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Property Compliance Check//Action list//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", `X-WR-CALNAME:${icsText(o.name ?? "Compliance actions")}`];
-  for (const r of list.values.slice(1, 1 + list.open)) {
-    const due = cellDay(r[at("Due")]);
-    if (!due) continue;
-    const uprn = text(r[at("UPRN")]).replace(/^'/, "");
-    const check = text(r[at("Check")]);
-    const action = text(r[at("Action")]).replace(/^'/, "");
-    const address = text(r[at("Address")]).replace(/^'/, "");
-    lines.push(
-      "BEGIN:VEVENT",
-      `UID:${compact(due)}-${uprn.replace(/[^0-9A-Za-z]/g, "")}-${check.replace(/[^A-Za-z]/g, "").toLowerCase()}@compliance-check`,
-      `DTSTAMP:${stamp}`,
-      `DTSTART;VALUE=DATE:${compact(due)}`,
-      `DTEND;VALUE=DATE:${compact(addDays(due, 1))}`,
-      `SUMMARY:${icsText(`${check}: ${action}`)}`,
-      `DESCRIPTION:${icsText(`${address} (UPRN ${uprn}). ${text(r[at("Rule")])}`)}`,
-      ...(address ? [`LOCATION:${icsText(address)}`] : []),
-      "TRANSP:TRANSPARENT",
-      "BEGIN:VALARM",
-      "ACTION:DISPLAY",
-      `DESCRIPTION:${icsText(`${check} due in 7 days: ${address}`)}`,
-      "TRIGGER:-P7D",
-      "END:VALARM",
-      "END:VEVENT",
-    );
-  }
-  lines.push("END:VCALENDAR");
-  return lines.map(fold).join("\r\n") + "\r\n";
 }
 
 /** The date serial of a YYYY-MM-DD cell, for hosts writing the lists' date columns as real dates. */
@@ -426,6 +267,21 @@ export interface TableColumns {
   uprn?: number;
   address?: number;
   user?: UserColumns;
+  /** The sheet row (1-based) of the first row given, so that each property says which row it is. */
+  firstRow?: number;
+  /**
+   * The table ends at its first blank row or at the next header row of a results block (another table below it on the
+   * same sheet); without this every row given is the table's.
+   */
+  untilBlank?: boolean;
+}
+
+/** How many of the rows under a table's header are its own: up to its first blank row or the next block's header row. */
+export function tableRowCount(rows: readonly (readonly unknown[])[], blockColumn: number): number {
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+  const first = OUTPUT_COLUMNS[0].header.toLowerCase();
+  const end = rows.findIndex((r) => r.every(blank) || text(r[blockColumn]).toLowerCase() === first);
+  return end < 0 ? rows.length : end;
 }
 
 /**
@@ -435,9 +291,9 @@ export interface TableColumns {
  */
 export function blockProperties(rows: readonly (readonly unknown[])[], c: TableColumns): BlockProperty[] {
   const out: BlockProperty[] = [];
-  for (const row of rows) {
+  (c.untilBlank ? rows.slice(0, tableRowCount(rows, c.blockColumn)) : rows).forEach((row, i) => {
     const cells = Array.from({ length: OUTPUT_COLUMNS.length }, (_, k) => row[c.blockColumn + k]);
-    if (!resultFromBlockRow(cells)) continue;
+    if (!resultFromBlockRow(cells)) return;
     const uprn = (c.uprn !== undefined ? text(row[c.uprn]).replace(/^'/, "") : "") || text(cells[col("matched_uprn")]).replace(/^'/, "");
     const address = (c.address !== undefined ? text(row[c.address]).replace(/^'/, "") : "") || text(cells[col("matched_address")]).replace(/^'/, "");
     out.push({
@@ -446,8 +302,10 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
       owner: c.user?.owner !== undefined ? text(row[c.user.owner]).replace(/^'/, "") : undefined,
       cells,
       userDates: c.user ? userDatesOf(row, c.user) : undefined,
+      row: c.firstRow !== undefined ? c.firstRow + i : undefined,
+      demo: isDemoRow(cells),
     });
-  }
+  });
   return out;
 }
 

@@ -5,9 +5,13 @@
  * cells, call these, and append what they return.
  *
  * Rules: a row with no earlier result is the baseline (nothing logged); a row the service could not answer this time
- * (statuses "error", or the earlier values kept) is not a change: the run log counts it as an error.
+ * (statuses "error", or the earlier values kept) is not a change: the run log counts it as an error. A row compares
+ * only with the same property's earlier result: a row now holding another property (its UPRN replaced, or the row
+ * re-used) starts a new baseline. Demo results are never history: a row whose earlier or new result is the demo's
+ * logs nothing, so switching between the demo key and a real key logs no changes.
  */
 import { CHECK_LABELS } from "./colours";
+import { DEMO_NOTE } from "./demo-key";
 import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
 import { cellDay } from "./user-columns";
 import { runCounts, type RunState } from "./run";
@@ -86,6 +90,9 @@ function answered(row: readonly unknown[] | undefined): boolean {
   });
 }
 
+const isDemo = (row: readonly unknown[]) => text(row[at("message")]).includes(DEMO_NOTE);
+const sameUprn = (v: unknown) => text(v).replace(/^0+(?=\d)/, "");
+
 export interface Change {
   uprn: string;
   address: string;
@@ -104,6 +111,12 @@ export function rowChanges(was: readonly unknown[] | undefined, now: readonly un
   if (!answered(was) || !answered(now)) return [];
   // The earlier values kept ("Not refreshed at ..."): the service did not answer this time.
   if (/^Not refreshed at /.test(text(now[at("message")]))) return [];
+  if (isDemo(was!) || isDemo(now)) return [];
+  const wasUprn = sameUprn(was![at("matched_uprn")]);
+  const nowUprn = sameUprn(now[at("matched_uprn")]);
+  // Another property on this row now: its result is a new baseline, not a change of the one before.
+  if (wasUprn !== nowUprn && (wasUprn || nowUprn)) return [];
+  if (!wasUprn && text(was![at("matched_address")]).toLowerCase() !== text(now[at("matched_address")]).toLowerCase()) return [];
   const uprn = text(now[at("matched_uprn")]) || text(was![at("matched_uprn")]);
   const address = text(now[at("matched_address")]) || text(was![at("matched_address")]);
   const out: Change[] = [];
@@ -135,6 +148,8 @@ export interface RunLogEntry {
   quotaLeft?: number;
   /** Why the run failed or stopped, in words; empty when it ended well. */
   problem?: string;
+  /** Its results came from the demo key: the row says so (in Problem, the column every reader of the log sees). */
+  demo?: boolean;
 }
 
 /** How many of the changes are for the worse. */
@@ -148,7 +163,7 @@ export function worseCount(changes: readonly Pick<Change, "direction">[]): numbe
  */
 export function runLogEntry(
   state: RunState,
-  o: Pick<RunLogEntry, "startedAt" | "endedAt" | "trigger" | "runBy" | "changed" | "worse" | "problem">,
+  o: Pick<RunLogEntry, "startedAt" | "endedAt" | "trigger" | "runBy" | "changed" | "worse" | "problem" | "demo">,
 ): RunLogEntry {
   const c = runCounts(state);
   const used = state.requests ? state.requests.submit + state.requests.results : undefined;
@@ -156,7 +171,8 @@ export function runLogEntry(
 }
 
 export function runLogRow(e: RunLogEntry): Cell[] {
-  return [e.startedAt, e.endedAt, e.trigger, safeCellText(e.runBy), e.rows, e.checked, e.changed, e.worse, e.errors, e.requestsUsed ?? "", e.quotaLeft ?? "", safeCellText(e.problem ?? "")];
+  const problem = [e.demo ? `${DEMO_NOTE}.` : "", e.problem ?? ""].filter(Boolean).join(" ");
+  return [e.startedAt, e.endedAt, e.trigger, safeCellText(e.runBy), e.rows, e.checked, e.changed, e.worse, e.errors, e.requestsUsed ?? "", e.quotaLeft ?? "", safeCellText(problem)];
 }
 
 /**

@@ -29,3 +29,5 @@ export * from "./country";
 export * from "./country-rules";
 export * from "./working-days";
 export * from "./own-obligations";
+export * from "./action-list";
+export * from "./ics";

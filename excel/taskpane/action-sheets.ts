@@ -10,12 +10,17 @@ import {
   OUTPUT_COLUMNS,
   SUMMARY_SHEET,
   actionCalendar,
+  actionListLine,
   blockProperties,
-  buildActionList,
+  buildPortfolioList,
   buildSummary,
+  columnLetters,
+  shortHash,
+  type PortfolioTable,
   detectUserColumns,
   hostDate,
   lastCheckedAt,
+  tableRowCount,
   windowColour,
   DATE_FORMAT,
   type ActionListSheet,
@@ -44,9 +49,51 @@ const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
 const MAX_BYTES = 3_500_000;
 
 export interface ActionSheetOptions {
+  /** The workbook's day (the computer's local day: Excel's dates are local days). */
   today: string;
   withinDays: number;
   windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
+  /** The workbook's other remembered tables (watch-settings.ts): the list covers them all, with the run's. */
+  tables?: readonly RunPlace[];
+}
+
+/**
+ * A table's id in Action IDs: its sheet's name (hashed: short, letters and digits) and its header row and first input
+ * column, or, without a header, its results block's column.
+ */
+export function tableIdOf(p: RunPlace): string {
+  const inputs = Object.values(p.inputColumns).filter((v): v is number => typeof v === "number");
+  const first = inputs.length ? Math.min(...inputs) : p.blockColumn;
+  return `x${shortHash(p.sheet)}${p.headerRow !== null ? `h${p.headerRow + 1}c${first + 1}` : `b${p.blockColumn + 1}`}`;
+}
+
+const sameTable = (a: RunPlace, b: RunPlace) => tableIdOf(a) === tableIdOf(b);
+
+/** Every table of the portfolio read as it is now (a sheet or block not found says why). */
+async function readPortfolio(context: Excel.RequestContext, run: RunPlace, others: readonly RunPlace[]): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
+  const places = [...others.filter((p) => !sameTable(p, run)), run];
+  const tables: PortfolioTable[] = [];
+  const reads: BlockRead[] = [];
+  for (const p of places) {
+    const inputs = Object.values(p.inputColumns).filter((v): v is number => typeof v === "number");
+    const anchor = `${columnLetters(inputs.length ? Math.min(...inputs) : p.blockColumn)}${(p.headerRow ?? 0) + 1}`;
+    const id = tableIdOf(p);
+    let r: BlockRead | { problem: string };
+    try {
+      const ws = context.workbook.worksheets.getItemOrNullObject(p.sheet);
+      await context.sync();
+      r = ws.isNullObject ? { problem: `the sheet "${p.sheet}" was not found (renamed or deleted)` } : await readResults(context, p);
+    } catch (e) {
+      r = { problem: `the sheet "${p.sheet}" could not be read (${e instanceof Error ? e.message : String(e)})` };
+    }
+    if ("problem" in r) tables.push({ id, sheet: p.sheet, anchor, props: null, problem: r.problem });
+    else {
+      reads.push(r);
+      const b = r.place;
+      tables.push({ id, sheet: p.sheet, anchor, props: r.props, ownerHeader: r.ownerHeader, block: { sheet: b.sheet, column: b.blockColumn, firstRow: b.firstRow, lastRow: b.lastRow } });
+    }
+  }
+  return { tables, reads };
 }
 
 export interface ActionSheetsResult {
@@ -79,9 +126,10 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = detectUserColumns(header, ours);
   const input = run.inputColumns;
-  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user });
+  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user, firstRow: first + 1, untilBlank: at.headerRow !== null });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
-  return { props, ownerHeader, place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, ext.lastRow) } };
+  const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
+  return { props, ownerHeader, place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) } };
 }
 
 function cellBytes(v: unknown): number {
@@ -93,9 +141,10 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
   let writeSyncs = 0;
   try {
     return await excelRun(async (context) => {
-      const block = await readResults(context, run);
-      if ("problem" in block) {
-        return { ok: false, line: `The Action list and Compliance summary were not refreshed: ${block.problem}. Check again to rebuild them.`, open: 0, closed: 0, writeSyncs };
+      const { tables } = await readPortfolio(context, run, o.tables ?? []);
+      if (!tables.some((t) => t.props)) {
+        const why = tables.map((t) => t.problem).join("; ");
+        return { ok: false, line: `The Action list and Compliance summary were not refreshed: ${why}. Check again to rebuild them.`, open: 0, closed: 0, writeSyncs };
       }
       // What is there now: the Action list's cells (Done and Notes typed by the user) and the chart, in one sync.
       const sheets = context.workbook.worksheets;
@@ -103,21 +152,24 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
       const summarySheet = sheets.getItemOrNullObject(SUMMARY_SHEET);
       await context.sync();
       let existing: unknown[][] = [];
+      let existingFormats: unknown[][] = [];
       let chart: Excel.Chart | null = null;
       if (!listSheet.isNullObject || !summarySheet.isNullObject) {
         const used = listSheet.isNullObject ? null : listSheet.getUsedRangeOrNullObject(true);
-        used?.load("values");
+        used?.load("values, numberFormat");
         const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
         found?.load("name");
         await context.sync();
-        if (used && !used.isNullObject) existing = used.values as unknown[][];
+        if (used && !used.isNullObject) (existing = used.values as unknown[][]), (existingFormats = used.numberFormat as unknown[][]);
         if (found && !found.isNullObject) chart = found;
       }
-      const list = buildActionList(block.props, { today: o.today, withinDays: o.withinDays, windows: o.windows, ownerHeader: block.ownerHeader }, existing);
+      const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
+      const found = tables.filter((t) => t.props && t.block);
+      const props = found.flatMap((t) => t.props!);
       const summary = buildSummary(
-        { sheet: block.place.sheet, column: block.place.blockColumn, firstRow: block.place.firstRow, lastRow: block.place.lastRow },
-        block.props,
-        { today: o.today, windows: o.windows, asOf: lastCheckedAt(block.props) || "not checked yet" },
+        found.map((t) => t.block!),
+        props,
+        { today: o.today, windows: o.windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: o.withinDays },
       );
 
       // The Action list: cleared, then formats, values and colours, header bold and frozen.
@@ -125,7 +177,16 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
       ls.getRange().clear();
       const cols = list.headers.length;
       const due = list.dateColumns[0];
-      const formatOf = (h: string, c: number) => (c === due ? DATE_FORMAT : h === "Days left" ? "0" : h === "Done" ? "General" : "@");
+      // A user's own column keeps each cell's own format (a date typed there stays a date).
+      const own = new Map(list.userColumns.map((u) => [u.column, u.from]));
+      const formatOf = (h: string, c: number, row: number) => {
+        const from = own.get(c);
+        if (from !== undefined) {
+          const k = list.keptFrom[row];
+          return (k !== null && (existingFormats[k]?.[from] as string)) || "General";
+        }
+        return c === due ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
+      };
       for (let start = 0; start < list.values.length; ) {
         let end = start;
         let chunk = 0;
@@ -137,11 +198,12 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         }
         const rows = list.values.slice(start, end);
         const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
-        range.numberFormat = rows.map((_r, i) => list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c))));
+        range.numberFormat = rows.map((_r, i) => list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c, start + i))));
         range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
         ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
           rows.map((r, i) => {
-            const colour = start + i === 0 ? null : r[list.windowColumn] === "Closed" ? CLOSED_COLOUR : windowColour(r[list.windowColumn]);
+            const w = r[list.windowColumn];
+            const colour = start + i === 0 ? null : w === "Closed" || w === "Later" ? CLOSED_COLOUR : windowColour(w);
             return [{ format: colour ? { fill: { color: colour.fill }, font: { color: colour.font } } : { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } }];
           }),
         );
@@ -152,7 +214,7 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         }
       }
       ls.getRangeByIndexes(0, 0, 1, cols).format.font.bold = true;
-      if (list.closedTitleRow !== null) ls.getRangeByIndexes(list.closedTitleRow, 0, 1, cols).format.font.bold = true;
+      for (const t of list.titleRows) ls.getRangeByIndexes(t, 0, 1, cols).format.font.bold = true;
       ls.freezePanes.freezeRows(1);
 
       // The Compliance summary: live formulas, bold headers, the chart over the due-per-month table updated in place.
@@ -172,10 +234,9 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
       }
       await context.sync();
       writeSyncs++;
-      const closed = list.closed ? `; ${list.closed} closed row${list.closed === 1 ? "" : "s"} kept for ${list.closed === 1 ? "its" : "their"} notes` : "";
       return {
         ok: true,
-        line: `"${ACTION_LIST_SHEET}": ${list.open} action${list.open === 1 ? "" : "s"} overdue or due within ${o.withinDays} days${closed}. "${SUMMARY_SHEET}" refreshed.`,
+        line: actionListLine(list, o.withinDays, ACTION_LIST_SHEET, SUMMARY_SHEET),
         open: list.open,
         closed: list.closed,
         writeSyncs,
@@ -196,8 +257,8 @@ export async function actionCalendarText(
 ): Promise<{ ok: true; ics: string; events: number } | { ok: false; message: string }> {
   try {
     return await excelRun(async (context) => {
-      const block = await readResults(context, run);
-      if ("problem" in block) return { ok: false as const, message: `No calendar: ${block.problem}. Check again, then download it.` };
+      const { tables } = await readPortfolio(context, run, o.tables ?? []);
+      if (!tables.some((t) => t.props)) return { ok: false as const, message: `No calendar: ${tables.map((t) => t.problem).join("; ")}. Check again, then download it.` };
       const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
       await context.sync();
       let existing: unknown[][] = [];
@@ -207,7 +268,7 @@ export async function actionCalendarText(
         await context.sync();
         if (!used.isNullObject) existing = used.values as unknown[][];
       }
-      const list = buildActionList(block.props, { today: o.today, withinDays: o.withinDays, windows: o.windows, ownerHeader: block.ownerHeader }, existing);
+      const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
       if (!list.open) return { ok: false as const, message: `No actions are overdue or due within ${o.withinDays} days, so the calendar would be empty.` };
       return { ok: true as const, ics: actionCalendar(list, { nowIso: o.nowIso }), events: list.open };
     });

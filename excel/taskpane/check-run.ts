@@ -33,13 +33,15 @@ import {
   type Change,
   runLogEntry,
   worseCount,
+  isDemoKey,
   type Trigger,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
-import { LAST_BLOCK_KEY, UNFINISHED_KEY } from "./stored";
+import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
+import { watchedBlocks, workbookSettings } from "./watch-settings";
 import { MESSAGE, pendingKeys, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
@@ -89,6 +91,8 @@ export interface RunDeps {
   runBy?: string;
   /** Told where the run's results block is once the run has written it (the workbook's list of blocks to re-check on open). */
   onBlockWritten?: (place: RunPlace, startedAt: string) => unknown;
+  /** The workbook's remembered tables, which the Action list covers with this run's (default: the workbook's settings). */
+  tables?: () => readonly RunPlace[];
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onProgress?: (p: RunProgress) => void;
@@ -278,7 +282,8 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   if (tally.byRow.size + tally.waiting.size > 0) await Promise.resolve(deps.onBlockWritten?.(place, run.startedAt)).catch(() => undefined);
   // The two sheets follow the block: built again from it whenever this run wrote rows (a failure there is said, not thrown).
   if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0) {
-    const options = { today: new Date(now()).toISOString().slice(0, 10), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows };
+    const tables = (deps.tables ?? (() => watchedBlocks(workbookSettings())))();
+    const options = { today: localDay(now()), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows, tables };
     const built = await actionSheets().then(
       (m) => m.buildActionSheets(deps.excelRun, run, options),
       (e: unknown) => ({ line: `The Action list and Compliance summary could not be refreshed (${e instanceof Error ? e.message : String(e)}); the results are written. Press "Refresh action list" to try again.` }),
@@ -294,6 +299,7 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     changed: tally.changes.length,
     worse: worseCount(tally.changes),
     problem: summary.fatal ?? (summary.done ? "" : summary.title),
+    demo: isDemoKey(deps.client.config.apiKey),
   });
   let logged = false;
   summary.runLog = await actionSheets()

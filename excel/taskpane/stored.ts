@@ -14,3 +14,10 @@ export function officeErrorText(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   return `${typeof code === "string" ? code : ""} ${message}`;
 }
+
+/** The computer's local day at `ms`, YYYY-MM-DD: Excel's dates are local days, and so is the Action list's "today". */
+export function localDay(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}

@@ -17,11 +17,11 @@ import {
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
 import type { ExcelRun, RunProgress, RunSummary, UnfinishedRun } from "./check-run";
-import { UNFINISHED_KEY } from "./stored";
+import { UNFINISHED_KEY, localDay } from "./stored";
 import { $, banner, clientFor, errorText, openSettings, say } from "./pane-ui";
 import { wireSettings } from "./settings-pane";
 import { showLastRun, wireWatch } from "./watch-pane";
-import { dueBlocks, recordBlock, workbookSettings } from "./watch-settings";
+import { dueBlocks, recordBlock, watchedBlocks, workbookSettings } from "./watch-settings";
 
 /** Checking rows (check-run.ts, the sheet code, core's engine) is a chunk loaded on first use: the page starts without it. */
 const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
@@ -65,7 +65,7 @@ async function refreshActions(): Promise<void> {
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
   say("actions-status", "Building the Action list and Compliance summary…");
   const s = await rt.settings.load();
-  const r = await (await actionSheets()).buildActionSheets(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows });
+  const r = await (await actionSheets()).buildActionSheets(excelRun, place, { today: localDay(Date.now()), withinDays: s.actionDays, windows: s.windows, tables: watchedBlocks(workbookSettings()) });
   say("actions-status", r.line);
 }
 
@@ -74,7 +74,7 @@ async function downloadCalendar(): Promise<void> {
   const place = await lastBlock(store);
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first, then download the calendar.");
   const s = await rt.settings.load();
-  const r = await (await actionSheets()).actionCalendarText(excelRun, place, { today: new Date().toISOString().slice(0, 10), withinDays: s.actionDays, windows: s.windows, nowIso: new Date().toISOString() });
+  const r = await (await actionSheets()).actionCalendarText(excelRun, place, { today: localDay(Date.now()), withinDays: s.actionDays, windows: s.windows, tables: watchedBlocks(workbookSettings()), nowIso: new Date().toISOString() });
   if (!r.ok) return say("actions-status", r.message);
   const link = $("ics-link") as HTMLAnchorElement;
   if (link.href) URL.revokeObjectURL(link.href);

@@ -10,7 +10,7 @@ import { OUTPUT_COLUMNS, type ColumnMapping, type RunLogEntry } from "../../core
 import { actionSheets, prepareCheck, runCheck, type RunDeps } from "./check-run";
 import { relocateBlock, type RunPlace } from "./rows-now";
 import { SHEET_COLUMNS, isBlankCell, officeErrorText, readBlock, usedExtent } from "./sheet";
-import { dueBlocks, forgetBlocks, recordBlock, type WatchedBlock, type WorkbookSettings } from "./watch-settings";
+import { dueBlocks, forgetBlocks, recordBlock, watchedBlocks, type WatchedBlock, type WorkbookSettings } from "./watch-settings";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 /** How far right of the recorded block the sheet is read, to find a block that moved (as rows-now.ts does). */
@@ -106,6 +106,7 @@ export async function recheckOnOpen(deps: RecheckDeps): Promise<RecheckOutcome> 
       ...deps,
       trigger: "on open",
       onBlockWritten: (place, checkedAt) => (written.push(place), recordBlock(deps.settings, place, checkedAt)),
+      tables: () => watchedBlocks(deps.settings),
     });
     // Its record is replaced by the one the run made where the block is now (the same, unless the block moved).
     gone.push(b);

@@ -8,28 +8,58 @@ import {
   ACTION_LIST_SHEET,
   SUMMARY_SHEET,
   actionCalendar,
+  actionListLine,
   blockProperties,
-  buildActionList,
+  buildPortfolioList,
   buildSummary,
   detectUserColumns,
+  findHeaderBlock,
   hostDate,
   lastCheckedAt,
+  tableRowCount,
   type ActionListSheet,
   type BlockProperty,
+  type ColumnMapping,
+  type PortfolioTable,
 } from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { ActionSheetsResult, CalendarResult } from "../shared/api";
-import { count, errorText } from "../shared/words";
+import { errorText } from "../shared/words";
+import { dayInFileZone, todayInFileZone } from "./days";
 import { loadRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
 import { BLOCK_WIDTH, columnLetter, datesAsText, findSheet, inspectBlock } from "./sheet";
+import { listWatches, type Watch } from "./watch";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const CHART_TITLE = "Actions due per month (next 18 months; Overdue first)";
 const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
+const LATER_COLOUR = { fill: "#EDEBE9", font: "#323130" };
 
-const today = () => new Date(Date.now()).toISOString().slice(0, 10);
+const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]";
+const fileZone = () => SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+/** The file's day now: the Action list counts from it, in the spreadsheet's own time zone. */
+const today = () => todayInFileZone(Date.now(), fileZone());
+
+/** Where a table of the portfolio was last checked (a run's or a remembered table's). */
+interface TablePlace {
+  sheetId: number;
+  sheetName: string;
+  headerRow: number;
+  firstRow: number;
+  blockCol: number;
+  mapping: ColumnMapping;
+  inputFirstCol?: number;
+}
+
+/**
+ * The table's id in Action IDs: its sheet's id (which a rename keeps) and its header row and first column (or, without
+ * a header, its results block's column). Letters and digits only.
+ */
+export function tableId(p: TablePlace): string {
+  return p.headerRow ? `s${p.sheetId}h${p.headerRow}${p.inputFirstCol && p.inputFirstCol > 1 ? `c${p.inputFirstCol}` : ""}` : `s${p.sheetId}b${p.blockCol}`;
+}
 
 interface BlockRead {
   sheet: Sheet;
@@ -41,36 +71,67 @@ interface BlockRead {
   lastRow: number;
 }
 
-/** The results block of the last check as it is now: found again by its header (or where it was, without one). */
-function readBlock(run: SheetRun): BlockRead | { problem: string } {
+/** A table's results block as it is now: found again by its header (or where it was, without one). */
+function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const sheet = findSheet(run.sheetId);
-  if (!sheet) return { problem: `the sheet "${run.sheetName}" of the last check was deleted` };
+  if (!sheet) return { problem: `the sheet "${run.sheetName}" was deleted` };
   const lastRow = sheet.getLastRow();
   const lastCol = Math.max(1, sheet.getLastColumn());
   let blockCol = run.blockCol;
   let header: unknown[] = [];
   if (run.headerRow) {
-    if (run.headerRow > lastRow) return { problem: "the results block of the last check is no longer there" };
+    if (run.headerRow > lastRow) return { problem: "its results block is no longer there" };
     header = sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0];
-    const found = inspectBlock(header);
-    if (!found || found.changed.length) return { problem: "the results columns of the last check were changed or removed" };
+    // Tables side by side in one header row: this table's block is the one nearest where it was.
+    const found = inspectBlock(header, findHeaderBlock(header, Math.max(0, blockCol - 1)));
+    if (!found || found.changed.length) return { problem: "its results columns were changed or removed" };
     blockCol = found.start + 1;
   }
   const top = run.headerRow ? run.headerRow + 1 : run.firstRow;
   const width = Math.max(lastCol, blockCol + BLOCK_WIDTH - 1);
   const n = Math.max(0, lastRow - top + 1);
-  if (width > sheet.getMaxColumns()) return { problem: "the results columns of the last check were deleted" };
+  if (width > sheet.getMaxColumns()) return { problem: "its results columns were deleted" };
   const grid = n ? sheet.getRange(top, 1, n, width).getValues() : [];
-  let zone = "";
-  const timeZone = () => zone || (zone = SpreadsheetApp.getActive().getSpreadsheetTimeZone());
-  // Dates Sheets hands back as Date objects become the text core reads, in the spreadsheet's own time zone.
-  const rows = grid.map((r) => r.slice(0, blockCol - 1).concat(datesAsText(r.slice(blockCol - 1, blockCol - 1 + BLOCK_WIDTH), timeZone), r.slice(blockCol - 1 + BLOCK_WIDTH)));
+  const zone = fileZone();
+  // Dates Sheets hands back as Date objects become the text core reads, in the spreadsheet's own time zone: the block's
+  // by its columns' kinds, the user's own (EICR date...) as the days they show.
+  const day = (v: unknown) => (isDate(v) ? (dayInFileZone(v, zone) ?? v) : v);
+  const rows = grid.map((r) => r.slice(0, blockCol - 1).map(day).concat(datesAsText(r.slice(blockCol - 1, blockCol - 1 + BLOCK_WIDTH), () => zone), r.slice(blockCol - 1 + BLOCK_WIDTH).map(day)));
   const ours = new Set<number>();
   for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(blockCol - 1 + k);
   const user = detectUserColumns(header, ours);
-  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user });
+  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top, untilBlank: !!run.headerRow });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
-  return { sheet, props, ownerHeader, blockCol, top, lastRow };
+  return { sheet, props, ownerHeader, blockCol, top, lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow };
+}
+
+const placeOfWatch = (w: Watch): TablePlace => ({ ...w, blockCol: w.blockCol ?? 0, firstRow: w.headerRow ? w.headerRow + 1 : w.firstRow });
+
+/**
+ * Every table of the workbook's portfolio as it is now: the tables checks from the sidebar remembered (watch.ts) and
+ * the run just made, each read again; one not found says why.
+ */
+function portfolio(current?: SheetRun | null): PortfolioTable[] {
+  const places: TablePlace[] = listWatches().map(placeOfWatch);
+  if (current) {
+    const i = places.findIndex((p) => tableId(p) === tableId(current));
+    if (i >= 0) places[i] = current;
+    else places.push(current);
+  }
+  return places.map((p) => {
+    const id = tableId(p);
+    const r = readBlock(p);
+    const anchor = p.headerRow ? `${columnLetter(p.inputFirstCol || 1)}${p.headerRow}` : `${columnLetter(p.blockCol)}${p.firstRow}`;
+    if ("problem" in r) return { id, sheet: p.sheetName, anchor, props: null, problem: r.problem };
+    return {
+      id,
+      sheet: r.sheet.getName(),
+      anchor,
+      props: r.props,
+      ownerHeader: r.ownerHeader,
+      block: { sheet: r.sheet.getName(), column: r.blockCol - 1, firstRow: r.top - 1, lastRow: Math.max(r.top, r.lastRow) - 1 },
+    };
+  });
 }
 
 export function sheetNamed(name: string): { sheet: Sheet; created: boolean } {
@@ -84,7 +145,23 @@ export function sheetNamed(name: string): { sheet: Sheet; created: boolean } {
   return { sheet, created: true };
 }
 
-function writeActionList(list: ActionListSheet): void {
+/** The number format of each of the list's cells: ours by column; a user's column keeps each cell's own format. */
+function listFormats(list: ActionListSheet, existingFormats: readonly (readonly string[])[]): string[][] {
+  const own = new Map(list.userColumns.map((u) => [u.column, u.from]));
+  return list.values.map((_r, i) =>
+    list.headers.map((h, c) => {
+      if (i === 0) return "@";
+      const from = own.get(c);
+      if (from !== undefined) {
+        const k = list.keptFrom[i];
+        return (k !== null && existingFormats[k] && existingFormats[k][from]) || "General";
+      }
+      return c === list.dateColumns[0] ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
+    }),
+  );
+}
+
+function writeActionList(list: ActionListSheet, existingFormats: readonly (readonly string[])[]): void {
   const { sheet } = sheetNamed(ACTION_LIST_SHEET);
   const rows = list.values.length;
   const cols = list.headers.length;
@@ -92,14 +169,11 @@ function writeActionList(list: ActionListSheet): void {
   // A new sheet has 1,000 rows: grow it (one call) when the list is longer; Sheets cannot write past its last row.
   const maxRows = sheet.getMaxRows();
   if (rows + 1 > maxRows) sheet.insertRowsAfter(maxRows, rows + 1 - maxRows);
-  const formats = list.values.map((_r, i) =>
-    list.headers.map((h, c) => (i === 0 ? "@" : c === list.dateColumns[0] ? DATE_FORMAT : h === "Days left" ? "0" : h === "Done" ? "General" : "@")),
-  );
+  const formats = listFormats(list, existingFormats);
   const range = sheet.getRange(1, 1, rows, cols);
   range.setNumberFormats(formats);
   range.setValues(list.values.map((r, i) => (i === 0 ? r : r.map((v, c) => (c === list.dateColumns[0] ? hostDate(v) : v)))));
-  const bold = [`A1:${columnLetter(cols)}1`];
-  if (list.closedTitleRow !== null) bold.push(`A${list.closedTitleRow + 1}:${columnLetter(cols)}${list.closedTitleRow + 1}`);
+  const bold = [`A1:${columnLetter(cols)}1`, ...list.titleRows.map((r) => `A${r + 1}:${columnLetter(cols)}${r + 1}`)];
   sheet.getRangeList(bold).setFontWeight("bold");
   sheet.setFrozenRows(1);
   // The Window column coloured by rule, as the results block's: the colours follow the words whoever edits them.
@@ -108,14 +182,17 @@ function writeActionList(list: ActionListSheet): void {
     SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(w).setBackground(WINDOW_COLOURS[w].fill).setFontColor(WINDOW_COLOURS[w].font).setRanges([win]).build(),
   );
   rules.push(SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo("Closed").setBackground(CLOSED_COLOUR.fill).setFontColor(CLOSED_COLOUR.font).setRanges([win]).build());
+  rules.push(SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo("Later").setBackground(LATER_COLOUR.fill).setFontColor(LATER_COLOUR.font).setRanges([win]).build());
   sheet.setConditionalFormatRules(rules);
 }
 
-function writeSummary(block: BlockRead): void {
+function writeSummary(tables: readonly PortfolioTable[], list: ActionListSheet, days: number): void {
+  const found = tables.filter((t) => t.props && t.block);
+  const props = found.flatMap((t) => t.props!);
   const summary = buildSummary(
-    { sheet: block.sheet.getName(), column: block.blockCol - 1, firstRow: block.top - 1, lastRow: Math.max(block.top, block.lastRow) - 1 },
-    block.props,
-    { today: today(), windows: loadSettings().windows, asOf: lastCheckedAt(block.props) || "not checked yet" },
+    found.map((t) => t.block!),
+    props,
+    { today: today(), windows: loadSettings().windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: days },
   );
   const { sheet } = sheetNamed(SUMMARY_SHEET);
   sheet.clear();
@@ -142,44 +219,58 @@ function actionDays(override?: number): number {
   return override && [7, 30, 60, 90].indexOf(override) >= 0 ? override : loadSettings().actionDays;
 }
 
-function listFor(block: BlockRead, days: number): ActionListSheet {
+/** The Action list as the sheet has it now (its date cells as the days they show in the file's time zone), and its formats. */
+function existingList(withFormats: boolean): { values: unknown[][]; formats: string[][] } {
   const existing = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ACTION_LIST_SHEET);
-  const values = existing && existing.getLastRow() > 0 ? existing.getDataRange().getValues() : [];
-  return buildActionList(block.props, { today: today(), withinDays: days, windows: loadSettings().windows, ownerHeader: block.ownerHeader }, values);
+  if (!existing || existing.getLastRow() < 1) return { values: [], formats: [] };
+  const zone = fileZone();
+  const range = existing.getDataRange();
+  const values = range.getValues().map((r) => r.map((v) => (isDate(v) ? (dayInFileZone(v, zone) ?? "") : v)));
+  return { values, formats: withFormats ? range.getNumberFormats() : [] };
 }
 
-/** Builds both sheets from a run's block; the line to show, success or failure (never thrown). */
-export function refreshAfterRun(run: SheetRun, days?: number): string {
+function listFor(tables: readonly PortfolioTable[], days: number, existing: unknown[][]): ActionListSheet {
+  return buildPortfolioList(tables, { today: today(), withinDays: days, windows: loadSettings().windows }, existing);
+}
+
+/**
+ * Builds both sheets for the whole workbook: every remembered table and `run`'s; the line to show, success or failure
+ * (never thrown). Tables not found keep their actions on the list under their heading.
+ */
+export function refreshAfterRun(run: SheetRun | null, days?: number): string {
   try {
-    const block = readBlock(run);
-    if ("problem" in block) return `The Action list and Compliance summary were not refreshed: ${block.problem}. Check again to rebuild them.`;
+    const tables = portfolio(run);
+    if (!tables.some((t) => t.props)) {
+      const why = tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ");
+      return `The Action list and Compliance summary were not refreshed: ${why || "no checked table was found"}. Check again to rebuild them.`;
+    }
     const n = actionDays(days);
-    const list = listFor(block, n);
-    writeActionList(list);
-    writeSummary(block);
-    const closed = list.closed ? `; ${count(list.closed, "closed row")} kept for ${list.closed === 1 ? "its" : "their"} notes` : "";
-    return `"${ACTION_LIST_SHEET}": ${count(list.open, "action")} overdue or due within ${n} days${closed}. "${SUMMARY_SHEET}" refreshed.`;
+    const existing = existingList(true);
+    const list = listFor(tables, n, existing.values);
+    writeActionList(list, existing.formats);
+    writeSummary(tables, list, n);
+    return actionListLine(list, n, ACTION_LIST_SHEET, SUMMARY_SHEET);
   } catch (e) {
     return `The Action list and Compliance summary could not be refreshed (${errorText(e)}); the results are written. Press "Refresh action list" to try again.`;
   }
 }
 
-/** The sidebar's "Refresh action list": both sheets again from the last check's block. */
+/** The sidebar's "Refresh action list": both sheets again from every checked table of the spreadsheet. */
 export function refreshActionSheets(opts?: { actionDays?: number }): ActionSheetsResult {
   const run = loadRun();
-  if (!run) return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first." };
-  const line = refreshAfterRun(run, opts && opts.actionDays ? Number(opts.actionDays) : undefined);
+  if (!run && !listWatches().length) return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first." };
+  const line = refreshAfterRun(run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run, opts && opts.actionDays ? Number(opts.actionDays) : undefined);
   return { ok: !/not refreshed|could not be refreshed/.test(line), message: line };
 }
 
-/** The Action list as an .ics file's text, from the last check's block (the same rows the sheet lists). */
+/** The Action list as an .ics file's text, for every checked table (the same rows the sheet lists). */
 export function actionCalendarFile(): CalendarResult {
   const run = loadRun();
-  if (!run) return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first, then download the calendar." };
+  if (!run && !listWatches().length) return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first, then download the calendar." };
   try {
-    const block = readBlock(run);
-    if ("problem" in block) return { ok: false, message: `No calendar: ${block.problem}. Check again, then download it.` };
-    const list = listFor(block, actionDays());
+    const tables = portfolio(run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run);
+    if (!tables.some((t) => t.props)) return { ok: false, message: `No calendar: ${tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ")}. Check again, then download it.` };
+    const list = listFor(tables, actionDays(), existingList(false).values);
     if (!list.open) return { ok: false, message: `No actions are overdue or due within ${actionDays()} days, so the calendar would be empty.` };
     return { ok: true, ics: actionCalendar(list, { nowIso: new Date(Date.now()).toISOString() }), events: list.open, fileName: "compliance-actions.ics" };
   } catch (e) {

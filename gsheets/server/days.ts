@@ -42,3 +42,15 @@ export function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unkn
   const options = { header: at.header.slice(from, to + 1), monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()) };
   return grid.map((row) => readUserDates(row, shifted, options));
 }
+
+/** A Date cell (or YYYY-MM-DD text) as the day it shows in the file's time zone, YYYY-MM-DD; null for anything else. */
+export function dayInFileZone(v: unknown, timeZone: string): string | null {
+  if (isDate(v)) return isNaN(v.getTime()) ? null : Utilities.formatDate(v, timeZone, "yyyy-MM-dd");
+  if (typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v.trim())) return v.trim();
+  return null;
+}
+
+/** The file's day at `nowMs`, YYYY-MM-DD: "today" is the file's day, not the server's or UTC's. */
+export function todayInFileZone(nowMs: number, timeZone: string): string {
+  return Utilities.formatDate(new Date(nowMs), timeZone, "yyyy-MM-dd");
+}

@@ -16,7 +16,9 @@ import {
   type Change,
   type RunLogEntry,
 } from "../../core/changes";
+import { isDemoKey, DEMO_NOTE } from "../../core/demo-key";
 import { sheetNamed } from "./actions";
+import { loadSettings } from "./settings";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -60,6 +62,8 @@ const LAST_RUN_LINE = "compliance.lastRunLine";
 
 /** Appends the run's row and returns its line for the sidebar (kept as the last run's line). */
 export function appendRunLog(entry: RunLogEntry): string {
+  // A run made with the demo key says so on its row (its results are the demo's, not real checks).
+  if (entry.demo === undefined) entry = { ...entry, demo: isDemoKey(loadSettings().config?.apiKey) };
   const sheet = logSheet(RUN_LOG_SHEET, RUN_LOG_HEADERS);
   const row = runLogRow(entry);
   const last = Math.max(1, sheet.getLastRow());
@@ -100,8 +104,9 @@ export function lastRunLogProblem(): string {
   const col = RUN_LOG_HEADERS.indexOf("Problem") + 1;
   const values = sheet.getRange(first, col, last - first + 1, 1).getValues();
   for (let i = values.length - 1; i >= 0; i--) {
-    const v = String(values[i][0] ?? "").trim();
-    if (v) return v.replace(/^'/, "");
+    // The demo's mark on a run's row is not a problem of that run.
+    const v = String(values[i][0] ?? "").trim().replace(/^'/, "").replace(`${DEMO_NOTE}.`, "").trim();
+    if (v) return v;
   }
   return "";
 }

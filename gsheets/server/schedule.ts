@@ -70,7 +70,8 @@ interface ScheduleStatus {
 /** A re-check of every recorded table, one after the other: what is left, and what went wrong so far. */
 interface Pass {
   startedAtMs: number;
-  sheets: number[];
+  /** The records (watch.ts keys) still to re-check; a pass saved before tables were told apart holds sheet ids. */
+  sheets: (string | number)[];
   total: number;
   executions: number;
   problems: string[];
@@ -303,12 +304,12 @@ function requestsOf(run: SheetRun | null): number {
 type StepOutcome = { waitMs: number; busy?: true } | { passDone: true } | { pausedUntilMs: number };
 
 /** A recorded table's scheduled run: the table found again where it is now, every row under its header re-checked. */
-function beginTable(sheetId: number, settings: Settings & { config: NonNullable<Settings["config"]> }): { ok: true; run: SheetRun } | { ok: false; message: string } {
-  const w = watchOf(sheetId);
-  const sheet = findSheet(sheetId);
+function beginTable(key: string | number, settings: Settings & { config: NonNullable<Settings["config"]> }): { ok: true; run: SheetRun } | { ok: false; message: string } {
+  const w = watchOf(key);
+  const sheet = w ? findSheet(w.sheetId) : null;
   if (!w || !sheet) {
-    forgetWatch(sheetId);
-    return { ok: false, message: `The sheet "${w ? w.sheetName : sheetId}" was deleted, so it is no longer re-checked.` };
+    forgetWatch(key);
+    return { ok: false, message: `The sheet "${w ? w.sheetName : key}" was deleted, so it is no longer re-checked.` };
   }
   const name = sheet.getName();
   // The recorded input columns choose the table again where tables stand side by side in one header row.
@@ -338,10 +339,10 @@ function endTable(pass: Pass, run: SheetRun | null, problem?: string): void {
 function stepPass(pass: Pass, settings: Settings & { config: NonNullable<Settings["config"]> }, firstInExecution: boolean): StepOutcome {
   const run = loadRun(runSlot());
   if (!run) {
-    const sheetId = pass.sheets[0];
-    if (sheetId === undefined) return { passDone: true };
+    const key = pass.sheets[0];
+    if (key === undefined) return { passDone: true };
     const started = Date.now();
-    const begun = beginTable(sheetId, settings);
+    const begun = beginTable(key, settings);
     if (!begun.ok) {
       logScheduled(started, begun.message);
       endTable(pass, null, begun.message);
@@ -441,7 +442,7 @@ export function scheduledRecheck(_e?: unknown): void {
       logScheduled(startedMs, "Nothing to re-check yet: check a table with the sidebar's button first; the schedule re-checks every table checked from there.");
       return;
     }
-    pass = { startedAtMs: startedMs, sheets: tables.map((w) => w.sheetId), total: tables.length, executions: 0, problems: [] };
+    pass = { startedAtMs: startedMs, sheets: tables.map((w) => w.key ?? w.sheetId), total: tables.length, executions: 0, problems: [] };
   }
   pass.executions++;
   savePass(pass);

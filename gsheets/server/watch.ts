@@ -1,6 +1,7 @@
 /**
- * What the schedule re-checks: every table a check from the sidebar finished, one record per sheet in document
- * properties (so the schedule re-checks the same tables whoever set it), and forgotten when its sheet is gone.
+ * What the schedule re-checks, and what the Action list covers: every table a check from the sidebar finished, one
+ * record per table in document properties (so the schedule re-checks the same tables whoever set it; two tables on one
+ * sheet are two records), and forgotten when its sheet is gone.
  */
 import type { ColumnMapping } from "../../core";
 import type { SheetRun } from "./runstore";
@@ -16,7 +17,13 @@ export interface Watch {
   mapping: ColumnMapping;
   manualMapping: boolean;
   inputCols: number;
+  /** The table's first column (1-based) when tables stand side by side in its header row. */
+  inputFirstCol?: number;
+  /** The results block's first column (1-based), where the table was last checked. */
+  blockCol?: number;
   recordedAtMs: number;
+  /** The record's key (its property name after the prefix): a sheet id, or sheet id, header row and first column. */
+  key?: string;
 }
 
 const PREFIX = "compliance.watch.";
@@ -26,8 +33,16 @@ function props(): GoogleAppsScript.Properties.Properties {
 }
 
 /** After a check from the sidebar ended well: its table is (still) one the schedule re-checks. */
+export function watchKey(t: { sheetId: number; headerRow: number; inputFirstCol?: number }): string {
+  return t.headerRow ? `${t.sheetId}.${t.headerRow}.${t.inputFirstCol || 1}` : String(t.sheetId);
+}
+
 export function recordWatch(run: SheetRun): void {
-  const before = watchOf(run.sheetId);
+  const key = watchKey(run);
+  // A record of this table from before tables were told apart (keyed by its sheet alone) is replaced by this one.
+  const legacy = run.headerRow ? watchOf(run.sheetId) : null;
+  if (legacy && legacy.headerRow === run.headerRow) forgetWatch(run.sheetId);
+  const before = watchOf(key);
   const sameTable = before && before.headerRow === run.headerRow && !run.headerRow;
   const w: Watch = {
     sheetId: run.sheetId,
@@ -38,16 +53,18 @@ export function recordWatch(run: SheetRun): void {
     mapping: run.mapping,
     manualMapping: !!run.manualMapping,
     inputCols: run.inputCols,
-    recordedAtMs: Date.now(),
+    inputFirstCol: run.inputFirstCol,
+    blockCol: run.blockCol,
+    recordedAtMs: before ? before.recordedAtMs : Date.now(),
   };
-  props().setProperty(PREFIX + run.sheetId, JSON.stringify(w));
+  props().setProperty(PREFIX + key, JSON.stringify(w));
 }
 
-export function watchOf(sheetId: number): Watch | null {
-  const raw = props().getProperty(PREFIX + sheetId);
+export function watchOf(key: string | number): Watch | null {
+  const raw = props().getProperty(PREFIX + key);
   if (!raw) return null;
   try {
-    return JSON.parse(raw) as Watch;
+    return { ...(JSON.parse(raw) as Watch), key: String(key) };
   } catch (_e) {
     return null;
   }
@@ -60,7 +77,7 @@ export function listWatches(): Watch[] {
   for (const k of Object.keys(all)) {
     if (k.indexOf(PREFIX) !== 0) continue;
     try {
-      out.push(JSON.parse(all[k]) as Watch);
+      out.push({ ...(JSON.parse(all[k]) as Watch), key: k.slice(PREFIX.length) });
     } catch (_e) {
       // A damaged record is skipped; the next check from the sidebar writes it again.
     }
@@ -68,6 +85,6 @@ export function listWatches(): Watch[] {
   return out.sort((a, b) => a.recordedAtMs - b.recordedAtMs);
 }
 
-export function forgetWatch(sheetId: number): void {
-  props().deleteProperty(PREFIX + sheetId);
+export function forgetWatch(key: string | number): void {
+  props().deleteProperty(PREFIX + key);
 }

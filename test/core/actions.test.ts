@@ -73,7 +73,7 @@ describe("the Action list", () => {
     const { props } = table(2000);
     for (const n of ACTION_LIST_DAYS) {
       const list = buildActionList(props, { today: TODAY, withinDays: n, ownerHeader: "Landlord" });
-      expect(list.headers).toEqual(["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Done", "Notes"]);
+      expect(list.headers).toEqual(["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"]);
       const open = list.values.slice(1, 1 + list.open);
       expect(open.length).toBeGreaterThan(10);
       const dues = open.map((r) => String(r[1]));
@@ -86,7 +86,7 @@ describe("the Action list", () => {
     expect(quarter).toBeGreaterThan(week);
   });
 
-  test("Done and Notes survive a refresh, matched by UPRN + check + due; a row whose action went away moves to Closed", () => {
+  test("Done and Notes survive a refresh, matched by the action's identity; a row whose action went away moves to Closed", () => {
     const { props } = table(400);
     const first = buildActionList(props, { today: TODAY, withinDays: 30, ownerHeader: "Landlord" });
     const sheet = first.values.map((r) => [...r]) as unknown[][];
@@ -102,19 +102,22 @@ describe("the Action list", () => {
       { today: TODAY, withinDays: 30, ownerHeader: "Landlord" },
       moved,
     );
-    const row2 = second.values.find((r) => r[3] === key2.uprn && r[6] === key2.check)!;
+    // The user's order of columns stays: Notes first now.
+    expect(second.headers[0]).toBe("Notes");
+    const [u, c] = [second.headers.indexOf("UPRN"), second.headers.indexOf("Check")];
+    const row2 = second.values.find((r) => r[u] === key2.uprn && r[c] === key2.check)!;
     expect(row2[second.notesColumn]).toBe("'=Booked with ACME, ref 7");
     expect(second.closedTitleRow).not.toBeNull();
     expect(second.values[second.closedTitleRow!][0]).toBe(CLOSED_TITLE);
     const closed = second.values.slice(second.closedTitleRow! + 1);
     expect(closed).toHaveLength(1);
-    expect(closed[0][3]).toBe(gone);
+    expect(closed[0][u]).toBe(gone);
     expect(closed[0][second.doneColumn]).toBe(true);
-    expect(closed[0][0]).toBe("Closed");
+    expect(closed[0][second.windowColumn]).toBe("Closed");
     // And a third refresh keeps the Closed row (it still carries Done) without doubling it.
     const third = buildActionList(props.filter((p) => p.uprn !== gone), { today: TODAY, withinDays: 30, ownerHeader: "Landlord" }, second.values);
     expect(third.closed).toBe(1);
-    expect(third.values.filter((r) => r[3] === gone)).toHaveLength(1);
+    expect(third.values.filter((r) => r[u] === gone)).toHaveLength(1);
   });
 
   test("the calendar is valid iCalendar: one all-day event per open action, a reminder 7 days before", () => {

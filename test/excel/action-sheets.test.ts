@@ -23,7 +23,7 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const W = OUTPUT_COLUMNS.length;
-const HEADERS = ["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Done", "Notes"];
+const HEADERS = ["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"];
 const today = () => new Date().toISOString().slice(0, 10);
 const iso = (serial: unknown) => (typeof serial === "number" ? new Date((serial - 25569) * 86400000).toISOString().slice(0, 10) : String(serial));
 const plan: PlanName = "professional";
@@ -61,7 +61,7 @@ const blockColumn = (api: any, n: number, key: string) => {
 
 test("a check builds the Action list: overdue and due-within-30-days actions by date, real dates, Landlord column, window colours, frozen header", async () => {
   const { api, summary } = await checked(0, 300);
-  expect(summary.actionSheets).toMatch(/^"Action list": \d+ actions overdue or due within 30 days\. "Compliance summary" refreshed\.$/);
+  expect(summary.actionSheets).toMatch(/^"Action list": \d+ actions overdue or due within 30 days from 1 table\. "Compliance summary" refreshed\.$/);
   const { header, open } = listOf(api);
   expect(header).toEqual(HEADERS);
   expect(open.length).toBeGreaterThan(20);
@@ -125,8 +125,8 @@ test("a second run keeps Done and Notes typed between runs; an action that went 
   const gone = String(open[0][3]);
   const kept = open.find((r) => String(r[3]) !== gone)!;
   const keptRow = open.indexOf(kept) + 2;
-  wb.api.seed("Action list", "J2", [[true]]);
-  wb.api.seed("Action list", `K${keptRow}`, [["=booked with ACME, ref 7"]]);
+  wb.api.seed("Action list", "L2", [[true]]);
+  wb.api.seed("Action list", `M${keptRow}`, [["=booked with ACME, ref 7"]]);
   // The first action's property is replaced in the table by one with nothing due soon.
   const calm = sb.dataset().properties.slice(1000).find((p) => {
     const r = parseCheckResult(checkResultFor(p));
@@ -141,13 +141,13 @@ test("a second run keeps Done and Notes typed between runs; an action that went 
   expect(summary.actionSheets).toMatch(/1 closed row kept for its notes/);
   const second = listOf(wb.api);
   const same = second.open.find((r) => String(r[3]) === String(kept[3]) && r[6] === kept[6] && r[1] === kept[1])!;
-  expect(same[10]).toBe("=booked with ACME, ref 7");
-  expect(wb.api.read("Action list", "A1:K400").formulas.flat().filter(Boolean)).toEqual([]);
+  expect(same[12]).toBe("=booked with ACME, ref 7");
+  expect(wb.api.read("Action list", "A1:N400").formulas.flat().filter(Boolean)).toEqual([]);
   expect(second.open.some((r) => String(r[3]) === gone)).toBe(false);
   expect(String(second.grid[second.open.length + 2][0])).toMatch(/^Closed/);
   expect(second.closed).toHaveLength(1);
   expect(second.closed[0][3]).toBe(gone);
-  expect(second.closed[0][9]).toBe(true);
+  expect(second.closed[0][11]).toBe(true);
   expect(wb.api.sheetNames().filter((n: string) => n === "Action list" || n === "Compliance summary")).toHaveLength(2);
 });
 

@@ -27,7 +27,7 @@ beforeEach(async () => {
   await sandbox.reset();
 });
 
-const HEADERS = ["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Done", "Notes"];
+const HEADERS = ["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"];
 const sheetNamed = (env: GasEnvironment, name: string) => env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
 /** Dates come from the vm's realm: not `instanceof Date` here. */
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";

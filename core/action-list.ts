@@ -1,0 +1,460 @@
+/**
+ * The Action list of a whole workbook (its portfolio): every checked table's actions on one sheet, each row showing the
+ * table and row it comes from, and everything the user typed on it (Done, Notes, columns of their own) kept on the
+ * same action through every refresh. Pure: hosts read every remembered table and the list as it stands, call
+ * buildPortfolioList, and write what it returns.
+ *
+ * An action's identity (its Action ID, also the .ics UID) is: the table's id (the host's remembered id of the table),
+ * the source row's own identity, the check and the due date. The row's identity is what the row holds, not where it
+ * stands, so that a sort keeps every note on its action: the UPRN (or, without one, the address), a short hash of the
+ * row's address (two flats under one UPRN are two rows), and, for rows alike in both, their order in the table.
+ */
+import { CHECK_NAMES, type CheckName } from "./checks";
+import { DEMO_NOTE } from "./demo-key";
+import { safeCellText, type Cell } from "./layout";
+import { CHECK_LABELS, addDays, type Obligation } from "./obligations";
+import { blockObligations, type BlockProperty, type BlockRef, type ListOptions } from "./actions";
+import { cellDay } from "./user-columns";
+
+const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
+const plain = (v: unknown) => text(v).replace(/^'/, "");
+
+/** One table of the portfolio, as the host read it now. */
+export interface PortfolioTable {
+  /** The host's remembered id of the table: stable while the table stays where it is. Letters, digits, "-" only. */
+  id: string;
+  sheet: string;
+  /** Where the table starts ("A1"): tells two tables on one sheet apart. */
+  anchor?: string;
+  /** An Excel Table's name, when the table is one. */
+  name?: string;
+  /** Its properties now; null when the table could not be found (then `problem` says why). */
+  props: BlockProperty[] | null;
+  problem?: string;
+  /** The header of the table's owner column, when it has one. */
+  ownerHeader?: string;
+  /** Where its results block stands, for the summary's live formulas. */
+  block?: BlockRef;
+}
+
+export const CLOSED_TITLE = "Closed: these actions are no longer due; kept for what was typed in Done and Notes";
+export const LATER_TITLE = "Later: due after the chosen window; listed here because something was typed on them";
+export const GONE_TITLE = "Table no longer found";
+const TITLES = [CLOSED_TITLE.slice(0, 7), LATER_TITLE.slice(0, 6), GONE_TITLE];
+
+/** Headers the list writes itself; every other column (Done, Notes and the user's own) is the user's. */
+const COMPUTED = ["Window", "Due", "Days left", "UPRN", "Address", "Check", "Action", "Rule", "Table", "Row", "Action ID"];
+const USER_TYPED = ["Done", "Notes"];
+
+export function actionListHeaders(ownerHeader?: string): string[] {
+  return ["Window", "Due", "Days left", "UPRN", "Address", ...(ownerHeader ? [ownerHeader] : []), "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"];
+}
+
+/** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */
+export function tableLabels(tables: readonly Pick<PortfolioTable, "sheet" | "anchor" | "name">[]): string[] {
+  return tables.map((t) => {
+    if (t.name) return t.name;
+    const shared = tables.filter((o) => !o.name && o.sheet === t.sheet).length > 1;
+    return shared && t.anchor ? `${t.sheet} ${t.anchor}` : t.sheet;
+  });
+}
+
+/** FNV-1a, 32 bits, base 36: short, stable, the same in every host. */
+export function shortHash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+
+/** Each property's row identity within its table (see the module's comment), in the order given. */
+export function rowIdentities(props: readonly Pick<BlockProperty, "uprn" | "address">[]): string[] {
+  const seen = new Map<string, number>();
+  return props.map((p) => {
+    const uprn = plain(p.uprn).replace(/[^0-9A-Za-z]/g, "").replace(/^0+(?=\d)/, "");
+    const base = `${uprn || "a"}-${shortHash(norm(plain(p.address)))}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}-${n}`;
+  });
+}
+
+const CHECK_CODES: Record<CheckName, string> = { epc: "epc", gas_safety: "gas", eicr: "eicr", licensing: "lic", deposit_protection: "dep" };
+
+export function actionId(tableId: string, rowId: string, check: CheckName, due: string): string {
+  return `${tableId}.${rowId}.${CHECK_CODES[check]}.${due.replace(/-/g, "")}`;
+}
+
+/** The table id an Action ID starts with. */
+export const tableOfActionId = (id: string) => (id.includes(".") ? id.slice(0, id.indexOf(".")) : "");
+
+// ---------------------------------------------------------------------------------------------------------------
+// The list as it stands.
+
+interface Existing {
+  /** Each column of the sheet: its header as written (trimmed). */
+  header: string[];
+  rows: KeptRow[];
+}
+
+interface KeptRow {
+  /** Its index in the sheet's rows as read. */
+  at: number;
+  id: string;
+  uprn: string;
+  check: string;
+  due: string;
+  table: string;
+  /** The row's cells, by column of the existing sheet. */
+  cells: readonly unknown[];
+  done: unknown;
+  /** Something typed in Done, Notes or a column of the user's. */
+  typed: boolean;
+}
+
+const isTyped = (v: unknown) => v !== "" && v !== null && v !== undefined && v !== false;
+
+function readExisting(existing: readonly (readonly unknown[])[], ownerHeaders: ReadonlySet<string>): Existing | null {
+  const headerAt = existing.findIndex((r) => r.some((v) => text(v).toLowerCase() === "uprn") && r.some((v) => text(v).toLowerCase() === "check"));
+  if (headerAt < 0) return null;
+  const width = Math.max(...existing.map((r) => r.length));
+  const header = Array.from({ length: width }, (_v, i) => text(existing[headerAt][i]));
+  const low = header.map((h) => h.toLowerCase());
+  const at = (name: string) => low.indexOf(name.toLowerCase());
+  const c = { id: at("Action ID"), uprn: at("UPRN"), check: at("Check"), due: at("Due"), table: at("Table"), done: at("Done") };
+  const computed = new Set([...COMPUTED, ...ownerHeaders].map((h) => h.toLowerCase()));
+  const userCols = header.map((h, i) => i).filter((i) => !computed.has(low[i]));
+  const rows: KeptRow[] = [];
+  for (let at = headerAt + 1; at < existing.length; at++) {
+    const r = existing[at];
+    const first = text(r[0]);
+    if (TITLES.some((t) => first.startsWith(t)) && r.slice(1).every((v) => !isTyped(v))) continue;
+    const uprn = plain(r[c.uprn]);
+    const id = c.id >= 0 ? plain(r[c.id]) : "";
+    const typed = userCols.some((i) => isTyped(r[i]));
+    if (!uprn && !id && !typed) continue;
+    rows.push({
+      at,
+      id,
+      uprn,
+      check: text(r[c.check]),
+      due: (c.due >= 0 ? cellDay(r[c.due]) : null) ?? "",
+      table: c.table >= 0 ? plain(r[c.table]) : "",
+      cells: r,
+      done: c.done >= 0 ? r[c.done] : "",
+      typed,
+    });
+  }
+  return { header, rows };
+}
+
+/** What a user typed, written back as it was (a checkbox's true/false stays a boolean), formula-safe. */
+function userCell(v: unknown): Cell {
+  if (typeof v === "boolean") return v as unknown as Cell;
+  if (typeof v === "number") return v;
+  if (v === null || v === undefined) return "";
+  if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return cellDay(v) ?? "";
+  return safeCellText(String(v));
+}
+
+type Column = { kind: "ours"; name: string } | { kind: "user"; index: number; header: string };
+
+/**
+ * The list's columns: the sheet's own order when there is one (a column the user added, anywhere, stays where it is,
+ * with its header); ours that are missing go back after the one they follow.
+ */
+function layout(ex: Existing | null, ownerHeader: string | undefined, ownerHeaders: ReadonlySet<string>): Column[] {
+  const std = actionListHeaders(ownerHeader);
+  if (!ex) return std.map((name) => ({ kind: "ours", name }));
+  const stdLow = std.map((h) => h.toLowerCase());
+  const cols: Column[] = [];
+  const placed = new Set<string>();
+  const used = (i: number) => ex.rows.some((r) => isTyped(r.cells[i]));
+  ex.header.forEach((h, i) => {
+    const k = stdLow.indexOf(h.toLowerCase());
+    if (k >= 0 && !placed.has(stdLow[k])) {
+      placed.add(stdLow[k]);
+      cols.push({ kind: "ours", name: std[k] });
+    } else if (ownerHeaders.has(h) && !USER_TYPED.includes(h)) {
+      // Another table's owner column heading: the list's one owner column takes its place.
+    } else if (h || used(i)) cols.push({ kind: "user", index: i, header: h });
+  });
+  std.forEach((name, k) => {
+    if (placed.has(name.toLowerCase())) return;
+    const before = k === 0 ? -1 : cols.findIndex((c) => c.kind === "ours" && c.name.toLowerCase() === stdLow[k - 1]);
+    cols.splice(before + 1, 0, { kind: "ours", name });
+    placed.add(name.toLowerCase());
+  });
+  return cols;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The list.
+
+export interface TableCount {
+  id: string;
+  label: string;
+  found: boolean;
+  problem?: string;
+  /** Properties with a result, and of them from demo answers. */
+  properties: number;
+  demo: number;
+  overdue: number;
+  /** Listed (overdue or due within the window). */
+  open: number;
+  later: number;
+  closed: number;
+  /** Rows kept under the table's "no longer found" heading. */
+  kept: number;
+}
+
+export interface ActionListSheet {
+  /** Cells to write from A1: text already formula-safe, dates as YYYY-MM-DD text (hosts write them as dates). */
+  values: Cell[][];
+  headers: string[];
+  windowColumn: number;
+  dateColumns: number[];
+  doneColumn: number;
+  notesColumn: number;
+  idColumn: number;
+  /** The user's own columns: where each is now, and its index in the sheet as read (to keep its cells' formats). */
+  userColumns: { column: number; from: number }[];
+  /** For each row of `values`, the index of the row of the sheet as read whose typed cells it carries, else null. */
+  keptFrom: (number | null)[];
+  /** Rows 1.. are the open actions; then each section's title row (0-based sheet rows). */
+  open: number;
+  closedTitleRow: number | null;
+  titleRows: number[];
+  closed: number;
+  later: number;
+  /** Rows kept for tables no longer found. */
+  kept: number;
+  tables: TableCount[];
+  /** Some listed action comes from a demo answer. */
+  demo: boolean;
+}
+
+interface Act {
+  t: number;
+  prop: BlockProperty;
+  ob: Obligation;
+  id: string;
+  kept?: KeptRow;
+}
+
+/**
+ * The Action list of the portfolio: the header row, the open actions (overdue and due within N days, by due date, then
+ * table, row and check), then, when there are any: "Later" (actions due after the window on which something was
+ * typed: they come back when the window reaches them), "Closed" (rows typed on whose action has ended: a new date, the
+ * property gone, or marked Done and past its due date), and one section per table no longer found, its rows as they
+ * were until the user deletes them. `existing` is the sheet as it is now (values from A1, dates as YYYY-MM-DD text or
+ * serials): what the user typed goes back on the action it was typed on, found by its Action ID.
+ */
+export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<ListOptions, "ownerHeader">, existing: readonly (readonly unknown[])[] = []): ActionListSheet {
+  const labels = tableLabels(tables);
+  const ownerHeader = tables.find((t) => t.props && t.ownerHeader)?.ownerHeader;
+  const ownerHeaders = new Set(tables.map((t) => t.ownerHeader).filter((h): h is string => !!h));
+  const ex = readExisting(existing, ownerHeaders);
+  const cols = layout(ex, ownerHeader, ownerHeaders);
+  const headers = cols.map((c) => (c.kind === "ours" ? c.name : c.header));
+
+  // Every action of every table found, with its identity.
+  const acts: Act[] = [];
+  tables.forEach((table, t) => {
+    if (!table.props) return;
+    const rowIds = rowIdentities(table.props);
+    table.props.forEach((prop, p) => {
+      const ids = new Set<string>();
+      for (const { ob } of blockObligations([prop], o)) {
+        if (!ob.due || !ob.action) continue;
+        let id = actionId(table.id, rowIds[p], ob.check, ob.due);
+        // Two obligations of one check due the same day (an expired certificate that also fails a standard).
+        if (ids.has(id)) id = `${id}-${shortHash(ob.rule + ob.action)}`;
+        ids.add(id);
+        acts.push({ t, prop, ob, id });
+      }
+    });
+  });
+
+  // What was typed goes back on its action: by Action ID; else (a list of an earlier version, or a row whose address
+  // was corrected) by UPRN, check and due date within the same table.
+  const kept = ex?.rows ?? [];
+  const byId = new Map<string, KeptRow>();
+  for (const k of kept) if (k.id && !byId.has(k.id)) byId.set(k.id, k);
+  const matched = new Set<KeptRow>();
+  for (const a of acts) {
+    const k = byId.get(a.id);
+    if (k && !matched.has(k)) (a.kept = k), matched.add(k);
+  }
+  const loose = (uprn: string, check: string, due: string) => `${uprn.toLowerCase()}\u0000${check.toLowerCase()}\u0000${due}`;
+  const byLoose = new Map<string, KeptRow[]>();
+  for (const k of kept) {
+    if (matched.has(k) || !k.uprn) continue;
+    const key = loose(k.uprn, k.check, k.due);
+    byLoose.set(key, [...(byLoose.get(key) ?? []), k]);
+  }
+  for (const a of acts) {
+    if (a.kept) continue;
+    const list = byLoose.get(loose(plain(a.prop.uprn), CHECK_LABELS[a.ob.check], a.ob.due!));
+    const k = list?.find((r) => !matched.has(r) && (!r.id || tableOfActionId(r.id) === tables[a.t].id));
+    if (k) (a.kept = k), matched.add(k);
+  }
+
+  const last = addDays(o.today, o.withinDays);
+  const open: Act[] = [];
+  const later: Act[] = [];
+  const closed: KeptRow[] = [];
+  for (const a of acts) {
+    const due = a.ob.due!;
+    if (a.kept && isTyped(a.kept.done) && due < o.today) closed.push(a.kept);
+    else if (a.ob.window === "Overdue" || due <= last) open.push(a);
+    else if (a.kept?.typed) later.push(a);
+  }
+  const order = (a: Act, b: Act) =>
+    a.ob.due! < b.ob.due! ? -1 : a.ob.due! > b.ob.due! ? 1 : a.t - b.t || (a.prop.row ?? 0) - (b.prop.row ?? 0) || CHECK_NAMES.indexOf(a.ob.check) - CHECK_NAMES.indexOf(b.ob.check);
+  open.sort(order);
+  later.sort(order);
+
+  // Rows of tables no longer found (or no longer remembered) stay as they were, under their table's heading.
+  const found = new Set(tables.filter((t) => t.props).map((t) => t.id));
+  const known = new Set(tables.map((t) => t.id));
+  const gone = new Map<string, KeptRow[]>();
+  for (const k of kept) {
+    if (matched.has(k)) continue;
+    const tid = tableOfActionId(k.id);
+    if (tid && !found.has(tid)) gone.set(tid, [...(gone.get(tid) ?? []), k]);
+    else if (k.typed) closed.push(k);
+  }
+
+  const colOf = (name: string) => headers.indexOf(name);
+  const exLow = ex ? ex.header.map((h) => h.toLowerCase()) : [];
+  const demoAction = (a: Act) => (a.prop.demo ? `${DEMO_NOTE}: ${a.ob.action}` : a.ob.action);
+  const fromAct = (a: Act, window: string): Cell[] =>
+    cols.map((c) => {
+      if (c.kind === "user") return userCell(a.kept?.cells[c.index]);
+      switch (c.name) {
+        case "Window":
+          return window;
+        case "Due":
+          return a.ob.due!;
+        case "Days left":
+          return a.ob.daysLeft ?? "";
+        case "UPRN":
+          return safeCellText(a.prop.uprn);
+        case "Address":
+          return safeCellText(a.prop.address);
+        case "Check":
+          return CHECK_LABELS[a.ob.check];
+        case "Action":
+          return safeCellText(demoAction(a));
+        case "Rule":
+          return safeCellText(a.ob.rule);
+        case "Table":
+          return safeCellText(labels[a.t]);
+        case "Row":
+          return a.prop.row ?? "";
+        case "Action ID":
+          return a.id;
+        case "Done":
+        case "Notes":
+          return userCell(a.kept?.cells[exLow.indexOf(c.name.toLowerCase())]);
+        default:
+          // The owner column.
+          return safeCellText(a.prop.owner ?? "");
+      }
+    });
+  const fromKept = (k: KeptRow, window: string | null): Cell[] =>
+    cols.map((c) => {
+      if (c.kind === "user") return userCell(k.cells[c.index]);
+      const i = exLow.indexOf(c.name.toLowerCase());
+      const v = i >= 0 ? k.cells[i] : "";
+      if (c.name === "Window" && window !== null) return window;
+      if (c.name === "Days left" && window !== null) return "";
+      if (c.name === "Due") return cellDay(v) ?? "";
+      if (USER_TYPED.includes(c.name)) return userCell(v);
+      return typeof v === "number" ? v : safeCellText(plain(v));
+    });
+
+  const values: Cell[][] = [headers];
+  const keptFrom: (number | null)[] = [null];
+  for (const a of open) values.push(fromAct(a, a.ob.window ?? "")), keptFrom.push(a.kept?.at ?? null);
+  const titleRows: number[] = [];
+  const section = (title: string, rows: Cell[][], from: (number | null)[]) => {
+    if (!rows.length) return;
+    values.push(headers.map(() => ""));
+    titleRows.push(values.length);
+    values.push([title, ...headers.slice(1).map(() => "")]);
+    values.push(...rows);
+    keptFrom.push(null, null, ...from);
+  };
+  section(`${LATER_TITLE} (more than ${o.withinDays} days ahead)`, later.map((a) => fromAct(a, "Later")), later.map((a) => a.kept?.at ?? null));
+  const closedAt = values.length + 1;
+  section(CLOSED_TITLE, closed.map((k) => fromKept(k, "Closed")), closed.map((k) => k.at));
+  const goneCounts = new Map<string, number>();
+  for (const [tid, rows] of gone) {
+    const t = tables.findIndex((x) => x.id === tid);
+    const label = t >= 0 ? labels[t] : rows.find((r) => r.table)?.table || tid;
+    const why = t >= 0 && tables[t].problem ? ` (${tables[t].problem!.replace(/[.\s]+$/, "")})` : "";
+    section(`${GONE_TITLE}: ${label}${why}. Its actions are kept as they were; delete these rows when you no longer need them.`, rows.map((k) => fromKept(k, null)), rows.map((k) => k.at));
+    goneCounts.set(tid, rows.length);
+  }
+
+  const counts: TableCount[] = tables.map((table, t) => {
+    const mine = (a: Act) => a.t === t;
+    const props = table.props ?? [];
+    return {
+      id: table.id,
+      label: labels[t],
+      found: !!table.props,
+      problem: table.problem,
+      properties: props.length,
+      demo: props.filter((p) => p.demo).length,
+      overdue: open.filter((a) => mine(a) && a.ob.window === "Overdue").length,
+      open: open.filter(mine).length,
+      later: later.filter(mine).length,
+      closed: closed.filter((k) => tableOfActionId(k.id) === table.id).length,
+      kept: goneCounts.get(table.id) ?? 0,
+    };
+  });
+  for (const [tid, n] of goneCounts) {
+    if (known.has(tid)) continue;
+    const label = gone.get(tid)!.find((r) => r.table)?.table || tid;
+    counts.push({ id: tid, label, found: false, problem: "no longer checked in this workbook", properties: 0, demo: 0, overdue: 0, open: 0, later: 0, closed: 0, kept: n });
+  }
+  return {
+    values,
+    headers,
+    windowColumn: colOf("Window"),
+    dateColumns: [colOf("Due")],
+    doneColumn: colOf("Done"),
+    notesColumn: colOf("Notes"),
+    idColumn: colOf("Action ID"),
+    userColumns: cols.flatMap((c, column) => (c.kind === "user" ? [{ column, from: c.index }] : [])),
+    keptFrom,
+    open: open.length,
+    closedTitleRow: closed.length ? closedAt : null,
+    titleRows,
+    closed: closed.length,
+    later: later.length,
+    kept: [...goneCounts.values()].reduce((s, n) => s + n, 0),
+    tables: counts,
+    demo: open.some((a) => a.prop.demo) || later.some((a) => a.prop.demo),
+  };
+}
+
+/** The pane's and sidebar's line after the list is built. */
+export function actionListLine(list: ActionListSheet, withinDays: number, sheetName: string, summaryName: string): string {
+  const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : many}`;
+  const tables = list.tables.filter((t) => t.found).length;
+  const extra = [
+    list.later ? `${n(list.later, "later action")} kept for what was typed on ${list.later === 1 ? "it" : "them"}` : "",
+    list.closed ? `${n(list.closed, "closed row")} kept for ${list.closed === 1 ? "its" : "their"} notes` : "",
+    ...list.tables.filter((t) => !t.found).map((t) => `the table ${t.label} was not found${t.kept ? ` (its ${n(t.kept, "row")} kept under its heading)` : ""}`),
+  ].filter(Boolean);
+  const demo = list.demo ? ` ${DEMO_NOTE}: some results come from the demo key.` : "";
+  return `"${sheetName}": ${n(list.open, "action")} overdue or due within ${withinDays} days from ${n(tables, "table")}${extra.length ? `; ${extra.join("; ")}` : ""}. "${summaryName}" refreshed.${demo}`;
+}
