@@ -291,12 +291,12 @@ run("Excel task pane in Chromium", () => {
     // The built bundle made both sheets, and the summary's chart.
     const made = await page.evaluate(() => {
       const s = (window as any).__excelStandIn;
-      return { sheets: s.sheetNames(), charts: s.charts("Compliance summary").length, header: s.read("Action list", "A1:K1").values[0] };
+      return { sheets: s.sheetNames(), charts: s.charts("Compliance summary").length, header: s.read("Action list", "A1:N1").values[0] };
     });
     expect(made.sheets).toEqual(expect.arrayContaining(["Action list", "Compliance summary"]));
     expect(made.charts).toBe(1);
     // The sheet's own Landlord column (found by its header) is on the list.
-    expect(made.header).toEqual(["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Done", "Notes"]);
+    expect(made.header).toEqual(["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"]);
     expect(status).toMatch(/2 blank rows at the end of the selection were left out/);
     expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
     const notes = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet2", "D1:D2"));
