@@ -13,6 +13,7 @@ import * as os from "os";
 import * as path from "path";
 import { performance } from "perf_hooks";
 import * as vm from "vm";
+import { summary } from "./summary";
 
 const ROOT = path.resolve(__dirname, "..");
 /** e55fd89: three Excel entries each with core and full zod, Code.js unminified. */
@@ -135,6 +136,9 @@ async function main() {
     console.log(`| Code.js (Apps Script) | ${kb(codeB.length)} | ${kb(codeA.length)} | ${ratio(codeB.length, codeA.length)} | ≤ 120 KB ${codeA.length <= 120 * 1024 ? "✓" : "✗"} |`);
     if (demoA) console.log(`| DemoData.html (the demo's data; read when the demo is used, never evaluated) | in Code.js | ${kb(demoA)} | | |`);
     console.log(`| Sidebar.html | ${kb(sideB)} | ${kb(sideA)} | ${ratio(sideB, sideA)} | ≤ before ${sideA <= sideB ? "✓" : "✗"} |`);
+    summary("Excel page at start (KB)", pa.start / 1024, "KB", 150, "target: 150 KB");
+    summary("Code.js, Apps Script (KB)", codeA.length / 1024, "KB", 120, "target: 120 KB");
+    summary("Code.js against its earlier build (KB)", codeA.length / 1024, "KB", codeB.length / 1024, `peer: commit ${BASELINE}, ${kb(codeB.length)}`);
     console.log(`| evaluate Code.js in a fresh vm (median of ${RUNS}, middle of 3 rounds) | ${mid(evalB).toFixed(2)} ms | ${mid(evalA).toFixed(2)} ms | ${(mid(evalB) / mid(evalA)).toFixed(2)}x faster | |`);
     console.log(`| compile + evaluate Code.js (median of ${RUNS}, middle of 3 rounds) | ${mid(cB).toFixed(2)} ms | ${mid(cA).toFixed(2)} ms | ${(mid(cB) / mid(cA)).toFixed(2)}x faster | |`);
   } finally {

@@ -6,6 +6,7 @@ import { performance } from "perf_hooks";
 import { createClient, fanOut, outputRow, planScreening, readPropertyRows } from "../core";
 import { startSandbox } from "../sandbox/app";
 import { buildDatasetFor, checkResultFor, getDataset } from "../sandbox/dataset";
+import { summary } from "./summary";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,6 +67,9 @@ export async function runCoreBench(): Promise<void> {
   const ent = await requestsPer1000(0, 10000, "sandbox-enterprise", "enterprise");
   console.log(`screen 10,000 distinct (Enterprise, 1 job, 0 ms/property): ${ent.ms.toFixed(0)} ms, ${ent.total} requests (${ent.posts} POST + ${ent.polls} GET: 10 pages of 1,000)`);
   console.log(`ratio: screening 10,000 rows over loopback HTTP takes ${(zero.ms / median(times)).toFixed(1)}x the pure validate+flatten time`);
+  summary("HTTP requests per 1,000 properties (Professional, 10,000 rows)", zero.per1000, "", 2, "floor: 2 (1 POST + 1 poll per job)");
+  summary("Enterprise, 10,000 properties in one job: requests", ent.total, "", 11, "floor: 11 (1 POST + 10 result pages)", 0);
+  summary("screen 10,000 rows over loopback HTTP (ms)", zero.ms, "ms", median(times), `peer: validate + plan + flatten alone, ${median(times).toFixed(0)} ms`, 0);
 }
 
 if (require.main === module) runCoreBench().catch((e) => ((process.exitCode = 1), console.error(e)));

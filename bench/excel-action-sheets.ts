@@ -9,6 +9,7 @@ import { outputHeaders, outputRow, type CheckResult } from "../core";
 import { buildActionSheets } from "../excel/taskpane/action-sheets";
 import { writeOutputRows } from "../excel/taskpane/sheet";
 import { buildDatasetFor, checkResultFor } from "../sandbox/dataset";
+import { summary } from "./summary";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
@@ -40,6 +41,7 @@ async function bench(rows: number) {
       `excel action sheets, ${n.toLocaleString("en-GB")} rows: ${r.again.open} actions listed; first build ${r.first.syncs} syncs (${r.first.writeSyncs} writing), ` +
         `refresh ${r.again.syncs} syncs (${r.again.writeSyncs} writing), ${r.again.ms} ms on the stand-in; largest request ${r.maxRequestMB.toFixed(2)} MB of 5 MB`,
     );
+    summary(`Excel: writing syncs to refresh the Action list and summary, ${n.toLocaleString("en-GB")} rows`, r.again.writeSyncs, "", 1, "floor: 1", 0);
   }
 })().catch((e) => {
   console.error(e);

@@ -7,6 +7,7 @@ import * as path from "path";
 import { outputRow, type CheckResult } from "../core";
 import { writeOutputRows } from "../excel/taskpane/sheet";
 import { buildDatasetFor, checkResultFor } from "../sandbox/dataset";
+import { summary } from "./summary";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
@@ -30,5 +31,7 @@ if (require.main === module) {
       `excel: ${r.rows} result rows written with ${r.syncs} context.sync calls in ${r.chunks} request chunks ` +
         `(largest ${r.maxRequestMB.toFixed(2)} MB of 5 MB, ${r.totalMB.toFixed(1)} MB total, ${r.ms} ms on the stand-in)`,
     );
+    summary(`Excel: context.sync calls to write ${r.rows.toLocaleString("en-GB")} result rows`, r.syncs, "", r.chunks, `floor: ${r.chunks} (one per request chunk)`, 0);
+    summary(`Excel: largest request writing ${r.rows.toLocaleString("en-GB")} rows (MB)`, r.maxRequestMB, "MB", 5, "limit: 5 MB (Office's payload limit)", 2);
   });
 }

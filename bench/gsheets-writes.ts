@@ -4,6 +4,7 @@
  */
 import { createGasEnvironment } from "../test/gsheets/harness/gas";
 import { startSandboxProcess } from "../test/gsheets/harness/sandbox";
+import { summary } from "./summary";
 
 // The sandbox runs in a child process, not in this one: the vm's synchronous UrlFetchApp blocks this
 // thread for each request, so a server on the same event loop could never answer.
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
         ].join("\n"),
       );
       console.log(lines[lines.length - 1]);
+      const floor = start.jobIds.length * 2;
+      summary(`Sheets: HTTP requests to check ${c.rows.toLocaleString("en-GB")} rows (${c.plan})`, stats.total, "", floor, `floor: ${floor} (1 POST + 1 poll per job)`, 0);
+      summary(`Sheets: most writes in one poll, ${c.rows.toLocaleString("en-GB")} rows (${c.plan})`, maxOf((x) => x.writes), "", 1, "floor: 1", 0);
     }
   } finally {
     await sandbox.close();

@@ -10,7 +10,10 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 
 const ROOT = path.resolve(__dirname, "..");
+/** The origin written in manifest.xml and functions.ts's help links; builds rewrite it to the origin they serve from. */
 const DEV_ORIGIN = "https://localhost:3000";
+/** Where `npm start`'s dev server listens: DEV_SERVER_PORT moves it, and every URL in the manifests and functions.json with it. */
+const localOrigin = () => `https://localhost:${Number(process.env.DEV_SERVER_PORT || 3000)}`;
 /** The production add-in's Id; manifest.xml (the development manifest) has its own, so both can be installed side by side. */
 const PRODUCTION_ID = "3b0d5f7e-6c41-4a8e-9d25-7f1c0e2a9b64";
 
@@ -20,7 +23,7 @@ const PRODUCTION_ID = "3b0d5f7e-6c41-4a8e-9d25-7f1c0e2a9b64";
  * what a local sideload wants).
  */
 function productionOrigin(env) {
-  const origin = String(env.origin || process.env.ADDIN_ORIGIN || DEV_ORIGIN).replace(/\/+$/, "");
+  const origin = String(env.origin || process.env.ADDIN_ORIGIN || localOrigin()).replace(/\/+$/, "");
   if (!/^https:\/\/[^/]+$/.test(origin)) throw new Error(`Add-in origin must be https://host[:port], got "${origin}"`);
   return origin;
 }
@@ -85,7 +88,7 @@ class AllowDataTypesPlugin {
 
 module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode === "development";
-  const origin = dev ? DEV_ORIGIN : productionOrigin(env);
+  const origin = dev ? localOrigin() : productionOrigin(env);
   const functionsEntry = path.join(ROOT, "excel/functions/functions.ts");
   const serviceUrl = serviceBaseUrl(env);
   return {
@@ -150,12 +153,12 @@ module.exports = (env = {}, argv = {}) => {
           { from: "excel/taskpane/taskpane.css", to: "taskpane.css" },
           { from: "excel/taskpane/help.html", to: "help.html" },
           // Two manifests from the one source, each with package.json's version (four parts, as Office wants):
-          // manifest.dev.xml as the source is (development Id, "(dev)", localhost:3000), and manifest.xml for
+          // manifest.dev.xml as the source is (development Id, "(dev)", localhost on DEV_SERVER_PORT), and manifest.xml for
           // production (its own Id, the plain name, the build's origin).
           {
             from: "manifest.xml",
             to: "manifest.dev.xml",
-            transform: (content) => withVersion(content.toString()),
+            transform: (content) => withVersion(content.toString()).split(DEV_ORIGIN).join(localOrigin()),
           },
           {
             from: "manifest.xml",

@@ -5,10 +5,12 @@
 import { API_KEYS, DEFAULT_WEBHOOK_SECRET, startSandbox } from "./app";
 
 async function main(): Promise<void> {
-  const port = Number(process.env.PORT ?? 3001);
+  // SANDBOX_PORT, as for `npm start`; PORT is still read for older scripts.
+  const portVar = process.env.SANDBOX_PORT !== undefined ? "SANDBOX_PORT" : process.env.PORT !== undefined ? "PORT" : null;
+  const port = Number(portVar ? process.env[portVar] : 3001);
   const host = process.env.HOST ?? "127.0.0.1";
   const msPerProperty = Number(process.env.SANDBOX_MS_PER_PROPERTY ?? 20);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${portVar} must be a port number 0-65535, got ${portVar && process.env[portVar]}`);
   if (!Number.isFinite(msPerProperty) || msPerProperty < 0) {
     throw new Error(`SANDBOX_MS_PER_PROPERTY must be a number >= 0, got ${process.env.SANDBOX_MS_PER_PROPERTY}`);
   }
@@ -53,6 +55,15 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err && (err as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    const port = (err as { port?: number }).port;
+    process.stderr.write(
+      `sandbox failed to start: port ${port} is already in use.\n` +
+        `  If it is an earlier sandbox or \`npm start\`, stop it (Ctrl+C in its terminal, or \`npm stop\`).\n` +
+        `  Otherwise choose another port: SANDBOX_PORT=3101 npm run sandbox\n`,
+    );
+    process.exit(1);
+  }
   process.stderr.write(`sandbox failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

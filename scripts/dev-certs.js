@@ -36,7 +36,7 @@ function problem(defaults) {
 async function ensureCertificates({ root = path.resolve(__dirname, ".."), log = console.log } = {}) {
   const defaults = require("office-addin-dev-certs/lib/defaults");
   const why = problem(defaults);
-  if (!why) return { defaults, renewed: false };
+  if (!why) return { defaults, made: false, renewed: false };
   if (why !== "missing") {
     log(`Development certificate: ${why}; making new ones in ${defaults.certificateDirectory}.`);
     for (const f of [defaults.caCertificatePath, defaults.localhostCertificatePath, defaults.localhostKeyPath]) fs.rmSync(f, { force: true });
@@ -47,13 +47,37 @@ async function ensureCertificates({ root = path.resolve(__dirname, ".."), log = 
   }
   if (problem(defaults)) {
     // On Linux there is nothing to trust it with (no system store Office reads): generate only.
-    await require("office-addin-dev-certs").generateCertificates();
-    log(`Generated development certificates in ${defaults.certificateDirectory}.`);
-    log(`  Your browser must trust ${defaults.caCertificatePath} for Excel on the web to load https://localhost.`);
+    // Quietly: the package prints its own "generated in…" line, and npm start says where the CA is itself, once.
+    const say = console.log;
+    console.log = () => {};
+    try {
+      await require("office-addin-dev-certs").generateCertificates();
+    } finally {
+      console.log = say;
+    }
   }
   const still = problem(defaults);
   if (still) throw new Error(`could not make development certificates: ${still}`);
-  return { defaults, renewed: why !== "missing", daysLeft: Math.floor(daysLeft(defaults.localhostCertificatePath)) };
+  return { defaults, made: true, renewed: why !== "missing", daysLeft: Math.floor(daysLeft(defaults.localhostCertificatePath)) };
 }
 
-module.exports = { ensureCertificates, daysLeft, RENEW_WITHIN_DAYS };
+/**
+ * What `npm start` says on every run: where the CA is, when it expires, and how to trust it (docs/excel.md has the
+ * steps per system and browser). `made` adds that a new CA was just made and must be trusted (again).
+ */
+function certificateNotice(defaults, made) {
+  const ca = new X509Certificate(fs.readFileSync(defaults.caCertificatePath));
+  const until = new Date(Date.parse(ca.validTo)).toISOString().slice(0, 10);
+  const trust = {
+    win32: `certutil -user -addstore Root "${defaults.caCertificatePath}"   (Chrome and Edge use the Windows store)`,
+    darwin: `security add-trusted-cert -r trustRoot -k ~/Library/Keychains/login.keychain-db "${defaults.caCertificatePath}"`,
+  }[process.platform] || `Chrome/Chromium/Edge: certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n office-addin-dev-ca -i "${defaults.caCertificatePath}"`;
+  return [
+    `Certificate: CA ${defaults.caCertificatePath}, valid until ${until}; remade by \`npm start\` 7 days before then.`,
+    made ? "  A new CA was just made: trust it now (and again each time it is remade), or Excel on the web shows a blank pane." : "  Trusted once, it stays trusted until it is remade.",
+    `  Trust it: ${trust}`,
+    `  Steps for each system and browser: docs/excel.md, "Trusting the development certificate".`,
+  ].join("\n");
+}
+
+module.exports = { ensureCertificates, certificateNotice, daysLeft, RENEW_WITHIN_DAYS };

@@ -1,5 +1,5 @@
 /**
- * `npm start`: free ports first (a busy one fails at once, naming it), certificates (renewed when expired or expiring
+ * `npm start`: free ports first, on IPv4 and IPv6 loopback (a busy one fails at once, naming it), certificates (renewed when expired or expiring
  * within 7 days), the sandbox (SANDBOX_PORT, 3001), the HTTPS dev server (DEV_SERVER_PORT, 3000), then a sideload into
  * desktop Excel where office-addin-debugging and Excel exist; elsewhere it prints how to sideload into Excel on the web.
  * `npm run start:web` sideloads into Excel on the web with office-addin-debugging when a document URL is given
@@ -10,7 +10,7 @@ const fs = require("fs");
 const https = require("https");
 const net = require("net");
 const path = require("path");
-const { ensureCertificates } = require("./dev-certs");
+const { ensureCertificates, certificateNotice } = require("./dev-certs");
 
 const ROOT = path.resolve(__dirname, "..");
 const STATE = path.join(ROOT, ".start-state.json");
@@ -48,7 +48,15 @@ async function checkPorts() {
     ["the sandbox", SANDBOX_PORT, "127.0.0.1", "SANDBOX_PORT"],
   ]) {
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable}=${port} is not a port number (1-65535).`);
-    const code = await portProblem(port, host);
+    // Both loopbacks: "localhost" may reach a program listening on [::1] only, or on 127.0.0.1 only.
+    let code = null;
+    for (const h of [host, "127.0.0.1", "::1"]) {
+      const c = await portProblem(port, h);
+      if (c && !(h === "::1" && (c === "EADDRNOTAVAIL" || c === "EAFNOSUPPORT"))) {
+        code = c;
+        break;
+      }
+    }
     if (!code) continue;
     const why = code === "EADDRINUSE" ? `port ${port} is already in use` : code === "EACCES" ? `port ${port} is not allowed for this user` : `port ${port} cannot be used (${code})`;
     throw new Error(
@@ -139,7 +147,7 @@ function webSteps(manifest, why) {
     "",
     why,
     "Sideload into Excel on the web:",
-    "  1. Open a workbook at https://www.office.com (this browser must trust the certificate's CA, see above).",
+    "  1. Open a workbook at https://www.office.com (this browser must trust the CA named under 'Certificate:' above).",
     "  2. Home > Add-ins > More Settings > Upload My Add-in.",
     `  3. Choose ${manifest} and Upload. The Compliance Check button appears on the Home tab.`,
     "  4. In the pane, Settings: paste an API key (sandbox-professional for the sandbox). The base URL is already",
@@ -157,11 +165,12 @@ async function main() {
     }
   }
   await checkPorts();
-  await ensureCertificates({ root: ROOT });
+  const certs = await ensureCertificates({ root: ROOT });
+  console.log(certificateNotice(certs.defaults, certs.made));
   const manifest = manifestForPort();
   const tsxCli = require.resolve("tsx/cli");
   const pids = {
-    sandbox: startDetached("sandbox", [tsxCli, "sandbox/main.ts"], { PORT: String(SANDBOX_PORT) }),
+    sandbox: startDetached("sandbox", [tsxCli, "sandbox/main.ts"], { SANDBOX_PORT: String(SANDBOX_PORT) }),
     devServer: startDetached("dev-server", [path.join(__dirname, "dev-server.js")], { DEV_SERVER_PORT: String(DEV_PORT), SANDBOX_PORT: String(SANDBOX_PORT) }),
   };
   fs.writeFileSync(STATE, JSON.stringify({ pids, startedAt: new Date().toISOString() }, null, 2));

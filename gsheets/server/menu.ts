@@ -1,5 +1,5 @@
 /**
- * The add-on's menu (Extensions › Compliance) and the sidebar it opens. Menu items that need the sidebar's
+ * The add-on's menu (Extensions › Property compliance: Google names it after the project) and the sidebar it opens. Menu items that need the sidebar's
  * polling (a check) or its forms (settings) open it with an intent the sidebar picks up on load.
  */
 import { setIntent } from "./runstore";

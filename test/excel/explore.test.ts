@@ -478,10 +478,10 @@ describe("custom functions with odd arguments", () => {
 });
 
 /**
- * The QA brief's six scenarios, each as a new user meets it: every row asked for ends with its result or its own
+ * Six scenarios, each as a new user meets it: every row asked for ends with its result or its own
  * reason at that row, and nothing of the user's is written over.
  */
-describe("QA brief: six new-user scenarios on the Excel engine", () => {
+describe("six new-user scenarios on the Excel engine", () => {
   let slow: Sandbox;
   beforeAll(async () => {
     slow = await sandbox(20);

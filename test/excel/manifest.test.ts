@@ -133,6 +133,27 @@ describe("manifest.xml", () => {
     fs.rmSync(out, { recursive: true, force: true });
   });
 
+  test("the dev server on another port (DEV_SERVER_PORT=3100): every URL in both manifests and every function's help link follows it", () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "excel-port-"));
+    const script = `
+      const webpack = require("webpack");
+      const cfg = require("./excel/webpack.excel.js")({}, { mode: "development" });
+      cfg.output.path = ${JSON.stringify(out)};
+      cfg.devtool = false;
+      webpack(cfg, (err, stats) => { if (err || stats.hasErrors()) { console.error(err || stats.toString()); process.exit(1); } });`;
+    execFileSync(process.execPath, ["-e", script], { cwd: ROOT, stdio: "pipe", env: { ...process.env, DEV_SERVER_PORT: "3100" } });
+    const functionsJson = fs.readFileSync(path.join(out, "functions.json"), "utf8");
+    const helpUrls = (JSON.parse(functionsJson).functions as { helpUrl: string }[]).map((f) => f.helpUrl);
+    expect(helpUrls).toHaveLength(12);
+    expect(helpUrls.filter((u) => !u.startsWith("https://localhost:3100/help.html#"))).toEqual([]);
+    for (const file of ["functions.json", "manifest.dev.xml", "manifest.xml"]) {
+      const text = fs.readFileSync(path.join(out, file), "utf8");
+      expect({ file, at3000: text.includes("localhost:3000") }).toEqual({ file, at3000: false });
+      expect(text).toContain("https://localhost:3100/");
+    }
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
   test("the built-in service URL: used as the default base URL when set, same origin when not; a non-https one fails the build", () => {
     expect(defaultBaseUrl("https://api.example.com/v1")).toBe("https://api.example.com/v1");
     const g = globalThis as { location?: unknown };

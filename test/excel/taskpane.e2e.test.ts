@@ -451,33 +451,58 @@ run("Excel task pane in Chromium", () => {
   });
 });
 
+/** Microsoft's office.js from the @microsoft/office-js package: the file the CDN serves, for a page opened outside Office. */
+const OFFICE_JS_DIR = path.join(ROOT, "node_modules/@microsoft/office-js/dist");
+
 run("Excel task pane opened outside Excel", () => {
   let web: { url: string; close: () => Promise<void> };
+  let devLike: { url: string; close: () => Promise<void> };
   let browser: Browser;
   beforeAll(async () => {
     web = await serveStatic(ensureExcelBuild());
+    // As the dev server serves it: the build, plus the package's office.js at office-js/ for the page's CDN fallback.
+    devLike = await serveStatic(ensureExcelBuild(), { "office-js": OFFICE_JS_DIR });
     browser = await launch();
   });
   afterAll(async () => {
     await browser?.close();
     await web?.close();
+    await devLike?.close();
   });
 
-  // Office.js unreachable (no CDN), and Office.js loaded in a plain browser tab (onReady reports no host).
-  const cases: [string, string | null, RegExp][] = [
-    ["office.js cannot be loaded", null, /Office\.js could not be loaded/],
-    ["office.js reports no host", "window.Office = { onReady: (cb) => Promise.resolve().then(() => cb({ host: null, platform: null })) };", /not running inside Excel/],
+  // Office.js unreachable (no CDN), and Microsoft's real office.js in a plain browser tab: the CDN's address is answered
+  // with the @microsoft/office-js package's files (office.js and the o15apptofilemappingtable.js it loads next).
+  const cases: [string, "none" | "cdn" | "fallback", RegExp][] = [
+    ["office.js cannot be loaded", "none", /Office\.js could not be loaded/],
+    ["Microsoft's office.js outside Office", "cdn", /not running inside Excel/],
+    ["the CDN unreachable, the dev server's office.js (from the package)", "fallback", /not running inside Excel/],
   ];
   test.each(cases)("%s: the pane says to open it from Excel, and its buttons are off", async (_name, officeJs, reason) => {
     const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    const served: string[] = [];
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    if (officeJs) await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: officeJs }));
-    await page.goto(`${web.url}/taskpane.html`);
+    if (officeJs === "cdn") {
+      await page.route("https://appsforoffice.microsoft.com/lib/1/hosted/**", (route) => {
+        const file = path.join(OFFICE_JS_DIR, new URL(route.request().url()).pathname.replace("/lib/1/hosted/", ""));
+        served.push(path.basename(file));
+        return fs.existsSync(file) ? route.fulfill({ status: 200, contentType: "text/javascript", body: fs.readFileSync(file, "utf8") }) : route.fulfill({ status: 404, body: "" });
+      });
+    }
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(r.url()));
+    const site = officeJs === "fallback" ? devLike : web;
+    await page.goto(`${site.url}/taskpane.html`);
     await page.waitForFunction(() => !document.getElementById("banner")!.hidden, undefined, { timeout: 10_000 });
+    // The fallback loads office.js and everything it needs from the dev server, nothing from the unreachable CDN after the first try.
+    if (officeJs === "fallback") {
+      expect(requested).toEqual(expect.arrayContaining([`${site.url}/office-js/office.js`, `${site.url}/office-js/o15apptofilemappingtable.js`]));
+      expect(requested.filter((u) => u.startsWith("https://appsforoffice.microsoft.com/"))).toEqual(["https://appsforoffice.microsoft.com/lib/1/hosted/office.js"]);
+    }
     const text = await page.textContent("#banner");
     expect(text).toMatch(reason);
     expect(text).toMatch(/open it from Excel/);
     expect(await page.isDisabled("#check")).toBe(true);
+    if (officeJs === "cdn") expect(served).toEqual(expect.arrayContaining(["office.js", "o15apptofilemappingtable.js"]));
     await page.close();
   });
 });

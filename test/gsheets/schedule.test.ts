@@ -1,5 +1,5 @@
 /**
- * Scheduled re-checks in Google Sheets (issue 10 §2), on the BUILT Code.js with a stand-in ScriptApp whose triggers
+ * Scheduled re-checks in Google Sheets, on the BUILT Code.js with a stand-in ScriptApp whose triggers
  * are kept as Google keeps them (one time-driven trigger per user and document, or creating another throws). Each
  * firing of the trigger is a fresh execution (a new vm over the same stores), timed on the vm's clock.
  */

@@ -111,3 +111,73 @@ test("a certificate valid for 30 days is kept as it is", async () => {
   expect(ensure().result.renewed).toBe(false);
   expect(fs.readFileSync(path.join(dir, "localhost.crt"), "utf8")).toBe(pem);
 });
+
+test("npm start's certificate lines: one message on a first run, where the CA is, its end date and how to trust it; every run says it again", () => {
+  const script = `require('./scripts/dev-certs').ensureCertificates().then((r) => console.log(require('./scripts/dev-certs').certificateNotice(r.defaults, r.made)))`;
+  const once = () => spawnSync(process.execPath, ["-e", script], { cwd: ROOT, env: { ...process.env, HOME: home, USERPROFILE: home }, encoding: "utf8" }).stdout;
+  const first = once();
+  const ca = path.join(home, ".office-addin-dev-certs", "ca.crt");
+  const until = new Date(validTo(ca)).toISOString().slice(0, 10);
+  // The CA's path is named once (one message, not two), with its end date, the renewal rule and a trust command.
+  expect(first.split(ca).length - 1).toBeGreaterThanOrEqual(1);
+  expect(first.match(/^Certificate:/gm)).toHaveLength(1);
+  expect(first).toContain(`valid until ${until}`);
+  expect(first).toMatch(/7 days before/);
+  expect(first).toMatch(/A new CA was just made: trust it now/);
+  expect(first).toMatch(/Trust it: .*(certutil|security add-trusted-cert)/);
+  expect(first).toContain('docs/excel.md, "Trusting the development certificate"');
+  expect(first).not.toMatch(/see above|Generated development certificates|have been generated/);
+  const second = once();
+  expect(second).toContain(`valid until ${until}`);
+  expect(second).toMatch(/stays trusted until it is remade/);
+  // The section the message names exists.
+  expect(fs.readFileSync(path.join(ROOT, "docs/excel.md"), "utf8")).toMatch(/^## Trusting the development certificate$/m);
+});
+
+test("a program listening only on IPv6 [::1] at the dev server's port is found too", async () => {
+  if (fs.existsSync(path.join(ROOT, ".start-state.json"))) return console.warn("skipped: an `npm start` of this checkout is running");
+  const busy = await listen("::1").catch(() => null);
+  if (!busy) return console.warn("skipped: this machine has no IPv6 loopback");
+  try {
+    const r = await runStart({ DEV_SERVER_PORT: String(busy.port), SANDBOX_PORT: String(await freePort()) });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`port ${busy.port} is already in use`);
+  } finally {
+    await new Promise((r) => busy.close(r));
+  }
+});
+
+test("the sandbox alone: SANDBOX_PORT (npm start's name) sets its port; a taken port says what to do; / and /v1 say what they are", async () => {
+  const busy = await listen("127.0.0.1");
+  try {
+    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "sandbox/main.ts")], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: String(busy.port) }, encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`port ${busy.port} is already in use`);
+    expect(r.stderr).toMatch(/SANDBOX_PORT=3101 npm run sandbox/);
+    expect(r.stderr).not.toMatch(/EADDRINUSE/);
+  } finally {
+    await new Promise((r) => busy.close(r));
+  }
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "sandbox/main.ts")], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: String(port) } });
+  try {
+    let out = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (d) => {
+        out += d;
+        if (out.includes("sandbox on")) resolve();
+      });
+      child.on("exit", () => reject(new Error(`sandbox exited: ${out}`)));
+    });
+    expect(out).toContain(`http://127.0.0.1:${port}/v1`);
+    const base = await fetch(`http://127.0.0.1:${port}/v1`);
+    expect(base.status).toBe(200);
+    expect(await base.json()).toMatchObject({ service: expect.stringMatching(/sandbox/), base_url: "/v1", sandbox_keys: expect.arrayContaining(["sandbox-professional"]) });
+    const home = await fetch(`http://127.0.0.1:${port}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await home.text()).toMatch(/local sandbox[\s\S]*href="\/v1"/);
+  } finally {
+    child.kill("SIGTERM");
+  }
+});

@@ -16,11 +16,16 @@ const TYPES: Record<string, string> = {
   ".map": "application/json",
 };
 
-export async function serveStatic(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+/** `mounts` adds folders under a path, as the dev server does: { "office-js": node_modules/@microsoft/office-js/dist }. */
+export async function serveStatic(root: string, mounts: Record<string, string> = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent((req.url ?? "/").split("?")[0]).replace(/^\/+/, "") || "taskpane.html";
-    const file = path.resolve(root, rel);
-    if (!file.startsWith(path.resolve(root)) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    let rel = decodeURIComponent((req.url ?? "/").split("?")[0]).replace(/^\/+/, "") || "taskpane.html";
+    let base = root;
+    for (const [prefix, dir] of Object.entries(mounts)) {
+      if (rel.startsWith(prefix + "/")) [base, rel] = [dir, rel.slice(prefix.length + 1)];
+    }
+    const file = path.resolve(base, rel);
+    if (!file.startsWith(path.resolve(base)) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end("not found");
       return;
     }
