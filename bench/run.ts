@@ -8,7 +8,7 @@ const here = __dirname;
 const files = readdirSync(here).filter((f) => f.endsWith(".ts") && f !== "run.ts" && f !== "summary.ts").sort((a, b) => (a === "core.ts" ? -1 : b === "core.ts" ? 1 : a.localeCompare(b)));
 let failed = 0;
 console.log(`node ${process.version}, ${require("os").cpus().length} cores; figures vary with machine load: compare ratios within one run`);
-console.log(`${files.length} benchmarks (${files.join(", ")}): about 3 to 4 minutes on a 2-core machine. Each says when it starts and how long it took.`);
+console.log(`${files.length} benchmarks (${files.join(", ")}): about 4 to 8 minutes on a 2-core machine, depending on its load. Each says when it starts and how long it took; one table of measure, this project, floor or peer and ratio ends the run.`);
 const benchStart = Date.now();
 const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), "bench-")), "summary.jsonl");
 for (const [i, f] of files.entries()) {
