@@ -343,7 +343,7 @@ function makeChecks(rng: Rng, day: DayFn, area: Area): { checks: PropertyChecks;
     eicr = {
       status: "fail",
       expiry: day(inspected + 5 * 365),
-      detail: `Unsatisfactory report (${code} observations); remedial work was due by ${day(inspected + 28)}.`,
+      detail: `Unsatisfactory report (${code} observations); remedial work was due by ${day(inspected + 27)}.`,
     };
   } else {
     const days = daysFor(rng, rng.weighted(EXPIRY_WEIGHTS), 5 * 365);

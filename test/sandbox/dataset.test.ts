@@ -82,6 +82,18 @@ test("gas, EICR, licensing and deposit cases carry the documented fields", () =>
   expect(oddGas).toEqual([]);
 });
 
+test("an unsatisfactory EICR's remedial date is the last of the 28 days starting with the inspection (SI 2020/312 reg 3(4))", () => {
+  const dayMs = (iso: string) => Date.parse(iso + "T00:00:00Z");
+  const unsatisfactory = ds.properties.map((p) => p.checks.eicr).filter((e) => e.status === "fail" && /Unsatisfactory/.test(e.detail ?? ""));
+  expect(unsatisfactory.length).toBeGreaterThan(50);
+  for (const e of unsatisfactory) {
+    // The register dates an inspection by its report's expiry, 5 x 365 days on.
+    const inspected = dayMs(e.expiry!) - 5 * 365 * 86_400_000;
+    const due = /due by (\d{4}-\d{2}-\d{2})/.exec(e.detail!)![1];
+    expect((dayMs(due) - inspected) / 86_400_000).toBe(27);
+  }
+});
+
 test("score 0-100 from the statuses present; risk follows score and fails", () => {
   const seen = new Set<string>();
   const badScores = ds.properties.filter((p) => {
