@@ -27,6 +27,11 @@ type Checks = CheckResult["checks"];
 /** What a row's values depend on beyond the result: the check's time, and for the obligations the user's settings and dates. */
 export interface RowContext {
   checkedAt: string;
+  /**
+   * The file's own day at the check (YYYY-MM-DD): Sheets' spreadsheet time zone, Excel's local day. Days left and the
+   * Window count from it, as the Action list counts from the file's today; without it, the UTC day of `checkedAt`.
+   */
+  day?: string;
   windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
   userDates?: UserDates;
   checks?: readonly CheckName[];
@@ -102,7 +107,7 @@ const COLUMNS: ColumnDef[] = [
     width: 110,
     read: (r, ctx) => {
       const n = nextExpiry(r);
-      return n ? daysBetween(ctx.checkedAt, n.date) : "";
+      return n ? daysBetween(checkDay(ctx), n.date) : "";
     },
   },
   { key: "matched_uprn", header: "Matched UPRN", kind: "text", width: 110, read: (r) => r.uprn },
@@ -121,9 +126,12 @@ const COLUMNS: ColumnDef[] = [
   { key: "licensing_expiry", header: "Licensing expiry", kind: "date", width: 100, read: field("licensing", "expiry") },
 ];
 
+/** The day a row was checked on, as the file counts days: the host's local day when it gave one, else the UTC day. */
+const checkDay = (ctx: RowContext): string => isoDay(ctx.day) ?? isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10);
+
 const memo = new WeakMap<CheckResult, { ctx: RowContext; value: ReturnType<typeof nextObligation> }>();
 const obligationOptions = (ctx: RowContext): ObligationOptions => ({
-  today: isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10),
+  today: checkDay(ctx),
   windows: ctx.windows,
   userDates: ctx.userDates,
   checks: ctx.checks,

@@ -74,3 +74,16 @@ test("colours for every status, and the block found again by its headers", () =>
   expect(locateOutputColumns(["UPRN", "Postcode", ...outputHeaders()])).toEqual({ start: 2 });
   expect(locateOutputColumns(["UPRN", "Compliance score", "Notes"])).toBeNull();
 });
+
+test("days left and the window count from the file's own day of the check, not the UTC day", () => {
+  // 2026-11-22T12:30Z is already 23 November in Auckland (UTC+13): the file's day is one day later.
+  const at = "2026-11-22T12:30:00Z";
+  const utc = outputRow({ result }, at);
+  const auckland = outputRow({ result }, at, undefined, undefined, { day: "2026-11-23" });
+  expect(utc[col("Days to next expiry")]).toBe(18);
+  expect(auckland[col("Days to next expiry")]).toBe(17);
+  // The failed EICR with no date is due on the day of the check: the file's day.
+  expect(utc[col("Action due")]).toBe("2026-11-22");
+  expect(auckland[col("Action due")]).toBe("2026-11-23");
+  expect(auckland[col("Window")]).toBe("Overdue");
+});
