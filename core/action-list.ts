@@ -12,8 +12,9 @@
 import { CHECK_NAMES, type CheckName } from "./checks";
 import { DEMO_NOTE } from "./demo-key";
 import { safeCellText, type Cell } from "./layout";
-import { CHECK_LABELS, addDays, type Obligation } from "./obligations";
-import { blockObligations, type BlockProperty, type BlockRef, type ListOptions } from "./actions";
+import { addDays } from "./obligations";
+import { blockActions, type BlockProperty, type BlockRef, type ListItem, type ListOptions } from "./actions";
+import { doneWithoutEvidence } from "./own-obligations";
 import { cellDay } from "./user-columns";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
@@ -44,10 +45,11 @@ const TITLES = [CLOSED_TITLE.slice(0, 7), LATER_TITLE.slice(0, 6), GONE_TITLE];
 
 /** Headers the list writes itself; every other column (Done, Notes and the user's own) is the user's. */
 const COMPUTED = ["Window", "Due", "Days left", "UPRN", "Address", "Check", "Action", "Rule", "Table", "Row", "Action ID"];
-const USER_TYPED = ["Done", "Notes"];
+const USER_TYPED = ["Done", "Evidence", "Notes"];
 
-export function actionListHeaders(ownerHeader?: string): string[] {
-  return ["Window", "Due", "Days left", "UPRN", "Address", ...(ownerHeader ? [ownerHeader] : []), "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"];
+/** `evidence`: the list has an Evidence column (some table has own-obligation columns, or the list had one). */
+export function actionListHeaders(ownerHeader?: string, evidence = false): string[] {
+  return ["Window", "Due", "Days left", "UPRN", "Address", ...(ownerHeader ? [ownerHeader] : []), "Check", "Action", "Rule", "Table", "Row", "Done", ...(evidence ? ["Evidence"] : []), "Notes", "Action ID"];
 }
 
 /** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */
@@ -85,8 +87,9 @@ export function rowIdentities(props: readonly Pick<BlockProperty, "uprn" | "addr
 
 const CHECK_CODES: Record<CheckName, string> = { epc: "epc", gas_safety: "gas", eicr: "eicr", licensing: "lic", deposit_protection: "dep" };
 
-export function actionId(tableId: string, rowId: string, check: CheckName, due: string): string {
-  return `${tableId}.${rowId}.${CHECK_CODES[check]}.${due.replace(/-/g, "")}`;
+/** An own-obligation's code is its key without underscores ("smokealarms"); one with no due date ends ".nodate". */
+export function actionId(tableId: string, rowId: string, check: CheckName | string, due: string | null): string {
+  return `${tableId}.${rowId}.${CHECK_CODES[check as CheckName] ?? check.replace(/_/g, "")}.${due ? due.replace(/-/g, "") : "nodate"}`;
 }
 
 /** The table id an Action ID starts with. */
@@ -167,8 +170,8 @@ type Column = { kind: "ours"; name: string } | { kind: "user"; index: number; he
  * The list's columns: the sheet's own order when there is one (a column the user added, anywhere, stays where it is,
  * with its header); ours that are missing go back after the one they follow.
  */
-function layout(ex: Existing | null, ownerHeader: string | undefined, ownerHeaders: ReadonlySet<string>): Column[] {
-  const std = actionListHeaders(ownerHeader);
+function layout(ex: Existing | null, ownerHeader: string | undefined, ownerHeaders: ReadonlySet<string>, evidence: boolean): Column[] {
+  const std = actionListHeaders(ownerHeader, evidence || !!ex?.header.some((h) => h.toLowerCase() === "evidence"));
   if (!ex) return std.map((name) => ({ kind: "ours", name }));
   const stdLow = std.map((h) => h.toLowerCase());
   const cols: Column[] = [];
@@ -233,6 +236,8 @@ export interface ActionListSheet {
   later: number;
   /** Rows kept for tables no longer found. */
   kept: number;
+  /** Rows marked Done whose Evidence is empty (0 when the list has no Evidence column). */
+  doneWithoutEvidence: number;
   tables: TableCount[];
   /** Some listed action comes from a demo answer. */
   demo: boolean;
@@ -241,7 +246,7 @@ export interface ActionListSheet {
 interface Act {
   t: number;
   prop: BlockProperty;
-  ob: Obligation;
+  ob: ListItem;
   id: string;
   kept?: KeptRow;
 }
@@ -259,7 +264,8 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
   const ownerHeader = tables.find((t) => t.props && t.ownerHeader)?.ownerHeader;
   const ownerHeaders = new Set(tables.map((t) => t.ownerHeader).filter((h): h is string => !!h));
   const ex = readExisting(existing, ownerHeaders);
-  const cols = layout(ex, ownerHeader, ownerHeaders);
+  const all = tables.map((table) => (table.props ? table.props.map((prop) => blockActions([prop], o)) : []));
+  const cols = layout(ex, ownerHeader, ownerHeaders, all.some((t) => t.some((p) => p.some((a) => a.ob.evidence !== undefined))));
   const headers = cols.map((c) => (c.kind === "ours" ? c.name : c.header));
 
   // Every action of every table found, with its identity.
@@ -269,8 +275,7 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     const rowIds = rowIdentities(table.props);
     table.props.forEach((prop, p) => {
       const ids = new Set<string>();
-      for (const { ob } of blockObligations([prop], o)) {
-        if (!ob.due || !ob.action) continue;
+      for (const { ob } of all[t][p]) {
         let id = actionId(table.id, rowIds[p], ob.check, ob.due);
         // Two obligations of one check due the same day (an expired certificate that also fails a standard).
         if (ids.has(id)) id = `${id}-${shortHash(ob.rule + ob.action)}`;
@@ -299,7 +304,7 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
   }
   for (const a of acts) {
     if (a.kept) continue;
-    const list = byLoose.get(loose(plain(a.prop.uprn), CHECK_LABELS[a.ob.check], a.ob.due!));
+    const list = byLoose.get(loose(plain(a.prop.uprn), a.ob.label, a.ob.due ?? ""));
     const k = list?.find((r) => !matched.has(r) && (!r.id || tableOfActionId(r.id) === tables[a.t].id));
     if (k) (a.kept = k), matched.add(k);
   }
@@ -309,13 +314,16 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
   const later: Act[] = [];
   const closed: KeptRow[] = [];
   for (const a of acts) {
-    const due = a.ob.due!;
-    if (a.kept && isTyped(a.kept.done) && due < o.today) closed.push(a.kept);
-    else if (a.ob.window === "Overdue" || due <= last) open.push(a);
+    // An own-obligation with no date ("Record when the alarms were checked") stays open until its column says.
+    const due = a.ob.due;
+    if (a.kept && isTyped(a.kept.done) && due && due < o.today) closed.push(a.kept);
+    else if (!due || a.ob.window === "Overdue" || due <= last) open.push(a);
     else if (a.kept?.typed) later.push(a);
   }
+  const rank = (c: string) => ((CHECK_NAMES as readonly string[]).indexOf(c) + 1 || 99);
+  const dueOf = (a: Act) => a.ob.due ?? "9999";
   const order = (a: Act, b: Act) =>
-    a.ob.due! < b.ob.due! ? -1 : a.ob.due! > b.ob.due! ? 1 : a.t - b.t || (a.prop.row ?? 0) - (b.prop.row ?? 0) || CHECK_NAMES.indexOf(a.ob.check) - CHECK_NAMES.indexOf(b.ob.check);
+    dueOf(a) < dueOf(b) ? -1 : dueOf(a) > dueOf(b) ? 1 : a.t - b.t || (a.prop.row ?? 0) - (b.prop.row ?? 0) || rank(a.ob.check) - rank(b.ob.check) || a.ob.label.localeCompare(b.ob.label);
   open.sort(order);
   later.sort(order);
 
@@ -340,7 +348,7 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
         case "Window":
           return window;
         case "Due":
-          return a.ob.due!;
+          return a.ob.due ?? "";
         case "Days left":
           return a.ob.daysLeft ?? "";
         case "UPRN":
@@ -348,7 +356,7 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
         case "Address":
           return safeCellText(a.prop.address);
         case "Check":
-          return CHECK_LABELS[a.ob.check];
+          return safeCellText(a.ob.label);
         case "Action":
           return safeCellText(demoAction(a));
         case "Rule":
@@ -359,6 +367,10 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
           return a.prop.row ?? "";
         case "Action ID":
           return a.id;
+        case "Evidence":
+          // The source table's Evidence cell when it has one; else what was typed here, kept like Notes.
+          if (a.ob.evidence) return safeCellText(a.ob.evidence);
+          return userCell(a.kept?.cells[exLow.indexOf("evidence")]);
         case "Done":
         case "Notes":
           return userCell(a.kept?.cells[exLow.indexOf(c.name.toLowerCase())]);
@@ -441,6 +453,7 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     closed: closed.length,
     later: later.length,
     kept: [...goneCounts.values()].reduce((s, n) => s + n, 0),
+    doneWithoutEvidence: colOf("Evidence") < 0 ? 0 : doneWithoutEvidence(values.slice(1).map((r) => ({ done: r[colOf("Done")], evidence: r[colOf("Evidence")] }))),
     tables: counts,
     demo: open.some((a) => a.prop.demo) || later.some((a) => a.prop.demo),
   };

@@ -12,6 +12,10 @@ import type { CheckResult } from "./schemas";
 import { buildPortfolioList, type ActionListSheet, type PortfolioTable, type TableCount } from "./action-list";
 
 import { cellDay, userDatesOf, type UserColumns } from "./user-columns";
+import { rulesCountry, type CountryAnswer } from "./country";
+import { readUserDate } from "./dates";
+import { detectOwnColumns, ownInputsOf, ownObligations, type OwnInput, type OwnKey } from "./own-obligations";
+import { rowPlace } from "./row-place";
 
 export { cellDay, detectUserColumns, readUserDates, userDatesOf, type UserColumns } from "./user-columns";
 
@@ -82,6 +86,11 @@ export interface BlockProperty {
   row?: number;
   /** Its result is the demo's, not a real check. */
   demo?: boolean;
+  /** The row's country (core/row-place.ts) and tenancy start: its country's rules, none out of scope. */
+  country?: CountryAnswer;
+  tenancyStart?: string;
+  /** The row's own-obligation cells (smoke alarms, legionella...), with their Evidence. */
+  own?: OwnInput[];
 }
 
 export interface ListOptions {
@@ -99,8 +108,44 @@ export function blockObligations(props: readonly BlockProperty[], o: Pick<ListOp
   const out: { prop: BlockProperty; ob: Obligation }[] = [];
   for (const prop of props) {
     const result = resultFromBlockRow(prop.cells);
-    if (!result) continue;
-    for (const ob of obligationsFor(result, { today: o.today, windows: o.windows, userDates: prop.userDates, firstReported: firstReportedOf(prop.cells) })) out.push({ prop, ob });
+    const country = prop.country ? rulesCountry(prop.country) : undefined;
+    // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines, as the row says.
+    if (!result || country === null) continue;
+    const options = { today: o.today, windows: o.windows, userDates: prop.userDates, firstReported: firstReportedOf(prop.cells), country, tenancyStart: prop.tenancyStart };
+    for (const ob of obligationsFor(result, options)) out.push({ prop, ob });
+  }
+  return out;
+}
+
+/** One line of the Action list: a check's obligation, or one of the user's own columns' (with its Evidence). */
+export interface ListItem {
+  check: CheckName | OwnKey;
+  label: string;
+  due: string | null;
+  daysLeft: number | null;
+  window: Obligation["window"];
+  action: string;
+  rule: string;
+  /** Set for an own-obligation: the Evidence cell of the source row ("" when the table has none or it is empty). */
+  evidence?: string;
+}
+
+/**
+ * Every action of every property: its checks' obligations with a due date, and its own columns' obligations with
+ * something to do (those the law gives no date, "Record when the smoke alarms were checked", have no Due).
+ */
+export function blockActions(props: readonly BlockProperty[], o: Pick<ListOptions, "today" | "windows">): { prop: BlockProperty; ob: ListItem }[] {
+  const out: { prop: BlockProperty; ob: ListItem }[] = [];
+  for (const { prop, ob } of blockObligations(props, o)) {
+    if (ob.due && ob.action) out.push({ prop, ob: { check: ob.check, label: CHECK_LABELS[ob.check], due: ob.due, daysLeft: ob.daysLeft, window: ob.window, action: ob.action, rule: ob.rule } });
+  }
+  for (const prop of props) {
+    const country = prop.country ? rulesCountry(prop.country) : undefined;
+    if (!prop.own?.length || country === null) continue;
+    for (const ob of ownObligations(prop.own, { today: o.today, country: country ?? "England", tenancyStart: prop.tenancyStart })) {
+      if (!ob.action) continue;
+      out.push({ prop, ob: { check: ob.key, label: ob.label, due: ob.due, daysLeft: ob.daysLeft, window: ob.window, action: ob.action, rule: ob.rule, evidence: ob.evidence } });
+    }
   }
   return out;
 }
@@ -151,6 +196,9 @@ export interface SummarySheet {
   headerRows: number[];
 }
 
+/** The summary's line counting Action list rows marked Done with an empty Evidence. */
+export const DONE_WITHOUT_EVIDENCE = "Marked done without evidence (Action list)";
+
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** Actions due per month over the next 18 months, by check, with an "Overdue" row first. */
@@ -179,7 +227,7 @@ export function dueByMonth(props: readonly BlockProperty[], o: Pick<ListOptions,
 export function buildSummary(
   block: BlockRef | readonly BlockRef[],
   props: readonly BlockProperty[],
-  o: Pick<ListOptions, "today" | "windows"> & { asOf: string; tables?: readonly TableCount[]; withinDays?: number },
+  o: Pick<ListOptions, "today" | "windows"> & { asOf: string; tables?: readonly TableCount[]; withinDays?: number; doneWithoutEvidence?: number },
 ): SummarySheet {
   const blocks = Array.isArray(block) ? (block as readonly BlockRef[]) : [block as BlockRef];
   const cells: Cell[][] = [];
@@ -220,6 +268,8 @@ export function buildSummary(
   headerRows.push(windowAt);
   row("Window", "Properties");
   for (const w of WINDOWS) row(w, `=${over("window", (ref) => `COUNTIF(${ref},${q(w)})`)}`);
+  // From the Action list as built (its Done and Evidence columns), when it has an Evidence column.
+  if (o.doneWithoutEvidence !== undefined) row(DONE_WITHOUT_EVIDENCE, o.doneWithoutEvidence);
   row();
   const months = cells.length;
   headerRows.push(months);
@@ -269,6 +319,12 @@ export interface TableColumns {
   user?: UserColumns;
   /** The sheet row (1-based) of the first row given, so that each property says which row it is. */
   firstRow?: number;
+  /** The table's header row (same columns as the rows): its Country, Tenancy start and own-obligation columns are read. */
+  header?: readonly unknown[];
+  /** 0-based column of the user's Postcode input. */
+  postcode?: number;
+  /** The file's locale writes dates month-first. */
+  monthFirst?: boolean;
   /**
    * The table ends at its first blank row or at the next header row of a results block (another table below it on the
    * same sheet); without this every row given is the table's.
@@ -291,6 +347,12 @@ export function tableRowCount(rows: readonly (readonly unknown[])[], blockColumn
  */
 export function blockProperties(rows: readonly (readonly unknown[])[], c: TableColumns): BlockProperty[] {
   const out: BlockProperty[] = [];
+  const ours = new Set(OUTPUT_COLUMNS.map((_c, k) => c.blockColumn + k));
+  const own = c.header ? detectOwnColumns(c.header, ours) : [];
+  const readDay = (v: unknown) => {
+    const r = readUserDate(v, "", { monthFirst: c.monthFirst });
+    return "day" in r ? r.day : null;
+  };
   (c.untilBlank ? rows.slice(0, tableRowCount(rows, c.blockColumn)) : rows).forEach((row, i) => {
     const cells = Array.from({ length: OUTPUT_COLUMNS.length }, (_, k) => row[c.blockColumn + k]);
     if (!resultFromBlockRow(cells)) return;
@@ -304,9 +366,17 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
       userDates: c.user ? userDatesOf(row, c.user) : undefined,
       row: c.firstRow !== undefined ? c.firstRow + i : undefined,
       demo: isDemoRow(cells),
+      ...(c.header ? placeOf(c, row, cells, ours) : {}),
+      ...(own.length ? { own: ownInputsOf(row, own, readDay) } : {}),
     });
   });
   return out;
+}
+
+/** A block row's country and tenancy start, by the rule the results block used (core/row-place.ts). */
+function placeOf(c: TableColumns, row: readonly unknown[], cells: readonly unknown[], ours: ReadonlySet<number>): Pick<BlockProperty, "country" | "tenancyStart"> {
+  const p = rowPlace(c.header, row, { address: text(cells[col("matched_address")]) }, { postcodeColumn: c.postcode, exclude: ours, monthFirst: c.monthFirst });
+  return { ...(p.country ? { country: p.country } : {}), ...(p.tenancyStart ? { tenancyStart: p.tenancyStart } : {}) };
 }
 
 /** The latest Checked at time of the block's rows ("YYYY-MM-DD hh:mm:ss" UTC), for the summary's "as of" stamp. */

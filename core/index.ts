@@ -29,5 +29,6 @@ export * from "./country";
 export * from "./country-rules";
 export * from "./working-days";
 export * from "./own-obligations";
+export * from "./row-place";
 export * from "./action-list";
 export * from "./ics";

@@ -39,7 +39,7 @@ import {
   type Change,
   type RunLogEntry,
 } from "../../core";
-import { relocateBlock, type RunPlace } from "./rows-now";
+import { fileMonthFirst, relocateBlock, type RunPlace } from "./rows-now";
 import { readBlock, usedExtent, SHEET_COLUMNS } from "./sheet";
 
 const WIDTH = OUTPUT_COLUMNS.length;
@@ -126,7 +126,7 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = detectUserColumns(header, ours);
   const input = run.inputColumns;
-  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user, firstRow: first + 1, untilBlank: at.headerRow !== null });
+  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user, firstRow: first + 1, untilBlank: at.headerRow !== null, header, postcode: input.postcode, monthFirst: fileMonthFirst() });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
   return { props, ownerHeader, place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) } };
@@ -169,7 +169,7 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
       const summary = buildSummary(
         found.map((t) => t.block!),
         props,
-        { today: o.today, windows: o.windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: o.withinDays },
+        { today: o.today, windows: o.windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: o.withinDays, doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined },
       );
 
       // The Action list: cleared, then formats, values and colours, header bold and frozen.

@@ -35,6 +35,7 @@ import {
   worseCount,
   isDemoKey,
   type Trigger,
+  rowPlace,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
@@ -42,7 +43,7 @@ import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
-import { MESSAGE, pendingKeys, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
+import { MESSAGE, fileMonthFirst, pendingKeys, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
 /**
@@ -203,8 +204,12 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
               tally.waiting.set(w.row, (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)));
             } else {
               tally.waiting.delete(w.row);
-              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], { windows: deps.windows, userDates: t.userDates[w.row], problems: t.dateProblems[w.row] });
-              if (t.dateProblems[w.row]) tally.dateRows.add(w.row);
+              // The row's country and tenancy start: core's one rule over the row's cells and the service's answer.
+              const place = rowPlace(t.header, t.rows[w.row], w.outcome, { postcodeColumn: t.inputColumns.postcode, exclude: t.ours, monthFirst: fileMonthFirst() });
+              const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
+              const context = { windows: deps.windows, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart };
+              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
+              if (problems.length) tally.dateRows.add(w.row);
               else tally.dateRows.delete(w.row);
               for (const c of rowChanges(prev, block[w.row])) changes.push({ ...c, runAt: at });
               const error = "error" in w.outcome ? w.outcome.error : undefined;

@@ -67,6 +67,10 @@ export interface TableNow {
   userDates: (UserDates | undefined)[];
   /** Each row's own dates that could not be read, in words for its Message (core's readUserDate). */
   dateProblems: (string[] | undefined)[];
+  /** The header row and every row as read (same indexes as `previous`), for core's rowPlace (country, tenancy start). */
+  header?: readonly unknown[];
+  rows: readonly (readonly unknown[])[];
+  ours: ReadonlySet<number>;
 }
 
 /**
@@ -134,7 +138,8 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   const read = dated ? grid.map((row, i) => (i >= first ? readUserDates(row, user, { header: grid[at.headerRow!], monthFirst: fileMonthFirst() }) : undefined)) : [];
   const userDates = read.map((r) => r?.dates);
   const dateProblems = read.map((r) => (r?.problems.length ? r.problems : undefined));
-  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes, userDates, dateProblems };
+  const header = at.headerRow === null ? undefined : grid[at.headerRow];
+  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes, userDates, dateProblems, header, rows: grid, ours };
 }
 
 

@@ -15,6 +15,7 @@ import {
   detectUserColumns,
   findHeaderBlock,
   hostDate,
+  isMonthFirstLocale,
   lastCheckedAt,
   tableRowCount,
   type ActionListSheet,
@@ -100,7 +101,7 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const ours = new Set<number>();
   for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(blockCol - 1 + k);
   const user = detectUserColumns(header, ours);
-  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top, untilBlank: !!run.headerRow });
+  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top, untilBlank: !!run.headerRow, header, postcode: run.mapping.postcode, monthFirst: isMonthFirstLocale(SpreadsheetApp.getActive().getSpreadsheetLocale()) });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   return { sheet, props, ownerHeader, blockCol, top, lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow };
 }
@@ -192,7 +193,7 @@ function writeSummary(tables: readonly PortfolioTable[], list: ActionListSheet, 
   const summary = buildSummary(
     found.map((t) => t.block!),
     props,
-    { today: today(), windows: loadSettings().windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: days },
+    { today: today(), windows: loadSettings().windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: days, doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined },
   );
   const { sheet } = sheetNamed(SUMMARY_SHEET);
   sheet.clear();

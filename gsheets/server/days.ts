@@ -3,7 +3,7 @@
  * zone: its day is the date in that zone, not in UTC nor in the server's zone. Read here, at the host's edge, so that
  * core only ever sees YYYY-MM-DD text.
  */
-import { detectUserColumns, isMonthFirstLocale, readUserDates, type UserDates } from "../../core";
+import { detectContextColumns, detectUserColumns, isMonthFirstLocale, readUserDates, rowPlace, type Outcome, type RowPlace, type UserDates } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -41,6 +41,24 @@ export function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unkn
   for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
   const options = { header: at.header.slice(from, to + 1), monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()) };
   return grid.map((row) => readUserDates(row, shifted, options));
+}
+
+/**
+ * Each row's country and tenancy start for the results block, by core's one rule (rowPlace) over the row's cells: the
+ * user's Postcode input (in `input`, read from column 1), their Country and Tenancy start columns (read here, from column
+ * 1, only when the table has one), and the service's answer. `row` is 0-based from `top`.
+ */
+export function placeReader(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number, blockWidth: number, postcodeColumn: number | undefined, input: unknown[][]): (row: number, outcome: Outcome) => RowPlace {
+  const ours = new Set<number>();
+  for (let k = 0; k < blockWidth; k++) ours.add(at.blockCol - 1 + k);
+  const ctx = at.header ? detectContextColumns(at.header, ours) : {};
+  const wanted = [ctx.country, ctx.tenancyStart, postcodeColumn].filter((c): c is number => c !== undefined);
+  const ss = SpreadsheetApp.getActive();
+  const width = wanted.length ? Math.max(...wanted) + 1 : 0;
+  const read = n && (ctx.country !== undefined || ctx.tenancyStart !== undefined) ? gridInZone(sheet.getRange(top, 1, n, width).getValues(), () => ss.getSpreadsheetTimeZone()) : input;
+  let monthFirst: boolean | undefined;
+  const options = () => (monthFirst === undefined && ctx.tenancyStart !== undefined ? (monthFirst = isMonthFirstLocale(ss.getSpreadsheetLocale())) : monthFirst);
+  return (row, outcome) => rowPlace(at.header, read[row], outcome, { postcodeColumn, exclude: ours, monthFirst: options() });
 }
 
 /** A Date cell (or YYYY-MM-DD text) as the day it shows in the file's time zone, YYYY-MM-DD; null for anything else. */

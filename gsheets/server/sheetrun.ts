@@ -47,7 +47,7 @@ export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import { BLOCK_WIDTH, checkBlock, hiddenByFilter, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
 import { progressOf, say, sheetPhase } from "./progress";
-import { readOwnDates } from "./days";
+import { placeReader, readOwnDates } from "./days";
 import { recordWatch } from "./watch";
 
 export { progressOf, say, sheetPhase };
@@ -86,6 +86,8 @@ interface TableNow {
   dateProblems: (string[] | undefined)[];
   /** How far the input columns moved since the last read (a column inserted or deleted left of them). */
   inputShift: number;
+  /** The row's country and tenancy start (days.ts placeReader). */
+  place: ReturnType<typeof placeReader>;
 }
 
 /**
@@ -158,7 +160,7 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   });
   const read = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
   const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
-  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best };
+  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best, place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input) };
 }
 
 /** Writes what the engine hands out where each property is now, then tells the engine what was written. */
@@ -180,9 +182,11 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
     const first = key ? dupes.get(key) : undefined;
     if (key && first === undefined) dupes.set(key, sheetRow);
     const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
-    const context = { windows: win, userDates: t.userDates[w.row], problems: t.dateProblems[w.row] };
+    const place = t.place(w.row, outcome);
+    const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
+    const context = { windows: win, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart };
     // Each row gets its final result once: counted as it is written (a number, so the stored run stays small).
-    if (t.dateProblems[w.row]) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
+    if (problems.length) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
     rows.set(sheetRow, (prev) => {
       const row = outputRow(outcome, nowIso, prev, note, context);
       changes.push(...rowChanges(prev, row));

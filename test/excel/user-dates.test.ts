@@ -4,7 +4,7 @@
  * numbers-only text month-first only when Office's language is a month-first one; a value that cannot be read is said
  * in the row's Message and counted in the pane's summary. None is silently ignored.
  */
-import { OUTPUT_COLUMNS, addDays, createClient, nextObligation, parseCheckResult, serialDate, type CheckResult, type PlanName } from "../../core";
+import { OUTPUT_COLUMNS, addDays, countryOf, rulesCountry, createClient, nextObligation, parseCheckResult, serialDate, type CheckResult, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, runCheck, summaryText, type ExcelRun } from "../../excel/taskpane/check-run";
 import { checkResultFor } from "../../sandbox/dataset";
@@ -33,7 +33,9 @@ function resultOf(p: ReturnType<Sandbox["dataset"]>["properties"][number]): Chec
 function depositLed(n: number, received: string) {
   const out = sb.dataset().properties.filter((p) => {
     const r = resultOf(p);
-    return (r.checks as Record<string, { status?: string }>).deposit_protection?.status === "fail" && nextObligation(r, { today: today(), userDates: { depositReceived: received } })?.check === "deposit_protection";
+    // England's rule (Housing Act 2004 s.213): a Welsh or Scottish postcode counts its own way (test/excel/countries.test.ts).
+    const english = rulesCountry(countryOf(p.postcode)) === "England";
+    return english && (r.checks as Record<string, { status?: string }>).deposit_protection?.status === "fail" && nextObligation(r, { today: today(), userDates: { depositReceived: received } })?.check === "deposit_protection";
   });
   if (out.length < n) throw new Error(`only ${out.length} sandbox properties fit`);
   return out.slice(0, n);

@@ -4,7 +4,7 @@
  * month-first only in a month-first locale; a value that cannot be read is said in the row's Message and counted in
  * the sidebar's summary. None is silently ignored.
  */
-import { addDays, nextObligation, outputHeaders, type CheckResult } from "../../core";
+import { addDays, countryOf, nextObligation, outputHeaders, rulesCountry, type CheckResult } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { zonedTimeToUtc } from "./harness/fake-sheets";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
@@ -31,7 +31,9 @@ const asResult = (p: SandboxProperty) => ({ uprn: p.uprn, address: p.address, co
 
 /** Properties whose next action, with a deposit received 5 days ago, is the deposit's: so the block's Action due shows it. */
 function depositLed(n: number, received: string): SandboxProperty[] {
-  const out = props.filter((p) => p.checks.deposit_protection?.status === "fail" && nextObligation(asResult(p), { today: today(), userDates: { depositReceived: received } })?.check === "deposit_protection");
+  // England's rule (Housing Act 2004 s.213): a Welsh or Scottish postcode counts its own way (test/gsheets/countries.test.ts).
+  const english = (p: SandboxProperty) => rulesCountry(countryOf(p.postcode)) === "England";
+  const out = props.filter((p) => english(p) && p.checks.deposit_protection?.status === "fail" && nextObligation(asResult(p), { today: today(), userDates: { depositReceived: received } })?.check === "deposit_protection");
   if (out.length < n) throw new Error(`only ${out.length} sandbox properties fit`);
   return out.slice(0, n);
 }
