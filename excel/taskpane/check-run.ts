@@ -207,7 +207,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
               // The row's country and tenancy start: core's one rule over the row's cells and the service's answer.
               const place = rowPlace(t.header, t.rows[w.row], w.outcome, { postcodeColumn: t.inputColumns.postcode, exclude: t.ours, monthFirst: fileMonthFirst() });
               const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
-              const context = { windows: deps.windows, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart };
+              const context = { windows: deps.windows, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart, day: localDay(Date.parse(at)) };
               block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
               if (problems.length) tally.dateRows.add(w.row);
               else tally.dateRows.delete(w.row);

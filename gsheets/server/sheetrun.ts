@@ -47,7 +47,7 @@ export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import { BLOCK_WIDTH, checkBlock, hiddenByFilter, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
 import { progressOf, say, sheetPhase } from "./progress";
-import { placeReader, readOwnDates } from "./days";
+import { placeReader, readOwnDates, todayInFileZone } from "./days";
 import { recordWatch } from "./watch";
 
 export { progressOf, say, sheetPhase };
@@ -171,6 +171,9 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
   const rows = new Map<number, (prev: unknown[]) => Cell[]>();
   const dupes = new Map<string, number>();
   const win = windows ?? loadSettings().windows;
+  // Days left count from the file's day of the check (its time zone), as the Action list counts from the file's today.
+  let day = "";
+  const fileDay = () => day || (day = todayInFileZone(Date.parse(nowIso), SpreadsheetApp.getActive().getSpreadsheetTimeZone()));
   for (const w of writes) {
     const sheetRow = t.top + w.row;
     const key = t.rowsNow[w.row].key;
@@ -184,7 +187,7 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
     const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
     const place = t.place(w.row, outcome);
     const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
-    const context = { windows: win, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart };
+    const context = { windows: win, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart, day: fileDay() };
     // Each row gets its final result once: counted as it is written (a number, so the stored run stays small).
     if (problems.length) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
     rows.set(sheetRow, (prev) => {

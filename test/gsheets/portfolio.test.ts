@@ -270,6 +270,13 @@ describe.each([
     const first = open.find((r) => r[c("Window")] !== "");
     const row = env.sheet.peek(2, 1, t.last - 1, dueCol).find((r) => String(r[uprnCol - 1]) === String(first![c("UPRN")]))!;
     expect(isDate(row[dueCol - 1])).toBe(true);
+    // The block counts its Days left from the file's day of the check too: every row's Days left is its Action due
+    // minus the file's day, never the UTC day's count.
+    const leftCol = outputCol(env.sheet, "days_left");
+    const block = env.sheet.peek(2, 1, t.last - 1, Math.max(dueCol, leftCol));
+    const dated = block.filter((r) => isDate(r[dueCol - 1]));
+    expect(dated.length).toBeGreaterThan(50);
+    for (const r of dated) expect(r[leftCol - 1]).toBe(daysBetween(today, day(r[dueCol - 1])));
   }, 120_000);
 });
 
