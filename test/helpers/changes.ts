@@ -1,9 +1,10 @@
 /**
  * The changes a re-check should log, worked out from the sandbox's own answers on two days (not from core/changes.ts,
  * which is what is tested): each compared field of each property, "uprn|check|field|was|now". The next action and its
- * window come from the rules module (core/obligations.ts), counted from `today`, the day the add-in checks on.
+ * window come from the rules module (core/obligations.ts), counted from `today`, the day the add-in checks on, by the
+ * property's country (its postcode, from the sandbox's own record): none out of scope.
  */
-import { nextObligation, parseCheckResult, type CheckResult } from "../../core";
+import { countryOf, nextObligation, parseCheckResult, rulesCountry, type CheckResult } from "../../core";
 import { checkResultFor, type Dataset } from "../../sandbox/dataset";
 
 const LABEL: Record<string, string> = { epc: "EPC", gas_safety: "Gas safety", eicr: "EICR", licensing: "Licensing", deposit_protection: "Deposit" };
@@ -31,8 +32,10 @@ export function expectedChanges(ds1: Dataset, ds2: Dataset, uprns: readonly stri
       if (c === "epc") field(u, LABEL[c], "Rating", ma.rating, mb.rating);
       if (c === "epc" || c === "gas_safety" || c === "eicr") field(u, LABEL[c], "Expiry", ma.expiry, mb.expiry);
     }
-    const oa = nextObligation(parse(a), { today });
-    const ob = nextObligation(parse(b), { today });
+    const country = rulesCountry(countryOf(ds2.byUprn.get(u)!.postcode));
+    const next = (r: CheckResult) => (country === null ? null : nextObligation(r, { today, country }));
+    const oa = next(parse(a));
+    const ob = next(parse(b));
     field(u, "", "Next action", oa?.action, ob?.action);
     field(u, "", "Window", oa?.window, ob?.window);
   }
