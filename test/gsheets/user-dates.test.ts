@@ -88,9 +88,9 @@ test("text and date cells in the forms agents type are read as the day they name
   }
   expect(at(6, "message")).toBe('Deposit received "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.');
   expect(at(7, "message")).toBe('Deposit received "31/02/2026" is not a day of the calendar: correct the date.');
-  // An empty cell is no date and no problem: the rule's own answer (due now).
+  // An empty cell is no date and no problem: the rule's own answer, due now: the file's day, Auckland's, not UTC's.
   expect(at(8, "message")).toBe("");
-  expect(dueOf(8)).toBe(today());
+  expect(dueOf(8)).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Auckland" }).format(new Date(Date.now() + env.clock.offsetMs)));
   expect(last.message).toMatch(/2 rows have a date in your own columns that could not be read: the Message column names the column and the value/);
   expect(outputHeaders()).toContain("Message");
 });
