@@ -1,7 +1,7 @@
 /**
  * The rules of Wales and Scotland, as dated cases: each row names its source, the day counted from, the service's result
  * for the check, the user's dates, and what the obligation must be. England's obligation is computed by core/obligations
- * and handed to countryAdjust as the lead's wiring will do it.
+ * and handed to countryAdjust, as obligationsFor does for a row given its country.
  */
 import { obligationFor, type CheckName, type CheckResult, type Obligation, type UserDates } from "../../core";
 import { COUNTRY_RULES, adjustForCountry, countryAdjust } from "../../core/country-rules";
