@@ -7,7 +7,7 @@
 import { CHECK_NAMES, type CheckName } from "./checks";
 import { DEMO_NOTE } from "./demo-key";
 import { OUTPUT_COLUMNS, firstReportedOf, safeCellText, type Cell } from "./layout";
-import { CHECK_LABELS, WINDOWS, addDays, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
+import { CHECK_LABELS, WINDOWS, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
 import type { CheckResult } from "./schemas";
 import { buildPortfolioList, type ActionListSheet, type PortfolioTable, type TableCount } from "./action-list";
 

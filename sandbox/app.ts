@@ -163,7 +163,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
 
-  // Set once the plugin is registered, before the app answers anything.
+  // Set once the plugin is registered, before the app answers anything; the hooks declared before then read it.
+  // eslint-disable-next-line prefer-const -- it cannot be const: it is assigned after the hooks that use it are declared.
   let rateLimits: RateLimits;
 
   const app = Fastify({
