@@ -7,7 +7,7 @@ import { acceptResultsPage, checkJobDeadline, failJob, nextJobRequest, startJob 
 import { parseRateLimit, retryDelay, waitBeforeNextRequest, type HeaderSource } from "../ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../requests";
 import { interpretBulkSubmitResponse, interpretResultsResponse, type ResultsPage } from "../responses";
-import { RUN_POLICY, compactMembers, endRunWith, maybeCreated, members, pause, receive, settleJob, type RunJob, type RunState } from "./state";
+import { RUN_POLICY, compactMembers, endRunWith, maybeCreated, members, moveRun, pause, receive, settleJob, type RunJob, type RunState } from "./state";
 
 // ---- requests ----
 
@@ -79,7 +79,7 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
   });
   const open = state.jobs.some((job, j) => job.phase === "queued" || job.phase === "sending" || (job.phase === "polling" && job.poll?.status === "running") || jobInFlight(state, j));
   if (!open) {
-    state.phase = "ended";
+    moveRun(state, "finish");
     return { requests: [], waitMs: 0, finished: true };
   }
   const wait = rateWait(state, nowMs);

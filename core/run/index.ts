@@ -6,12 +6,14 @@
  * state. Both add-ins and createClient().screen drive this one engine, so they follow one policy
  * (docs/service-contract.md, "One run policy").
  */
-export { RUN_POLICY, createRun, endRun, isMaybeCreated, resumeRun, stopRun } from "./state";
-export type { CreateRunOptions, Fate, RunJob, RunJobPhase, RunPhase, RunState } from "./state";
+export { RUN_POLICY, RUN_TRANSITIONS, createRun, moveRun, endRun, isMaybeCreated, resumeRun, stopRun } from "./state";
+export type { CreateRunOptions, Fate, RunEvent, RunJob, RunJobPhase, RunPhase, RunState } from "./state";
 export { acceptReply, classifyTransportError, dueRequests, nextDueInMs } from "./engine";
 export type { Due, DueOptions, DueRequest, Reply, TransportFailure } from "./engine";
 export { loadRunState, storedState } from "./store";
 export { isRunDone, jobViews, runCounts, runSummary } from "./report";
 export type { JobView, RunCounts } from "./report";
-export { CHECKING_MESSAGE, ROW_CHANGED_ERROR, checkingRow, fateOf, isCheckingMessage, markWritten, matchRows, outcomesToWrite, waitingRow } from "./rows";
+export { CHECKING_MESSAGE, ROW_CHANGED_ERROR, checkingMessage, checkingRow, markTag, runTag, fateOf, isCheckingMessage, markWritten, matchRows, outcomesToWrite, waitingRow } from "./rows";
 export type { OutcomeToWrite, RowNow } from "./rows";
+export { keepForResume, newRunId, resumeFirstQuestion, runLogProblem, setAside, takeOut, wholeRunFailure, wholeRunFailureText } from "./session";
+export type { UnfinishedPlace } from "./session";

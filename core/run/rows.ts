@@ -5,7 +5,7 @@
 import { describeError, isAboutProperty, serviceError, type ServiceError } from "../errors";
 import type { Outcome } from "../plan";
 import { OUTPUT_COLUMNS, outputRow, type Cell } from "../layout";
-import { collectable, isMaybeCreated, isSettled, members, setFate, type Fate, type RunState } from "./state";
+import { collectable, isMaybeCreated, moveRun, isSettled, members, setFate, type Fate, type RunState } from "./state";
 
 const MESSAGE_COLUMN = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 
@@ -60,28 +60,58 @@ export function markWritten(state: RunState, written: readonly { property: numbe
     setFate(state, w.property, w.present ? fateOf(outcome) : "g");
     delete state.received[w.property];
   }
-  if (state.phase === "stopped" && !collectable(state)) state.phase = "ended";
+  if (state.phase === "stopped" && !collectable(state)) moveRun(state, "collected");
 }
 // ---- rows as they are now ----
 
 /** What a row's Message cell says while its result is on the way: a row that still says it after the run changed. */
 export const CHECKING_MESSAGE = "Checking… (the result is written here when it arrives)";
 
-export function isCheckingMessage(v: unknown): boolean {
-  return typeof v === "string" && v.startsWith("Checking…");
+/**
+ * A run's short tag, written into its "Checking…" marks ("Checking… (run k3x9a; …)"), so that a row waiting for one
+ * run is known as that run's wherever the user sorts it, and another run never takes it for its own. Five base-36
+ * characters of a hash of the run's id: two unfinished runs of one user sharing a tag is about one in 60 million.
+ */
+export function runTag(runId: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < runId.length; i++) h = Math.imul(h ^ runId.charCodeAt(i), 0x01000193) >>> 0;
+  return (h % 60466176).toString(36).padStart(5, "0");
+}
+
+const TAG = /^Checking…\s*\(run ([0-9a-z]{5})[;)]/;
+
+/** The run tag a "Checking…" mark carries; undefined for a mark without one (written before marks were tagged). */
+export function markTag(v: unknown): string | undefined {
+  return typeof v === "string" ? TAG.exec(v)?.[1] : undefined;
+}
+
+/**
+ * Whether a Message cell says "Checking…"; given a run id, only a mark of that run (or an untagged mark, which
+ * any run may take as its own, as before tags).
+ */
+export function isCheckingMessage(v: unknown, runId?: string): boolean {
+  if (!(typeof v === "string" && v.startsWith("Checking…"))) return false;
+  if (runId === undefined) return true;
+  const tag = markTag(v);
+  return tag === undefined || tag === runTag(runId);
+}
+
+/** The "Checking…" text of a run's rows: with the run's tag when the run is known. */
+export function checkingMessage(runId?: string): string {
+  return runId === undefined ? CHECKING_MESSAGE : `Checking… (run ${runTag(runId)}; the result is written here when it arrives)`;
 }
 
 /** The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way. */
-export function checkingRow(previous: readonly unknown[] | undefined, checkedAtIso: string): Cell[] {
+export function checkingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, runId?: string): Cell[] {
   const row = outputRow(undefined, checkedAtIso, previous);
-  row[MESSAGE_COLUMN] = CHECKING_MESSAGE;
+  row[MESSAGE_COLUMN] = checkingMessage(runId);
   return row;
 }
 
 /** The row of a result that waits (paused, stopped): still "Checking…", so a Resume finds it and its property, and why. */
-export function waitingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, why: string): Cell[] {
+export function waitingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, why: string, runId?: string): Cell[] {
   const row = checkingRow(previous, checkedAtIso);
-  row[MESSAGE_COLUMN] = `Checking… ${why.replace(/[\s.]+$/, "")}.`;
+  row[MESSAGE_COLUMN] = `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${why.replace(/[\s.]+$/, "")}.`;
   return row;
 }
 
@@ -90,7 +120,7 @@ export const ROW_CHANGED_ERROR: ServiceError = serviceError("cancelled", "input_
 export interface RowNow {
   /** The property key the row's input cells give now (core normaliseProperty), none when blank or invalid. */
   key?: string;
-  /** Its Message cell still says CHECKING_MESSAGE. */
+  /** Its Message cell still says "Checking…" for this run (isCheckingMessage with the run's id: another run's marks are not). */
   checking?: boolean;
 }
 

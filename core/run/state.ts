@@ -171,9 +171,35 @@ export function settleJob(state: RunState, job: RunJob, error: ServiceError): vo
   for (const p of members(job)) receive(state, p, { error });
 }
 
+// ---- the run's phases: every move between them, in one table ----
+
+/**
+ * What moves a run from one phase to another. finish: nothing is left to send or collect; pause: a wait too long to
+ * hold the pane or sidebar (a quota); stop: the user's Stop with jobs sent still collectable; stop_spent: Stop with
+ * nothing left to collect; fail: a failure that ends the run for every row (a refused key); end: ended by its
+ * caller; collected: the last results of a stopped run were written; resume: the user's Resume (or a stored run
+ * taken up again).
+ */
+export type RunEvent = "finish" | "pause" | "stop" | "stop_spent" | "fail" | "end" | "collected" | "resume";
+
+/** The run's phase moves, as one table: phase, then event, then the phase it moves to. Absent: not a move. */
+export const RUN_TRANSITIONS: { readonly [P in RunPhase]: { readonly [E in RunEvent]?: RunPhase } } = {
+  running: { finish: "ended", pause: "paused", stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", resume: "running" },
+  paused: { stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", resume: "running" },
+  stopped: { fail: "ended", end: "ended", collected: "ended", resume: "running" },
+  ended: { fail: "ended", end: "ended", resume: "running" },
+};
+
+/** Move the run by the table; an event that is no move from its phase is a defect of the caller (thrown). */
+export function moveRun(state: RunState, event: RunEvent): void {
+  const next = RUN_TRANSITIONS[state.phase][event];
+  if (!next) throw new Error(`A ${state.phase} run cannot ${event}.`);
+  state.phase = next;
+}
+
 /** Pause the run: what was sent stays collectable and what was not stays queued, for a Resume after `untilMs`. */
 export function pause(state: RunState, untilMs: number, reason: ServiceError): void {
-  state.phase = "paused";
+  moveRun(state, "pause");
   state.pausedUntilMs = untilMs;
   state.pauseReason = reason;
 }
@@ -181,7 +207,7 @@ export function pause(state: RunState, untilMs: number, reason: ServiceError): v
 export function endRunWith(state: RunState, error: ServiceError): void {
   state.fatal ??= error;
   for (const job of state.jobs) if (job.phase !== "ended") settleJob(state, job, error);
-  state.phase = "ended";
+  moveRun(state, "fail");
 }
 
 /** A submit that failed after it may have reached the service: never sent again automatically. */
@@ -220,14 +246,14 @@ export function compactMembers(job: RunJob): RunJob {
 export function stopRun(state: RunState, reason = "Stopped before this row was sent; run the check again for it."): void {
   if (state.phase === "ended") return;
   for (const job of state.jobs) if (job.phase === "queued") settleJob(state, job, serviceError("cancelled", "not_sent", reason));
-  state.phase = collectable(state) ? "stopped" : "ended";
+  moveRun(state, collectable(state) ? "stop" : "stop_spent");
 }
 
 /** End the run now: every property not answered gets `error` (screen()'s callers want an answer for every property). */
 export function endRun(state: RunState, error: ServiceError): void {
   for (const job of state.jobs) if (job.phase !== "ended") settleJob(state, job, error);
   state.inflight = {};
-  state.phase = "ended";
+  moveRun(state, "end");
 }
 
 /**
@@ -250,7 +276,7 @@ export function unwrittenResult(state: RunState, p: number): boolean {
 /** A stopped or paused run (or one loaded from storage) goes on: jobs sent are collected, jobs queued are sent. */
 export function resumeRun(state: RunState, nowMs: number): void {
   if (state.phase === "ended" && !collectable(state) && !state.jobs.some((j) => j.phase === "queued")) return;
-  state.phase = "running";
+  moveRun(state, "resume");
   delete state.pausedUntilMs;
   delete state.pauseReason;
   state.nextRequestAtMs = 0;
