@@ -49,11 +49,37 @@ function pace(state: RunState, nowMs: number): void {
   state.nextRequestAtMs = Math.max(state.nextRequestAtMs, nowMs + Math.ceil(spacing));
 }
 
-function jobDueAt(state: RunState, job: RunJob): number | null {
+/** The minute's allowance for polls: RUN_POLICY.pollShare of the limit the service states (or the smallest plan's). */
+function pollAllowance(state: RunState): number {
+  return Math.max(2, (state.rate?.limit ?? RUN_POLICY.assumedPerMinute) * RUN_POLICY.pollShare);
+}
+
+/** Polls granted now: the bucket refills at the allowance a minute, up to one minute's worth. */
+function pollTokens(state: RunState, nowMs: number): number {
+  const cap = pollAllowance(state);
+  const b = state.pollTokens;
+  if (!b) return cap;
+  return Math.min(cap, b.n + (Math.max(0, nowMs - b.atMs) * cap) / 60_000);
+}
+
+function spendPoll(state: RunState, nowMs: number): void {
+  state.pollTokens = { n: pollTokens(state, nowMs) - 1, atMs: nowMs };
+}
+
+/** A poll of a running job asks whether it has moved on; following a results link takes a page already made. */
+function isPoll(job: RunJob): boolean {
+  return !!job.poll && !job.poll.followed;
+}
+
+function jobDueAt(state: RunState, job: RunJob, nowMs: number): number | null {
   if (job.phase === "queued") return job.notBeforeMs;
   if (job.phase === "polling" && job.poll && job.poll.status === "running") {
-    const spacing = job.lastGetAtMs === undefined ? 0 : job.lastGetAtMs + RUN_POLICY.minGetSpacingMs;
-    return Math.max(job.notBeforeMs, job.poll.nextPollAtMs, spacing);
+    const at = Math.max(job.notBeforeMs, job.poll.nextPollAtMs);
+    if (!isPoll(job)) return at;
+    // Polls are paced over the minute's allowance, shared by however many jobs are running: ten jobs that each want a
+    // look every half second wait their turn rather than spend the requests that submits and pages need.
+    const tokens = pollTokens(state, Math.max(nowMs, at));
+    return tokens >= 1 ? at : Math.max(at, nowMs) + Math.ceil(((1 - tokens) * 60_000) / pollAllowance(state));
   }
   return null;
 }
@@ -94,7 +120,7 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
   for (let j = 0; j < state.jobs.length; j++) {
     const job = state.jobs[j];
     if (jobInFlight(state, j)) continue;
-    const at = jobDueAt(state, job);
+    const at = jobDueAt(state, job, nowMs);
     if (at === null) continue;
     if (at > nowMs) {
       soonest = Math.min(soonest, at);
@@ -126,6 +152,7 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
       state.requests.submit++;
     } else {
       request = nextJobRequest(cfg, job.poll!)!;
+      if (isPoll(job)) spendPoll(state, nowMs);
       job.lastGetAtMs = nowMs;
       state.inflight[id] = { job: j, kind: "results", sentAtMs: nowMs };
       state.requests.results++;
@@ -143,7 +170,7 @@ export function nextDueInMs(state: RunState, nowMs: number): number {
   let soonest = Infinity;
   state.jobs.forEach((job, j) => {
     if (jobInFlight(state, j)) return;
-    const at = jobDueAt(state, job);
+    const at = jobDueAt(state, job, nowMs);
     if (at !== null) soonest = Math.min(soonest, at);
   });
   const at = Math.max(Number.isFinite(soonest) ? soonest : nowMs, nowMs + rateWait(state, nowMs));
@@ -225,6 +252,7 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
     return getFailed(state, job, transportError(reply), nowMs);
   }
   noteRate(state, reply.headers, nowMs);
+  if (reply.status !== 429) delete state.rateLimitedInARow;
   if (f.kind === "submit") {
     const r = interpretBulkSubmitResponse(reply.status, reply.headers, reply.text, nowMs);
     if (r.ok) {
@@ -277,16 +305,19 @@ function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable:
     for (const q of state.jobs.slice()) if (q.phase === "queued" && q !== job) cut(q);
     return;
   }
+  if (e.kind === "rate_limited") {
+    job.phase = "queued";
+    job.notBeforeMs = rateLimited(state, e, nowMs);
+    return;
+  }
   if (resendable) {
     if (!free) {
       job.submitRetries++;
       state.retries++;
     }
     if (job.submitRetries > RUN_POLICY.maxSubmitRetries) return settleJob(state, job, e);
-    const wait = e.kind === "rate_limited" ? (e.retryAfterMs ?? retryDelay(job.submitRetries)) : free ? 0 : retryDelay(job.submitRetries);
     job.phase = "queued";
-    job.notBeforeMs = nowMs + wait;
-    if (e.kind === "rate_limited") state.nextRequestAtMs = Math.max(state.nextRequestAtMs, job.notBeforeMs);
+    job.notBeforeMs = nowMs + (free ? 0 : retryDelay(job.submitRetries));
     return;
   }
   // 400 / 409 / 413 for one property: the service refused this job; it says nothing about other jobs.
@@ -306,23 +337,55 @@ function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number)
     const list = members(job);
     for (const it of ended.items) receive(state, list[it.index], it.outcome);
   };
-  // Not an answer about the job yet: a 429, or a results URL saying "not ready" (409 Conflict, 425 Too Early). Asked
+  // A 429: no request before the wait it names; none named, backed off; refused for ever, the run pauses (resumable).
+  if (e.kind === "rate_limited") {
+    job.notBeforeMs = rateLimited(state, e, nowMs);
+    return;
+  }
+  // Not an answer about the job yet: a results URL saying "not ready" (409 Conflict, 425 Too Early). Asked
   // again, but never past the job's deadline: a server refusing every poll does not keep the rows waiting for ever.
-  if (e.kind === "rate_limited" || e.status === 409 || e.status === 425) {
+  if (e.status === 409 || e.status === 425) {
     if (nowMs > poll.deadlineMs) {
       return end(
         serviceError("timeout", "job_timeout", `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP ${e.status ?? 429}) when asked for its results; check these rows again later.`),
       );
     }
     state.retries++;
-    // Waits what the server asks (a 429's own wait holds every request), else 1-2 s; the last ask comes past the deadline.
-    const at = nowMs + Math.max(RUN_POLICY.minGetSpacingMs, e.retryAfterMs ?? (e.kind === "rate_limited" ? 0 : retryDelay(2)));
+    // Waits what the server asks, else 1-2 s; the last ask comes past the deadline.
+    const at = nowMs + Math.max(RUN_POLICY.minGetSpacingMs, e.retryAfterMs ?? retryDelay(2));
     job.notBeforeMs = Math.min(at, Math.max(nowMs + RUN_POLICY.minGetSpacingMs, poll.deadlineMs + 1));
-    if (e.kind === "rate_limited") state.nextRequestAtMs = Math.max(state.nextRequestAtMs, job.notBeforeMs);
     return;
   }
   const transient = ["server", "network", "timeout", "malformed_response"].includes(e.kind);
   if (!transient || ++job.getFailures >= RUN_POLICY.maxGetFailures) return end(asJobFailure(e, poll.jobId));
   state.retries++;
   job.notBeforeMs = nowMs + Math.max(RUN_POLICY.minGetSpacingMs, retryDelay(job.getFailures, e.retryAfterMs));
+}
+
+/**
+ * A request answered 429. Its Retry-After (or the window's reset) holds every request of the run until it has passed,
+ * however long: a wait beyond RUN_POLICY.pauseAfterMs pauses the run until then (dueRequests), resumable. Without a
+ * stated wait the run backs off (1, 2, 4 ... 20 s, jittered); after RUN_POLICY.maxRateLimitedTries refusals in a row
+ * it pauses, resumable, rather than ask on. Returns when the refused request may go again.
+ */
+function rateLimited(state: RunState, e: ServiceError, nowMs: number): number {
+  state.retries++;
+  const tries = (state.rateLimitedInARow ?? 0) + 1;
+  state.rateLimitedInARow = tries;
+  const at = nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 1000, 20_000));
+  state.nextRequestAtMs = Math.max(state.nextRequestAtMs, at);
+  if (tries >= RUN_POLICY.maxRateLimitedTries && state.phase === "running") {
+    const until = new Date(state.nextRequestAtMs).toISOString().slice(11, 16);
+    pause(
+      state,
+      state.nextRequestAtMs,
+      serviceError(
+        "rate_limited",
+        "rate_limited_repeatedly",
+        `The service refused ${tries} requests in a row as too many (HTTP 429), so the check is paused; results already received are kept. Resume after ${until} UTC to collect the rest without sending its rows again.`,
+        { retryAfterMs: state.nextRequestAtMs - nowMs },
+      ),
+    );
+  }
+  return at;
 }

@@ -16,8 +16,14 @@ export const RUN_POLICY = {
   maxSubmitRetries: 5,
   /** Consecutive transient failures of one job's GETs before its missing rows are given up on (earlier values kept). */
   maxGetFailures: 5,
-  /** GETs of one job are at least this far apart (or as far as the service asks). */
+  /** A GET retried after a failure waits at least this long (or as long as the service asks). */
   minGetSpacingMs: 1000,
+  /** Polls of running jobs spend at most this share of the minute's allowance (the rest is for submits and pages). */
+  pollShare: 0.5,
+  /** The minute's allowance assumed until the service states its own (the smallest plan's). */
+  assumedPerMinute: 60,
+  /** 429s in a row, none saying how long to wait, after which the run pauses (resumable) rather than asking on. */
+  maxRateLimitedTries: 12,
   /** Requests handed out per call of dueRequests at most. */
   maxRequestsPerStep: 10,
   /** A wait longer than this (a daily quota used up, a Retry-After of hours) pauses the run: resumable later. */
@@ -93,6 +99,10 @@ export interface RunState {
   rate?: RateLimitInfo;
   /** No request at all before this time (pacing across the rate-limit window, a 429's Retry-After). */
   nextRequestAtMs: number;
+  /** Polls the minute's allowance still grants (a bucket refilled at RUN_POLICY.pollShare of the limit a minute). */
+  pollTokens?: { n: number; atMs: number };
+  /** Requests answered 429 in a row. */
+  rateLimitedInARow?: number;
   requests: { submit: number; results: number };
   retries: number;
   warnings: string[];
@@ -276,10 +286,13 @@ export function unwrittenResult(state: RunState, p: number): boolean {
 /** A stopped or paused run (or one loaded from storage) goes on: jobs sent are collected, jobs queued are sent. */
 export function resumeRun(state: RunState, nowMs: number): void {
   if (state.phase === "ended" && !collectable(state) && !state.jobs.some((j) => j.phase === "queued")) return;
+  // A wait the service asked for (a Retry-After, a quota's reset) still holds: nothing goes out before it.
+  const holdUntil = state.pausedUntilMs !== undefined && state.pausedUntilMs > nowMs ? state.pausedUntilMs : 0;
   moveRun(state, "resume");
   delete state.pausedUntilMs;
   delete state.pauseReason;
-  state.nextRequestAtMs = 0;
+  delete state.rateLimitedInARow;
+  state.nextRequestAtMs = holdUntil;
   state.rate = undefined;
   for (const job of state.jobs) {
     // A submit that was in flight when the state was stored: the job may exist; never sent again blindly.
