@@ -29,6 +29,13 @@ export function tableSelectedOffsets(table: GridBox, selection: GridBox, single:
   return [Math.max(0, selection.rowIndex - table.rowIndex), Math.min(last, selection.rowIndex + selection.rowCount - 1 - table.rowIndex)];
 }
 
+/** How many selected rows lie outside the Table (above or below it): they are not the Table's, and are not checked. */
+export function selectedRowsOutside(table: GridBox, selection: GridBox, single: boolean): number {
+  if (single) return 0;
+  const [from, to] = tableSelectedOffsets(table, selection, false);
+  return Math.max(0, selection.rowCount - Math.max(0, to - from + 1));
+}
+
 /**
  * Where the results go in a Table, from its header row: `inPlace` at the offset of our columns when the Table already
  * has every one of them, in order (a re-run updates them); `add` these columns at the Table's end on its first check;

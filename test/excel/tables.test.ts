@@ -10,8 +10,9 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
-import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
-import { tableAtCell, tableResultColumns, tableSelectedOffsets } from "../../core/sheet/tables";
+import { CHECK_LABELS, OUTPUT_COLUMNS, outputHeaders } from "../../core";
+import { selectedRowsOutside, tableAtCell, tableResultColumns, tableSelectedOffsets } from "../../core/sheet/tables";
+import { prepareCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet, structuredToA1, type TableDef } from "../helpers/formulas";
 import { ensureExcelBuild } from "./helpers/build";
@@ -184,6 +185,9 @@ describe("core's rules for Tables", () => {
     expect(tableSelectedOffsets(box(4, 0, 10, 4), box(6, 0, 3, 4), false)).toEqual([2, 4]);
     // A selection running past the Table's last row (whole columns) ends at it.
     expect(tableSelectedOffsets(box(4, 0, 10, 4), box(0, 0, 60, 3), false)).toEqual([0, 9]);
+    expect(selectedRowsOutside(box(4, 0, 10, 4), box(0, 0, 60, 3), false)).toBe(50);
+    expect(selectedRowsOutside(box(4, 0, 10, 4), box(6, 0, 3, 4), false)).toBe(0);
+    expect(selectedRowsOutside(box(4, 0, 10, 4), box(6, 0, 1, 1), true)).toBe(0);
   });
 
   test("the results: added at the Table's end, found in place, refused when changed or when a name is taken", () => {
@@ -197,6 +201,46 @@ describe("core's rules for Tables", () => {
       kind: "refuse",
       message: `The Table Properties already has a column named "EPC rating", which the results need for their own (a Table's column names are unique). Rename it (for example "My EPC rating") and check again.`,
     });
+  });
+});
+
+describe("the pane's reading of a Table (sources, no service needed)", () => {
+  async function workbook(rows: unknown[][]) {
+    const s = createStandIn();
+    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    s.api.seed("Lettings", "A1", rows);
+    await excelRun(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Lettings").tables.add(`Lettings!A1:C${rows.length}`, true).name = "Properties";
+      await ctx.sync();
+    });
+    return { api: s.api, excelRun };
+  }
+  const data = [["UPRN", "Address", "Notes"], ["100023336956", "10 Downing Street", "n1"], ["10033544614", "1 Main Street", "n2"]];
+
+  test("the Table's own cells, not the region around it; rows selected below it are named, not checked", async () => {
+    const { api, excelRun } = await workbook(data);
+    // A note typed two rows below, not part of the Table, and a column of other data right beside it.
+    api.seed("Lettings", "A5:B5", [["200001", "Flat 9"]]);
+    api.seed("Lettings", "D1", [["Other"]]);
+    api.select("Lettings", "A2:A5");
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    expect(prep.check.region).toMatchObject({ rowIndex: 0, columnIndex: 0, rowCount: 3, columnCount: 3 + W });
+    expect(prep.check.rows.map((r) => r.index)).toEqual([1, 2]);
+    expect(prep.check.placement).toMatch(new RegExp(`^Results: ${W} new columns of the Table Properties`));
+    // A5, and the blank A4 between: the Table's rows are checked, and the others are said to be left out.
+    expect(prep.check.placement).toMatch(/2 selected rows are outside the Table and were not checked/);
+    expect(api.tables()[0].headers).toEqual(["UPRN", "Address", "Notes", ...outputHeaders()]);
+    // "Other" moved right with the Table's rows; nothing was written over it.
+    expect(api.read("Lettings", `${api.colLetters(3 + W)}1`).values).toEqual([["Other"]]);
+  });
+
+  test("changed results columns, or a column of the user's named like ours, are refused with nothing written", async () => {
+    const { api, excelRun } = await workbook([["UPRN", "Address", "EPC rating"], ["100023336956", "10 Downing Street", "C"]]);
+    api.select("Lettings", "A2");
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    expect(prep).toMatchObject({ ok: false, message: expect.stringMatching(/^The Table Properties already has a column named "EPC rating"/) });
+    expect(api.tables()[0].cols).toBe(3);
   });
 });
 
@@ -264,6 +308,12 @@ run("the built pane checks an Excel Table", () => {
     await waitIdle();
     return status();
   }
+  /** A sheet of the page's workbook, formulas computed (structured references resolved). */
+  async function pageComputed(sheet: string): Promise<unknown[][]> {
+    const sheets: Record<string, unknown[][]> = {};
+    for (const name of (await api("sheetNames")) as string[]) sheets[name] = (await api("sourceGrid", name)) as unknown[][];
+    return computeSheet(sheets, sheet, { tables: (await api("tables")) as TableDef[] });
+  }
   /** The Table as the user sees it: its header and data rows, by column name. */
   async function table() {
     const [t] = (await api("tables")) as TableDef[];
@@ -308,8 +358,7 @@ run("the built pane checks an Excel Table", () => {
     }
     const epcFails = (rs: typeof rows) => rs.filter((r) => r.cell("EPC status") === "fail").length;
     expect(epcFails(rows)).toBe(4);
-    let summary = computed({ sheetNames: () => ["Lettings", "Summary"], sourceGrid: (s: string) => (s === "Lettings" ? grid : [["EPC fails", `=COUNTIF(Properties[EPC status],"fail")`]]), tables: () => [t] }, "Summary");
-    expect(summary[0][1]).toBe(4);
+    expect((await pageComputed("Summary"))[0][1]).toBe(4);
     expect(sent.flat().sort()).toEqual(props.map((p) => String(p.uprn)).sort());
 
     // The user sorts the Table by Address, Z to A: the results move with their rows.
@@ -351,9 +400,15 @@ run("the built pane checks an Excel Table", () => {
       else expect(at.startsWith("2026-11-21")).toBe(true);
     }
     expect(hidden.every((r) => String(r.cell("Checked at (UTC)")).startsWith("2026-11-20"))).toBe(true);
-    summary = computed({ sheetNames: () => ["Lettings", "Summary"], sourceGrid: (s: string) => (s === "Lettings" ? grid : [["EPC fails", `=COUNTIF(Properties[EPC status],"fail")`]]), tables: () => [t] }, "Summary");
     expect(epcFails(rows)).toBe(5);
-    expect(summary[0][1]).toBe(epcFails(rows));
+    expect((await pageComputed("Summary"))[0][1]).toBe(epcFails(rows));
+    // The Compliance summary counts the Table by its columns' names: the same count, and rows it gains later too.
+    const sum = (await api("sourceGrid", "Compliance summary")) as unknown[][];
+    const head = sum.findIndex((r) => r[0] === "Check");
+    const epc = sum.findIndex((r, i) => i > head && r[0] === CHECK_LABELS.epc);
+    const fail = sum[head].indexOf("fail");
+    expect(sum[epc][fail]).toBe(`=COUNTIF(Properties[EPC status],"fail")`);
+    expect((await pageComputed("Compliance summary"))[epc][fail]).toBe(epcFails(rows));
     expect(pageErrors).toEqual([]);
   });
 });
