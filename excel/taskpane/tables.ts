@@ -21,7 +21,7 @@ export async function tableAt(context: Excel.RequestContext, sheet: string | Exc
   const ws = typeof sheet === "string" ? context.workbook.worksheets.getItem(sheet) : sheet;
   if (typeof sheet !== "string") ws.load("name");
   const tables = ws.tables;
-  tables.load("items/name");
+  tables.load("items");
   await context.sync();
   if (!tables.items.length) return null;
   const ranges = tables.items.map((t) => {

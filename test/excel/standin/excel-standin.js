@@ -436,7 +436,8 @@
         let nested = [];
         coll.load = (names) => {
           const all = (typeof names === "string" ? names.split(",") : names || []).map((n) => n.trim());
-          nested = all.filter((n) => n.startsWith("items/")).map((n) => n.slice(6));
+          // "items/name", or "name" alone (Office.js reads a collection's property names as its items')
+          nested = all.filter((n) => n && n !== "items" && n !== "count").map((n) => n.replace(/^items\//, ""));
           coll.__pending.add("items");
           coll.__pending.add("count");
           loads.push(coll);
