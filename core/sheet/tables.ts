@@ -20,12 +20,13 @@ export function tableAtCell<T extends { name: string; box: GridBox }>(tables: re
 }
 
 /**
- * The rows a selection means, as offsets into the Table's range (0 is its header row): one cell means the whole Table;
- * a block of rows means those of them inside the Table (rows selected below it are not the Table's, and not checked).
+ * The rows a selection means, as offsets into the Table's range (0 is its header row): one cell, or the header row, means
+ * the whole Table (blank rows in it too); a block of rows means those of them inside the Table (rows selected below it
+ * are not the Table's, and not checked).
  */
 export function tableSelectedOffsets(table: GridBox, selection: GridBox, single: boolean): [number, number] {
   const last = table.rowCount - 1;
-  if (single) return [0, last];
+  if (single || selection.rowIndex + selection.rowCount - 1 <= table.rowIndex) return [0, last];
   return [Math.max(0, selection.rowIndex - table.rowIndex), Math.min(last, selection.rowIndex + selection.rowCount - 1 - table.rowIndex)];
 }
 
@@ -33,6 +34,7 @@ export function tableSelectedOffsets(table: GridBox, selection: GridBox, single:
 export function selectedRowsOutside(table: GridBox, selection: GridBox, single: boolean): number {
   if (single) return 0;
   const [from, to] = tableSelectedOffsets(table, selection, false);
+  if (selection.rowIndex + selection.rowCount - 1 <= table.rowIndex) return Math.max(0, table.rowIndex - selection.rowIndex);
   return Math.max(0, selection.rowCount - Math.max(0, to - from + 1));
 }
 

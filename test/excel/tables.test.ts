@@ -188,6 +188,9 @@ describe("core's rules for Tables", () => {
     expect(selectedRowsOutside(box(4, 0, 10, 4), box(0, 0, 60, 3), false)).toBe(50);
     expect(selectedRowsOutside(box(4, 0, 10, 4), box(6, 0, 3, 4), false)).toBe(0);
     expect(selectedRowsOutside(box(4, 0, 10, 4), box(6, 0, 1, 1), true)).toBe(0);
+    // The header row selected (a few of its cells): the whole Table, blank rows in it too.
+    expect(tableSelectedOffsets(box(4, 0, 10, 4), box(4, 0, 1, 3), false)).toEqual([0, 9]);
+    expect(selectedRowsOutside(box(4, 0, 10, 4), box(4, 0, 1, 3), false)).toBe(0);
   });
 
   test("the results: added at the Table's end, found in place, refused when changed or when a name is taken", () => {
