@@ -5,14 +5,17 @@
  * BUILT task pane (dist/excel) in headless Chromium against the sandbox: a Table named Properties checked, sorted by the
  * user, grown by a typed row, filtered and checked again; every row keeps its own results and Notes, the results are the
  * Table's own columns (`=COUNTIF(Properties[EPC status],"fail")` counts them), and filtered-out rows are neither sent
- * nor written.
+ * nor written. Between them, the pane's reading of a Table over the sources, and a Table re-checked on open.
  */
 import * as fs from "fs";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
-import { CHECK_LABELS, OUTPUT_COLUMNS, outputHeaders } from "../../core";
+import { CHECK_LABELS, OUTPUT_COLUMNS, createClient, outputHeaders } from "../../core";
 import { selectedRowsOutside, tableAtCell, tableResultColumns, tableSelectedOffsets } from "../../core/sheet/tables";
-import { prepareCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { memoryStore } from "../../excel/settings";
+import { recheckOnOpen } from "../../excel/taskpane/watch";
+import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet, structuredToA1, type TableDef } from "../helpers/formulas";
 import { ensureExcelBuild } from "./helpers/build";
@@ -245,6 +248,47 @@ describe("the pane's reading of a Table (sources, no service needed)", () => {
     expect(prep).toMatchObject({ ok: false, message: expect.stringMatching(/^The Table Properties already has a column named "EPC rating"/) });
     expect(api.tables()[0].cols).toBe(3);
   });
+});
+
+describe("a Table re-checked when the workbook opens (sources, against the sandbox)", () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await sandbox(0);
+  });
+  afterAll(() => sb.close());
+
+  test("found by its own columns and checked in place, the rows it gained since taken in, nothing written beside it", async () => {
+    const s = createStandIn();
+    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    const settings = s.Office.context.document.settings;
+    const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+    const deps = { excelRun, client, plan: "professional" as const, store: memoryStore(), onBlockWritten: (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(settings, place, at), tables: () => watchedBlocks(settings) };
+    const props = (sb.dataset().properties as any[]).slice(0, 6);
+    s.api.seed("Lettings", "A1", [["UPRN", "Address", "Notes"], ...props.slice(0, 5).map((p) => [String(p.uprn), p.address_line_1, `note ${p.uprn}`])]);
+    await excelRun(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Lettings").tables.add("Lettings!A1:C6", true).name = "Properties";
+      await ctx.sync();
+    });
+    s.api.select("Lettings", "A2");
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    await runCheck(prep.check, deps);
+    // A row typed below the Table since; the workbook opens later with "re-check every time".
+    const p6 = props[5];
+    s.api.type("Lettings", "A7:C7", [[String(p6.uprn), p6.address_line_1, `note ${p6.uprn}`]]);
+    settings.set(RECHECK_DAYS, 0);
+    const out = await recheckOnOpen({ ...deps, settings, now: () => Date.now() + 60_000 });
+    expect(out).toMatchObject({ due: 1, checked: 1 });
+    const [t] = s.api.tables() as TableDef[];
+    expect(t).toMatchObject({ rows: 7, cols: 3 + W });
+    const grid = s.api.sourceGrid("Lettings") as unknown[][];
+    const at = (h: string) => t.headers.indexOf(h);
+    for (let r = 1; r < 7; r++) {
+      expect(String(grid[r][at("Matched UPRN")])).toBe(String(grid[r][0]));
+      expect(grid[r][at("Notes")]).toBe(`note ${grid[r][0]}`);
+    }
+    expect(grid.every((r) => r.slice(3 + W).every((v) => v === "" || v === null))).toBe(true);
+  }, 120_000);
 });
 
 const run = chromiumAvailable() ? describe : describe.skip;
