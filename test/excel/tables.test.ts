@@ -382,7 +382,9 @@ run("the built pane checks an Excel Table", () => {
     const props = [...fails.slice(0, 4), ...others.slice(0, 7)].sort((a, b) => String(a.uprn).localeCompare(String(b.uprn)));
     const later = fails[4];
     const note = (uprn: string) => `note for ${uprn}`;
-    await api("seed", "Lettings", "A1", [["UPRN", "Address", "Notes", "Done"], ...props.map((p, i) => [String(p.uprn), p.address_line_1, note(String(p.uprn)), i % 3 ? "no" : "yes"])]);
+    const done = new Map(props.map((p, i) => [String(p.uprn), i % 3 ? "no" : "yes"]));
+    done.set(String(later.uprn), "no");
+    await api("seed", "Lettings", "A1", [["UPRN", "Address", "Notes", "Done"], ...props.map((p) => [String(p.uprn), p.address_line_1, note(String(p.uprn)), done.get(String(p.uprn))])]);
     await page.evaluate(async (n) => {
       await (window as any).Excel.run(async (ctx: any) => {
         ctx.workbook.worksheets.getItem("Lettings").tables.add(`Lettings!A1:D${n + 1}`, true).name = "Properties";
@@ -402,6 +404,7 @@ run("the built pane checks an Excel Table", () => {
     for (const r of rows) {
       expect(String(r.cell("Matched UPRN"))).toBe(String(r.cell("UPRN")));
       expect(r.cell("Notes")).toBe(note(String(r.cell("UPRN"))));
+      expect(r.cell("Done")).toBe(done.get(String(r.cell("UPRN"))));
     }
     const epcFails = (rs: typeof rows) => rs.filter((r) => r.cell("EPC status") === "fail").length;
     expect(epcFails(rows)).toBe(4);
@@ -415,6 +418,7 @@ run("the built pane checks an Excel Table", () => {
     for (const r of rows) {
       expect(String(r.cell("Matched UPRN"))).toBe(String(r.cell("UPRN")));
       expect(r.cell("Notes")).toBe(note(String(r.cell("UPRN"))));
+      expect(r.cell("Done")).toBe(done.get(String(r.cell("UPRN"))));
     }
 
     // A row typed right below the Table becomes the Table's; then the user filters Done to "no".
@@ -441,6 +445,7 @@ run("the built pane checks an Excel Table", () => {
     for (const r of rows) {
       expect(String(r.cell("Matched UPRN"))).toBe(String(r.cell("UPRN")));
       expect(r.cell("Notes")).toBe(note(String(r.cell("UPRN"))));
+      expect(r.cell("Done")).toBe(done.get(String(r.cell("UPRN"))));
       const at = String(r.cell("Checked at (UTC)"));
       // Written: the rows on show, with the second day; the hidden rows exactly as they were.
       if (r.hidden) expect(OUTPUT_COLUMNS.map((c) => r.cell(c.header))).toEqual(before.get(r.sheetRow));
