@@ -4,6 +4,7 @@
  */
 import { OUTPUT_COLUMNS, detectColumns, looksLikeHeaderRow, planScreening, readPropertyRows, rowsOfWholeTable, wholeTableSelected, findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns, type ColumnMapping, type InputRow, type PlanName } from "../../core";
 import { SHEET_COLUMNS, a1, columnLetter, isBlankCell, lastUsedColumn, readBlock, readSelection, readTableAround, type Block } from "./sheet";
+import { tableResults } from "./tables";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -133,7 +134,14 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const existing = inHeader.exact ?? (read.headerRow === null ? shape : undefined);
     let at: number;
     let placement: string;
-    if (existing !== undefined) {
+    // In an Excel Table the results are the Table's own columns (added on its first check).
+    const inTable = sel.table ? await tableResults(context, sel.table, values[0] ?? []) : undefined;
+    if (inTable && "problem" in inTable) return { ok: false, message: inTable.problem, headers: [] };
+    if (inTable) {
+      at = region.columnIndex + inTable.at;
+      placement = inTable.placement;
+      if (inTable.added) region = { ...region, columnCount: region.columnCount + WIDTH };
+    } else if (existing !== undefined) {
       at = region.columnIndex + existing;
       placement = `Results: updated in place in ${a1(rowsOf(at))}.`;
     } else {
@@ -160,7 +168,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const plan = planScreening(rows, { plan: opts.plan });
     return {
       ok: true,
-      check: { region, headerRow: read.headerRow, mapping: read.mapping, rows, problems, origin, inPlace: existing !== undefined, previous, distinct: plan.properties.length, placement, blankRowsSkipped },
+      check: { region, headerRow: read.headerRow, mapping: read.mapping, rows, problems, origin, inPlace: inTable ? !inTable.added : existing !== undefined, previous, distinct: plan.properties.length, placement, blankRowsSkipped },
     };
   });
 }
