@@ -20,6 +20,8 @@ export interface SelectionRead {
   values: unknown[][];
   /** Selected rows as offsets into `values` (all rows when one cell is selected). */
   selectedOffsets: [number, number];
+  /** Selected columns (0-based sheet columns, inclusive). */
+  selectedColumns: [number, number];
   address: string;
 }
 
@@ -108,7 +110,8 @@ async function readTableOf(
   const block: Block = { sheet: sheet.name, rowIndex: top, columnIndex: left, rowCount: bottom - top, columnCount: right - left };
   const values = await readBlock(context, block);
   const selectedOffsets: [number, number] = single ? [0, block.rowCount - 1] : [sel.rowIndex - top, sel.rowIndex + sel.rowCount - 1 - top];
-  return { region: block, values, selectedOffsets, address };
+  const selectedColumns: [number, number] = [sel.columnIndex, sel.columnIndex + sel.columnCount - 1];
+  return { region: block, values, selectedOffsets, selectedColumns, address };
 }
 
 /**

@@ -88,7 +88,7 @@ describe("tables and headers a new user has", () => {
   // takes the left table's block at G for its own (Excel's region starts at D, so findHeaderBlockOfTable never sees
   // that the block belongs to A:B) and writes over the left table's results: G2:G4 end with the right table's UPRNs.
   // Likely excel/taskpane/prepare.ts (findHeaderBlockOfTable(wide[0]) with the row cut at the region's first column).
-  test.failing("side by side, the LEFT table checked first, then the right one: each table keeps its own results block", async () => {
+  test("side by side, the LEFT table checked first, then the right one: each table keeps its own results block", async () => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 6);
     api.seed("Sheet1", "A1", [
@@ -121,7 +121,7 @@ describe("tables and headers a new user has", () => {
   // "UPRN" header of the row wins), silently, and says nothing of the second UPRN column. It should check the UPRN
   // column in the selection (core's detectColumnsInSelection, as Sheets does) or refuse with a clear message.
   // Likely excel/taskpane/prepare.ts (readPropertyRows on the whole region without the selected columns).
-  test.failing("side by side with no gap column, rows of the right table selected: the right table's UPRNs are checked (or a clear refusal)", async () => {
+  test("side by side with no gap column, rows of the right table selected: the right table's UPRNs are checked (or a clear refusal)", async () => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 6);
     api.seed("Sheet1", "A1", [["UPRN", "Postcode", "UPRN", "Postcode"], ...[0, 1, 2].map((i) => [u[i], "", u[3 + i], ""])]);
@@ -202,7 +202,7 @@ describe("tables and headers a new user has", () => {
   // row is the one naming the columns with their plain words ("UPRN" in B2), not a sentence above it. Likely
   // core/rows.ts detectColumns (a header "containing the word" ranks 1 and is enough) as used by
   // excel/taskpane/prepare.ts (first row of the first 10 where detectColumns answers).
-  test.failing("a title row mentioning UPRN above the real header: the header row (Ref | UPRN | Postcode) is used, every row checked", async () => {
+  test("a title row mentioning UPRN above the real header: the header row (Ref | UPRN | Postcode) is used, every row checked", async () => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 4);
     api.seed("Sheet1", "A1", [["UPRN checks - March 2026", "", ""], ["Ref", "UPRN", "Postcode"], ...u.map((x, i) => [`P${i}`, x, ""])]);
@@ -282,7 +282,7 @@ describe("stacked tables (two tables one above the other, blank rows between)", 
   // table (the one the selection starts in, as Excel's region does), or checks each table under its own header; it never
   // writes over a header row. Likely excel/taskpane/sheet.ts readTableOf (region grown to every selected row) with
   // excel/taskpane/prepare.ts (no stop at a second header row / blank rows).
-  test.failing.each([["whole column A:A"], ["A2:A11"]])("both tables checked, then %s selected: the lower table's results header is never overwritten, and no error rows are written beside the blank rows", async (sel) => {
+  test.each([["whole column A:A"], ["A2:A11"]])("both tables checked, then %s selected: the lower table's results header is never overwritten, and no error rows are written beside the blank rows", async (sel) => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 6);
     stacked(api, u);
