@@ -38,6 +38,15 @@ export function findHeaderRow(rows: readonly (readonly unknown[])[], selectedFir
 }
 
 /**
+ * A row under a table's header that is the header of another table: it names a UPRN or Postcode column by its plain
+ * word or a synonym ("UPRN", "Postcode", "Property reference"), and every cell in use is words (no UPRN or postcode
+ * value). A data row whose cell only mentions the word ("not a postcode") is not one.
+ */
+export function isAnotherHeader(row: readonly unknown[]): boolean {
+  return row.some((v) => KEYS.some((k) => headerCellRank(v, k) >= 2)) && looksLikeHeaderRow(row);
+}
+
+/**
  * Where a selection ends within its table: before the first row under the header that is another table's header (a
  * second table stacked below, taken in by a whole column or a selection across the blank rows between), and before
  * the blank rows that precede it. `rows[0]` is the first row under the header; `to` is an index into `rows`. The
@@ -46,7 +55,7 @@ export function findHeaderRow(rows: readonly (readonly unknown[])[], selectedFir
 export function selectionEnd(rows: readonly (readonly unknown[])[], to: number): number {
   const last = Math.min(to, rows.length - 1);
   for (let i = 0; i <= last; i++) {
-    if (detectColumns(rows[i]) === null) continue;
+    if (!isAnotherHeader(rows[i])) continue;
     let end = i - 1;
     while (end >= 0 && rows[end].every(isBlank)) end--;
     return end;

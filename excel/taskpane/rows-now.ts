@@ -17,6 +17,8 @@ import {
   shiftMapping,
   readUserDates,
   isMonthFirstLocale,
+  joinNotes,
+  sameAsNotes,
   type Cell,
   type ColumnMapping,
   type RowNow,
@@ -131,6 +133,8 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
     if (!waiting(i)) return void rowsNow.push({});
     rowsNow.push(r?.key ? { key: r.key, checking: true } : { checking: true });
   });
+  // Several rows of one property: the first is checked, the others say so (core's words, as in Sheets).
+  sameAsNotes(rowsNow.map((r) => r.key), (i) => i + 1).forEach((same, i) => (notes[i] = joinNotes(notes[i], same)));
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = at.headerRow === null ? {} : detectUserColumns(grid[at.headerRow], ours);
   const dated = user.eicrDate !== undefined || user.licenceExpiry !== undefined || user.depositReceived !== undefined;

@@ -13,6 +13,7 @@ import {
   describeError,
   dueRequests,
   isCheckingMessage,
+  joinNotes,
   jobViews,
   blockColumnByRows,
   findHeaderBlock,
@@ -27,6 +28,7 @@ import {
   outputRow,
   readPropertyRows,
   runCounts,
+  sameAsNotes,
   serviceError,
   stopRun,
   storedState,
@@ -158,6 +160,8 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
     notes.push(r.note);
     rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
   });
+  // Several rows of one property: the first is checked, the others say so (core's words, as in Excel).
+  sameAsNotes(rowsNow.map((r) => r.key), (i) => top + i).forEach((same, i) => (notes[i] = joinNotes(notes[i], same)));
   const read = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
   const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
   return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best, place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input) };
@@ -169,7 +173,6 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
   const { writes, written, changed } = matchRows(run.engine, t.rowsNow, items);
   const interim = new Set(items.filter((i) => !i.final).map((i) => i.key));
   const rows = new Map<number, (prev: unknown[]) => Cell[]>();
-  const dupes = new Map<string, number>();
   const win = windows ?? loadSettings().windows;
   // Days left count from the file's day of the check (its time zone), as the Action list counts from the file's today.
   let day = "";
@@ -182,9 +185,7 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
       rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, describeError(outcome.error)));
       continue;
     }
-    const first = key ? dupes.get(key) : undefined;
-    if (key && first === undefined) dupes.set(key, sheetRow);
-    const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
+    const note = t.notes[w.row];
     const place = t.place(w.row, outcome);
     const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
     const context = { windows: win, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart, day: fileDay() };
