@@ -6,3 +6,4 @@
 export * from "./table";
 export * from "./placement";
 export * from "./check-plan";
+export * from "./rows-now";

@@ -13,7 +13,6 @@ import {
   describeError,
   dueRequests,
   isCheckingMessage,
-  joinNotes,
   jobViews,
   blockColumnByRows,
   findHeaderBlock,
@@ -21,14 +20,12 @@ import {
   markWritten,
   matchRows,
   nextDueInMs,
-  normaliseProperty,
-  inputShiftNow,
   shiftMapping,
   outcomesToWrite,
+  propertiesNow,
   outputRow,
   readPropertyRows,
   runCounts,
-  sameAsNotes,
   serviceError,
   stopRun,
   storedState,
@@ -144,24 +141,12 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   const cols = Math.max(1, run.inputCols + Math.max(0, shift));
   const input = n ? readRows(sheet, top, lastRow, cols) : [];
   const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
-  // The input moved with the block (a column inserted or deleted left of both) or stayed (between them): core decides.
-  const best = inputShiftNow(input, run.mapping, shift, (i) => isCheckingMessage(marks[i][0]), new Set(run.engine.keys));
-  const mapping = shiftMapping(run.mapping, best);
-  const keyAt = (row: unknown[]) => {
-    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c]);
-    return normaliseProperty(cell(mapping.uprn), cell(mapping.postcode), cell(mapping.address));
-  };
-  const rowsNow: RowNow[] = [];
-  const keys = new Set<string>();
-  const notes: (string | undefined)[] = [];
-  input.forEach((row, i) => {
-    const r = keyAt(row);
-    if (r.key) keys.add(r.key);
-    notes.push(r.note);
-    rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
-  });
-  // Several rows of one property: the first is checked, the others say so (core's words, as in Excel).
-  sameAsNotes(rowsNow.map((r) => r.key), (i) => top + i).forEach((same, i) => (notes[i] = joinNotes(notes[i], same)));
+  // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
+  const now = propertiesNow({ input, message: (i) => marks[i][0], inputColumns: run.mapping, blockShift: shift, keys: new Set(run.engine.keys), rowNumber: (i) => top + i });
+  const { rowsNow, notes } = now;
+  const mapping = now.inputColumns;
+  const best = now.shift;
+  const keys = new Set(now.keys.filter((k): k is string => !!k && !k.startsWith("!")));
   const read = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
   const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
   return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best, place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input) };
