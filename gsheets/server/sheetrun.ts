@@ -15,6 +15,7 @@ import {
   isCheckingMessage,
   jobViews,
   blockColumnByRows,
+  findBlockNow,
   findHeaderBlock,
   looksLikeOurRow,
   markWritten,
@@ -110,12 +111,8 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
     // Rows inserted or deleted above the table moved its header row: look for our intact headers near it.
     const rows = Math.min(lastRow, run.headerRow + 200);
     const grid = rows > 0 ? sheet.getRange(1, 1, rows, lastCol).getValues() : [];
-    const order = grid.map((_r, i) => i).sort((x, y) => Math.abs(x + 1 - run.headerRow) - Math.abs(y + 1 - run.headerRow));
-    for (const i of order) {
-      const block = inspectBlock(grid[i], findHeaderBlock(grid[i], run.blockCol - 1));
-      if (block && !block.changed.length) return { headerRow: i + 1, blockCol: block.start + 1, header: grid[i] };
-    }
-    return gone;
+    const at = findBlockNow(grid, { headerRow: run.headerRow - 1, blockColumn: run.blockCol - 1 });
+    return at && at.headerRow !== null ? { headerRow: at.headerRow + 1, blockCol: at.blockColumn + 1, header: grid[at.headerRow] } : gone;
   }
   if (lastRow < 1) return gone;
   const read = (from: number, to: number) => sheet.getRange(1, from, lastRow, to - from + 1).getValues();
