@@ -16,7 +16,7 @@ export * from "./layout";
 export * from "./client";
 export * from "./run";
 export * from "./drive";
-export * from "./placement";
+export * from "./sheet";
 export * from "./input-shift";
 export * from "./own-sheets";
 export * from "./obligations";

@@ -85,6 +85,11 @@ function headerRank(t: string, key: keyof ColumnMapping): number {
   return 0;
 }
 
+/** How well one header cell names an input column (3 the plain word, 2 a synonym, 1 containing the word, 0 not). */
+export function headerCellRank(cell: unknown, key: keyof ColumnMapping): number {
+  return headerRank(headerText(cell), key);
+}
+
 /** Find our input columns in a header row; null if it has neither a UPRN nor a Postcode header. */
 export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | null {
   const mapping: ColumnMapping = {};
@@ -102,33 +107,6 @@ export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | nu
   });
   if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode)) delete mapping.address;
   return mapping.uprn !== undefined || mapping.postcode !== undefined ? mapping : null;
-}
-
-/**
- * The input columns of the table the selected columns are in, where a header row holds more than one table side by
- * side (A:B and D:E, both "UPRN / Postcode"): the header cells within the selected columns (0-based, inclusive) name
- * a UPRN or Postcode column and cells outside the table name a UPRN or Postcode column again. The table runs from those cells over the
- * non-blank header cells either side; a column named within the selection wins over one elsewhere in the table.
- * Null when the selection names no input column or the row holds one table: then detectColumns reads the whole row.
- */
-export function detectColumnsInSelection(headerRow: readonly unknown[], selected: { first: number; last: number }): { mapping: ColumnMapping; first: number; last: number } | null {
-  const lo = Math.max(0, selected.first);
-  const hi = Math.min(headerRow.length - 1, selected.last);
-  if (hi < lo) return null;
-  const only = (from: number, to: number) => headerRow.map((v, i) => (i >= from && i <= to ? v : ""));
-  const inSelection = detectColumns(only(lo, hi));
-  if (!inSelection) return null;
-  let first = lo;
-  let last = hi;
-  while (first > 0 && !isBlank(headerRow[first - 1])) first--;
-  while (last + 1 < headerRow.length && !isBlank(headerRow[last + 1])) last++;
-  const mapping: ColumnMapping = { ...detectColumns(only(first, last)), ...inSelection };
-  // Another table names a UPRN or Postcode column this one names too; a header cell left blank inside one table
-  // ("UPRN", "", "Postcode") is not a second table.
-  const outside = detectColumns(headerRow.map((v, i) => (i >= first && i <= last ? "" : v)));
-  if (!outside || !(["uprn", "postcode"] as const).some((k) => outside[k] !== undefined && mapping[k] !== undefined)) return null;
-  if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode)) delete mapping.address;
-  return { mapping, first, last };
 }
 
 /**
@@ -268,32 +246,6 @@ const PLACEHOLDER = /^(tbc|tba|tbd|n\/?a|none|nil|unknown|not known|n\/?k|pendin
 
 function isPlaceholder(v: unknown): boolean {
   return typeof v === "string" && PLACEHOLDER.test(stripInvisible(v).trim().replace(/\.$/, ""));
-}
-
-/**
- * Whether a selection means "the whole table": its rows end on or above the table's header row (the header row
- * selected, or a title above it). Then the table runs to rowsOfWholeTable: up to the first row blank in every cell of
- * the table's columns, as Excel's surrounding region ends, so a second table further down is not taken in. Both
- * add-ins decide with these two (rows are indexes in the same numbering as headerRow).
- */
-export function wholeTableSelected(selectionLastRow: number, headerRow: number | null): boolean {
-  return headerRow !== null && selectionLastRow <= headerRow;
-}
-
-/** How many rows of a table under its header the whole table holds (see wholeTableSelected). */
-export function rowsOfWholeTable(rows: readonly (readonly unknown[])[]): number {
-  const i = rows.findIndex((r) => r.every(isBlank));
-  return i < 0 ? rows.length : i;
-}
-
-/**
- * A row that reads as a header though it names none of our columns ("Property ID", "Town"): every cell in use is
- * words, none holds a UPRN-like run of digits or starts like a postcode. Then the columns are chosen by hand and the
- * row stays the table's header (both add-ins).
- */
-export function looksLikeHeaderRow(row: readonly unknown[]): boolean {
-  const cells = row.filter((v) => !isBlank(v));
-  return cells.length > 0 && cells.every((v) => typeof v === "string" && /[a-z]/i.test(v) && !/\d{5,}/.test(v) && !/^[a-z]{1,2}\d/i.test(v.trim()));
 }
 
 function looksLikeHeader(row: readonly unknown[]): boolean {

@@ -4,7 +4,7 @@
  * the Tables' ranges and the header row, and does what this returns.
  */
 import { outputHeaders } from "../layout";
-import { findHeaderBlock } from "../placement";
+import { findHeaderBlock } from "./placement";
 
 /** A rectangle of a sheet in 0-based indexes (a Table's range includes its header row). */
 export interface GridBox {

@@ -7,14 +7,10 @@ import {
   ROW_CHANGED_ERROR,
   checkingRow,
   detectUserColumns,
-  findHeaderBlock,
+  findBlockNow,
   hostRow,
-  inputShiftNow,
-  isCheckingMessage,
-  blockColumnByRows,
-  normaliseProperty,
   outputRow,
-  shiftMapping,
+  propertiesNow,
   readUserDates,
   isMonthFirstLocale,
   type Cell,
@@ -79,16 +75,7 @@ export interface TableNow {
  * Undefined when it is nowhere: then nothing is written.
  */
 export function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPlace): { blockColumn: number; headerRow: number | null } | undefined {
-  if (run.headerRow !== null) {
-    const order = grid.map((_r, i) => i).sort((a, b) => Math.abs(a - run.headerRow!) - Math.abs(b - run.headerRow!));
-    for (const i of order) {
-      const found = findHeaderBlock(grid[i], run.blockColumn).exact;
-      if (found !== undefined) return { blockColumn: found, headerRow: i };
-    }
-    return undefined;
-  }
-  const c = blockColumnByRows(grid, run.blockColumn, 0, SEARCH_COLUMNS);
-  return c === undefined ? undefined : { blockColumn: c, headerRow: null };
+  return findBlockNow(grid, run, SEARCH_COLUMNS);
 }
 
 /**
@@ -111,27 +98,11 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   const at = relocateBlock(grid, run);
   if (!at) throw new Error(`The results block on ${run.sheet} was not found (it was deleted or its header changed), so nothing was written.`);
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
-  // Only this run's marks: another run's rows, still waiting for its Resume, are not this run's to write or call changed.
-  const waiting = (i: number) => i >= first && isCheckingMessage(grid[i][at.blockColumn + MESSAGE], runId);
-  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them): core decides.
-  const shift = inputShiftNow(grid, run.inputColumns, at.blockColumn - run.blockColumn, waiting, keys);
-  const inputColumns = shiftMapping(run.inputColumns, shift);
-  const keyAt = (row: readonly unknown[]) => {
-    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c]);
-    return normaliseProperty(cell(inputColumns.uprn), cell(inputColumns.postcode), cell(inputColumns.address));
-  };
-  const rowsNow: RowNow[] = [];
-  const notes: (string | undefined)[] = [];
-  const rowKeys: (string | undefined)[] = [];
-  const previous: unknown[][] = [];
-  grid.forEach((row, i) => {
-    previous.push(row.slice(at.blockColumn, at.blockColumn + WIDTH));
-    const r = i >= first ? keyAt(row) : undefined;
-    rowKeys.push(r?.key ?? (r?.error ? `!${r.error.message}` : undefined));
-    notes[i] = r?.note;
-    if (!waiting(i)) return void rowsNow.push({});
-    rowsNow.push(r?.key ? { key: r.key, checking: true } : { checking: true });
-  });
+  // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
+  const now = propertiesNow({ input: grid, message: (i) => grid[i][at.blockColumn + MESSAGE], first, inputColumns: run.inputColumns, blockShift: at.blockColumn - run.blockColumn, keys, rowNumber: (i) => i + 1, runId });
+  const { inputColumns, rowsNow, notes } = now;
+  const rowKeys = now.keys;
+  const previous = grid.map((row) => row.slice(at.blockColumn, at.blockColumn + WIDTH));
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = at.headerRow === null ? {} : detectUserColumns(grid[at.headerRow], ours);
   const dated = user.eicrDate !== undefined || user.licenceExpiry !== undefined || user.depositReceived !== undefined;

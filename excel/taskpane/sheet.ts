@@ -22,6 +22,8 @@ export interface SelectionRead {
   values: unknown[][];
   /** Selected rows as offsets into `values` (all rows when one cell is selected). */
   selectedOffsets: [number, number];
+  /** Selected columns (0-based sheet columns, inclusive). */
+  selectedColumns: [number, number];
   address: string;
   /** The Excel Table the selection is in (then `region` is the Table's range), if any. */
   table?: { name: string; block: Block; rowsOutside: number };
@@ -102,7 +104,7 @@ async function readTableOf(
 ): Promise<SelectionRead> {
   // A cell in an Excel Table: the table is that Table, whatever stands around it.
   const table = await tableAt(context, sheet, sel);
-  if (table) return { region: table.block, values: await readBlock(context, table.block), selectedOffsets: tableSelectedOffsets(table.block, sel, single), address, table: { ...table, rowsOutside: selectedRowsOutside(table.block, sel, single) } };
+  if (table) return { region: table.block, values: await readBlock(context, table.block), selectedOffsets: tableSelectedOffsets(table.block, sel, single), selectedColumns: [table.block.columnIndex, table.block.columnIndex + table.block.columnCount - 1], address, table: { ...table, rowsOutside: selectedRowsOutside(table.block, sel, single) } };
   // Excel's surrounding region is that of the top-left cell only.
   const around = sheet.getRangeByIndexes(sel.rowIndex, sel.columnIndex, 1, 1).getSurroundingRegion();
   around.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
@@ -115,7 +117,8 @@ async function readTableOf(
   const block: Block = { sheet: sheet.name, rowIndex: top, columnIndex: left, rowCount: bottom - top, columnCount: right - left };
   const values = await readBlock(context, block);
   const selectedOffsets: [number, number] = single ? [0, block.rowCount - 1] : [sel.rowIndex - top, sel.rowIndex + sel.rowCount - 1 - top];
-  return { region: block, values, selectedOffsets, address };
+  const selectedColumns: [number, number] = [sel.columnIndex, sel.columnIndex + sel.columnCount - 1];
+  return { region: block, values, selectedOffsets, selectedColumns, address };
 }
 
 /**

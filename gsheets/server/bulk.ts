@@ -3,7 +3,7 @@
  * start reads and validates the selected rows and begins the run (sheetrun.ts: the first job sent, the rows marked
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
-import { nextDueInMs, ownSheetProblem, resumeRun, stopRun, wholeTableSelected, type ColumnMapping, type RunState } from "../../core";
+import { isAnotherHeader, nextDueInMs, ownSheetProblem, resumeRun, selectionEnd, stopRun, wholeTableSelected, type ColumnMapping, type RunState } from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
@@ -122,13 +122,21 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   // The whole table ends at its first blank row (core's rule; Excel's surrounding region ends there too).
   if (wholeTable) endRow = Math.min(endRow, wholeTableEnd(table, firstRow, lastRow));
   const read = readTableRows(sheet, table, firstRow, Math.min(endRow, lastRow));
-  const values = read.values;
+  let values = read.values;
   endRow = read.endRow;
+  // A selection running into a second table below (a whole column, or across the blank rows) keeps to the first (core).
+  const end = wholeTable ? values.length - 1 : selectionEnd(values, values.length - 1);
+  const another = end < values.length - 1 ? firstRow + values.slice(end + 1).findIndex(isAnotherHeader) + end + 1 : 0;
+  if (another) {
+    values = values.slice(0, end + 1);
+    endRow = firstRow + end;
+  }
   if (endRow < firstRow) return { ok: false, message: nothingToCheck(selection) };
   if (wholeTable) {
     const picked = selection!.getLastRow() === table.headerRow ? "the header row" : "rows above the table";
     table.notes.unshift(`You selected ${picked}, so the whole table is checked: rows ${firstRow}–${endRow}.`);
-  } else if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
+  } else if (another) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selection runs into another table (its header is row ${another}), which is left as it is.`);
+  else if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
 
   const begun = beginRun({ sheet, table, firstRow, endRow, values, wholeTable, manualMapping: !!manual, trigger: "manual", slot: MANUAL_SLOT }, { ...settings, config: settings.config });
   if (!begun.ok) return begun;

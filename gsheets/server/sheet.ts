@@ -3,7 +3,7 @@
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, detectColumnsInSelection, findHeaderBlock, findHeaderBlockOfTable, hostRow, looksLikeHeaderRow, newBlockColumn, rowsOfWholeTable, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, detectColumnsInSelection, findHeaderBlock, findHeaderBlockOfTable, findHeaderRow, hostRow, looksLikeHeaderRow, newBlockColumn, rowsOfWholeTable, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { Cell, ColumnMapping, HeaderBlock } from "../../core";
 
@@ -183,12 +183,8 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   const selFirst = selection ? selection.firstRow : 1;
   const scan = Math.max(1, Math.min(lastRow, Math.max(HEADER_SCAN_ROWS, Math.min(selFirst, HEADER_SCAN_MAX))));
   const top = sheet.getRange(1, 1, scan, lastCol).getValues();
-  let headerRow = 0;
-  for (let i = 0; i < top.length; i++) {
-    if (!(detectColumns(top[i]) || inspectBlock(top[i]))) continue;
-    if (!headerRow || i + 1 <= selFirst) headerRow = i + 1;
-    if (i + 1 >= selFirst) break;
-  }
+  // The nearest header at or above the selection (not a title row above it): core's rule, as in Excel.
+  let headerRow = findHeaderRow(top, selFirst - 1, (r) => !!(detectColumns(r) || inspectBlock(r))) + 1;
   // Columns chosen by hand under a header that names none of ours ("Property ID"): that row is still the header, as in
   // Excel (core's looksLikeHeaderRow), so the results get their headers there. The nearest such row at or above the
   // selection's first row, within the table (no blank row between), also when rows mid-table are selected.
@@ -225,7 +221,8 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   let changedAt: number | null = null;
   if (headerRow) {
     // Where tables stand side by side, each has its own block: core's rule says which is this table's.
-    const block = inspectBlock(headerValues, findHeaderBlockOfTable(fullHeader, firstCol - 1));
+    const under = lastRow > headerRow ? sheet.getRange(headerRow + 1, 1, Math.min(lastRow - headerRow, HEADER_SCAN_MAX), lastCol).getValues() : [];
+    const block = inspectBlock(headerValues, findHeaderBlockOfTable(fullHeader, firstCol - 1, under));
     // A block of ours the user changed is never written over: a fresh one goes after everything (as in Excel).
     if (block && block.changed.length) changedAt = block.start + 1;
     else found = block;
@@ -239,7 +236,9 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   // The table: the input columns and the header cells next to them; the new block goes beside it when free.
   let tableEnd = inputCols;
   const edge = headerRow ? headerValues : selection ? sheet.getRange(selFirst, 1, 1, lastCol).getValues()[0] : [];
-  while (tableEnd < edge.length && !isBlank(edge[tableEnd]) && !(changedAt !== null && tableEnd + 1 >= changedAt) && !(found && tableEnd >= found.start)) tableEnd++;
+  // Tables side by side with no blank column between: this table ends where the selected one does (core's rule).
+  const limit = chosen ? chosen.last + 1 : edge.length;
+  while (tableEnd < limit && !isBlank(edge[tableEnd]) && !(changedAt !== null && tableEnd + 1 >= changedAt) && !(found && tableEnd >= found.start)) tableEnd++;
   const besideFree =
     changedAt === null &&
     (lastCol <= tableEnd ||

@@ -15,15 +15,15 @@ import {
   isCheckingMessage,
   jobViews,
   blockColumnByRows,
+  findBlockNow,
   findHeaderBlock,
   looksLikeOurRow,
   markWritten,
   matchRows,
   nextDueInMs,
-  normaliseProperty,
-  inputShiftNow,
   shiftMapping,
   outcomesToWrite,
+  propertiesNow,
   outputRow,
   readPropertyRows,
   runCounts,
@@ -111,12 +111,8 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
     // Rows inserted or deleted above the table moved its header row: look for our intact headers near it.
     const rows = Math.min(lastRow, run.headerRow + 200);
     const grid = rows > 0 ? sheet.getRange(1, 1, rows, lastCol).getValues() : [];
-    const order = grid.map((_r, i) => i).sort((x, y) => Math.abs(x + 1 - run.headerRow) - Math.abs(y + 1 - run.headerRow));
-    for (const i of order) {
-      const block = inspectBlock(grid[i], findHeaderBlock(grid[i], run.blockCol - 1));
-      if (block && !block.changed.length) return { headerRow: i + 1, blockCol: block.start + 1, header: grid[i] };
-    }
-    return gone;
+    const at = findBlockNow(grid, { headerRow: run.headerRow - 1, blockColumn: run.blockCol - 1 });
+    return at && at.headerRow !== null ? { headerRow: at.headerRow + 1, blockCol: at.blockColumn + 1, header: grid[at.headerRow] } : gone;
   }
   if (lastRow < 1) return gone;
   const read = (from: number, to: number) => sheet.getRange(1, from, lastRow, to - from + 1).getValues();
@@ -142,22 +138,12 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   const cols = Math.max(1, run.inputCols + Math.max(0, shift));
   const input = n ? readRows(sheet, top, lastRow, cols) : [];
   const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
-  // The input moved with the block (a column inserted or deleted left of both) or stayed (between them): core decides.
-  const best = inputShiftNow(input, run.mapping, shift, (i) => isCheckingMessage(marks[i][0]), new Set(run.engine.keys));
-  const mapping = shiftMapping(run.mapping, best);
-  const keyAt = (row: unknown[]) => {
-    const cell = (c: number | undefined) => (c === undefined ? undefined : row[c]);
-    return normaliseProperty(cell(mapping.uprn), cell(mapping.postcode), cell(mapping.address));
-  };
-  const rowsNow: RowNow[] = [];
-  const keys = new Set<string>();
-  const notes: (string | undefined)[] = [];
-  input.forEach((row, i) => {
-    const r = keyAt(row);
-    if (r.key) keys.add(r.key);
-    notes.push(r.note);
-    rowsNow.push(isCheckingMessage(marks[i][0]) ? (r.key ? { key: r.key, checking: true } : { checking: true }) : {});
-  });
+  // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
+  const now = propertiesNow({ input, message: (i) => marks[i][0], inputColumns: run.mapping, blockShift: shift, keys: new Set(run.engine.keys), rowNumber: (i) => top + i });
+  const { rowsNow, notes } = now;
+  const mapping = now.inputColumns;
+  const best = now.shift;
+  const keys = new Set(now.keys.filter((k): k is string => !!k && !k.startsWith("!")));
   const read = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
   const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
   return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best, place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input) };
@@ -169,7 +155,6 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
   const { writes, written, changed } = matchRows(run.engine, t.rowsNow, items);
   const interim = new Set(items.filter((i) => !i.final).map((i) => i.key));
   const rows = new Map<number, (prev: unknown[]) => Cell[]>();
-  const dupes = new Map<string, number>();
   const win = windows ?? loadSettings().windows;
   // Days left count from the file's day of the check (its time zone), as the Action list counts from the file's today.
   let day = "";
@@ -182,9 +167,7 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
       rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, describeError(outcome.error)));
       continue;
     }
-    const first = key ? dupes.get(key) : undefined;
-    if (key && first === undefined) dupes.set(key, sheetRow);
-    const note = [t.notes[w.row], first !== undefined ? `Same property as row ${first}; checked once.` : ""].filter(Boolean).join(" ") || undefined;
+    const note = t.notes[w.row];
     const place = t.place(w.row, outcome);
     const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
     const context = { windows: win, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart, day: fileDay() };

@@ -86,7 +86,8 @@ test("writes results, colours and per-row errors beside the data; a second run u
   expect(out.fills[3][epcStatus]).toBe(STATUS_COLOURS.error.fill);
   expect(out.values[5][col("Matched UPRN")]).toBe(ds.byPostcode.get(examples.single_property_postcode)![0].uprn);
   expect(out.values[6][message]).toMatch(/not found|No property/i);
-  expect(out.values[7]).toEqual(out.values[1].map((v: unknown, i: number) => (i === col("Checked at (UTC)") ? v : v)));
+  // A copy of row 2's property: the same result, and its Message says which row was checked (as in Google Sheets).
+  expect(out.values[7]).toEqual(out.values[1].map((v: unknown, i: number) => (i === message ? "Same property as row 2; checked once." : v)));
   expect(out.values[8][message]).toMatch(/needs its postcode/);
   // Dates are real dates (a serial with the yyyy-mm-dd format), the day the service gave; nothing became a formula.
   expect(typeof out.values[1][col("EPC expiry")]).toBe("number");

@@ -3,12 +3,14 @@
  * from a user's own columns, by its header cells or, in a table without a header row, by what its rows hold. The
  * same sheet gets the same answer in Excel and in Google Sheets. Pure: rows are arrays of cell values.
  */
-import { LEGACY_HEADER_COUNTS, STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "./layout";
-import { detectColumns } from "./rows";
-import { isCheckingMessage } from "./run";
+import { LEGACY_HEADER_COUNTS, STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "../layout";
+import { detectColumns } from "../rows";
+import { keyOfCell } from "./table";
+import { isCheckingMessage } from "../run";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const MATCHED_UPRN = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
 const SCORE = OUTPUT_COLUMNS.findIndex((c) => c.key === "compliance_score");
 /** Our first column holds a score (a number, or text of one as a cell may hand it back) or nothing. */
 const isScore = (v: unknown) => v === null || v === undefined || v === "" || typeof v === "number" || (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v));
@@ -168,49 +170,68 @@ export function newBlockColumn(o: { tableEnd: number; lastUsed: number; freeBesi
 
 /**
  * Our block in a header row that may hold several tables side by side (A:B and D:E, both "UPRN / Postcode"), each with
- * its own block: a block is written right of its table (beside it, or after the last column in use), so each block
- * belongs to the nearest table left of it that has none yet. `tableFirst` is where the table being checked starts (0
- * when the row starts there, as Excel's region does); cells left of it are not read. A row holding one table (the
- * usual case, also with a blank header cell inside it) gets findHeaderBlock's answer unchanged. Both add-ins use it,
- * so a check of one table never writes over the other's results.
+ * its own block. A block belongs to the table whose UPRNs its Matched UPRN column holds, row for row (`rows`: the rows
+ * under the header, in the same columns as `row`); else, as a block is written right of its table (beside it, or after
+ * the last column in use), to the nearest table left of it that has none yet. `tableFirst` is where the table being
+ * checked starts; cells left of it are still read (another table's block may stand right of this one) but never taken
+ * for this table's. A row holding one table (the usual case, also with a blank header cell inside it) gets
+ * findHeaderBlock's answer for the cells from `tableFirst`. Both add-ins use it, so a check of one table never writes
+ * over the other's results.
  */
-export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0): HeaderBlock {
-  const cells = row.map((v, i) => (i < tableFirst ? "" : v));
-  // Every intact block, left to right.
+export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0, rows: readonly (readonly unknown[])[] = []): HeaderBlock {
   const blocks: number[] = [];
-  for (let i = tableFirst; i + WIDTH <= cells.length; i++) {
-    if (OUR_HEADERS.every((h, k) => norm(cells[i + k]) === h)) {
+  for (let i = 0; i + WIDTH <= row.length; i++) {
+    if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h)) {
       blocks.push(i);
       i += WIDTH - 1;
     }
   }
   const inBlock = (i: number) => blocks.some((b) => i >= b && i < b + WIDTH);
-  // Tables: runs of header cells outside our blocks; a run joins the table before it unless it names a UPRN or Postcode
-  // column that table already names (then it is another table).
-  const tables: { first: number; keys: Set<string> }[] = [];
-  let runStart = -1;
-  for (let i = tableFirst; i <= cells.length; i++) {
-    const inRun = i < cells.length && !inBlock(i) && !isBlankCell(cells[i]);
-    if (inRun && runStart < 0) runStart = i;
-    if (!inRun && runStart >= 0) {
-      const m = detectColumns(cells.slice(runStart, i)) ?? {};
-      const keys = new Set((["uprn", "postcode"] as const).filter((k) => m[k] !== undefined));
-      const last = tables[tables.length - 1];
-      if (last && ![...keys].some((k) => last.keys.has(k)) && !blocks.some((b) => b > last.first && b < runStart)) keys.forEach((k) => last.keys.add(k));
-      else if (keys.size || !last) tables.push({ first: runStart, keys });
-      runStart = -1;
+  // Tables: header cells outside our blocks, split by a blank cell or a block when the next cells name a UPRN or
+  // Postcode column again, or by a cell naming a UPRN or Postcode column the table already names (no gap between).
+  const tables: { first: number; keys: Set<string>; uprn?: number }[] = [];
+  let gap = true;
+  for (let i = 0; i < row.length; i++) {
+    if (inBlock(i) || isBlankCell(row[i])) {
+      gap = true;
+      continue;
     }
+    const k = keyOfCell(row[i]);
+    const cur = tables[tables.length - 1];
+    const blockBetween = cur && blocks.some((b) => b > cur.first && b < i);
+    if (!cur || (k && cur.keys.has(k)) || (blockBetween && (k || gap))) tables.push({ first: i, keys: new Set(k ? [k] : []), ...(k === "uprn" ? { uprn: i } : {}) });
+    else if (k) {
+      cur.keys.add(k);
+      if (k === "uprn" && cur.uprn === undefined) cur.uprn = i;
+    }
+    gap = false;
   }
-  if (tables.filter((t) => t.keys.size).length <= 1) return findHeaderBlock(row.map((v, i) => (i < tableFirst ? "" : v)));
-  // Left to right: each block goes to the latest table still without one.
-  const waiting: number[] = [];
+  const keyed = tables.filter((t) => t.keys.size);
+  const fromFirst = () => findHeaderBlock(row.map((v, i) => (i < tableFirst ? "" : v)));
+  if (keyed.length <= 1) return fromFirst();
   const owner = new Map<number, number>();
-  const events = [...tables.filter((t) => t.keys.size).map((t) => ({ at: t.first, table: t.first })), ...blocks.map((b) => ({ at: b, block: b }))].sort((a, b) => a.at - b.at);
+  // By what the blocks hold: the table whose UPRNs a block's Matched UPRN cells repeat.
+  const uprnKey = (v: unknown) => String(v ?? "").trim().replace(/^0+(?=\d)/, "");
+  for (const b of blocks) {
+    let best: { t: number; score: number } | undefined;
+    let tie = false;
+    for (const t of keyed) {
+      if (t.uprn === undefined || t.first > b || owner.has(t.first)) continue;
+      const score = rows.filter((r) => uprnKey(r[t.uprn!]) !== "" && uprnKey(r[t.uprn!]) === uprnKey(r[b + MATCHED_UPRN])).length;
+      if (score && (!best || score > best.score)) (best = { t: t.first, score }), (tie = false);
+      else if (score && best && score === best.score) tie = true;
+    }
+    if (best && !tie) owner.set(best.t, b);
+  }
+  // The rest left to right: each block goes to the latest table still without one.
+  const waiting: number[] = [];
+  const owned = new Set(owner.values());
+  const events = [...keyed.filter((t) => !owner.has(t.first)).map((t) => ({ at: t.first, table: t.first })), ...blocks.filter((b) => !owned.has(b)).map((b) => ({ at: b, block: b }))].sort((a, b) => a.at - b.at);
   for (const e of events) {
     if ("table" in e) waiting.push(e.table);
     else if (waiting.length) owner.set(waiting.pop()!, e.block);
   }
-  const mine = tables.find((t) => t.first <= tableFirst && (tables.find((u) => u.first > t.first)?.first ?? Infinity) > tableFirst) ?? tables[0];
+  const mine = [...keyed].reverse().find((t) => t.first <= tableFirst) ?? keyed[0];
   const own = owner.get(mine.first);
   if (own === undefined) return {};
   const found = findHeaderBlock(row.map((v, i) => (i < own ? "" : v)));

@@ -1,0 +1,143 @@
+/**
+ * "Check selected rows", decided: from what the host read around the selection (the table's rows, the same rows out
+ * to the last column in use, the selected rows and columns), which rows are the table, its header row and input
+ * columns, the rows to check, and where the results block goes. Nothing is read or written here; the host reads the
+ * snapshot, asks this, and writes where it says. Columns are 0-based sheet columns; rows are offsets into `values`.
+ */
+import { OUTPUT_COLUMNS } from "../layout";
+import { detectColumns, readPropertyRows, type ColumnMapping, type InputRow } from "../rows";
+import { findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns } from "./placement";
+import { detectColumnsInSelection, findHeaderRow, looksLikeHeaderRow, rowsOfWholeTable, selectionEnd, wholeTableSelected } from "./table";
+
+const WIDTH = OUTPUT_COLUMNS.length;
+const isBlankCell = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
+
+export interface TableSnapshot {
+  /** The table around the selection as read (Excel: the selection's surrounding region, grown to every selected row). */
+  values: unknown[][];
+  /** Sheet column of values[r][0]. */
+  column: number;
+  /** Selected rows, as offsets into `values` (inclusive). */
+  rows: [number, number];
+  /** Selected columns, as sheet columns (inclusive); undefined when one cell means its whole table. */
+  columns?: [number, number];
+  /** The same rows from column A out to the last column in use (`wide[r][c]` is sheet column c). */
+  wide: unknown[][];
+  /** The last column in use in those rows (-1 when none). */
+  lastUsed: number;
+  /** Columns the sheet has (Excel 16,384). */
+  sheetColumns: number;
+  mapping?: ColumnMapping;
+  hasHeader?: boolean;
+}
+
+export type BlockKind = "in-place" | "beside" | "after" | "after-changed";
+
+export interface TablePlan {
+  ok: true;
+  /** The table's rows start at this offset into the snapshot's values (a title row above the header is left out). */
+  top: number;
+  /** The table's columns: `first` (sheet column) and how many. */
+  first: number;
+  count: number;
+  /** Offsets into the table's rows (from `top`). */
+  headerRow: number | null;
+  mapping: ColumnMapping;
+  rows: InputRow[];
+  blankRowsSkipped: number;
+  /** Where the results go (sheet column), and why there; `changedAt` is a block of ours the user changed, left alone. */
+  at: number;
+  kind: BlockKind;
+  changedAt?: number;
+}
+
+export type TableRefusal = { ok: false; problem: string; offerColumns: boolean; found?: ColumnMapping; hasHeader?: boolean; header?: unknown[] };
+
+/**
+ * The input columns a header row names, also when it names no UPRN or Postcode column (detectColumns answers only
+ * when one of those is there): a stand-in "UPRN" past the last column lets it name the Address column, to preselect.
+ */
+export function columnsNamed(header: readonly unknown[]): ColumnMapping {
+  const m = detectColumns([...header, "UPRN"]) ?? {};
+  const out: ColumnMapping = {};
+  for (const k of ["uprn", "postcode", "address"] as const) if (m[k] !== undefined && m[k]! < header.length) out[k] = m[k];
+  return out;
+}
+
+export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
+  let values = s.values;
+  let wide = s.wide;
+  let [from, to] = s.rows;
+  let top = 0;
+  let first = s.column;
+  let count = Math.max(0, ...values.map((r) => r.length));
+  // A title row (or a few notes) above the header: the table starts at the header row.
+  if (!s.mapping && s.hasHeader !== false) {
+    const h = findHeaderRow(values.slice(0, 10), from);
+    if (h > 0 && h < to) {
+      top = h;
+      values = values.slice(h);
+      wide = wide.slice(h);
+      from = Math.max(0, from - h);
+      to -= h;
+    }
+  }
+  // Tables side by side with no blank column between: the selected columns choose the table.
+  if (!s.mapping && s.hasHeader !== false && s.columns && values.length) {
+    const chosen = detectColumnsInSelection(values[0], { first: s.columns[0] - s.column, last: s.columns[1] - s.column });
+    if (chosen) {
+      first = s.column + chosen.first;
+      count = chosen.last - chosen.first + 1;
+      values = values.map((r) => r.slice(chosen.first, chosen.last + 1));
+    }
+  }
+  const local = (c: number | undefined) => (c === undefined ? undefined : c - first);
+  // Tables side by side in one header row each have their own block.
+  const header = wide[0] ?? [];
+  const found = s.hasHeader === false ? {} : findHeaderBlockOfTable(header, first, wide.slice(1));
+  const inHeader = { ...found, exact: local(found.exact), changed: local(found.changed), changedColumns: found.changedColumns?.map((c) => c - first) };
+  const right = wide.map((r) => r.slice(first));
+  const mapped = Object.values(s.mapping ?? {}).filter((v): v is number => typeof v === "number");
+  const shapeRows = s.hasHeader === true || inHeader.exact !== undefined || inHeader.changed !== undefined ? right.slice(1) : right;
+  const shape = findBlockByShape(shapeRows, Math.max(1, ...mapped.map((m) => m + 1)));
+  const ours = ourColumns(inHeader, shape, s.hasHeader === false ? undefined : right[0], mapped);
+  // Our own columns are hidden from header detection only: "Matched UPRN" is never taken for the user's UPRN.
+  const input = values.map((r, i) => (i === 0 ? r.map((v, c) => (ours.has(c) ? "" : v)) : r));
+  const read = readPropertyRows(input, { mapping: s.mapping, hasHeader: s.hasHeader });
+  if (read.problem || !read.mapping) {
+    return { ok: false, problem: read.problem ?? "No UPRN or Postcode column.", offerColumns: true, found: columnsNamed(input[0] ?? []), hasHeader: read.headerRow !== null || looksLikeHeaderRow(input[0] ?? []), header: values[0] ?? [] };
+  }
+  const under = read.headerRow === null ? 0 : read.headerRow + 1;
+  if (wholeTableSelected(to, read.headerRow)) {
+    // The header row selected (or a title above it) means the whole table, to its first fully blank row.
+    from = under;
+    to = under - 1 + rowsOfWholeTable(values.slice(from));
+  } else {
+    // A selection running into a second table below (a whole column, or across the blank rows) keeps to the first.
+    to = Math.max(from - 1, under + selectionEnd(values.slice(under), to - under));
+  }
+  const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
+  // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
+  let end = selected.length;
+  const userBlank = (r: readonly unknown[]) => r.every((v, c) => ours.has(c) || isBlankCell(v));
+  while (end > 0 && selected[end - 1].error?.code === "empty_row" && userBlank(input[selected[end - 1].index])) end--;
+  const rows = selected.slice(0, end);
+  if (rows.length === 0) {
+    return {
+      ok: false,
+      problem: selected.length ? "The selected rows are empty: select the rows to check (or one cell of the table)." : "The selection has no data rows: select the rows to check (or one cell of the table).",
+      offerColumns: false,
+    };
+  }
+  const base = { ok: true as const, top, first, count, headerRow: read.headerRow, mapping: read.mapping, rows, blankRowsSkipped: selected.length - end };
+  // Our block where it already is, else directly right of the data if free, else after the last column in use.
+  const existing = inHeader.exact ?? (read.headerRow === null ? shape : undefined);
+  if (existing !== undefined) return { ...base, at: first + existing, kind: "in-place" };
+  const beside = first + count;
+  const changed = inHeader.changed ?? shape;
+  const free = changed === undefined && wide.every((r) => r.slice(beside, beside + WIDTH).every(isBlankCell));
+  if (free) return { ...base, at: beside, kind: "beside" };
+  const at = newBlockColumn({ tableEnd: beside - 1, lastUsed: s.lastUsed, freeBeside: false });
+  if (at + WIDTH > s.sheetColumns) return { ok: false, problem: `There is no room for the ${WIDTH} result columns right of your data on this sheet: clear some columns to the right.`, offerColumns: false };
+  return changed !== undefined ? { ...base, at, kind: "after-changed", changedAt: first + changed } : { ...base, at, kind: "after" };
+}
