@@ -5,6 +5,7 @@
 import { officeErrorText } from "./stored";
 import { tableAt } from "./tables";
 import { selectedRowsOutside, tableSelectedOffsets } from "../../core/sheet/tables";
+import { RANGE_OVERHEAD_BYTES, jsonBytes, packWriteChunks } from "../../core/write-chunks";
 import { OUTPUT_COLUMNS, cellColour, columnNumberFormats, detectColumns, hostRow, ownSheetProblem, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes, type Cell } from "../../core";
 
 /** A rectangle of a worksheet in 0-based indexes. */
@@ -191,10 +192,22 @@ const FORMATS = columnNumberFormats();
 /** Status and Window columns, coloured by core's colours of what they hold. */
 const STATUS_COLUMNS = [...statusColumnIndexes(), ...windowColumnIndexes()];
 
-/** Rough JSON size of what a write sends, to keep each sync well under Excel on the web's 5 MB request limit. */
-function rowBytes(row: readonly Cell[]): number {
-  let n = 16 + STATUS_COLUMNS.length * 80 + FORMATS.length * 12;
-  for (const v of row) n += typeof v === "string" ? v.length * 1.1 + 6 : 12;
+/** Each Status and Window cell's colours, as setCellProperties sends them. */
+function cellProps(c: number, value: Cell): { format: { fill: { color: string }; font: { color: string } } } {
+  const colour = cellColour(c, value);
+  return colour ? { format: { fill: { color: colour.fill }, font: { color: colour.font } } } : { format: { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } };
+}
+
+/** One row's formats, as numberFormat sends them, and its comma in the 2D array. */
+const FORMATS_BYTES = jsonBytes(FORMATS) + 1;
+
+/**
+ * What one row really adds to a request: the JSON of its values (as sent, dates as serials), of its number formats,
+ * and of the colours of each Status and Window cell, with the comma that separates it from the next row in each array.
+ */
+function rowBytes(hosted: readonly unknown[], row: readonly Cell[]): number {
+  let n = jsonBytes(hosted) + 1 + FORMATS_BYTES;
+  for (const c of STATUS_COLUMNS) n += jsonBytes([cellProps(c, row[c])]) + 1;
   return n;
 }
 
@@ -205,9 +218,9 @@ export interface WriteStats {
 }
 
 export interface WriteOptions {
-  /** Bytes per sync; default 2 MB, well under the 5 MB limit even if our estimate is off by half. */
+  /** Bytes per sync; default core's budget (90 % of Excel on the web's 5 MB request limit, see core/write-chunks.ts). */
   maxBytes?: number;
-  /** Rows per sync, whatever their size. */
+  /** Rows per sync, whatever their size (none by default). */
   maxRows?: number;
   /** Row gaps up to this size are written through (from `block`) rather than split into separate ranges. */
   mergeGap?: number;
@@ -216,7 +229,7 @@ export interface WriteOptions {
 /**
  * Writes the given rows of the output block. `block[i]` is the full output row for sheet row `origin.rowIndex + i`;
  * only `rows` (offsets into block) are sent, grouped into runs, one values + numberFormat assignment and one colour call
- * per status column per run, and one sync per chunk.
+ * per status column per run, and one sync per request, packed by core from each row's measured size.
  */
 export async function writeOutputRows(
   context: Excel.RequestContext,
@@ -225,8 +238,6 @@ export async function writeOutputRows(
   rows: Iterable<number>,
   opts: WriteOptions = {},
 ): Promise<WriteStats> {
-  const maxBytes = opts.maxBytes ?? 2_000_000;
-  const maxRows = opts.maxRows ?? 5_000;
   const mergeGap = opts.mergeGap ?? 32;
   const sorted = [...new Set(rows)].sort((a, b) => a - b);
   const runs: [number, number][] = [];
@@ -235,50 +246,36 @@ export async function writeOutputRows(
     if (last && r - last[1] <= mergeGap + 1) last[1] = r;
     else runs.push([r, r]);
   }
+  // Dates go as date serials (with the date format): real dates that sort and filter. Each row is made once, measured
+  // and then sent as measured.
+  const hosted = new Map<number, Cell[]>();
+  const sized = (i: number) => {
+    const h = hostRow(block[i]);
+    hosted.set(i, h);
+    return rowBytes(h, block[i]);
+  };
+  // A piece writes one range of values and formats and one range per coloured column.
+  const chunks = packWriteChunks(runs, sized, { budgetBytes: opts.maxBytes, maxRows: opts.maxRows, pieceOverheadBytes: RANGE_OVERHEAD_BYTES * (1 + STATUS_COLUMNS.length) });
   const stats: WriteStats = { syncs: 0, chunks: 0, maxChunkBytes: 0 };
   const sheet = context.workbook.worksheets.getItem(origin.sheet);
-  let bytes = 0;
-  let rowsInChunk = 0;
-  const flush = async () => {
-    if (rowsInChunk === 0) return;
-    await context.sync();
-    stats.syncs++;
-    stats.chunks++;
-    stats.maxChunkBytes = Math.max(stats.maxChunkBytes, Math.round(bytes));
-    bytes = 0;
-    rowsInChunk = 0;
-  };
-  for (const [first, last] of runs) {
-    // A run larger than a chunk is cut into pieces that fit.
-    let start = first;
-    while (start <= last) {
-      let end = start;
-      let runBytes = rowBytes(block[start]);
-      while (end < last && rowsInChunk + (end - start + 1) < maxRows && bytes + runBytes + rowBytes(block[end + 1]) < maxBytes) {
-        end++;
-        runBytes += rowBytes(block[end]);
-      }
-      if (rowsInChunk > 0 && (bytes + runBytes > maxBytes || rowsInChunk + (end - start + 1) > maxRows)) await flush();
-      // Dates go as date serials (with the date format): real dates that sort and filter.
-      const slice = block.slice(start, end + 1).map((r) => hostRow(r));
+  for (const chunk of chunks) {
+    for (const { start, end } of chunk.pieces) {
+      const slice: Cell[][] = [];
+      for (let i = start; i <= end; i++) slice.push(hosted.get(i)!);
       const range = sheet.getRangeByIndexes(origin.rowIndex + start, origin.columnIndex, slice.length, OUTPUT_COLUMNS.length);
       range.numberFormat = slice.map(() => FORMATS);
-      range.values = slice;
+      range.values = slice as Excel.Range["values"];
       for (const c of STATUS_COLUMNS) {
         const column = sheet.getRangeByIndexes(origin.rowIndex + start, origin.columnIndex + c, slice.length, 1);
-        column.setCellProperties(
-          slice.map((r) => {
-            const colour = cellColour(c, r[c]);
-            return [colour ? { format: { fill: { color: colour.fill }, font: { color: colour.font } } } : { format: { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } }];
-          }),
-        );
+        column.setCellProperties(block.slice(start, end + 1).map((r) => [cellProps(c, r[c])]));
       }
-      bytes += runBytes;
-      rowsInChunk += slice.length;
-      start = end + 1;
     }
+    await context.sync();
+    for (const { start, end } of chunk.pieces) for (let i = start; i <= end; i++) hosted.delete(i);
+    stats.syncs++;
+    stats.chunks++;
+    stats.maxChunkBytes = Math.max(stats.maxChunkBytes, chunk.bytes);
   }
-  await flush();
   return stats;
 }
 

@@ -39,7 +39,65 @@ const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
 const LATER_COLOUR = { fill: "#EDEBE9", font: "#323130" };
 
 const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]";
-const fileZone = () => SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+
+/**
+ * What the end of a run asks SpreadsheetApp once and then reuses (the spreadsheet, its time zone and locale, the
+ * sheets looked up by name): each call is a round trip in Apps Script, and the end of a run is one server call.
+ * Held only inside withSheetCache, so a later call never sees a stale time zone or a deleted sheet.
+ */
+interface SheetCache {
+  ss?: GoogleAppsScript.Spreadsheet.Spreadsheet;
+  zone?: string;
+  locale?: string;
+  /** Sheets by name; null: looked up and not there. */
+  named: Map<string, Sheet | null>;
+  numSheets?: number;
+  /** The user's sheet, made active again once at the end when a sheet was inserted (insertSheet activates it). */
+  active?: Sheet | null;
+  reactivate?: boolean;
+}
+let cache: SheetCache | null = null;
+
+/** Runs `fn` with one SheetCache: what it looks up of the spreadsheet is asked once. */
+export function withSheetCache<T>(fn: () => T): T {
+  if (cache) return fn();
+  const own: SheetCache = { named: new Map() };
+  cache = own;
+  try {
+    return fn();
+  } finally {
+    cache = null;
+    if (own.reactivate && own.active) {
+      try {
+        own.active.activate();
+      } catch (_e) {
+        // Only which sheet is shown; everything was written.
+      }
+    }
+  }
+}
+
+function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
+  if (!cache) return SpreadsheetApp.getActiveSpreadsheet();
+  if (!cache.ss) cache.ss = SpreadsheetApp.getActiveSpreadsheet();
+  return cache.ss;
+}
+const fileZone = (): string => {
+  if (!cache) return SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+  if (cache.zone === undefined) cache.zone = spreadsheet().getSpreadsheetTimeZone();
+  return cache.zone;
+};
+const fileLocale = (): string => {
+  if (!cache) return SpreadsheetApp.getActive().getSpreadsheetLocale();
+  if (cache.locale === undefined) cache.locale = spreadsheet().getSpreadsheetLocale();
+  return cache.locale;
+};
+/** The sheet of that name, or null; asked once per name under withSheetCache. */
+function sheetByName(name: string): Sheet | null {
+  if (!cache) return SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+  if (!cache.named.has(name)) cache.named.set(name, spreadsheet().getSheetByName(name));
+  return cache.named.get(name) ?? null;
+}
 /** The file's day now: the Action list counts from it, in the spreadsheet's own time zone. */
 const today = () => todayInFileZone(Date.now(), fileZone());
 
@@ -74,25 +132,28 @@ interface BlockRead {
 
 /** A table's results block as it is now: found again by its header (or where it was, without one). */
 function readBlock(run: TablePlace): BlockRead | { problem: string } {
-  const sheet = findSheet(run.sheetId);
+  const sheet = cache ? spreadsheet().getSheets().find((s) => s.getSheetId() === run.sheetId) ?? null : findSheet(run.sheetId);
   if (!sheet) return { problem: `the sheet "${run.sheetName}" was deleted` };
   const lastRow = sheet.getLastRow();
   const lastCol = Math.max(1, sheet.getLastColumn());
   let blockCol = run.blockCol;
   let header: unknown[] = [];
+  const top = run.headerRow ? run.headerRow + 1 : run.firstRow;
+  // The header row and every row under it in one read (a round trip each is what costs in Apps Script).
+  const first = run.headerRow || top;
+  const read = lastRow >= first ? sheet.getRange(first, 1, lastRow - first + 1, lastCol).getValues() : [];
   if (run.headerRow) {
     if (run.headerRow > lastRow) return { problem: "its results block is no longer there" };
-    header = sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0];
+    header = read[0];
     // Tables side by side in one header row: this table's block is the one nearest where it was.
     const found = inspectBlock(header, findHeaderBlock(header, Math.max(0, blockCol - 1)));
     if (!found || found.changed.length) return { problem: "its results columns were changed or removed" };
     blockCol = found.start + 1;
   }
-  const top = run.headerRow ? run.headerRow + 1 : run.firstRow;
   const width = Math.max(lastCol, blockCol + BLOCK_WIDTH - 1);
-  const n = Math.max(0, lastRow - top + 1);
-  if (width > sheet.getMaxColumns()) return { problem: "its results columns were deleted" };
-  const grid = n ? sheet.getRange(top, 1, n, width).getValues() : [];
+  // Empty columns at the block's end are past the last column in use: read as blank, unless the sheet has no such columns.
+  if (width > lastCol && width > sheet.getMaxColumns()) return { problem: "its results columns were deleted" };
+  const grid = (run.headerRow ? read.slice(1) : read).map((r) => (r.length < width ? r.concat(Array(width - r.length).fill("")) : r));
   const zone = fileZone();
   // Dates Sheets hands back as Date objects become the text core reads, in the spreadsheet's own time zone: the block's
   // by its columns' kinds, the user's own (EICR date...) as the days they show.
@@ -101,7 +162,7 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const ours = new Set<number>();
   for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(blockCol - 1 + k);
   const user = detectUserColumns(header, ours);
-  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top, untilBlank: !!run.headerRow, header, postcode: run.mapping.postcode, monthFirst: isMonthFirstLocale(SpreadsheetApp.getActive().getSpreadsheetLocale()) });
+  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top, untilBlank: !!run.headerRow, header, postcode: run.mapping.postcode, monthFirst: isMonthFirstLocale(fileLocale()) });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   return { sheet, props, ownerHeader, blockCol, top, lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow };
 }
@@ -124,25 +185,39 @@ function portfolio(current?: SheetRun | null): PortfolioTable[] {
     const r = readBlock(p);
     const anchor = p.headerRow ? `${columnLetter(p.inputFirstCol || 1)}${p.headerRow}` : `${columnLetter(p.blockCol)}${p.firstRow}`;
     if ("problem" in r) return { id, sheet: p.sheetName, anchor, props: null, problem: r.problem };
+    const name = r.sheet.getName();
     return {
       id,
-      sheet: r.sheet.getName(),
+      sheet: name,
       anchor,
       props: r.props,
       ownerHeader: r.ownerHeader,
-      block: { sheet: r.sheet.getName(), column: r.blockCol - 1, firstRow: r.top - 1, lastRow: Math.max(r.top, r.lastRow) - 1 },
+      block: { sheet: name, column: r.blockCol - 1, firstRow: r.top - 1, lastRow: Math.max(r.top, r.lastRow) - 1 },
     };
   });
 }
 
+/** The rows of a sheet insertSheet makes (Google Sheets' default). */
+const NEW_SHEET_ROWS = 1000;
+
 export function sheetNamed(name: string): { sheet: Sheet; created: boolean } {
-  const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const existing = ss.getSheetByName(name);
+  const existing = sheetByName(name);
   if (existing) return { sheet: existing, created: false };
-  // insertSheet makes the new sheet active: the user's sheet is made active again.
-  const active = ss.getActiveSheet();
-  const sheet = ss.insertSheet(name, ss.getNumSheets());
-  if (active) active.activate();
+  const ss = spreadsheet();
+  if (!cache) {
+    // insertSheet makes the new sheet active: the user's sheet is made active again.
+    const active = ss.getActiveSheet();
+    const sheet = ss.insertSheet(name, ss.getNumSheets());
+    if (active) active.activate();
+    return { sheet, created: true };
+  }
+  // Under withSheetCache: the user's sheet is made active again once, at the end, however many sheets were added.
+  if (cache.active === undefined) cache.active = ss.getActiveSheet();
+  if (cache.numSheets === undefined) cache.numSheets = ss.getNumSheets();
+  const sheet = ss.insertSheet(name, cache.numSheets);
+  cache.numSheets++;
+  cache.reactivate = true;
+  cache.named.set(name, sheet);
   return { sheet, created: true };
 }
 
@@ -163,13 +238,16 @@ function listFormats(list: ActionListSheet, existingFormats: readonly (readonly 
 }
 
 function writeActionList(list: ActionListSheet, existingFormats: readonly (readonly string[])[]): void {
-  const { sheet } = sheetNamed(ACTION_LIST_SHEET);
+  const { sheet, created } = sheetNamed(ACTION_LIST_SHEET);
   const rows = list.values.length;
   const cols = list.headers.length;
-  sheet.clear();
+  if (!created) sheet.clear();
   // A new sheet has 1,000 rows: grow it (one call) when the list is longer; Sheets cannot write past its last row.
-  const maxRows = sheet.getMaxRows();
-  if (rows + 1 > maxRows) sheet.insertRowsAfter(maxRows, rows + 1 - maxRows);
+  let maxRows = created ? NEW_SHEET_ROWS : sheet.getMaxRows();
+  if (rows + 1 > maxRows) {
+    sheet.insertRowsAfter(maxRows, rows + 1 - maxRows);
+    maxRows = rows + 1;
+  }
   const formats = listFormats(list, existingFormats);
   const range = sheet.getRange(1, 1, rows, cols);
   range.setNumberFormats(formats);
@@ -178,7 +256,7 @@ function writeActionList(list: ActionListSheet, existingFormats: readonly (reado
   sheet.getRangeList(bold).setFontWeight("bold");
   sheet.setFrozenRows(1);
   // The Window column coloured by rule, as the results block's: the colours follow the words whoever edits them.
-  const win = sheet.getRange(2, list.windowColumn + 1, Math.max(1, sheet.getMaxRows() - 1), 1);
+  const win = sheet.getRange(2, list.windowColumn + 1, Math.max(1, maxRows - 1), 1);
   const rules = (Object.keys(WINDOW_COLOURS) as Window[]).map((w) =>
     SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(w).setBackground(WINDOW_COLOURS[w].fill).setFontColor(WINDOW_COLOURS[w].font).setRanges([win]).build(),
   );
@@ -195,14 +273,14 @@ function writeSummary(tables: readonly PortfolioTable[], list: ActionListSheet, 
     props,
     { today: today(), windows: loadSettings().windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: days, doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined },
   );
-  const { sheet } = sheetNamed(SUMMARY_SHEET);
-  sheet.clear();
+  const { sheet, created } = sheetNamed(SUMMARY_SHEET);
+  if (!created) sheet.clear();
   const width = Math.max(...summary.cells.map((r) => r.length));
   sheet.getRange(1, 1, summary.cells.length, width).setValues(summary.cells.map((r) => r.concat(Array(width - r.length).fill(""))));
   sheet.getRangeList(["A1", ...summary.headerRows.map((r) => `A${r + 1}:${columnLetter(width)}${r + 1}`)]).setFontWeight("bold");
   const c = summary.chart;
   const source = sheet.getRange(c.firstRow + 1, c.firstColumn + 1, c.rowCount, c.columnCount);
-  const charts = sheet.getCharts();
+  const charts = created ? [] : sheet.getCharts();
   // Updated in place: one chart, whatever the number of refreshes (any extra one, e.g. a copy, is removed).
   for (const extra of charts.slice(1)) sheet.removeChart(extra);
   const builder = (charts.length ? charts[0].modify().clearRanges() : sheet.newChart())
@@ -222,11 +300,14 @@ function actionDays(override?: number): number {
 
 /** The Action list as the sheet has it now (its date cells as the days they show in the file's time zone), and its formats. */
 function existingList(withFormats: boolean): { values: unknown[][]; formats: string[][] } {
-  const existing = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ACTION_LIST_SHEET);
-  if (!existing || existing.getLastRow() < 1) return { values: [], formats: [] };
-  const zone = fileZone();
+  const existing = sheetByName(ACTION_LIST_SHEET);
+  if (!existing) return { values: [], formats: [] };
   const range = existing.getDataRange();
-  const values = range.getValues().map((r) => r.map((v) => (isDate(v) ? (dayInFileZone(v, zone) ?? "") : v)));
+  const raw = range.getValues();
+  // An empty sheet's data range is its first cell, blank.
+  if (raw.length <= 1 && (raw[0] || []).every((v) => v === "" || v === null)) return { values: [], formats: [] };
+  const zone = fileZone();
+  const values = raw.map((r) => r.map((v) => (isDate(v) ? (dayInFileZone(v, zone) ?? "") : v)));
   return { values, formats: withFormats ? range.getNumberFormats() : [] };
 }
 
@@ -239,6 +320,10 @@ function listFor(tables: readonly PortfolioTable[], days: number, existing: unkn
  * (never thrown). Tables not found keep their actions on the list under their heading.
  */
 export function refreshAfterRun(run: SheetRun | null, days?: number): string {
+  return withSheetCache(() => refreshBoth(run, days));
+}
+
+function refreshBoth(run: SheetRun | null, days?: number): string {
   try {
     const tables = portfolio(run);
     if (!tables.some((t) => t.props)) {

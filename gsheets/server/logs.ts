@@ -22,25 +22,26 @@ import { loadSettings } from "./settings";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-function logSheet(name: string, headers: readonly string[]): Sheet {
+/** The log sheet, made with its bold, frozen header row when missing; `created` says its last row is that header. */
+function logSheet(name: string, headers: readonly string[]): { sheet: Sheet; created: boolean } {
   const { sheet, created } = sheetNamed(name);
   if (created) {
     sheet.getRange(1, 1, 1, headers.length).setValues([headers.slice()]).setFontWeight("bold");
     sheet.setFrozenRows(1);
   }
-  return sheet;
+  return { sheet, created };
 }
 
 /** Appends one poll's changes; past CHANGE_LOG_MAX_ROWS the oldest rows move to the archive sheet first. */
 export function appendChanges(runAt: string, changes: readonly Change[]): void {
   if (!changes.length) return;
   const width = CHANGE_LOG_HEADERS.length;
-  const sheet = logSheet(CHANGE_LOG_SHEET, CHANGE_LOG_HEADERS);
-  let last = Math.max(1, sheet.getLastRow());
+  const { sheet, created } = logSheet(CHANGE_LOG_SHEET, CHANGE_LOG_HEADERS);
+  let last = created ? 1 : Math.max(1, sheet.getLastRow());
   const overflow = changeLogOverflow(last - 1, changes.length);
   if (overflow > 0) {
     const oldest = sheet.getRange(2, 1, overflow, width).getValues();
-    const archive = logSheet(CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS);
+    const archive = logSheet(CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS).sheet;
     const end = Math.max(1, archive.getLastRow());
     ensureRows(archive, end + overflow);
     archive.getRange(end + 1, 1, overflow, width).setNumberFormat("@").setValues(oldest);
@@ -64,11 +65,18 @@ const LAST_RUN_LINE = "compliance.lastRunLine";
 export function appendRunLog(entry: RunLogEntry): string {
   // A run made with the demo key says so on its row (its results are the demo's, not real checks).
   if (entry.demo === undefined) entry = { ...entry, demo: isDemoKey(loadSettings().config?.apiKey) };
-  const sheet = logSheet(RUN_LOG_SHEET, RUN_LOG_HEADERS);
   const row = runLogRow(entry);
-  const last = Math.max(1, sheet.getLastRow());
-  ensureRows(sheet, last + 1);
-  sheet.getRange(last + 1, 1, 1, row.length).setValues([row]);
+  const { sheet, created } = sheetNamed(RUN_LOG_SHEET);
+  if (created) {
+    // A new sheet: its header and this first row in one write, the header bold and frozen.
+    sheet.getRange(1, 1, 2, RUN_LOG_HEADERS.length).setValues([RUN_LOG_HEADERS.slice(), row]);
+    sheet.getRange(1, 1, 1, RUN_LOG_HEADERS.length).setFontWeight("bold");
+    sheet.setFrozenRows(1);
+  } else {
+    const last = Math.max(1, sheet.getLastRow());
+    ensureRows(sheet, last + 1);
+    sheet.getRange(last + 1, 1, 1, row.length).setValues([row]);
+  }
   const line = runLogLine(entry);
   try {
     PropertiesService.getDocumentProperties().setProperty(LAST_RUN_LINE, line);

@@ -37,7 +37,7 @@ import {
   type UserDates,
   type WindowSettings,
 } from "../../core";
-import { refreshAfterRun } from "./actions";
+import { refreshAfterRun, withSheetCache } from "./actions";
 import { appendChanges, appendRunLog, runBy } from "./logs";
 import { rowChanges, runLogEntry, worseCount, type Change, type Trigger } from "../../core/changes";
 import { count, errorText } from "../shared/words";
@@ -274,6 +274,11 @@ export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig
  * recorded for the schedule to re-check (watch.ts). Returns the Run log's line, empty when it could not be written.
  */
 export function afterRun(run: SheetRun): string {
+  // The spreadsheet, its time zone and the sheets written are looked up once for the Action list, summary and Run log.
+  return withSheetCache(() => endRun(run));
+}
+
+function endRun(run: SheetRun): string {
   if (run.rowsWritten) {
     const line = refreshAfterRun(run);
     if (line) run.notes.push(line);

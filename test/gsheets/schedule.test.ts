@@ -249,6 +249,37 @@ test("a 10,000-row table re-checked by the trigger: submitted in one execution, 
   expect(counts(s[1]).slice(0, 3)).toEqual([10000, 10000, logged.length]);
 }, 900000);
 
+test("a scheduled re-check makes no more requests than the sidebar's check: one POST per job of 1,000, one GET per job once done", async () => {
+  // Jobs that take a moment (2 ms a property, about 2 s a job), so that the re-check has to wait for them.
+  const timed = await startSandboxProcess({ msPerProperty: 2, today: DAY1, limits: { professional: { perMinute: 100000, perDay: 1000000 } } });
+  try {
+    const rows = (await timed.properties(2500)).map((p) => [p.uprn]);
+    const env = createGasEnvironment();
+    configure(env, timed);
+    seedTable(env.sheet, ["UPRN"], rows);
+    const mark0 = env.fetches.length;
+    await checkFromSidebar(env, "A1:A2501");
+    const bySidebar = env.fetches.length - mark0;
+    expect(env.run("saveSchedule", { mode: "daily", hour: 1 }).ok).toBe(true);
+    const mark = env.fetches.length;
+    fire(env, onlyTrigger(env));
+    const sent = env.fetches.slice(mark);
+    // Ended in that execution: the schedule's own trigger is back.
+    expect(onlyTrigger(env).every).toMatchObject({ days: 1, hour: 1 });
+    // The floor: 3 jobs, each one POST and one GET once done (its one page of results); at most 1.25 times it.
+    const floor = 3 + 3;
+    expect(sent.filter((f) => f.method === "POST")).toHaveLength(3);
+    expect(sent.length).toBeGreaterThanOrEqual(floor);
+    expect(sent.length).toBeLessThanOrEqual(Math.floor(1.25 * floor));
+    expect(sent.length).toBeLessThanOrEqual(bySidebar);
+    const message = outputCol(env.sheet, "message");
+    expect(env.sheet.peek(2, message, 2500, 1).filter((r) => /Checking/.test(String(r[0])))).toEqual([]);
+    expect(runLog(env).map((r) => r[TRIGGER])).toEqual(["manual", "scheduled"]);
+  } finally {
+    await timed.close();
+  }
+}, 300000);
+
 test("an execution that dies (past 6 minutes) is picked up by the follow-up it installed: the jobs already sent are collected, none is sent twice", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);

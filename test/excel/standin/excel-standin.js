@@ -12,6 +12,7 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
   const REQUEST_LIMIT = 5 * 1024 * 1024;
+  const utf8 = new TextEncoder();
 
   function colIndex(letters) {
     let n = 0;
@@ -368,7 +369,8 @@
         ops.push(op);
       }
       function charge(payload) {
-        const n = JSON.stringify(payload).length;
+        // Bytes as they go over the wire (UTF-8): a "£" or "–" is two or three of them, not one.
+        const n = utf8.encode(JSON.stringify(payload)).length;
         pendingBytes += n;
       }
       function loadable(obj, props) {
