@@ -29,7 +29,10 @@ export interface JobState {
   received: [number, number][];
   deadlineMs: number;
   nextPollAtMs: number;
+  /** On our clock: the server's estimate less clockOffsetMs. */
   estimatedCompletionMs?: number;
+  /** How far the server's clock was ahead of ours when the job was accepted (see serverClockOffsetMs). */
+  clockOffsetMs?: number;
   /** When the job was accepted: with `processed`, the rate the service works at, from which its end is predicted. */
   startedAtMs?: number;
   polls: number;
@@ -62,9 +65,9 @@ export const MAX_ESTIMATE_MS = 6 * 60 * 60 * 1000;
 
 export function startJob(
   job: BulkJob,
-  opts: { offset: number; count: number; nowMs: number; jobTimeoutMs?: number; checks?: CheckName[] },
+  opts: { offset: number; count: number; nowMs: number; jobTimeoutMs?: number; checks?: CheckName[]; clockOffsetMs?: number },
 ): JobState {
-  const est = job.estimated_completion ? Date.parse(job.estimated_completion) : NaN;
+  const est = job.estimated_completion ? Date.parse(job.estimated_completion) - (opts.clockOffsetMs ?? 0) : NaN;
   const estMs = Number.isFinite(est) ? est : undefined;
   const resultsUrl = job.results_url || `/api/check/bulk/${encodeURIComponent(job.job_id)}/results`;
   const state: JobState = {
@@ -83,6 +86,7 @@ export function startJob(
     startedAtMs: opts.nowMs,
   };
   if (estMs !== undefined) state.estimatedCompletionMs = estMs;
+  if (opts.clockOffsetMs) state.clockOffsetMs = opts.clockOffsetMs;
   state.nextPollAtMs = opts.nowMs + pollDelay(state, opts.nowMs);
   if (opts.checks) state.checks = opts.checks;
   return state;
@@ -391,7 +395,7 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   });
   if (pending.length) warnings.push(`${pending.length} result(s) of job ${s.jobId} could not be matched to a property`);
   s.processed = Math.max(s.processed, page.processed ?? 0, receivedCount(s));
-  if (page.estimatedCompletionMs !== undefined) s.estimatedCompletionMs = page.estimatedCompletionMs;
+  if (page.estimatedCompletionMs !== undefined) s.estimatedCompletionMs = page.estimatedCompletionMs - (s.clockOffsetMs ?? 0);
 
   // A query-only link ("?cursor=…") is relative to the page it came from (RFC 3986).
   const link = page.next && page.next.startsWith("?") ? s.cursor.replace(/[?#].*$/, "") + page.next : page.next;

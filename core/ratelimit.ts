@@ -36,6 +36,18 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
   return undefined;
 }
 
+/**
+ * How far the server's clock is ahead of ours (ms; negative when behind), from the response's Date header, or 0 when
+ * the two agree within the header's one-second resolution (2 s allowed) or there is no Date. A job's
+ * estimated_completion is the server's time: read with this, a client whose clock is days off still polls on time.
+ */
+export function serverClockOffsetMs(headers: HeaderSource, nowMs: number): number {
+  const date = Date.parse(headerValue(headers, "Date") ?? "");
+  if (!Number.isFinite(date)) return 0;
+  const offset = date - nowMs;
+  return Math.abs(offset) > 2000 ? offset : 0;
+}
+
 function num(s: string | undefined): number | undefined {
   const first = s === undefined ? "" : String(s).split(",")[0].trim();
   // A blank header says nothing (Number("") would read it as 0: "no requests left").

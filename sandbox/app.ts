@@ -488,7 +488,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 /** Builds and listens; the handle gives the URLs and the controls. */
 /** Headers a browser page may read from our responses (CORS hides all but a few otherwise). */
-const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"];
+// Date: a job's estimated_completion is the server's time, read against the server's clock (core/ratelimit.ts).
+const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Date"];
 
 export async function startSandbox(options: StartOptions = {}): Promise<SandboxHandle> {
   const app = await buildSandbox(options);

@@ -4,7 +4,7 @@
  */
 import { describeError, serviceError, type ServiceError } from "../errors";
 import { acceptResultsPage, checkJobDeadline, failJob, nextJobRequest, startJob } from "../jobs";
-import { parseRateLimit, retryDelay, waitBeforeNextRequest, type HeaderSource } from "../ratelimit";
+import { parseRateLimit, retryDelay, serverClockOffsetMs, waitBeforeNextRequest, type HeaderSource } from "../ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../requests";
 import { interpretBulkSubmitResponse, interpretResultsResponse, type ResultsPage } from "../responses";
 import { RUN_POLICY, compactMembers, endRunWith, maybeCreated, members, moveRun, pause, receive, settleJob, type RunJob, type RunState } from "./state";
@@ -257,7 +257,8 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
     const r = interpretBulkSubmitResponse(reply.status, reply.headers, reply.text, nowMs);
     if (r.ok) {
       const list = members(job);
-      job.poll = startJob(r.value, { offset: 0, count: list.length, nowMs, jobTimeoutMs: state.jobTimeoutMs, checks: state.checks });
+      const clockOffsetMs = serverClockOffsetMs(reply.headers, nowMs);
+      job.poll = startJob(r.value, { offset: 0, count: list.length, nowMs, jobTimeoutMs: state.jobTimeoutMs, checks: state.checks, clockOffsetMs });
       job.notBeforeMs = 0;
       // A run ended meanwhile (a refused key on another request) has given these rows their answer already.
       if (job.phase === "sending") job.phase = "polling";
