@@ -293,7 +293,10 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
   const matched = new Set<KeptRow>();
   for (const a of acts) {
     const k = byId.get(a.id);
-    if (k && !matched.has(k)) (a.kept = k), matched.add(k);
+    if (k && !matched.has(k)) {
+      a.kept = k;
+      matched.add(k);
+    }
   }
   const loose = (uprn: string, check: string, due: string) => `${uprn.toLowerCase()}\u0000${check.toLowerCase()}\u0000${due}`;
   const byLoose = new Map<string, KeptRow[]>();
@@ -306,7 +309,10 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     if (a.kept) continue;
     const list = byLoose.get(loose(plain(a.prop.uprn), a.ob.label, a.ob.due ?? ""));
     const k = list?.find((r) => !matched.has(r) && (!r.id || tableOfActionId(r.id) === tables[a.t].id));
-    if (k) (a.kept = k), matched.add(k);
+    if (k) {
+      a.kept = k;
+      matched.add(k);
+    }
   }
 
   const last = addDays(o.today, o.withinDays);
@@ -393,7 +399,10 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
 
   const values: Cell[][] = [headers];
   const keptFrom: (number | null)[] = [null];
-  for (const a of open) values.push(fromAct(a, a.ob.window ?? "")), keptFrom.push(a.kept?.at ?? null);
+  for (const a of open) {
+    values.push(fromAct(a, a.ob.window ?? ""));
+    keptFrom.push(a.kept?.at ?? null);
+  }
   const titleRows: number[] = [];
   const section = (title: string, rows: Cell[][], from: (number | null)[]) => {
     if (!rows.length) return;

@@ -7,7 +7,7 @@
 import { CHECK_NAMES, type CheckName } from "./checks";
 import { DEMO_NOTE } from "./demo-key";
 import { OUTPUT_COLUMNS, firstReportedOf, safeCellText, type Cell } from "./layout";
-import { CHECK_LABELS, WINDOWS, addDays, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
+import { CHECK_LABELS, WINDOWS, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
 import type { CheckResult } from "./schemas";
 import { buildPortfolioList, type ActionListSheet, type PortfolioTable, type TableCount } from "./action-list";
 
@@ -168,6 +168,8 @@ export interface BlockRef {
   column: number;
   firstRow: number;
   lastRow: number;
+  /** The Excel Table whose own columns the block is: formulas then name its columns (Properties[EPC status]). */
+  table?: string;
 }
 
 export function columnLetters(index: number): string {
@@ -176,8 +178,12 @@ export function columnLetters(index: number): string {
   return s;
 }
 
-/** 'Sheet name'!$E$2:$E$101 for one column of the block. */
+/**
+ * 'Sheet name'!$E$2:$E$101 for one column of the block; in an Excel Table, the structured reference to the Table's column
+ * (Properties[EPC status]), which also takes in rows the Table gains after the check.
+ */
 export function blockColumnRef(b: BlockRef, key: string): string {
+  if (b.table) return `${b.table}[${OUTPUT_COLUMNS[col(key)].header.replace(/['#[\]]/g, "'$&")}]`;
   const letter = columnLetters(b.column + col(key));
   return `'${b.sheet.replace(/'/g, "''")}'!$${letter}$${b.firstRow + 1}:$${letter}$${Math.max(b.firstRow, b.lastRow) + 1}`;
 }

@@ -3,7 +3,7 @@
  * paginate, retry, pace by rate limits) over the sans-IO pieces. Timers come from the host.
  */
 import type { CheckName, PlanName } from "./checks";
-import { ComplianceError, isAboutProperty, serviceError, toServiceError, type ServiceError } from "./errors";
+import { ComplianceError, serviceError, toServiceError, type ServiceError } from "./errors";
 import { driveRun } from "./drive";
 import { createRun, endRun, outcomesToWrite, runCounts } from "./run";
 import { fanOut, planScreening, rowsForProperties, type Outcome } from "./plan";

@@ -31,7 +31,6 @@ export interface DemoProperty {
 }
 
 const STATUS: Record<string, string> = { p: "pass", w: "warning", f: "fail", n: "not_required" };
-const CHECK_ORDER = ["epc", "gas_safety", "eicr", "licensing", "deposit_protection"] as const;
 
 type Encoded = [string, string, string | null, string, string, number, number, string, ...unknown[][]];
 

@@ -19,6 +19,7 @@ export function icsText(s: string): string {
     .replace(/;/g, "\\;")
     .replace(/,/g, "\\,")
     .replace(/\r\n|[\r\n\u2028\u2029]/g, "\\n")
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes: RFC 5545 forbids them in text.
     .replace(/[\u0000-\u001f\u007f]/g, "");
 }
 

@@ -30,6 +30,8 @@ export interface JobState {
   deadlineMs: number;
   nextPollAtMs: number;
   estimatedCompletionMs?: number;
+  /** When the job was accepted: with `processed`, the rate the service works at, from which its end is predicted. */
+  startedAtMs?: number;
   polls: number;
   /** Position of the current page's first item in the job, for cursor pages without page numbers. */
   pageStart?: number;
@@ -78,11 +80,10 @@ export function startJob(
     deadlineMs: Math.max(opts.nowMs, Math.min(estMs ?? opts.nowMs, opts.nowMs + MAX_ESTIMATE_MS)) + (opts.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
     nextPollAtMs: opts.nowMs,
     polls: 0,
+    startedAtMs: opts.nowMs,
   };
-  if (estMs !== undefined) {
-    state.estimatedCompletionMs = estMs;
-    state.nextPollAtMs = opts.nowMs + pollDelay(state, opts.nowMs);
-  }
+  if (estMs !== undefined) state.estimatedCompletionMs = estMs;
+  state.nextPollAtMs = opts.nowMs + pollDelay(state, opts.nowMs);
   if (opts.checks) state.checks = opts.checks;
   return state;
 }
@@ -122,19 +123,37 @@ function missing(state: JobState): number[] {
   return out;
 }
 
-/** GETs of one job are at least this far apart (the run engine spaces them too: RUN_POLICY.minGetSpacingMs). */
-const MIN_POLL_MS = 1000;
+/** Polls of one running job are at least this far apart (the run engine paces them over the minute's allowance too). */
+export const MIN_POLL_MS = 20;
+/** The first look at a job whose estimate is this near: estimates come rounded up to a whole second, so it may be done long before. */
+const NEAR_ESTIMATE_MS = 2000;
+/** How soon a job with a near (or no) estimate is first looked at: long enough for a small job to be done or to show its pace. */
+const FIRST_LOOK_MS = 40;
+/** A running job is looked at least this often, so progress shows (pacing may space looks further). */
+const MAX_POLL_MS = 30_000;
 /** How many followed links a job remembers; a longer cycle is caught because its pages bring nothing new. */
 const MAX_SEEN = 100;
 /** Pages reached by links in a row that bring nothing new before the links are taken for a loop. */
 const MAX_IDLE_PAGES = 3;
 
-/** Poll soon while the estimate is ahead, then back off gently; never faster than once a second. */
+/**
+ * When to look at a running job again. Once it shows progress, its end is predicted from the pace so far (a little
+ * after, and never sooner than an eighth of its age, so a job that slows costs a handful of looks, not dozens).
+ * Before that, a far estimate is believed (looked at then, or every MAX_POLL_MS); a near one, or none, is checked
+ * early (FIRST_LOOK_MS) and then at twice the job's age each time, up to MAX_POLL_MS.
+ */
 function pollDelay(state: JobState, nowMs: number): number {
-  if (state.estimatedCompletionMs !== undefined && state.estimatedCompletionMs > nowMs) {
-    return Math.min(5000, Math.max(MIN_POLL_MS, state.estimatedCompletionMs - nowMs));
+  const age = state.startedAtMs !== undefined ? Math.max(0, nowMs - state.startedAtMs) : undefined;
+  const clamp = (ms: number) => Math.round(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, ms)));
+  if (age !== undefined && age > 0 && state.processed > 0 && state.processed < state.total) {
+    const left = ((state.total - state.processed) * age) / state.processed;
+    return clamp(Math.max(left * 1.05 + 10, age / 8));
   }
-  return Math.min(10000, Math.max(MIN_POLL_MS, 500 * Math.pow(1.5, Math.min(10, state.polls))));
+  const ahead = state.estimatedCompletionMs !== undefined ? state.estimatedCompletionMs - nowMs : undefined;
+  if (ahead !== undefined && ahead > NEAR_ESTIMATE_MS) return clamp(ahead);
+  if (state.polls === 0) return clamp(ahead !== undefined ? Math.min(ahead, FIRST_LOOK_MS) : FIRST_LOOK_MS);
+  if (age !== undefined) return clamp(ahead !== undefined && ahead > 0 ? Math.min(ahead, Math.max(age, FIRST_LOOK_MS)) : Math.max(age, FIRST_LOOK_MS));
+  return clamp(500 * Math.pow(1.5, Math.min(10, state.polls)));
 }
 
 function outcomeOf(item: ResultsItem, checks: readonly string[] | undefined): Outcome {
@@ -410,7 +429,7 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
     const late = checkJobDeadline(s, nowMs);
     if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
     // Never sleep past the deadline: a job that does not end is given up on when its time is up.
-    // Near it, the last poll still waits a second: GETs of one job are never closer than MIN_POLL_MS.
+    // Near it, the last poll still waits: polls of one job are never closer than MIN_POLL_MS.
     const waitMs = Math.max(MIN_POLL_MS, Math.min(pollDelay(s, nowMs), s.deadlineMs + 1 - nowMs));
     s.nextPollAtMs = nowMs + waitMs;
     return { state: s, items, waitMs, done: false, warnings };

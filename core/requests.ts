@@ -61,6 +61,7 @@ export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | 
 export function validateApiKey(input: string): { ok: true; apiKey: string } | { ok: false; message: string } {
   const key = stripInvisible(String(input ?? "")).trim().replace(/^Bearer\s+/i, "");
   if (!key) return { ok: false, message: "Enter an API key (Settings > API Keys in the service dashboard)." };
+  // eslint-disable-next-line no-control-regex -- a pasted key with control characters is refused, so they are matched here.
   if (/[\s\x00-\x1f\x7f]/.test(key)) return { ok: false, message: "An API key cannot contain spaces or line breaks: copy it again from the service dashboard (Settings > API Keys)." };
   if (key.includes("\u2022")) return { ok: false, message: "That is the masked key (with • dots): paste the whole key from the service dashboard." };
   if (/[^\x21-\x7e]/.test(key)) {

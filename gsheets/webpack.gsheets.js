@@ -97,7 +97,7 @@ function demoDataHtml(content) {
   return text;
 }
 
-module.exports = (env = {}, argv = {}) => {
+module.exports = (_env = {}, argv = {}) => {
   checkWhitelist();
   return {
     name: "gsheets",

@@ -20,6 +20,11 @@ export type { LimitsOverride, PlanLimits } from "./plans";
 export interface SandboxOptions {
   /** Processing time per bulk property in ms (default 20; 0 = jobs finish at once). */
   msPerProperty?: number;
+  /**
+   * One bulk job at a time per API key: a job waits for the key's earlier jobs to end (default false: jobs run side
+   * by side, each from its creation). The service's spec does not say; clients must do well with either.
+   */
+  serialJobs?: boolean;
   /** The clock for everything: dataset "today", timestamps, rate windows, job progress. */
   now?: () => Date;
   /** HMAC secret for callback signatures (default "sandbox-webhook-secret"). */
@@ -131,6 +136,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const jobs = new JobStore({
     clock,
     msPerProperty,
+    serialJobs: options.serialJobs ?? false,
     webhookSecret: options.webhookSecret ?? DEFAULT_WEBHOOK_SECRET,
     dataset: () => dataset,
   });
@@ -163,7 +169,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   };
 
-  // Set once the plugin is registered, before the app answers anything.
+  // Set once the plugin is registered, before the app answers anything; the hooks declared before then read it.
+  // eslint-disable-next-line prefer-const -- it cannot be const: it is assigned after the hooks that use it are declared.
   let rateLimits: RateLimits;
 
   const app = Fastify({

@@ -754,6 +754,7 @@ export function findExamples(ds: Dataset = getDataset()): DatasetExamples {
     },
     singlePropertyPostcode: { postcode: single[0], property: single[1][0] },
     shortUprn: { property: short, padded: short.uprn.padStart(12, "0") },
+    // eslint-disable-next-line no-control-regex -- the range is all of ASCII, from NUL: a match is a character outside it.
     nonAsciiAddress: one("non-ASCII address", (p) => /[^\x00-\x7f]/.test(p.address)),
     unknownUprn,
     unknownPostcode: "ZZ1 1ZZ",

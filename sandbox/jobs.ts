@@ -17,6 +17,8 @@ export interface BulkJob {
   /** The API key that created it; other keys see 404. */
   owner: string;
   createdMs: number;
+  /** When the service starts working on it: its creation, or (one job at a time) when its owner's previous job ends. */
+  startMs: number;
   inputs: unknown[];
   checks: CheckName[];
   callbackUrl: string | null;
@@ -54,6 +56,8 @@ export class JobStore {
     private readonly opts: {
       clock: () => number;
       msPerProperty: number;
+      /** One job at a time per API key (a service without parallel workers); default false: jobs run side by side. */
+      serialJobs?: boolean;
       webhookSecret: string;
       dataset: () => Dataset;
     },
@@ -64,8 +68,14 @@ export class JobStore {
     let id: string;
     do id = "bulk_" + randomBytes(5).toString("hex");
     while (this.jobs.has(id));
+    const createdMs = this.opts.clock();
+    let startMs = createdMs;
+    if (this.opts.serialJobs) {
+      // Queued behind every earlier job of this key that has not ended yet.
+      for (const other of this.jobs.values()) if (other.owner === owner) startMs = Math.max(startMs, this.endOf(other));
+    }
     const job: BulkJob = {
-      id, owner, createdMs: this.opts.clock(), inputs, checks, callbackUrl, mode,
+      id, owner, createdMs, startMs, inputs, checks, callbackUrl, mode,
       items: new Array(inputs.length), callbackSent: false,
     };
     this.jobs.set(id, job);
@@ -79,16 +89,23 @@ export class JobStore {
     return job && job.owner === owner ? job : undefined;
   }
 
+  /** When a job stops working (a stalled job never does). */
+  private endOf(job: BulkJob): number {
+    if (job.mode === "stall") return Infinity;
+    const stopAt = job.mode === "normal" ? job.inputs.length : Math.floor(job.inputs.length / 2);
+    return job.startMs + stopAt * Math.max(0, this.opts.msPerProperty);
+  }
+
   progress(job: BulkJob): JobProgress {
     const ms = this.opts.msPerProperty;
     const total = job.inputs.length;
     // A failing or stalling job stops after half of its properties.
     const stopAt = job.mode === "normal" ? total : Math.floor(total / 2);
-    const elapsed = this.opts.clock() - job.createdMs;
-    const processed = ms <= 0 ? stopAt : Math.min(stopAt, Math.floor(elapsed / ms));
-    const estimatedCompletionMs = job.createdMs + total * Math.max(0, ms);
-    const endedMs = job.createdMs + stopAt * Math.max(0, ms);
-    const reachedStop = processed >= stopAt && (ms <= 0 || elapsed >= stopAt * ms);
+    const elapsed = this.opts.clock() - job.startMs;
+    const processed = elapsed < 0 ? 0 : ms <= 0 ? stopAt : Math.min(stopAt, Math.floor(elapsed / ms));
+    const estimatedCompletionMs = job.startMs + total * Math.max(0, ms);
+    const endedMs = job.startMs + stopAt * Math.max(0, ms);
+    const reachedStop = elapsed >= 0 && processed >= stopAt && (ms <= 0 || elapsed >= stopAt * ms);
     if (job.mode === "normal" && reachedStop) {
       return { status: "completed", processed, estimatedCompletionMs, completedMs: endedMs, error: null };
     }
@@ -135,7 +152,7 @@ export class JobStore {
   private scheduleCallback(job: BulkJob): void {
     const total = job.inputs.length;
     const stopAt = job.mode === "normal" ? total : Math.floor(total / 2);
-    const dueMs = job.createdMs + stopAt * Math.max(0, this.opts.msPerProperty);
+    const dueMs = job.startMs + stopAt * Math.max(0, this.opts.msPerProperty);
     // Real time drives the timer; an injected clock may lag, so re-check at most a second later.
     // At least 5 ms, so the 202 reaches the client before the callback does.
     const delay = Math.min(1000, Math.max(5, dueMs - this.opts.clock()));

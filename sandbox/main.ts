@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     port,
     host,
     msPerProperty,
+    serialJobs: process.env.SANDBOX_SERIAL_JOBS === "1",
     webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET || DEFAULT_WEBHOOK_SECRET,
     logger: process.env.SANDBOX_LOG === "1",
   });

@@ -44,7 +44,7 @@ async function excelPane(): Promise<void> {
     await page.click("#save-key");
     await page.waitForFunction(() => /accepted/.test(document.getElementById("settings-status")!.textContent ?? ""));
     await page.evaluate((values) => {
-      const x = (window as any).__excelStandIn;
+      const x = (window as unknown as { __excelStandIn: { seed(sheet: string, at: string, v: unknown[][]): void; select(sheet: string, a: string): void } }).__excelStandIn;
       x.seed("Sheet1", "A1", values);
       x.select("Sheet1", "A2:B7");
     }, [["UPRN", "Postcode"], [st.epc.pass, ""], [st.epc.fail, ""], ["12ab", ""], [st.gas_safety.warning, ""], [examples.unknown_uprn, ""], ["", examples.single_property_postcode]]);

@@ -8,7 +8,7 @@ const path = require("path");
 const ROOT = path.resolve(__dirname, "..");
 const STATE = path.join(ROOT, ".start-state.json");
 
-function stop(name, pid) {
+function stopServer(name, pid) {
   // The servers were started detached, each leading its own process group: end the group (tsx and webpack children too).
   for (const target of [-pid, pid]) {
     try {
@@ -26,7 +26,7 @@ if (!fs.existsSync(STATE)) {
   console.log("Nothing to stop (no .start-state.json).");
 } else {
   const { pids } = JSON.parse(fs.readFileSync(STATE, "utf8"));
-  for (const [name, pid] of Object.entries(pids || {})) stop(name, pid);
+  for (const [name, pid] of Object.entries(pids || {})) stopServer(name, pid);
   fs.rmSync(STATE, { force: true });
 }
 

@@ -59,9 +59,11 @@ export function propertiesNow(o: {
   blockShift: number;
   keys: ReadonlySet<string>;
   rowNumber: (i: number) => number;
+  /** This run's id: only rows marked "Checking…" by this run take its results. */
+  runId?: string;
 }): PropertiesNow {
   const first = o.first ?? 0;
-  const waiting = (i: number) => i >= first && isCheckingMessage(o.message(i));
+  const waiting = (i: number) => i >= first && isCheckingMessage(o.message(i), o.runId);
   const shift = inputShiftNow(o.input, o.inputColumns, o.blockShift, waiting, o.keys);
   const inputColumns = shiftMapping(o.inputColumns, shift);
   const rowsNow: RowNow[] = [];

@@ -41,6 +41,7 @@ import {
 } from "../../core";
 import { fileMonthFirst, relocateBlock, type RunPlace } from "./rows-now";
 import { readBlock, usedExtent, SHEET_COLUMNS } from "./sheet";
+import { tableAt } from "./tables";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 export const CHART_NAME = "Actions due per month";
@@ -90,7 +91,10 @@ async function readPortfolio(context: Excel.RequestContext, run: RunPlace, other
     else {
       reads.push(r);
       const b = r.place;
-      tables.push({ id, sheet: p.sheet, anchor, props: r.props, ownerHeader: r.ownerHeader, block: { sheet: b.sheet, column: b.blockColumn, firstRow: b.firstRow, lastRow: b.lastRow } });
+      // A block that is an Excel Table's own columns (its header the Table's): the summary's formulas name them.
+      const t = p.headerRow !== null ? await tableAt(context, b.sheet, { rowIndex: b.firstRow - 1, columnIndex: b.blockColumn }) : null;
+      const table = t && t.block.rowIndex === b.firstRow - 1 ? { table: t.name } : {};
+      tables.push({ id, sheet: p.sheet, anchor, props: r.props, ownerHeader: r.ownerHeader, block: { sheet: b.sheet, column: b.blockColumn, firstRow: b.firstRow, lastRow: b.lastRow, ...table } });
     }
   }
   return { tables, reads };

@@ -36,12 +36,18 @@ import {
   isDemoKey,
   type Trigger,
   rowPlace,
+  keepForResume,
+  newRunId,
+  resumeFirstQuestion,
+  runLogProblem,
+  setAside,
+  takeOut,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
-import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
+import { HELD_KEY, LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
 import { MESSAGE, fileMonthFirst, pendingKeys, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
@@ -125,7 +131,7 @@ export interface UnfinishedRun extends RunPlace {
   /** Changes of rows already written that the Change log does not have yet (it is written at the end of a run). */
   changes?: (Change & { runAt: string })[];
 }
-export { UNFINISHED_KEY, LAST_BLOCK_KEY };
+export { UNFINISHED_KEY, LAST_BLOCK_KEY, HELD_KEY };
 
 /** The results block of the last check, as stored after it (a hint: the block is found again before use). */
 export async function lastBlock(store: UserStore): Promise<RunPlace | null> {
@@ -178,7 +184,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   return {
     async presentKeys(): Promise<ReadonlySet<string> | undefined> {
       try {
-        const t = await deps.excelRun((context) => readTableNow(context, run, keys));
+        const t = await deps.excelRun((context) => readTableNow(context, run, keys, state.runId));
         return new Set(t.rowsNow.map((r) => r.key).filter((k): k is string => !!k));
       } catch {
         return undefined; // Excel busy: send the job as planned; rows that changed are caught when writing.
@@ -190,17 +196,17 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
       const interim = new Set(items.filter((i) => !i.final).map((i) => i.outcome));
       try {
         return await deps.excelRun(async (context) => {
-          const t = await readTableNow(context, run, keys);
+          const t = await readTableNow(context, run, keys, state.runId);
           const block: Cell[][] = [];
           const at = iso();
-          repairMoved(t, block, tally, pendingKeys(state), at);
+          repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
           const keyOf = new Map(items.map((i) => [i.outcome, i.key]));
           const changes: (Change & { runAt: string })[] = [];
           for (const w of m.writes) {
             const prev = t.previous[w.row];
             if (interim.has(w.outcome)) {
-              block[w.row] = waitingRow(prev, at, "error" in w.outcome ? w.outcome.error.message : "");
+              block[w.row] = waitingRow(prev, at, "error" in w.outcome ? w.outcome.error.message : "", state.runId);
               tally.waiting.set(w.row, (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)));
             } else {
               tally.waiting.delete(w.row);
@@ -268,7 +274,7 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     writeRetryMs: deps.writeRetryMs,
   });
   // The state stays stored until every row's result is on the sheet, or while a Resume can still collect some.
-  const keep = writesPending || state.phase === "paused" || state.phase === "stopped" || Object.keys(state.received).length > 0;
+  const keep = keepForResume(state, writesPending);
   if (deps.store) {
     if (keep) await save(state);
     else await deps.store.removeItem(UNFINISHED_KEY).catch(() => undefined);
@@ -303,7 +309,7 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     runBy: deps.runBy ?? "",
     changed: tally.changes.length,
     worse: worseCount(tally.changes),
-    problem: summary.fatal ?? (summary.done ? "" : summary.title),
+    problem: runLogProblem(state),
     demo: isDemoKey(deps.client.config.apiKey),
   });
   let logged = false;
@@ -353,13 +359,15 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   const hidden = new Set(await deps.excelRun((context) => hiddenRowOffsets(context, region)));
   const rows = prepared.rows.filter((r) => !hidden.has(r.index));
   const skippedRows = prepared.rows.length - rows.length;
-  const state = createRun(rows, { plan: deps.plan, nowMs: now(), skippedRows });
+  const state = createRun(rows, { plan: deps.plan, nowMs: now(), skippedRows, runId: newRunId(now(), Math.random()) });
   const block: Cell[][] = prepared.previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
   const start: number[] = [];
   for (const r of rows) {
-    block[r.index] = r.error ? outputRow({ error: serviceError("invalid_input", r.error.code, r.error.message) }, iso, prepared.previous[r.index], r.note) : checkingRow(prepared.previous[r.index], iso);
+    block[r.index] = r.error ? outputRow({ error: serviceError("invalid_input", r.error.code, r.error.message) }, iso, prepared.previous[r.index], r.note) : checkingRow(prepared.previous[r.index], iso, state.runId);
     start.push(r.index);
   }
+  // An unfinished run stored before this one is set aside, not replaced: its jobs stay collectable by Resume.
+  if (deps.store) await setAsideStored(deps.store, state.runId);
   await startRows(deps, origin, block, start, prepared.headerRow !== null);
   const inputColumns: ColumnMapping = {};
   for (const k of ["uprn", "postcode", "address"] as const) if (prepared.mapping[k] !== undefined) inputColumns[k] = region.columnIndex + prepared.mapping[k]!;
@@ -384,17 +392,61 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   return drive(run, state, deps, tally);
 }
 
-/** The unfinished run saved by a pane that was closed (or whose writes Excel refused), if any. */
-export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | null> {
+function readUnfinished(raw: unknown): UnfinishedRun | null {
   try {
-    const raw = await store.getItem(UNFINISHED_KEY);
-    const run = raw ? (JSON.parse(raw) as UnfinishedRun) : null;
+    const run = (typeof raw === "string" ? JSON.parse(raw) : raw) as UnfinishedRun | null;
     if (!run || run.version !== 2) return null;
     const state = loadRunState(run.state);
     return state ? { ...run, state } : null;
   } catch {
     return null;
   }
+}
+
+/** The runs set aside by a check begun while they were unfinished (newest last), each still resumable. */
+async function heldRuns(store: UserStore): Promise<UnfinishedRun[]> {
+  try {
+    const list = JSON.parse((await store.getItem(HELD_KEY)) ?? "[]") as unknown[];
+    return Array.isArray(list) ? list.map(readUnfinished).filter((r): r is UnfinishedRun => !!r) : [];
+  } catch {
+    return [];
+  }
+}
+
+async function saveHeld(store: UserStore, held: UnfinishedRun[]): Promise<void> {
+  const stored = held.map((r) => ({ ...r, state: storedState(r.state) }));
+  await (stored.length ? store.setItem(HELD_KEY, JSON.stringify(stored)) : store.removeItem(HELD_KEY)).catch(() => undefined);
+}
+
+/** The run stored under UNFINISHED_KEY, unless it is `runId`'s own, moves to the runs set aside (core setAside). */
+async function setAsideStored(store: UserStore, runId: string): Promise<void> {
+  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
+  if (!current || current.state.runId === runId) return;
+  await saveHeld(store, setAside(await heldRuns(store), current, (r) => r.state));
+  await store.removeItem(UNFINISHED_KEY).catch(() => undefined);
+}
+
+/**
+ * The unfinished run saved by a pane that was closed (or whose writes Excel refused), if any; else the newest run set
+ * aside by a later check.
+ */
+export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | null> {
+  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
+  if (current) return current;
+  const held = await heldRuns(store);
+  return held.length ? held[held.length - 1] : null;
+}
+
+/** Discard forgets the unfinished run the pane offers (loadUnfinished's): the stored one, else the newest set aside. */
+export async function discardUnfinished(store: UserStore): Promise<void> {
+  if (await store.getItem(UNFINISHED_KEY).catch(() => null)) return void (await store.removeItem(UNFINISHED_KEY).catch(() => undefined));
+  await saveHeld(store, (await heldRuns(store)).slice(0, -1));
+}
+
+/** The question for a check begun while a run is unfinished (core's words): resume it first? Empty when none is. */
+export async function resumeFirst(store: UserStore): Promise<string> {
+  const run = await loadUnfinished(store);
+  return run ? resumeFirstQuestion(run.state, { sheet: run.sheet, startedAtMs: Date.parse(run.startedAt) }) : "";
 }
 
 /** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's runSummary words). */
@@ -413,6 +465,11 @@ export async function resumeRun(saved: UnfinishedRun, deps: RunDeps): Promise<Ru
   if (!state) throw new Error("The unfinished check could not be read; select the rows and run Check again.");
   resumeEngine(state, now());
   const run: UnfinishedRun = { ...saved, state };
+  // Taken up again: out of the runs set aside, and another unfinished run stored meanwhile is set aside in its place.
+  if (deps.store) {
+    await setAsideStored(deps.store, state.runId);
+    await saveHeld(deps.store, takeOut(await heldRuns(deps.store), state.runId, (r) => r.state));
+  }
   const tally = newTally();
   // Changes of rows written before the pane closed (or Excel refused a write) are logged with the rest.
   if (Array.isArray(saved.changes)) tally.changes.push(...saved.changes);

@@ -4,6 +4,7 @@
  */
 import { OUTPUT_COLUMNS, columnsNamed, planScreening, planTable, type ColumnMapping, type InputRow, type PlanName } from "../../core";
 import { SHEET_COLUMNS, a1, columnLetter, lastUsedColumn, readBlock, readSelection, readTableAround, type Block } from "./sheet";
+import { tableResults } from "./tables";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -69,16 +70,21 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     // The same rows from column A to the last column in use: our block wherever it stands, and the tables beside.
     const lastUsed = await lastUsedColumn(context, region, 0);
     const wide = await readBlock(context, { ...region, columnIndex: 0, columnCount: Math.max(region.columnIndex + region.columnCount, lastUsed + 1) });
-    const plan = planTable({ values, column: region.columnIndex, rows: sel.selectedOffsets, columns: sel.selectedColumns, wide, lastUsed, sheetColumns: SHEET_COLUMNS, mapping: opts.mapping, hasHeader: opts.hasHeader });
+    const plan = planTable({ values, column: region.columnIndex, rows: sel.selectedOffsets, columns: sel.table ? undefined : sel.selectedColumns, wide, lastUsed, sheetColumns: SHEET_COLUMNS, mapping: opts.mapping, hasHeader: opts.hasHeader });
     if (!plan.ok) {
       const headers = plan.offerColumns ? (plan.header ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`) : [];
       return { ok: false, message: plan.problem, headers, ...(plan.offerColumns ? { found: plan.found, hasHeader: plan.hasHeader } : {}) };
     }
-    const table: Block = { sheet: region.sheet, rowIndex: region.rowIndex + plan.top, columnIndex: plan.first, rowCount: region.rowCount - plan.top, columnCount: plan.count };
+    let table: Block = { sheet: region.sheet, rowIndex: region.rowIndex + plan.top, columnIndex: plan.first, rowCount: region.rowCount - plan.top, columnCount: plan.count };
     const rowsOf = (col: number) => ({ sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: col, rowCount: table.rowCount, columnCount: WIDTH });
-    const at = plan.at;
-    const placement =
-      plan.kind === "in-place"
+    // In an Excel Table the results are the Table's own columns (added on its first check).
+    const inTable = sel.table ? await tableResults(context, sel.table, values[plan.top] ?? []) : undefined;
+    if (inTable && "problem" in inTable) return { ok: false, message: inTable.problem, headers: [] };
+    const at = inTable ? table.columnIndex + inTable.at : plan.at;
+    if (inTable?.added) table = { ...table, columnCount: table.columnCount + WIDTH };
+    const placement = inTable
+      ? inTable.placement
+      : plan.kind === "in-place"
         ? `Results: updated in place in ${a1(rowsOf(at))}.`
         : plan.kind === "beside"
           ? `Results: ${a1(rowsOf(at))}, right of your data.`
@@ -91,7 +97,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     const screening = planScreening(plan.rows, { plan: opts.plan });
     return {
       ok: true,
-      check: { region: table, headerRow: plan.headerRow, mapping: plan.mapping, rows: plan.rows, problems, origin, inPlace: plan.kind === "in-place", previous, distinct: screening.properties.length, placement, blankRowsSkipped: plan.blankRowsSkipped },
+      check: { region: table, headerRow: plan.headerRow, mapping: plan.mapping, rows: plan.rows, problems, origin, inPlace: inTable ? !inTable.added : plan.kind === "in-place", previous, distinct: screening.properties.length, placement, blankRowsSkipped: plan.blankRowsSkipped },
     };
   });
 }

@@ -89,7 +89,7 @@ export function fileMonthFirst(): boolean | undefined {
 }
 
 /** Reads the table as it is now (one chunked read) and where everything stands in it. */
-export async function readTableNow(context: Excel.RequestContext, run: RunPlace, keys: ReadonlySet<string>): Promise<TableNow> {
+export async function readTableNow(context: Excel.RequestContext, run: RunPlace, keys: ReadonlySet<string>, runId?: string): Promise<TableNow> {
   const ext = await usedExtent(context, run.sheet);
   const inputs = Object.values(run.inputColumns).filter((v): v is number => typeof v === "number");
   const lastRow = Math.max(ext.lastRow, 0);
@@ -98,8 +98,9 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   const at = relocateBlock(grid, run);
   if (!at) throw new Error(`The results block on ${run.sheet} was not found (it was deleted or its header changed), so nothing was written.`);
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
+  // Only this run's marks count: another run's rows, still waiting for its Resume, are not this run's to write or call changed.
   // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
-  const now = propertiesNow({ input: grid, message: (i) => grid[i][at.blockColumn + MESSAGE], first, inputColumns: run.inputColumns, blockShift: at.blockColumn - run.blockColumn, keys, rowNumber: (i) => i + 1 });
+  const now = propertiesNow({ input: grid, message: (i) => grid[i][at.blockColumn + MESSAGE], first, inputColumns: run.inputColumns, blockShift: at.blockColumn - run.blockColumn, keys, rowNumber: (i) => i + 1, runId });
   const { inputColumns, rowsNow, notes } = now;
   const rowKeys = now.keys;
   const previous = grid.map((row) => row.slice(at.blockColumn, at.blockColumn + WIDTH));
@@ -132,7 +133,7 @@ export function pendingKeys(state: RunState): Set<string> {
  * this run already wrote elsewhere. They get what this run wrote for their property now, or wait for it ("Checking…",
  * so matchRows writes it when it comes), or core's ROW_CHANGED_ERROR. Rows of this run are known by their Checked at.
  */
-export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pending: ReadonlySet<string>, at: string): void {
+export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pending: ReadonlySet<string>, at: string, runId?: string): void {
   t.previous.forEach((prev, i) => {
     const key = t.keys[i];
     const want = key ? tally.shown.get(key) : undefined;
@@ -145,7 +146,7 @@ export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pe
     if (!key && String(prev[MATCHED_UPRN] ?? "") === "") return;
     if (want && sameCells(prev, want)) return;
     if (want) block[i] = want;
-    else if (key && pending.has(key)) (block[i] = checkingRow(undefined, at)), (t.rowsNow[i] = { key, checking: true });
+    else if (key && pending.has(key)) (block[i] = checkingRow(undefined, at, runId)), (t.rowsNow[i] = { key, checking: true });
     else block[i] = outputRow({ error: ROW_CHANGED_ERROR }, at, prev);
   });
 }

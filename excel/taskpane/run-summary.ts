@@ -2,7 +2,7 @@
  * How a run of "Check selected rows" went, for the pane: core's summary of the engine's state plus what the sheet
  * writes showed (statuses, errors, earlier values kept), and the words the pane shows for it.
  */
-import { describeError, displayStatus, runSummary, type RunCounts, type RunState, type ServiceError } from "../../core";
+import { displayStatus, runSummary, wholeRunFailureText, type RunCounts, type RunState, type ServiceError } from "../../core";
 import type { WriteStats } from "./sheet";
 
 /** What the run's writes counted, per sheet row (check-run.ts keeps it while writing). */
@@ -91,8 +91,8 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
   if (state.phase === "paused" && state.pausedUntilMs !== undefined) out.pausedUntilMs = state.pausedUntilMs;
   if (failure) out.failure = failure;
   // One failure on every row sent says nothing about the rows: it is the key, the address or the service. Say it once.
-  if (state.fatal) out.fatal = describeError(state.fatal);
-  else if (failure && rowsSent > 0 && notRefreshed === rowsSent) out.fatal = describeError(failure);
+  const whole = wholeRunFailureText(state);
+  if (whole) out.fatal = whole;
   return out;
 }
 

@@ -3,6 +3,8 @@
  * or the test stand-in alike. Writes are batched: one 2D assignment per block and one sync per chunk under the 5 MB limit.
  */
 import { officeErrorText } from "./stored";
+import { tableAt } from "./tables";
+import { selectedRowsOutside, tableSelectedOffsets } from "../../core/sheet/tables";
 import { OUTPUT_COLUMNS, cellColour, columnNumberFormats, detectColumns, hostRow, ownSheetProblem, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes, type Cell } from "../../core";
 
 /** A rectangle of a worksheet in 0-based indexes. */
@@ -23,6 +25,8 @@ export interface SelectionRead {
   /** Selected columns (0-based sheet columns, inclusive). */
   selectedColumns: [number, number];
   address: string;
+  /** The Excel Table the selection is in (then `region` is the Table's range), if any. */
+  table?: { name: string; block: Block; rowsOutside: number };
 }
 
 /** Column letters of a 0-based index: 0 -> A, 27 -> AB. */
@@ -98,6 +102,9 @@ async function readTableOf(
   single: boolean,
   address: string,
 ): Promise<SelectionRead> {
+  // A cell in an Excel Table: the table is that Table, whatever stands around it.
+  const table = await tableAt(context, sheet, sel);
+  if (table) return { region: table.block, values: await readBlock(context, table.block), selectedOffsets: tableSelectedOffsets(table.block, sel, single), selectedColumns: [sel.columnIndex, sel.columnIndex + sel.columnCount - 1], address, table: { ...table, rowsOutside: selectedRowsOutside(table.block, sel, single) } };
   // Excel's surrounding region is that of the top-left cell only.
   const around = sheet.getRangeByIndexes(sel.rowIndex, sel.columnIndex, 1, 1).getSurroundingRegion();
   around.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);

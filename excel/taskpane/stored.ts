@@ -5,6 +5,8 @@
 
 /** The unfinished run kept per user (OfficeRuntime.storage, not the workbook) so that a closed pane can resume. */
 export const UNFINISHED_KEY = "compliance.unfinishedRun";
+/** Runs set aside by a check begun while they were unfinished (still resumable), kept per user beside UNFINISHED_KEY. */
+export const HELD_KEY = "compliance.unfinishedRun.heldAside";
 /** Where the last check's results block was (per user, never the workbook): for Refresh action list and the calendar. */
 export const LAST_BLOCK_KEY = "compliance.lastBlock";
 

@@ -17,7 +17,7 @@ import {
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
 import type { ExcelRun, RunProgress, RunSummary, UnfinishedRun } from "./check-run";
-import { UNFINISHED_KEY, localDay } from "./stored";
+import { HELD_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { $, banner, clientFor, errorText, openSettings, say } from "./pane-ui";
 import { wireSettings } from "./settings-pane";
 import { showLastRun, wireWatch } from "./watch-pane";
@@ -207,7 +207,15 @@ function showProblems(problems: { row: number; message: string }[]): void {
   $("problems-box").hidden = false;
 }
 
-async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): Promise<void> {
+async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, anyway = false): Promise<void> {
+  // A run still unfinished: the user is asked to resume it first; checking anyway keeps it aside, still resumable.
+  const question = anyway || !(await unfinished()) ? "" : await (await checkRun()).resumeFirst(store);
+  $("check-anyway").hidden = !question;
+  if (question) {
+    $("unfinished").hidden = false;
+    say("unfinished-text", question);
+    return;
+  }
   startAction();
   say("status", "");
   placement = "";
@@ -269,7 +277,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }): P
 
 /** An unfinished run to offer; the check chunk is loaded only when one is stored. */
 async function unfinished(): Promise<UnfinishedRun | null> {
-  if (!(await store.getItem(UNFINISHED_KEY).catch(() => null))) return null;
+  if (!(await store.getItem(UNFINISHED_KEY).catch(() => null)) && !(await store.getItem(HELD_KEY).catch(() => null))) return null;
   return (await checkRun()).loadUnfinished(store);
 }
 
@@ -277,6 +285,7 @@ async function offerResume(): Promise<void> {
   const run = await unfinished();
   if (!run) return;
   $("unfinished").hidden = false;
+  $("check-anyway").hidden = true;
   say("unfinished-text", (await checkRun()).unfinishedText(run));
 }
 
@@ -441,8 +450,13 @@ function wire(): void {
   $("map-apply").addEventListener("click", () => checkWithMapping());
   $("resume").addEventListener("click", () => void resume());
   $("discard").addEventListener("click", async () => {
-    await store.removeItem(UNFINISHED_KEY);
+    await (await checkRun()).discardUnfinished(store);
     $("unfinished").hidden = true;
+    void offerResume();
+  });
+  $("check-anyway").addEventListener("click", () => {
+    $("unfinished").hidden = true;
+    void check(undefined, true);
   });
   $("lookup-form").addEventListener("submit", (e) => void lookup(e));
   $("insert-uprn").addEventListener("click", () => void insert(false));

@@ -312,7 +312,7 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     const message = col("Message");
     const blank = out.values.filter((r: unknown[]) => r[col("EPC status")] === "" && r[message] === "");
     expect(blank).toEqual([]);
-    const waiting = out.values.filter((r: unknown[]) => /^Checking… Stopped before/.test(String(r[message]))).length;
+    const waiting = out.values.filter((r: unknown[]) => /^Checking… (\(run \w+\) )?Stopped before/.test(String(r[message]))).length;
     expect(waiting).toBeGreaterThan(0);
     expect(out.values.filter((r: unknown[]) => r[col("Matched UPRN")] !== "").length).toBe(300 - waiting);
     expect(summary.cancelledRows).toBe(waiting);

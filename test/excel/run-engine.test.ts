@@ -309,7 +309,7 @@ test("the daily quota runs out mid-run: the run pauses with its jobs kept, says 
     // Rows still waiting say so, and still read "Checking…" so Resume finds them.
     const waiting = pairs(api, 1, 20, 0, 2).filter((p) => p.matched === "");
     expect(waiting.length).toBeGreaterThan(0);
-    expect(waiting.every((p) => /^Checking… Waiting/.test(p.message))).toBe(true);
+    expect(waiting.every((p) => /^Checking… (\(run \w+\) )?Waiting/.test(p.message))).toBe(true);
 
     // A day later the quota is back.
     offset += DAY + 60_000;

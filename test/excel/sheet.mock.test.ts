@@ -25,6 +25,8 @@ test("readSelection: the region around a selection of data rows, with the select
         columnCount: 2,
         worksheet: {
           name: "Sheet1",
+          // No Excel Table on the sheet: the region around the cell is the table.
+          tables: { items: [] },
           getRangeByIndexes(r: number, c: number, rows: number, cols: number) {
             at.push([r, c, rows, cols]);
             return { getSurroundingRegion: () => (mock as any).workbook.region };

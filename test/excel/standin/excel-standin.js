@@ -1,6 +1,8 @@
 /**
  * A stand-in for the Excel object model (and the Office, CustomFunctions and OfficeRuntime globals) for tests and the
- * write benchmark: cells with values, formulas, number formats and colours; load/sync rules; Excel on the web's 5 MB limit.
+ * write benchmark: cells with values, formulas, number formats and colours; load/sync rules; Excel on the web's 5 MB limit;
+ * Excel Tables (ListObjects: a named range with a header row, columns named by their header cells, filters, sort, growth
+ * when the user types next to one), as Microsoft documents them (docs/excel.md lists the pages).
  * In a page it installs the globals (the e2e test serves it in place of office.js); in Node, require() it and call createStandIn().
  */
 (function (root, factory) {
@@ -97,6 +99,185 @@
     }
     sheetCells("Sheet1");
 
+    // ---- Excel Tables: { id, name, sheet, r, c, rows (header row included), cols, filters: Map(column -> allowed texts) } ----
+    state.tables = [];
+    state.tableSeq = 0;
+    if (opts.restore) {
+      const r = typeof opts.restore === "string" ? JSON.parse(opts.restore) : opts.restore;
+      for (const t of r.tables || []) state.tables.push({ ...t, filters: new Map((t.filters || []).map(([k, v]) => [k, new Set(v)])), hiddenByFilter: new Set(t.hiddenByFilter || []) });
+      state.tableSeq = state.tables.reduce((m, t) => Math.max(m, t.id), 0);
+    }
+    const cellText = (cell) => (isBlank(cell) ? "" : String(cell.value));
+    /** A Table's column names are its header cells (Excel keeps them in step both ways). */
+    function tableHeaders(t) {
+      return Array.from({ length: t.cols }, (_, j) => cellText(cellAt(t.sheet, t.r, t.c + j)));
+    }
+    function findTable(key) {
+      const k = String(key).toLowerCase();
+      return state.tables.find((t) => t.name.toLowerCase() === k || String(t.id) === String(key));
+    }
+    const overlaps = (t, box) => box.r < t.r + t.rows && t.r < box.r + box.rows && box.c < t.c + t.cols && t.c < box.c + box.cols;
+    const inside = (t, box) => t.r >= box.r && t.c >= box.c && t.r + t.rows <= box.r + box.rows && t.c + t.cols <= box.c + box.cols;
+    /** Range.getTables: the tables a range overlaps (or holds whole), top to bottom, then left to right. */
+    function tablesOver(sheet, box, fullyContained) {
+      return state.tables
+        .filter((t) => t.sheet === sheet && (fullyContained ? inside(t, box) : overlaps(t, box)))
+        .sort((a, b) => a.r - b.r || a.c - b.c);
+    }
+    /** Why a table name is refused (Excel: starts with a letter, _ or \, no spaces, not a cell address, unique), or "". */
+    function tableNameProblem(name, self) {
+      if (!/^[A-Za-z_\\][A-Za-z0-9_.\\]*$/.test(name) || /^[A-Za-z]{1,3}\d+$/.test(name) || /^[RrCc]$/.test(name)) return `InvalidArgument: "${name}" is not a valid table name`;
+      const other = findTable(name);
+      if (other && other !== self) return `InvalidArgument: a table named ${name} already exists`;
+      return "";
+    }
+    function newTable(sheet, box) {
+      const seq = state.tableSeq + 1;
+      let n = seq;
+      while (findTable("Table" + n)) n++;
+      return { id: seq, name: "Table" + n, sheet, r: box.r, c: box.c, rows: Math.max(2, box.rows), cols: box.cols, filters: new Map(), hiddenByFilter: new Set() };
+    }
+    function placeTable(t) {
+      state.tableSeq = Math.max(state.tableSeq, t.id);
+      state.tables.push(t);
+      // Blank header cells get Excel's names (Column1, Column2...).
+      tableHeaders(t).forEach((h, j) => {
+        if (h === "") writeValue(ensureCell(t.sheet, t.r, t.c + j), "Column" + (j + 1));
+      });
+    }
+    /** Hides the rows the table's filters leave out (and shows again those they no longer do). */
+    function applyFilters(t) {
+      const hidden = hiddenSet(t.sheet);
+      for (const row of t.hiddenByFilter) hidden.delete(row);
+      t.hiddenByFilter = new Set();
+      for (let i = 1; i < t.rows; i++) {
+        const row = t.r + i;
+        const shown = [...t.filters].every(([j, allowed]) => allowed.has(cellText(cellAt(t.sheet, row, t.c + j))));
+        if (!shown) {
+          hidden.add(row);
+          t.hiddenByFilter.add(row);
+        }
+      }
+    }
+    /** Moves cells in rows [r0, r0 + rows) from column `col` on right by `count` (a table column inserted). */
+    function shiftRight(sheet, r0, rows, col, count) {
+      const cells = sheetCells(sheet);
+      const moved = [];
+      for (const [k, cell] of cells) {
+        const [r, c] = k.split(",").map(Number);
+        if (r >= r0 && r < r0 + rows && c >= col) moved.push([r, c, cell, k]);
+      }
+      for (const m of moved) cells.delete(m[3]);
+      for (const [r, c, cell] of moved) cells.set(r + "," + (c + count), cell);
+    }
+    /** Moves cells in columns [c0, c0 + cols) from row `row` down by `count` (a table row inserted). */
+    function shiftDown(sheet, c0, cols, row, count) {
+      const cells = sheetCells(sheet);
+      const moved = [];
+      for (const [k, cell] of cells) {
+        const [r, c] = k.split(",").map(Number);
+        if (c >= c0 && c < c0 + cols && r >= row) moved.push([r, c, cell, k]);
+      }
+      for (const m of moved) cells.delete(m[3]);
+      for (const [r, c, cell] of moved) cells.set(r + count + "," + c, cell);
+    }
+    /**
+     * TableColumnCollection.add(index, values, name): a column inserted at `index` (the end when null), shifting the
+     * cells right of it in the table's rows; `values` fill it top to bottom (header first when it has one value per row
+     * of the table). Returns the new column's index.
+     */
+    function addTableColumn(t, index, values, name) {
+      const at = index === null || index === undefined ? t.cols : index;
+      if (at < 0 || at > t.cols) throw new Error(`InvalidArgument: column index ${index} is outside the table ${t.name}`);
+      for (const o of state.tables) {
+        if (o === t || o.sheet !== t.sheet || o.c + o.cols <= t.c + at) continue;
+        const rowsOverlap = o.r < t.r + t.rows && t.r < o.r + o.rows;
+        if (!rowsOverlap) continue;
+        if (o.r < t.r || o.r + o.rows > t.r + t.rows) throw new Error(`InvalidOperation: inserting a column into ${t.name} would shift part of the table ${o.name}`);
+      }
+      shiftRight(t.sheet, t.r, t.rows, t.c + at, 1);
+      for (const o of state.tables) if (o !== t && o.sheet === t.sheet && o.c >= t.c + at && o.r >= t.r && o.r + o.rows <= t.r + t.rows) o.c++;
+      t.filters = new Map([...t.filters].map(([j, v]) => [j >= at ? j + 1 : j, v]));
+      t.cols++;
+      const body = values ? (values.length === t.rows ? values.slice(1) : values) : null;
+      if (body && body.length !== t.rows - 1) throw new Error(`InvalidArgument: ${values.length} values for a table of ${t.rows - 1} data rows`);
+      const header = name !== undefined && name !== null ? String(name) : values && values.length === t.rows ? String(values[0][0]) : "";
+      let h = header || "Column" + t.cols;
+      const taken = new Set(tableHeaders(t).filter((_x, j) => j !== at).map((x) => x.toLowerCase()));
+      for (let n = 2; taken.has(h.toLowerCase()); n++) h = (header || "Column") + n;
+      writeValue(ensureCell(t.sheet, t.r, t.c + at), h);
+      if (body) body.forEach((row, i) => writeValue(ensureCell(t.sheet, t.r + 1 + i, t.c + at), row[0]));
+      return at;
+    }
+    /** TableRowCollection.add(index, values): data rows inserted at `index` (the end when null), cells below shifted down. */
+    function addTableRows(t, index, values) {
+      const rows = values ? values : [Array.from({ length: t.cols }, () => "")];
+      const at = index === null || index === undefined ? t.rows - 1 : index;
+      shiftDown(t.sheet, t.c, t.cols, t.r + 1 + at, rows.length);
+      t.rows += rows.length;
+      rows.forEach((row, i) => row.forEach((v, j) => writeValue(ensureCell(t.sheet, t.r + 1 + at + i, t.c + j), v)));
+    }
+    /**
+     * Table sort (table.sort.apply): only the table's own cells move, row by row; with a filter on, only the visible rows
+     * are sorted among themselves (hidden rows stay where they are), as Excel does. Blanks sort last either way.
+     */
+    function sortTable(t, fields) {
+      const hidden = hiddenSet(t.sheet);
+      const rows = [];
+      for (let i = 1; i < t.rows; i++) if (!hidden.has(t.r + i)) rows.push(t.r + i);
+      const cells = sheetCells(t.sheet);
+      const snap = rows.map((r) => Array.from({ length: t.cols }, (_, j) => cells.get(r + "," + (t.c + j))));
+      const rank = (cell) => (isBlank(cell) ? 2 : typeof cell.value === "number" ? 0 : 1);
+      const order = snap.map((_x, i) => i).sort((a, b) => {
+        for (const f of fields) {
+          const x = snap[a][f.key], y = snap[b][f.key];
+          const ra = rank(x), rb = rank(y);
+          if (ra === 2 || rb === 2) {
+            if (ra !== rb) return ra - rb;
+            continue;
+          }
+          const asc = f.ascending === false ? -1 : 1;
+          if (ra !== rb) return (ra - rb) * asc;
+          const cmp = ra === 0 ? x.value - y.value : String(x.value).localeCompare(String(y.value), undefined, { sensitivity: f.matchCase ? "variant" : "base" });
+          if (cmp) return cmp * asc;
+        }
+        return a - b;
+      });
+      rows.forEach((r, i) => {
+        snap[order[i]].forEach((cell, j) => {
+          const k = r + "," + (t.c + j);
+          if (cell) cells.set(k, cell);
+          else cells.delete(k);
+        });
+      });
+    }
+    /**
+     * What the user types (AutoCorrect's "Include new rows and columns in table", on by default): a value typed in the row
+     * directly below a table, within its columns, makes that row the table's; one typed in the column directly right of
+     * it, within its rows, makes that column the table's (named from its header cell, or Column<n>).
+     */
+    function expandTablesFor(sheet) {
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const t of state.tables) {
+          if (t.sheet !== sheet) continue;
+          const below = Array.from({ length: t.cols }, (_, j) => cellAt(sheet, t.r + t.rows, t.c + j)).some((cell) => !isBlank(cell));
+          const clear = (box) => !state.tables.some((o) => o !== t && o.sheet === sheet && overlaps(o, box));
+          if (below && clear({ r: t.r + t.rows, c: t.c, rows: 1, cols: t.cols })) {
+            t.rows++;
+            grew = true;
+          }
+          const right = Array.from({ length: t.rows }, (_, i) => cellAt(sheet, t.r + i, t.c + t.cols)).some((cell) => !isBlank(cell));
+          if (right && clear({ r: t.r, c: t.c + t.cols, rows: t.rows, cols: 1 })) {
+            t.cols++;
+            const head = ensureCell(sheet, t.r, t.c + t.cols - 1);
+            if (isBlank(head)) writeValue(head, "Column" + t.cols);
+            grew = true;
+          }
+        }
+      }
+    }
+
     function hiddenSet(sheet) {
       if (!state.hiddenRows.has(sheet)) state.hiddenRows.set(sheet, new Set());
       return state.hiddenRows.get(sheet);
@@ -191,6 +372,7 @@
         pendingBytes += n;
       }
       function loadable(obj, props) {
+        obj.__props = props;
         obj.__loaded = obj.__loaded || new Set();
         obj.__pending = obj.__pending || new Set();
         obj.load = function (names) {
@@ -236,6 +418,182 @@
         };
       }
 
+      /** A ClientResult (getCount()): `value` readable after the sync. */
+      function clientResult(fn) {
+        const res = { __loaded: new Set(), __pending: new Set(["value"]) };
+        Object.defineProperty(res, "value", {
+          get() {
+            if (!res.__loaded.has("value")) throw new Error("PropertyNotLoaded: value was read before sync()");
+            return fn();
+          },
+        });
+        loads.push(res);
+        return res;
+      }
+      /** A collection (TableCollection, TableColumnCollection...): load("items/name") then sync, then items and count. */
+      function collection(list, extra) {
+        const coll = { __loaded: new Set(), __pending: new Set(), ...extra };
+        let nested = [];
+        coll.load = (names) => {
+          const all = (typeof names === "string" ? names.split(",") : names || []).map((n) => n.trim());
+          // "items/name", or "name" alone (Office.js reads a collection's property names as its items')
+          nested = all.filter((n) => n && n !== "items" && n !== "count").map((n) => n.replace(/^items\//, ""));
+          coll.__pending.add("items");
+          coll.__pending.add("count");
+          loads.push(coll);
+          return coll;
+        };
+        const items = () => {
+          const out = list();
+          for (const it of out) for (const n of nested.length ? nested : it.__props || []) it.__loaded.add(n);
+          return out;
+        };
+        Object.defineProperty(coll, "items", {
+          get() {
+            if (!coll.__loaded.has("items")) throw new Error("PropertyNotLoaded: items was read before load() and sync()");
+            return items();
+          },
+        });
+        Object.defineProperty(coll, "count", {
+          get() {
+            if (!coll.__loaded.has("count")) throw new Error("PropertyNotLoaded: count was read before load() and sync()");
+            return list().length;
+          },
+        });
+        coll.getCount = () => clientResult(() => list().length);
+        return coll;
+      }
+      function missing(what) {
+        pendingError = new Error(`ItemNotFound: ${what}`);
+        return nullObject();
+      }
+      /** A table's column; `index` is read when used (a function while the column is still being added). */
+      function tableColumnObject(t, index) {
+        const at = () => (typeof index === "function" ? index() : index);
+        const col = {
+          isNullObject: false,
+          __get_name: () => tableHeaders(t)[at()],
+          __set_name: (v) => {
+            charge(v);
+            apply(() => writeValue(ensureCell(t.sheet, t.r, t.c + at()), String(v)));
+          },
+          __get_index: () => at(),
+          __get_id: () => at() + 1,
+          getRange: () => range(t.sheet, t.r, t.c + at(), t.rows, 1),
+          getHeaderRowRange: () => range(t.sheet, t.r, t.c + at(), 1, 1),
+          getDataBodyRange: () => range(t.sheet, t.r + 1, t.c + at(), t.rows - 1, 1),
+          filter: {
+            applyValuesFilter: (values) => {
+              charge(values);
+              apply(() => {
+                t.filters.set(at(), new Set(values.map((v) => String(v))));
+                applyFilters(t);
+              });
+            },
+            clear: () => apply(() => {
+              t.filters.delete(at());
+              applyFilters(t);
+            }),
+          },
+        };
+        return loadable(col, ["name", "index", "id"]);
+      }
+      /** An Excel.Table. Its ranges are taken where the table stands when they are asked for. */
+      function tableObject(t) {
+        const byName = (key) => tableHeaders(t).findIndex((h) => h.toLowerCase() === String(key).toLowerCase());
+        const columns = collection(() => tableHeaders(t).map((_h, j) => tableColumnObject(t, j)), {
+          add: (index, values, name) => {
+            charge([index, values, name]);
+            const added = {};
+            apply(() => (added.index = addTableColumn(t, index, values, name)));
+            return tableColumnObject(t, () => added.index);
+          },
+          getItem: (key) => (typeof key === "number" ? tableColumnObject(t, key - 1) : byName(key) >= 0 ? tableColumnObject(t, byName(key)) : missing(`column ${key} of table ${t.name}`)),
+          getItemOrNullObject: (key) => (byName(key) >= 0 ? tableColumnObject(t, byName(key)) : nullObject()),
+          getItemAt: (i) => tableColumnObject(t, i),
+        });
+        const rows = collection(() => Array.from({ length: t.rows - 1 }, (_x, i) => loadable({ __get_index: () => i, getRange: () => range(t.sheet, t.r + 1 + i, t.c, 1, t.cols) }, ["index"])), {
+          add: (index, values) => {
+            charge(values || []);
+            apply(() => addTableRows(t, index, values));
+          },
+        });
+        const table = {
+          isNullObject: false,
+          __get_name: () => t.name,
+          __set_name: (v) => {
+            const problem = tableNameProblem(String(v), t);
+            if (problem) pendingError = new Error(problem);
+            charge(v);
+            apply(() => (t.name = String(v)));
+          },
+          __get_id: () => String(t.id),
+          __get_showHeaders: () => true,
+          __get_showTotals: () => false,
+          worksheet: worksheet(t.sheet),
+          getRange: () => range(t.sheet, t.r, t.c, t.rows, t.cols),
+          getHeaderRowRange: () => range(t.sheet, t.r, t.c, 1, t.cols),
+          getDataBodyRange: () => range(t.sheet, t.r + 1, t.c, t.rows - 1, t.cols),
+          columns,
+          rows,
+          sort: {
+            apply: (fields, matchCase) => {
+              charge(fields);
+              apply(() => {
+                sortTable(t, fields.map((f) => ({ ...f, matchCase })));
+                applyFilters(t);
+              });
+            },
+          },
+          autoFilter: {
+            apply: (_range, columnIndex, criteria) => {
+              charge([columnIndex, criteria]);
+              if (!criteria || criteria.filterOn !== "Values") throw new Error("stand-in: only Values filters are modelled");
+              apply(() => {
+                t.filters.set(columnIndex, new Set(criteria.values.map((v) => String(v))));
+                applyFilters(t);
+              });
+            },
+            clearCriteria: () => apply(() => {
+              t.filters.clear();
+              applyFilters(t);
+            }),
+          },
+          clearFilters: () => apply(() => {
+            t.filters.clear();
+            applyFilters(t);
+          }),
+          reapplyFilters: () => apply(() => applyFilters(t)),
+        };
+        return loadable(table, ["name", "id", "showHeaders", "showTotals"]);
+      }
+      /** worksheet.tables (one sheet's) or workbook.tables (`sheet` null). */
+      function tableCollection(sheet) {
+        const mine = () => state.tables.filter((t) => sheet === null || t.sheet === sheet);
+        return collection(() => mine().map(tableObject), {
+          add: (address, hasHeaders) => {
+            const text = typeof address === "string" ? address : address.__get_address();
+            const a = parseAddress(text);
+            const on = a.sheet || sheet || state.activeSheet;
+            if (!hasHeaders) throw new Error("stand-in: tables.add(address, false) is not modelled (Excel inserts a header row above the cells)");
+            const t = newTable(on, a);
+            if (state.tables.some((o) => o.sheet === on && overlaps(o, t))) pendingError = new Error(`InvalidArgument: a table cannot overlap another table (${text})`);
+            charge(text);
+            apply(() => placeTable(t));
+            return tableObject(t);
+          },
+          getItem: (key) => {
+            const t = findTable(key);
+            return t && (sheet === null || t.sheet === sheet) ? tableObject(t) : missing(`table ${key}`);
+          },
+          getItemOrNullObject: (key) => {
+            const t = findTable(key);
+            return t && (sheet === null || t.sheet === sheet) ? tableObject(t) : nullObject();
+          },
+          getItemAt: (i) => (mine()[i] ? tableObject(mine()[i]) : missing(`table at ${i}`)),
+        });
+      }
+
       function worksheet(name) {
         const ws = {
           isNullObject: false,
@@ -274,6 +632,7 @@
           },
           activate: () => { state.activeSheet = name; },
         };
+        Object.defineProperty(ws, "tables", { get: () => tableCollection(name) });
         return loadable(ws, ["name"]);
       }
 
@@ -409,6 +768,21 @@
             for (let i = 0; i < rows; i++) if (hidden.has(r + i)) n++;
             return n === 0 ? false : n === rows ? true : null;
           },
+          /** Range.getTables (ExcelApi 1.9): a TableScopedCollection, top to bottom then left to right. */
+          getTables(fullyContained) {
+            const list = () => tablesOver(sheet, { r, c, rows, cols }, !!fullyContained);
+            return collection(() => list().map(tableObject), {
+              getFirst: () => (list()[0] ? tableObject(list()[0]) : missing(`a table in ${rg.__get_address()}`)),
+              getItem: (key) => {
+                const t = list().find((x) => x.name.toLowerCase() === String(key).toLowerCase());
+                return t ? tableObject(t) : missing(`table ${key}`);
+              },
+              getItemOrNullObject: (key) => {
+                const t = list().find((x) => x.name.toLowerCase() === String(key).toLowerCase());
+                return t ? tableObject(t) : nullObject();
+              },
+            });
+          },
           select() {
             state.activeSheet = sheet;
             state.selection = { r, c, rows, cols };
@@ -465,6 +839,9 @@
           return range(state.activeSheet, state.selection.r, state.selection.c, state.selection.rows, state.selection.cols);
         },
         getSelectedRanges: () => rangeAreas(),
+        get tables() {
+          return tableCollection(null);
+        },
         getActiveCell: () => range(state.activeSheet, state.selection.r, state.selection.c, 1, 1),
         worksheets: {
           getItem: (name) => {
@@ -641,6 +1018,14 @@
         }
         cells.clear();
         for (const [k, cell] of moved) cells.set(k, cell);
+        for (const t of state.tables) {
+          if (t.sheet !== sheet) continue;
+          if (before <= t.c) t.c += count;
+          else if (before < t.c + t.cols) {
+            t.cols += count;
+            for (let j = 0; j < count; j++) writeValue(ensureCell(sheet, t.r, before + j), "Column" + (before - t.c + j + 1));
+          }
+        }
       },
       /** Hide (a filter, or Hide Rows) or show rows: `count` rows from the 0-based row `first`. */
       hideRows(sheet, first, count, hide) {
@@ -661,6 +1046,12 @@
         const h = [...hidden].map((r) => (r >= before ? r + count : r));
         hidden.clear();
         h.forEach((r) => hidden.add(r));
+        for (const t of state.tables) {
+          if (t.sheet !== sheet) continue;
+          t.hiddenByFilter = new Set([...t.hiddenByFilter].map((r) => (r >= before ? r + count : r)));
+          if (before <= t.r) t.r += count;
+          else if (before < t.r + t.rows) t.rows += count;
+        }
       },
       /** Delete whole rows, shifting the rows below up, as Delete > Sheet Rows does. */
       deleteRows(sheet, first, count) {
@@ -673,6 +1064,12 @@
         }
         cells.clear();
         for (const [k, cell] of moved) cells.set(k, cell);
+        for (const t of state.tables) {
+          if (t.sheet !== sheet) continue;
+          if (first <= t.r && first + count > t.r) throw new Error("stand-in: deleting a table's header row is not modelled");
+          if (first + count <= t.r) t.r -= count;
+          else if (first < t.r + t.rows) t.rows -= Math.min(count, t.r + t.rows - first);
+        }
       },
       /**
        * Reorder rows as Sort does: row `first + i` gets what row `first + order[i]` held. Only the columns
@@ -692,6 +1089,40 @@
           const dest = order.indexOf(r - first);
           cells.set(first + dest + "," + c, cell);
         }
+      },
+      /**
+       * The user types values at an address (one cell or a block), as typing does: text is read as Excel reads it, and a
+       * value typed right below or right of a table makes that row or column the table's (AutoCorrect's default).
+       */
+      type(sheet, address, values) {
+        const a = parseAddress(address);
+        values.forEach((row, i) => row.forEach((v, j) => writeValue(ensureCell(sheet, a.r + i, a.c + j), v)));
+        expandTablesFor(sheet);
+      },
+      /** The user sorts a table by one of its columns (Data > Sort, or the header's filter button). */
+      sortTable(name, column, ascending) {
+        const t = findTable(name);
+        const key = tableHeaders(t).findIndex((h) => h.toLowerCase() === String(column).toLowerCase());
+        if (key < 0) throw new Error(`stand-in: no column ${column} in table ${name}`);
+        sortTable(t, [{ key, ascending: ascending !== false }]);
+        applyFilters(t);
+      },
+      /** The user filters a table's column to these values (null clears that column's filter). */
+      filterTable(name, column, values) {
+        const t = findTable(name);
+        const key = tableHeaders(t).findIndex((h) => h.toLowerCase() === String(column).toLowerCase());
+        if (key < 0) throw new Error(`stand-in: no column ${column} in table ${name}`);
+        if (values === null) t.filters.delete(key);
+        else t.filters.set(key, new Set(values.map((v) => String(v))));
+        applyFilters(t);
+      },
+      /** Every table as it stands: name, sheet, 0-based top-left, size (header row included) and column names. */
+      tables() {
+        return state.tables.map((t) => ({ name: t.name, sheet: t.sheet, r: t.r, c: t.c, rows: t.rows, cols: t.cols, headers: tableHeaders(t) }));
+      },
+      /** Rows hidden on a sheet (0-based), by a filter or by hand. */
+      hiddenRows(sheet) {
+        return [...hiddenSet(sheet)].sort((x, y) => x - y);
       },
       /** Everything about a block of cells, for assertions. */
       read(sheet, address) {
@@ -726,6 +1157,7 @@
           sheets: [...state.sheets].map(([name, cells]) => [name, [...cells]]),
           settings: state.savedSettings,
           startupBehavior: state.startupBehavior,
+          tables: state.tables.map((t) => ({ ...t, filters: [...t.filters].map(([k, v]) => [k, [...v]]), hiddenByFilter: [...t.hiddenByFilter] })),
         });
       },
       /** Sheet names, in creation order. */

@@ -1,0 +1,19 @@
+/**
+ * The run of a bulk check, sans-IO: everything between "these rows were read" and "write these cells". It keeps a
+ * JSON-serialisable RunState and decides which requests are due, what each reply means, when to wait, pause or
+ * stop, each property's fate and the summary. Hosts only do I/O: send the requests it hands out (fetch,
+ * UrlFetchApp), give back the replies, write the outcomes it hands out where their property now is, and store the
+ * state. Both add-ins and createClient().screen drive this one engine, so they follow one policy
+ * (docs/service-contract.md, "One run policy").
+ */
+export { RUN_POLICY, RUN_TRANSITIONS, createRun, moveRun, endRun, isMaybeCreated, resumeRun, stopRun } from "./state";
+export type { CreateRunOptions, Fate, RunEvent, RunJob, RunJobPhase, RunPhase, RunState } from "./state";
+export { acceptReply, classifyTransportError, dueRequests, nextDueInMs } from "./engine";
+export type { Due, DueOptions, DueRequest, Reply, TransportFailure } from "./engine";
+export { loadRunState, storedState } from "./store";
+export { isRunDone, jobViews, runCounts, runSummary } from "./report";
+export type { JobView, RunCounts } from "./report";
+export { CHECKING_MESSAGE, ROW_CHANGED_ERROR, checkingMessage, checkingRow, markTag, runTag, fateOf, isCheckingMessage, markWritten, matchRows, outcomesToWrite, waitingRow } from "./rows";
+export type { OutcomeToWrite, RowNow } from "./rows";
+export { keepForResume, newRunId, resumeFirstQuestion, runLogProblem, setAside, takeOut, wholeRunFailure, wholeRunFailureText } from "./session";
+export type { UnfinishedPlace } from "./session";

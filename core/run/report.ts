@@ -1,0 +1,157 @@
+/** A run's progress and last word: counts by row, a view of each job, and when "Done" may be said. */
+import { describeError, isAboutProperty, serviceError } from "../errors";
+import { isSettled, members, unwrittenResult, type RunState } from "./state";
+
+// ---- progress and summary ----
+
+export interface JobView {
+  jobId: string | null;
+  status: "queued" | "sending" | "running" | "completed" | "failed" | "timed_out" | "stopped" | "not_sent";
+  received: number;
+  total: number;
+}
+
+export interface RunCounts {
+  /** Rows the run was asked to check (invalid ones included; hidden ones not). */
+  rows: number;
+  /** Rows with their final value or reason on the sheet. */
+  rowsDone: number;
+  /** Rows answered: a result, or the service's answer about the row (not found, ambiguous), or invalid input. */
+  answered: number;
+  withResult: number;
+  rowErrors: number;
+  invalid: number;
+  skipped: number;
+  /** Rows the service failed to answer (earlier values kept where there were some). */
+  failed: number;
+  /** Rows whose job may have been created though its submit failed. */
+  maybeCreated: number;
+  /** Rows not sent (stopped, or changed while the check ran). */
+  notSent: number;
+  /** Rows edited or deleted while the check ran: nothing written. */
+  gone: number;
+  /** Rows whose result arrived and is not on the sheet yet. */
+  unwritten: number;
+  /** Rows that a Resume can still fill (jobs sent, results not collected; or jobs queued while paused). */
+  resumable: number;
+  properties: number;
+  jobsTotal: number;
+  jobsSent: number;
+}
+
+function rowsOf(state: RunState, p: number): number {
+  return 1 + (state.dupes[p] ?? 0);
+}
+
+export function runCounts(state: RunState): RunCounts {
+  const c: RunCounts = {
+    rows: state.rowsTotal,
+    rowsDone: state.invalidRows,
+    answered: state.invalidRows,
+    withResult: 0,
+    rowErrors: 0,
+    invalid: state.invalidRows,
+    skipped: state.skippedRows,
+    failed: 0,
+    maybeCreated: 0,
+    notSent: 0,
+    gone: 0,
+    unwritten: 0,
+    resumable: 0,
+    properties: state.properties.length,
+    jobsTotal: state.jobs.length,
+    jobsSent: state.jobs.filter((j) => !!j.poll).length,
+  };
+  for (let p = 0; p < state.fates.length; p++) {
+    const n = rowsOf(state, p);
+    const f = state.fates[p];
+    if (f === ".") {
+      if (String(p) in state.received) c.unwritten += n;
+      continue;
+    }
+    c.rowsDone += n;
+    if (f === "a") (c.withResult += n), (c.answered += n);
+    else if (f === "e") (c.rowErrors += n), (c.answered += n);
+    else if (f === "f") c.failed += n;
+    else if (f === "u") c.maybeCreated += n;
+    else if (f === "c") c.notSent += n;
+    else if (f === "g") c.gone += n;
+  }
+  if (state.phase === "paused" || state.phase === "stopped") {
+    for (const job of state.jobs) for (const p of members(job)) if ((job.phase !== "ended" && !isSettled(state, p)) || unwrittenResult(state, p)) c.resumable += rowsOf(state, p);
+  }
+  return c;
+}
+
+export function jobViews(state: RunState): JobView[] {
+  return state.jobs.map((job) => {
+    const list = members(job);
+    // Answered only: a result or the service's word about the property; failures and rows not sent do not count.
+    const answered = (p: number) => {
+      const o = state.received[p];
+      return state.fates[p] === "a" || state.fates[p] === "e" || (!!o && ("result" in o || isAboutProperty(o.error)));
+    };
+    const received = list.filter(answered).length;
+    let status: JobView["status"];
+    if (job.phase === "queued") status = "queued";
+    else if (job.phase === "sending") status = "sending";
+    else if (job.phase === "polling") status = state.phase === "stopped" ? "stopped" : "running";
+    else if (!job.poll) status = job.error?.kind === "cancelled" ? "not_sent" : "failed";
+    else if (job.error?.kind === "cancelled") status = "stopped";
+    else status = job.poll.status === "running" ? "failed" : job.poll.status;
+    return { jobId: job.poll?.jobId ?? null, status, received, total: list.length };
+  });
+}
+
+/** Done: the run has ended and every row asked for has its result or its own reason on the sheet. */
+export function isRunDone(state: RunState): boolean {
+  return state.phase === "ended" && Object.keys(state.received).length === 0 && !state.fates.includes(".");
+}
+
+const rowsWord = (n: number) => `${n.toLocaleString("en-GB")} row${n === 1 ? "" : "s"}`;
+
+function utcTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+}
+
+/**
+ * The run's last word, the same in both add-ins. "Done" only when every row has its result or its own reason on
+ * the sheet; otherwise what is missing, why, and what to do (Resume, or run the check again).
+ */
+export function runSummary(state: RunState): { done: boolean; title: string; lines: string[]; counts: RunCounts } {
+  const c = runCounts(state);
+  const lines: string[] = [];
+  const done = isRunDone(state);
+  let title: string;
+  const problems = c.rowErrors + c.invalid;
+  if (c.skipped) lines.push(`${rowsWord(c.skipped)} hidden by a filter ${c.skipped === 1 ? "was" : "were"} skipped: not sent and not written.`);
+  if (state.fatal) {
+    title = "Failed";
+    lines.unshift(describeError(state.fatal));
+  } else if (state.phase === "paused") {
+    title = "Paused";
+    lines.unshift(
+      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked; choose Resume after ${utcTime(state.pausedUntilMs ?? Date.now())} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
+    );
+  } else if (state.phase === "stopped") {
+    title = "Stopped";
+    lines.unshift(`${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} are in jobs already sent: choose Resume to collect them (no new job is sent).`);
+  } else if (state.phase === "running") {
+    title = "Checking";
+    lines.unshift(`${c.rowsDone.toLocaleString("en-GB")} of ${rowsWord(c.rows)} written.`);
+  } else if (done && !c.failed && !c.maybeCreated && !c.notSent && !c.gone) {
+    title = "Done";
+    lines.unshift(`${rowsWord(c.rows)} checked${problems ? `, ${problems.toLocaleString("en-GB")} with errors (see the Message column)` : ""}.`);
+  } else {
+    title = c.unwritten ? "Not all written" : "Finished with problems";
+    lines.unshift(`${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked${problems ? ` (${problems.toLocaleString("en-GB")} with errors, see the Message column)` : ""}.`);
+  }
+  if (state.phase !== "running") {
+    if (c.failed && !state.fatal) lines.push(`${rowsWord(c.failed)} not refreshed because the service failed${state.firstFailure ? ` (${describeError(state.firstFailure).replace(/[\s.]+$/, "")})` : ""}; earlier values are kept where there were some.`);
+    if (c.maybeCreated) lines.push(`${rowsWord(c.maybeCreated)} not checked: sending their job failed and the service may have created it; run the check again for them.`);
+    if (c.notSent) lines.push(`${rowsWord(c.notSent)} not sent; run the check again for them.`);
+    if (c.gone) lines.push(`${rowsWord(c.gone)} changed or deleted while the check ran; their results were not written. Run the check again for them.`);
+    if (c.unwritten) lines.push(`${rowsWord(c.unwritten)} received but not written to the sheet yet; choose Resume to write them (they are fetched again, no new job).`);
+  }
+  return { done, title, lines, counts: c };
+}
