@@ -70,7 +70,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     // The same rows from column A to the last column in use: our block wherever it stands, and the tables beside.
     const lastUsed = await lastUsedColumn(context, region, 0);
     const wide = await readBlock(context, { ...region, columnIndex: 0, columnCount: Math.max(region.columnIndex + region.columnCount, lastUsed + 1) });
-    const plan = planTable({ values, column: region.columnIndex, rows: sel.selectedOffsets, columns: sel.selectedColumns, wide, lastUsed, sheetColumns: SHEET_COLUMNS, mapping: opts.mapping, hasHeader: opts.hasHeader });
+    const plan = planTable({ values, column: region.columnIndex, rows: sel.selectedOffsets, columns: sel.table ? undefined : sel.selectedColumns, wide, lastUsed, sheetColumns: SHEET_COLUMNS, mapping: opts.mapping, hasHeader: opts.hasHeader });
     if (!plan.ok) {
       const headers = plan.offerColumns ? (plan.header ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`) : [];
       return { ok: false, message: plan.problem, headers, ...(plan.offerColumns ? { found: plan.found, hasHeader: plan.hasHeader } : {}) };

@@ -1,8 +1,7 @@
 /**
  * Exploratory tests of the Excel add-in as a new user would try it, on workbooks and inputs the other tests do not use:
  * the task pane's logic (prepareCheck / runCheck / resumeRun) against the real sandbox over loopback, with the Excel
- * stand-in as the workbook, and the custom functions with odd arguments. A `test.failing` is a bug found here: it
- * asserts what the add-in should do, and the comment above it names the bug.
+ * stand-in as the workbook, and the custom functions with odd arguments.
  */
 import { OUTPUT_COLUMNS, createClient, outputHeaders, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
