@@ -58,6 +58,11 @@ export interface SheetRun {
 
 /** Where the sidebar's run lives; a scheduled re-check keeps its own run under another prefix (schedule.ts). */
 export const MANUAL_SLOT = "compliance.run";
+/**
+ * Where the sidebar keeps a run set aside by a check begun while it was unfinished (core's setAside): still resumable,
+ * its jobs collectable by Resume. One is kept; a third check is refused until one of the two is resumed or finished.
+ */
+export const HELD_SLOT = "compliance.run.held";
 /** User properties hold 9 KB a value: the state is cut into pieces well under it. */
 const PIECE = 8000;
 const CACHE_PIECE = 90000;
