@@ -39,7 +39,7 @@ import {
 import { appendChanges } from "./logs";
 import { rowChanges, worseCount, type Change, type Trigger } from "../../core/changes";
 import { count, errorText } from "../shared/words";
-import { sendRunRequests } from "./http";
+import { sendFor, sendRunRequests } from "./http";
 import { MANUAL_SLOT, type SheetRun } from "./runstore";
 import { afterRun, runProblem, save } from "./runend";
 export { afterRun, runProblem, save };
@@ -268,6 +268,7 @@ export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig
       if (due.requests.some((r) => r.kind === "submit")) save(run);
       const replies = sendRunRequests(
         due.requests.map((r) => r.request),
+        sendFor(apiConfig),
         callStartMs + SEND_BUDGET_MS,
       );
       due.requests.forEach((r, i) => acceptReply(run.engine, r.id, replies[i], Date.now()));
@@ -391,6 +392,7 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
     if (plan.slot !== MANUAL_SLOT) save(run);
     const replies = sendRunRequests(
       due.requests.map((r) => r.request),
+      sendFor(settings.config),
       now + SEND_BUDGET_MS,
     );
     due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
