@@ -2,7 +2,7 @@
  * Where a running check lives between the sidebar's short polls: its small state (job states, range,
  * mapping) in user properties, so that closing and reopening the sidebar resumes; the row keys in the cache.
  */
-import type { ColumnMapping, RunState } from "../../core";
+import { loadRunState, type ColumnMapping, type RunState } from "../../core";
 import type { Trigger } from "../../core/changes";
 
 /**
@@ -94,6 +94,8 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
       run.engine.properties = cached.properties;
       run.engine.keys = cached.keys;
     }
+    // The stored form back to the engine's (core loadRunState): error outcomes kept unwritten are pending again.
+    run.engine = loadRunState(run.engine) ?? run.engine;
     return run;
   } catch (_e) {
     return null;
