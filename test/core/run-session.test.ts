@@ -40,6 +40,10 @@ test("every phase move is in the one table, and a move that is not there is refu
   expect(() => moveRun(s, "collected")).toThrow(/A paused run cannot collected/);
   moveRun(s, "resume");
   expect(s.phase).toBe("running");
+  // Stop is pressed again on a stopped run (a host stopping when its sheet changed): still a move, not an error.
+  moveRun(s, "stop");
+  moveRun(s, "stop");
+  expect(s.phase).toBe("stopped");
 });
 
 test("Checking… marks carry their run's tag: a run takes its own and untagged marks, never another run's", () => {
