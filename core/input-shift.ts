@@ -29,6 +29,20 @@ export function inputShiftNow(
   return score(blockShift) > score(0) ? blockShift : 0;
 }
 
+/**
+ * The same question with no run under way (a re-check on open finding a recorded table again, no row waiting): the
+ * input moved with the block when its first input column, read moved, is filled (its header cell, or without a
+ * header row any cell); else it stayed when that column is filled where it was. Undefined when neither is: the
+ * table's input column is not found.
+ */
+export function inputShiftAtRest(rows: readonly (readonly unknown[])[], mapping: ColumnMapping, blockShift: number, headerRow: number | null): number | undefined {
+  const first = mapping.uprn ?? mapping.postcode ?? mapping.address;
+  if (first === undefined) return undefined;
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+  const filled = (col: number) => (headerRow !== null ? !blank(rows[headerRow]?.[col]) : rows.some((r) => !blank(r[col])));
+  return [blockShift, 0].find((d) => first + d >= 0 && filled(first + d));
+}
+
 /** The property key of a row read with the input columns moved by `shift`. */
 function keyAt(row: readonly unknown[], mapping: ColumnMapping, shift: number): string | undefined {
   const cell = (c: number | undefined) => (c === undefined ? undefined : row[c + shift]);

@@ -196,7 +196,7 @@ export type RunEvent = "finish" | "pause" | "stop" | "stop_spent" | "fail" | "en
 export const RUN_TRANSITIONS: { readonly [P in RunPhase]: { readonly [E in RunEvent]?: RunPhase } } = {
   running: { finish: "ended", pause: "paused", stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", resume: "running" },
   paused: { stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", resume: "running" },
-  stopped: { fail: "ended", end: "ended", collected: "ended", resume: "running" },
+  stopped: { stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", collected: "ended", resume: "running" },
   ended: { fail: "ended", end: "ended", resume: "running" },
 };
 

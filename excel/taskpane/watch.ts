@@ -6,7 +6,7 @@
  * that cannot be found, or that the user changed, is not written: its Run log row says why, and it is forgotten.
  * Loaded as a chunk only when such a re-check is due.
  */
-import { OUTPUT_COLUMNS, type ColumnMapping, type RunLogEntry } from "../../core";
+import { OUTPUT_COLUMNS, inputShiftAtRest, type ColumnMapping, type RunLogEntry } from "../../core";
 import { actionSheets, prepareCheck, runCheck, type RunDeps } from "./check-run";
 import { relocateBlock, type RunPlace } from "./rows-now";
 import { SHEET_COLUMNS, isBlankCell, officeErrorText, readBlock, usedExtent } from "./sheet";
@@ -43,12 +43,11 @@ async function locate(context: Excel.RequestContext, b: WatchedBlock): Promise<L
   const grid = await readBlock(context, { sheet: b.sheet, rowIndex: 0, columnIndex: 0, rowCount: ext.lastRow + 1, columnCount: lastColumn + 1 });
   const at = relocateBlock(grid, b);
   if (!at) return { problem: `The results block on "${b.sheet}" was not found (deleted, or its header row changed)` };
-  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them).
+  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them): core decides.
   const shift = at.blockColumn - b.blockColumn;
   const first = b.inputColumns.uprn ?? b.inputColumns.postcode ?? b.inputColumns.address;
   if (first === undefined) return { problem: `The check of "${b.sheet}" recorded no UPRN or Postcode column` };
-  const filled = (col: number) => (at.headerRow !== null ? !isBlankCell(grid[at.headerRow]?.[col]) : grid.some((r) => !isBlankCell(r[col])));
-  const s = [shift, 0].find((d) => first + d >= 0 && filled(first + d));
+  const s = inputShiftAtRest(grid, b.inputColumns, shift, at.headerRow);
   if (s === undefined) return { problem: `The UPRN or Postcode column of the table on "${b.sheet}" was not found` };
   if (at.headerRow !== null) return { rowIndex: at.headerRow, columnIndex: first + s };
   const row = grid.findIndex((r) => !isBlankCell(r[first + s]));

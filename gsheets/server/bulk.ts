@@ -3,9 +3,9 @@
  * start reads and validates the selected rows and begins the run (sheetrun.ts: the first job sent, the rows marked
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
-import { isAnotherHeader, nextDueInMs, ownSheetProblem, resumeRun, selectionEnd, stopRun, wholeTableSelected, type ColumnMapping, type RunState } from "../../core";
+import { isAnotherHeader, keepForResume, nextDueInMs, ownSheetProblem, resumeFirstQuestion, resumeRun, selectionEnd, stopRun, wholeTableSelected, type ColumnMapping, type RunState } from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
-import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
+import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
 import { a1, columnNumber, findSheet, locateTable, wholeTableEnd } from "./sheet";
 import { afterRun, beginRun, errorText, pollRun, progressOf, readTableRows, save, say, sheetPhase, step, withUserLock } from "./sheetrun";
@@ -58,7 +58,7 @@ function describeRun(run: SheetRun): string {
  * Checks one run at a time per user: a second sidebar (or a double click) is refused while a check runs, with the
  * running check's progress, so that the first run's state is never overwritten. Under the user lock.
  */
-export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
+export function startBulkCheck(opts: { mapping?: ColumnLetters; anyway?: boolean }): StartResult {
   return withUserLock(
     () => startUnlocked(opts),
     () => {
@@ -68,7 +68,7 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult {
   );
 }
 
-function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
+function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): StartResult {
   const settings = loadSettings();
   if (!settings.config) return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
   const stored = loadRun();
@@ -86,6 +86,13 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
       message: `A check of ${describeRun(existing)} is already running (started from this or another sidebar). Wait for it to finish, or press Stop, then check again.`,
       progress: progressOf(existing),
     };
+  }
+  // An unfinished run (stopped, paused, results not written): asked to resume it first; checking anyway sets it aside.
+  const question = existing ? resumeFirstQuestion(existing.engine, { sheet: existing.sheetName, startedAtMs: existing.startedAtMs }) : "";
+  if (question && !(opts && opts.anyway)) return { ok: false, message: question, askResume: true, progress: progressOf(existing!) };
+  if (question) {
+    const held = heldRun();
+    if (held) return { ok: false, message: `Two checks are unfinished already (${describeRun(held)} and ${describeRun(existing!)}): choose Resume to finish one first, so that no job already paid for is lost.`, progress: progressOf(existing!) };
   }
   const manual = lettersToMapping(opts && opts.mapping);
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
@@ -138,10 +145,11 @@ function startUnlocked(opts: { mapping?: ColumnLetters }): StartResult {
   } else if (another) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selection runs into another table (its header is row ${another}), which is left as it is.`);
   else if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
 
+  if (question) saveRun(existing!, HELD_SLOT);
   const begun = beginRun({ sheet, table, firstRow, endRow, values, wholeTable, manualMapping: !!manual, trigger: "manual", slot: MANUAL_SLOT }, { ...settings, config: settings.config });
   if (!begun.ok) return begun;
   const engine = begun.run.engine;
-  return { ok: true, jobIds: engine.jobs.filter((j) => j.poll).map((j) => j.poll!.jobId), progress: progressOf(begun.run, nextDueInMs(engine, Date.now())) };
+  return { ok: true, jobIds: engine.jobs.filter((j) => j.poll).map((j) => j.poll!.jobId), progress: withHeld(progressOf(begun.run, nextDueInMs(engine, Date.now()))) };
 }
 
 // ---- poll, stop, resume ----
@@ -165,7 +173,7 @@ export function pollBulkCheck(): RunProgress | null {
         run.message = `The check stopped: ${/could not be written/.test(errorText(e)) ? errorText(e) : `the sheet could not be read or written (${errorText(e)})`}. Results not written are kept: choose Resume to write them, or check again.`;
       }
       save(run);
-      return progressOf(run, waitMs);
+      return withHeld(progressOf(run, waitMs));
     },
     () => {
       const run = here(loadRun());
@@ -215,7 +223,13 @@ export function cancelBulkCheck(): StopResult | null {
 export function resumeBulkCheck(): RunProgress | null {
   return withUserLock(
     () => {
-      const run = here(loadRun());
+      let run = here(loadRun());
+      const held = heldRun();
+      // The sidebar's own run first; when it has nothing left, the run set aside by a later check is taken up again.
+      if (held && !(run && keepForResume(run.engine))) {
+        run = held;
+        clearRun(HELD_SLOT);
+      }
       if (!run) return null;
       resumeRun(run.engine, Date.now());
       run.phase = run.engine.phase === "running" ? "running" : sheetPhase(run);
@@ -230,9 +244,24 @@ export function resumeBulkCheck(): RunProgress | null {
   );
 }
 
+/** The run set aside by a check begun while it was unfinished, when it is this spreadsheet's and still resumable. */
+function heldRun(): SheetRun | null {
+  const held = here(loadRun(HELD_SLOT));
+  return held && keepForResume(held.engine) ? held : null;
+}
+
+/** The sidebar's run, offering Resume too when a run set aside waits for it. */
+function withHeld(p: RunProgress): RunProgress {
+  if (p.phase === "running" || p.resumable) return p;
+  const held = heldRun();
+  return held ? { ...p, resumable: true, notes: [...p.notes, `The check of ${describeRun(held)} is unfinished: choose Resume to collect its rows (no job is sent again).`] } : p;
+}
+
 export function currentRun(): RunProgress | null {
   const run = here(loadRun());
-  return run ? progressOf(run) : null;
+  if (run) return withHeld(progressOf(run));
+  const held = heldRun();
+  return held ? progressOf(held) : null;
 }
 
 export function forgetRun(): void {

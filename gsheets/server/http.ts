@@ -63,10 +63,17 @@ function networkReply(e: unknown): Reply {
   return { ok: false, error: serviceError("network", "network_error", `Could not reach the compliance service: ${text}`), receivedAtMs: Date.now() };
 }
 
-/** A request made with the demo key: answered here from core's demo data, never sent. */
-function isDemoRequest(req: HttpRequest): boolean {
-  const auth = Object.keys(req.headers).find((h) => h.toLowerCase() === "authorization");
-  return !!auth && isDemoKey(req.headers[auth].replace(/^Bearer\s+/i, ""));
+/**
+ * Who the requests are sent for: with the demo key (core isDemoKey of the key in Settings) they are answered here from
+ * core's demo data and never sent. The caller says so from its settings; the key is never read back out of a header.
+ */
+export interface SendFor {
+  demo: boolean;
+}
+
+/** The SendFor of a service configuration. */
+export function sendFor(config: { apiKey: string }): SendFor {
+  return { demo: isDemoKey(config.apiKey) };
 }
 
 /** Demo jobs live between executions (one per poll) in this user's cache, for its 6 hours at most. */
@@ -85,9 +92,9 @@ function demoAnswer(req: HttpRequest) {
  * hang until UrlFetchApp gives up on it, so none is started after `deadlineMs` (Apps Script ends a call at 6
  * minutes, before the run's state is saved): those come back null, not sent, for the next poll to send.
  */
-export function sendAll(reqs: HttpRequest[], deadlineMs = Infinity): (Reply | null)[] {
+export function sendAll(reqs: HttpRequest[], who: SendFor, deadlineMs = Infinity): (Reply | null)[] {
   if (!reqs.length) return [];
-  if (reqs.some(isDemoRequest)) return reqs.map((r) => ({ ok: true as const, ...demoAnswer(r), receivedAtMs: Date.now() }));
+  if (who.demo) return reqs.map((r) => ({ ok: true as const, ...demoAnswer(r), receivedAtMs: Date.now() }));
   const all = reqs.map(params);
   try {
     const res = reqs.length === 1 ? [UrlFetchApp.fetch(all[0].url, withoutUrl(all[0]))] : UrlFetchApp.fetchAll(all);
@@ -105,8 +112,8 @@ export function sendAll(reqs: HttpRequest[], deadlineMs = Infinity): (Reply | nu
   }
 }
 
-export function send(req: HttpRequest): Reply {
-  return sendAll([req])[0]!;
+export function send(req: HttpRequest, who: SendFor): Reply {
+  return sendAll([req], who)[0]!;
 }
 
 /**
@@ -117,9 +124,9 @@ export function send(req: HttpRequest): Reply {
  * made its job) unless the exception proves nothing left (a DNS failure, a refused connection). Requests not
  * started because the call is out of time are "not_sent".
  */
-export function sendRunRequests(reqs: HttpRequest[], deadlineMs = Infinity): RunReply[] {
+export function sendRunRequests(reqs: HttpRequest[], who: SendFor, deadlineMs = Infinity): RunReply[] {
   if (!reqs.length) return [];
-  if (reqs.some(isDemoRequest)) return reqs.map(demoAnswer);
+  if (who.demo) return reqs.map(demoAnswer);
   const all = reqs.map(params);
   const asReply = (res: GoogleAppsScript.URL_Fetch.HTTPResponse): RunReply => ({
     status: res.getResponseCode(),

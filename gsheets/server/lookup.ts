@@ -5,7 +5,7 @@
 import { buildAddressLookupRequest, describeError, interpretAddressResponse, normalisePostcode } from "../../core";
 import type { InsertResult, LookupResult } from "../shared/api";
 import { count } from "../shared/words";
-import { send } from "./http";
+import { send, sendFor } from "./http";
 import { loadSettings } from "./settings";
 
 const LIMIT = 50;
@@ -28,7 +28,7 @@ export function lookupAddresses(q: { postcode?: string; query?: string }): Looku
   if (req.url.length > MAX_URL_LENGTH) {
     return { ok: false, message: `That search is too long to send (Apps Script refuses web addresses over 2 KB). Use a few words of the address, such as the house number and street.` };
   }
-  const reply = send(req);
+  const reply = send(req, sendFor(settings.config));
   if (!reply.ok) return { ok: false, message: describeError(reply.error) };
   const r = interpretAddressResponse(reply.status, reply.headers, reply.text, reply.receivedAtMs);
   if (!r.ok) return { ok: false, message: describeError(r.error) };

@@ -2,7 +2,7 @@
  * What the sidebar shows of a run: its phase, counts, jobs and the line that says how it goes (core's summary),
  * and how soon the sidebar should poll again.
  */
-import { dateProblemsLine, describeError, jobViews, runCounts, runSummary } from "../../core";
+import { dateProblemsLine, jobViews, runCounts, runSummary, wholeRunFailureText } from "../../core";
 import type { RunProgress } from "../shared/api";
 import { count } from "../shared/words";
 import type { SheetRun } from "./runstore";
@@ -46,8 +46,8 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
     rateLimited: run.engine.nextRequestAtMs > Date.now(),
     notes: run.notes,
     failedJobs: run.phase === "running" ? 0 : failed,
-    // Why, when every job failed (a refused key, the service down): said once, in the error box.
-    problem: run.phase === "done" && views.length > 0 && failed === views.length && (run.engine.fatal ?? run.engine.firstFailure) ? describeError((run.engine.fatal ?? run.engine.firstFailure)!) : "",
+    // Why, when the whole run failed (core's one rule: a refused key, the service down): said once, in the error box.
+    problem: run.phase === "done" ? wholeRunFailureText(run.engine) : "",
     resumable: c.resumable > 0,
   };
 }

@@ -2,7 +2,7 @@
  * Where a running check lives between the sidebar's short polls: its small state (job states, range,
  * mapping) in user properties, so that closing and reopening the sidebar resumes; the row keys in the cache.
  */
-import type { ColumnMapping, RunState } from "../../core";
+import { loadRunState, type ColumnMapping, type RunState } from "../../core";
 import type { Trigger } from "../../core/changes";
 
 /**
@@ -58,6 +58,11 @@ export interface SheetRun {
 
 /** Where the sidebar's run lives; a scheduled re-check keeps its own run under another prefix (schedule.ts). */
 export const MANUAL_SLOT = "compliance.run";
+/**
+ * Where the sidebar keeps a run set aside by a check begun while it was unfinished (core's setAside): still resumable,
+ * its jobs collectable by Resume. One is kept; a third check is refused until one of the two is resumed or finished.
+ */
+export const HELD_SLOT = "compliance.run.held";
 /** User properties hold 9 KB a value: the state is cut into pieces well under it. */
 const PIECE = 8000;
 const CACHE_PIECE = 90000;
@@ -89,6 +94,8 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
       run.engine.properties = cached.properties;
       run.engine.keys = cached.keys;
     }
+    // The stored form back to the engine's (core loadRunState): error outcomes kept unwritten are pending again.
+    run.engine = loadRunState(run.engine) ?? run.engine;
     return run;
   } catch (_e) {
     return null;

@@ -10,7 +10,7 @@ import { ACTION_LIST_DAYS, parseWindowSettings, storedActionDays, storedWindows,
 import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo-key";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
-import { send } from "./http";
+import { send, sendFor } from "./http";
 
 /** The service's base URL; appsscript.json's urlFetchWhitelist must cover it (the build checks). */
 export const DEFAULT_BASE_URL = "https://api.property-compliance.example/v1";
@@ -86,7 +86,7 @@ type Probe = { accepted: true } | { accepted: false; refused: boolean; message: 
  * service takes the key. An answer about the lookup itself (no address found) still means it did.
  */
 function probeKey(config: ClientConfig): Probe {
-  const reply = send(buildAddressLookupRequest(config, KEY_CHECK_QUERY));
+  const reply = send(buildAddressLookupRequest(config, KEY_CHECK_QUERY), sendFor(config));
   if (!reply.ok) return { accepted: false, refused: false, message: describeError(reply.error) };
   const r = interpretAddressResponse(reply.status, reply.headers, reply.text, reply.receivedAtMs);
   if (r.ok || isAboutProperty(r.error)) return { accepted: true };

@@ -13,7 +13,6 @@ import {
   describeError,
   dueRequests,
   isCheckingMessage,
-  jobViews,
   blockColumnByRows,
   findBlockNow,
   findHeaderBlock,
@@ -29,7 +28,7 @@ import {
   runCounts,
   serviceError,
   stopRun,
-  storedState,
+  newRunId,
   type Cell,
   type InputRow,
   type Outcome,
@@ -37,18 +36,18 @@ import {
   type UserDates,
   type WindowSettings,
 } from "../../core";
-import { refreshAfterRun, withSheetCache } from "./actions";
-import { appendChanges, appendRunLog, runBy } from "./logs";
-import { rowChanges, runLogEntry, worseCount, type Change, type Trigger } from "../../core/changes";
+import { appendChanges } from "./logs";
+import { rowChanges, worseCount, type Change, type Trigger } from "../../core/changes";
 import { count, errorText } from "../shared/words";
-import { sendRunRequests } from "./http";
-import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
+import { sendFor, sendRunRequests } from "./http";
+import { MANUAL_SLOT, type SheetRun } from "./runstore";
+import { afterRun, runProblem, save } from "./runend";
+export { afterRun, runProblem, save };
 export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import { BLOCK_WIDTH, checkBlock, hiddenByFilter, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
 import { progressOf, say, sheetPhase } from "./progress";
 import { placeReader, readOwnDates, todayInFileZone } from "./days";
-import { recordWatch } from "./watch";
 
 export { progressOf, say, sheetPhase };
 
@@ -139,7 +138,7 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   const input = n ? readRows(sheet, top, lastRow, cols) : [];
   const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
   // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
-  const now = propertiesNow({ input, message: (i) => marks[i][0], inputColumns: run.mapping, blockShift: shift, keys: new Set(run.engine.keys), rowNumber: (i) => top + i });
+  const now = propertiesNow({ input, message: (i) => marks[i][0], inputColumns: run.mapping, blockShift: shift, keys: new Set(run.engine.keys), rowNumber: (i) => top + i, runId: run.engine.runId });
   const { rowsNow, notes } = now;
   const mapping = now.inputColumns;
   const best = now.shift;
@@ -164,7 +163,7 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
     const key = t.rowsNow[w.row].key;
     const outcome: Outcome = w.outcome;
     if (key && interim.has(key) && "error" in outcome) {
-      rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, describeError(outcome.error)));
+      rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, describeError(outcome.error), run.engine.runId));
       continue;
     }
     const note = t.notes[w.row];
@@ -251,6 +250,7 @@ export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig
       if (due.requests.some((r) => r.kind === "submit")) save(run);
       const replies = sendRunRequests(
         due.requests.map((r) => r.request),
+        sendFor(apiConfig),
         callStartMs + SEND_BUDGET_MS,
       );
       due.requests.forEach((r, i) => acceptReply(run.engine, r.id, replies[i], Date.now()));
@@ -267,66 +267,6 @@ export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig
 }
 
 
-
-/**
- * When a run ends with rows written: the Action list and the Compliance summary are built again from the whole block.
- * Their failure never touches the results block; it is said in the run's notes. A manual run that ended well is
- * recorded for the schedule to re-check (watch.ts). Returns the Run log's line, empty when it could not be written.
- */
-export function afterRun(run: SheetRun): string {
-  // The spreadsheet, its time zone and the sheets written are looked up once for the Action list, summary and Run log.
-  return withSheetCache(() => endRun(run));
-}
-
-function endRun(run: SheetRun): string {
-  if (run.rowsWritten) {
-    const line = refreshAfterRun(run);
-    if (line) run.notes.push(line);
-  }
-  if (run.phase === "done" && run.trigger !== "scheduled" && run.engine.properties.length) {
-    try {
-      recordWatch(run);
-    } catch (_e) {
-      // Only the schedule's list of tables is not updated; the check itself is complete.
-    }
-  }
-  // Every run that ends gets its Run log row, written or not.
-  try {
-    const line = appendRunLog(
-      runLogEntry(run.engine, {
-        startedAt: new Date(run.startedAtMs).toISOString(),
-        endedAt: new Date(Date.now()).toISOString(),
-        trigger: run.trigger ?? "manual",
-        runBy: runBy(),
-        changed: run.changed ?? 0,
-        worse: run.worse ?? 0,
-        problem: runProblem(run),
-      }),
-    );
-    run.notes.push(line);
-    return line;
-  } catch (e) {
-    run.notes.push(`The Run log could not be written (${errorText(e)}); the results are written.`);
-    return "";
-  }
-}
-
-/**
- * Why the run did not check everything, for the Run log (and the schedule's staleness): stopped or paused, or ended
- * with jobs that failed (the service down, the key refused); empty when it ended well (rows the service answered
- * with an error about the property do not count: they were checked).
- */
-export function runProblem(run: SheetRun): string {
-  if (run.phase !== "done") return run.message;
-  const failed = jobViews(run.engine).some((j) => j.status === "failed" || j.status === "timed_out");
-  return failed || run.engine.fatal ? run.message : "";
-}
-
-/** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */
-export function save(run: SheetRun): void {
-  run.savedAtMs = Date.now();
-  saveRun({ ...run, engine: storedState(run.engine) }, run.slot ?? MANUAL_SLOT);
-}
 
 export function pollRun(run: SheetRun, callStartMs: number): number {
   const sheet = findSheet(run.sheetId);
@@ -382,8 +322,9 @@ export interface RunPlan {
 }
 
 /**
- * Creates the run and sends its first submits before anything is written: a refused key or plan stops here with
- * the sheet untouched. Then every row gets its line ("Checking…", or its input error) and what already arrived.
+ * Creates the run and sends its first submits before anything is written, then every row gets its line ("Checking…",
+ * or its input error) and what already arrived. A refused key or plan ends the run with one request: every row says
+ * why (core's run policy, as in Excel) and the Run log has the run.
  */
 export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullable<Settings["config"]> }): { ok: true; run: SheetRun } | { ok: false; message: string } {
   const { sheet, table, firstRow, endRow, values, wholeTable } = plan;
@@ -391,8 +332,9 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
   const read = readPropertyRows(values, { mapping: table.mapping, hasHeader: false });
   const rows: InputRow[] = read.rows.filter((r) => !hidden.has(firstRow + r.index));
   const now = Date.now();
-  const runId = `run_${now.toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
-  const engine = createRun(rows, { plan: settings.plan === "enterprise" ? 10000 : 1000, nowMs: now, runId, skippedRows: hidden.size });
+  const runId = newRunId(now, Math.random());
+  // The plan's batch cap is core's (core/checks.ts PLANS), the same in both add-ins.
+  const engine = createRun(rows, { plan: settings.plan, nowMs: now, runId, skippedRows: hidden.size });
   const validRows = rows.filter((r) => r.key && !r.error).length;
   const run: SheetRun = {
     v: 2,
@@ -421,23 +363,22 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
   if (plan.trigger !== "manual") run.trigger = plan.trigger;
   if (plan.slot !== MANUAL_SLOT) run.slot = plan.slot;
 
-  // The first submit goes before anything is written: a refused key or plan stops here with the sheet untouched.
-  // Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
+  // The first submit goes alone, before anything is written: a refused key or plan costs one request. Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
   for (let round = 0; round < 3; round++) {
     // Each round can hang as long as UrlFetchApp lets a request: none starts after the call's sending minute.
     if (round > 0 && Date.now() >= now + SEND_BUDGET_MS) break;
     const due = dueRequests(engine, settings.config, Date.now());
     if (!due.requests.length) break;
     // A scheduled run stores its state before a submit is sent, as step() does: an execution that dies while
-    // sending is followed by one that knows the job may exist and never sends it again. (The sidebar's start keeps
-    // nothing until the service has accepted a job: a refused key leaves no run behind.)
+    // sending is followed by one that knows the job may exist and never sends it again.
     if (plan.slot !== MANUAL_SLOT) save(run);
     const replies = sendRunRequests(
       due.requests.map((r) => r.request),
+      sendFor(settings.config),
       now + SEND_BUDGET_MS,
     );
     due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
-    if (engine.fatal) return { ok: false, message: describeError(engine.fatal) };
+    if (engine.fatal) break;
   }
 
   ensureBlockFits(sheet, table.blockCol);
@@ -455,7 +396,7 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
   rows.forEach((row) => {
     const sheetRow = firstRow + row.index;
     if (row.error || !row.key) marks.set(sheetRow, (prev) => outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev));
-    else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso));
+    else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso, runId));
   });
   writeBlockRows(sheet, table.blockCol, marks);
   run.rowsWritten = marks.size;

@@ -96,7 +96,7 @@ export type StopResult = RunProgress & { busy?: boolean };
 
 export type StartResult =
   | { ok: true; jobIds: string[]; progress: RunProgress }
-  | { ok: false; message: string; needsMapping?: boolean; progress?: RunProgress | null };
+  | { ok: false; message: string; needsMapping?: boolean; progress?: RunProgress | null; askResume?: boolean };
 
 export interface AddressView {
   uprn: string;
@@ -171,7 +171,8 @@ export interface ServerApi {
   getSelection(): string;
   saveSettings(input: SettingsInput): SettingsResult;
   removeApiKey(): SettingsResult;
-  startBulkCheck(opts: { mapping?: ColumnLetters }): StartResult;
+  /** anyway: check even though a run is unfinished (it is set aside, still resumable); without it, askResume asks first. */
+  startBulkCheck(opts: { mapping?: ColumnLetters; anyway?: boolean }): StartResult;
   pollBulkCheck(): RunProgress | null;
   cancelBulkCheck(): StopResult | null;
   /** Goes on with a paused or stopped run: collects the jobs already sent, sends the ones not sent. */

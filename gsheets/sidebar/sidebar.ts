@@ -176,8 +176,9 @@ async function poll(): Promise<void> {
   }
 }
 
-async function startCheck(): Promise<void> {
+async function startCheck(anyway = false): Promise<void> {
   const btn = $<HTMLButtonElement>("check-btn");
+  $("check-anyway-btn").hidden = true;
   if (btn.disabled) return; // a run is going, or starting
   btn.disabled = true;
   showMessage("Reading the selected rows and sending them…");
@@ -188,9 +189,11 @@ async function startCheck(): Promise<void> {
     address: $<HTMLInputElement>("map-address").value.trim(),
   };
   try {
-    const r = await call("startBulkCheck", { mapping });
+    const r = await call("startBulkCheck", { mapping, anyway });
     if (!r.ok) {
       showMessage(r.message, true);
+      // An unfinished run: Resume it (its button shows), or check the selection anyway (it stays resumable).
+      $("check-anyway-btn").hidden = !r.askResume;
       if (r.needsMapping) $<HTMLDetailsElement>("mapping").open = true;
       renderRun(r.progress || null);
       if (r.progress && r.progress.phase === "running") schedulePoll(r.progress.waitMs);
@@ -389,7 +392,11 @@ onSubmit("check-form", startCheck);
 onSubmit("settings-form", saveSettings);
 onSubmit("lookup-form", lookup);
 $("stop-btn").addEventListener("click", () => void stopCheck());
-$("resume-btn").addEventListener("click", () => void resumeCheck());
+$("resume-btn").addEventListener("click", () => {
+  $("check-anyway-btn").hidden = true;
+  void resumeCheck();
+});
+$("check-anyway-btn").addEventListener("click", () => void startCheck(true));
 $("remove-key").addEventListener("click", () => void removeKey());
 $("try-demo").addEventListener("click", () => void tryDemo());
 $("insert-sample").addEventListener("click", () => void insertSample());

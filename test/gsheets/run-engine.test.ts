@@ -201,7 +201,7 @@ test("the daily quota runs out mid-run: paused with the time to resume; after th
     expect(posts).toBe(4);
     // Rows waiting say so, and keep their "Checking…" mark for the Resume.
     const blockCol = outputCol(env.sheet, "compliance_score");
-    expect(rowsOf(env, firstRow, lastRow, blockCol).some((r) => /^Checking… Waiting/.test(r.message))).toBe(true);
+    expect(rowsOf(env, firstRow, lastRow, blockCol).some((r) => /^Checking… (\(run \w+\) )?Waiting/.test(r.message))).toBe(true);
 
     await small.advanceClock(24 * 3600 * 1000);
     env.clock.offsetMs += 24 * 3600 * 1000;

@@ -1,0 +1,67 @@
+/**
+ * The end of a check run on a sheet, and what is kept of it: the Action list and Compliance summary built again, the
+ * schedule told, the Run log row (core's runLogEntry and runLogProblem), and the run stored for the sidebar or Resume.
+ */
+import { runLogEntry, runLogProblem, storedState } from "../../core";
+import { refreshAfterRun, withSheetCache } from "./actions";
+import { appendRunLog, runBy } from "./logs";
+import { errorText } from "../shared/words";
+import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
+import { recordWatch } from "./watch";
+
+/**
+ * When a run ends with rows written: the Action list and the Compliance summary are built again from the whole block.
+ * Their failure never touches the results block; it is said in the run's notes. A manual run that ended well is
+ * recorded for the schedule to re-check (watch.ts). Returns the Run log's line, empty when it could not be written.
+ */
+export function afterRun(run: SheetRun): string {
+  // The spreadsheet, its time zone and the sheets written are looked up once for the Action list, summary and Run log.
+  return withSheetCache(() => endRun(run));
+}
+
+function endRun(run: SheetRun): string {
+  if (run.rowsWritten) {
+    const line = refreshAfterRun(run);
+    if (line) run.notes.push(line);
+  }
+  if (run.phase === "done" && run.trigger !== "scheduled" && run.engine.properties.length) {
+    try {
+      recordWatch(run);
+    } catch (_e) {
+      // Only the schedule's list of tables is not updated; the check itself is complete.
+    }
+  }
+  // Every run that ends gets its Run log row, written or not.
+  try {
+    const line = appendRunLog(
+      runLogEntry(run.engine, {
+        startedAt: new Date(run.startedAtMs).toISOString(),
+        endedAt: new Date(Date.now()).toISOString(),
+        trigger: run.trigger ?? "manual",
+        runBy: runBy(),
+        changed: run.changed ?? 0,
+        worse: run.worse ?? 0,
+        problem: runProblem(run),
+      }),
+    );
+    run.notes.push(line);
+    return line;
+  } catch (e) {
+    run.notes.push(`The Run log could not be written (${errorText(e)}); the results are written.`);
+    return "";
+  }
+}
+
+/**
+ * Why the run did not check everything, for the Run log (and the schedule's staleness): core's one rule
+ * (runLogProblem), in the sidebar's words for the run; empty when it ended well.
+ */
+export function runProblem(run: SheetRun): string {
+  return runLogProblem(run.engine, run.message);
+}
+
+/** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */
+export function save(run: SheetRun): void {
+  run.savedAtMs = Date.now();
+  saveRun({ ...run, engine: storedState(run.engine) }, run.slot ?? MANUAL_SLOT);
+}

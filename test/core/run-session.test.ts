@@ -1,0 +1,114 @@
+/**
+ * The run session's rules in core (core/run/session.ts, the phase table in core/run/state.ts, the run tags of
+ * core/run/rows.ts, core/input-shift.ts at rest), without HTTP: what both add-ins ask before, during and after a run.
+ */
+import {
+  RUN_TRANSITIONS,
+  createRun,
+  endRun,
+  inputShiftAtRest,
+  isCheckingMessage,
+  keepForResume,
+  markTag,
+  markWritten,
+  matchRows,
+  moveRun,
+  newRunId,
+  readPropertyRows,
+  resumeFirstQuestion,
+  runTag,
+  serviceError,
+  setAside,
+  stopRun,
+  takeOut,
+  waitingRow,
+  checkingRow,
+  wholeRunFailure,
+  OUTPUT_COLUMNS,
+  type RunState,
+} from "../../core";
+
+const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const rowsOf = (uprns: string[]) => readPropertyRows(uprns.map((u) => [u]), { mapping: { uprn: 0 }, hasHeader: false }).rows;
+const run = (uprns: string[], runId: string) => createRun(rowsOf(uprns), { nowMs: 0, runId });
+
+test("every phase move is in the one table, and a move that is not there is refused", () => {
+  expect(Object.keys(RUN_TRANSITIONS).sort()).toEqual(["ended", "paused", "running", "stopped"]);
+  const s = run(["100023336956"], "run_a");
+  moveRun(s, "pause");
+  expect(s.phase).toBe("paused");
+  expect(() => moveRun(s, "collected")).toThrow(/A paused run cannot collected/);
+  moveRun(s, "resume");
+  expect(s.phase).toBe("running");
+  // Stop is pressed again on a stopped run (a host stopping when its sheet changed): still a move, not an error.
+  moveRun(s, "stop");
+  moveRun(s, "stop");
+  expect(s.phase).toBe("stopped");
+});
+
+test("Checking… marks carry their run's tag: a run takes its own and untagged marks, never another run's", () => {
+  const a = newRunId(1_000, 0.1);
+  const b = newRunId(1_000, 0.2);
+  expect(a).not.toBe(b);
+  expect(runTag(a)).toMatch(/^[0-9a-z]{5}$/);
+  const mark = String(checkingRow(undefined, "2026-11-25T00:00:00Z", a)[MESSAGE]);
+  const waiting = String(waitingRow(undefined, "2026-11-25T00:00:00Z", "Stopped before this row's result arrived", a)[MESSAGE]);
+  for (const m of [mark, waiting]) {
+    expect(markTag(m)).toBe(runTag(a));
+    expect(isCheckingMessage(m, a)).toBe(true);
+    expect(isCheckingMessage(m, b)).toBe(false);
+    expect(isCheckingMessage(m)).toBe(true);
+  }
+  expect(isCheckingMessage("Checking… (the result is written here when it arrives)", b)).toBe(true);
+  // A row of another run holding a property this run does not check is not "changed" for this run: the host does
+  // not pass it as checking, so matchRows leaves it alone.
+  const s = run(["100023336956"], b);
+  const rowsNow = [mark, waiting].map((m) => (isCheckingMessage(m, b) ? { checking: true } : {}));
+  expect(matchRows(s, rowsNow, []).changed).toEqual([]);
+});
+
+test("a stopped run with jobs sent is kept and asked about; runs set aside are kept once each, the newest last", () => {
+  const s = run(["100023336956", "10033544614"], "run_s");
+  s.jobs[0].phase = "polling";
+  s.jobs[0].poll = { jobId: "j1" } as RunState["jobs"][number]["poll"];
+  stopRun(s);
+  expect(s.phase).toBe("stopped");
+  expect(keepForResume(s)).toBe(true);
+  expect(resumeFirstQuestion(s, { sheet: "Sheet1", startedAtMs: Date.UTC(2026, 10, 25, 9, 30) })).toBe(
+    `A check of 2 rows on Sheet1 (started 2026-11-25 09:30 UTC, run ${runTag("run_s")}) is unfinished: 2 rows wait for results already paid for. Resume it first? If you check these rows now instead, it stays ready to Resume and its rows are left as they are.`,
+  );
+  const done = run(["100023336956"], "run_d");
+  endRun(done, serviceError("cancelled", "x", "x"));
+  // Its last outcome not on the sheet yet: still kept (a write refused); once written, nothing is left to ask about.
+  expect(keepForResume(done)).toBe(true);
+  markWritten(done, [{ property: 0, present: true }]);
+  expect(resumeFirstQuestion(done, { sheet: "Sheet1", startedAtMs: 0 })).toBe("");
+  const held = setAside(setAside([], { state: s }, (h) => h.state), { state: done }, (h) => h.state);
+  expect(held.map((h) => h.state.runId)).toEqual(["run_s"]);
+  expect(setAside(held, { state: s }, (h) => h.state)).toHaveLength(1);
+  expect(takeOut(held, "run_s", (h) => h.state)).toEqual([]);
+});
+
+test("the whole run failed: a fatal error, or the service failing every row sent; not when some rows were answered", () => {
+  const s = run(["100023336956", "10033544614"], "run_w");
+  const down = serviceError("server", "internal", "The service failed.");
+  endRun(s, down);
+  s.firstFailure = down;
+  s.fates = "ff";
+  expect(wholeRunFailure(s)).toEqual(down);
+  s.fates = "af";
+  expect(wholeRunFailure(s)).toBeUndefined();
+  s.fatal = serviceError("auth", "invalid_api_key", "The API key was not accepted.");
+  expect(wholeRunFailure(s)?.code).toBe("invalid_api_key");
+});
+
+test("input columns at rest: moved with the block when the moved column holds the header, else where they were", () => {
+  const grid = [
+    ["", "UPRN", "Notes"],
+    ["", "1", "x"],
+  ];
+  expect(inputShiftAtRest(grid, { uprn: 0 }, 1, 0)).toBe(1);
+  expect(inputShiftAtRest(grid, { uprn: 1 }, 1, 0)).toBe(1);
+  expect(inputShiftAtRest([["UPRN", ""]], { uprn: 0 }, 1, 0)).toBe(0);
+  expect(inputShiftAtRest([["", ""]], { uprn: 0 }, 1, 0)).toBeUndefined();
+});
