@@ -70,9 +70,13 @@ export function runCounts(state: RunState): RunCounts {
       continue;
     }
     c.rowsDone += n;
-    if (f === "a") (c.withResult += n), (c.answered += n);
-    else if (f === "e") (c.rowErrors += n), (c.answered += n);
-    else if (f === "f") c.failed += n;
+    if (f === "a") {
+      c.withResult += n;
+      c.answered += n;
+    } else if (f === "e") {
+      c.rowErrors += n;
+      c.answered += n;
+    } else if (f === "f") c.failed += n;
     else if (f === "u") c.maybeCreated += n;
     else if (f === "c") c.notSent += n;
     else if (f === "g") c.gone += n;

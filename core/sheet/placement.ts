@@ -218,8 +218,10 @@ export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0, 
     for (const t of keyed) {
       if (t.uprn === undefined || t.first > b || owner.has(t.first)) continue;
       const score = rows.filter((r) => uprnKey(r[t.uprn!]) !== "" && uprnKey(r[t.uprn!]) === uprnKey(r[b + MATCHED_UPRN])).length;
-      if (score && (!best || score > best.score)) (best = { t: t.first, score }), (tie = false);
-      else if (score && best && score === best.score) tie = true;
+      if (score && (!best || score > best.score)) {
+        best = { t: t.first, score };
+        tie = false;
+      } else if (score && best && score === best.score) tie = true;
     }
     if (best && !tie) owner.set(best.t, b);
   }

@@ -164,7 +164,10 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
         found?.load("name");
         await context.sync();
-        if (used && !used.isNullObject) (existing = used.values as unknown[][]), (existingFormats = used.numberFormat as unknown[][]);
+        if (used && !used.isNullObject) {
+          existing = used.values as unknown[][];
+          existingFormats = used.numberFormat as unknown[][];
+        }
         if (found && !found.isNullObject) chart = found;
       }
       const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);

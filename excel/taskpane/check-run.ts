@@ -179,7 +179,10 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const progress = () => {
     const p = progressOf(state);
     const text = JSON.stringify(p);
-    if (text !== said) (said = text), deps.onProgress?.(p);
+    if (text !== said) {
+      said = text;
+      deps.onProgress?.(p);
+    }
   };
   return {
     async presentKeys(): Promise<ReadonlySet<string> | undefined> {
@@ -339,6 +342,7 @@ async function startRows(deps: RunDeps, origin: PreparedCheck["origin"], block: 
       return;
     } catch (e) {
       deps.onNotice?.(`${writeErrorText(e)} The check starts as soon as Excel accepts it.`);
+      // eslint-disable-next-line preserve-caught-error -- the message carries the cause's text; Error's `cause` option is ES2022, past the pane's target.
       if (waited >= budget) throw new Error(`Nothing was sent. ${writeErrorText(e)} Then run Check again.`);
       const ms = Math.min(delay, budget - waited);
       await sleep(ms);

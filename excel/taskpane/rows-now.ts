@@ -137,7 +137,10 @@ export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pe
     const key = t.keys[i];
     const want = key ? tally.shown.get(key) : undefined;
     if (t.rowsNow[i].checking) {
-      if (want && !pending.has(key!)) (block[i] = want), (t.rowsNow[i] = {});
+      if (want && !pending.has(key!)) {
+        block[i] = want;
+        t.rowsNow[i] = {};
+      }
       return;
     }
     if (!tally.stamps.has(String(prev[CHECKED_AT] ?? "")) || String(prev[MESSAGE] ?? "").includes(ROW_CHANGED_ERROR.message)) return;
@@ -145,7 +148,10 @@ export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pe
     if (!key && String(prev[MATCHED_UPRN] ?? "") === "") return;
     if (want && sameCells(prev, want)) return;
     if (want) block[i] = want;
-    else if (key && pending.has(key)) (block[i] = checkingRow(undefined, at, runId)), (t.rowsNow[i] = { key, checking: true });
+    else if (key && pending.has(key)) {
+      block[i] = checkingRow(undefined, at, runId);
+      t.rowsNow[i] = { key, checking: true };
+    }
     else block[i] = outputRow({ error: ROW_CHANGED_ERROR }, at, prev);
   });
 }

@@ -197,7 +197,7 @@ function staleText(rec: ScheduleRecord | null, status: ScheduleStatus, nowMs: nu
   if (nowMs - since <= limit) return "";
   const hours = Math.round(limit / 3600000);
   const what = status.lastSuccessAtMs ? `since ${at(status.lastSuccessAtMs)}` : `since it was set on ${at(rec.setAtMs)}`;
-  let problem = "";
+  let problem: string;
   try {
     problem = lastRunLogProblem();
   } catch (_e) {
@@ -214,7 +214,7 @@ export function scheduleView(): ScheduleView {
   const ss = SpreadsheetApp.getActive();
   const on = !!rec && rec.mode !== "off";
   const mine = on && (!rec!.runsAs || !me || rec!.runsAs === me);
-  let installed = false;
+  let installed: boolean;
   try {
     installed = ownTriggers().length > 0;
   } catch (_e) {

@@ -12,7 +12,6 @@ import {
   createRun,
   describeError,
   dueRequests,
-  isCheckingMessage,
   blockColumnByRows,
   findBlockNow,
   findHeaderBlock,
