@@ -8,7 +8,7 @@ import { memoryStore } from "../../excel/settings";
 import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, UNFINISHED_KEY, type ExcelRun, type RunProgress } from "../../excel/taskpane/check-run";
 import { insertAddress, writeOutputRows } from "../../excel/taskpane/sheet";
 import { checkResultFor } from "../../sandbox/dataset";
-import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

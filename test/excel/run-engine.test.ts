@@ -8,7 +8,7 @@ import { OUTPUT_COLUMNS, createClient, runSummary, type PlanName } from "../../c
 import { memoryStore } from "../../excel/settings";
 import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, type ExcelRun, type RunDeps } from "../../excel/taskpane/check-run";
 import { startSandbox, type SandboxOptions } from "../../sandbox/app";
-import { knownUprns, type Sandbox } from "./helpers/sandbox";
+import { knownUprns, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

@@ -102,7 +102,7 @@ test("a refused key, a plan without API access and a missing key: clear messages
     ["not-a-real-key", /API key was not accepted/],
     ["sandbox-no-api", /no API access/],
   ] as const) {
-    // Save refuses a key the service rejects (see new-user.test.ts); this one was revoked after it was saved.
+    // Save refuses a key the service rejects (see user-sheets.test.ts); this one was revoked after it was saved.
     env.userProperties.data.set("compliance.apiKey", key);
     const mark = env.log.mark();
     const r = env.run("startBulkCheck", {});

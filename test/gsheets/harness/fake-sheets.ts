@@ -2,6 +2,7 @@
  * A stand-in for SpreadsheetApp: sheets held in memory that behave like Sheets where our code depends on it
  * (value coercion, formulas, bounds, conditional formats) and record every call, so tests can count writes.
  */
+import { columnLetter, columnNumber } from "../../helpers/columns";
 
 export interface CallRecord {
   target: "SpreadsheetApp" | "Spreadsheet" | "Sheet" | "Range" | "RangeList";
@@ -31,17 +32,8 @@ export class CallLog {
 
 type MakeDate = (ms: number) => Date;
 
-export function columnLetter(col: number): string {
-  let s = "";
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
-function colNumber(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n;
-}
+export { columnLetter };
+const colNumber = columnNumber;
 
 /**
  * A1 notation, including Sheets' open-ended forms: whole columns ("A:C", as clicking column letters
