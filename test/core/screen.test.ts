@@ -5,15 +5,19 @@
 import { createClient, outputHeaders, outputRow, readPropertyRows, type Outcome, type ScreenProgress } from "../../core";
 import { startSandbox, type SandboxHandle } from "../../sandbox/app";
 import { checkResultFor, getDataset } from "../../sandbox/dataset";
+import { testClock } from "../helpers/clock";
 
+/** The sandbox and the client share a test clock: polls, back-offs and Retry-After waits pass without real waiting. */
+const clock = testClock();
 let sandbox: SandboxHandle;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, msPerProperty: 0 });
+  sandbox = await startSandbox({ port: 0, msPerProperty: 0, now: clock.date });
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const client = (apiKey = "sandbox-professional", extra = {}) => createClient({ baseUrl: sandbox.baseUrl, apiKey, fetch, ...extra });
+const client = (apiKey = "sandbox-professional", extra = {}) =>
+  createClient({ baseUrl: sandbox.baseUrl, apiKey, fetch: clock.fetch(fetch), sleep: clock.sleep, now: clock.now, ...extra });
 const uprns = (n: number, from = 0) => getDataset().properties.slice(from, from + n).map((p) => p.uprn);
 const isResult = (o: Outcome | undefined): o is { result: any } => !!o && "result" in o;
 const errorCode = (o: Outcome | undefined) => (o && "error" in o ? o.error.code : undefined);
@@ -129,7 +133,8 @@ describe("faults", () => {
 
   test("slow responses past the request timeout are retried, then reported", async () => {
     sandbox.setFaults([{ kind: "latency", route: "check", latency_ms: 800 }]);
-    const c = client("sandbox-professional", { requestTimeoutMs: 200, maxRetries: 1 });
+    // Real time here: the timeout races a real 800 ms delay.
+    const c = client("sandbox-professional", { requestTimeoutMs: 200, maxRetries: 1, fetch, sleep: undefined, now: undefined });
     await expect(c.check({ uprn: uprns(1)[0] })).rejects.toMatchObject({ kind: "timeout" });
   });
 
@@ -157,10 +162,10 @@ describe("faults", () => {
   });
 
   test("cancel: unfinished rows say cancelled, finished ones are kept", async () => {
-    const slow = await startSandbox({ port: 0, msPerProperty: 50 });
+    const slow = await startSandbox({ port: 0, msPerProperty: 50, now: clock.date });
     try {
       const controller = new AbortController();
-      const c = createClient({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", fetch });
+      const c = createClient({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", fetch: clock.fetch(fetch), sleep: clock.sleep, now: clock.now });
       const list = uprns(200);
       let got = 0;
       const outcomes = await c.screen(list.map((uprn) => ({ uprn })), {

@@ -9,8 +9,8 @@ import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { axeSeriousViolations, tabWalk } from "../helpers/axe";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { chromiumAvailable, launch } from "../helpers/chromium";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");

@@ -11,7 +11,7 @@ import { actionCalendarText, buildActionSheets, CHART_NAME } from "../../excel/t
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet } from "../helpers/formulas";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

@@ -7,7 +7,7 @@ import type { RateLimitInfo } from "../../core";
 import { CheckBatcher, toFunctionError, type BatcherConfig } from "../../excel/functions/batcher";
 import { AddressLookups } from "../../excel/functions/lookups";
 import { checkResultFor } from "../../sandbox/dataset";
-import { knownUprns, sandbox, scaledSleep, type Sandbox } from "./helpers/sandbox";
+import { knownUprns, sandbox, scaledSleep, type Sandbox } from "../helpers/sandbox";
 
 let sb: Sandbox;
 beforeAll(async () => {

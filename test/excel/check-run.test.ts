@@ -8,7 +8,8 @@ import { memoryStore } from "../../excel/settings";
 import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, UNFINISHED_KEY, type ExcelRun, type RunProgress } from "../../excel/taskpane/check-run";
 import { insertAddress, writeOutputRows } from "../../excel/taskpane/sheet";
 import { checkResultFor } from "../../sandbox/dataset";
-import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+import { testClock } from "../helpers/clock";
+import { knownUprns, sandbox, startTestSandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 
@@ -457,7 +458,12 @@ test("a final write refused while the user edits a cell is retried until Excel a
 });
 
 test("Cancel during a resume ends the wait between polls at once", async () => {
-  const slow = await sandbox(20);
+  // On the test clock: the job's 6 s, the poll's wait and the cancel 300 ms into it are all on one clock, so the
+  // measure is what the run waited, not how busy the machine is.
+  const clock = testClock();
+  const slow = await startTestSandbox({ msPerProperty: 20, now: clock.date });
+  const client = (base: string) =>
+    createClient({ baseUrl: base, apiKey: "sandbox-professional", fetch: clock.fetch((u, i) => fetch(u, i as RequestInit) as never), sleep: clock.sleep, now: clock.now });
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(slow, 300);
@@ -472,17 +478,25 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
     let saved: string | null = null;
     const submitted = (v: string) => (JSON.parse(v) as { state: { jobs: { poll?: unknown }[] } }).state.jobs.some((j) => j.poll);
     const spy = { ...store, setItem: async (_k: string, v: string) => { if (saved === null && submitted(v)) { saved = v; stop.abort(); } } };
-    await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: stop.signal });
+    await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: stop.signal, sleep: clock.sleep, now: clock.now });
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);
     const run = await loadUnfinished(store);
     // The job needs about 6 s, so the first poll asks to wait seconds; the user cancels 300 ms into that wait.
     const cancel = new AbortController();
-    setTimeout(() => cancel.abort(), 300);
-    const started = Date.now();
-    const summary = await resumeRun(run!, { excelRun, client: client(slow.baseUrl), plan: "professional", store, signal: cancel.signal });
+    void clock.sleep(300).then(() => cancel.abort());
+    // Each wait of the resumed run, and how much of it was left when it ended.
+    const waits: { ms: number; left: number }[] = [];
+    const sleep = (ms: number, signal?: AbortSignal) => {
+      const due = clock.now() + ms;
+      return clock.sleep(ms, signal).then(() => void waits.push({ ms, left: due - clock.now() }));
+    };
+    const summary = await resumeRun(run!, { excelRun, client: client(slow.baseUrl), plan: "professional", store, signal: cancel.signal, sleep, now: clock.now });
     expect(summary.cancelled).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1500);
+    // The run's last wait, the one between polls (seconds), ended when Cancel was pressed, with most of it left.
+    const last = waits[waits.length - 1];
+    expect(last.ms).toBeGreaterThanOrEqual(1000);
+    expect(last.left).toBeGreaterThan(last.ms - 1000);
   } finally {
     await slow.close();
   }

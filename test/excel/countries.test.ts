@@ -11,7 +11,7 @@ import { buildActionSheets } from "../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { checkResultFor } from "../../sandbox/dataset";
 import { countryTable } from "../helpers/country-table";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

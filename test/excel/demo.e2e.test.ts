@@ -10,7 +10,7 @@ import { OUTPUT_COLUMNS } from "../../core";
 import { DEMO_NOTE, DEMO_SHEET } from "../../core/demo-key";
 import { demoProperties } from "../../core/demo";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
+import { chromiumAvailable, launch } from "../helpers/chromium";
 import { serveStatic } from "./helpers/static-server";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");

@@ -8,7 +8,7 @@ import * as f from "../../excel/functions/functions";
 import { createRuntime, installRuntime, type ComplianceRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
 import { checkResultFor } from "../../sandbox/dataset";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn } = require("./standin/excel-standin.js");

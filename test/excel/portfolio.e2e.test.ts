@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { DEMO_NOTE } from "../../core/demo-key";
 import { demoSampleSheet } from "../../core/demo";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
+import { chromiumAvailable, launch } from "../helpers/chromium";
 import { serveStatic } from "./helpers/static-server";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");

@@ -14,7 +14,7 @@ import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/ta
 import { localDay } from "../../excel/taskpane/stored";
 import { recheckOnOpen } from "../../excel/taskpane/watch";
 import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn } = require("./standin/excel-standin.js");
 

@@ -11,8 +11,8 @@ import { createRuntime, installRuntime, type ComplianceRuntime } from "../../exc
 import { memoryStore } from "../../excel/settings";
 import { checkResultFor } from "../../sandbox/dataset";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
-import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+import { chromiumAvailable, launch } from "../helpers/chromium";
+import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

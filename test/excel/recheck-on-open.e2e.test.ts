@@ -12,7 +12,7 @@ import { findExamples } from "../../sandbox/dataset";
 import { startSandbox } from "../../sandbox/app";
 import { expectedChanges, loggedKey } from "../helpers/changes";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
+import { chromiumAvailable, launch } from "../helpers/chromium";
 import { serveStatic } from "./helpers/static-server";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");

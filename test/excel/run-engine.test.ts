@@ -7,8 +7,9 @@
 import { OUTPUT_COLUMNS, createClient, runSummary, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, type ExcelRun, type RunDeps } from "../../excel/taskpane/check-run";
-import { startSandbox, type SandboxOptions } from "../../sandbox/app";
-import { knownUprns, type Sandbox } from "./helpers/sandbox";
+import type { SandboxOptions } from "../../sandbox/app";
+import { testClock } from "../helpers/clock";
+import { knownUprns, startTestSandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 
@@ -18,15 +19,11 @@ const MATCHED = col("Matched UPRN");
 const MESSAGE = col("Message");
 const DAY = 86_400_000;
 
-async function start(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const sb = (await startSandbox({ port: 0, ...opts })) as Sandbox;
-  const close = sb.close;
-  sb.close = async () => {
-    const done = close();
-    sb.app.server.closeAllConnections();
-    await done;
-  };
-  return sb;
+/** One clock for the sandbox's jobs and the pane's waits: a job of 20 at 400 ms a property takes 8 s on it, not in real time. */
+const clock = testClock();
+
+function start(opts: SandboxOptions = {}): Promise<Sandbox> {
+  return startTestSandbox({ now: clock.date, ...opts });
 }
 
 function workbook() {
@@ -41,13 +38,15 @@ function clientWith(sb: Sandbox, after?: (req: { method: string; url: string; bo
   const client = createClient({
     baseUrl: sb.baseUrl,
     apiKey: "sandbox-professional",
-    fetch: async (u, i) => {
+    sleep: clock.sleep,
+    now: clock.now,
+    fetch: clock.fetch(async (u, i) => {
       if (i.method === "POST") n.post++;
       else if (u.includes("/results")) n.get++;
       const res = await fetch(u, i as RequestInit);
       await after?.({ method: i.method, url: u, body: i.body, n });
       return res as never;
-    },
+    }),
   });
   return Object.assign(client, { sent: n });
 }
@@ -68,7 +67,7 @@ function pairs(api: any, first: number, last: number, uprnCol: number, blockCol:
 }
 
 function deps(excelRun: ExcelRun, client: ReturnType<typeof createClient>, extra: Partial<RunDeps> = {}): RunDeps {
-  return { excelRun, client, plan: "professional", ...extra };
+  return { excelRun, client, plan: "professional", sleep: clock.sleep, now: clock.now, ...extra };
 }
 
 describe("results follow their property", () => {
@@ -258,7 +257,7 @@ test("nothing paid for is lost: writes refused, the pane closed, then Resume wri
     const client = clientWith(sb, ({ n }) => {
       if (n.get === 1 && !api.state.cellEditMode) {
         api.setCellEditMode(true);
-        setTimeout(() => stop.abort(), 2_500);
+        void clock.sleep(2_500).then(() => stop.abort());
       }
     });
     const notices: string[] = [];
@@ -286,8 +285,7 @@ test("nothing paid for is lost: writes refused, the pane closed, then Resume wri
 }, 40_000);
 
 test("the daily quota runs out mid-run: the run pauses with its jobs kept, says when to resume, and Resume after the reset fetches every result with no new job", async () => {
-  let offset = 0;
-  const sb = await start({ msPerProperty: 400, limits: { professional: { perDay: 2 } }, now: () => new Date(Date.now() + offset) });
+  const sb = await start({ msPerProperty: 400, limits: { professional: { perDay: 2 } } });
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(sb, 20);
@@ -296,7 +294,7 @@ test("the daily quota runs out mid-run: the run pauses with its jobs kept, says 
     const summary = await runCheck(check, deps(excelRun, clientWith(sb), { store }));
     expect(summary.title).toBe("Paused");
     expect(summary.resumable).toBe(true);
-    expect(summary.pausedUntilMs).toBeGreaterThan(Date.now() + 3_600_000);
+    expect(summary.pausedUntilMs).toBeGreaterThan(clock.now() + 3_600_000);
     const text = summaryText(summary);
     expect(text).toMatch(/^Paused\. .*choose Resume after \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     const saved = await loadUnfinished(store);
@@ -312,9 +310,9 @@ test("the daily quota runs out mid-run: the run pauses with its jobs kept, says 
     expect(waiting.every((p) => /^Checking… (\(run \w+\) )?Waiting/.test(p.message))).toBe(true);
 
     // A day later the quota is back.
-    offset += DAY + 60_000;
+    clock.advance(DAY + 60_000);
     const posts = sb.stats().bulk_submit;
-    const resumed = await resumeRun(saved!, deps(excelRun, clientWith(sb), { store, now: () => Date.now() + offset }));
+    const resumed = await resumeRun(saved!, deps(excelRun, clientWith(sb), { store }));
     expect(sb.stats().bulk_submit).toBe(posts);
     expect(resumed.title).toBe("Done");
     expect(pairs(api, 1, 20, 0, 2).filter((p) => p.matched === p.uprn)).toHaveLength(20);

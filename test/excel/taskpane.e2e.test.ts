@@ -10,8 +10,8 @@ import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
 import { checkResultFor } from "../../sandbox/dataset";
 import { ensureExcelBuild, ROOT } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { chromiumAvailable, launch } from "../helpers/chromium";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -8,7 +8,7 @@ import { OUTPUT_COLUMNS, addDays, countryOf, rulesCountry, createClient, nextObl
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, runCheck, summaryText, type ExcelRun } from "../../excel/taskpane/check-run";
 import { checkResultFor } from "../../sandbox/dataset";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

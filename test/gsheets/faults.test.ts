@@ -106,7 +106,7 @@ test("a refused key and a plan without API access end the run with one POST and 
     ["not-a-real-key", /API key was not accepted/],
     ["sandbox-no-api", /no API access/],
   ] as const) {
-    // Save refuses a key the service rejects (see new-user.test.ts); this one was revoked after it was saved.
+    // Save refuses a key the service rejects (see user-sheets.test.ts); this one was revoked after it was saved.
     env.userProperties.data.set("compliance.apiKey", key);
     const posts = (await sandbox.stats()).bulk_submit;
     const r = env.run("startBulkCheck", {});

@@ -3,7 +3,7 @@
  * the run from user properties alone; rows edited mid-run get only their own property's result.
  */
 import { createGasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
 let sandbox: SandboxProcess;
@@ -33,7 +33,7 @@ test("resume after the sidebar closes: a fresh execution finds the run in user p
   expect(p1.phase).toBe("running");
 
   // The sidebar closes; later the user reopens it: a new execution with nothing in memory.
-  await new Promise((r) => setTimeout(r, 1500));
+  await passTime(first, 1500);
   const second = createGasEnvironment({ from: first });
   expect(second.context).not.toBe(first.context);
   const state = second.run("getSidebarState");

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { columnLetter } from "../helpers/columns";
 import { OUTPUT_COLUMNS } from "../../core";
 import { DIST, createGasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
@@ -12,11 +13,7 @@ import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness
 
 const W = OUTPUT_COLUMNS.length;
 /** The last column letter of a block starting at B. */
-const LAST = ((n: number) => {
-  let s = "";
-  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
-  return s;
-})(1 + W);
+const LAST = columnLetter(1 + W);
 const SIX_MINUTES = 6 * 60 * 1000;
 
 let sandbox: SandboxProcess;

@@ -1,7 +1,7 @@
 /** Keys, the error body on every non-2xx status, rate-limit headers everywhere, and CORS for browser hosts. */
 import * as net from "net";
 import type { SandboxHandle } from "../../sandbox/app";
-import { NO_API, PRO, expectError, expectRateHeaders, start } from "./http";
+import { NO_API, PRO, expectError, expectRateHeaders, start } from "../helpers/sandbox";
 
 let sb: SandboxHandle;
 let call: Awaited<ReturnType<typeof start>>["call"];

@@ -4,7 +4,7 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import type { SandboxHandle } from "../../sandbox/app";
 import { CHECK_NAMES, checkResultFor, findExamples } from "../../sandbox/dataset";
-import { ENT, PRO, expectError, expectRateHeaders, start } from "./http";
+import { ENT, PRO, expectError, expectRateHeaders, start } from "../helpers/sandbox";
 
 let sb: SandboxHandle;
 let call: Awaited<ReturnType<typeof start>>["call"];

@@ -1,7 +1,7 @@
 /** GET /api/check and GET /api/addresses against the register's named examples. */
 import type { SandboxHandle } from "../../sandbox/app";
 import { CHECK_NAMES, checkResultFor, findExamples } from "../../sandbox/dataset";
-import { expectError, expectRateHeaders, q, start } from "./http";
+import { expectError, expectRateHeaders, q, start } from "../helpers/sandbox";
 
 let sb: SandboxHandle;
 let call: Awaited<ReturnType<typeof start>>["call"];

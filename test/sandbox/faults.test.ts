@@ -2,7 +2,7 @@
 import * as http from "http";
 import type { AddressInfo } from "net";
 import type { SandboxHandle } from "../../sandbox/app";
-import { ENT, expectError, expectRateHeaders, start } from "./http";
+import { ENT, expectError, expectRateHeaders, start } from "../helpers/sandbox";
 
 let sb: SandboxHandle;
 let call: Awaited<ReturnType<typeof start>>["call"];

@@ -1,5 +1,5 @@
 /** Per-key minute and day windows (fixed, from the first request), 429 with Retry-After, IP limits without a key. */
-import { ENT, NO_API, PRO, expectError, start } from "./http";
+import { ENT, NO_API, PRO, expectError, start } from "../helpers/sandbox";
 
 const CHECK = "/api/check?uprn=100023336956";
 

@@ -2,30 +2,15 @@
  * Headless Chromium for the sidebar: finds the browser (skips loudly without it, fails under CI) and loads
  * the BUILT Sidebar.html with google.script.run bridged to the vm that runs Code.js.
  */
-import fs from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { chromiumAvailable } from "../../helpers/chromium";
 import type { GasEnvironment } from "./gas";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export { CHROMIUM, launch } from "../../helpers/chromium";
 
-/** true: run the browser tests; false: skip them (warned). Throws under CI, where a skip would hide a gap. */
+/** true: run the sidebar's browser tests; false: skip them (warned). Throws under CI, where a skip would hide a gap. */
 export function browserAvailable(): boolean {
-  if (fs.existsSync(CHROMIUM)) return true;
-  if (process.env.CI) throw new Error(`Chromium not found at ${CHROMIUM}; CI must run the browser tests (apt-get install -y chromium).`);
-  console.warn(
-    `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
-      `!! SKIPPING the Google Sheets sidebar browser tests: no Chromium at ${CHROMIUM}.\n` +
-      `!! Install it (apt-get install -y chromium) or set CHROMIUM_PATH. Under CI this fails.\n` +
-      `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`,
-  );
-  return false;
-}
-
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  return chromiumAvailable("Google Sheets sidebar browser tests");
 }
 
 /** A google.script.run look-alike: async, chainable handlers, plain data both ways. */

@@ -2,6 +2,7 @@
  * A stand-in for SpreadsheetApp: sheets held in memory that behave like Sheets where our code depends on it
  * (value coercion, formulas, bounds, conditional formats) and record every call, so tests can count writes.
  */
+import { columnLetter, columnNumber } from "../../helpers/columns";
 
 export interface CallRecord {
   target: "SpreadsheetApp" | "Spreadsheet" | "Sheet" | "Range" | "RangeList";
@@ -31,17 +32,8 @@ export class CallLog {
 
 type MakeDate = (ms: number) => Date;
 
-export function columnLetter(col: number): string {
-  let s = "";
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
-function colNumber(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n;
-}
+export { columnLetter };
+const colNumber = columnNumber;
 
 /**
  * A1 notation, including Sheets' open-ended forms: whole columns ("A:C", as clicking column letters
@@ -92,7 +84,16 @@ export function zonedParts(ms: number, timeZone: string): Record<"year" | "month
 }
 
 /** "2031-10-27" or "2026-11-22 18:36:06" read as a local time in the zone (what Sheets does with typed dates). */
+const zonedTimes = new Map<string, number>();
 export function zonedTimeToUtc(text: string, timeZone: string): number {
+  // Remembered: a 10,000-row table reads the same few hundred days over and over, and Intl is slow.
+  const key = `${timeZone}|${text}`;
+  let ms = zonedTimes.get(key);
+  if (ms === undefined) zonedTimes.set(key, (ms = zonedTimeToUtcOnce(text, timeZone)));
+  return ms;
+}
+
+function zonedTimeToUtcOnce(text: string, timeZone: string): number {
   const [d, t = "00:00:00"] = text.split(" ");
   const [y, mo, da] = d.split("-").map(Number);
   const [h, mi, se = 0] = t.split(":").map(Number);
@@ -115,6 +116,23 @@ function dateFormatted(cell: { value: unknown; format?: string } | undefined): D
   if (!cell || typeof cell.value !== "number" || !cell.format || !/y/i.test(cell.format) || !/d/i.test(cell.format)) return undefined;
   const day = new Date(Date.UTC(1899, 11, 30) + Math.floor(cell.value) * 86_400_000).toISOString().slice(0, 10);
   return new Date(zonedTimeToUtc(day, zoneOf()));
+}
+
+/** The cells of a sheet, counting every change so that the sheet's extent is worked out once per change, not per call. */
+class CellMap extends Map<string, CellData> {
+  version = 0;
+  set(key: string, value: CellData): this {
+    this.version++;
+    return super.set(key, value);
+  }
+  delete(key: string): boolean {
+    this.version++;
+    return super.delete(key);
+  }
+  clear(): void {
+    this.version++;
+    super.clear();
+  }
 }
 
 let chartIds = 0;
@@ -406,7 +424,8 @@ export class FakeRange {
 }
 
 export class FakeSheet {
-  private cells = new Map<string, CellData>();
+  private cells = new CellMap();
+  private extentSeen: { cells: CellMap; version: number; rows: number; cols: number } | null = null;
   rules: FakeConditionalFormatRule[] = [];
   activeRange: FakeRange | null = null;
   /** Every area of the selection (Ctrl+click selects several); activeRange is the last one, as in Sheets. */
@@ -532,7 +551,7 @@ export class FakeSheet {
   }
   /** As Sheets does: cells right of `after` move right, and conditional-format ranges grow or move with them. */
   private shiftColumns(after: number, howMany: number): void {
-    const moved = new Map<string, CellData>();
+    const moved = new CellMap();
     for (const [k, v] of this.cells) {
       const [r, c] = k.split(",").map(Number);
       moved.set(c > after ? `${r},${c + howMany}` : k, v);
@@ -549,7 +568,7 @@ export class FakeSheet {
     this.rec("deleteColumns", true);
     const end = start + howMany - 1;
     if (start < 1 || end > this.maxCols || howMany >= this.maxCols) throw new Error("Exception: Those columns are out of bounds.");
-    const moved = new Map<string, CellData>();
+    const moved = new CellMap();
     for (const [k, v] of this.cells) {
       const [r, c] = k.split(",").map(Number);
       if (c < start) moved.set(k, v);
@@ -576,7 +595,7 @@ export class FakeSheet {
   }
   insertRowsAfter(after: number, howMany: number): this {
     this.rec("insertRowsAfter", true);
-    const moved = new Map<string, CellData>();
+    const moved = new CellMap();
     for (const [k, v] of this.cells) {
       const [r, c] = k.split(",").map(Number);
       moved.set(r > after ? `${r + howMany},${c}` : k, v);
@@ -597,14 +616,20 @@ export class FakeSheet {
   // ---- storage, not part of the Apps Script API ----
 
   extent(): { rows: number; cols: number } {
+    // Every change of a value goes through cells.set (writeBlock, forEachCell), so an unchanged version is an unchanged extent.
+    const seen = this.extentSeen;
+    if (seen && seen.cells === this.cells && seen.version === this.cells.version) return { rows: seen.rows, cols: seen.cols };
     let rows = 0;
     let cols = 0;
     for (const [k, v] of this.cells) {
       if (v.value === "" || v.value === undefined || v.value === null) continue;
-      const [r, c] = k.split(",").map(Number);
+      const comma = k.indexOf(",");
+      const r = +k.slice(0, comma);
+      const c = +k.slice(comma + 1);
       if (r > rows) rows = r;
       if (c > cols) cols = c;
     }
+    this.extentSeen = { cells: this.cells, version: this.cells.version, rows, cols };
     return { rows, cols };
   }
   cell(r: number, c: number): CellData | undefined {
@@ -644,7 +669,7 @@ export class FakeSheet {
   /** Deletes whole rows, shifting the rows below up, as Sheet.deleteRows does. */
   deleteRows(rowPosition: number, howMany: number): void {
     this.rec("deleteRows", true);
-    const moved = new Map<string, CellData>();
+    const moved = new CellMap();
     for (const [k, cell] of this.cells) {
       const [r, c] = k.split(",").map(Number);
       if (r >= rowPosition && r < rowPosition + howMany) continue;

@@ -8,6 +8,7 @@ import path from "node:path";
 import vm from "node:vm";
 import { createSyncFn } from "synckit";
 import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, zonedParts, type FakeSheet } from "./fake-sheets";
+import { passTime } from "./sandbox";
 
 export const DIST = path.resolve(__dirname, "../../../dist/gsheets");
 
@@ -454,7 +455,12 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
       getScriptTimeZone: () => "Europe/London",
     },
     Utilities: {
-      sleep: (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(ms, 5000)),
+      // Apps Script's sleep blocks the execution for ms: here the vm's clock moves on by ms at once (the 6-minute limit
+      // sees the time pass) and the test does not wait for it. The sandbox's own clock does not move with it, so the
+      // scheduled-execution tests give the sandbox instant jobs (msPerProperty 0).
+      sleep: (ms: number) => {
+        clock.offsetMs += Math.max(0, ms);
+      },
       formatDate: (date: Date, timeZone: string, pattern: string) => formatDate(date, timeZone, pattern),
     },
     Logger: { log: logLine },
@@ -503,7 +509,7 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
   };
 }
 
-/** Polls as the sidebar does (sleeping waitMs between calls) until the run ends; returns every progress. */
+/** Polls as the sidebar does (waiting waitMs between calls, on the test clock) until the run ends; returns every progress. */
 export async function pollUntilDone(env: GasEnvironment, opts: { maxPolls?: number; onPoll?: (p: any, i: number) => void } = {}) {
   const all: any[] = [];
   for (let i = 0; i < (opts.maxPolls ?? 500); i++) {
@@ -511,7 +517,7 @@ export async function pollUntilDone(env: GasEnvironment, opts: { maxPolls?: numb
     all.push(p);
     opts.onPoll?.(p, i);
     if (!p || p.phase !== "running") return all;
-    await new Promise((r) => setTimeout(r, Math.min(p.waitMs, 5000)));
+    await passTime(env, Math.min(p.waitMs, 5000));
   }
   throw new Error(`still running after ${all.length} polls: ${JSON.stringify(all[all.length - 1])}`);
 }

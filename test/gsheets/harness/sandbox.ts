@@ -27,6 +27,19 @@ export interface SandboxProcess {
   close(): Promise<void>;
 }
 
+/** The sandboxes this test file has running, whose clocks move on with the test's (see passTime). */
+const running = new Set<SandboxProcess>();
+
+/**
+ * Lets `ms` pass for a test without waiting for it: the vm's clock (Date.now() in Code.js) and the clock of every
+ * sandbox the file runs move on together, so jobs progress and rate-limit windows turn as they would in real time.
+ */
+export async function passTime(env: { clock: { offsetMs: number } }, ms: number): Promise<void> {
+  const step = Math.max(0, ms);
+  env.clock.offsetMs += step;
+  await Promise.all([...running].map((s) => s.advanceClock(step)));
+}
+
 export async function startSandboxProcess(opts: { msPerProperty?: number; limits?: unknown; today?: string } = {}): Promise<SandboxProcess> {
   const script = path.join(__dirname, "sandbox-process.ts");
   const child: ChildProcess = fork(script, [], {
@@ -61,7 +74,7 @@ export async function startSandboxProcess(opts: { msPerProperty?: number; limits
       pending.set(id, { resolve, reject });
       child.send({ id, method, args });
     });
-  return {
+  const handle: SandboxProcess = {
     url,
     baseUrl,
     setFaults: (rules) => rpc("setFaults", rules),
@@ -72,6 +85,7 @@ export async function startSandboxProcess(opts: { msPerProperty?: number; limits
     reset: () => rpc("reset"),
     properties: (n) => rpc("properties", n),
     close: async () => {
+      running.delete(handle);
       if (child.exitCode !== null) return;
       child.removeAllListeners("exit");
       const exited = new Promise((r) => child.once("exit", r));
@@ -79,4 +93,6 @@ export async function startSandboxProcess(opts: { msPerProperty?: number; limits
       await exited;
     },
   };
+  running.add(handle);
+  return handle;
 }

@@ -5,7 +5,7 @@
 import { OUTPUT_COLUMNS, STATUS_COLOURS, type DisplayStatus } from "../../../core";
 import type { FakeSheet } from "./fake-sheets";
 import type { GasEnvironment } from "./gas";
-import type { SandboxProcess } from "./sandbox";
+import { passTime, type SandboxProcess } from "./sandbox";
 
 export const API_KEY = "sandbox-professional";
 
@@ -63,7 +63,7 @@ export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { resul
   return { result, writes, calls, actionWrites };
 }
 
-/** Polls as the sidebar does, sleeping the returned waitMs (capped), until the run ends. */
+/** Polls as the sidebar does, letting the returned waitMs (capped) pass on the test clock, until the run ends. */
 export async function pollToEnd(env: GasEnvironment, perPoll?: (writes: string[], calls: number, p: any, actionWrites?: string[]) => void, maxPolls = 400) {
   const progress: any[] = [];
   for (let i = 0; i < maxPolls; i++) {
@@ -71,7 +71,7 @@ export async function pollToEnd(env: GasEnvironment, perPoll?: (writes: string[]
     perPoll?.(writes, calls, result, actionWrites);
     progress.push(result);
     if (!result || result.phase !== "running") return progress;
-    await new Promise((r) => setTimeout(r, Math.min(result.waitMs, 3000)));
+    await passTime(env, Math.min(result.waitMs, 3000));
   }
   throw new Error("the run did not end");
 }

@@ -1,5 +1,5 @@
 /**
- * A new user's first afternoon with the add-on, on sheets the other tests have not seen: whole-column
+ * Sheets as users really lay them out, and what they do around a check: whole-column
  * selections, title rows, odd cell values, their own columns beside the data, no header row, a results
  * block they edited, tiny and degenerate inputs, two sidebars, a sheet renamed or deleted mid-run, and
  * settings pasted the way people paste them. The BUILT Code.js in a vm, real HTTP to the sandbox.
@@ -7,14 +7,11 @@
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { API_KEY, cellValue, configure, headerRow, outputCol, pollToEnd } from "./harness/table";
+import { columnLetter } from "../helpers/columns";
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 
 const W = OUTPUT_COLUMNS.length;
-const letters = (n: number) => {
-  let s = "";
-  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
-  return s;
-};
+const letters = columnLetter;
 let sandbox: SandboxProcess;
 let props: SandboxProperty[];
 

@@ -1,5 +1,5 @@
 /**
- * What a new user does that the other tests did not: whole-column and multi-area selections, a title row above the
+ * Sheets as users really lay them out: whole-column and multi-area selections, a title row above the
  * header, numbers and odd text in the UPRN column, a Notes column of their own, data without a header, an edited
  * results block, one row / no valid row / one property ten times, the service failing half way, and odd arguments to
  * the functions. The task pane's logic and sheet writes against the real sandbox, with the Excel stand-in as workbook.
@@ -8,7 +8,7 @@ import { OUTPUT_COLUMNS, STATUS_COLOURS, createClient, outputHeaders, statusColo
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { createRuntime, installRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
-import { knownUprns, sandbox, scaledSleep, type Sandbox } from "./helpers/sandbox";
+import { knownUprns, sandbox, scaledSleep, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

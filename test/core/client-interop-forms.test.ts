@@ -1,17 +1,16 @@
 /**
- * More servers that are NOT the sandbox (continues test/core/other-servers.test.ts, whose 28 variants are not
- * repeated here): small node:http servers on loopback answering where the spec says "not shown" in yet other
- * reasonable ways, driven through core's real client and run engine over real HTTP.
- *
- * A comment "Was a bug" names what the code did before the test was written and where; every test asserts what a user
- * should get.
+ * The core against servers that are NOT the sandbox, answering where the spec says "not shown" in the other forms a
+ * reasonable server uses (rate-limit headers, bodies and statuses, submit answers, value forms, result envelopes, job
+ * words); test/core/client-interop.test.ts holds the other choices. Small node:http servers on loopback, driven
+ * through core's real client and run engine over real HTTP. A comment "Was a bug" names the code path the test guards;
+ * every test asserts what a user should get.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient, interpretCheckResponse, outputHeaders, outputRow, type FetchLike, type Outcome } from "../../core";
 import { MAX_ESTIMATE_MS, startJob } from "../../core/jobs";
 
-// ---------------------------------------------------------------- tiny server harness (as in other-servers.test.ts)
+// ---------------------------------------------------------------- tiny server harness (as in client-interop.test.ts)
 
 interface Req {
   method: string;

@@ -1,5 +1,51 @@
-/** Test helpers: real HTTP to a sandbox over loopback with Node's fetch. */
+/**
+ * The sandbox for tests, in the test's own process: started on a free loopback port with instant jobs unless a test
+ * asks otherwise, closed without waiting out fetch's keep-alive connections; real HTTP to it with Node's fetch; and
+ * the UPRNs it knows. (The Apps Script harness runs it in a child process instead: test/gsheets/harness/sandbox.ts.)
+ */
 import { type SandboxHandle, type StartOptions, startSandbox } from "../../sandbox/app";
+
+export type Sandbox = SandboxHandle;
+
+/** A sandbox on a free port (msPerProperty 0 unless given): one per test file gives fresh rate windows. */
+export async function startTestSandbox(opts: StartOptions = {}): Promise<SandboxHandle> {
+  const sb = await startSandbox({ port: 0, msPerProperty: 0, ...opts });
+  const close = sb.close;
+  // fetch keeps connections alive; without this, close() waits for the server's 72 s keep-alive timeout.
+  sb.close = async () => {
+    const done = close();
+    sb.app.server.closeAllConnections();
+    await done;
+  };
+  return sb;
+}
+
+/** The sandbox with jobs taking msPerProperty each (the Excel tests' name for startTestSandbox). */
+export function sandbox(msPerProperty = 0): Promise<SandboxHandle> {
+  return startTestSandbox({ msPerProperty });
+}
+
+/**
+ * A timer that shortens the client's waits (retries, polls, timeouts) by a fixed factor, so fault tests finish in
+ * seconds while keeping their order and proportions.
+ */
+export function scaledSleep(factor: number) {
+  return (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const h = setTimeout(resolve, Math.max(0, ms / factor));
+      signal?.addEventListener("abort", () => {
+        clearTimeout(h);
+        resolve();
+      });
+    });
+}
+
+/** Distinct UPRNs that exist in the sandbox's data set. */
+export function knownUprns(s: SandboxHandle, n: number): string[] {
+  const all = s.dataset().properties;
+  if (all.length < n) throw new Error(`sandbox has only ${all.length} properties`);
+  return all.slice(0, n).map((p: { uprn: string }) => p.uprn);
+}
 
 export const PRO = "sandbox-professional";
 export const ENT = "sandbox-enterprise";
@@ -45,7 +91,7 @@ export function client(sb: SandboxHandle) {
 }
 
 export async function start(opts: StartOptions = {}): Promise<{ sb: SandboxHandle; call: ReturnType<typeof client> }> {
-  const sb = await startSandbox({ port: 0, msPerProperty: 0, ...opts });
+  const sb = await startTestSandbox(opts);
   return { sb, call: client(sb) };
 }
 

@@ -1,0 +1,104 @@
+/**
+ * A test clock shared by the client and the sandbox, so that a test never waits in real time for a poll interval, a
+ * retry back-off or a job's processing: `now()` is the real clock plus an offset, and `sleep(ms)` moves the offset on
+ * instead of waiting, as soon as nothing else is going on. "Nothing else" means no request of the client's is in
+ * flight (requests go through `clock.fetch`): a request timeout raced against a slow answer is then still decided by
+ * the answer, and the sandbox's jobs (given `clock.date` as their clock) progress exactly as far as the waits say.
+ *
+ *   const clock = testClock();
+ *   const sb = await startTestSandbox({ msPerProperty: 400, now: clock.date });
+ *   const client = createClient({ baseUrl: sb.baseUrl, apiKey, fetch: clock.fetch(fetch), sleep: clock.sleep, now: clock.now });
+ *
+ * Tests that race the run against a real-time event (a setTimeout that cancels it) keep the real clock.
+ */
+import type { FetchLike, Sleep } from "../../core/client";
+
+interface Timer {
+  at: number;
+  done: () => void;
+}
+
+export interface TestClock {
+  /** Milliseconds on the test's clock. */
+  now(): number;
+  /** The same as a Date, for the sandbox's `now` option. */
+  date(): Date;
+  /** Waits `ms` on the test's clock: at once in real time, once no request is in flight and no earlier wait is due. */
+  sleep: Sleep;
+  /** Wraps a fetch so the clock knows when requests are in flight (the body is read before the request counts as done). */
+  fetch(inner: FetchLike): FetchLike;
+  /** Moves the clock on by hand. */
+  advance(ms: number): void;
+  /** How far the clock has moved ahead of real time. */
+  readonly skippedMs: number;
+}
+
+export function testClock(): TestClock {
+  let offset = 0;
+  let inFlight = 0;
+  let armed = false;
+  const timers: Timer[] = [];
+  const now = () => Date.now() + offset;
+
+  // After real work settles (a macrotask later), jump to the earliest wait and end every wait that is then due.
+  const arm = () => {
+    if (armed) return;
+    armed = true;
+    setTimeout(tick, 0);
+  };
+  const tick = () => {
+    armed = false;
+    if (inFlight > 0 || timers.length === 0) return;
+    timers.sort((a, b) => a.at - b.at);
+    const gap = timers[0].at - now();
+    if (gap > 0) offset += gap;
+    const t = now();
+    for (const due of timers.filter((x) => x.at <= t)) {
+      timers.splice(timers.indexOf(due), 1);
+      due.done();
+    }
+    if (timers.length) arm();
+  };
+
+  const sleep: Sleep = (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const timer: Timer = { at: now() + Math.max(0, ms), done: resolve };
+      timers.push(timer);
+      signal?.addEventListener?.(
+        "abort",
+        () => {
+          const i = timers.indexOf(timer);
+          if (i >= 0) timers.splice(i, 1);
+          resolve();
+        },
+        { once: true },
+      );
+      arm();
+    });
+
+  return {
+    now,
+    date: () => new Date(now()),
+    sleep,
+    fetch(inner) {
+      return (async (url: string, init: unknown) => {
+        inFlight++;
+        try {
+          const res = await inner(url, init as Parameters<FetchLike>[1]);
+          const text = await res.text();
+          return new Response([101, 204, 205, 304].includes(res.status) ? null : text, { status: res.status, headers: res.headers as HeadersInit });
+        } finally {
+          inFlight--;
+          arm();
+        }
+      }) as unknown as FetchLike;
+    },
+    advance(ms) {
+      offset += Math.max(0, ms);
+    },
+    get skippedMs() {
+      return offset;
+    },
+  };
+}
