@@ -72,7 +72,7 @@ function isPoll(job: RunJob): boolean {
 }
 
 function jobDueAt(state: RunState, job: RunJob, nowMs: number): number | null {
-  if (job.phase === "queued") return job.notBeforeMs;
+  if (job.phase === "queued") return job.held ? null : job.notBeforeMs;
   if (job.phase === "polling" && job.poll && job.poll.status === "running") {
     const at = Math.max(job.notBeforeMs, job.poll.nextPollAtMs);
     if (!isPoll(job)) return at;
@@ -103,6 +103,7 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
     const list = members(job);
     for (const it of late.items) receive(state, list[it.index], it.outcome);
   });
+  shapeHeldJobs(state);
   const open = state.jobs.some((job, j) => job.phase === "queued" || job.phase === "sending" || (job.phase === "polling" && job.poll?.status === "running") || jobInFlight(state, j));
   if (!open) {
     state.phase = "ended";
@@ -261,6 +262,8 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
       job.notBeforeMs = 0;
       // A run ended meanwhile (a refused key on another request) has given these rows their answer already.
       if (job.phase === "sending") job.phase = "polling";
+      // A probe is looked at soon, whatever its estimate: its progress beside the other's decides the held jobs' size.
+      if (job.probe && state.jobs.some((q) => q.held)) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROBE_LOOK_MS);
       // Answered with the results at once: they are the job's only page.
       if (r.value.inline && job.phase === "polling") takePage(state, job, r.value.inline, nowMs);
       return;
@@ -283,6 +286,59 @@ function takePage(state: RunState, job: RunJob, page: ResultsPage, nowMs: number
     job.phase = "ended";
     if (step.state.error) job.error = step.state.error;
   } else job.poll.nextPollAtMs = nowMs + Math.max(step.waitMs, 0);
+  if (job.probe) {
+    shapeHeldJobs(state);
+    // Not decided yet (neither has moved): looked at again at twice its age, not at its far estimate.
+    const age = nowMs - (job.poll.startedAtMs ?? nowMs);
+    if (!step.done && state.jobs.some((q) => q.held)) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + Math.max(PROBE_LOOK_MS, age));
+  }
+}
+
+/** How soon a probe job is first looked at. */
+const PROBE_LOOK_MS = 1000;
+
+/**
+ * What the probe jobs' progress says of the service: both moved, it runs jobs side by side; one well on (two
+ * properties done, or finished) while the other has not started, one at a time; neither moved yet, nothing. A probe
+ * that failed, or was never sent, says nothing to wait for: the held jobs go as they are.
+ */
+function probeVerdict(state: RunState): "side_by_side" | "one_at_a_time" | null {
+  const probes = state.jobs.filter((j) => j.probe);
+  if (probes.length < 2 || probes.some((p) => (p.phase === "ended" && (!p.poll || p.poll.status === "failed" || p.poll.status === "timed_out")) || (p.phase === "queued" && state.phase !== "running"))) {
+    return "one_at_a_time";
+  }
+  if (!probes.every((p) => p.poll && p.poll.polls > 0)) return null;
+  const moved = (p: RunJob) => p.poll!.processed > 0 || p.poll!.status !== "running";
+  const wellOn = (p: RunJob) => p.poll!.processed >= 2 || p.poll!.status !== "running";
+  if (probes.every(moved)) return "side_by_side";
+  if (probes.some((p) => wellOn(p)) && probes.some((p) => !moved(p))) return "one_at_a_time";
+  return null;
+}
+
+/**
+ * Release the held jobs once the probes have spoken: side by side, each is cut to the run's split size and they all
+ * go together (the run finishes in about the time of one of them); one at a time, they go as they are (fewer, larger
+ * jobs: the same time, fewer requests).
+ */
+function shapeHeldJobs(state: RunState): void {
+  if (!state.jobs.some((j) => j.held)) return;
+  const verdict = probeVerdict(state);
+  if (!verdict) return;
+  const held = state.jobs.filter((j) => j.held);
+  for (const j of held) delete j.held;
+  if (verdict === "side_by_side" && state.splitSize) for (const j of held) if (j.phase === "queued") cutJob(state, j, state.splitSize);
+}
+
+/** Cut a queued job to `cap` properties in place; the rest are appended as new queued jobs (indexes in flight stay true). */
+function cutJob(state: RunState, q: RunJob, cap: number): void {
+  const list = members(q);
+  if (list.length <= cap) return;
+  const first = compactMembers({ ...q, members: list.slice(0, cap) });
+  delete q.members;
+  Object.assign(q, first);
+  for (let i = cap; i < list.length; i += cap) {
+    state.jobs.push(compactMembers({ start: 0, end: 0, members: list.slice(i, i + cap), phase: "queued", submitRetries: 0, getFailures: 0, notBeforeMs: 0, ...(q.held ? { held: true as const } : {}) }));
+  }
 }
 
 function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable: boolean, free: boolean, nowMs: number): void {
@@ -292,17 +348,10 @@ function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable:
   if (cap) {
     // The refused slice, and every slice still queued, go again at the size the server takes (no job was made).
     // Jobs are cut in place and the rest appended, so the indexes of requests in flight stay true.
-    const cut = (q: RunJob) => {
-      const list = members(q);
-      if (list.length <= cap) return;
-      const first = compactMembers({ ...q, members: list.slice(0, cap) });
-      delete q.members;
-      Object.assign(q, first);
-      for (let i = cap; i < list.length; i += cap) state.jobs.push(compactMembers({ start: 0, end: 0, members: list.slice(i, i + cap), phase: "queued", submitRetries: 0, getFailures: 0, notBeforeMs: 0 }));
-    };
     job.phase = "queued";
-    cut(job);
-    for (const q of state.jobs.slice()) if (q.phase === "queued" && q !== job) cut(q);
+    cutJob(state, job, cap);
+    for (const q of state.jobs.slice()) if (q.phase === "queued" && q !== job) cutJob(state, q, cap);
+    if (state.splitSize !== undefined) state.splitSize = Math.min(state.splitSize, cap);
     return;
   }
   if (e.kind === "rate_limited") {
