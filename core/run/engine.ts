@@ -49,21 +49,32 @@ function pace(state: RunState, nowMs: number): void {
   state.nextRequestAtMs = Math.max(state.nextRequestAtMs, nowMs + Math.ceil(spacing));
 }
 
-/** The minute's allowance for polls: RUN_POLICY.pollShare of the limit the service states (or the smallest plan's). */
+/** The window's allowance for polls: RUN_POLICY.pollShare of the limit the service states (or the smallest plan's a minute). */
 function pollAllowance(state: RunState): number {
   return Math.max(2, (state.rate?.limit ?? RUN_POLICY.assumedPerMinute) * RUN_POLICY.pollShare);
 }
 
-/** Polls granted now: the bucket refills at the allowance a minute, up to one minute's worth. */
+/**
+ * The rate-limit window's length: the longest time to a reset seen (a fresh window shows nearly all of it), a minute
+ * until one is seen. A service whose window is a second gets its polls paced per second, not per minute.
+ */
+function windowMs(state: RunState): number {
+  const rl = state.rate;
+  const seen = rl?.resetAtMs !== undefined && rl.observedAtMs !== undefined ? Math.min(60_000, Math.max(1000, Math.ceil((rl.resetAtMs - rl.observedAtMs) / 1000) * 1000)) : 0;
+  return Math.max(seen, state.pollTokens?.windowMs ?? 0) || 60_000;
+}
+
+/** Polls granted now: the bucket refills at the allowance a window, up to one window's worth. */
 function pollTokens(state: RunState, nowMs: number): number {
   const cap = pollAllowance(state);
   const b = state.pollTokens;
   if (!b) return cap;
-  return Math.min(cap, b.n + (Math.max(0, nowMs - b.atMs) * cap) / 60_000);
+  return Math.min(cap, b.n + (Math.max(0, nowMs - b.atMs) * cap) / windowMs(state));
 }
 
 function spendPoll(state: RunState, nowMs: number): void {
-  state.pollTokens = { n: pollTokens(state, nowMs) - 1, atMs: nowMs };
+  const w = state.rate?.resetAtMs !== undefined ? windowMs(state) : undefined;
+  state.pollTokens = { n: pollTokens(state, nowMs) - 1, atMs: nowMs, ...(w !== undefined ? { windowMs: w } : {}) };
 }
 
 /** A poll of a running job asks whether it has moved on; following a results link takes a page already made. */
@@ -79,7 +90,7 @@ function jobDueAt(state: RunState, job: RunJob, nowMs: number): number | null {
     // Polls are paced over the minute's allowance, shared by however many jobs are running: ten jobs that each want a
     // look every half second wait their turn rather than spend the requests that submits and pages need.
     const tokens = pollTokens(state, Math.max(nowMs, at));
-    return tokens >= 1 ? at : Math.max(at, nowMs) + Math.ceil(((1 - tokens) * 60_000) / pollAllowance(state));
+    return tokens >= 1 ? at : Math.max(at, nowMs) + Math.ceil(((1 - tokens) * windowMs(state)) / pollAllowance(state));
   }
   return null;
 }
@@ -298,8 +309,8 @@ function takePage(state: RunState, job: RunJob, page: ResultsPage, nowMs: number
 const PROBE_LOOK_MS = 1000;
 
 /**
- * What the probe jobs' progress says of the service: both moved, it runs jobs side by side; one well on (two
- * properties done, or finished) while the other has not started, one at a time; neither moved yet, nothing. A probe
+ * What the probe jobs' progress says of the service: both moved about as far, it runs jobs side by side; one well
+ * on (two properties done, or finished) while the other has barely begun, one at a time; else nothing yet. A probe
  * that failed, or was never sent, says nothing to wait for: the held jobs go as they are.
  */
 function probeVerdict(state: RunState): "side_by_side" | "one_at_a_time" | null {
@@ -308,10 +319,14 @@ function probeVerdict(state: RunState): "side_by_side" | "one_at_a_time" | null 
     return "one_at_a_time";
   }
   if (!probes.every((p) => p.poll && p.poll.polls > 0)) return null;
-  const moved = (p: RunJob) => p.poll!.processed > 0 || p.poll!.status !== "running";
-  const wellOn = (p: RunJob) => p.poll!.processed >= 2 || p.poll!.status !== "running";
-  if (probes.every(moved)) return "side_by_side";
-  if (probes.some((p) => wellOn(p)) && probes.some((p) => !moved(p))) return "one_at_a_time";
+  // Share of its properties done: a finished job counts whole.
+  const done = (p: RunJob) => (p.poll!.status !== "running" ? 1 : p.poll!.processed / Math.max(1, p.poll!.total));
+  const [lo, hi] = probes.map(done).sort((a, b) => a - b);
+  const wellOn = probes.some((p) => p.poll!.processed >= 2 || p.poll!.status !== "running");
+  // Side by side, the two move together; one at a time, the second has barely begun when the first is well on (a
+  // look that falls just as the first ends and the second starts is read right too).
+  if (lo > 0 && lo >= hi / 2) return "side_by_side";
+  if (wellOn && lo < hi / 10) return "one_at_a_time";
   return null;
 }
 
@@ -355,8 +370,10 @@ function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable:
     return;
   }
   if (e.kind === "rate_limited") {
+    // Refused, so no job was made: queued again, and past RUN_POLICY.maxSubmitRetries the run pauses (resumable).
     job.phase = "queued";
-    job.notBeforeMs = rateLimited(state, e, nowMs);
+    job.submitRetries++;
+    job.notBeforeMs = rateLimited(state, e, nowMs, job.submitRetries > RUN_POLICY.maxSubmitRetries);
     return;
   }
   if (resendable) {
@@ -388,7 +405,14 @@ function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number)
   };
   // A 429: no request before the wait it names; none named, backed off; refused for ever, the run pauses (resumable).
   if (e.kind === "rate_limited") {
-    job.notBeforeMs = rateLimited(state, e, nowMs);
+    // Without a stated wait, the job's deadline still holds: refused past it, its rows end with a timeout.
+    if (e.retryAfterMs === undefined && nowMs > poll.deadlineMs) {
+      return end(
+        serviceError("timeout", "job_timeout", `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP 429) when asked for its results; check these rows again later.`),
+      );
+    }
+    const at = rateLimited(state, e, nowMs);
+    job.notBeforeMs = e.retryAfterMs === undefined ? Math.min(at, Math.max(nowMs + 1, poll.deadlineMs + 1)) : at;
     return;
   }
   // Not an answer about the job yet: a results URL saying "not ready" (409 Conflict, 425 Too Early). Asked
@@ -414,16 +438,16 @@ function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number)
 /**
  * A request answered 429. Its Retry-After (or the window's reset) holds every request of the run until it has passed,
  * however long: a wait beyond RUN_POLICY.pauseAfterMs pauses the run until then (dueRequests), resumable. Without a
- * stated wait the run backs off (1, 2, 4 ... 20 s, jittered); after RUN_POLICY.maxRateLimitedTries refusals in a row
+ * stated wait the run backs off (0.5, 1, 2 ... 20 s, jittered); after RUN_POLICY.maxRateLimitedTries refusals in a row
  * it pauses, resumable, rather than ask on. Returns when the refused request may go again.
  */
-function rateLimited(state: RunState, e: ServiceError, nowMs: number): number {
+function rateLimited(state: RunState, e: ServiceError, nowMs: number, giveUp = false): number {
   state.retries++;
   const tries = (state.rateLimitedInARow ?? 0) + 1;
   state.rateLimitedInARow = tries;
-  const at = nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 1000, 20_000));
+  const at = nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 500, 20_000));
   state.nextRequestAtMs = Math.max(state.nextRequestAtMs, at);
-  if (tries >= RUN_POLICY.maxRateLimitedTries && state.phase === "running") {
+  if ((giveUp || tries >= RUN_POLICY.maxRateLimitedTries) && state.phase === "running") {
     const until = new Date(state.nextRequestAtMs).toISOString().slice(11, 16);
     pause(
       state,

@@ -104,7 +104,7 @@ export interface RunState {
   /** No request at all before this time (pacing across the rate-limit window, a 429's Retry-After). */
   nextRequestAtMs: number;
   /** Polls the minute's allowance still grants (a bucket refilled at RUN_POLICY.pollShare of the limit a minute). */
-  pollTokens?: { n: number; atMs: number };
+  pollTokens?: { n: number; atMs: number; windowMs?: number };
   /** The size held jobs are cut to if the service turns out to run jobs side by side (see RunJob.held). */
   splitSize?: number;
   /** Requests answered 429 in a row. */
