@@ -57,8 +57,8 @@ export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName
   });
   const n = plan.properties.length;
   const size = splitJobSize(n, batchCap);
-  // Worth finding out only where the plan's cap would otherwise send fewer, larger jobs than a split would.
-  if (size < batchCap && n > 3 * size) {
+  // Worth finding out only where the plan's cap would otherwise send fewer jobs than a split would.
+  if (Math.ceil(n / batchCap) < PARALLEL_JOBS && size < batchCap && n > 3 * size) {
     plan.splitSize = size;
     plan.jobs.push({ start: 0, end: size, probe: true }, { start: size, end: 2 * size, probe: true });
     for (let start = 2 * size; start < n; start += batchCap) plan.jobs.push({ start, end: Math.min(n, start + batchCap), held: true });

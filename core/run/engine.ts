@@ -275,6 +275,9 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
       if (job.phase === "sending") job.phase = "polling";
       // A probe is looked at soon, whatever its estimate: its progress beside the other's decides the held jobs' size.
       if (job.probe && state.jobs.some((q) => q.held)) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROBE_LOOK_MS);
+      // A run of one or two jobs is someone watching a few rows: its first results show within PROGRESS_LOOK_MS, whatever
+      // the estimate (a look or two more); a run of many jobs is looked at by its estimates, so polls stay near one a job.
+      if (state.jobs.length <= 2) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROGRESS_LOOK_MS);
       // Answered with the results at once: they are the job's only page.
       if (r.value.inline && job.phase === "polling") takePage(state, job, r.value.inline, nowMs);
       return;
@@ -307,6 +310,8 @@ function takePage(state: RunState, job: RunJob, page: ResultsPage, nowMs: number
 
 /** How soon a probe job is first looked at. */
 const PROBE_LOOK_MS = 1000;
+/** How soon a job of a run of one or two jobs is first looked at, so its first rows fill while the rest runs. */
+const PROGRESS_LOOK_MS = 5000;
 
 /**
  * What the probe jobs' progress says of the service: both moved about as far, it runs jobs side by side; one well
@@ -341,7 +346,13 @@ function shapeHeldJobs(state: RunState): void {
   if (!verdict) return;
   const held = state.jobs.filter((j) => j.held);
   for (const j of held) delete j.held;
-  if (verdict === "side_by_side" && state.splitSize) for (const j of held) if (j.phase === "queued") cutJob(state, j, state.splitSize);
+  if (verdict === "side_by_side" && state.splitSize) {
+    // Each held job in equal parts of about the split size (8,000 in eight of 1,000; 2,500 in five of 500).
+    for (const j of held) {
+      const n = members(j).length;
+      if (j.phase === "queued") cutJob(state, j, Math.ceil(n / Math.ceil(n / state.splitSize)));
+    }
+  }
 }
 
 /** Cut a queued job to `cap` properties in place; the rest are appended as new queued jobs (indexes in flight stay true). */
