@@ -15,9 +15,28 @@ export interface ScreeningPlan {
   keys: string[];
   /** For each property, the indexes (into the rows array) of the rows that asked for it. */
   rowsByProperty: number[][];
-  /** Slices [start, end) of properties, one bulk job each. */
-  jobs: { start: number; end: number }[];
+  /**
+   * Slices [start, end) of properties, one bulk job each. A large run whose plan allows jobs larger than it needs
+   * starts with two probe jobs; the rest is held until their progress shows whether the service runs jobs side by
+   * side (then the held jobs are cut to `splitSize` and sent together) or one at a time (then they go as they are).
+   */
+  jobs: { start: number; end: number; probe?: true; held?: true }[];
   batchCap: number;
+  /** The job size a service that runs jobs side by side gets; set when the run starts with probe jobs. */
+  splitSize?: number;
+}
+
+/** A run is spread over about this many jobs when the service runs them side by side. */
+export const PARALLEL_JOBS = 10;
+/** No job is made smaller than this to spread a run: each job costs a submit and its own polls. */
+export const MIN_SPLIT_JOB = 500;
+
+/**
+ * The job size for a run of `count` distinct properties on a service that runs jobs side by side: about
+ * PARALLEL_JOBS jobs, none smaller than MIN_SPLIT_JOB nor larger than the plan's cap.
+ */
+export function splitJobSize(count: number, batchCap: number): number {
+  return Math.min(batchCap, Math.max(MIN_SPLIT_JOB, Math.ceil(count / PARALLEL_JOBS)));
 }
 
 export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName | number } = {}): ScreeningPlan {
@@ -36,8 +55,17 @@ export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName
     }
     plan.rowsByProperty[p].push(r);
   });
-  for (let start = 0; start < plan.properties.length; start += batchCap) {
-    plan.jobs.push({ start, end: Math.min(plan.properties.length, start + batchCap) });
+  const n = plan.properties.length;
+  const size = splitJobSize(n, batchCap);
+  // Worth finding out only where the plan's cap would otherwise send fewer jobs than a split would.
+  if (Math.ceil(n / batchCap) < PARALLEL_JOBS && size < batchCap && n > 3 * size) {
+    plan.splitSize = size;
+    plan.jobs.push({ start: 0, end: size, probe: true }, { start: size, end: 2 * size, probe: true });
+    for (let start = 2 * size; start < n; start += batchCap) plan.jobs.push({ start, end: Math.min(n, start + batchCap), held: true });
+    return plan;
+  }
+  for (let start = 0; start < n; start += batchCap) {
+    plan.jobs.push({ start, end: Math.min(n, start + batchCap) });
   }
   return plan;
 }

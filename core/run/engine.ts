@@ -49,21 +49,32 @@ function pace(state: RunState, nowMs: number): void {
   state.nextRequestAtMs = Math.max(state.nextRequestAtMs, nowMs + Math.ceil(spacing));
 }
 
-/** The minute's allowance for polls: RUN_POLICY.pollShare of the limit the service states (or the smallest plan's). */
+/** The window's allowance for polls: RUN_POLICY.pollShare of the limit the service states (or the smallest plan's a minute). */
 function pollAllowance(state: RunState): number {
   return Math.max(2, (state.rate?.limit ?? RUN_POLICY.assumedPerMinute) * RUN_POLICY.pollShare);
 }
 
-/** Polls granted now: the bucket refills at the allowance a minute, up to one minute's worth. */
+/**
+ * The rate-limit window's length: the longest time to a reset seen (a fresh window shows nearly all of it), a minute
+ * until one is seen. A service whose window is a second gets its polls paced per second, not per minute.
+ */
+function windowMs(state: RunState): number {
+  const rl = state.rate;
+  const seen = rl?.resetAtMs !== undefined && rl.observedAtMs !== undefined ? Math.min(60_000, Math.max(1000, Math.ceil((rl.resetAtMs - rl.observedAtMs) / 1000) * 1000)) : 0;
+  return Math.max(seen, state.pollTokens?.windowMs ?? 0) || 60_000;
+}
+
+/** Polls granted now: the bucket refills at the allowance a window, up to one window's worth. */
 function pollTokens(state: RunState, nowMs: number): number {
   const cap = pollAllowance(state);
   const b = state.pollTokens;
   if (!b) return cap;
-  return Math.min(cap, b.n + (Math.max(0, nowMs - b.atMs) * cap) / 60_000);
+  return Math.min(cap, b.n + (Math.max(0, nowMs - b.atMs) * cap) / windowMs(state));
 }
 
 function spendPoll(state: RunState, nowMs: number): void {
-  state.pollTokens = { n: pollTokens(state, nowMs) - 1, atMs: nowMs };
+  const w = state.rate?.resetAtMs !== undefined ? windowMs(state) : undefined;
+  state.pollTokens = { n: pollTokens(state, nowMs) - 1, atMs: nowMs, ...(w !== undefined ? { windowMs: w } : {}) };
 }
 
 /** A poll of a running job asks whether it has moved on; following a results link takes a page already made. */
@@ -72,14 +83,14 @@ function isPoll(job: RunJob): boolean {
 }
 
 function jobDueAt(state: RunState, job: RunJob, nowMs: number): number | null {
-  if (job.phase === "queued") return job.notBeforeMs;
+  if (job.phase === "queued") return job.held ? null : job.notBeforeMs;
   if (job.phase === "polling" && job.poll && job.poll.status === "running") {
     const at = Math.max(job.notBeforeMs, job.poll.nextPollAtMs);
     if (!isPoll(job)) return at;
     // Polls are paced over the minute's allowance, shared by however many jobs are running: ten jobs that each want a
     // look every half second wait their turn rather than spend the requests that submits and pages need.
     const tokens = pollTokens(state, Math.max(nowMs, at));
-    return tokens >= 1 ? at : Math.max(at, nowMs) + Math.ceil(((1 - tokens) * 60_000) / pollAllowance(state));
+    return tokens >= 1 ? at : Math.max(at, nowMs) + Math.ceil(((1 - tokens) * windowMs(state)) / pollAllowance(state));
   }
   return null;
 }
@@ -103,6 +114,7 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
     const list = members(job);
     for (const it of late.items) receive(state, list[it.index], it.outcome);
   });
+  shapeHeldJobs(state);
   const open = state.jobs.some((job, j) => job.phase === "queued" || job.phase === "sending" || (job.phase === "polling" && job.poll?.status === "running") || jobInFlight(state, j));
   if (!open) {
     moveRun(state, "finish");
@@ -262,6 +274,11 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
       job.notBeforeMs = 0;
       // A run ended meanwhile (a refused key on another request) has given these rows their answer already.
       if (job.phase === "sending") job.phase = "polling";
+      // A probe is looked at soon, whatever its estimate: its progress beside the other's decides the held jobs' size.
+      if (job.probe && state.jobs.some((q) => q.held)) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROBE_LOOK_MS);
+      // A run of one or two jobs is someone watching a few rows: its first results show within PROGRESS_LOOK_MS, whatever
+      // the estimate (a look or two more); a run of many jobs is looked at by its estimates, so polls stay near one a job.
+      if (state.jobs.length <= 2) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROGRESS_LOOK_MS);
       // Answered with the results at once: they are the job's only page.
       if (r.value.inline && job.phase === "polling") takePage(state, job, r.value.inline, nowMs);
       return;
@@ -284,6 +301,71 @@ function takePage(state: RunState, job: RunJob, page: ResultsPage, nowMs: number
     job.phase = "ended";
     if (step.state.error) job.error = step.state.error;
   } else job.poll.nextPollAtMs = nowMs + Math.max(step.waitMs, 0);
+  if (job.probe) {
+    shapeHeldJobs(state);
+    // Not decided yet (neither has moved): looked at again at twice its age, not at its far estimate.
+    const age = nowMs - (job.poll.startedAtMs ?? nowMs);
+    if (!step.done && state.jobs.some((q) => q.held)) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + Math.max(PROBE_LOOK_MS, age));
+  }
+}
+
+/** How soon a probe job is first looked at. */
+const PROBE_LOOK_MS = 1000;
+/** How soon a job of a run of one or two jobs is first looked at, so its first rows fill while the rest runs. */
+const PROGRESS_LOOK_MS = 5000;
+
+/**
+ * What the probe jobs' progress says of the service: both moved about as far, it runs jobs side by side; one well
+ * on (two properties done, or finished) while the other has barely begun, one at a time; else nothing yet. A probe
+ * that failed, or was never sent, says nothing to wait for: the held jobs go as they are.
+ */
+function probeVerdict(state: RunState): "side_by_side" | "one_at_a_time" | null {
+  const probes = state.jobs.filter((j) => j.probe);
+  if (probes.length < 2 || probes.some((p) => (p.phase === "ended" && (!p.poll || p.poll.status === "failed" || p.poll.status === "timed_out")) || (p.phase === "queued" && state.phase !== "running"))) {
+    return "one_at_a_time";
+  }
+  if (!probes.every((p) => p.poll && p.poll.polls > 0)) return null;
+  // Share of its properties done: a finished job counts whole.
+  const done = (p: RunJob) => (p.poll!.status !== "running" ? 1 : p.poll!.processed / Math.max(1, p.poll!.total));
+  const [lo, hi] = probes.map(done).sort((a, b) => a - b);
+  const wellOn = probes.some((p) => p.poll!.processed >= 2 || p.poll!.status !== "running");
+  // Side by side, the two move together; one at a time, the second has barely begun when the first is well on (a
+  // look that falls just as the first ends and the second starts is read right too).
+  if (lo > 0 && lo >= hi / 2) return "side_by_side";
+  if (wellOn && lo < hi / 10) return "one_at_a_time";
+  return null;
+}
+
+/**
+ * Release the held jobs once the probes have spoken: side by side, each is cut to the run's split size and they all
+ * go together (the run finishes in about the time of one of them); one at a time, they go as they are (fewer, larger
+ * jobs: the same time, fewer requests).
+ */
+function shapeHeldJobs(state: RunState): void {
+  if (!state.jobs.some((j) => j.held)) return;
+  const verdict = probeVerdict(state);
+  if (!verdict) return;
+  const held = state.jobs.filter((j) => j.held);
+  for (const j of held) delete j.held;
+  if (verdict === "side_by_side" && state.splitSize) {
+    // Each held job in equal parts of about the split size (8,000 in eight of 1,000; 2,500 in five of 500).
+    for (const j of held) {
+      const n = members(j).length;
+      if (j.phase === "queued") cutJob(state, j, Math.ceil(n / Math.ceil(n / state.splitSize)));
+    }
+  }
+}
+
+/** Cut a queued job to `cap` properties in place; the rest are appended as new queued jobs (indexes in flight stay true). */
+function cutJob(state: RunState, q: RunJob, cap: number): void {
+  const list = members(q);
+  if (list.length <= cap) return;
+  const first = compactMembers({ ...q, members: list.slice(0, cap) });
+  delete q.members;
+  Object.assign(q, first);
+  for (let i = cap; i < list.length; i += cap) {
+    state.jobs.push(compactMembers({ start: 0, end: 0, members: list.slice(i, i + cap), phase: "queued", submitRetries: 0, getFailures: 0, notBeforeMs: 0, ...(q.held ? { held: true as const } : {}) }));
+  }
 }
 
 function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable: boolean, free: boolean, nowMs: number): void {
@@ -293,22 +375,17 @@ function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable:
   if (cap) {
     // The refused slice, and every slice still queued, go again at the size the server takes (no job was made).
     // Jobs are cut in place and the rest appended, so the indexes of requests in flight stay true.
-    const cut = (q: RunJob) => {
-      const list = members(q);
-      if (list.length <= cap) return;
-      const first = compactMembers({ ...q, members: list.slice(0, cap) });
-      delete q.members;
-      Object.assign(q, first);
-      for (let i = cap; i < list.length; i += cap) state.jobs.push(compactMembers({ start: 0, end: 0, members: list.slice(i, i + cap), phase: "queued", submitRetries: 0, getFailures: 0, notBeforeMs: 0 }));
-    };
     job.phase = "queued";
-    cut(job);
-    for (const q of state.jobs.slice()) if (q.phase === "queued" && q !== job) cut(q);
+    cutJob(state, job, cap);
+    for (const q of state.jobs.slice()) if (q.phase === "queued" && q !== job) cutJob(state, q, cap);
+    if (state.splitSize !== undefined) state.splitSize = Math.min(state.splitSize, cap);
     return;
   }
   if (e.kind === "rate_limited") {
+    // Refused, so no job was made: queued again, and past RUN_POLICY.maxSubmitRetries the run pauses (resumable).
     job.phase = "queued";
-    job.notBeforeMs = rateLimited(state, e, nowMs);
+    job.submitRetries++;
+    job.notBeforeMs = rateLimited(state, e, nowMs, job.submitRetries > RUN_POLICY.maxSubmitRetries);
     return;
   }
   if (resendable) {
@@ -340,7 +417,14 @@ function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number)
   };
   // A 429: no request before the wait it names; none named, backed off; refused for ever, the run pauses (resumable).
   if (e.kind === "rate_limited") {
-    job.notBeforeMs = rateLimited(state, e, nowMs);
+    // Without a stated wait, the job's deadline still holds: refused past it, its rows end with a timeout.
+    if (e.retryAfterMs === undefined && nowMs > poll.deadlineMs) {
+      return end(
+        serviceError("timeout", "job_timeout", `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP 429) when asked for its results; check these rows again later.`),
+      );
+    }
+    const at = rateLimited(state, e, nowMs);
+    job.notBeforeMs = e.retryAfterMs === undefined ? Math.min(at, Math.max(nowMs + 1, poll.deadlineMs + 1)) : at;
     return;
   }
   // Not an answer about the job yet: a results URL saying "not ready" (409 Conflict, 425 Too Early). Asked
@@ -366,16 +450,16 @@ function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number)
 /**
  * A request answered 429. Its Retry-After (or the window's reset) holds every request of the run until it has passed,
  * however long: a wait beyond RUN_POLICY.pauseAfterMs pauses the run until then (dueRequests), resumable. Without a
- * stated wait the run backs off (1, 2, 4 ... 20 s, jittered); after RUN_POLICY.maxRateLimitedTries refusals in a row
+ * stated wait the run backs off (0.5, 1, 2 ... 20 s, jittered); after RUN_POLICY.maxRateLimitedTries refusals in a row
  * it pauses, resumable, rather than ask on. Returns when the refused request may go again.
  */
-function rateLimited(state: RunState, e: ServiceError, nowMs: number): number {
+function rateLimited(state: RunState, e: ServiceError, nowMs: number, giveUp = false): number {
   state.retries++;
   const tries = (state.rateLimitedInARow ?? 0) + 1;
   state.rateLimitedInARow = tries;
-  const at = nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 1000, 20_000));
+  const at = nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 500, 20_000));
   state.nextRequestAtMs = Math.max(state.nextRequestAtMs, at);
-  if (tries >= RUN_POLICY.maxRateLimitedTries && state.phase === "running") {
+  if ((giveUp || tries >= RUN_POLICY.maxRateLimitedTries) && state.phase === "running") {
     const until = new Date(state.nextRequestAtMs).toISOString().slice(11, 16);
     pause(
       state,

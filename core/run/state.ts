@@ -48,6 +48,10 @@ export interface RunJob {
   /** No request of this job before this time. */
   notBeforeMs: number;
   lastGetAtMs?: number;
+  /** One of the two first jobs of a large run, looked at early to learn whether the service runs jobs side by side. */
+  probe?: true;
+  /** Not sent until the probe jobs show how the service runs jobs (engine.ts, shapeHeldJobs). */
+  held?: true;
   poll?: JobState;
   /** Why the job ended without some of its results (those rows got it). */
   error?: ServiceError;
@@ -100,7 +104,9 @@ export interface RunState {
   /** No request at all before this time (pacing across the rate-limit window, a 429's Retry-After). */
   nextRequestAtMs: number;
   /** Polls the minute's allowance still grants (a bucket refilled at RUN_POLICY.pollShare of the limit a minute). */
-  pollTokens?: { n: number; atMs: number };
+  pollTokens?: { n: number; atMs: number; windowMs?: number };
+  /** The size held jobs are cut to if the service turns out to run jobs side by side (see RunJob.held). */
+  splitSize?: number;
   /** Requests answered 429 in a row. */
   rateLimitedInARow?: number;
   requests: { submit: number; results: number };
@@ -136,7 +142,7 @@ export function createRun(rows: readonly InputRow[], opts: CreateRunOptions): Ru
     rowsTotal: rows.length,
     invalidRows: rows.filter((r) => r.error || !r.key).length,
     skippedRows: opts.skippedRows ?? 0,
-    jobs: plan.jobs.map((j) => ({ start: j.start, end: j.end, phase: "queued" as const, submitRetries: 0, getFailures: 0, notBeforeMs: 0 })),
+    jobs: plan.jobs.map((j) => ({ start: j.start, end: j.end, phase: "queued" as const, submitRetries: 0, getFailures: 0, notBeforeMs: 0, ...(j.probe ? { probe: true as const } : {}), ...(j.held ? { held: true as const } : {}) })),
     fates: ".".repeat(plan.properties.length),
     received: {},
     inflight: {},
@@ -149,6 +155,7 @@ export function createRun(rows: readonly InputRow[], opts: CreateRunOptions): Ru
   };
   if (opts.checks) state.checks = opts.checks;
   if (opts.jobTimeoutMs !== undefined) state.jobTimeoutMs = opts.jobTimeoutMs;
+  if (plan.splitSize !== undefined) state.splitSize = plan.splitSize;
   return state;
 }
 

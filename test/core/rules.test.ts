@@ -30,6 +30,7 @@ import {
   type RunState,
   type ServiceError,
 } from "../../core";
+import { MIN_POLL_MS } from "../../core/jobs";
 
 const FORMAT_CHARS = ["\u00ad", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u2063", "\u180e", "\ufeff", "\u200b", "\u2060"];
 const hex = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -228,11 +229,15 @@ describe("polling cannot run away", () => {
     expect(run.state.status).toBe("completed");
   });
 
-  test("polls of one job are at least a second apart, from the first to the last before the deadline", () => {
+  test("polls of one job back off from an early first look, never closer than MIN_POLL_MS, a bounded number before the deadline", () => {
     const run = pollJob(() => ({ status: "processing", results: [] }), 1, { estimatedMs: 10, jobTimeoutMs: 20_500 });
-    expect(run.asked[0].at).toBeGreaterThanOrEqual(1000); // the estimate was 10 ms away: still a second
+    expect(run.asked[0].at).toBeGreaterThanOrEqual(MIN_POLL_MS); // the estimate was 10 ms away: looked at early
+    expect(run.asked[0].at).toBeLessThan(100);
     const gaps = run.asked.slice(1).map((a, i) => a.at - run.asked[i].at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(MIN_POLL_MS);
+    // Each wait is about the job's age (doubling), so 20 s of a job that never moves cost about a dozen polls.
+    expect(run.asked.length).toBeLessThanOrEqual(15);
+    for (let i = 1; i < gaps.length - 1; i++) expect(gaps[i]).toBeGreaterThanOrEqual(gaps[i - 1]);
     expect(run.codes).toEqual(["job_timeout"]);
   });
 

@@ -57,18 +57,41 @@ test("10,000 rows with 200 invalid and 500 duplicates: 10 jobs, every row accoun
   expect(progress[progress.length - 1].propertiesDone).toBe(10000);
 });
 
-test("an Enterprise key sends one job of up to 10,000", async () => {
-  const outcomes = await client("sandbox-enterprise").screen(uprns(2500).map((uprn) => ({ uprn })), { plan: "enterprise" });
+test("an Enterprise key sends a run too small to spread as one job larger than Professional's cap", async () => {
+  const outcomes = await client("sandbox-enterprise").screen(uprns(1500).map((uprn) => ({ uprn })), { plan: "enterprise" });
   expect(outcomes.every(isResult)).toBe(true);
   expect(sandbox.stats().bulk_submit).toBe(1);
-  expect(sandbox.stats().bulk_results).toBe(3); // three pages of 1,000
+  expect(sandbox.stats().bulk_results).toBe(2); // two pages of up to 1,000
+});
+
+test.each([
+  ["side by side: the rest is split into jobs of 500 sent together", false, 5],
+  ["one at a time: the rest goes as one job", true, 3],
+])("a large Enterprise run starts with two probe jobs; a service running jobs %s", async (_name, serialJobs, posts) => {
+  // 20 ms a property on a virtual clock that every wait moves on (the probes are looked at a second in).
+  const clock = { now: Date.parse("2026-11-24T09:00:00Z") };
+  const svc = await startSandbox({ port: 0, msPerProperty: 20, serialJobs, now: () => new Date(clock.now) });
+  const REQUEST_TIMEOUT_MS = 123_456;
+  const sleep = (ms: number, signal?: { addEventListener?(t: "abort", f: () => void): void }) => {
+    if (ms === REQUEST_TIMEOUT_MS) return new Promise<void>((r) => signal?.addEventListener?.("abort", () => r()));
+    clock.now += ms;
+    return new Promise<void>((r) => setImmediate(r));
+  };
+  try {
+    const c = createClient({ baseUrl: svc.baseUrl, apiKey: "sandbox-enterprise", fetch, now: () => clock.now, sleep, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    const outcomes = await c.screen(uprns(2500).map((uprn) => ({ uprn })), { plan: "enterprise" });
+    expect(outcomes.every(isResult)).toBe(true);
+    expect(svc.stats().bulk_submit).toBe(posts);
+  } finally {
+    await svc.close();
+  }
 });
 
 test("a plan chosen larger than the key's: the 413's max_batch_size splits the job instead of failing its rows", async () => {
-  const outcomes = await client("sandbox-professional").screen(uprns(2500).map((uprn) => ({ uprn })), { plan: "enterprise" });
+  const outcomes = await client("sandbox-professional").screen(uprns(1500).map((uprn) => ({ uprn })), { plan: "enterprise" });
   expect(outcomes.every(isResult)).toBe(true);
   expect(sandbox.stats().by_status["413"]).toBe(1);
-  expect(sandbox.stats().by_status["202"]).toBe(3);
+  expect(sandbox.stats().by_status["202"]).toBe(2);
 });
 
 test("unknown properties and postcodes get their own errors; the rest their results", async () => {
@@ -162,10 +185,18 @@ describe("faults", () => {
   });
 
   test("cancel: unfinished rows say cancelled, finished ones are kept", async () => {
-    const slow = await startSandbox({ port: 0, msPerProperty: 50, now: clock.date });
+    // A job of 200 at a second each, on a virtual clock: it is looked at before its end, so some rows finish first.
+    const clock = { now: Date.parse("2026-11-24T09:00:00Z") };
+    const slow = await startSandbox({ port: 0, msPerProperty: 1000, now: () => new Date(clock.now) });
     try {
       const controller = new AbortController();
-      const c = createClient({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", fetch: clock.fetch(fetch), sleep: clock.sleep, now: clock.now });
+      const REQUEST_TIMEOUT_MS = 123_456;
+      const sleep = (ms: number, signal?: { addEventListener?(t: "abort", f: () => void): void }) => {
+        if (ms === REQUEST_TIMEOUT_MS) return new Promise<void>((r) => signal?.addEventListener?.("abort", () => r()));
+        clock.now += ms;
+        return new Promise<void>((r) => setImmediate(r));
+      };
+      const c = createClient({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", fetch, now: () => clock.now, sleep, requestTimeoutMs: REQUEST_TIMEOUT_MS });
       const list = uprns(200);
       let got = 0;
       const outcomes = await c.screen(list.map((uprn) => ({ uprn })), {

@@ -233,6 +233,8 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
         getConfig: async () => ({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", plan: "professional" }),
         fetch: (u, i) => fetch(u, i),
         jobTimeoutMs,
+        // Ten UPRNs would go as single checks; these cases are about a bulk job's failures.
+        singleCheckLimit: 2,
       });
       const out = await settleAll(ten.map((u) => b.check(u)));
       expect(out.slice(0, 5).every((o) => "value" in o)).toBe(true);
