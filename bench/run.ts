@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark in bench/, each in its own process so one's warm-up does not skew another. */
 import { spawnSync } from "child_process";
+import { cpus } from "node:os";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "fs";
 import { tmpdir } from "os";
 import path from "path";
@@ -7,7 +8,7 @@ import path from "path";
 const here = __dirname;
 const files = readdirSync(here).filter((f) => f.endsWith(".ts") && f !== "run.ts" && f !== "summary.ts").sort((a, b) => (a === "core.ts" ? -1 : b === "core.ts" ? 1 : a.localeCompare(b)));
 let failed = 0;
-console.log(`node ${process.version}, ${require("os").cpus().length} cores; figures vary with machine load: compare ratios within one run`);
+console.log(`node ${process.version}, ${cpus().length} cores; figures vary with machine load: compare ratios within one run`);
 console.log(`${files.length} benchmarks (${files.join(", ")}): about 4 to 8 minutes on a 2-core machine, depending on its load. Each says when it starts and how long it took; one table of measure, this project, floor or peer and ratio ends the run.`);
 const benchStart = Date.now();
 const summaryFile = path.join(mkdtempSync(path.join(tmpdir(), "bench-")), "summary.jsonl");

@@ -226,7 +226,7 @@ describe("run engine scenarios", () => {
 
   test("a daily quota used up pauses the run; Resume after the reset sends the rest, jobs sent are not sent again", () => {
     let quota = 2; // requests left today
-    const svc = new Service((req) => {
+    const svc = new Service((_req) => {
       if (quota-- > 0) return undefined;
       return err(429, "rate_limited", { "retry-after": String(8 * 3600), "x-ratelimit-remaining": "0", "x-ratelimit-limit": "10000" });
     });

@@ -45,7 +45,7 @@ export function structuredToA1(formula: string, tables: readonly TableDef[]): st
   // Outside string literals only: "text [in brackets]" stays text.
   return formula
     .split(/("(?:[^"]|"")*")/)
-    .map((part, i) => (i % 2 ? part : part.replace(/([A-Za-z_\\][\w.\\]*)\[((?:[^\[\]]|\[(?:[^\]']|'.)*\])*)\]/g, (whole, name: string, spec: string) => resolve(whole, name, spec, tables))))
+    .map((part, i) => (i % 2 ? part : part.replace(/([A-Za-z_\\][\w.\\]*)\[((?:[^[\]]|\[(?:[^\]']|'.)*\])*)\]/g, (whole, name: string, spec: string) => resolve(whole, name, spec, tables))))
     .join("");
 }
 

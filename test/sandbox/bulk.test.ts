@@ -108,7 +108,7 @@ test("pagination: 2,500 properties are 3 pages of 1,000 linked by next_page_url"
   const properties = uprns(2500);
   const job = await submit({ properties });
   let url: string | null = job.body.results_url;
-  const pages: any[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const pages: any[] = [];  
   while (url) {
     const res = await call(url);
     expect(res.status).toBe(200);

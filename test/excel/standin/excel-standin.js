@@ -752,7 +752,7 @@
             const r1 = Math.min(r + rows - 1, b.r + b.rows - 1), c1 = Math.min(c + cols - 1, b.c + b.cols - 1);
             return range(sheet, r0, c0, Math.max(1, r1 - r0 + 1), Math.max(1, c1 - c0 + 1));
           },
-          getUsedRangeOrNullObject(valuesOnly) {
+          getUsedRangeOrNullObject(_valuesOnly) {
             const b = usedBox(sheet);
             const r0 = b ? Math.max(r, b.r) : 0, c0 = b ? Math.max(c, b.c) : 0;
             const r1 = b ? Math.min(r + rows - 1, b.r + b.rows - 1) : -1, c1 = b ? Math.min(c + cols - 1, b.c + b.cols - 1) : -1;
@@ -820,10 +820,9 @@
             load(names) {
               const list = (typeof names === "string" ? names.split(",") : names || []).map((n) => n.trim().replace(/^items\//, "")).filter(Boolean);
               for (const b of boxes) b.load(list);
-              const coll = this;
               // items become readable at the next sync, like any loaded property.
-              loads.push({ __pending: new Set(["items"]), __loaded: { add: () => (coll.__loaded = true) } });
-              return coll;
+              loads.push({ __pending: new Set(["items"]), __loaded: { add: () => (this.__loaded = true) } });
+              return this;
             },
             get items() {
               if (!this.__loaded) throw new Error("PropertyNotLoaded: areas.items was read before load() and sync()");

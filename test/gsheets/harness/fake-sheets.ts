@@ -407,7 +407,7 @@ export class FakeRange {
     this.sheet.forEachCell(this, (cell, r, c) => (cell.background = colors[r][c] ?? undefined));
     return this;
   }
-  setFontColors(colors: (string | null)[][]): this {
+  setFontColors(_colors: (string | null)[][]): this {
     this.rec("setFontColors", true, this.rows * this.cols);
     return this;
   }
