@@ -11,7 +11,7 @@ import { writeOutputRows } from "../excel/taskpane/sheet";
 import { buildDatasetFor, checkResultFor } from "../sandbox/dataset";
 import { summary } from "./summary";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
 
 async function bench(rows: number) {

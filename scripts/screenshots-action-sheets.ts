@@ -15,7 +15,7 @@ import { buildDatasetFor, checkResultFor } from "../sandbox/dataset";
 import { launch } from "../test/excel/helpers/chromium";
 import { computeSheet } from "../test/helpers/formulas";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
 const OUT = path.join(__dirname, "../assets/screenshots");
 const esc = (v: unknown) => String(v ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;");

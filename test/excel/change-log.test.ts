@@ -9,7 +9,7 @@ import { memoryStore } from "../../excel/settings";
 import { loadUnfinished, prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { findExamples } from "../../sandbox/dataset";
 import { startSandbox } from "../../sandbox/app";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 

@@ -166,7 +166,7 @@ describe("manifest.xml", () => {
     } finally {
       g.location = saved;
     }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the webpack configuration is CommonJS, read here as webpack reads it
     const config = require("../../excel/webpack.excel.js");
     expect(() => config({ serviceUrl: "http://api.example.com/v1" }, { mode: "production" })).toThrow(/https/);
     expect(() => config({ serviceUrl: "http://localhost:3001/v1" }, { mode: "production" })).not.toThrow();

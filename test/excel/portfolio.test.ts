@@ -15,7 +15,7 @@ import { localDay } from "../../excel/taskpane/stored";
 import { recheckOnOpen } from "../../excel/taskpane/watch";
 import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require("./standin/excel-standin.js");
 
 let sb: Sandbox;

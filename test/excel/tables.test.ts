@@ -23,7 +23,7 @@ import { chromiumAvailable, launch } from "./helpers/chromium";
 import { sandbox, type Sandbox } from "./helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require("./standin/excel-standin.js");
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const W = OUTPUT_COLUMNS.length;

@@ -9,7 +9,7 @@ import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/chec
 import { createRuntime, installRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
 import { knownUprns, sandbox, scaledSleep, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 
 let sb: Sandbox;

@@ -10,7 +10,7 @@ import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/chec
 import { createGasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
 import { configure, pollToEnd } from "../gsheets/harness/table";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("../excel/standin/excel-standin.js");
 
 const W = OUTPUT_COLUMNS.length;
