@@ -9,8 +9,7 @@ import fs from "fs";
 import net from "net";
 import os from "os";
 import path from "path";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded as scripts/dev-certs.js loads it, so the test holds what the start script does
-const mkcert = require("mkcert");
+import * as mkcert from "mkcert";
 
 const ROOT = path.resolve(__dirname, "../..");
 let home: string;
