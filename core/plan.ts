@@ -39,7 +39,11 @@ export function splitJobSize(count: number, batchCap: number): number {
   return Math.min(batchCap, Math.max(MIN_SPLIT_JOB, Math.ceil(count / PARALLEL_JOBS)));
 }
 
-export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName | number } = {}): ScreeningPlan {
+/**
+ * `spread: false` keeps the plan's job size: a re-check nobody waits for (scheduled, or on opening the file) spends
+ * as few requests as it can rather than finishing sooner.
+ */
+export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName | number; spread?: boolean } = {}): ScreeningPlan {
   const batchCap = batchCapFor(opts.plan);
   const byKey = new Map<string, number>();
   const plan: ScreeningPlan = { properties: [], keys: [], rowsByProperty: [], jobs: [], batchCap };
@@ -57,8 +61,9 @@ export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName
   });
   const n = plan.properties.length;
   const size = splitJobSize(n, batchCap);
-  // Worth finding out only where the plan's cap would otherwise send fewer jobs than a split would.
-  if (Math.ceil(n / batchCap) < PARALLEL_JOBS && size < batchCap && n > 3 * size) {
+  // Worth finding out only where a split would run more than twice the jobs the plan's cap sends side by side: less
+  // would not pay for the probe's wait and the extra submits (so a Professional cap of 1,000 is never split further).
+  if (opts.spread !== false && 2 * Math.ceil(n / batchCap) < Math.ceil(n / size) && size < batchCap && n > 3 * size) {
     plan.splitSize = size;
     plan.jobs.push({ start: 0, end: size, probe: true }, { start: size, end: 2 * size, probe: true });
     for (let start = 2 * size; start < n; start += batchCap) plan.jobs.push({ start, end: Math.min(n, start + batchCap), held: true });

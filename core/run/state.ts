@@ -122,11 +122,13 @@ export interface CreateRunOptions {
   jobTimeoutMs?: number;
   /** Rows of the selection left out before reading (hidden by a filter): counted and said in the summary. */
   skippedRows?: number;
+  /** false for a re-check nobody waits for: the plan's job size, no probe jobs (see planScreening). */
+  spread?: boolean;
 }
 
 /** A run of the rows read: each distinct valid property once, in jobs no larger than the plan's cap. */
 export function createRun(rows: readonly InputRow[], opts: CreateRunOptions): RunState {
-  const plan = planScreening(rows, { plan: opts.plan });
+  const plan = planScreening(rows, { plan: opts.plan, spread: opts.spread });
   const dupes: Record<string, number> = {};
   plan.rowsByProperty.forEach((r, p) => {
     if (r.length > 1) dupes[p] = r.length - 1;

@@ -363,7 +363,8 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   const hidden = new Set(await deps.excelRun((context) => hiddenRowOffsets(context, region)));
   const rows = prepared.rows.filter((r) => !hidden.has(r.index));
   const skippedRows = prepared.rows.length - rows.length;
-  const state = createRun(rows, { plan: deps.plan, nowMs: now(), skippedRows, runId: newRunId(now(), Math.random()) });
+  // A re-check nobody waits for (on opening the file) keeps to the plan's job size: fewest requests, not the earliest end.
+  const state = createRun(rows, { plan: deps.plan, nowMs: now(), skippedRows, runId: newRunId(now(), Math.random()), spread: (deps.trigger ?? "manual") === "manual" });
   const block: Cell[][] = prepared.previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
   const start: number[] = [];
   for (const r of rows) {

@@ -333,7 +333,8 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
   const now = Date.now();
   const runId = newRunId(now, Math.random());
   // The plan's batch cap is core's (core/checks.ts PLANS), the same in both add-ins.
-  const engine = createRun(rows, { plan: settings.plan, nowMs: now, runId, skippedRows: hidden.size });
+  // A re-check nobody waits for (the schedule) keeps to the plan's job size: fewest requests, not the earliest end.
+  const engine = createRun(rows, { plan: settings.plan, nowMs: now, runId, skippedRows: hidden.size, spread: plan.trigger === "manual" });
   const validRows = rows.filter((r) => r.key && !r.error).length;
   const run: SheetRun = {
     v: 2,

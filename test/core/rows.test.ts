@@ -79,6 +79,22 @@ describe("planScreening and fanOut", () => {
     expect(planScreening(rows, { plan: 50000 }).batchCap).toBe(10000);
   });
 
+  test("a run someone waits for starts with two probe jobs; a re-check nobody waits for keeps to the plan's job size", () => {
+    const many = readPropertyRows([["UPRN"], ...Array.from({ length: 2500 }, (_v, i) => [String(100000 + i)])]).rows;
+    const waited = planScreening(many, { plan: "enterprise" });
+    expect(waited.jobs.filter((j) => j.probe)).toHaveLength(2);
+    expect(waited.jobs.filter((j) => j.held).length).toBeGreaterThan(0);
+    const unattended = planScreening(many, { plan: "enterprise", spread: false });
+    expect(unattended.jobs).toEqual([{ start: 0, end: 2500 }]);
+    expect(unattended.splitSize).toBeUndefined();
+    // A split of jobs of 500 would run at most twice the Professional plan's jobs of 1,000: not worth a probe.
+    expect(planScreening(many, { plan: "professional" }).jobs).toEqual([
+      { start: 0, end: 1000 },
+      { start: 1000, end: 2000 },
+      { start: 2000, end: 2500 },
+    ]);
+  });
+
   test("leading zeros do not make a UPRN distinct", () => {
     const r = readPropertyRows([["UPRN"], ["00123"], ["123"]]);
     expect(planScreening(r.rows).properties).toEqual([{ uprn: "00123" }]);

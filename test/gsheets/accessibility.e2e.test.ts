@@ -86,7 +86,11 @@ maybe("Google Sheets sidebar: accessibility", () => {
     await sandbox.clearFaults();
     await expectAxeCleanOnEveryTab(page, "stopped");
 
+    // Checking again while the stopped run is unfinished asks first: Resume it, or check the selection anyway.
     await page.click("#check-btn");
+    await page.waitForSelector("#check-anyway-btn:not([hidden])");
+    await expectAxeCleanOnEveryTab(page, "asked to resume");
+    await page.click("#check-anyway-btn");
     await waitText(page, "run-status", /^Done/, 60_000);
     expect(await page.textContent("#run-status")).toMatch(/^Done: 300 rows checked, 1 with errors/);
     await expectAxeCleanOnEveryTab(page, "finished");
