@@ -116,7 +116,11 @@ test("the entity's fields are the service's answer, field by field, for UPRNs of
   sb.reset();
   const cells = await Promise.all(uprns.map((u) => settle(f.property(u))));
   const actions = await Promise.all(uprns.map((u) => f.nextaction(u)));
-  expect(sb.stats().total).toBeLessThanOrEqual(1 + sb.stats().bulk_results); // the lot in one batch
+  // A handful of UPRNs is answered by single checks (sooner than a bulk job can end), more by one batch; each UPRN is
+  // asked once, and the NEXTACTION calls after them are answered from what the cards already fetched.
+  const asked = sb.stats();
+  if (asked.check > 0) expect({ check: asked.check, bulk_submit: asked.bulk_submit }).toEqual({ check: uprns.length, bulk_submit: 0 });
+  else expect(asked.total).toBeLessThanOrEqual(1 + asked.bulk_results);
 
   for (const [i, u] of uprns.entries()) {
     const cell = cells[i];
