@@ -31,6 +31,8 @@ export interface JobState {
   nextPollAtMs: number;
   /** On our clock: the server's estimate less clockOffsetMs. */
   estimatedCompletionMs?: number;
+  /** Nobody waits for the results: the job is first looked at when its estimate says it ends, not early. */
+  patient?: true;
   /** How far the server's clock was ahead of ours when the job was accepted (see serverClockOffsetMs). */
   clockOffsetMs?: number;
   /** When the job was accepted: with `processed`, the rate the service works at, from which its end is predicted. */
@@ -65,7 +67,7 @@ export const MAX_ESTIMATE_MS = 6 * 60 * 60 * 1000;
 
 export function startJob(
   job: BulkJob,
-  opts: { offset: number; count: number; nowMs: number; jobTimeoutMs?: number; checks?: CheckName[]; clockOffsetMs?: number },
+  opts: { offset: number; count: number; nowMs: number; jobTimeoutMs?: number; checks?: CheckName[]; clockOffsetMs?: number; patient?: boolean },
 ): JobState {
   const est = job.estimated_completion ? Date.parse(job.estimated_completion) - (opts.clockOffsetMs ?? 0) : NaN;
   const estMs = Number.isFinite(est) ? est : undefined;
@@ -87,6 +89,7 @@ export function startJob(
   };
   if (estMs !== undefined) state.estimatedCompletionMs = estMs;
   if (opts.clockOffsetMs) state.clockOffsetMs = opts.clockOffsetMs;
+  if (opts.patient) state.patient = true;
   state.nextPollAtMs = opts.nowMs + pollDelay(state, opts.nowMs);
   if (opts.checks) state.checks = opts.checks;
   return state;
@@ -155,6 +158,8 @@ function pollDelay(state: JobState, nowMs: number): number {
   }
   const ahead = state.estimatedCompletionMs !== undefined ? state.estimatedCompletionMs - nowMs : undefined;
   if (ahead !== undefined && ahead > NEAR_ESTIMATE_MS) return clamp(ahead);
+  // Estimates come rounded up, so at the estimate a job is done: one look instead of a few early ones.
+  if (state.patient && state.polls === 0 && ahead !== undefined && ahead > 0) return clamp(ahead);
   if (state.polls === 0) return clamp(ahead !== undefined ? Math.min(ahead, FIRST_LOOK_MS) : FIRST_LOOK_MS);
   if (age !== undefined) return clamp(ahead !== undefined && ahead > 0 ? Math.min(ahead, Math.max(age, FIRST_LOOK_MS)) : Math.max(age, FIRST_LOOK_MS));
   return clamp(500 * Math.pow(1.5, Math.min(10, state.polls)));

@@ -270,7 +270,7 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
     if (r.ok) {
       const list = members(job);
       const clockOffsetMs = serverClockOffsetMs(reply.headers, nowMs);
-      job.poll = startJob(r.value, { offset: 0, count: list.length, nowMs, jobTimeoutMs: state.jobTimeoutMs, checks: state.checks, clockOffsetMs });
+      job.poll = startJob(r.value, { offset: 0, count: list.length, nowMs, jobTimeoutMs: state.jobTimeoutMs, checks: state.checks, clockOffsetMs, patient: state.unattended });
       job.notBeforeMs = 0;
       // A run ended meanwhile (a refused key on another request) has given these rows their answer already.
       if (job.phase === "sending") job.phase = "polling";

@@ -82,6 +82,8 @@ export interface RunState {
   rowsTotal: number;
   invalidRows: number;
   skippedRows: number;
+  /** Nobody waits for this run (a scheduled or on-open re-check): jobs are looked at when they say they end, not early. */
+  unattended?: true;
   jobs: RunJob[];
   /** One Fate character per property, "." until its rows were written. */
   fates: string;
@@ -144,6 +146,7 @@ export function createRun(rows: readonly InputRow[], opts: CreateRunOptions): Ru
     rowsTotal: rows.length,
     invalidRows: rows.filter((r) => r.error || !r.key).length,
     skippedRows: opts.skippedRows ?? 0,
+    ...(opts.spread === false ? { unattended: true as const } : {}),
     jobs: plan.jobs.map((j) => ({ start: j.start, end: j.end, phase: "queued" as const, submitRetries: 0, getFailures: 0, notBeforeMs: 0, ...(j.probe ? { probe: true as const } : {}), ...(j.held ? { held: true as const } : {}) })),
     fates: ".".repeat(plan.properties.length),
     received: {},
