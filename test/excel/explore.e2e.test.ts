@@ -8,8 +8,8 @@ import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 import { findExamples } from "../../sandbox/dataset";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
-import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+import { chromiumAvailable, launch } from "../helpers/chromium";
+import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports

@@ -8,7 +8,7 @@ import { memoryStore } from "../../excel/settings";
 import { createRuntime, installRuntime } from "../../excel/runtime";
 import { prepareCheck, runCheck, type ExcelRun, type RunDeps } from "../../excel/taskpane/check-run";
 import { findExamples } from "../../sandbox/dataset";
-import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

@@ -5,7 +5,7 @@
  */
 import { OUTPUT_COLUMNS, createClient, outputHeaders, type PlanName } from "../../core";
 import { prepareCheck, runCheck, type ExcelRun, type RunDeps } from "../../excel/taskpane/check-run";
-import { knownUprns, sandbox, type Sandbox } from "./helpers/sandbox";
+import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 

@@ -19,8 +19,8 @@ import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../excel/taskpane/w
 import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet, structuredToA1, type TableDef } from "../helpers/formulas";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "./helpers/chromium";
-import { sandbox, type Sandbox } from "./helpers/sandbox";
+import { chromiumAvailable, launch } from "../helpers/chromium";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports

@@ -1,7 +1,7 @@
 /**
  * The same sheet gets the same placement in Excel and in Google Sheets: each case is seeded in the Excel stand-in
  * (the pane's prepareCheck) and in the Sheets stand-in running the built Code.js (startBulkCheck), and both must
- * put the results block in the same column. Both decide with core/placement.ts.
+ * put the results block in the same column. Both decide with core/sheet/placement.ts.
  */
 import { outputHeaders, type PlanName } from "../../core";
 import { prepareCheck, type ExcelRun } from "../../excel/taskpane/check-run";
