@@ -43,7 +43,8 @@ function buildAt(cwd: string, outDir: string): Build {
 
 function baselineBuild(): Build {
   const cache = path.join(ROOT, "node_modules/.cache/compliance-bench", BASELINE);
-  if (fs.existsSync(path.join(cache, "gsheets/Code.js"))) return { excel: path.join(cache, "excel"), gsheets: path.join(cache, "gsheets") };
+  if (fs.existsSync(path.join(cache, "gsheets/Code.js")))
+    return { excel: path.join(cache, "excel"), gsheets: path.join(cache, "gsheets") };
   const tree = fs.mkdtempSync(path.join(os.tmpdir(), "bench-baseline-"));
   execFileSync("git", ["worktree", "add", "--detach", tree, BASELINE], { cwd: ROOT, stdio: "ignore" });
   try {
@@ -58,7 +59,9 @@ function baselineBuild(): Build {
 export function excelPage(dir: string) {
   const html = fs.readFileSync(path.join(dir, "taskpane.html"), "utf8");
   // The page's own files; office.js (the CDN's, or its office-js/ fallback from the package) is Microsoft's, not ours.
-  const named = [...html.matchAll(/<script[^>]*\bsrc="?([^"\s>]+)"?/g)].map((m) => m[1]).filter((s) => !/^https?:/.test(s) && !s.startsWith("office-js/"));
+  const named = [...html.matchAll(/<script[^>]*\bsrc="?([^"\s>]+)"?/g)]
+    .map((m) => m[1])
+    .filter((s) => !/^https?:/.test(s) && !s.startsWith("office-js/"));
   const size = (f: string) => fs.statSync(path.join(dir, f)).size;
   const all = fs.readdirSync(dir).filter((f) => f.endsWith(".js"));
   const lazy = all.filter((f) => !named.includes(f));
@@ -132,16 +135,37 @@ async function main() {
     console.log(`bundles: before = commit ${BASELINE}, after = this checkout (both built now, production mode)`);
     console.log(`| bundle | before | after | ratio | target |`);
     console.log(`|---|---|---|---|---|`);
-    console.log(`| Excel page at start (${pa.files.join(" + ")}) | ${kb(pb.start)} (${pb.files.join(" + ")}) | ${kb(pa.start)} | ${ratio(pb.start, pa.start)} | ≤ 150 KB ${pa.start <= 150 * 1024 ? "✓" : "✗"} |`);
-    console.log(`| Excel, every .js incl. lazy chunks (${pa.lazy.map((l) => `${l.file} ${kb(l.bytes)}`).join(", ") || "none"}) | ${kb(pb.all)} | ${kb(pa.all)} | ${ratio(pb.all, pa.all)} | |`);
-    console.log(`| Code.js (Apps Script) | ${kb(codeB.length)} | ${kb(codeA.length)} | ${ratio(codeB.length, codeA.length)} | ≤ 120 KB ${codeA.length <= 120 * 1024 ? "✓" : "✗"} |`);
-    if (demoA) console.log(`| DemoData.html (the demo's data; read when the demo is used, never evaluated) | in Code.js | ${kb(demoA)} | | |`);
-    console.log(`| Sidebar.html | ${kb(sideB)} | ${kb(sideA)} | ${ratio(sideB, sideA)} | ≤ before ${sideA <= sideB ? "✓" : "✗"} |`);
+    console.log(
+      `| Excel page at start (${pa.files.join(" + ")}) | ${kb(pb.start)} (${pb.files.join(" + ")}) | ${kb(pa.start)} | ${ratio(pb.start, pa.start)} | ≤ 150 KB ${pa.start <= 150 * 1024 ? "✓" : "✗"} |`,
+    );
+    console.log(
+      `| Excel, every .js incl. lazy chunks (${pa.lazy.map((l) => `${l.file} ${kb(l.bytes)}`).join(", ") || "none"}) | ${kb(pb.all)} | ${kb(pa.all)} | ${ratio(pb.all, pa.all)} | |`,
+    );
+    console.log(
+      `| Code.js (Apps Script) | ${kb(codeB.length)} | ${kb(codeA.length)} | ${ratio(codeB.length, codeA.length)} | ≤ 120 KB ${codeA.length <= 120 * 1024 ? "✓" : "✗"} |`,
+    );
+    if (demoA)
+      console.log(
+        `| DemoData.html (the demo's data; read when the demo is used, never evaluated) | in Code.js | ${kb(demoA)} | | |`,
+      );
+    console.log(
+      `| Sidebar.html | ${kb(sideB)} | ${kb(sideA)} | ${ratio(sideB, sideA)} | ≤ before ${sideA <= sideB ? "✓" : "✗"} |`,
+    );
     summary("Excel page at start (KB)", pa.start / 1024, "KB", 150, "target: 150 KB");
     summary("Code.js, Apps Script (KB)", codeA.length / 1024, "KB", 120, "target: 120 KB");
-    summary("Code.js against its earlier build (KB)", codeA.length / 1024, "KB", codeB.length / 1024, `peer: commit ${BASELINE}, ${kb(codeB.length)}`);
-    console.log(`| evaluate Code.js in a fresh vm (median of ${RUNS}, middle of 3 rounds) | ${mid(evalB).toFixed(2)} ms | ${mid(evalA).toFixed(2)} ms | ${(mid(evalB) / mid(evalA)).toFixed(2)}x faster | |`);
-    console.log(`| compile + evaluate Code.js (median of ${RUNS}, middle of 3 rounds) | ${mid(cB).toFixed(2)} ms | ${mid(cA).toFixed(2)} ms | ${(mid(cB) / mid(cA)).toFixed(2)}x faster | |`);
+    summary(
+      "Code.js against its earlier build (KB)",
+      codeA.length / 1024,
+      "KB",
+      codeB.length / 1024,
+      `peer: commit ${BASELINE}, ${kb(codeB.length)}`,
+    );
+    console.log(
+      `| evaluate Code.js in a fresh vm (median of ${RUNS}, middle of 3 rounds) | ${mid(evalB).toFixed(2)} ms | ${mid(evalA).toFixed(2)} ms | ${(mid(evalB) / mid(evalA)).toFixed(2)}x faster | |`,
+    );
+    console.log(
+      `| compile + evaluate Code.js (median of ${RUNS}, middle of 3 rounds) | ${mid(cB).toFixed(2)} ms | ${mid(cA).toFixed(2)} ms | ${(mid(cB) / mid(cA)).toFixed(2)}x faster | |`,
+    );
   } finally {
     fs.rmSync(outDir, { recursive: true, force: true });
   }

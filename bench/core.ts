@@ -13,17 +13,31 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-async function requestsPer1000(msPerProperty: number, distinct: number, apiKey: string, plan: "professional" | "enterprise") {
+async function requestsPer1000(
+  msPerProperty: number,
+  distinct: number,
+  apiKey: string,
+  plan: "professional" | "enterprise",
+) {
   const sandbox = await startSandbox({ port: 0, msPerProperty });
   try {
     const client = createClient({ baseUrl: sandbox.baseUrl, apiKey, fetch });
-    const props = getDataset().properties.slice(0, distinct).map((p) => ({ uprn: p.uprn }));
+    const props = getDataset()
+      .properties.slice(0, distinct)
+      .map((p) => ({ uprn: p.uprn }));
     const t0 = performance.now();
     const outcomes = await client.screen(props, { plan });
     const ms = performance.now() - t0;
     const s = sandbox.stats();
     const ok = outcomes.filter((o) => "result" in o).length;
-    return { ms, total: s.total, posts: s.bulk_submit, polls: s.bulk_results, per1000: (s.total / distinct) * 1000, ok };
+    return {
+      ms,
+      total: s.total,
+      posts: s.bulk_submit,
+      polls: s.bulk_results,
+      per1000: (s.total / distinct) * 1000,
+      ok,
+    };
   } finally {
     await sandbox.close();
   }
@@ -42,13 +56,19 @@ export async function runCoreBench(): Promise<void> {
     const t0 = performance.now();
     const { rows } = readPropertyRows(values);
     const plan = planScreening(rows, { plan: "professional" });
-    const perRow = fanOut(plan, rows, plan.properties.map((_p, i) => ({ result: results[i % results.length] as never })));
+    const perRow = fanOut(
+      plan,
+      rows,
+      plan.properties.map((_p, i) => ({ result: results[i % results.length] as never })),
+    );
     const checkedAt = new Date().toISOString();
     const out = perRow.map((o) => outputRow(o, checkedAt));
     if (out.length !== 10000) throw new Error("lost rows");
     times.push(performance.now() - t0);
   }
-  console.log(`validate + plan + flatten 10,000 rows: median ${median(times).toFixed(1)} ms over 7 runs (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
+  console.log(
+    `validate + plan + flatten 10,000 rows: median ${median(times).toFixed(1)} ms over 7 runs (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`,
+  );
 
   // The sandbox rebuilds its register when the day changes (dates are relative to today).
   const builds = [1, 2, 3, 4, 5].map((i) => buildDatasetFor(new Date(Date.now() + i * 86_400_000)));
@@ -65,11 +85,35 @@ export async function runCoreBench(): Promise<void> {
     `screen 1,000 distinct (Professional, 2 ms/property so the job runs ~2 s): ${paced.ms.toFixed(0)} ms, ${paced.total} requests (${paced.posts} POST + ${paced.polls} GET) per 1,000`,
   );
   const ent = await requestsPer1000(0, 10000, "sandbox-enterprise", "enterprise");
-  console.log(`screen 10,000 distinct (Enterprise, 1 job, 0 ms/property): ${ent.ms.toFixed(0)} ms, ${ent.total} requests (${ent.posts} POST + ${ent.polls} GET: 10 pages of 1,000)`);
-  console.log(`ratio: screening 10,000 rows over loopback HTTP takes ${(zero.ms / median(times)).toFixed(1)}x the pure validate+flatten time`);
-  summary("HTTP requests per 1,000 properties (Professional, 10,000 rows)", zero.per1000, "", 2, "floor: 2 (1 POST + 1 poll per job)");
-  summary("Enterprise, 10,000 properties in one job: requests", ent.total, "", 11, "floor: 11 (1 POST + 10 result pages)", 0);
-  summary("screen 10,000 rows over loopback HTTP (ms)", zero.ms, "ms", median(times), `peer: validate + plan + flatten alone, ${median(times).toFixed(0)} ms`, 0);
+  console.log(
+    `screen 10,000 distinct (Enterprise, 1 job, 0 ms/property): ${ent.ms.toFixed(0)} ms, ${ent.total} requests (${ent.posts} POST + ${ent.polls} GET: 10 pages of 1,000)`,
+  );
+  console.log(
+    `ratio: screening 10,000 rows over loopback HTTP takes ${(zero.ms / median(times)).toFixed(1)}x the pure validate+flatten time`,
+  );
+  summary(
+    "HTTP requests per 1,000 properties (Professional, 10,000 rows)",
+    zero.per1000,
+    "",
+    2,
+    "floor: 2 (1 POST + 1 poll per job)",
+  );
+  summary(
+    "Enterprise, 10,000 properties in one job: requests",
+    ent.total,
+    "",
+    11,
+    "floor: 11 (1 POST + 10 result pages)",
+    0,
+  );
+  summary(
+    "screen 10,000 rows over loopback HTTP (ms)",
+    zero.ms,
+    "ms",
+    median(times),
+    `peer: validate + plan + flatten alone, ${median(times).toFixed(0)} ms`,
+    0,
+  );
 }
 
 if (require.main === module) runCoreBench().catch((e) => ((process.exitCode = 1), console.error(e)));

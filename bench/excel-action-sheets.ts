@@ -17,10 +17,15 @@ const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/ex
 async function bench(rows: number) {
   const ds = buildDatasetFor(new Date());
   const props = ds.properties.slice(0, rows);
-  const block = [outputHeaders(), ...props.map((p) => outputRow({ result: checkResultFor(p) as CheckResult }, new Date().toISOString()))];
+  const block = [
+    outputHeaders(),
+    ...props.map((p) => outputRow({ result: checkResultFor(p) as CheckResult }, new Date().toISOString())),
+  ];
   const s = createStandIn();
   s.api.seed("Sheet1", "A1", [["UPRN"], ...props.map((p) => [p.uprn])]);
-  await s.Excel.run((ctx: Excel.RequestContext) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 0, columnIndex: 1 }, block, block.keys()));
+  await s.Excel.run((ctx: Excel.RequestContext) =>
+    writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 0, columnIndex: 1 }, block, block.keys()),
+  );
   const place = { sheet: "Sheet1", headerRow: 0, blockColumn: 1, inputColumns: { uprn: 0 } };
   const run = async () => {
     const before = s.api.state.stats.syncs;
@@ -41,7 +46,14 @@ async function bench(rows: number) {
       `excel action sheets, ${n.toLocaleString("en-GB")} rows: ${r.again.open} actions listed; first build ${r.first.syncs} syncs (${r.first.writeSyncs} writing), ` +
         `refresh ${r.again.syncs} syncs (${r.again.writeSyncs} writing), ${r.again.ms} ms on the stand-in; largest request ${r.maxRequestMB.toFixed(2)} MB of 5 MB`,
     );
-    summary(`Excel: writing syncs to refresh the Action list and summary, ${n.toLocaleString("en-GB")} rows`, r.again.writeSyncs, "", 1, "floor: 1", 0);
+    summary(
+      `Excel: writing syncs to refresh the Action list and summary, ${n.toLocaleString("en-GB")} rows`,
+      r.again.writeSyncs,
+      "",
+      1,
+      "floor: 1",
+      0,
+    );
   }
 })().catch((e) => {
   console.error(e);

@@ -20,23 +20,49 @@ export async function benchExcelWrites(rows = 50_000) {
   const ds = buildDatasetFor(new Date("2026-11-22T00:00:00Z"));
   // The register has about 20,000 properties: a larger block takes them again, in order, so every row is written.
   const results: CheckResult[] = ds.properties.map((p) => checkResultFor(p) as CheckResult);
-  const block = Array.from({ length: rows }, (_, i) => outputRow({ result: results[i % results.length] }, "2026-11-22T10:00:00Z"));
+  const block = Array.from({ length: rows }, (_, i) =>
+    outputRow({ result: results[i % results.length] }, "2026-11-22T10:00:00Z"),
+  );
   const s = createStandIn();
   const started = Date.now();
-  const stats = await s.Excel.run((ctx: Excel.RequestContext) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 4 }, block, block.keys()));
+  const stats = await s.Excel.run((ctx: Excel.RequestContext) =>
+    writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 4 }, block, block.keys()),
+  );
   const ms = Date.now() - started;
   const st = s.api.state.stats;
   // Every row reached the sheet: the last row's first cell is the block's.
   const last = s.api.read("Sheet1", `E${rows + 1}`).values[0][0];
   const written = last === block[rows - 1][0] ? rows : 0;
-  return { rows, written, syncs: stats.syncs, floor: Math.ceil(st.totalBytes / STANDIN_LIMIT), maxRequestMB: st.maxRequestBytes / 1e6, totalMB: st.totalBytes / 1e6, ms };
+  return {
+    rows,
+    written,
+    syncs: stats.syncs,
+    floor: Math.ceil(st.totalBytes / STANDIN_LIMIT),
+    maxRequestMB: st.maxRequestBytes / 1e6,
+    totalMB: st.totalBytes / 1e6,
+    ms,
+  };
 }
 
 /** The summary rows: syncs against the floor, and the largest request against the limit. */
 export function excelWritesRows(r: Awaited<ReturnType<typeof benchExcelWrites>>): void {
   const n = r.rows.toLocaleString("en-GB");
-  summary(`Excel, writing ${n} rows: context.sync calls`, r.syncs, "syncs", r.floor, `floor: ${r.floor} (${r.totalMB.toFixed(1)} MB sent / 5 MB limit, rounded up)`, 0);
-  summary(`Excel, writing ${n} rows: largest sync (MB)`, r.maxRequestMB, "MB", STANDIN_LIMIT / 1e6, "limit: 5 MB (Excel on the web's request limit)", 2);
+  summary(
+    `Excel, writing ${n} rows: context.sync calls`,
+    r.syncs,
+    "syncs",
+    r.floor,
+    `floor: ${r.floor} (${r.totalMB.toFixed(1)} MB sent / 5 MB limit, rounded up)`,
+    0,
+  );
+  summary(
+    `Excel, writing ${n} rows: largest sync (MB)`,
+    r.maxRequestMB,
+    "MB",
+    STANDIN_LIMIT / 1e6,
+    "limit: 5 MB (Excel on the web's request limit)",
+    2,
+  );
 }
 
 if (require.main === module) {

@@ -32,7 +32,11 @@ async function checkFromSidebar(env: GasEnvironment, rows: number): Promise<{ po
 
 function table(sandbox: SandboxProcess, props: SandboxProperty[], rows: number): GasEnvironment {
   const env = createGasEnvironment();
-  const saved = env.run("saveSettings", { apiKey: "sandbox-professional", baseUrl: sandbox.baseUrl, plan: "professional" });
+  const saved = env.run("saveSettings", {
+    apiKey: "sandbox-professional",
+    baseUrl: sandbox.baseUrl,
+    plan: "professional",
+  });
   if (!saved.ok) throw new Error(saved.message);
   env.sheet.maxRows = rows + 10;
   env.sheet.seed(1, 1, [["UPRN"], ...props.slice(0, rows).map((p) => [p.uprn])]);
@@ -45,8 +49,17 @@ export async function lastPollCalls(sandbox: SandboxProcess, props: SandboxPrope
   const { polls, lastPoll } = await checkFromSidebar(env, 2500);
   // The same poll without the sheets made at the end: a poll that writes results and ends nothing (the largest before it).
   const before = Math.max(0, ...polls.slice(0, -1));
-  console.log(`sheets: 2,500-row check, ${polls.length} polls; the last made ${lastPoll.length} SpreadsheetApp calls (a poll before it, at most ${before})`);
-  summary("Google Sheets, SpreadsheetApp calls in a 2,500-row run's last poll", lastPoll.length, "calls", 25, "target: 25", 0);
+  console.log(
+    `sheets: 2,500-row check, ${polls.length} polls; the last made ${lastPoll.length} SpreadsheetApp calls (a poll before it, at most ${before})`,
+  );
+  summary(
+    "Google Sheets, SpreadsheetApp calls in a 2,500-row run's last poll",
+    lastPoll.length,
+    "calls",
+    25,
+    "target: 25",
+    0,
+  );
   return { last: lastPoll.length, before };
 }
 
@@ -72,15 +85,27 @@ export async function scheduledRecheckRequests(sandbox: SandboxProcess, props: S
   // page of 1,000 results: a further page only past 1,000 a job, so none here.
   const jobs = Math.ceil(10000 / 1000);
   const floor = jobs + jobs;
-  console.log(`sheets: scheduled re-check of 10,000 rows: ${sent.length} requests (${posts} POST, ${gets} GET) in ${executions} execution(s); floor ${floor}`);
-  summary("a scheduled re-check of 10,000 rows (requests)", sent.length, "requests", floor, `floor: ${floor} (${jobs} POSTs of 1,000, 1 GET per job once done)`, 0);
+  console.log(
+    `sheets: scheduled re-check of 10,000 rows: ${sent.length} requests (${posts} POST, ${gets} GET) in ${executions} execution(s); floor ${floor}`,
+  );
+  summary(
+    "a scheduled re-check of 10,000 rows (requests)",
+    sent.length,
+    "requests",
+    floor,
+    `floor: ${floor} (${jobs} POSTs of 1,000, 1 GET per job once done)`,
+    0,
+  );
   return { requests: sent.length, floor };
 }
 
 async function main(): Promise<void> {
   // Jobs that take a moment (2 ms a property: about 2 s a job of 1,000), so that polling has something to wait for;
   // limits raised so that the sidebar's check before the re-check does not use the day's allowance.
-  const sandbox = await startSandboxProcess({ msPerProperty: 2, limits: { professional: { perMinute: 100000, perDay: 1000000 } } });
+  const sandbox = await startSandboxProcess({
+    msPerProperty: 2,
+    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+  });
   try {
     const props = await sandbox.properties(10000);
     await lastPollCalls(sandbox, props);

@@ -27,7 +27,10 @@ async function main(): Promise<void> {
       const saved = env.run("saveSettings", { apiKey: c.key, baseUrl: sandbox.baseUrl, plan: c.plan });
       if (!saved.ok) throw new Error(saved.message);
       env.sheet.maxRows = c.rows + 10;
-      env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ...props.slice(0, c.rows).map((p) => [p.uprn, p.postcode, p.address])]);
+      env.sheet.seed(1, 1, [
+        ["UPRN", "Postcode", "Address"],
+        ...props.slice(0, c.rows).map((p) => [p.uprn, p.postcode, p.address]),
+      ]);
       env.sheet.select(`A2:C${c.rows + 1}`);
 
       const t0 = Date.now();
@@ -43,12 +46,17 @@ async function main(): Promise<void> {
         const mark = env.log.mark();
         p = env.run("pollBulkCheck");
         const writes = env.log.writesSince(mark);
-        perPoll.push({ calls: env.log.since(mark).length, writes: writes.length, cells: writes.reduce((n, w) => n + (w.cells ?? 0), 0) });
+        perPoll.push({
+          calls: env.log.since(mark).length,
+          writes: writes.length,
+          cells: writes.reduce((n, w) => n + (w.cells ?? 0), 0),
+        });
       }
       const stats = await sandbox.stats();
       const total = env.log.since(mark0);
       // The Action list and Compliance summary: built in the poll that ended the run; then a refresh (the steady cost).
-      const onSheets = (x: { sheet?: string; method: string }) => x.sheet === "Action list" || x.sheet === "Compliance summary" || x.method === "insertSheet";
+      const onSheets = (x: { sheet?: string; method: string }) =>
+        x.sheet === "Action list" || x.sheet === "Compliance summary" || x.method === "insertSheet";
       const built = total.filter((x) => x.write && onSheets(x)).length;
       const markR = env.log.mark();
       const tR = Date.now();
@@ -70,10 +78,24 @@ async function main(): Promise<void> {
       console.log(lines[lines.length - 1]);
       // The floor: Save's one key check, one POST per job, and one GET per 1,000-row page of results.
       const floor = 1 + start.jobIds.length + Math.ceil(c.rows / 1000);
-      summary(`Sheets: HTTP requests to check ${c.rows.toLocaleString("en-GB")} rows (${c.plan}, with Save's key check)`, stats.total, "", floor, `floor: ${floor} (key check, 1 POST per job, 1 GET per 1,000 results)`, 0);
+      summary(
+        `Sheets: HTTP requests to check ${c.rows.toLocaleString("en-GB")} rows (${c.plan}, with Save's key check)`,
+        stats.total,
+        "",
+        floor,
+        `floor: ${floor} (key check, 1 POST per job, 1 GET per 1,000 results)`,
+        0,
+      );
       // Writes per poll while results come in; the last poll also builds the Action list and summary (counted above).
       const during = perPoll.slice(0, -1);
-      summary(`Sheets: most writes in one poll while results arrive, ${c.rows.toLocaleString("en-GB")} rows (${c.plan})`, Math.max(0, ...during.map((x) => x.writes)), "", 1, "floor: 1", 0);
+      summary(
+        `Sheets: most writes in one poll while results arrive, ${c.rows.toLocaleString("en-GB")} rows (${c.plan})`,
+        Math.max(0, ...during.map((x) => x.writes)),
+        "",
+        1,
+        "floor: 1",
+        0,
+      );
     }
   } finally {
     await sandbox.close();

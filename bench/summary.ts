@@ -12,10 +12,22 @@ export interface SummaryRow {
   ratio: string;
 }
 
-export function summary(measure: string, ours: number, oursUnit: string, reference: number, referenceText: string, digits = 1): void {
+export function summary(
+  measure: string,
+  ours: number,
+  oursUnit: string,
+  reference: number,
+  referenceText: string,
+  digits = 1,
+): void {
   const file = process.env.BENCH_SUMMARY;
   if (!file) return;
   const fmt = (n: number) => n.toLocaleString("en-GB", { maximumFractionDigits: digits });
-  const row: SummaryRow = { measure, ours: `${fmt(ours)} ${oursUnit}`.trim(), reference: referenceText, ratio: reference > 0 ? `${(ours / reference).toFixed(2)}x` : "" };
+  const row: SummaryRow = {
+    measure,
+    ours: `${fmt(ours)} ${oursUnit}`.trim(),
+    reference: referenceText,
+    ratio: reference > 0 ? `${(ours / reference).toFixed(2)}x` : "",
+  };
   appendFileSync(file, JSON.stringify(row) + "\n");
 }

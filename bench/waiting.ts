@@ -13,7 +13,10 @@ import { summary } from "./summary";
 
 const MS_PER_PROPERTY = 20;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const uprns = (from: number, n: number) => getDataset().properties.slice(from, from + n).map((p) => p.uprn);
+const uprns = (from: number, n: number) =>
+  getDataset()
+    .properties.slice(from, from + n)
+    .map((p) => p.uprn);
 
 async function api(baseUrl: string, key: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const url = path.startsWith("http") ? path : baseUrl + path;
@@ -45,7 +48,11 @@ async function floorJob(baseUrl: string, key: string, list: string[], msPerPrope
 }
 
 /** `=COMPLIANCE.SCORE` over n UPRNs not asked before: from the first call to the last result, through the batcher. */
-async function scoreOver(n: number, from: number, singleCheckLimit?: number): Promise<{ ours: number; floor: number; requests: number }> {
+async function scoreOver(
+  n: number,
+  from: number,
+  singleCheckLimit?: number,
+): Promise<{ ours: number; floor: number; requests: number }> {
   const sandbox = await startSandbox({ port: 0, msPerProperty: MS_PER_PROPERTY });
   try {
     const floors: number[] = [];
@@ -64,7 +71,9 @@ async function scoreOver(n: number, from: number, singleCheckLimit?: number): Pr
       await Promise.all(list.map((u) => batcher.check(u)));
       ours.push(performance.now() - t0);
       requests = sandbox.stats().total;
-      floors.push(await floorJob(sandbox.baseUrl, "sandbox-professional", uprns(from + round * 2 * n + n, n), MS_PER_PROPERTY));
+      floors.push(
+        await floorJob(sandbox.baseUrl, "sandbox-professional", uprns(from + round * 2 * n + n, n), MS_PER_PROPERTY),
+      );
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
     return { ours: med(ours), floor: med(floors), requests };
@@ -81,8 +90,17 @@ export async function benchScoreSmallBatches(): Promise<void> {
     const r = await scoreOver(n, from);
     // The other way, for comparison: the same calls as one bulk job (single checks switched off).
     const bulk = await scoreOver(n, from + 1000, 0);
-    console.log(`=COMPLIANCE.SCORE over ${n} new UPRNs: ${r.ours.toFixed(0)} ms first call to results (${r.requests} requests); as one bulk job instead: ${bulk.ours.toFixed(0)} ms (${bulk.requests} requests); floor (one POST + one GET at the job's real end): ${r.floor.toFixed(0)} ms`);
-    summary(`=COMPLIANCE.SCORE over ${n} new UPRNs, first call to results (ms)`, r.ours, "ms", r.floor, `floor: one POST + one GET at the job's end, ${r.floor.toFixed(0)} ms`, 0);
+    console.log(
+      `=COMPLIANCE.SCORE over ${n} new UPRNs: ${r.ours.toFixed(0)} ms first call to results (${r.requests} requests); as one bulk job instead: ${bulk.ours.toFixed(0)} ms (${bulk.requests} requests); floor (one POST + one GET at the job's real end): ${r.floor.toFixed(0)} ms`,
+    );
+    summary(
+      `=COMPLIANCE.SCORE over ${n} new UPRNs, first call to results (ms)`,
+      r.ours,
+      "ms",
+      r.floor,
+      `floor: one POST + one GET at the job's end, ${r.floor.toFixed(0)} ms`,
+      0,
+    );
   }
 }
 
@@ -92,7 +110,9 @@ export async function benchFinishedJobPages(): Promise<void> {
   try {
     const key = "sandbox-enterprise";
     const list = uprns(0, 10000);
-    const job = (await api(sandbox.baseUrl, key, "/api/check/bulk", { properties: list.map((uprn) => ({ uprn })) })) as unknown as BulkJob;
+    const job = (await api(sandbox.baseUrl, key, "/api/check/bulk", {
+      properties: list.map((uprn) => ({ uprn })),
+    })) as unknown as BulkJob;
     // Back to back: each page as soon as the one before it arrived (a first pass makes the sandbox resolve every item).
     const pages = async () => {
       let url: string | null = `/api/check/bulk/${job.job_id}/results`;
@@ -105,7 +125,17 @@ export async function benchFinishedJobPages(): Promise<void> {
     // The run engine, holding that job as sent (what Resume collects).
     const rows = list.map((u, i) => ({ ...normaliseProperty(u, "", ""), index: i }));
     const state = createRun(rows, { plan: "enterprise", nowMs: Date.now() });
-    state.jobs = [{ start: 0, end: list.length, phase: "polling", submitRetries: 0, getFailures: 0, notBeforeMs: 0, poll: startJob(job, { offset: 0, count: list.length, nowMs: Date.now() }) }];
+    state.jobs = [
+      {
+        start: 0,
+        end: list.length,
+        phase: "polling",
+        submitRetries: 0,
+        getFailures: 0,
+        notBeforeMs: 0,
+        poll: startJob(job, { offset: 0, count: list.length, nowMs: Date.now() }),
+      },
+    ];
     state.jobs[0].poll!.nextPollAtMs = 0;
     const before = sandbox.stats().bulk_results;
     let got = 0;
@@ -122,8 +152,17 @@ export async function benchFinishedJobPages(): Promise<void> {
     });
     const ours = performance.now() - t0;
     const gets = sandbox.stats().bulk_results - before;
-    console.log(`result pages of a finished Enterprise job of 10,000: ${ours.toFixed(0)} ms (${gets} GETs, ${got} results); the same GETs back to back: ${floor.toFixed(0)} ms`);
-    summary("result pages of a finished Enterprise job of 10,000 (ms)", ours, "ms", floor, `side by side: the same GETs back to back, ${floor.toFixed(0)} ms`, 0);
+    console.log(
+      `result pages of a finished Enterprise job of 10,000: ${ours.toFixed(0)} ms (${gets} GETs, ${got} results); the same GETs back to back: ${floor.toFixed(0)} ms`,
+    );
+    summary(
+      "result pages of a finished Enterprise job of 10,000 (ms)",
+      ours,
+      "ms",
+      floor,
+      `side by side: the same GETs back to back, ${floor.toFixed(0)} ms`,
+      0,
+    );
   } finally {
     await sandbox.close();
   }
@@ -141,7 +180,13 @@ async function screenRun(n: number, key: string, plan: "professional" | "enterpr
     );
     const ms = performance.now() - t0;
     const s = sandbox.stats();
-    return { ms, total: s.total, posts: s.bulk_submit, gets: s.bulk_results, ok: out.filter((o) => "result" in o).length };
+    return {
+      ms,
+      total: s.total,
+      posts: s.bulk_submit,
+      gets: s.bulk_results,
+      ok: out.filter((o) => "result" in o).length,
+    };
   } finally {
     await sandbox.close();
   }
@@ -153,7 +198,11 @@ async function tenParallelJobs(): Promise<number> {
   try {
     const list = uprns(0, 10000);
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: 10 }, (_v, i) => floorJob(sandbox.baseUrl, "sandbox-enterprise", list.slice(i * 1000, (i + 1) * 1000), MS_PER_PROPERTY)));
+    await Promise.all(
+      Array.from({ length: 10 }, (_v, i) =>
+        floorJob(sandbox.baseUrl, "sandbox-enterprise", list.slice(i * 1000, (i + 1) * 1000), MS_PER_PROPERTY),
+      ),
+    );
     return performance.now() - t0;
   } finally {
     await sandbox.close();
@@ -165,20 +214,45 @@ export async function benchEnterpriseSplit(): Promise<void> {
   console.log(`ten parallel jobs of 1,000 (raw POSTs and GETs): ${(side / 1000).toFixed(1)} s`);
   if (process.env.BENCH_WAITING_SKIP_SLOW !== "1") {
     const r = await screenRun(10000, "sandbox-enterprise", "enterprise");
-    console.log(`Enterprise, 10,000 rows as one run at ${MS_PER_PROPERTY} ms a property: ${(r.ms / 1000).toFixed(1)} s, ${r.total} requests (${r.posts} POST + ${r.gets} GET), ${r.ok} results`);
-    summary("Enterprise, 10,000 rows as one run (s)", r.ms / 1000, "s", side / 1000, `side by side: ten parallel jobs of 1,000, ${(side / 1000).toFixed(1)} s`);
+    console.log(
+      `Enterprise, 10,000 rows as one run at ${MS_PER_PROPERTY} ms a property: ${(r.ms / 1000).toFixed(1)} s, ${r.total} requests (${r.posts} POST + ${r.gets} GET), ${r.ok} results`,
+    );
+    summary(
+      "Enterprise, 10,000 rows as one run (s)",
+      r.ms / 1000,
+      "s",
+      side / 1000,
+      `side by side: ten parallel jobs of 1,000, ${(side / 1000).toFixed(1)} s`,
+    );
     // The other case: a service that runs one job at a time gains nothing from splitting (shown, not in the table).
     const serial = await screenRun(10000, "sandbox-enterprise", "enterprise", true);
-    console.log(`Enterprise, 10,000 rows against a service running one job at a time: ${(serial.ms / 1000).toFixed(1)} s, ${serial.total} requests (${serial.posts} POST + ${serial.gets} GET); its floor is 10,000 x ${MS_PER_PROPERTY} ms = ${(10000 * MS_PER_PROPERTY) / 1000} s`);
+    console.log(
+      `Enterprise, 10,000 rows against a service running one job at a time: ${(serial.ms / 1000).toFixed(1)} s, ${serial.total} requests (${serial.posts} POST + ${serial.gets} GET); its floor is 10,000 x ${MS_PER_PROPERTY} ms = ${(10000 * MS_PER_PROPERTY) / 1000} s`,
+    );
   }
 }
 
 export async function benchProfessionalRequests(): Promise<void> {
   const r = await screenRun(10000, "sandbox-professional", "professional");
   const floorMs = 1000 * MS_PER_PROPERTY;
-  console.log(`Professional, 10,000 rows at ${MS_PER_PROPERTY} ms a property: ${r.total} requests (${r.posts} POST + ${r.gets} GET), ${(r.ms / 1000).toFixed(1)} s, ${r.ok} results; floor 20 requests (10 POST + 10 GET), ${floorMs / 1000} s`);
-  summary("Professional, 10,000 rows at 20 ms a property: requests", r.total, "", 20, "floor: 20 (10 POST + one GET per job)", 0);
-  summary("Professional, 10,000 rows at 20 ms a property: time (s)", r.ms / 1000, "s", floorMs / 1000, `floor: ten jobs of 1,000 side by side, ${floorMs / 1000} s`);
+  console.log(
+    `Professional, 10,000 rows at ${MS_PER_PROPERTY} ms a property: ${r.total} requests (${r.posts} POST + ${r.gets} GET), ${(r.ms / 1000).toFixed(1)} s, ${r.ok} results; floor 20 requests (10 POST + 10 GET), ${floorMs / 1000} s`,
+  );
+  summary(
+    "Professional, 10,000 rows at 20 ms a property: requests",
+    r.total,
+    "",
+    20,
+    "floor: 20 (10 POST + one GET per job)",
+    0,
+  );
+  summary(
+    "Professional, 10,000 rows at 20 ms a property: time (s)",
+    r.ms / 1000,
+    "s",
+    floorMs / 1000,
+    `floor: ten jobs of 1,000 side by side, ${floorMs / 1000} s`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -44,12 +44,40 @@ export const GONE_TITLE = "Table no longer found";
 const TITLES = [CLOSED_TITLE.slice(0, 7), LATER_TITLE.slice(0, 6), GONE_TITLE];
 
 /** Headers the list writes itself; every other column (Done, Notes and the user's own) is the user's. */
-const COMPUTED = ["Window", "Due", "Days left", "UPRN", "Address", "Check", "Action", "Rule", "Table", "Row", "Action ID"];
+const COMPUTED = [
+  "Window",
+  "Due",
+  "Days left",
+  "UPRN",
+  "Address",
+  "Check",
+  "Action",
+  "Rule",
+  "Table",
+  "Row",
+  "Action ID",
+];
 const USER_TYPED = ["Done", "Evidence", "Notes"];
 
 /** `evidence`: the list has an Evidence column (some table has own-obligation columns, or the list had one). */
 export function actionListHeaders(ownerHeader?: string, evidence = false): string[] {
-  return ["Window", "Due", "Days left", "UPRN", "Address", ...(ownerHeader ? [ownerHeader] : []), "Check", "Action", "Rule", "Table", "Row", "Done", ...(evidence ? ["Evidence"] : []), "Notes", "Action ID"];
+  return [
+    "Window",
+    "Due",
+    "Days left",
+    "UPRN",
+    "Address",
+    ...(ownerHeader ? [ownerHeader] : []),
+    "Check",
+    "Action",
+    "Rule",
+    "Table",
+    "Row",
+    "Done",
+    ...(evidence ? ["Evidence"] : []),
+    "Notes",
+    "Action ID",
+  ];
 }
 
 /** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */
@@ -71,13 +99,19 @@ export function shortHash(s: string): string {
   return h.toString(36);
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 
 /** Each property's row identity within its table (see the module's comment), in the order given. */
 export function rowIdentities(props: readonly Pick<BlockProperty, "uprn" | "address">[]): string[] {
   const seen = new Map<string, number>();
   return props.map((p) => {
-    const uprn = plain(p.uprn).replace(/[^0-9A-Za-z]/g, "").replace(/^0+(?=\d)/, "");
+    const uprn = plain(p.uprn)
+      .replace(/[^0-9A-Za-z]/g, "")
+      .replace(/^0+(?=\d)/, "");
     const base = `${uprn || "a"}-${shortHash(norm(plain(p.address)))}`;
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
@@ -85,7 +119,13 @@ export function rowIdentities(props: readonly Pick<BlockProperty, "uprn" | "addr
   });
 }
 
-const CHECK_CODES: Record<CheckName, string> = { epc: "epc", gas_safety: "gas", eicr: "eicr", licensing: "lic", deposit_protection: "dep" };
+const CHECK_CODES: Record<CheckName, string> = {
+  epc: "epc",
+  gas_safety: "gas",
+  eicr: "eicr",
+  licensing: "lic",
+  deposit_protection: "dep",
+};
 
 /** An own-obligation's code is its key without underscores ("smokealarms"); one with no due date ends ".nodate". */
 export function actionId(tableId: string, rowId: string, check: CheckName | string, due: string | null): string {
@@ -122,13 +162,22 @@ interface KeptRow {
 const isTyped = (v: unknown) => v !== "" && v !== null && v !== undefined && v !== false;
 
 function readExisting(existing: readonly (readonly unknown[])[], ownerHeaders: ReadonlySet<string>): Existing | null {
-  const headerAt = existing.findIndex((r) => r.some((v) => text(v).toLowerCase() === "uprn") && r.some((v) => text(v).toLowerCase() === "check"));
+  const headerAt = existing.findIndex(
+    (r) => r.some((v) => text(v).toLowerCase() === "uprn") && r.some((v) => text(v).toLowerCase() === "check"),
+  );
   if (headerAt < 0) return null;
   const width = Math.max(...existing.map((r) => r.length));
   const header = Array.from({ length: width }, (_v, i) => text(existing[headerAt][i]));
   const low = header.map((h) => h.toLowerCase());
   const at = (name: string) => low.indexOf(name.toLowerCase());
-  const c = { id: at("Action ID"), uprn: at("UPRN"), check: at("Check"), due: at("Due"), table: at("Table"), done: at("Done") };
+  const c = {
+    id: at("Action ID"),
+    uprn: at("UPRN"),
+    check: at("Check"),
+    due: at("Due"),
+    table: at("Table"),
+    done: at("Done"),
+  };
   const computed = new Set([...COMPUTED, ...ownerHeaders].map((h) => h.toLowerCase()));
   const userCols = header.map((h, i) => i).filter((i) => !computed.has(low[i]));
   const rows: KeptRow[] = [];
@@ -170,7 +219,12 @@ type Column = { kind: "ours"; name: string } | { kind: "user"; index: number; he
  * The list's columns: the sheet's own order when there is one (a column the user added, anywhere, stays where it is,
  * with its header); ours that are missing go back after the one they follow.
  */
-function layout(ex: Existing | null, ownerHeader: string | undefined, ownerHeaders: ReadonlySet<string>, evidence: boolean): Column[] {
+function layout(
+  ex: Existing | null,
+  ownerHeader: string | undefined,
+  ownerHeaders: ReadonlySet<string>,
+  evidence: boolean,
+): Column[] {
   const std = actionListHeaders(ownerHeader, evidence || !!ex?.header.some((h) => h.toLowerCase() === "evidence"));
   if (!ex) return std.map((name) => ({ kind: "ours", name }));
   const stdLow = std.map((h) => h.toLowerCase());
@@ -259,13 +313,22 @@ interface Act {
  * were until the user deletes them. `existing` is the sheet as it is now (values from A1, dates as YYYY-MM-DD text or
  * serials): what the user typed goes back on the action it was typed on, found by its Action ID.
  */
-export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<ListOptions, "ownerHeader">, existing: readonly (readonly unknown[])[] = []): ActionListSheet {
+export function buildPortfolioList(
+  tables: readonly PortfolioTable[],
+  o: Omit<ListOptions, "ownerHeader">,
+  existing: readonly (readonly unknown[])[] = [],
+): ActionListSheet {
   const labels = tableLabels(tables);
   const ownerHeader = tables.find((t) => t.props && t.ownerHeader)?.ownerHeader;
   const ownerHeaders = new Set(tables.map((t) => t.ownerHeader).filter((h): h is string => !!h));
   const ex = readExisting(existing, ownerHeaders);
   const all = tables.map((table) => (table.props ? table.props.map((prop) => blockActions([prop], o)) : []));
-  const cols = layout(ex, ownerHeader, ownerHeaders, all.some((t) => t.some((p) => p.some((a) => a.ob.evidence !== undefined))));
+  const cols = layout(
+    ex,
+    ownerHeader,
+    ownerHeaders,
+    all.some((t) => t.some((p) => p.some((a) => a.ob.evidence !== undefined))),
+  );
   const headers = cols.map((c) => (c.kind === "ours" ? c.name : c.header));
 
   // Every action of every table found, with its identity.
@@ -298,7 +361,8 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
       matched.add(k);
     }
   }
-  const loose = (uprn: string, check: string, due: string) => `${uprn.toLowerCase()}\u0000${check.toLowerCase()}\u0000${due}`;
+  const loose = (uprn: string, check: string, due: string) =>
+    `${uprn.toLowerCase()}\u0000${check.toLowerCase()}\u0000${due}`;
   const byLoose = new Map<string, KeptRow[]>();
   for (const k of kept) {
     if (matched.has(k) || !k.uprn) continue;
@@ -326,10 +390,17 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     else if (!due || a.ob.window === "Overdue" || due <= last) open.push(a);
     else if (a.kept?.typed) later.push(a);
   }
-  const rank = (c: string) => ((CHECK_NAMES as readonly string[]).indexOf(c) + 1 || 99);
+  const rank = (c: string) => (CHECK_NAMES as readonly string[]).indexOf(c) + 1 || 99;
   const dueOf = (a: Act) => a.ob.due ?? "9999";
   const order = (a: Act, b: Act) =>
-    dueOf(a) < dueOf(b) ? -1 : dueOf(a) > dueOf(b) ? 1 : a.t - b.t || (a.prop.row ?? 0) - (b.prop.row ?? 0) || rank(a.ob.check) - rank(b.ob.check) || a.ob.label.localeCompare(b.ob.label);
+    dueOf(a) < dueOf(b)
+      ? -1
+      : dueOf(a) > dueOf(b)
+        ? 1
+        : a.t - b.t ||
+          (a.prop.row ?? 0) - (b.prop.row ?? 0) ||
+          rank(a.ob.check) - rank(b.ob.check) ||
+          a.ob.label.localeCompare(b.ob.label);
   open.sort(order);
   later.sort(order);
 
@@ -412,15 +483,27 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     values.push(...rows);
     keptFrom.push(null, null, ...from);
   };
-  section(`${LATER_TITLE} (more than ${o.withinDays} days ahead)`, later.map((a) => fromAct(a, "Later")), later.map((a) => a.kept?.at ?? null));
+  section(
+    `${LATER_TITLE} (more than ${o.withinDays} days ahead)`,
+    later.map((a) => fromAct(a, "Later")),
+    later.map((a) => a.kept?.at ?? null),
+  );
   const closedAt = values.length + 1;
-  section(CLOSED_TITLE, closed.map((k) => fromKept(k, "Closed")), closed.map((k) => k.at));
+  section(
+    CLOSED_TITLE,
+    closed.map((k) => fromKept(k, "Closed")),
+    closed.map((k) => k.at),
+  );
   const goneCounts = new Map<string, number>();
   for (const [tid, rows] of gone) {
     const t = tables.findIndex((x) => x.id === tid);
     const label = t >= 0 ? labels[t] : rows.find((r) => r.table)?.table || tid;
     const why = t >= 0 && tables[t].problem ? ` (${tables[t].problem!.replace(/[.\s]+$/, "")})` : "";
-    section(`${GONE_TITLE}: ${label}${why}. Its actions are kept as they were; delete these rows when you no longer need them.`, rows.map((k) => fromKept(k, null)), rows.map((k) => k.at));
+    section(
+      `${GONE_TITLE}: ${label}${why}. Its actions are kept as they were; delete these rows when you no longer need them.`,
+      rows.map((k) => fromKept(k, null)),
+      rows.map((k) => k.at),
+    );
     goneCounts.set(tid, rows.length);
   }
 
@@ -444,7 +527,19 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
   for (const [tid, n] of goneCounts) {
     if (known.has(tid)) continue;
     const label = gone.get(tid)!.find((r) => r.table)?.table || tid;
-    counts.push({ id: tid, label, found: false, problem: "no longer checked in this workbook", properties: 0, demo: 0, overdue: 0, open: 0, later: 0, closed: 0, kept: n });
+    counts.push({
+      id: tid,
+      label,
+      found: false,
+      problem: "no longer checked in this workbook",
+      properties: 0,
+      demo: 0,
+      overdue: 0,
+      open: 0,
+      later: 0,
+      closed: 0,
+      kept: n,
+    });
   }
   return {
     values,
@@ -462,20 +557,32 @@ export function buildPortfolioList(tables: readonly PortfolioTable[], o: Omit<Li
     closed: closed.length,
     later: later.length,
     kept: [...goneCounts.values()].reduce((s, n) => s + n, 0),
-    doneWithoutEvidence: colOf("Evidence") < 0 ? 0 : doneWithoutEvidence(values.slice(1).map((r) => ({ done: r[colOf("Done")], evidence: r[colOf("Evidence")] }))),
+    doneWithoutEvidence:
+      colOf("Evidence") < 0
+        ? 0
+        : doneWithoutEvidence(values.slice(1).map((r) => ({ done: r[colOf("Done")], evidence: r[colOf("Evidence")] }))),
     tables: counts,
     demo: open.some((a) => a.prop.demo) || later.some((a) => a.prop.demo),
   };
 }
 
 /** The pane's and sidebar's line after the list is built. */
-export function actionListLine(list: ActionListSheet, withinDays: number, sheetName: string, summaryName: string): string {
+export function actionListLine(
+  list: ActionListSheet,
+  withinDays: number,
+  sheetName: string,
+  summaryName: string,
+): string {
   const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : many}`;
   const tables = list.tables.filter((t) => t.found).length;
   const extra = [
     list.later ? `${n(list.later, "later action")} kept for what was typed on ${list.later === 1 ? "it" : "them"}` : "",
     list.closed ? `${n(list.closed, "closed row")} kept for ${list.closed === 1 ? "its" : "their"} notes` : "",
-    ...list.tables.filter((t) => !t.found).map((t) => `the table ${t.label} was not found${t.kept ? ` (its ${n(t.kept, "row")} kept under its heading)` : ""}`),
+    ...list.tables
+      .filter((t) => !t.found)
+      .map(
+        (t) => `the table ${t.label} was not found${t.kept ? ` (its ${n(t.kept, "row")} kept under its heading)` : ""}`,
+      ),
   ].filter(Boolean);
   const demo = list.demo ? ` ${DEMO_NOTE}: some results come from the demo key.` : "";
   return `"${sheetName}": ${n(list.open, "action")} overdue or due within ${withinDays} days from ${n(tables, "table")}${extra.length ? `; ${extra.join("; ")}` : ""}. "${summaryName}" refreshed.${demo}`;

@@ -7,7 +7,17 @@
 import { CHECK_NAMES, type CheckName } from "./checks";
 import { DEMO_NOTE } from "./demo-key";
 import { OUTPUT_COLUMNS, firstReportedOf, safeCellText, type Cell } from "./layout";
-import { CHECK_LABELS, WINDOWS, addMonths, dateSerial, isoDay, obligationsFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
+import {
+  CHECK_LABELS,
+  WINDOWS,
+  addMonths,
+  dateSerial,
+  isoDay,
+  obligationsFor,
+  type Obligation,
+  type UserDates,
+  type WindowDays,
+} from "./obligations";
 import type { CheckResult } from "./schemas";
 import { buildPortfolioList, type ActionListSheet, type PortfolioTable, type TableCount } from "./action-list";
 
@@ -104,14 +114,24 @@ export interface ListOptions {
 }
 
 /** Every obligation of every property of the block, counted from `today`. */
-export function blockObligations(props: readonly BlockProperty[], o: Pick<ListOptions, "today" | "windows">): { prop: BlockProperty; ob: Obligation }[] {
+export function blockObligations(
+  props: readonly BlockProperty[],
+  o: Pick<ListOptions, "today" | "windows">,
+): { prop: BlockProperty; ob: Obligation }[] {
   const out: { prop: BlockProperty; ob: Obligation }[] = [];
   for (const prop of props) {
     const result = resultFromBlockRow(prop.cells);
     const country = prop.country ? rulesCountry(prop.country) : undefined;
     // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines, as the row says.
     if (!result || country === null) continue;
-    const options = { today: o.today, windows: o.windows, userDates: prop.userDates, firstReported: firstReportedOf(prop.cells), country, tenancyStart: prop.tenancyStart };
+    const options = {
+      today: o.today,
+      windows: o.windows,
+      userDates: prop.userDates,
+      firstReported: firstReportedOf(prop.cells),
+      country,
+      tenancyStart: prop.tenancyStart,
+    };
     for (const ob of obligationsFor(result, options)) out.push({ prop, ob });
   }
   return out;
@@ -134,17 +154,48 @@ export interface ListItem {
  * Every action of every property: its checks' obligations with a due date, and its own columns' obligations with
  * something to do (those the law gives no date, "Record when the smoke alarms were checked", have no Due).
  */
-export function blockActions(props: readonly BlockProperty[], o: Pick<ListOptions, "today" | "windows">): { prop: BlockProperty; ob: ListItem }[] {
+export function blockActions(
+  props: readonly BlockProperty[],
+  o: Pick<ListOptions, "today" | "windows">,
+): { prop: BlockProperty; ob: ListItem }[] {
   const out: { prop: BlockProperty; ob: ListItem }[] = [];
   for (const { prop, ob } of blockObligations(props, o)) {
-    if (ob.due && ob.action) out.push({ prop, ob: { check: ob.check, label: CHECK_LABELS[ob.check], due: ob.due, daysLeft: ob.daysLeft, window: ob.window, action: ob.action, rule: ob.rule } });
+    if (ob.due && ob.action)
+      out.push({
+        prop,
+        ob: {
+          check: ob.check,
+          label: CHECK_LABELS[ob.check],
+          due: ob.due,
+          daysLeft: ob.daysLeft,
+          window: ob.window,
+          action: ob.action,
+          rule: ob.rule,
+        },
+      });
   }
   for (const prop of props) {
     const country = prop.country ? rulesCountry(prop.country) : undefined;
     if (!prop.own?.length || country === null) continue;
-    for (const ob of ownObligations(prop.own, { today: o.today, country: country ?? "England", tenancyStart: prop.tenancyStart })) {
+    for (const ob of ownObligations(prop.own, {
+      today: o.today,
+      country: country ?? "England",
+      tenancyStart: prop.tenancyStart,
+    })) {
       if (!ob.action) continue;
-      out.push({ prop, ob: { check: ob.key, label: ob.label, due: ob.due, daysLeft: ob.daysLeft, window: ob.window, action: ob.action, rule: ob.rule, evidence: ob.evidence } });
+      out.push({
+        prop,
+        ob: {
+          check: ob.key,
+          label: ob.label,
+          due: ob.due,
+          daysLeft: ob.daysLeft,
+          window: ob.window,
+          action: ob.action,
+          rule: ob.rule,
+          evidence: ob.evidence,
+        },
+      });
     }
   }
   return out;
@@ -154,8 +205,17 @@ export function blockActions(props: readonly BlockProperty[], o: Pick<ListOption
  * The Action list of one table (the portfolio of one): see buildPortfolioList in core/action-list.ts, which the hosts
  * call with every table of the workbook.
  */
-export function buildActionList(props: readonly BlockProperty[], o: ListOptions, existing: readonly (readonly unknown[])[] = [], table: Partial<PortfolioTable> = {}): ActionListSheet {
-  return buildPortfolioList([{ id: table.id ?? "t1", sheet: table.sheet ?? "Sheet1", ...table, props: [...props], ownerHeader: o.ownerHeader }], o, existing);
+export function buildActionList(
+  props: readonly BlockProperty[],
+  o: ListOptions,
+  existing: readonly (readonly unknown[])[] = [],
+  table: Partial<PortfolioTable> = {},
+): ActionListSheet {
+  return buildPortfolioList(
+    [{ id: table.id ?? "t1", sheet: table.sheet ?? "Sheet1", ...table, props: [...props], ownerHeader: o.ownerHeader }],
+    o,
+    existing,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -208,7 +268,10 @@ export const DONE_WITHOUT_EVIDENCE = "Marked done without evidence (Action list)
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** Actions due per month over the next 18 months, by check, with an "Overdue" row first. */
-export function dueByMonth(props: readonly BlockProperty[], o: Pick<ListOptions, "today" | "windows">): { labels: string[]; counts: number[][] } {
+export function dueByMonth(
+  props: readonly BlockProperty[],
+  o: Pick<ListOptions, "today" | "windows">,
+): { labels: string[]; counts: number[][] } {
   const start = o.today.slice(0, 7) + "-01";
   const labels = ["Overdue", ...Array.from({ length: MONTHS_AHEAD }, (_, i) => addMonths(start, i).slice(0, 7))];
   const counts = labels.map(() => CHECK_NAMES.map(() => 0));
@@ -233,22 +296,39 @@ export function dueByMonth(props: readonly BlockProperty[], o: Pick<ListOptions,
 export function buildSummary(
   block: BlockRef | readonly BlockRef[],
   props: readonly BlockProperty[],
-  o: Pick<ListOptions, "today" | "windows"> & { asOf: string; tables?: readonly TableCount[]; withinDays?: number; doneWithoutEvidence?: number },
+  o: Pick<ListOptions, "today" | "windows"> & {
+    asOf: string;
+    tables?: readonly TableCount[];
+    withinDays?: number;
+    doneWithoutEvidence?: number;
+  },
 ): SummarySheet {
   const blocks = Array.isArray(block) ? (block as readonly BlockRef[]) : [block as BlockRef];
   const cells: Cell[][] = [];
   const width = 7;
   const row = (...v: Cell[]) => cells.push([...v, ...Array(Math.max(0, width - v.length)).fill("")]);
   const headerRows: number[] = [];
-  const where = (b: BlockRef) => `${b.sheet}!${columnLetters(b.column)}${b.firstRow + 1}:${columnLetters(b.column + OUTPUT_COLUMNS.length - 1)}${b.lastRow + 1}`;
+  const where = (b: BlockRef) =>
+    `${b.sheet}!${columnLetters(b.column)}${b.firstRow + 1}:${columnLetters(b.column + OUTPUT_COLUMNS.length - 1)}${b.lastRow + 1}`;
   // Over every block: one COUNTIF (or COUNTA) per block, added up.
-  const over = (key: string, f: (ref: string) => string) => (blocks.length ? blocks.map((b) => f(blockColumnRef(b, key))).join("+") : "0");
+  const over = (key: string, f: (ref: string) => string) =>
+    blocks.length ? blocks.map((b) => f(blockColumnRef(b, key))).join("+") : "0";
   row("Compliance summary");
   // Shown, not used in a formula: the sheet's name as it is (a leading apostrophe would be taken for a text prefix).
-  row("As of", safeCellText(o.asOf), blocks.length === 1 ? "Results block" : "Results blocks", safeCellText(blocks.map(where).join("; ")));
+  row(
+    "As of",
+    safeCellText(o.asOf),
+    blocks.length === 1 ? "Results block" : "Results blocks",
+    safeCellText(blocks.map(where).join("; ")),
+  );
   row("Counts are live formulas over the results blocks; the table of actions due per month is as of the last check.");
   const demo = props.filter((p) => p.demo).length;
-  if (demo) row(safeCellText(`${DEMO_NOTE}: ${demo.toLocaleString("en-GB")} of ${props.length.toLocaleString("en-GB")} properties here have demo results, not real checks.`));
+  if (demo)
+    row(
+      safeCellText(
+        `${DEMO_NOTE}: ${demo.toLocaleString("en-GB")} of ${props.length.toLocaleString("en-GB")} properties here have demo results, not real checks.`,
+      ),
+    );
   row();
   const status = cells.length;
   headerRows.push(status);
@@ -266,9 +346,16 @@ export function buildSummary(
   const risk = cells.length;
   headerRows.push(risk);
   row("Risk level", "Properties");
-  for (const level of ["low", "medium", "high"]) row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
-  row("other / none", `=${over("checked_at", (ref) => `COUNTA(${ref})`)}-${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("-")}`);
-  row("Average score", blocks.length ? `=IFERROR(AVERAGE(${blocks.map((b) => blockColumnRef(b, "compliance_score")).join(",")}),"")` : "");
+  for (const level of ["low", "medium", "high"])
+    row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
+  row(
+    "other / none",
+    `=${over("checked_at", (ref) => `COUNTA(${ref})`)}-${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("-")}`,
+  );
+  row(
+    "Average score",
+    blocks.length ? `=IFERROR(AVERAGE(${blocks.map((b) => blockColumnRef(b, "compliance_score")).join(",")}),"")` : "",
+  );
   row();
   const windowAt = cells.length;
   headerRows.push(windowAt);
@@ -287,7 +374,15 @@ export function buildSummary(
     row();
     tablesAt = cells.length;
     headerRows.push(tablesAt);
-    row("Table", "Properties", "Overdue", `Listed${o.withinDays ? ` (within ${o.withinDays} days)` : ""}`, "Later", "Closed", "State");
+    row(
+      "Table",
+      "Properties",
+      "Overdue",
+      `Listed${o.withinDays ? ` (within ${o.withinDays} days)` : ""}`,
+      "Later",
+      "Closed",
+      "State",
+    );
     const total = { properties: 0, overdue: 0, open: 0, later: 0, closed: 0 };
     for (const t of o.tables) {
       for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += t[k];
@@ -312,7 +407,6 @@ export function buildSummary(
 export function hostDate(v: Cell): Cell {
   return typeof v === "string" && isoDay(v) ? (dateSerial(v) ?? v) : v;
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the block for the lists: the same in both hosts.
@@ -362,8 +456,12 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
   (c.untilBlank ? rows.slice(0, tableRowCount(rows, c.blockColumn)) : rows).forEach((row, i) => {
     const cells = Array.from({ length: OUTPUT_COLUMNS.length }, (_, k) => row[c.blockColumn + k]);
     if (!resultFromBlockRow(cells)) return;
-    const uprn = (c.uprn !== undefined ? text(row[c.uprn]).replace(/^'/, "") : "") || text(cells[col("matched_uprn")]).replace(/^'/, "");
-    const address = (c.address !== undefined ? text(row[c.address]).replace(/^'/, "") : "") || text(cells[col("matched_address")]).replace(/^'/, "");
+    const uprn =
+      (c.uprn !== undefined ? text(row[c.uprn]).replace(/^'/, "") : "") ||
+      text(cells[col("matched_uprn")]).replace(/^'/, "");
+    const address =
+      (c.address !== undefined ? text(row[c.address]).replace(/^'/, "") : "") ||
+      text(cells[col("matched_address")]).replace(/^'/, "");
     out.push({
       uprn,
       address,
@@ -380,8 +478,18 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
 }
 
 /** A block row's country and tenancy start, by the rule the results block used (core/row-place.ts). */
-function placeOf(c: TableColumns, row: readonly unknown[], cells: readonly unknown[], ours: ReadonlySet<number>): Pick<BlockProperty, "country" | "tenancyStart"> {
-  const p = rowPlace(c.header, row, { address: text(cells[col("matched_address")]) }, { postcodeColumn: c.postcode, exclude: ours, monthFirst: c.monthFirst });
+function placeOf(
+  c: TableColumns,
+  row: readonly unknown[],
+  cells: readonly unknown[],
+  ours: ReadonlySet<number>,
+): Pick<BlockProperty, "country" | "tenancyStart"> {
+  const p = rowPlace(
+    c.header,
+    row,
+    { address: text(cells[col("matched_address")]) },
+    { postcodeColumn: c.postcode, exclude: ours, monthFirst: c.monthFirst },
+  );
   return { ...(p.country ? { country: p.country } : {}), ...(p.tenancyStart ? { tenancyStart: p.tenancyStart } : {}) };
 }
 

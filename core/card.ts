@@ -124,13 +124,18 @@ export function propertyCard(result: CheckResult, checkedAt: string, o: CardOpti
     const m = member(result, check);
     const notRequired = !!m && displayStatus(m.status) === "not_required";
     const missing = !m ? "not returned by the service" : notRequired ? "not required" : "none on record";
-    return { title: CHECK_LABELS[check], fields: CHECK_FIELDS[check].map((f) => add(f.name, f.kind, f.read(m), missing)) };
+    return {
+      title: CHECK_LABELS[check],
+      fields: CHECK_FIELDS[check].map((f) => add(f.name, f.kind, f.read(m), missing)),
+    };
   });
 
   const demo = (result as { demo?: unknown }).demo === true;
   const unknown = CHECK_NAMES.flatMap((c) => {
     const m = member(result, c);
-    return m && displayStatus(m.status) === "unknown" ? [`${CHECK_LABELS[c]} status "${String(m.status)}" is not a status this add-in knows`] : [];
+    return m && displayStatus(m.status) === "unknown"
+      ? [`${CHECK_LABELS[c]} status "${String(m.status)}" is not a status this add-in knows`]
+      : [];
   });
   const record: CardSection = {
     title: "Record",

@@ -20,7 +20,20 @@ export const CHANGE_LOG_SHEET = "Change log";
 export const CHANGE_LOG_ARCHIVE_SHEET = "Change log (archive)";
 export const RUN_LOG_SHEET = "Run log";
 export const CHANGE_LOG_HEADERS = ["Run at", "UPRN", "Address", "Check", "Field", "Was", "Now", "Direction"] as const;
-export const RUN_LOG_HEADERS = ["Started", "Ended", "Trigger", "Run by", "Rows", "Checked", "Changed", "Worse", "Errors", "Requests used", "Quota left", "Problem"] as const;
+export const RUN_LOG_HEADERS = [
+  "Started",
+  "Ended",
+  "Trigger",
+  "Run by",
+  "Rows",
+  "Checked",
+  "Changed",
+  "Worse",
+  "Errors",
+  "Requests used",
+  "Quota left",
+  "Problem",
+] as const;
 /** Past this many data rows, the oldest rows of the Change log move to its archive sheet (never dropped). */
 export const CHANGE_LOG_MAX_ROWS = 50_000;
 
@@ -84,10 +97,13 @@ function direction(kind: Kind, was: string, now: string): Direction {
 
 /** Whether a block row holds a result (any status other than blank or "error"). */
 function answered(row: readonly unknown[] | undefined): boolean {
-  return !!row && STATUS_KEYS.some((i) => {
-    const s = text(row[i]).toLowerCase();
-    return s !== "" && s !== "error";
-  });
+  return (
+    !!row &&
+    STATUS_KEYS.some((i) => {
+      const s = text(row[i]).toLowerCase();
+      return s !== "" && s !== "error";
+    })
+  );
 }
 
 const isDemo = (row: readonly unknown[]) => text(row[at("message")]).includes(DEMO_NOTE);
@@ -116,7 +132,8 @@ export function rowChanges(was: readonly unknown[] | undefined, now: readonly un
   const nowUprn = sameUprn(now[at("matched_uprn")]);
   // Another property on this row now: its result is a new baseline, not a change of the one before.
   if (wasUprn !== nowUprn && (wasUprn || nowUprn)) return [];
-  if (!wasUprn && text(was![at("matched_address")]).toLowerCase() !== text(now[at("matched_address")]).toLowerCase()) return [];
+  if (!wasUprn && text(was![at("matched_address")]).toLowerCase() !== text(now[at("matched_address")]).toLowerCase())
+    return [];
   const uprn = text(now[at("matched_uprn")]) || text(was![at("matched_uprn")]);
   const address = text(now[at("matched_address")]) || text(was![at("matched_address")]);
   const out: Change[] = [];
@@ -124,14 +141,31 @@ export function rowChanges(was: readonly unknown[] | undefined, now: readonly un
     const a = value(f.kind, was![at(f.key)]);
     const b = value(f.kind, now[at(f.key)]);
     if (a === b) continue;
-    out.push({ uprn, address, check: f.check ? CHECK_LABELS[f.check as keyof typeof CHECK_LABELS] : "", field: f.field, was: a, now: b, direction: direction(f.kind, a, b) });
+    out.push({
+      uprn,
+      address,
+      check: f.check ? CHECK_LABELS[f.check as keyof typeof CHECK_LABELS] : "",
+      field: f.field,
+      was: a,
+      now: b,
+      direction: direction(f.kind, a, b),
+    });
   }
   return out;
 }
 
 /** A Change log row; text is formula-safe (a value starting with = + - @ is written as text). */
 export function changeLogRow(runAt: string, c: Change): Cell[] {
-  return [runAt, safeCellText(c.uprn), safeCellText(c.address), c.check, c.field, safeCellText(c.was), safeCellText(c.now), c.direction];
+  return [
+    runAt,
+    safeCellText(c.uprn),
+    safeCellText(c.address),
+    c.check,
+    c.field,
+    safeCellText(c.was),
+    safeCellText(c.now),
+    c.direction,
+  ];
 }
 
 export interface RunLogEntry {
@@ -167,12 +201,32 @@ export function runLogEntry(
 ): RunLogEntry {
   const c = runCounts(state);
   const used = state.requests ? state.requests.submit + state.requests.results : undefined;
-  return { ...o, rows: c.rows, checked: c.withResult, errors: c.rows - c.withResult - c.skipped, requestsUsed: used, quotaLeft: state.rate?.remaining };
+  return {
+    ...o,
+    rows: c.rows,
+    checked: c.withResult,
+    errors: c.rows - c.withResult - c.skipped,
+    requestsUsed: used,
+    quotaLeft: state.rate?.remaining,
+  };
 }
 
 export function runLogRow(e: RunLogEntry): Cell[] {
   const problem = [e.demo ? `${DEMO_NOTE}.` : "", e.problem ?? ""].filter(Boolean).join(" ");
-  return [e.startedAt, e.endedAt, e.trigger, safeCellText(e.runBy), e.rows, e.checked, e.changed, e.worse, e.errors, e.requestsUsed ?? "", e.quotaLeft ?? "", safeCellText(problem)];
+  return [
+    e.startedAt,
+    e.endedAt,
+    e.trigger,
+    safeCellText(e.runBy),
+    e.rows,
+    e.checked,
+    e.changed,
+    e.worse,
+    e.errors,
+    e.requestsUsed ?? "",
+    e.quotaLeft ?? "",
+    safeCellText(problem),
+  ];
 }
 
 /**
@@ -184,8 +238,10 @@ export function runLogEntryOfRow(row: readonly unknown[]): RunLogEntry | null {
   const count = (v: unknown) => (text(v) === "" || !Number.isFinite(Number(v)) ? 0 : Number(v));
   // A spreadsheet may have turned the ISO text into a date: a Date (Apps Script) or a serial number (Excel).
   const time = (v: unknown) => {
-    if (Object.prototype.toString.call(v) === "[object Date]" && !isNaN((v as Date).getTime())) return (v as Date).toISOString();
-    if (typeof v === "number" && v > 0 && v < 2958466) return new Date(Math.round((v - 25569) * 86_400_000)).toISOString();
+    if (Object.prototype.toString.call(v) === "[object Date]" && !isNaN((v as Date).getTime()))
+      return (v as Date).toISOString();
+    if (typeof v === "number" && v > 0 && v < 2958466)
+      return new Date(Math.round((v - 25569) * 86_400_000)).toISOString();
     return text(v);
   };
   const trigger = text(row[2]) as Trigger;
@@ -216,7 +272,9 @@ export function olderThanDays(iso: string | undefined, days: number, nowMs: numb
 /** The pane's and sidebar's line for the last run. */
 export function runLogLine(e: RunLogEntry): string {
   const what = `${e.checked.toLocaleString("en-GB")} of ${e.rows.toLocaleString("en-GB")} rows checked`;
-  const changes = e.changed ? `${e.changed.toLocaleString("en-GB")} change${e.changed === 1 ? "" : "s"} (${e.worse.toLocaleString("en-GB")} worse)` : "no changes";
+  const changes = e.changed
+    ? `${e.changed.toLocaleString("en-GB")} change${e.changed === 1 ? "" : "s"} (${e.worse.toLocaleString("en-GB")} worse)`
+    : "no changes";
   const errors = e.errors ? `, ${e.errors.toLocaleString("en-GB")} with errors` : "";
   return `Last run ${e.endedAt.slice(0, 16).replace("T", " ")} UTC (${e.trigger}): ${what}, ${changes}${errors}${e.problem ? `. ${e.problem.trim().replace(/[.\s]+$/, "")}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
 }

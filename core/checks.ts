@@ -15,7 +15,10 @@ export type DisplayStatus = KnownStatus | "error" | "unknown";
 export function displayStatus(word: unknown): DisplayStatus {
   if (typeof word !== "string") return "unknown";
   // "Not Required", "not-required" and "NOT_REQUIRED" are one word.
-  const w = word.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const w = word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   return (KNOWN_STATUSES as readonly string[]).includes(w) ? (w as KnownStatus) : "unknown";
 }
 

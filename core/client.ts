@@ -83,10 +83,13 @@ export function hostSleep(ms: number, signal?: AbortSignalLike): Promise<void> {
   if (!timer) return Promise.reject(new Error("No timer on this host: pass `sleep` to createClient"));
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const handle = timer(() => {
-      signal?.removeEventListener?.("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const handle = timer(
+      () => {
+        signal?.removeEventListener?.("abort", onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     function onAbort() {
       clear?.(handle);
       resolve();
@@ -130,7 +133,8 @@ const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "ra
  * The demo key never reaches the network: its requests are answered in process by core/demo.ts, loaded only when the
  * key is used (a chunk of its own in the Excel add-in, so the page does not carry the demo's data).
  */
-const demoTransport: FetchLike = (url, init) => import(/* webpackChunkName: "demo" */ "./demo").then((m) => m.demoFetch()(url, init));
+const demoTransport: FetchLike = (url, init) =>
+  import(/* webpackChunkName: "demo" */ "./demo").then((m) => m.demoFetch()(url, init));
 
 export function createClient(options: ClientOptions) {
   const opts: ClientOptions = isDemoKey(options.apiKey) ? { ...options, fetch: demoTransport } : options;
@@ -151,9 +155,14 @@ export function createClient(options: ClientOptions) {
       const wait = waitBeforeNextRequest(rate, now());
       if (wait > maxWaitMs) {
         throw new ComplianceError(
-          serviceError("rate_limited", "rate_limit_exhausted", `The request quota is used up until ${new Date(rate!.resetAtMs ?? now() + wait).toISOString()}.`, {
-            retryAfterMs: wait,
-          }),
+          serviceError(
+            "rate_limited",
+            "rate_limit_exhausted",
+            `The request quota is used up until ${new Date(rate!.resetAtMs ?? now() + wait).toISOString()}.`,
+            {
+              retryAfterMs: wait,
+            },
+          ),
         );
       }
       if (wait > 0) await sleep(wait, signal);
@@ -163,7 +172,11 @@ export function createClient(options: ClientOptions) {
     return turn;
   }
 
-  async function once<T>(req: HttpRequest, interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>, signal?: AbortSignalLike): Promise<Interpreted<T>> {
+  async function once<T>(
+    req: HttpRequest,
+    interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>,
+    signal?: AbortSignalLike,
+  ): Promise<Interpreted<T>> {
     let timedOut = false;
     // The fetch gets its own controller, aborted by the caller's signal or by our timeout, so a request that
     // timed out does not stay in flight beside its retry.
@@ -174,11 +187,13 @@ export function createClient(options: ClientOptions) {
       else signal?.addEventListener?.("abort", onCallerAbort, { once: true });
     }
     const fetchSignal = controller ? controller.signal : signal;
-    const response = opts.fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: fetchSignal }).then(async (res) => ({
-      status: res.status,
-      headers: res.headers,
-      text: await res.text(),
-    }));
+    const response = opts
+      .fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: fetchSignal })
+      .then(async (res) => ({
+        status: res.status,
+        headers: res.headers,
+        text: await res.text(),
+      }));
     // The timeout's timer is released as soon as the response arrives, so it never outlives the request.
     const timer = linkedSignal(signal);
     const timeout = sleep(requestTimeoutMs, timer.signal).then(() => {
@@ -192,10 +207,20 @@ export function createClient(options: ClientOptions) {
     if (!res || timedOut) {
       response.catch(() => undefined);
       controller?.abort();
-      throw new ComplianceError(serviceError("timeout", "request_timeout", `The service did not answer within ${Math.round(requestTimeoutMs / 1000)} s.`));
+      throw new ComplianceError(
+        serviceError(
+          "timeout",
+          "request_timeout",
+          `The service did not answer within ${Math.round(requestTimeoutMs / 1000)} s.`,
+        ),
+      );
     }
     const out = interpret(res.status, res.headers, res.text, now());
-    if (out.rateLimit.limit !== undefined || out.rateLimit.remaining !== undefined || out.rateLimit.retryAfterMs !== undefined) {
+    if (
+      out.rateLimit.limit !== undefined ||
+      out.rateLimit.remaining !== undefined ||
+      out.rateLimit.retryAfterMs !== undefined
+    ) {
       rate = out.rateLimit;
       opts.onRateLimit?.(rate);
     }
@@ -203,7 +228,11 @@ export function createClient(options: ClientOptions) {
   }
 
   /** Send with bounded retries: GETs on transient failures; a POST only on 429 (the server refused it, so no job was made). */
-  async function send<T>(req: HttpRequest, interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>, signal?: AbortSignalLike): Promise<T> {
+  async function send<T>(
+    req: HttpRequest,
+    interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>,
+    signal?: AbortSignalLike,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new ComplianceError(cancelled());
       let error: ServiceError;
@@ -217,7 +246,10 @@ export function createClient(options: ClientOptions) {
       }
       if (error.kind === "cancelled" || signal?.aborted) throw new ComplianceError(cancelled());
       // A wrong address stays wrong: asking again only delays the message that says to fix the base URL.
-      const retryable = req.method === "GET" ? RETRYABLE_GET.includes(error.kind) && error.code !== "endpoint_not_found" : error.kind === "rate_limited";
+      const retryable =
+        req.method === "GET"
+          ? RETRYABLE_GET.includes(error.kind) && error.code !== "endpoint_not_found"
+          : error.kind === "rate_limited";
       if (!retryable || attempt > maxRetries) throw new ComplianceError(error);
       const delay = retryDelay(attempt, error.retryAfterMs);
       if (delay > maxWaitMs) throw new ComplianceError(error);
@@ -235,7 +267,10 @@ export function createClient(options: ClientOptions) {
       return send(buildCheckRequest(cfg, q), interpretCheckResponse, o.signal);
     },
 
-    submitBulk(properties: PropertyQuery[], o: { checks?: CheckName[]; callbackUrl?: string; signal?: AbortSignalLike } = {}): Promise<BulkJob> {
+    submitBulk(
+      properties: PropertyQuery[],
+      o: { checks?: CheckName[]; callbackUrl?: string; signal?: AbortSignalLike } = {},
+    ): Promise<BulkJob> {
       return send(buildBulkSubmitRequest(cfg, properties, o), interpretBulkSubmitResponse, o.signal);
     },
 
@@ -243,7 +278,10 @@ export function createClient(options: ClientOptions) {
       return send(buildBulkResultsRequest(cfg, resultsUrlOrPath), interpretResultsResponse, o.signal);
     },
 
-    lookupAddresses(q: { postcode?: string; query?: string; limit?: number }, o: { signal?: AbortSignalLike } = {}): Promise<AddressList> {
+    lookupAddresses(
+      q: { postcode?: string; query?: string; limit?: number },
+      o: { signal?: AbortSignalLike } = {},
+    ): Promise<AddressList> {
       return send(buildAddressLookupRequest(cfg, q), interpretAddressResponse, o.signal);
     },
 
@@ -252,7 +290,10 @@ export function createClient(options: ClientOptions) {
      * each element is { result } or { error }. Service failures become errors on their rows, never a rejection.
      */
     async screen(properties: readonly PropertyQuery[], o: ScreenOptions = {}): Promise<Outcome[]> {
-      const rows: InputRow[] = properties.map((p, i) => ({ ...normaliseProperty(p?.uprn, p?.postcode, p?.address), index: i }));
+      const rows: InputRow[] = properties.map((p, i) => ({
+        ...normaliseProperty(p?.uprn, p?.postcode, p?.address),
+        index: i,
+      }));
       const plan = planScreening(rows, { plan: o.plan });
       const state = createRun(rows, { plan: o.plan, nowMs: now(), checks: o.checks, jobTimeoutMs: o.jobTimeoutMs });
       const byProperty: (Outcome | undefined)[] = new Array(plan.properties.length);
@@ -272,7 +313,10 @@ export function createClient(options: ClientOptions) {
           rateLimit: rate,
         });
       };
-      report([], rows.map((r, i) => (r.error ? i : -1)).filter((i) => i >= 0));
+      report(
+        [],
+        rows.map((r, i) => (r.error ? i : -1)).filter((i) => i >= 0),
+      );
       await driveRun(state, {
         cfg,
         fetch: opts.fetch,

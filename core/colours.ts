@@ -20,7 +20,6 @@ export function statusColour(value: unknown): { fill: string; font: string } | n
   return c ? { fill: c.fill, font: c.font } : null;
 }
 
-
 export const WINDOWS = ["Overdue", "Urgent", "Book", "Plan", "OK"] as const;
 export type Window = (typeof WINDOWS)[number];
 
@@ -46,4 +45,3 @@ export const CHECK_LABELS: Record<CheckName, string> = {
   licensing: "Licensing",
   deposit_protection: "Deposit",
 };
-

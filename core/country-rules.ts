@@ -20,7 +20,18 @@
  */
 import { displayStatus, type CheckName } from "./checks";
 import type { Country } from "./country";
-import { addDays, addMonths, compareObligations, daysBetween, DEFAULT_WINDOWS, isoDay, windowFor, type Obligation, type UserDates, type WindowDays } from "./obligations";
+import {
+  addDays,
+  addMonths,
+  compareObligations,
+  daysBetween,
+  DEFAULT_WINDOWS,
+  isoDay,
+  windowFor,
+  type Obligation,
+  type UserDates,
+  type WindowDays,
+} from "./obligations";
 import { addWorkingDays } from "./working-days";
 
 export const CHECKED = "2026-11-25";
@@ -50,14 +61,29 @@ export const COUNTRY_RULES: Readonly<Record<"Wales" | "Scotland", Record<CheckNa
     gas_safety: { applies: "as_england", rule: "Gas Safety (Installation and Use) Regs 1998, reg 36 (Great Britain)" },
     eicr: { applies: "own_rule", rule: "Renting Homes (FFHH) (Wales) Regs 2022, reg 6" },
     epc: { applies: "as_england", rule: "Energy Performance of Buildings (E&W) Regs 2012; MEES (E&W) Regs 2015" },
-    licensing: { applies: "as_england", rule: "Housing Act 2004, Parts 2 and 3 (Welsh councils' HMO, additional and selective schemes)" },
+    licensing: {
+      applies: "as_england",
+      rule: "Housing Act 2004, Parts 2 and 3 (Welsh councils' HMO, additional and selective schemes)",
+    },
     deposit_protection: { applies: "own_rule", rule: "Renting Homes (Wales) Act 2016, s.45" },
   },
   Scotland: {
-    gas_safety: { applies: "as_england", rule: "Gas Safety (Installation and Use) Regs 1998, reg 36 (Great Britain); repairing standard" },
-    eicr: { applies: "own_rule", rule: "Housing (Scotland) Act 2006, s.19A: electrical safety inspection (EICR and PAT)" },
-    epc: { applies: "partly", rule: "Energy Performance of Buildings (Scotland) Regs 2008: EPC valid 10 years; no minimum rating for lets in force" },
-    licensing: { applies: "partly", rule: "Housing (Scotland) Act 2006, Part 5 (HMO licensing; no selective licensing)" },
+    gas_safety: {
+      applies: "as_england",
+      rule: "Gas Safety (Installation and Use) Regs 1998, reg 36 (Great Britain); repairing standard",
+    },
+    eicr: {
+      applies: "own_rule",
+      rule: "Housing (Scotland) Act 2006, s.19A: electrical safety inspection (EICR and PAT)",
+    },
+    epc: {
+      applies: "partly",
+      rule: "Energy Performance of Buildings (Scotland) Regs 2008: EPC valid 10 years; no minimum rating for lets in force",
+    },
+    licensing: {
+      applies: "partly",
+      rule: "Housing (Scotland) Act 2006, Part 5 (HMO licensing; no selective licensing)",
+    },
     deposit_protection: { applies: "own_rule", rule: "Tenancy Deposit Schemes (Scotland) Regs 2011, reg 3" },
   },
 };
@@ -98,12 +124,36 @@ function walesElectrical(c: CountryContext, england: Obligation | null): Obligat
     const expired = expiry !== null && expiry < c.today;
     if (!expired && (expiry || UNSATISFACTORY.test(text(m.detail)))) {
       // The Welsh regulations give no period for the work itself: the dwelling is not fit until it is done.
-      return now("eicr", "Unsatisfactory electrical report: the dwelling is unfit until the remedial work is done; then give the contract-holder written confirmation within 14 days", rule, c);
+      return now(
+        "eicr",
+        "Unsatisfactory electrical report: the dwelling is unfit until the remedial work is done; then give the contract-holder written confirmation within 14 days",
+        rule,
+        c,
+      );
     }
-    if (expired) return dated("eicr", expiry!, "Electrical condition report expired: book a new inspection now, then give the contract-holder a copy within 14 days", rule, c);
-    return now("eicr", "Get an electrical condition report: none on record (a valid one is needed for every occupation contract)", rule, c);
+    if (expired)
+      return dated(
+        "eicr",
+        expiry!,
+        "Electrical condition report expired: book a new inspection now, then give the contract-holder a copy within 14 days",
+        rule,
+        c,
+      );
+    return now(
+      "eicr",
+      "Get an electrical condition report: none on record (a valid one is needed for every occupation contract)",
+      rule,
+      c,
+    );
   }
-  if (expiry) return dated("eicr", expiry, "Book the electrical inspection before the report's 5 years end, then give the contract-holder a copy within 14 days", rule, c);
+  if (expiry)
+    return dated(
+      "eicr",
+      expiry,
+      "Book the electrical inspection before the report's 5 years end, then give the contract-holder a copy within 14 days",
+      rule,
+      c,
+    );
   return withRule(england, rule);
 }
 
@@ -119,12 +169,31 @@ function scotlandElectrical(c: CountryContext, england: Obligation | null): Obli
   if (status === "fail") {
     const expired = expiry !== null && expiry < c.today;
     if (!expired && (expiry || UNSATISFACTORY.test(text(m.detail)))) {
-      return now("eicr", "Unsatisfactory electrical inspection: repair what it found (the repairing standard gives no fixed period), then give the tenant the record", rule, c);
+      return now(
+        "eicr",
+        "Unsatisfactory electrical inspection: repair what it found (the repairing standard gives no fixed period), then give the tenant the record",
+        rule,
+        c,
+      );
     }
-    if (expired) return dated("eicr", expiry!, "Electrical safety inspection overdue: book the EICR and the appliance test (PAT) now", rule, c);
+    if (expired)
+      return dated(
+        "eicr",
+        expiry!,
+        "Electrical safety inspection overdue: book the EICR and the appliance test (PAT) now",
+        rule,
+        c,
+      );
     return now("eicr", "Get an electrical safety inspection (EICR and PAT): none on record", rule, c);
   }
-  if (expiry) return dated("eicr", expiry, "Book the electrical safety inspection (EICR and PAT of the appliances you provide): at most 5 years apart", rule, c);
+  if (expiry)
+    return dated(
+      "eicr",
+      expiry,
+      "Book the electrical safety inspection (EICR and PAT of the appliances you provide): at most 5 years apart",
+      rule,
+      c,
+    );
   return withRule(england, rule);
 }
 
@@ -141,14 +210,21 @@ function scotlandEpc(c: CountryContext, england: Obligation | null): Obligation 
   if (status === "fail") {
     // The service's fail stands (never shown as OK, whatever the expiry), but England's "cannot be let below E" is not
     // Scottish law: the row says so rather than giving England's reason.
-    const why = rating ? ` (rating ${rating}; Scotland sets no minimum rating for lets in law, checked ${CHECKED})` : "";
+    const why = rating
+      ? ` (rating ${rating}; Scotland sets no minimum rating for lets in law, checked ${CHECKED})`
+      : "";
     const ob = now("epc", `Resolve the failed EPC check${why}`, rule, c);
     // England's obligation may carry the day the fail was first reported: keep it rather than "due today" on every run.
     const first = england && england.window === "Overdue" && england.due && england.due < c.today ? england.due : null;
     return first ? { ...ob, due: first, daysLeft: daysBetween(c.today, first) } : ob;
   }
   if (expiry) return dated("epc", expiry, "Renew the EPC before marketing or a new let (valid 10 years)", rule, c);
-  if (rating) return notHere("epc", `No minimum EPC rating for lets is law in Scotland (checked ${CHECKED}): England's minimum E and the announced C do not apply`, rule);
+  if (rating)
+    return notHere(
+      "epc",
+      `No minimum EPC rating for lets is law in Scotland (checked ${CHECKED}): England's minimum E and the announced C do not apply`,
+      rule,
+    );
   return withRule(england, rule);
 }
 
@@ -156,7 +232,11 @@ function scotlandLicensing(c: CountryContext, england: Obligation | null): Oblig
   const rule = COUNTRY_RULES.Scotland.licensing.rule;
   const scheme = text(c.member?.scheme);
   if (/selective/i.test(scheme)) {
-    return notHere("licensing", `Selective licensing does not exist in Scotland (Housing Act 2004 Part 3 is England and Wales): check the record's "${scheme}"`, rule);
+    return notHere(
+      "licensing",
+      `Selective licensing does not exist in Scotland (Housing Act 2004 Part 3 is England and Wales): check the record's "${scheme}"`,
+      rule,
+    );
   }
   return withRule(england, rule);
 }
@@ -167,15 +247,26 @@ function deposit(country: "Wales" | "Scotland", c: CountryContext, england: Obli
   if (!m || displayStatus(m.status) !== "fail") return withRule(england, rule);
   const received = isoDay(c.userDates?.depositReceived);
   if (country === "Wales") {
-    const action = "Protect the deposit in an authorised scheme and give the contract-holder the required information within 30 days of payment";
+    const action =
+      "Protect the deposit in an authorised scheme and give the contract-holder the required information within 30 days of payment";
     // s.45(2): "the period of 30 days starting with the day on which the deposit is paid": day 1 is the day of payment.
-    return received ? dated("deposit_protection", addDays(received, 29), action, rule, c) : now("deposit_protection", action, rule, c);
+    return received
+      ? dated("deposit_protection", addDays(received, 29), action, rule, c)
+      : now("deposit_protection", action, rule, c);
   }
   const start = isoDay(c.tenancyStart);
-  const action = "Pay the deposit to an approved scheme (SafeDeposits Scotland, Letting Protection Service Scotland, mydeposits Scotland) and give the tenant the reg 42 information within 30 working days of the tenancy's start";
+  const action =
+    "Pay the deposit to an approved scheme (SafeDeposits Scotland, Letting Protection Service Scotland, mydeposits Scotland) and give the tenant the reg 42 information within 30 working days of the tenancy's start";
   if (start) return dated("deposit_protection", addWorkingDays(start, 30), action, rule, c);
   // Without the start, the deposit's receipt (usually on or before it) gives a date no later than the law's.
-  if (received) return dated("deposit_protection", addWorkingDays(received, 30), `${action} (counted from the deposit's receipt: add a Tenancy start column for the exact date)`, rule, c);
+  if (received)
+    return dated(
+      "deposit_protection",
+      addWorkingDays(received, 30),
+      `${action} (counted from the deposit's receipt: add a Tenancy start column for the exact date)`,
+      rule,
+      c,
+    );
   return now("deposit_protection", action, rule, c);
 }
 
@@ -183,7 +274,12 @@ function deposit(country: "Wales" | "Scotland", c: CountryContext, england: Obli
  * The obligation of `check` for a property in `country`, given the one England's rules gave (`england`, null when the
  * check is absent or not required). Returns null only where England's did.
  */
-export function countryAdjust(country: Country, check: CheckName, england: Obligation | null, c: CountryContext): Obligation | null {
+export function countryAdjust(
+  country: Country,
+  check: CheckName,
+  england: Obligation | null,
+  c: CountryContext,
+): Obligation | null {
   if (country === "England" || !england || COUNTRY_RULES[country][check].applies === "as_england") return england;
   if (country === "Wales") {
     if (check === "eicr") return walesElectrical(c, england);

@@ -23,28 +23,51 @@ export const COUNTRIES: readonly Country[] = ["England", "Wales", "Scotland"];
 /** Places with a UK-style postcode whose law these rules do not describe. */
 export type OutOfScope = "Northern Ireland" | "Guernsey" | "Jersey" | "Isle of Man";
 
-export type CountryAnswer = (
+export type CountryAnswer =
   /** The country whose rules apply; `outward` is the district that decided it. */
-  | { kind: "country"; country: Country; outward: string }
-  /** A place outside these rules: the row says `message` and gets no country's deadlines. */
-  | { kind: "out_of_scope"; place: OutOfScope; outward: string; message: string }
-  /** The district lies on both sides of a border: the postcode alone cannot say which country. */
-  | { kind: "both_sides"; countries: readonly [Country, Country]; outward: string; message: string }
-  /** Not a postcode of a property (empty, malformed, or a non-geographic code such as BFPO). */
-  | { kind: "unknown"; message: string }
-) & {
-  /** Set when the user's Country cell could not be read and the postcode decided instead. */
-  note?: string;
-};
+  (
+    | { kind: "country"; country: Country; outward: string }
+    /** A place outside these rules: the row says `message` and gets no country's deadlines. */
+    | { kind: "out_of_scope"; place: OutOfScope; outward: string; message: string }
+    /** The district lies on both sides of a border: the postcode alone cannot say which country. */
+    | { kind: "both_sides"; countries: readonly [Country, Country]; outward: string; message: string }
+    /** Not a postcode of a property (empty, malformed, or a non-geographic code such as BFPO). */
+    | { kind: "unknown"; message: string }
+  ) & {
+    /** Set when the user's Country cell could not be read and the postcode decided instead. */
+    note?: string;
+  };
 
-const OUT_OF_SCOPE_AREAS: Record<string, OutOfScope> = { BT: "Northern Ireland", GY: "Guernsey", JE: "Jersey", IM: "Isle of Man" };
+const OUT_OF_SCOPE_AREAS: Record<string, OutOfScope> = {
+  BT: "Northern Ireland",
+  GY: "Guernsey",
+  JE: "Jersey",
+  IM: "Isle of Man",
+};
 
 /** Areas wholly (or, for those in BORDER_DISTRICTS, mostly) in Scotland or Wales; every other valid area is England's. */
 const AREA_COUNTRY: Record<string, Country> = {
-  AB: "Scotland", DD: "Scotland", DG: "Scotland", EH: "Scotland", FK: "Scotland", G: "Scotland", HS: "Scotland",
-  IV: "Scotland", KA: "Scotland", KW: "Scotland", KY: "Scotland", ML: "Scotland", PA: "Scotland", PH: "Scotland",
-  TD: "Scotland", ZE: "Scotland",
-  CF: "Wales", LD: "Wales", LL: "Wales", NP: "Wales", SA: "Wales",
+  AB: "Scotland",
+  DD: "Scotland",
+  DG: "Scotland",
+  EH: "Scotland",
+  FK: "Scotland",
+  G: "Scotland",
+  HS: "Scotland",
+  IV: "Scotland",
+  KA: "Scotland",
+  KW: "Scotland",
+  KY: "Scotland",
+  ML: "Scotland",
+  PA: "Scotland",
+  PH: "Scotland",
+  TD: "Scotland",
+  ZE: "Scotland",
+  CF: "Wales",
+  LD: "Wales",
+  LL: "Wales",
+  NP: "Wales",
+  SA: "Wales",
 };
 
 /** Non-geographic areas: British Forces Post Office and bulk mail codes, not a rented home's address. */
@@ -62,20 +85,39 @@ const SE = ["Scotland", "England"] as const;
  */
 export const BORDER_DISTRICTS: Readonly<Record<string, Side>> = {
   // CH (Chester): Flintshire's districts are in Wales; CH4 spans Saltney and Broughton (Wales) and Handbridge (England).
-  CH4: WE, CH5: "Wales", CH6: "Wales", CH7: "Wales", CH8: "Wales",
+  CH4: WE,
+  CH5: "Wales",
+  CH6: "Wales",
+  CH7: "Wales",
+  CH8: "Wales",
   // SY (Shrewsbury): mid-Wales from SY15; Oswestry (SY10), Whitchurch (SY13) and Malpas (SY14) reach over the border.
-  SY10: EW, SY13: EW, SY14: EW,
-  SY15: "Wales", SY16: "Wales", SY17: "Wales", SY18: "Wales", SY19: "Wales", SY20: "Wales", SY21: "Wales",
-  SY22: "Wales", SY23: "Wales", SY24: "Wales", SY25: "Wales",
+  SY10: EW,
+  SY13: EW,
+  SY14: EW,
+  SY15: "Wales",
+  SY16: "Wales",
+  SY17: "Wales",
+  SY18: "Wales",
+  SY19: "Wales",
+  SY20: "Wales",
+  SY21: "Wales",
+  SY22: "Wales",
+  SY23: "Wales",
+  SY24: "Wales",
+  SY25: "Wales",
   // LD (Llandrindod Wells): Knighton (LD7) and Presteigne (LD8) have English addresses too.
-  LD7: WE, LD8: WE,
+  LD7: WE,
+  LD8: WE,
   // HR (Hereford): Hay-on-Wye (HR3) is in Wales, Clifford in England; Kington (HR5) reaches into Powys.
-  HR3: EW, HR5: EW,
+  HR3: EW,
+  HR5: EW,
   // NP (Newport): Chepstow (NP16) and Monmouth (NP25) include Gloucestershire and Herefordshire villages.
-  NP16: WE, NP25: WE,
+  NP16: WE,
+  NP25: WE,
   // TD (Galashiels): Berwick-upon-Tweed (TD15) is in England with Scottish villages (Paxton); Coldstream (TD12) spans
   // the Tweed to Cornhill-on-Tweed in England.
-  TD12: SE, TD15: ES,
+  TD12: SE,
+  TD15: ES,
 };
 
 /** The message a row outside these rules shows (Northern Ireland and the Crown dependencies have their own law). */
@@ -88,14 +130,20 @@ export function outOfScopeMessage(place: OutOfScope): string {
 /** The country of a postcode, or why there is none. Takes any spacing and case ("ch5 1ab", "CH51AB"). */
 export function countryOf(postcode: unknown): CountryAnswer {
   const raw = typeof postcode === "string" ? postcode.trim() : "";
-  if (!raw) return { kind: "unknown", message: "No postcode: the country cannot be told, so England's rules are shown." };
+  if (!raw)
+    return { kind: "unknown", message: "No postcode: the country cannot be told, so England's rules are shown." };
   const p = parse(raw);
-  if (!p.valid) return { kind: "unknown", message: `"${raw}" is not a UK postcode: the country cannot be told, so England's rules are shown.` };
+  if (!p.valid)
+    return {
+      kind: "unknown",
+      message: `"${raw}" is not a UK postcode: the country cannot be told, so England's rules are shown.`,
+    };
   const area = p.area;
   const outward = p.outcode;
   const place = OUT_OF_SCOPE_AREAS[area];
   if (place) return { kind: "out_of_scope", place, outward, message: outOfScopeMessage(place) };
-  if (NON_GEOGRAPHIC_AREAS.has(area)) return { kind: "unknown", message: `${p.postcode} is not a property's address (non-geographic postcode).` };
+  if (NON_GEOGRAPHIC_AREAS.has(area))
+    return { kind: "unknown", message: `${p.postcode} is not a property's address (non-geographic postcode).` };
   // A sub-district (EC1A, W1D) belongs to its district; the border districts have none, so the outward code is enough.
   const side = BORDER_DISTRICTS[outward];
   if (side && typeof side !== "string") {
@@ -112,7 +160,13 @@ export function countryOf(postcode: unknown): CountryAnswer {
 
 /** A country the user typed ("Wales", "cymru", "SCO", "Eng"), else null. */
 export function countryFromText(v: unknown): Country | OutOfScope | null {
-  const t = typeof v === "string" ? v.trim().toLowerCase().replace(/[.\s]+/g, " ") : "";
+  const t =
+    typeof v === "string"
+      ? v
+          .trim()
+          .toLowerCase()
+          .replace(/[.\s]+/g, " ")
+      : "";
   if (/^(england|eng|en|gb-eng)$/.test(t)) return "England";
   if (/^(wales|cymru|wal|wls|cy|gb-wls)$/.test(t)) return "Wales";
   if (/^(scotland|alba|sco|sct|scot|gb-sct)$/.test(t)) return "Scotland";
@@ -140,14 +194,23 @@ export function rowCountry(postcode: unknown, countryCell?: unknown, matchedAddr
     const at = outward.kind === "unknown" ? "" : outward.outward;
     if (c === "England" || c === "Wales" || c === "Scotland") return { kind: "country", country: c, outward: at };
     if (c) return { kind: "out_of_scope", place: c, outward: at, message: outOfScopeMessage(c) };
-    return { ...outward, note: `Country "${typed}" is not England, Wales, Scotland, Northern Ireland, Guernsey, Jersey or the Isle of Man: the postcode decided.` };
+    return {
+      ...outward,
+      note: `Country "${typed}" is not England, Wales, Scotland, Northern Ireland, Guernsey, Jersey or the Isle of Man: the postcode decided.`,
+    };
   }
   return countryOf(postcode);
 }
 
 /** The country whose rules a row gets: its own, the larger part's for a district on both sides, none (null) out of scope. */
 export function rulesCountry(a: CountryAnswer): Country | null | undefined {
-  return a.kind === "country" ? a.country : a.kind === "both_sides" ? a.countries[0] : a.kind === "out_of_scope" ? null : undefined;
+  return a.kind === "country"
+    ? a.country
+    : a.kind === "both_sides"
+      ? a.countries[0]
+      : a.kind === "out_of_scope"
+        ? null
+        : undefined;
 }
 
 /** What a row's Message says about its country ("" when there is nothing to say). */

@@ -21,8 +21,34 @@ export interface ReadDateOptions {
 export type ReadDate = { day: string } | { problem: string } | { empty: true };
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
-const SHOWN = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_NAMES = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+const SHOWN = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 function monthOf(word: string): number | null {
   const w = word.toLowerCase().replace(/\.$/, "");
@@ -47,7 +73,8 @@ function dayOf(y: number, m: number, d: number): string | null {
 
 const spoken = (iso: string) => `${+iso.slice(8)} ${SHOWN[+iso.slice(5, 7) - 1]} ${iso.slice(0, 4)}`;
 
-const isDate = (v: unknown): v is Date => !!v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]";
+const isDate = (v: unknown): v is Date =>
+  !!v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]";
 
 /**
  * One cell of a user's date column as a day, a problem in words, or empty. `column` is the header the user gave the
@@ -58,22 +85,32 @@ export function readUserDate(value: unknown, column: string, o: ReadDateOptions 
   const shown = (v: string) => `${column} "${v}"`;
   if (typeof value === "number") {
     const day = Number.isFinite(value) && value >= 1 ? serialDate(value) : null;
-    return day && +day.slice(0, 4) >= 1900 ? { day } : { problem: `${shown(String(value))} is not a date: enter the date (for example 2021-03-15), or clear the cell.` };
+    return day && +day.slice(0, 4) >= 1900
+      ? { day }
+      : {
+          problem: `${shown(String(value))} is not a date: enter the date (for example 2021-03-15), or clear the cell.`,
+        };
   }
   if (isDate(value)) {
     // Hosts turn a Date into its day in the file's time zone first; this is the fallback: a date-only cell is local
     // midnight, up to 14 hours either side of UTC midnight, so the nearest UTC midnight names its day.
     const ms = value.getTime();
-    return Number.isFinite(ms) ? { day: new Date(ms + 12 * 3600 * 1000).toISOString().slice(0, 10) } : { problem: `${column} holds a date that is not valid: enter the date again.` };
+    return Number.isFinite(ms)
+      ? { day: new Date(ms + 12 * 3600 * 1000).toISOString().slice(0, 10) }
+      : { problem: `${column} holds a date that is not valid: enter the date again.` };
   }
-  if (typeof value !== "string") return { problem: `${shown(String(value))} is not a date: enter the date (for example 2021-03-15), or clear the cell.` };
+  if (typeof value !== "string")
+    return {
+      problem: `${shown(String(value))} is not a date: enter the date (for example 2021-03-15), or clear the cell.`,
+    };
   const t = value.trim().replace(/\s+/g, " ");
   if (t === "") return { empty: true };
   const unreadable = { problem: `${shown(t)} is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.` };
   const noSuchDay = { problem: `${shown(t)} is not a day of the calendar: correct the date.` };
 
   // ISO: 2021-03-15, 2021-3-15, 2021/03/15, with a time of day after it.
-  let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(t);
+  let m =
+    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(t);
   if (m) {
     const day = dayOf(+m[1], +m[2], +m[3]);
     return day ? { day } : noSuchDay;
@@ -86,13 +123,17 @@ export function readUserDate(value: unknown, column: string, o: ReadDateOptions 
     const monthFirst = dayOf(y, +m[1], +m[2]);
     if (!dayFirst && !monthFirst) return noSuchDay;
     if (dayFirst && monthFirst && dayFirst !== monthFirst && o.monthFirst === undefined) {
-      return { problem: `${shown(t)} reads two ways (${spoken(dayFirst)} or ${spoken(monthFirst)}): type it as ${dayFirst} or ${monthFirst}.` };
+      return {
+        problem: `${shown(t)} reads two ways (${spoken(dayFirst)} or ${spoken(monthFirst)}): type it as ${dayFirst} or ${monthFirst}.`,
+      };
     }
     const wanted = o.monthFirst ? monthFirst : dayFirst;
     if (wanted) return { day: wanted };
     const other = (o.monthFirst ? dayFirst : monthFirst)!;
     const order = o.monthFirst ? "month first (03/15/2021)" : "day first (15/03/2021)";
-    return { problem: `${shown(t)} is not a date in this file's order, ${order}; it reads only the other way round, as ${spoken(other)}: type it as ${other}.` };
+    return {
+      problem: `${shown(t)} is not a date in this file's order, ${order}; it reads only the other way round, as ${spoken(other)}: type it as ${other}.`,
+    };
   }
   // Month by name: 15 Mar 2021, 15 March 2021, 15-Mar-21, 15th March 2021; March 15, 2021.
   m = /^(\d{1,2})(?:st|nd|rd|th)?[ \-/.]?([A-Za-z]{3,9}\.?)[ \-/.,]+(\d{4}|\d{2})$/.exec(t);
@@ -113,11 +154,27 @@ export function readUserDate(value: unknown, column: string, o: ReadDateOptions 
 }
 
 /** Locales whose short date is month-first (Sheets' getSpreadsheetLocale "en_US", Office's "en-US"): the only ones. */
-const MONTH_FIRST_LOCALES = new Set(["en_us", "en_ph", "es_us", "en_as", "en_gu", "en_mp", "en_pr", "en_um", "en_vi", "en_fm", "en_mh", "en_pw"]);
+const MONTH_FIRST_LOCALES = new Set([
+  "en_us",
+  "en_ph",
+  "es_us",
+  "en_as",
+  "en_gu",
+  "en_mp",
+  "en_pr",
+  "en_um",
+  "en_vi",
+  "en_fm",
+  "en_mh",
+  "en_pw",
+]);
 
 /** Whether a locale name (en_US, en-US, en_GB...) writes numbers-only dates month-first. Unknown or empty: undefined. */
 export function isMonthFirstLocale(locale: string | null | undefined): boolean | undefined {
-  const l = String(locale ?? "").trim().toLowerCase().replace("-", "_");
+  const l = String(locale ?? "")
+    .trim()
+    .toLowerCase()
+    .replace("-", "_");
   if (!l) return undefined;
   return MONTH_FIRST_LOCALES.has(l);
 }

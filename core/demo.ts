@@ -48,12 +48,23 @@ export function demoProperties(today: string): DemoProperty[] {
       eicr: {
         status: STATUS[eicr[0] as string],
         expiry: day(eicr[1]),
-        detail: typeof eicr[2] === "string" ? eicr[2].replace(/\{(-?\d+)\}/g, (_m, n: string) => addDays(today, Number(n))) : null,
+        detail:
+          typeof eicr[2] === "string"
+            ? eicr[2].replace(/\{(-?\d+)\}/g, (_m, n: string) => addDays(today, Number(n)))
+            : null,
       },
       licensing: { status: STATUS[lic[0] as string], scheme: lic[1], expiry: day(lic[2]) },
       deposit_protection: { status: STATUS[dep[0] as string], scheme: dep[1], protected_date: day(dep[2]) },
     };
-    const result = { uprn, address, compliance_score: score, risk_level: risk, checks, last_updated: `${day(updated)}T09:00:00Z`, demo: true };
+    const result = {
+      uprn,
+      address,
+      compliance_score: score,
+      risk_level: risk,
+      checks,
+      last_updated: `${day(updated)}T09:00:00Z`,
+      demo: true,
+    };
     return { uprn, line1, line2, town, postcode, address, result };
   });
 }
@@ -74,8 +85,14 @@ class DemoError {
   }
 }
 
-const words = (s: string): string[] => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().match(/[a-z0-9]+/g) ?? [];
-const startsWith = (have: string[], want: string[]) => want.length <= have.length && want.every((w, i) => have[i] === w);
+const words = (s: string): string[] =>
+  s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .match(/[a-z0-9]+/g) ?? [];
+const startsWith = (have: string[], want: string[]) =>
+  want.length <= have.length && want.every((w, i) => have[i] === w);
 
 function normalPostcode(raw: string): string {
   const compact = raw.replace(/\s+/g, " ").trim();
@@ -89,21 +106,37 @@ function resolve(props: DemoProperty[], q: Record<string, unknown>): DemoPropert
   const text = (v: unknown) => (v === undefined || v === null ? undefined : String(v).trim() || undefined);
   const uprn = text(q.uprn);
   if (uprn !== undefined) {
-    if (!/^\d{1,12}$/.test(uprn)) throw new DemoError(400, "invalid_uprn", `UPRN must be 1 to 12 digits; got "${uprn.slice(0, 40)}".`);
+    if (!/^\d{1,12}$/.test(uprn))
+      throw new DemoError(400, "invalid_uprn", `UPRN must be 1 to 12 digits; got "${uprn.slice(0, 40)}".`);
     const p = props.find((x) => x.uprn === uprn.replace(/^0+(?=\d)/, ""));
-    if (!p) throw new DemoError(404, "property_not_found", `No property with UPRN ${uprn} in the demo data, which holds only the properties of the ${DEMO_SHEET} sheet.`, { uprn });
+    if (!p)
+      throw new DemoError(
+        404,
+        "property_not_found",
+        `No property with UPRN ${uprn} in the demo data, which holds only the properties of the ${DEMO_SHEET} sheet.`,
+        { uprn },
+      );
     return p;
   }
   const postcodeText = text(q.postcode);
-  if (postcodeText === undefined) throw new DemoError(400, "invalid_request", "Give uprn, or postcode (with an optional address).");
+  if (postcodeText === undefined)
+    throw new DemoError(400, "invalid_request", "Give uprn, or postcode (with an optional address).");
   const postcode = normalPostcode(postcodeText);
   const list = props.filter((p) => p.postcode === postcode);
-  if (!list.length) throw new DemoError(404, "property_not_found", `No property at postcode ${postcode} in the demo data.`, { postcode });
+  if (!list.length)
+    throw new DemoError(404, "property_not_found", `No property at postcode ${postcode} in the demo data.`, {
+      postcode,
+    });
   const address = text(q.address);
   const several = (l: DemoProperty[], what: string) =>
-    new DemoError(409, "ambiguous_property", `${what} matches ${l.length} properties; give the first line of the address or the UPRN.`, {
-      candidates: l.map((p) => ({ uprn: p.uprn, address: p.address })),
-    });
+    new DemoError(
+      409,
+      "ambiguous_property",
+      `${what} matches ${l.length} properties; give the first line of the address or the UPRN.`,
+      {
+        candidates: l.map((p) => ({ uprn: p.uprn, address: p.address })),
+      },
+    );
   if (address === undefined) {
     if (list.length === 1) return list[0];
     throw several(list, `Postcode ${postcode}`);
@@ -112,7 +145,10 @@ function resolve(props: DemoProperty[], q: Record<string, unknown>): DemoPropert
   const hits = list.filter((p) => startsWith(words(p.line1), want) || startsWith(words(p.address), want));
   if (hits.length === 1) return hits[0];
   if (hits.length > 1) throw several(hits, `Address "${address}" at ${postcode}`);
-  throw new DemoError(404, "property_not_found", `No property "${address}" at postcode ${postcode} in the demo data.`, { postcode, address });
+  throw new DemoError(404, "property_not_found", `No property "${address}" at postcode ${postcode} in the demo data.`, {
+    postcode,
+    address,
+  });
 }
 
 function subset(result: DemoProperty["result"], checks: readonly string[] | undefined): DemoProperty["result"] {
@@ -147,14 +183,19 @@ function reply(status: number, body: unknown): DemoReply {
 }
 
 function errorReply(e: DemoError): DemoReply {
-  return reply(e.status, { error: { code: e.code, message: e.message, status: e.status, ...(e.details ? { details: e.details } : {}) } });
+  return reply(e.status, {
+    error: { code: e.code, message: e.message, status: e.status, ...(e.details ? { details: e.details } : {}) },
+  });
 }
 
 /**
  * Answers one request as the service would (the sandbox's shapes): GET api/check, POST api/check/bulk (a job that is
  * done at once), GET api/check/bulk/{id}/results, GET api/addresses. Never throws; never touches the network.
  */
-export function demoReply(req: Pick<HttpRequest, "method" | "url" | "body">, o: { jobs: DemoJobStore; now?: number }): DemoReply {
+export function demoReply(
+  req: Pick<HttpRequest, "method" | "url" | "body">,
+  o: { jobs: DemoJobStore; now?: number },
+): DemoReply {
   const nowMs = o.now ?? Date.now();
   const today = new Date(nowMs).toISOString().slice(0, 10);
   // No URL class: Apps Script has none.
@@ -180,18 +221,34 @@ export function demoReply(req: Pick<HttpRequest, "method" | "url" | "body">, o: 
         throw new DemoError(400, "invalid_request", "The body must be a JSON object with a properties array.");
       }
       const properties = body && Array.isArray(body.properties) ? body.properties : null;
-      if (!properties || !properties.length) throw new DemoError(400, "invalid_request", "properties must be a non-empty array.");
-      if (properties.length > 1000) throw new DemoError(413, "batch_too_large", "The demo accepts at most 1000 properties per request.", { max_batch_size: 1000 });
+      if (!properties || !properties.length)
+        throw new DemoError(400, "invalid_request", "properties must be a non-empty array.");
+      if (properties.length > 1000)
+        throw new DemoError(413, "batch_too_large", "The demo accepts at most 1000 properties per request.", {
+          max_batch_size: 1000,
+        });
       const id = `demo-${nowMs.toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
-      o.jobs.put(id, JSON.stringify({ properties, checks: Array.isArray(body.checks) ? body.checks : null, created: nowMs }));
+      o.jobs.put(
+        id,
+        JSON.stringify({ properties, checks: Array.isArray(body.checks) ? body.checks : null, created: nowMs }),
+      );
       const at = new Date(nowMs).toISOString().replace(/\.\d+Z$/, "Z");
-      return reply(202, { job_id: id, status: "processing", total_properties: properties.length, estimated_completion: at, results_url: `/api/check/bulk/${id}/results` });
+      return reply(202, {
+        job_id: id,
+        status: "processing",
+        total_properties: properties.length,
+        estimated_completion: at,
+        results_url: `/api/check/bulk/${id}/results`,
+      });
     }
     const m = /\/api\/check\/bulk\/([^/]+)\/results$/.exec(path);
     if (req.method === "GET" && m) {
       const id = decodeURIComponent(m[1]);
       const stored = o.jobs.get(id);
-      if (!stored) throw new DemoError(404, "job_not_found", `No demo job ${id.slice(0, 60)} (demo jobs are kept for 6 hours).`, { job_id: id.slice(0, 60) });
+      if (!stored)
+        throw new DemoError(404, "job_not_found", `No demo job ${id.slice(0, 60)} (demo jobs are kept for 6 hours).`, {
+          job_id: id.slice(0, 60),
+        });
       const job = JSON.parse(stored) as { properties: unknown[]; checks: string[] | null; created: number };
       const perPage = Math.min(1000, Math.max(1, Number(q.per_page) || 1000));
       const page = Math.max(1, Number(q.page) || 1);
@@ -200,17 +257,39 @@ export function demoReply(req: Pick<HttpRequest, "method" | "url" | "body">, o: 
       const results = job.properties.slice((page - 1) * perPage, page * perPage).map((input, k) => {
         const index = (page - 1) * perPage + k;
         try {
-          if (!input || typeof input !== "object" || Array.isArray(input)) throw new DemoError(400, "invalid_request", "Each property must be an object with uprn, or postcode and optional address.");
-          return { index, input, status: "completed", result: subset(resolve(props, input as Record<string, unknown>).result, job.checks ?? undefined) };
+          if (!input || typeof input !== "object" || Array.isArray(input))
+            throw new DemoError(
+              400,
+              "invalid_request",
+              "Each property must be an object with uprn, or postcode and optional address.",
+            );
+          return {
+            index,
+            input,
+            status: "completed",
+            result: subset(resolve(props, input as Record<string, unknown>).result, job.checks ?? undefined),
+          };
         } catch (e) {
           if (!(e instanceof DemoError)) throw e;
-          return { index, input, status: "error", error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } };
+          return {
+            index,
+            input,
+            status: "error",
+            error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+          };
         }
       });
       const done = new Date(job.created).toISOString().replace(/\.\d+Z$/, "Z");
       return reply(200, {
-        job_id: id, status: "completed", total_properties: total, processed_properties: total, estimated_completion: done,
-        completed_at: done, page, per_page: perPage, total_pages: pages,
+        job_id: id,
+        status: "completed",
+        total_properties: total,
+        processed_properties: total,
+        estimated_completion: done,
+        completed_at: done,
+        page,
+        per_page: perPage,
+        total_pages: pages,
         next_page_url: page < pages ? `/api/check/bulk/${id}/results?page=${page + 1}&per_page=${perPage}` : null,
         results,
       });
@@ -219,17 +298,32 @@ export function demoReply(req: Pick<HttpRequest, "method" | "url" | "body">, o: 
       const postcode = q.postcode ? normalPostcode(q.postcode) : undefined;
       const want = q.query ? words(q.query) : [];
       if (!postcode && !want.length) throw new DemoError(400, "invalid_request", "Give postcode or query.");
-      const hits = props.filter((p) => (!postcode || p.postcode === postcode) && want.every((w) => words(p.address).includes(w)));
+      const hits = props.filter(
+        (p) => (!postcode || p.postcode === postcode) && want.every((w) => words(p.address).includes(w)),
+      );
       const limit = Math.min(100, Math.max(1, Number(q.limit) || 50));
       return reply(200, {
-        results: hits.slice(0, limit).map((p) => ({ uprn: p.uprn, address: p.address, address_line_1: p.line1, address_line_2: p.line2, town: p.town, postcode: p.postcode })),
+        results: hits.slice(0, limit).map((p) => ({
+          uprn: p.uprn,
+          address: p.address,
+          address_line_1: p.line1,
+          address_line_2: p.line2,
+          town: p.town,
+          postcode: p.postcode,
+        })),
         total: hits.length,
       });
     }
-    throw new DemoError(404, "endpoint_not_found", `The demo has no ${req.method} ${path.replace(/^.*?(\/api\/)/, "$1")}.`);
+    throw new DemoError(
+      404,
+      "endpoint_not_found",
+      `The demo has no ${req.method} ${path.replace(/^.*?(\/api\/)/, "$1")}.`,
+    );
   } catch (e) {
     if (e instanceof DemoError) return errorReply(e);
-    return errorReply(new DemoError(500, "demo_error", `The demo could not answer: ${e instanceof Error ? e.message : String(e)}`));
+    return errorReply(
+      new DemoError(500, "demo_error", `The demo could not answer: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }
 }
 
@@ -284,7 +378,10 @@ export function demoSampleTable(today: string): (string | number)[][] {
 export function demoSampleSheet(today: string): { values: (string | number)[][]; numberFormats: string[] } {
   const [header, ...rows] = demoSampleTable(today);
   const dates = [4, 5, 6];
-  const values = [header, ...rows.map((r) => r.map((v, c) => (dates.includes(c) && typeof v === "string" && v ? (dateSerial(v) ?? v) : v)))];
+  const values = [
+    header,
+    ...rows.map((r) => r.map((v, c) => (dates.includes(c) && typeof v === "string" && v ? (dateSerial(v) ?? v) : v))),
+  ];
   return { values, numberFormats: header.map((_h, c) => (dates.includes(c) ? DATE_FORMAT : "@")) };
 }
 

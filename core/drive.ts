@@ -7,7 +7,17 @@ import type { FetchLike, AbortSignalLike, Sleep } from "./client";
 import { serviceError } from "./errors";
 import type { HttpRequest, ClientConfig } from "./requests";
 import type { RateLimitInfo } from "./ratelimit";
-import { acceptReply, classifyTransportError, dueRequests, markWritten, outcomesToWrite, stopRun, type OutcomeToWrite, type Reply, type RunState } from "./run";
+import {
+  acceptReply,
+  classifyTransportError,
+  dueRequests,
+  markWritten,
+  outcomesToWrite,
+  stopRun,
+  type OutcomeToWrite,
+  type Reply,
+  type RunState,
+} from "./run";
 
 export interface DriveOptions {
   cfg: ClientConfig;
@@ -46,7 +56,10 @@ function requestController(): { signal: unknown; abort(): void } | undefined {
  * Send one request and turn what happens into a Reply. GETs follow the caller's Cancel at once; a POST in flight is
  * let finish (up to the timeout), so a job the service made on Cancel is known and collectable, not lost.
  */
-export async function sendRequest(o: Pick<DriveOptions, "fetch" | "sleep" | "signal" | "requestTimeoutMs">, req: HttpRequest): Promise<Reply> {
+export async function sendRequest(
+  o: Pick<DriveOptions, "fetch" | "sleep" | "signal" | "requestTimeoutMs">,
+  req: HttpRequest,
+): Promise<Reply> {
   const timeoutMs = o.requestTimeoutMs ?? 30000;
   const controller = requestController();
   const follow = req.method === "GET" ? o.signal : undefined;
@@ -54,13 +67,26 @@ export async function sendRequest(o: Pick<DriveOptions, "fetch" | "sleep" | "sig
   if (follow?.aborted) return { failure: "not_sent" };
   follow?.addEventListener?.("abort", onAbort, { once: true });
   let settled = false;
-  const timer = { aborted: false, listeners: [] as (() => void)[], addEventListener(_t: "abort", fn: () => void) { this.listeners.push(fn); }, removeEventListener() {} };
+  const timer = {
+    aborted: false,
+    listeners: [] as (() => void)[],
+    addEventListener(_t: "abort", fn: () => void) {
+      this.listeners.push(fn);
+    },
+    removeEventListener() {},
+  };
   try {
     const response = o
       .fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: controller?.signal })
       .then(async (res) => ({ status: res.status, headers: res.headers, text: await res.text() }) as Reply)
       .catch((e) => (follow?.aborted ? ({ failure: "aborted" } as Reply) : classifyTransportError(e)));
-    const timeout = o.sleep(timeoutMs, timer).then(() => (settled ? null : ({ failure: "timeout", message: `no answer within ${Math.round(timeoutMs / 1000)} s` } as Reply)));
+    const timeout = o
+      .sleep(timeoutMs, timer)
+      .then(() =>
+        settled
+          ? null
+          : ({ failure: "timeout", message: `no answer within ${Math.round(timeoutMs / 1000)} s` } as Reply),
+      );
     const reply = await Promise.race([response, timeout]);
     settled = true;
     timer.aborted = true;
@@ -87,7 +113,10 @@ export async function driveRun(state: RunState, o: DriveOptions): Promise<{ writ
     try {
       const written = await o.write(items);
       const final = new Set(items.filter((i) => i.final).map((i) => i.property));
-      markWritten(state, written.filter((w) => final.has(w.property)));
+      markWritten(
+        state,
+        written.filter((w) => final.has(w.property)),
+      );
       return true;
     } catch (e) {
       o.onWriteError?.(e);
@@ -99,9 +128,11 @@ export async function driveRun(state: RunState, o: DriveOptions): Promise<{ writ
     await o.save?.(state);
   };
   for (;;) {
-    if (o.signal?.aborted && state.phase === "running") stopRun(state, "Cancelled before this row was sent; run the check again for it.");
+    if (o.signal?.aborted && state.phase === "running")
+      stopRun(state, "Cancelled before this row was sent; run the check again for it.");
     const nowMs = o.now();
-    const queuedDue = state.phase === "running" && state.jobs.some((j) => j.phase === "queued" && j.notBeforeMs <= nowMs);
+    const queuedDue =
+      state.phase === "running" && state.jobs.some((j) => j.phase === "queued" && j.notBeforeMs <= nowMs);
     const presentKeys = queuedDue && o.presentKeys ? await o.presentKeys() : undefined;
     const due = dueRequests(state, o.cfg, o.now(), { presentKeys });
     await flush();

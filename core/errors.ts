@@ -48,13 +48,23 @@ export class ComplianceError extends Error {
   }
 }
 
-export function serviceError(kind: ErrorKind, code: string, message: string, extra: Partial<ServiceError> = {}): ServiceError {
+export function serviceError(
+  kind: ErrorKind,
+  code: string,
+  message: string,
+  extra: Partial<ServiceError> = {},
+): ServiceError {
   return { kind, code, message, ...extra };
 }
 
 /** Anything thrown or returned, as a ServiceError (unknown throwables become "network"). */
 export function toServiceError(e: unknown): ServiceError {
-  if (e && typeof e === "object" && typeof (e as ServiceError).kind === "string" && typeof (e as ServiceError).code === "string") {
+  if (
+    e &&
+    typeof e === "object" &&
+    typeof (e as ServiceError).kind === "string" &&
+    typeof (e as ServiceError).code === "string"
+  ) {
     const s = e as ServiceError;
     const out: ServiceError = { kind: s.kind, code: s.code, message: String(s.message ?? "") };
     if (s.status !== undefined) out.status = s.status;
@@ -87,7 +97,9 @@ export function isAboutProperty(e: ServiceError): boolean {
 
 /** Transient errors: a later run may succeed. */
 export function isTransient(e: ServiceError): boolean {
-  return ["rate_limited", "server", "network", "malformed_response", "timeout", "cancelled", "job_failed"].includes(e.kind);
+  return ["rate_limited", "server", "network", "malformed_response", "timeout", "cancelled", "job_failed"].includes(
+    e.kind,
+  );
 }
 
 /** A service message as the end of a sentence of ours: no trailing full stop (we add one), no raw HTTP jargon. */
@@ -115,7 +127,8 @@ const NEXT_FOR: Partial<Record<ErrorKind, string>> = {
   not_found: "Check the UPRN or postcode in this row (Find a UPRN looks one up by address).",
   ambiguous: "Give the first line of the address beside the postcode, or use the UPRN.",
   invalid_input: "Correct this row's UPRN, postcode or address and run the check again.",
-  malformed_response: "Try again; if it keeps happening, check the base URL in Settings (it must be the API's address).",
+  malformed_response:
+    "Try again; if it keeps happening, check the base URL in Settings (it must be the API's address).",
   job_failed: "Run the check again for these rows.",
   cancelled: "Run the check again to check them.",
 };
@@ -136,7 +149,8 @@ function serverProblem(e: ServiceError, msg: string): string {
   if (/^the (compliance )?service\b/i.test(msg)) return msg;
   const prefix = status && !msg.includes(status) ? `${status}: ` : "";
   // Words with brackets or sentences of their own follow ours instead of going inside our brackets.
-  if (/[()[\]]|[.!?]\s/.test(msg)) return `The compliance service had a problem${status && !msg.includes(status) ? ` (${status})` : ""}: ${msg}`;
+  if (/[()[\]]|[.!?]\s/.test(msg))
+    return `The compliance service had a problem${status && !msg.includes(status) ? ` (${status})` : ""}: ${msg}`;
   return `The compliance service had a problem (${prefix}${msg})`;
 }
 
@@ -156,16 +170,19 @@ export function shortReason(e: ServiceError): string {
 export function describeError(e: ServiceError): string {
   const msg = e.message ? sentence(e.message) : "";
   // A message the run engine composed for a person already (a job that may exist) is said as it is.
-  if (e.details && typeof e.details === "object" && (e.details as { maybe_created?: unknown }).maybe_created === true) return closed(msg);
+  if (e.details && typeof e.details === "object" && (e.details as { maybe_created?: unknown }).maybe_created === true)
+    return closed(msg);
   switch (e.kind) {
     case "auth":
       // A host's own "no key" message says where its settings are; the service's speaks HTTP.
-      if (e.code === "missing_api_key") return msg && !/authorization|bearer/i.test(msg) ? closed(msg) : "No API key is set: add your key in Settings.";
+      if (e.code === "missing_api_key")
+        return msg && !/authorization|bearer/i.test(msg) ? closed(msg) : "No API key is set: add your key in Settings.";
       return "The API key was not accepted by the service: check it in Settings (copy it again from your account's API page).";
     case "forbidden":
       return "This API key's plan has no API access: use a key from a Professional or Enterprise account (or upgrade the plan).";
     case "rate_limited": {
-      const wait = e.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(e.retryAfterMs / 1000))} s.` : "";
+      const wait =
+        e.retryAfterMs !== undefined ? ` Try again in ${Math.max(1, Math.ceil(e.retryAfterMs / 1000))} s.` : "";
       // Our own quota message says until when; the service's says "retry in N s", which the wait already does.
       if (["rate_limit_exhausted", "quota_exhausted", "run_paused"].includes(e.code) && msg) return closed(msg);
       return `The request limit of your plan is reached for now.${wait || " Try again in a minute."}`;

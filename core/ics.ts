@@ -14,13 +14,15 @@ const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === 
  * other control character is carried (3.1: they are not allowed in a content line's value).
  */
 export function icsText(s: string): string {
-  return s
-    .replace(/\\/g, "\\\\")
-    .replace(/;/g, "\\;")
-    .replace(/,/g, "\\,")
-    .replace(/\r\n|[\r\n\u2028\u2029]/g, "\\n")
-    // eslint-disable-next-line no-control-regex -- control characters are what this removes: RFC 5545 forbids them in text.
-    .replace(/[\u0000-\u001f\u007f]/g, "");
+  return (
+    s
+      .replace(/\\/g, "\\\\")
+      .replace(/;/g, "\\;")
+      .replace(/,/g, "\\,")
+      .replace(/\r\n|[\r\n\u2028\u2029]/g, "\\n")
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes: RFC 5545 forbids them in text.
+      .replace(/[\u0000-\u001f\u007f]/g, "")
+  );
 }
 
 /** Lines longer than 75 octets are folded (RFC 5545 3.1), never inside a UTF-8 character. */
@@ -55,7 +57,14 @@ export function actionCalendar(list: ActionListSheet, o: { nowIso: string; name?
   const at = (name: string) => h.indexOf(name);
   const stamp = o.nowIso.replace(/[-:]/g, "").replace(/\.\d+/, "").slice(0, 15) + "Z";
   const name = (o.name ?? "Compliance actions") + (list.demo ? ` (${DEMO_NOTE})` : "");
-  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Property Compliance Check//Action list//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", `X-WR-CALNAME:${icsText(name)}`];
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Property Compliance Check//Action list//EN",
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
+    `X-WR-CALNAME:${icsText(name)}`,
+  ];
   const uids = new Set<string>();
   for (const r of list.values.slice(1, 1 + list.open)) {
     const due = cellDay(r[at("Due")]);

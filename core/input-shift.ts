@@ -35,11 +35,17 @@ export function inputShiftNow(
  * header row any cell); else it stayed when that column is filled where it was. Undefined when neither is: the
  * table's input column is not found.
  */
-export function inputShiftAtRest(rows: readonly (readonly unknown[])[], mapping: ColumnMapping, blockShift: number, headerRow: number | null): number | undefined {
+export function inputShiftAtRest(
+  rows: readonly (readonly unknown[])[],
+  mapping: ColumnMapping,
+  blockShift: number,
+  headerRow: number | null,
+): number | undefined {
   const first = mapping.uprn ?? mapping.postcode ?? mapping.address;
   if (first === undefined) return undefined;
   const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
-  const filled = (col: number) => (headerRow !== null ? !blank(rows[headerRow]?.[col]) : rows.some((r) => !blank(r[col])));
+  const filled = (col: number) =>
+    headerRow !== null ? !blank(rows[headerRow]?.[col]) : rows.some((r) => !blank(r[col]));
   return [blockShift, 0].find((d) => first + d >= 0 && filled(first + d));
 }
 

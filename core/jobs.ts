@@ -67,7 +67,15 @@ export const MAX_ESTIMATE_MS = 6 * 60 * 60 * 1000;
 
 export function startJob(
   job: BulkJob,
-  opts: { offset: number; count: number; nowMs: number; jobTimeoutMs?: number; checks?: CheckName[]; clockOffsetMs?: number; patient?: boolean },
+  opts: {
+    offset: number;
+    count: number;
+    nowMs: number;
+    jobTimeoutMs?: number;
+    checks?: CheckName[];
+    clockOffsetMs?: number;
+    patient?: boolean;
+  },
 ): JobState {
   const est = job.estimated_completion ? Date.parse(job.estimated_completion) - (opts.clockOffsetMs ?? 0) : NaN;
   const estMs = Number.isFinite(est) ? est : undefined;
@@ -82,7 +90,9 @@ export function startJob(
     processed: 0,
     received: [],
     // The estimate is trusted up to MAX_ESTIMATE_MS ahead: a server whose estimate is far off does not keep rows waiting for days.
-    deadlineMs: Math.max(opts.nowMs, Math.min(estMs ?? opts.nowMs, opts.nowMs + MAX_ESTIMATE_MS)) + (opts.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
+    deadlineMs:
+      Math.max(opts.nowMs, Math.min(estMs ?? opts.nowMs, opts.nowMs + MAX_ESTIMATE_MS)) +
+      (opts.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
     nextPollAtMs: opts.nowMs,
     polls: 0,
     startedAtMs: opts.nowMs,
@@ -161,7 +171,10 @@ function pollDelay(state: JobState, nowMs: number): number {
   // Estimates come rounded up, so at the estimate a job is done: one look instead of a few early ones.
   if (state.patient && state.polls === 0 && ahead !== undefined && ahead > 0) return clamp(ahead);
   if (state.polls === 0) return clamp(ahead !== undefined ? Math.min(ahead, FIRST_LOOK_MS) : FIRST_LOOK_MS);
-  if (age !== undefined) return clamp(ahead !== undefined && ahead > 0 ? Math.min(ahead, Math.max(age, FIRST_LOOK_MS)) : Math.max(age, FIRST_LOOK_MS));
+  if (age !== undefined)
+    return clamp(
+      ahead !== undefined && ahead > 0 ? Math.min(ahead, Math.max(age, FIRST_LOOK_MS)) : Math.max(age, FIRST_LOOK_MS),
+    );
   return clamp(500 * Math.pow(1.5, Math.min(10, state.polls)));
 }
 
@@ -185,7 +198,11 @@ export interface AcceptResult {
  * Error outcomes for every property not received yet, and the job marked ended. An error that would read
  * as a fact about a property (a 404 or 400 on the results URL) is about the job here, so it becomes job_failed.
  */
-export function failJob(state: JobState, error: ServiceError, _nowMs?: number): { state: JobState; items: { index: number; outcome: Outcome }[] } {
+export function failJob(
+  state: JobState,
+  error: ServiceError,
+  _nowMs?: number,
+): { state: JobState; items: { index: number; outcome: Outcome }[] } {
   if (isAboutProperty(error)) error = { ...error, kind: "job_failed" };
   const items = missing(state).map((i) => ({ index: state.offset + i, outcome: { error } as Outcome }));
   const received: [number, number][] = state.total > 0 ? [[0, state.total]] : [];
@@ -202,7 +219,11 @@ export function checkJobDeadline(state: JobState, nowMs: number) {
   if (state.lastPollAtMs === undefined || state.lastPollAtMs < state.deadlineMs) return null;
   return failJob(
     state,
-    serviceError("timeout", "job_timeout", `Bulk job ${state.jobId} did not finish in time (${receivedCount(state)} of ${state.total} done); check these rows again later.`),
+    serviceError(
+      "timeout",
+      "job_timeout",
+      `Bulk job ${state.jobId} did not finish in time (${receivedCount(state)} of ${state.total} done); check these rows again later.`,
+    ),
     nowMs,
   );
 }
@@ -229,7 +250,11 @@ function followedBefore(s: JobState, link: string): boolean {
 /** The current page was reached by following a link. A rewound state (cursor back to the first page) was not. */
 function reachedByLink(s: JobState): boolean {
   const seen = s.seen ?? [];
-  return s.followed === true && seen.length > 0 && (seen[seen.length - 1] === linkHash(s.cursor) || seen[seen.length - 1] === s.cursor);
+  return (
+    s.followed === true &&
+    seen.length > 0 &&
+    (seen[seen.length - 1] === linkHash(s.cursor) || seen[seen.length - 1] === s.cursor)
+  );
 }
 
 /** Move to the next page; an unnumbered (cursor) page starts where the items seen so far end. */
@@ -240,7 +265,7 @@ function follow(s: JobState, next: string, numbered: boolean, nextStart: number)
     cursor: next,
     followed: true,
     seen: [...(s.seen ?? []), linkHash(next)].slice(-MAX_SEEN),
-    follows: (fresh ? 0 : s.follows ?? 0) + 1,
+    follows: (fresh ? 0 : (s.follows ?? 0)) + 1,
   };
   if (numbered) delete out.pageStart;
   else out.pageStart = nextStart;
@@ -255,7 +280,13 @@ function compact(s: unknown): string {
 /** The whole words of an address, lower case, accents folded: "2 Jubilee Rd." -> ["2", "jubilee", "rd"]. */
 function addressWords(s: unknown): string[] {
   if (typeof s !== "string") return [];
-  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return (
+    s
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? []
+  );
 }
 
 /** Does the address begin with the first line asked for, word for word? "2 Jubilee Road" is not "42 Jubilee Road". */
@@ -271,7 +302,8 @@ function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "post
   const r = result as Record<string, unknown>;
   const where = compact(r.address) + "|" + compact(r.postcode) + "|" + compact(r.full_address);
   if (!where.includes(compact(q.postcode))) return null;
-  if (q.address && (startsWithLine(r.address, q.address) || startsWithLine(r.full_address, q.address))) return "address";
+  if (q.address && (startsWithLine(r.address, q.address) || startsWithLine(r.full_address, q.address)))
+    return "address";
   return q.address ? null : "postcode";
 }
 
@@ -282,7 +314,9 @@ function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "post
  */
 function pageSignature(page: ResultsPage): string {
   const items = page.items;
-  const ids = items.map((it) => `${it.index ?? ""}:${it.uprn ?? (it.input ? propertyKey(it.input) : "")}:${it.pending ? "p" : ""}`).join("|");
+  const ids = items
+    .map((it) => `${it.index ?? ""}:${it.uprn ?? (it.input ? propertyKey(it.input) : "")}:${it.pending ? "p" : ""}`)
+    .join("|");
   const text = ids + JSON.stringify(items[0] ?? null) + JSON.stringify(items[items.length - 1] ?? null);
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -308,11 +342,23 @@ const POSTCODE_IN_TEXT = /\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b/gi;
 function contradicts(result: unknown, q: PropertyQuery | undefined): boolean {
   if (!q || !result || typeof result !== "object") return false;
   const r = result as Record<string, unknown>;
-  if (q.uprn) return r.uprn !== undefined && r.uprn !== null && String(r.uprn).replace(/^0+(?=\d)/, "") !== q.uprn.replace(/^0+(?=\d)/, "");
+  if (q.uprn)
+    return (
+      r.uprn !== undefined &&
+      r.uprn !== null &&
+      String(r.uprn).replace(/^0+(?=\d)/, "") !== q.uprn.replace(/^0+(?=\d)/, "")
+    );
   // Only a postcode the result states (its own field, or one written in its address) can contradict the row's.
-  const stated = [r.postcode, ...[r.address, r.full_address].flatMap((a) => (typeof a === "string" ? a.match(POSTCODE_IN_TEXT) ?? [] : []))].map(compact).filter(Boolean);
+  const stated = [
+    r.postcode,
+    ...[r.address, r.full_address].flatMap((a) => (typeof a === "string" ? (a.match(POSTCODE_IN_TEXT) ?? []) : [])),
+  ]
+    .map(compact)
+    .filter(Boolean);
   if (q.postcode && stated.length > 0 && !stated.includes(compact(q.postcode))) return true;
-  const lines = [r.address, r.full_address, r.address_line_1, r.line_1].filter((v) => typeof v === "string" && v.trim());
+  const lines = [r.address, r.full_address, r.address_line_1, r.line_1].filter(
+    (v) => typeof v === "string" && v.trim(),
+  );
   return !!q.address && lines.length > 0 && !lines.some((l) => startsWithLine(l, q.address!));
 }
 
@@ -322,8 +368,18 @@ function contradicts(result: unknown, q: PropertyQuery | undefined): boolean {
  * whose items carry no indexes, by position, where that cannot contradict what the item says. Pages are
  * followed by their next link once full or once the job has ended.
  */
-export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: number, jobProperties?: readonly PropertyQuery[]): AcceptResult {
-  let s: JobState = { ...state, polls: state.polls + 1, lastPollAtMs: nowMs, received: state.received.map((r) => [r[0], r[1]] as [number, number]) };
+export function acceptResultsPage(
+  state: JobState,
+  page: ResultsPage,
+  nowMs: number,
+  jobProperties?: readonly PropertyQuery[],
+): AcceptResult {
+  let s: JobState = {
+    ...state,
+    polls: state.polls + 1,
+    lastPollAtMs: nowMs,
+    received: state.received.map((r) => [r[0], r[1]] as [number, number]),
+  };
   const warnings: string[] = [];
   // Reached by a link and the same as the page before it: a server that ignores the page or cursor parameter.
   // (Polling one cursor again while the job runs is not following a link: it may well send the same page.)
@@ -355,7 +411,8 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   // 1. by index, unless the item names another property of this job than the one at its index (a server counting
   // from 1, say): then its own identity places it (2.). An identity that names no property of the job (a server
   // that normalised the query its own way) does not overrule the index.
-  const identity = (item: ResultsItem) => (item.input ? propertyKey(item.input) : item.uprn ? propertyKey({ uprn: item.uprn }) : undefined);
+  const identity = (item: ResultsItem) =>
+    item.input ? propertyKey(item.input) : item.uprn ? propertyKey({ uprn: item.uprn }) : undefined;
   const namesAnother = (item: ResultsItem, at: number) => {
     const key = keys && identity(item);
     return !!key && keys![at] !== key && keys!.includes(key);
@@ -406,12 +463,19 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   });
   if (pending.length) warnings.push(`${pending.length} result(s) of job ${s.jobId} could not be matched to a property`);
   s.processed = Math.max(s.processed, page.processed ?? 0, receivedCount(s));
-  if (page.estimatedCompletionMs !== undefined) s.estimatedCompletionMs = page.estimatedCompletionMs - (s.clockOffsetMs ?? 0);
+  if (page.estimatedCompletionMs !== undefined)
+    s.estimatedCompletionMs = page.estimatedCompletionMs - (s.clockOffsetMs ?? 0);
 
   // A query-only link ("?cursor=…") is relative to the page it came from (RFC 3986).
   const link = page.next && page.next.startsWith("?") ? s.cursor.replace(/[?#].*$/, "") + page.next : page.next;
   let next = link && link !== s.cursor ? link : null;
-  if (!next && page.page !== undefined && page.page >= base && page.totalPages && page.page - base + 1 < page.totalPages) {
+  if (
+    !next &&
+    page.page !== undefined &&
+    page.page >= base &&
+    page.totalPages &&
+    page.page - base + 1 < page.totalPages
+  ) {
     next = withQuery(s.resultsUrl, { page: page.page + 1, per_page: page.perPage });
   }
   const pageEnd = page.perPage ? Math.min(s.total, pageStart + page.perPage) : s.total;
@@ -422,14 +486,15 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   // Every row of the job has its final result: nothing is left to wait for, whatever the job's word (one we do not know
   // reads as running).
   const allIn = s.total > 0 && receivedCount(s) >= s.total;
-  const stillRunning = !allIn && (page.status === "running" || (page.status === "completed" && pendingItems > 0 && !pageFull));
+  const stillRunning =
+    !allIn && (page.status === "running" || (page.status === "completed" && pendingItems > 0 && !pageFull));
   // About to follow a link already followed (or back to the first page), after pages that bring nothing, or past
   // any count a real job could need (every page holds at least one result): the links go round.
   const following = !!next && !allIn && (pageFull || !stillRunning);
   // Pages reached by a link, in a row, that brought nothing at all (empty, or results already taken) and lead on.
   const nothing = items.length === 0 && pendingItems === 0 && pending.length === 0;
-  s.idle = following && byLink && nothing ? (s.seen ? s.idle ?? 0 : 0) + 1 : 0;
-  const follows = s.seen ? s.follows ?? 0 : 0;
+  s.idle = following && byLink && nothing ? (s.seen ? (s.idle ?? 0) : 0) + 1 : 0;
+  const follows = s.seen ? (s.follows ?? 0) : 0;
   const linksGoRound = following && (followedBefore(s, next!) || s.idle >= MAX_IDLE_PAGES || follows > s.total + 10);
   if (linksGoRound) {
     // A failed job's own reason says more than its links do.
@@ -457,12 +522,20 @@ export function acceptResultsPage(state: JobState, page: ResultsPage, nowMs: num
   // The job has ended and there are no more pages.
   const error =
     page.status === "failed"
-      ? page.error ?? s.error ?? serviceError("job_failed", "job_failed", `Bulk job ${s.jobId} failed.`)
-      : serviceError("server", "missing_result", `The service finished job ${s.jobId} without a result for this property.`);
+      ? (page.error ?? s.error ?? serviceError("job_failed", "job_failed", `Bulk job ${s.jobId} failed.`))
+      : serviceError(
+          "server",
+          "missing_result",
+          `The service finished job ${s.jobId} without a result for this property.`,
+        );
   if (page.status === "failed") s.error = error;
   const ended = failJob(s, error, nowMs);
   return {
-    state: { ...ended.state, status: page.status === "failed" ? "failed" : "completed", error: page.status === "failed" ? error : undefined },
+    state: {
+      ...ended.state,
+      status: page.status === "failed" ? "failed" : "completed",
+      error: page.status === "failed" ? error : undefined,
+    },
     items: [...items, ...ended.items],
     waitMs: 0,
     done: true,

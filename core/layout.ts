@@ -8,7 +8,18 @@ import { describeError, isAboutProperty, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import type { CheckResult } from "./schemas";
 import { DEMO_NOTE } from "./demo-key";
-import { DATE_FORMAT, dateSerial, isoDay, nextObligation, obligationsFor, serialDate, windowColour, type ObligationOptions, type UserDates, type WindowDays } from "./obligations";
+import {
+  DATE_FORMAT,
+  dateSerial,
+  isoDay,
+  nextObligation,
+  obligationsFor,
+  serialDate,
+  windowColour,
+  type ObligationOptions,
+  type UserDates,
+  type WindowDays,
+} from "./obligations";
 import { countryMessage, rulesCountry, type CountryAnswer } from "./country";
 
 export type Cell = string | number;
@@ -50,13 +61,19 @@ interface ColumnDef extends OutputColumn {
 }
 
 function member(r: CheckResult, name: CheckName): Record<string, unknown> | undefined {
-  return (r.checks as Checks & Record<string, Record<string, unknown> | undefined>)[name] as Record<string, unknown> | undefined;
+  return (r.checks as Checks & Record<string, Record<string, unknown> | undefined>)[name] as
+    Record<string, unknown> | undefined;
 }
-const field = (name: CheckName, f: string): Reader => (r) => member(r, name)?.[f];
-const status = (name: CheckName): Reader => (r) => {
-  const m = member(r, name);
-  return m ? displayStatus(m.status) : "";
-};
+const field =
+  (name: CheckName, f: string): Reader =>
+  (r) =>
+    member(r, name)?.[f];
+const status =
+  (name: CheckName): Reader =>
+  (r) => {
+    const m = member(r, name);
+    return m ? displayStatus(m.status) : "";
+  };
 
 const EXPIRING: [CheckName, string][] = [
   ["epc", "expiry"],
@@ -88,17 +105,56 @@ const COLUMNS: ColumnDef[] = [
   { key: "epc_status", header: "EPC status", kind: "status", width: 90, check: "epc", read: status("epc") },
   { key: "epc_rating", header: "EPC rating", kind: "text", width: 70, read: field("epc", "rating") },
   { key: "epc_expiry", header: "EPC expiry", kind: "date", width: 90, read: field("epc", "expiry") },
-  { key: "gas_status", header: "Gas safety status", kind: "status", width: 110, check: "gas_safety", read: status("gas_safety") },
-  { key: "gas_last_certificate", header: "Gas last certificate", kind: "date", width: 110, read: field("gas_safety", "last_certificate") },
+  {
+    key: "gas_status",
+    header: "Gas safety status",
+    kind: "status",
+    width: 110,
+    check: "gas_safety",
+    read: status("gas_safety"),
+  },
+  {
+    key: "gas_last_certificate",
+    header: "Gas last certificate",
+    kind: "date",
+    width: 110,
+    read: field("gas_safety", "last_certificate"),
+  },
   { key: "gas_expiry", header: "Gas expiry", kind: "date", width: 90, read: field("gas_safety", "expiry") },
   { key: "eicr_status", header: "EICR status", kind: "status", width: 90, check: "eicr", read: status("eicr") },
   { key: "eicr_expiry", header: "EICR expiry", kind: "date", width: 90, read: field("eicr", "expiry") },
   { key: "eicr_detail", header: "EICR detail", kind: "text", width: 220, read: field("eicr", "detail") },
-  { key: "licensing_status", header: "Licensing status", kind: "status", width: 110, check: "licensing", read: status("licensing") },
+  {
+    key: "licensing_status",
+    header: "Licensing status",
+    kind: "status",
+    width: 110,
+    check: "licensing",
+    read: status("licensing"),
+  },
   { key: "licensing_scheme", header: "Licensing scheme", kind: "text", width: 180, read: field("licensing", "scheme") },
-  { key: "deposit_status", header: "Deposit status", kind: "status", width: 100, check: "deposit_protection", read: status("deposit_protection") },
-  { key: "deposit_scheme", header: "Deposit scheme", kind: "text", width: 100, read: field("deposit_protection", "scheme") },
-  { key: "deposit_protected_date", header: "Deposit protected", kind: "date", width: 110, read: field("deposit_protection", "protected_date") },
+  {
+    key: "deposit_status",
+    header: "Deposit status",
+    kind: "status",
+    width: 100,
+    check: "deposit_protection",
+    read: status("deposit_protection"),
+  },
+  {
+    key: "deposit_scheme",
+    header: "Deposit scheme",
+    kind: "text",
+    width: 100,
+    read: field("deposit_protection", "scheme"),
+  },
+  {
+    key: "deposit_protected_date",
+    header: "Deposit protected",
+    kind: "date",
+    width: 110,
+    read: field("deposit_protection", "protected_date"),
+  },
   { key: "next_expiry", header: "Next expiry", kind: "date", width: 90, read: (r) => nextExpiry(r)?.date },
   {
     key: "days_to_next_expiry",
@@ -112,14 +168,38 @@ const COLUMNS: ColumnDef[] = [
   },
   { key: "matched_uprn", header: "Matched UPRN", kind: "text", width: 110, read: (r) => r.uprn },
   { key: "matched_address", header: "Matched address", kind: "text", width: 240, read: (r) => r.address },
-  { key: "last_updated", header: "Last updated (UTC)", kind: "datetime", width: 140, read: (r) => formatTimestamp(r.last_updated) },
-  { key: "checked_at", header: "Checked at (UTC)", kind: "datetime", width: 140, read: (_r, ctx) => formatTimestamp(ctx.checkedAt) },
+  {
+    key: "last_updated",
+    header: "Last updated (UTC)",
+    kind: "datetime",
+    width: 140,
+    read: (r) => formatTimestamp(r.last_updated),
+  },
+  {
+    key: "checked_at",
+    header: "Checked at (UTC)",
+    kind: "datetime",
+    width: 140,
+    read: (_r, ctx) => formatTimestamp(ctx.checkedAt),
+  },
   { key: "message", header: "Message", kind: "text", width: 260, read: () => "" },
   // The obligations (core/obligations.ts): the row's most urgent action across its checks, counted from the check's
   // day. After Message, so that a block written before these columns existed is still ours and grows in place.
-  { key: "next_action", header: "Next action", kind: "text", width: 300, read: (r, ctx) => obligationOf(r, ctx)?.action },
+  {
+    key: "next_action",
+    header: "Next action",
+    kind: "text",
+    width: 300,
+    read: (r, ctx) => obligationOf(r, ctx)?.action,
+  },
   { key: "action_due", header: "Action due", kind: "date", width: 90, read: (r, ctx) => obligationOf(r, ctx)?.due },
-  { key: "days_left", header: "Days left", kind: "number", width: 70, read: (r, ctx) => obligationOf(r, ctx)?.daysLeft ?? "" },
+  {
+    key: "days_left",
+    header: "Days left",
+    kind: "number",
+    width: 70,
+    read: (r, ctx) => obligationOf(r, ctx)?.daysLeft ?? "",
+  },
   { key: "window", header: "Window", kind: "window", width: 80, read: (r, ctx) => obligationOf(r, ctx)?.window },
   // The licence's expiry as the service gives it, so that every sheet built from the block (the Action list) can count
   // the renewal too. Last, so that a block of the earlier 27 columns grows in place.
@@ -127,7 +207,8 @@ const COLUMNS: ColumnDef[] = [
 ];
 
 /** The day a row was checked on, as the file counts days: the host's local day when it gave one, else the UTC day. */
-const checkDay = (ctx: RowContext): string => isoDay(ctx.day) ?? isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10);
+const checkDay = (ctx: RowContext): string =>
+  isoDay(ctx.day) ?? isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10);
 
 const memo = new WeakMap<CheckResult, { ctx: RowContext; value: ReturnType<typeof nextObligation> }>();
 const obligationOptions = (ctx: RowContext): ObligationOptions => ({
@@ -158,11 +239,16 @@ const FIRST_REPORTED = /\brated ([FG]),? first reported (?:on )?(\d{4}-\d{2}-\d{
  */
 export function firstReportedOf(cells: readonly unknown[] | undefined): ObligationOptions["firstReported"] {
   if (!cells) return undefined;
-  const said = [cells[MESSAGE], cells[NEXT_ACTION]].map((v) => FIRST_REPORTED.exec(typeof v === "string" ? v : "")).find(Boolean);
+  const said = [cells[MESSAGE], cells[NEXT_ACTION]]
+    .map((v) => FIRST_REPORTED.exec(typeof v === "string" ? v : ""))
+    .find(Boolean);
   if (said && isoDay(said[2])) return { epc_mees: said[2] };
   const rating = typeof cells[EPC_RATING] === "string" ? (cells[EPC_RATING] as string).trim().toUpperCase() : "";
   const checked = cells[CHECKED_AT];
-  const day = typeof checked === "number" ? serialDate(checked) : isoDay(typeof checked === "string" ? checked.replace(" ", "T") : "");
+  const day =
+    typeof checked === "number"
+      ? serialDate(checked)
+      : isoDay(typeof checked === "string" ? checked.replace(" ", "T") : "");
   return (rating === "F" || rating === "G") && day ? { epc_mees: day } : undefined;
 }
 
@@ -205,7 +291,8 @@ function dateCellText(d: Date, kind: OutputColumn["kind"]): string {
 
 function toCell(v: unknown, kind: OutputColumn["kind"]): Cell {
   if (v === null || v === undefined) return "";
-  if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return dateCellText(v as Date, kind);
+  if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]")
+    return dateCellText(v as Date, kind);
   // A date cell read back from a sheet is its serial number (Excel); core's own form of a date is YYYY-MM-DD text.
   if (kind === "date" && typeof v === "number") return serialDate(v) ?? "";
   if (kind === "number") return typeof v === "number" && Number.isFinite(v) ? v : "";
@@ -219,7 +306,8 @@ function unknownWords(r: CheckResult): string[] {
   for (const c of COLUMNS) {
     if (c.kind !== "status" || !c.check) continue;
     const m = member(r, c.check);
-    if (m && displayStatus(m.status) === "unknown") out.push(`${c.header} "${String(m.status)}" is not a status this add-in knows`);
+    if (m && displayStatus(m.status) === "unknown")
+      out.push(`${c.header} "${String(m.status)}" is not a status this add-in knows`);
   }
   return out;
 }
@@ -247,22 +335,44 @@ export function isAnswer(outcome: Outcome): boolean {
  * are some and only says so in Message: a failure of the service never loses what was already written.
  * Not found, ambiguous and invalid input replace them: the old values were for another property.
  */
-export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, previous?: readonly unknown[], note?: string, context?: Omit<RowContext, "checkedAt">): Cell[] {
+export function outputRow(
+  outcome: Outcome | undefined,
+  checkedAtIso: string,
+  previous?: readonly unknown[],
+  note?: string,
+  context?: Omit<RowContext, "checkedAt">,
+): Cell[] {
   const ctx: RowContext = { ...context, checkedAt: checkedAtIso };
   if (!ctx.firstReported) ctx.firstReported = firstReportedOf(previous);
   if (!outcome) {
-    return hasValues(previous) ? COLUMNS.map((c, i) => toCell(previous![i], c.kind)) : COLUMNS.map((_c, i) => (i === MESSAGE ? "Not checked yet." : ""));
+    return hasValues(previous)
+      ? COLUMNS.map((c, i) => toCell(previous![i], c.kind))
+      : COLUMNS.map((_c, i) => (i === MESSAGE ? "Not checked yet." : ""));
   }
   if ("error" in outcome) {
     const text = describeError(outcome.error);
     if (keepsEarlierValues(outcome.error, previous)) {
       const row = COLUMNS.map((c, i) => toCell(previous![i], c.kind));
-      const kept = String(previous![MESSAGE] ?? "").split("; ").filter((x) => FIRST_REPORTED.test(x));
-      row[MESSAGE] = safeCellText([`Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`, ...(ctx.problems ?? []), ...kept].join("; "));
+      const kept = String(previous![MESSAGE] ?? "")
+        .split("; ")
+        .filter((x) => FIRST_REPORTED.test(x));
+      row[MESSAGE] = safeCellText(
+        [
+          `Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`,
+          ...(ctx.problems ?? []),
+          ...kept,
+        ].join("; "),
+      );
       return row;
     }
     return COLUMNS.map((c, i) =>
-      i === MESSAGE ? safeCellText([[note, text].filter(Boolean).join(" "), ...(ctx.problems ?? [])].filter(Boolean).join("; ")) : i === CHECKED_AT ? formatTimestamp(checkedAtIso) : c.kind === "status" ? "error" : "",
+      i === MESSAGE
+        ? safeCellText([[note, text].filter(Boolean).join(" "), ...(ctx.problems ?? [])].filter(Boolean).join("; "))
+        : i === CHECKED_AT
+          ? formatTimestamp(checkedAtIso)
+          : c.kind === "status"
+            ? "error"
+            : "",
     );
   }
   const r = outcome.result;
@@ -270,7 +380,15 @@ export function outputRow(outcome: Outcome | undefined, checkedAtIso: string, pr
   const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
   const country = ctx.country ? rulesCountry(ctx.country) : undefined;
   const notes = country === null ? [] : obligationsFor(r, { ...obligationOptions(ctx), country }).map((o) => o.note);
-  const messages = [demo, note, countryMessage(ctx.country), ...(ctx.problems ?? []), ...unknownWords(r), ...(outcome.warnings ?? []), ...notes].filter(Boolean);
+  const messages = [
+    demo,
+    note,
+    countryMessage(ctx.country),
+    ...(ctx.problems ?? []),
+    ...unknownWords(r),
+    ...(outcome.warnings ?? []),
+    ...notes,
+  ].filter(Boolean);
   row[MESSAGE] = safeCellText(messages.join("; "));
   return row;
 }
@@ -319,8 +437,13 @@ export function columnNumberFormats(): string[] {
  * they are. Text that is not a date stays text.
  */
 export function hostRow(row: readonly Cell[]): Cell[] {
-  return row.map((v, i) => (COLUMNS[i]?.kind === "date" && typeof v === "string" && v !== "" ? (dateSerial(v) ?? v) : v));
+  return row.map((v, i) =>
+    COLUMNS[i]?.kind === "date" && typeof v === "string" && v !== "" ? (dateSerial(v) ?? v) : v,
+  );
 }
 
 /** The block's earlier header lists, still recognised as ours (the block grows to today's columns on the next write). */
-export const LEGACY_HEADER_COUNTS: readonly number[] = [COLUMNS.findIndex((c) => c.key === "window") + 1, COLUMNS.findIndex((c) => c.key === "message") + 1];
+export const LEGACY_HEADER_COUNTS: readonly number[] = [
+  COLUMNS.findIndex((c) => c.key === "window") + 1,
+  COLUMNS.findIndex((c) => c.key === "message") + 1,
+];

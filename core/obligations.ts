@@ -212,7 +212,8 @@ function undated(check: CheckName, window: Window, action: string, rule: string)
 
 /** What a check's failure asks for when no rule gives it a later date: now, and past any window. */
 const FAILED: Record<CheckName, string> = {
-  gas_safety: "Gas safety check failed: have a Gas Safe engineer put it right now (an appliance found unsafe must not be used)",
+  gas_safety:
+    "Gas safety check failed: have a Gas Safe engineer put it right now (an appliance found unsafe must not be used)",
   eicr: "EICR check failed: get the installation inspected and any remedial work done now (qualified electrician)",
   epc: "EPC check failed: get a valid EPC (accredited assessor) before marketing or a new letting",
   licensing: "Licensing check failed: apply for or correct the licence now",
@@ -222,7 +223,8 @@ const FAILED: Record<CheckName, string> = {
 function gas(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation[] {
   const last = isoDay(m.last_certificate);
   // reg 36(3)(a): checked "at intervals of not more than 12 months since it was last checked for safety".
-  const due = isoDay(m.expiry) ?? (last ? periodEnd(last, { months: 12, counting: "intervals of not more than" }) : null);
+  const due =
+    isoDay(m.expiry) ?? (last ? periodEnd(last, { months: 12, counting: "intervals of not more than" }) : null);
   const out: Obligation[] = [];
   if (due) {
     // reg 36A: a check "within the period of 2 months ending with the deadline date" is treated as made on that date.
@@ -234,7 +236,14 @@ function gas(m: Record<string, unknown>, status: string, o: ObligationOptions): 
     out.push(dated("gas_safety", due, action, RULES.gas_safety, o));
   }
   if (status === "fail" && !(due && due < o.today)) {
-    out.push(now("gas_safety", due ? FAILED.gas_safety : "Get a gas safety check now (Gas Safe engineer): no certificate on record", RULES.gas_safety, o));
+    out.push(
+      now(
+        "gas_safety",
+        due ? FAILED.gas_safety : "Get a gas safety check now (Gas Safe engineer): no certificate on record",
+        RULES.gas_safety,
+        o,
+      ),
+    );
   }
   return out.length ? out : [generic("gas_safety", status, o)];
 }
@@ -242,18 +251,41 @@ function gas(m: Record<string, unknown>, status: string, o: ObligationOptions): 
 function eicr(m: Record<string, unknown>, status: string, o: ObligationOptions): Obligation[] {
   const userDate = isoDay(o.userDates?.eicrDate);
   // reg 3(1)(b): inspected and tested "at intervals of no more than 5 years".
-  const expiry = isoDay(m.expiry) ?? (userDate ? periodEnd(userDate, { years: 5, counting: "intervals of not more than" }) : null);
-  const renewal = expiry ? dated("eicr", expiry, expiry < o.today ? "EICR expired: book a new inspection now (qualified electrician)" : "Book the 5-yearly EICR (qualified electrician)", RULES.eicr, o) : null;
+  const expiry =
+    isoDay(m.expiry) ?? (userDate ? periodEnd(userDate, { years: 5, counting: "intervals of not more than" }) : null);
+  const renewal = expiry
+    ? dated(
+        "eicr",
+        expiry,
+        expiry < o.today
+          ? "EICR expired: book a new inspection now (qualified electrician)"
+          : "Book the 5-yearly EICR (qualified electrician)",
+        RULES.eicr,
+        o,
+      )
+    : null;
   if (status !== "fail") return renewal ? [renewal] : [generic("eicr", status, o)];
   if (renewal && expiry! < o.today) return [renewal];
   const detail = text(m.detail);
-  if (!expiry && !/unsatisfactory|\bC1\b|\bC2\b|\bFI\b|remedial/i.test(detail)) return [now("eicr", /no eicr|none|missing/i.test(detail) || !detail ? "Get an EICR (qualified electrician): none on record" : FAILED.eicr, RULES.eicr, o)];
+  if (!expiry && !/unsatisfactory|\bC1\b|\bC2\b|\bFI\b|remedial/i.test(detail))
+    return [
+      now(
+        "eicr",
+        /no eicr|none|missing/i.test(detail) || !detail
+          ? "Get an EICR (qualified electrician): none on record"
+          : FAILED.eicr,
+        RULES.eicr,
+        o,
+      ),
+    ];
   // reg 3(4): remedial work "within 28 days ... starting with the date of the inspection", or the shorter period the
   // report gives (a date the service's detail names).
   const named = /(?:due|by|before)[^0-9]{0,20}(\d{4}-\d{2}-\d{2})/i.exec(detail);
   const report = userDate ?? (expiry ? addMonths(expiry, -60) : null);
-  const due = (named && isoDay(named[1])) || (report ? periodEnd(report, { days: 28, counting: "starting with" }) : null);
-  const action = "Remedial work within 28 days of the inspection, then confirm in writing to the tenant and the council within 28 days of finishing it";
+  const due =
+    (named && isoDay(named[1])) || (report ? periodEnd(report, { days: 28, counting: "starting with" }) : null);
+  const action =
+    "Remedial work within 28 days of the inspection, then confirm in writing to the tenant and the council within 28 days of finishing it";
   const remedial = due ? dated("eicr", due, action, RULES.eicr, o) : now("eicr", action, RULES.eicr, o);
   return renewal ? [remedial, renewal] : [remedial];
 }
@@ -268,17 +300,44 @@ function epc(m: Record<string, unknown>, status: string, o: ObligationOptions): 
     const since = isoDay(o.firstReported?.epc_mees) ?? o.today;
     const first = since < o.today ? since : o.today;
     out.push({
-      ...now("epc", `Cannot be let (rated ${rating}, first reported ${first}): improve to E or register an exemption`, RULES.epc_mees, o),
+      ...now(
+        "epc",
+        `Cannot be let (rated ${rating}, first reported ${first}): improve to E or register an exemption`,
+        RULES.epc_mees,
+        o,
+      ),
       due: first,
       daysLeft: daysBetween(o.today, first),
       firstReported: first,
       note: `EPC rated ${rating} first reported on ${first}: the regulations give no date, so the action counts from that day`,
     });
   }
-  if (expiry) out.push(dated("epc", expiry, expiry < o.today ? "EPC expired: get a new one before marketing or a new letting" : "Renew the EPC before marketing or a new letting (valid 10 years)", RULES.epc, o));
-  if (rating === "D" || rating === "E") out.push({ ...dated("epc", "2030-10-01", "Below C: the announced minimum of C from 1 October 2030 is not yet law", RULES.epc_2030, o), window: "Plan" });
+  if (expiry)
+    out.push(
+      dated(
+        "epc",
+        expiry,
+        expiry < o.today
+          ? "EPC expired: get a new one before marketing or a new letting"
+          : "Renew the EPC before marketing or a new letting (valid 10 years)",
+        RULES.epc,
+        o,
+      ),
+    );
+  if (rating === "D" || rating === "E")
+    out.push({
+      ...dated(
+        "epc",
+        "2030-10-01",
+        "Below C: the announced minimum of C from 1 October 2030 is not yet law",
+        RULES.epc_2030,
+        o,
+      ),
+      window: "Plan",
+    });
   // A failed check that neither the rating nor a past expiry explains is still a failure: never OK.
-  if (status === "fail" && rating !== "F" && rating !== "G" && !(expiry && expiry < o.today)) out.push(now("epc", expiry ? FAILED.epc : "Get a valid EPC: none on record", RULES.epc, o));
+  if (status === "fail" && rating !== "F" && rating !== "G" && !(expiry && expiry < o.today))
+    out.push(now("epc", expiry ? FAILED.epc : "Get a valid EPC: none on record", RULES.epc, o));
   return out.length ? out : [generic("epc", status, o)];
 }
 
@@ -288,8 +347,20 @@ function licensing(m: Record<string, unknown>, status: string, o: ObligationOpti
   // The service's licence expiry (its `licensing.expiry`), else the user's own "Licence expiry" column.
   const expiry = isoDay(m.expiry) ?? isoDay(o.userDates?.licenceExpiry);
   const out: Obligation[] = [];
-  if (expiry) out.push(dated("licensing", expiry, expiry < o.today ? `Licence${named} expired on ${expiry}: apply for a new one now` : `Renew the licence${named} before it expires on ${expiry}`, RULES.licensing, o));
-  if (status === "fail" && !(expiry && expiry < o.today)) out.push(now("licensing", `Apply for the licence${named}`, RULES.licensing, o));
+  if (expiry)
+    out.push(
+      dated(
+        "licensing",
+        expiry,
+        expiry < o.today
+          ? `Licence${named} expired on ${expiry}: apply for a new one now`
+          : `Renew the licence${named} before it expires on ${expiry}`,
+        RULES.licensing,
+        o,
+      ),
+    );
+  if (status === "fail" && !(expiry && expiry < o.today))
+    out.push(now("licensing", `Apply for the licence${named}`, RULES.licensing, o));
   return out.length ? out : [generic("licensing", status, o)];
 }
 
@@ -298,24 +369,36 @@ function deposit(_m: Record<string, unknown>, status: string, o: ObligationOptio
   const action = "Protect the deposit and serve the prescribed information within 30 days of receiving it";
   const received = isoDay(o.userDates?.depositReceived);
   // s.213(3) and (6): "within the period of 30 days beginning with the date on which it is received".
-  return [received ? dated("deposit_protection", periodEnd(received, { days: 30, counting: "beginning with" }), action, RULES.deposit_protection, o) : now("deposit_protection", action, RULES.deposit_protection, o)];
+  return [
+    received
+      ? dated(
+          "deposit_protection",
+          periodEnd(received, { days: 30, counting: "beginning with" }),
+          action,
+          RULES.deposit_protection,
+          o,
+        )
+      : now("deposit_protection", action, RULES.deposit_protection, o),
+  ];
 }
 
 function generic(check: CheckName, status: string, o: ObligationOptions): Obligation {
   const rule = RULES[check];
   if (status === "fail") return now(check, FAILED[check], rule, o);
-  if (status === "warning") return undated(check, "Plan", `Review the ${CHECK_LABELS[check]} warning in the property's record`, rule);
+  if (status === "warning")
+    return undated(check, "Plan", `Review the ${CHECK_LABELS[check]} warning in the property's record`, rule);
   if (status === "pass") return { check, due: null, daysLeft: null, window: "OK", action: "", rule };
   return undated(check, "Plan", "Check this property's record", rule);
 }
 
-const BY_CHECK: Record<CheckName, (m: Record<string, unknown>, status: string, o: ObligationOptions) => Obligation[]> = {
-  gas_safety: gas,
-  eicr,
-  epc,
-  licensing,
-  deposit_protection: deposit,
-};
+const BY_CHECK: Record<CheckName, (m: Record<string, unknown>, status: string, o: ObligationOptions) => Obligation[]> =
+  {
+    gas_safety: gas,
+    eicr,
+    epc,
+    licensing,
+    deposit_protection: deposit,
+  };
 
 /** Every obligation of one check, most urgent first; empty when the check is absent or not required. */
 export function checkObligations(result: CheckResult, check: CheckName, o: ObligationOptions): Obligation[] {
@@ -366,26 +449,49 @@ function windowDays(raw: unknown): number | null {
  * unknown window names are refused. Returns the settings with defaults filled in, or the first problem in words,
  * naming the field ("EICR plan window: ...").
  */
-export function parseWindowSettings(input: unknown): { ok: true; value: WindowSettings } | { ok: false; message: string } {
+export function parseWindowSettings(
+  input: unknown,
+): { ok: true; value: WindowSettings } | { ok: false; message: string } {
   const out = JSON.parse(JSON.stringify(DEFAULT_WINDOWS)) as WindowSettings;
   if (input === undefined || input === null) return { ok: true, value: out };
-  if (typeof input !== "object" || Array.isArray(input)) return { ok: false, message: "Window settings must be an object of checks: reset the windows to their defaults in Settings." };
+  if (typeof input !== "object" || Array.isArray(input))
+    return {
+      ok: false,
+      message: "Window settings must be an object of checks: reset the windows to their defaults in Settings.",
+    };
   for (const [check, v] of Object.entries(input as Record<string, unknown>)) {
-    if (!(CHECK_NAMES as readonly string[]).includes(check)) return { ok: false, message: `"${check}" is not a check (use ${CHECK_NAMES.join(", ")}).` };
+    if (!(CHECK_NAMES as readonly string[]).includes(check))
+      return { ok: false, message: `"${check}" is not a check (use ${CHECK_NAMES.join(", ")}).` };
     const label = CHECK_LABELS[check as CheckName];
     if (v === undefined || v === null) continue;
-    if (typeof v !== "object" || Array.isArray(v)) return { ok: false, message: `${label} windows must give plan, book and urgent days: reset the windows to their defaults in Settings.` };
+    if (typeof v !== "object" || Array.isArray(v))
+      return {
+        ok: false,
+        message: `${label} windows must give plan, book and urgent days: reset the windows to their defaults in Settings.`,
+      };
     const w = { ...out[check as CheckName] };
     for (const [k, raw] of Object.entries(v as Record<string, unknown>)) {
-      if (k !== "plan" && k !== "book" && k !== "urgent") return { ok: false, message: `${label} "${k}" is not a window (use plan, book, urgent).` };
+      if (k !== "plan" && k !== "book" && k !== "urgent")
+        return { ok: false, message: `${label} "${k}" is not a window (use plan, book, urgent).` };
       if (raw === undefined || raw === null) continue;
-      if (typeof raw === "string" && raw.trim() === "") return { ok: false, message: `${label} ${k} window is empty, or what was typed is not a number: enter a whole number of days from 0 to 3650.` };
+      if (typeof raw === "string" && raw.trim() === "")
+        return {
+          ok: false,
+          message: `${label} ${k} window is empty, or what was typed is not a number: enter a whole number of days from 0 to 3650.`,
+        };
       const n = windowDays(raw);
-      if (n === null || n < 0 || n > 3650) return { ok: false, message: `${label} ${k} window: "${String(raw)}" is not a whole number of days; enter one from 0 to 3650.` };
+      if (n === null || n < 0 || n > 3650)
+        return {
+          ok: false,
+          message: `${label} ${k} window: "${String(raw)}" is not a whole number of days; enter one from 0 to 3650.`,
+        };
       w[k] = n;
     }
     if (!(w.plan >= w.book && w.book >= w.urgent)) {
-      return { ok: false, message: `${label} windows must be Plan ≥ Book ≥ Urgent (got ${w.plan} / ${w.book} / ${w.urgent} days): correct the numbers.` };
+      return {
+        ok: false,
+        message: `${label} windows must be Plan ≥ Book ≥ Urgent (got ${w.plan} / ${w.book} / ${w.urgent} days): correct the numbers.`,
+      };
     }
     out[check as CheckName] = w;
   }

@@ -17,7 +17,16 @@ import type { Country } from "./country";
 import { addDays, addMonths, daysBetween, windowFor, type Window, type WindowDays } from "./obligations";
 import { cellDay } from "./user-columns";
 
-export const OWN_KEYS = ["smoke_alarms", "co_alarms", "legionella", "right_to_rent", "hmo_licence", "landlord_registration", "rent_smart_wales", "prs_database"] as const;
+export const OWN_KEYS = [
+  "smoke_alarms",
+  "co_alarms",
+  "legionella",
+  "right_to_rent",
+  "hmo_licence",
+  "landlord_registration",
+  "rent_smart_wales",
+  "prs_database",
+] as const;
 export type OwnKey = (typeof OWN_KEYS)[number];
 
 /**
@@ -25,7 +34,11 @@ export type OwnKey = (typeof OWN_KEYS)[number];
  * checked. Government's roadmap (November 2025) announces it "from late 2026"; no regulations naming a day were found.
  * Until a day is set here (or passed as `prsDatabaseOpens`), a PRS Database column gives no deadline and says why.
  */
-export const PRS_DATABASE = { opens: null as string | null, announced: "from late 2026 (Implementing the Renters' Rights Act 2025: our roadmap, November 2025)", checked: "2026-11-25" };
+export const PRS_DATABASE = {
+  opens: null as string | null,
+  announced: "from late 2026 (Implementing the Renters' Rights Act 2025: our roadmap, November 2025)",
+  checked: "2026-11-25",
+};
 
 type Meaning = "done" | "due";
 
@@ -46,13 +59,15 @@ interface OwnRule {
 }
 
 const ALL: readonly Country[] = ["England", "Wales", "Scotland"];
-const DUE_WORDS = /\b(expiry|expires|expiring|expiration|end|ends|renewal|renew|due|next|review|follow up|deadline|until)\b/;
+const DUE_WORDS =
+  /\b(expiry|expires|expiring|expiration|end|ends|renewal|renew|due|next|review|follow up|deadline|until)\b/;
 
 export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "smoke_alarms",
     label: "Smoke alarms",
-    header: /^(smoke alarms?|smoke detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?smoke alarms? (last )?(checked|tested)$/,
+    header:
+      /^(smoke alarms?|smoke detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?smoke alarms? (last )?(checked|tested)$/,
     words: /\bsmoke\b/,
     defaultMeaning: "done",
     countries: ALL,
@@ -67,7 +82,8 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "co_alarms",
     label: "Carbon monoxide alarms",
-    header: /^co (alarms?|detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?co alarms? (last )?(checked|tested)$/,
+    header:
+      /^co (alarms?|detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?co alarms? (last )?(checked|tested)$/,
     words: /\bco\b/,
     defaultMeaning: "done",
     countries: ALL,
@@ -82,18 +98,24 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "legionella",
     label: "Legionella risk assessment",
-    header: /^legionella( risk)?( assessment| assessed| ra| check| review)?( (date|done|on|due|review|review date|next review|expiry))?$|^(next )?legionella review( date| due)?$/,
+    header:
+      /^legionella( risk)?( assessment| assessed| ra| check| review)?( (date|done|on|due|review|review date|next review|expiry))?$|^(next )?legionella review( date| due)?$/,
     words: /\blegionella\b/,
     defaultMeaning: "done",
     countries: ALL,
-    rule: { England: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Wales: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8", Scotland: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8" },
+    rule: {
+      England: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8",
+      Wales: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8",
+      Scotland: "HSWA 1974 s.3; COSHH 2002 reg 6; HSE ACoP L8",
+    },
     source: "https://www.hse.gov.uk/legionnaires/",
     windows: { plan: 60, book: 30, urgent: 14 },
   },
   {
     key: "right_to_rent",
     label: "Right to Rent follow-up",
-    header: /^(right to rent|rtr)( follow up| follow up check| recheck| re check| repeat check)( (date|due|due date|by))?$|^(right to rent|rtr) (check )?(expiry|expires|due)$/,
+    header:
+      /^(right to rent|rtr)( follow up| follow up check| recheck| re check| repeat check)( (date|due|due date|by))?$|^(right to rent|rtr) (check )?(expiry|expires|due)$/,
     words: /\bright to rent\b|\brtr\b/,
     defaultMeaning: "due",
     countries: ["England"],
@@ -119,7 +141,8 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "landlord_registration",
     label: "Landlord registration (Scotland)",
-    header: /^(scottish )?landlord registration( (date|registered|expiry|expires|expiry date|renewal|renewal date|renewal due|due))?$|^landlord registered( on)?$/,
+    header:
+      /^(scottish )?landlord registration( (date|registered|expiry|expires|expiry date|renewal|renewal date|renewal due|due))?$|^landlord registered( on)?$/,
     words: /\blandlord registration\b/,
     defaultMeaning: "done",
     countries: ["Scotland"],
@@ -130,7 +153,8 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "rent_smart_wales",
     label: "Rent Smart Wales",
-    header: /^(rent smart wales|rsw)( (registration|licence|registered|licensed))?( (date|expiry|expires|expiry date|renewal|renewal date|renewal due|due|number date))?$/,
+    header:
+      /^(rent smart wales|rsw)( (registration|licence|registered|licensed))?( (date|expiry|expires|expiry date|renewal|renewal date|renewal due|due|number date))?$/,
     words: /\brent smart\b|\brsw\b/,
     defaultMeaning: "done",
     countries: ["Wales"],
@@ -141,7 +165,8 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "prs_database",
     label: "PRS Database registration",
-    header: /^(prs|private rented sector|landlord) database( registration| registered)?( (date|on))?$|^prs db( registration)?$/,
+    header:
+      /^(prs|private rented sector|landlord) database( registration| registered)?( (date|on))?$|^prs db( registration)?$/,
     words: /\bdatabase\b/,
     defaultMeaning: "done",
     countries: ["England"],
@@ -189,14 +214,24 @@ export function detectOwnColumns(header: readonly unknown[], exclude: ReadonlySe
     if (exclude.has(i) || !h || EVIDENCE.test(h)) return;
     const r = OWN_RULES.find((x) => x.header.test(h));
     if (!r || out.some((c) => c.key === r.key)) return;
-    out.push({ key: r.key, column: i, header: String(header[i]).trim(), meaning: DUE_WORDS.test(h) ? "due" : r.defaultMeaning });
+    out.push({
+      key: r.key,
+      column: i,
+      header: String(header[i]).trim(),
+      meaning: DUE_WORDS.test(h) ? "due" : r.defaultMeaning,
+    });
   });
   for (const c of out) {
     const words = RULE_BY_KEY.get(c.key)!.words;
     const named = norm.findIndex((h, i) => !exclude.has(i) && EVIDENCE.test(h) && words.test(h));
     const next = norm[c.column + 1];
     if (named >= 0) c.evidenceColumn = named;
-    else if (next !== undefined && !exclude.has(c.column + 1) && /^(evidence|proof|link|certificate|evidence link|certificate link|document)$/.test(next)) c.evidenceColumn = c.column + 1;
+    else if (
+      next !== undefined &&
+      !exclude.has(c.column + 1) &&
+      /^(evidence|proof|link|certificate|evidence link|certificate link|document)$/.test(next)
+    )
+      c.evidenceColumn = c.column + 1;
   }
   return out;
 }
@@ -206,12 +241,21 @@ export function detectOwnColumns(header: readonly unknown[], exclude: ReadonlySe
  * district, core/country.ts `rowCountry`) and **Tenancy start** (the day alarms are checked in England, and Scotland's
  * deposit count). 0-based, absent when the table has none.
  */
-export function detectContextColumns(header: readonly unknown[], exclude: ReadonlySet<number> = new Set()): { country?: number; tenancyStart?: number } {
+export function detectContextColumns(
+  header: readonly unknown[],
+  exclude: ReadonlySet<number> = new Set(),
+): { country?: number; tenancyStart?: number } {
   const out: { country?: number; tenancyStart?: number } = {};
   header.map(normaliseHeader).forEach((h, i) => {
     if (exclude.has(i)) return;
     if (out.country === undefined && /^(country|nation)$/.test(h)) out.country = i;
-    if (out.tenancyStart === undefined && /^((tenancy|contract|occupation|let|lease) (start|start date|began|begins|commenced|from)|start of (the )?tenancy|tenancy start(ed)? on|move in( date)?|moved in|occupation date)$/.test(h)) out.tenancyStart = i;
+    if (
+      out.tenancyStart === undefined &&
+      /^((tenancy|contract|occupation|let|lease) (start|start date|began|begins|commenced|from)|start of (the )?tenancy|tenancy start(ed)? on|move in( date)?|moved in|occupation date)$/.test(
+        h,
+      )
+    )
+      out.tenancyStart = i;
   });
   return out;
 }
@@ -233,13 +277,24 @@ const cellText = (v: unknown) => (v === null || v === undefined ? "" : typeof v 
  * A row's own-obligation cells as inputs. `readDay` turns a cell into YYYY-MM-DD or null; the default reads ISO text,
  * date serials and Date objects (core/user-columns `cellDay`); a host passes the full user-date reader.
  */
-export function ownInputsOf(row: readonly unknown[], cols: readonly OwnColumn[], readDay: (v: unknown) => string | null = cellDay): OwnInput[] {
+export function ownInputsOf(
+  row: readonly unknown[],
+  cols: readonly OwnColumn[],
+  readDay: (v: unknown) => string | null = cellDay,
+): OwnInput[] {
   return cols.map((c) => {
     const v = row[c.column];
     const date = readDay(v);
     const typed = cellText(v);
     const evidence = c.evidenceColumn === undefined ? "" : cellText(row[c.evidenceColumn]);
-    return { key: c.key, header: c.header, meaning: c.meaning, date, ...(date === null && typed ? { unreadable: typed } : {}), ...(evidence ? { evidence } : {}) };
+    return {
+      key: c.key,
+      header: c.header,
+      meaning: c.meaning,
+      date,
+      ...(date === null && typed ? { unreadable: typed } : {}),
+      ...(evidence ? { evidence } : {}),
+    };
   });
 }
 
@@ -275,7 +330,15 @@ export interface OwnContext {
 /** The last day of a period of `years` beginning with `day` (the day itself is day 1). */
 const lastDayOf = (day: string, years: number) => addDays(addMonths(day, years * 12), -1);
 
-function build(r: OwnRule, input: OwnInput, c: OwnContext, due: string | null, action: string, note = "", window?: Window | null): OwnObligation {
+function build(
+  r: OwnRule,
+  input: OwnInput,
+  c: OwnContext,
+  due: string | null,
+  action: string,
+  note = "",
+  window?: Window | null,
+): OwnObligation {
   const daysLeft = due ? daysBetween(c.today, due) : null;
   const w = { ...r.windows, ...(c.windows?.[r.key] ?? {}) };
   return {
@@ -296,29 +359,77 @@ function build(r: OwnRule, input: OwnInput, c: OwnContext, due: string | null, a
 function alarms(r: OwnRule, input: OwnInput, c: OwnContext): OwnObligation {
   const what = r.key === "smoke_alarms" ? "smoke alarms" : "carbon monoxide alarms";
   if (c.country !== "England") {
-    return build(r, input, c, null, "", `${c.country} sets no check date: the ${what} must be kept working and in repair throughout the tenancy`, null);
+    return build(
+      r,
+      input,
+      c,
+      null,
+      "",
+      `${c.country} sets no check date: the ${what} must be kept working and in repair throughout the tenancy`,
+      null,
+    );
   }
   const start = c.tenancyStart ?? null;
   if (start && (!input.date || input.date < start)) {
     return build(r, input, c, start, `Check the ${what} work on the day the tenancy begins (${start}), and record it`);
   }
-  if (input.date) return build(r, input, c, null, "", `Checked ${input.date}; the next check is due on the day a new tenancy begins`, null);
-  return build(r, input, c, null, `Record when the ${what} were checked (the law asks for a check on the day each new tenancy begins)`, "", "Plan");
+  if (input.date)
+    return build(
+      r,
+      input,
+      c,
+      null,
+      "",
+      `Checked ${input.date}; the next check is due on the day a new tenancy begins`,
+      null,
+    );
+  return build(
+    r,
+    input,
+    c,
+    null,
+    `Record when the ${what} were checked (the law asks for a check on the day each new tenancy begins)`,
+    "",
+    "Plan",
+  );
 }
 
 function fromDate(r: OwnRule, input: OwnInput, c: OwnContext, years: number, verb: string): OwnObligation {
   // An empty cell is not known to be a lapse: it asks for the date rather than claiming a deadline.
-  if (!input.date) return build(r, input, c, null, `Record the date in "${input.header}" (${r.label} lasts ${years} years)`, "", "Plan");
+  if (!input.date)
+    return build(
+      r,
+      input,
+      c,
+      null,
+      `Record the date in "${input.header}" (${r.label} lasts ${years} years)`,
+      "",
+      "Plan",
+    );
   const due = input.meaning === "due" ? input.date : lastDayOf(input.date, years);
   const past = due < c.today;
-  return build(r, input, c, due, past ? `${r.label} has lapsed (${due}): ${verb.toLowerCase()} now` : `${verb} before ${due}`);
+  return build(
+    r,
+    input,
+    c,
+    due,
+    past ? `${r.label} has lapsed (${due}): ${verb.toLowerCase()} now` : `${verb} before ${due}`,
+  );
 }
 
 /** One own-obligation column's obligation for a property in `c.country`. */
 export function ownObligation(input: OwnInput, c: OwnContext): OwnObligation {
   const r = RULE_BY_KEY.get(input.key)!;
   if (input.unreadable !== undefined) {
-    return build(r, input, c, null, `"${input.unreadable}" in ${input.header} is not a date: enter the date (for example 2027-03-15)`, "", "Plan");
+    return build(
+      r,
+      input,
+      c,
+      null,
+      `"${input.unreadable}" in ${input.header} is not a date: enter the date (for example 2027-03-15)`,
+      "",
+      "Plan",
+    );
   }
   if (!r.countries.includes(c.country)) {
     const where = r.countries.length === 1 ? `${r.countries[0]} only` : r.countries.join(" and ");
@@ -329,15 +440,48 @@ export function ownObligation(input: OwnInput, c: OwnContext): OwnObligation {
     case "co_alarms":
       return alarms(r, input, c);
     case "legionella":
-      if (input.date && input.meaning === "due") return build(r, input, c, input.date, "Review the legionella risk assessment");
-      if (input.date) return build(r, input, c, null, "", `Assessed ${input.date}; the law sets no review interval: add a review date to be reminded`, null);
+      if (input.date && input.meaning === "due")
+        return build(r, input, c, input.date, "Review the legionella risk assessment");
+      if (input.date)
+        return build(
+          r,
+          input,
+          c,
+          null,
+          "",
+          `Assessed ${input.date}; the law sets no review interval: add a review date to be reminded`,
+          null,
+        );
       return build(r, input, c, null, "Record the legionella risk assessment (none recorded)", "", "Plan");
     case "right_to_rent":
-      if (!input.date) return build(r, input, c, null, "", "No follow-up date: none is needed where the right to rent is unlimited", null);
-      return build(r, input, c, input.date, `Do the follow-up Right to Rent check by ${input.date} (the time-limited excuse then ends)`);
+      if (!input.date)
+        return build(
+          r,
+          input,
+          c,
+          null,
+          "",
+          "No follow-up date: none is needed where the right to rent is unlimited",
+          null,
+        );
+      return build(
+        r,
+        input,
+        c,
+        input.date,
+        `Do the follow-up Right to Rent check by ${input.date} (the time-limited excuse then ends)`,
+      );
     case "hmo_licence":
       if (!input.date) return build(r, input, c, null, "", "No expiry recorded", null);
-      return build(r, input, c, input.date, input.date < c.today ? `HMO licence expired on ${input.date}: apply for a new one now` : `Apply to renew the HMO licence before it expires on ${input.date}`);
+      return build(
+        r,
+        input,
+        c,
+        input.date,
+        input.date < c.today
+          ? `HMO licence expired on ${input.date}: apply for a new one now`
+          : `Apply to renew the HMO licence before it expires on ${input.date}`,
+      );
     case "landlord_registration":
       return fromDate(r, input, c, 3, "Renew the landlord registration with the council");
     case "rent_smart_wales":
@@ -345,7 +489,15 @@ export function ownObligation(input: OwnInput, c: OwnContext): OwnObligation {
     case "prs_database": {
       const opens = c.prsDatabaseOpens === undefined ? PRS_DATABASE.opens : c.prsDatabaseOpens;
       if (!opens || opens > c.today) {
-        return build(r, input, c, null, "", `The PRS Database is not open yet (announced ${PRS_DATABASE.announced}; checked ${PRS_DATABASE.checked}): nothing is due`, null);
+        return build(
+          r,
+          input,
+          c,
+          null,
+          "",
+          `The PRS Database is not open yet (announced ${PRS_DATABASE.announced}; checked ${PRS_DATABASE.checked}): nothing is due`,
+          null,
+        );
       }
       if (input.date) return build(r, input, c, null, "", `Registered ${input.date}`, null);
       return build(r, input, c, opens, "Register the landlord and this property on the PRS Database");
@@ -359,16 +511,24 @@ export function ownObligations(inputs: readonly OwnInput[], c: OwnContext): OwnO
   return inputs
     .map((i) => ownObligation(i, c))
     .filter((o) => o.action !== "" || o.note !== "")
-    .sort((a, b) => (a.window ? order[a.window] : 9) - (b.window ? order[b.window] : 9) || (a.due ?? "9999").localeCompare(b.due ?? "9999"));
+    .sort(
+      (a, b) =>
+        (a.window ? order[a.window] : 9) - (b.window ? order[b.window] : 9) ||
+        (a.due ?? "9999").localeCompare(b.due ?? "9999"),
+    );
 }
 
 /** Whether a Done cell says the action is done: TRUE, a tick, "yes", "done", "x", or a date. */
 export function isMarkedDone(v: unknown): boolean {
   if (v === true) return true;
   if (typeof v === "number") return v > 0;
-  if (v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return Number.isFinite((v as Date).getTime());
+  if (v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]")
+    return Number.isFinite((v as Date).getTime());
   const t = cellText(v).toLowerCase();
-  return /^(true|yes|y|done|x|✓|✔|☑|complete|completed)$/.test(t) || /^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(t);
+  return (
+    /^(true|yes|y|done|x|✓|✔|☑|complete|completed)$/.test(t) ||
+    /^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(t)
+  );
 }
 
 /** The summary's count: rows marked done whose Evidence is empty. */

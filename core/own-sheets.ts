@@ -5,7 +5,13 @@
 import { ACTION_LIST_SHEET, SUMMARY_SHEET } from "./actions";
 import { CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_SHEET, RUN_LOG_SHEET } from "./changes";
 
-export const OWN_SHEETS = [ACTION_LIST_SHEET, SUMMARY_SHEET, CHANGE_LOG_SHEET, CHANGE_LOG_ARCHIVE_SHEET, RUN_LOG_SHEET] as const;
+export const OWN_SHEETS = [
+  ACTION_LIST_SHEET,
+  SUMMARY_SHEET,
+  CHANGE_LOG_SHEET,
+  CHANGE_LOG_ARCHIVE_SHEET,
+  RUN_LOG_SHEET,
+] as const;
 
 /** Why rows on this sheet cannot be checked, or undefined when they can. */
 export function ownSheetProblem(sheetName: string): string | undefined {

@@ -43,7 +43,10 @@ export function splitJobSize(count: number, batchCap: number): number {
  * `spread: false` keeps the plan's job size: a re-check nobody waits for (scheduled, or on opening the file) spends
  * as few requests as it can rather than finishing sooner.
  */
-export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName | number; spread?: boolean } = {}): ScreeningPlan {
+export function planScreening(
+  rows: readonly InputRow[],
+  opts: { plan?: PlanName | number; spread?: boolean } = {},
+): ScreeningPlan {
   const batchCap = batchCapFor(opts.plan);
   const byKey = new Map<string, number>();
   const plan: ScreeningPlan = { properties: [], keys: [], rowsByProperty: [], jobs: [], batchCap };
@@ -66,7 +69,8 @@ export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName
   if (opts.spread !== false && 2 * Math.ceil(n / batchCap) < Math.ceil(n / size) && size < batchCap && n > 3 * size) {
     plan.splitSize = size;
     plan.jobs.push({ start: 0, end: size, probe: true }, { start: size, end: 2 * size, probe: true });
-    for (let start = 2 * size; start < n; start += batchCap) plan.jobs.push({ start, end: Math.min(n, start + batchCap), held: true });
+    for (let start = 2 * size; start < n; start += batchCap)
+      plan.jobs.push({ start, end: Math.min(n, start + batchCap), held: true });
     return plan;
   }
   for (let start = 0; start < n; start += batchCap) {
@@ -76,7 +80,11 @@ export function planScreening(rows: readonly InputRow[], opts: { plan?: PlanName
 }
 
 /** Per-row outcomes: invalid rows get their own error; undefined means not known yet. */
-export function fanOut(plan: ScreeningPlan, rows: readonly InputRow[], outcomes: readonly (Outcome | undefined)[]): (Outcome | undefined)[] {
+export function fanOut(
+  plan: ScreeningPlan,
+  rows: readonly InputRow[],
+  outcomes: readonly (Outcome | undefined)[],
+): (Outcome | undefined)[] {
   const out: (Outcome | undefined)[] = rows.map((row) =>
     row.error ? { error: serviceError("invalid_input", row.error.code, row.error.message) } : undefined,
   );

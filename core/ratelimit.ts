@@ -84,8 +84,16 @@ function draftField(headers: HeaderSource, names: string[]): string | undefined 
 }
 
 /** X-RateLimit-* (the spec's), else the IETF draft's RateLimit-* or its one RateLimit header. */
-function rateHeader(headers: HeaderSource, name: "limit" | "remaining" | "reset", draftNames: string[]): string | undefined {
-  return headerValue(headers, `x-ratelimit-${name}`) ?? headerValue(headers, `ratelimit-${name}`) ?? draftField(headers, draftNames);
+function rateHeader(
+  headers: HeaderSource,
+  name: "limit" | "remaining" | "reset",
+  draftNames: string[],
+): string | undefined {
+  return (
+    headerValue(headers, `x-ratelimit-${name}`) ??
+    headerValue(headers, `ratelimit-${name}`) ??
+    draftField(headers, draftNames)
+  );
 }
 
 export function parseRateLimit(headers: HeaderSource, nowMs: number): RateLimitInfo {
@@ -115,7 +123,8 @@ export function waitBeforeNextRequest(info: RateLimitInfo | undefined, nowMs: nu
   if (!info) return 0;
   const observed = info.observedAtMs ?? nowMs;
   let wait = 0;
-  if (info.retryAfterMs !== undefined && info.remaining === 0) wait = Math.max(wait, observed + info.retryAfterMs - nowMs);
+  if (info.retryAfterMs !== undefined && info.remaining === 0)
+    wait = Math.max(wait, observed + info.retryAfterMs - nowMs);
   if (info.remaining !== undefined && info.remaining <= 0) {
     if (info.resetAtMs !== undefined) wait = Math.max(wait, info.resetAtMs - nowMs);
     else if (info.retryAfterMs === undefined) wait = Math.max(wait, observed + 1000 - nowMs);

@@ -36,16 +36,29 @@ export function baseUrlVersionWarning(url: string): string {
 
 /** https only, except plain http to this machine (the sandbox). */
 export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | { ok: false; message: string } {
-  const s = stripInvisible(String(input ?? "")).trim().replace(/\/+$/, "");
+  const s = stripInvisible(String(input ?? ""))
+    .trim()
+    .replace(/\/+$/, "");
   if (/^https?:\/\/[^/?#]*@/i.test(s)) {
-    return { ok: false, message: "The base URL must not hold a user name or password (the part before @): remove it; the API key goes in its own field." };
+    return {
+      ok: false,
+      message:
+        "The base URL must not hold a user name or password (the part before @): remove it; the API key goes in its own field.",
+    };
   }
   const port = /^https?:\/\/(?:\[[^\]]+\]|[^/:?#\s]+):(\d+)(?:[/?#]|$)/i.exec(s);
   if (port && !(Number(port[1]) >= 1 && Number(port[1]) <= 65535)) {
-    return { ok: false, message: `The base URL has port ${port[1]}, which is not a port (1 to 65535): correct the number after the colon, or remove it (e.g. https://api.example.com/v1).` };
+    return {
+      ok: false,
+      message: `The base URL has port ${port[1]}, which is not a port (1 to 65535): correct the number after the colon, or remove it (e.g. https://api.example.com/v1).`,
+    };
   }
   const m = /^(https?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(s);
-  if (!m) return { ok: false, message: `"${input}" is not a web address: enter the service's API address, e.g. https://api.example.com/v1 (no ? or # part).` };
+  if (!m)
+    return {
+      ok: false,
+      message: `"${input}" is not a web address: enter the service's API address, e.g. https://api.example.com/v1 (no ? or # part).`,
+    };
   const scheme = m[1].toLowerCase();
   const host = m[2].toLowerCase();
   if (scheme !== "https" && !LOCAL_HOSTS.includes(host)) {
@@ -59,15 +72,34 @@ export function validateBaseUrl(input: string): { ok: true; baseUrl: string } | 
  * hyphen or a zero-width space from a web page would otherwise fail every request as "unreachable".
  */
 export function validateApiKey(input: string): { ok: true; apiKey: string } | { ok: false; message: string } {
-  const key = stripInvisible(String(input ?? "")).trim().replace(/^Bearer\s+/i, "");
+  const key = stripInvisible(String(input ?? ""))
+    .trim()
+    .replace(/^Bearer\s+/i, "");
   if (!key) return { ok: false, message: "Enter an API key (Settings > API Keys in the service dashboard)." };
   // eslint-disable-next-line no-control-regex -- a pasted key with control characters is refused, so they are matched here.
-  if (/[\s\x00-\x1f\x7f]/.test(key)) return { ok: false, message: "An API key cannot contain spaces or line breaks: copy it again from the service dashboard (Settings > API Keys)." };
-  if (key.includes("\u2022")) return { ok: false, message: "That is the masked key (with • dots): paste the whole key from the service dashboard." };
+  if (/[\s\x00-\x1f\x7f]/.test(key))
+    return {
+      ok: false,
+      message:
+        "An API key cannot contain spaces or line breaks: copy it again from the service dashboard (Settings > API Keys).",
+    };
+  if (key.includes("\u2022"))
+    return {
+      ok: false,
+      message: "That is the masked key (with • dots): paste the whole key from the service dashboard.",
+    };
   if (/[^\x21-\x7e]/.test(key)) {
-    return { ok: false, message: "An API key has only plain letters, digits and punctuation: this one holds other characters (copied from a formatted page?). Paste it again from the service dashboard." };
+    return {
+      ok: false,
+      message:
+        "An API key has only plain letters, digits and punctuation: this one holds other characters (copied from a formatted page?). Paste it again from the service dashboard.",
+    };
   }
-  if (key.length > 512) return { ok: false, message: "That is too long to be an API key: copy just the key from the service dashboard (Settings > API Keys)." };
+  if (key.length > 512)
+    return {
+      ok: false,
+      message: "That is too long to be an API key: copy just the key from the service dashboard (Settings > API Keys).",
+    };
   return { ok: true, apiKey: key };
 }
 
@@ -82,7 +114,12 @@ export function maskApiKey(key: string): string {
 /** "https://Host:443" and "https://host" are one origin. */
 function normalOrigin(url: string): string | null {
   const o = originOf(url);
-  return o ? o.toLowerCase().replace(/^(https:\/\/[^/]+):443$/, "$1").replace(/^(http:\/\/[^/]+):80$/, "$1") : null;
+  return o
+    ? o
+        .toLowerCase()
+        .replace(/^(https:\/\/[^/]+):443$/, "$1")
+        .replace(/^(http:\/\/[^/]+):80$/, "$1")
+    : null;
 }
 
 /** Whether a URL is on the service's own origin, the only place the key may be sent. */
@@ -113,7 +150,11 @@ export function wireProperty(q: PropertyQuery): PropertyQuery {
 
 export function buildCheckRequest(cfg: ClientConfig, q: PropertyQuery): HttpRequest {
   const w = wireProperty(q);
-  return { method: "GET", url: endpoint(cfg, "/api/check", { uprn: w.uprn, postcode: w.postcode, address: w.address }), headers: headers(cfg, false) };
+  return {
+    method: "GET",
+    url: endpoint(cfg, "/api/check", { uprn: w.uprn, postcode: w.postcode, address: w.address }),
+    headers: headers(cfg, false),
+  };
 }
 
 export function buildBulkSubmitRequest(
@@ -124,7 +165,12 @@ export function buildBulkSubmitRequest(
   const body: Record<string, unknown> = { properties: properties.map(wireProperty) };
   if (opts.checks && opts.checks.length) body.checks = [...opts.checks];
   if (opts.callbackUrl) body.callback_url = opts.callbackUrl;
-  return { method: "POST", url: endpoint(cfg, "/api/check/bulk"), headers: headers(cfg, true), body: JSON.stringify(body) };
+  return {
+    method: "POST",
+    url: endpoint(cfg, "/api/check/bulk"),
+    headers: headers(cfg, true),
+    body: JSON.stringify(body),
+  };
 }
 
 /**
@@ -145,7 +191,10 @@ export function buildBulkResultsRequest(cfg: ClientConfig, urlOrPath: string): H
  */
 export const KEY_CHECK_QUERY = { postcode: "SW1A 2AA", limit: 1 } as const;
 
-export function buildAddressLookupRequest(cfg: ClientConfig, q: { postcode?: string; query?: string; limit?: number }): HttpRequest {
+export function buildAddressLookupRequest(
+  cfg: ClientConfig,
+  q: { postcode?: string; query?: string; limit?: number },
+): HttpRequest {
   return {
     method: "GET",
     url: endpoint(cfg, "/api/addresses", { postcode: q.postcode?.trim(), query: q.query?.trim(), limit: q.limit }),

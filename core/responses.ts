@@ -61,8 +61,20 @@ export function errorFromResponse(status: number, text: string, rateLimit: RateL
     const b = body.data as Record<string, unknown>;
     const inner = b.error && typeof b.error === "object" ? (b.error as Record<string, unknown>) : undefined;
     const errorsList = Array.isArray(b.errors) ? (b.errors as Record<string, unknown>[]) : undefined;
-    code = firstString(inner?.code, typeof b.code === "number" ? String(b.code) : b.code, typeof b.error === "string" && /^[a-z0-9_.-]+$/i.test(b.error) ? b.error : undefined, errorsList?.[0]?.code);
-    message = firstString(inner?.message, b.message, b.detail, typeof b.error === "string" ? b.error : undefined, errorsList?.[0]?.message, b.title);
+    code = firstString(
+      inner?.code,
+      typeof b.code === "number" ? String(b.code) : b.code,
+      typeof b.error === "string" && /^[a-z0-9_.-]+$/i.test(b.error) ? b.error : undefined,
+      errorsList?.[0]?.code,
+    );
+    message = firstString(
+      inner?.message,
+      b.message,
+      b.detail,
+      typeof b.error === "string" ? b.error : undefined,
+      errorsList?.[0]?.message,
+      b.title,
+    );
     details = inner?.details ?? b.details;
   } else if (text && !/^\s*</.test(text)) {
     message = text.trim().slice(0, 200);
@@ -91,7 +103,9 @@ export function errorFromResponse(status: number, text: string, rateLimit: RateL
   // (its X-RateLimit-Reset is about the quota, not about the outage).
   const wait =
     rateLimit.retryAfterMs ??
-    (kind === "rate_limited" && rateLimit.resetAtMs !== undefined && rateLimit.observedAtMs !== undefined ? rateLimit.resetAtMs - rateLimit.observedAtMs : undefined);
+    (kind === "rate_limited" && rateLimit.resetAtMs !== undefined && rateLimit.observedAtMs !== undefined
+      ? rateLimit.resetAtMs - rateLimit.observedAtMs
+      : undefined);
   if (wait !== undefined && (kind === "rate_limited" || status === 503)) err.retryAfterMs = Math.max(0, wait);
   return err;
 }
@@ -109,22 +123,44 @@ function interpret<T>(
   if (!json.ok) {
     return {
       ok: false,
-      error: serviceError("malformed_response", "malformed_json", `The service sent a response that is not valid JSON (HTTP ${status}).`, { status }),
+      error: serviceError(
+        "malformed_response",
+        "malformed_json",
+        `The service sent a response that is not valid JSON (HTTP ${status}).`,
+        { status },
+      ),
       rateLimit,
     };
   }
   const parsed = parse(json.value);
   if (!parsed.ok) {
     // A 2xx whose body is an error ({ error: { code, message } }): the server's own error, not a malformed answer.
-    const b = json.value && typeof json.value === "object" && !Array.isArray(json.value) ? (json.value as Record<string, unknown>) : {};
+    const b =
+      json.value && typeof json.value === "object" && !Array.isArray(json.value)
+        ? (json.value as Record<string, unknown>)
+        : {};
     const said = b.error ?? (Array.isArray(b.errors) ? b.errors[0] : undefined);
-    if (said) return { ok: false, error: itemError(said, `The service answered HTTP ${status} with an error it did not explain.`), rateLimit };
-    return { ok: false, error: serviceError("malformed_response", "malformed_response", parsed.message, { status }), rateLimit };
+    if (said)
+      return {
+        ok: false,
+        error: itemError(said, `The service answered HTTP ${status} with an error it did not explain.`),
+        rateLimit,
+      };
+    return {
+      ok: false,
+      error: serviceError("malformed_response", "malformed_response", parsed.message, { status }),
+      rateLimit,
+    };
   }
   return { ok: true, value: parsed.value, rateLimit, warnings: parsed.warnings };
 }
 
-export function interpretCheckResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<CheckResult> {
+export function interpretCheckResponse(
+  status: number,
+  headers: HeaderSource,
+  text: string,
+  nowMs: number,
+): Interpreted<CheckResult> {
   return interpret(status, headers, text, nowMs, (b) => parseCheckResult(b));
 }
 
@@ -133,7 +169,10 @@ export type AcceptedJob = BulkJob & { inline?: ResultsPage };
 
 /** The job a Location header names: the job resource (its results are under /results) or its results URL itself. */
 function jobFromLocation(location: string | undefined): AcceptedJob | undefined {
-  const path = (location ?? "").trim().replace(/[?#].*$/, "").replace(/\/+$/, "");
+  const path = (location ?? "")
+    .trim()
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "");
   const parts = path.split("/");
   const results = parts[parts.length - 1] === "results";
   const id = decodeURIComponent(parts[parts.length - (results ? 2 : 1)] ?? "");
@@ -146,29 +185,65 @@ function jobFromLocation(location: string | undefined): AcceptedJob | undefined 
  * the job in a Location header; and, from a server that does a small batch at once, the results themselves with no
  * job id (taken as a finished job's only page, nothing polled).
  */
-export function interpretBulkSubmitResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<AcceptedJob> {
-  const located = status >= 200 && status < 300 ? jobFromLocation(headerValue(headers, "location") ?? headerValue(headers, "content-location")) : undefined;
-  if (located && !text.trim()) return { ok: true, value: located, rateLimit: parseRateLimit(headers, nowMs), warnings: [] };
-  return interpret(status, headers, text, nowMs, (body): { ok: true; value: AcceptedJob; warnings: string[] } | { ok: false; message: string } => {
-    const b = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-    if (b && (b.job_id === undefined || b.job_id === null)) {
-      const nested = b.job && typeof b.job === "object" ? (b.job as Record<string, unknown>) : {};
-      const alias = [b.id, b.jobId, nested.job_id, nested.id].find((v) => (typeof v === "string" && v.trim()) || typeof v === "number");
-      if (alias !== undefined) return parseBulkJob({ ...nested, ...b, job_id: String(alias) });
-      if ([b.results, b.items, b.data].some(Array.isArray) || Array.isArray(body)) {
-        const page = parseResultsPage(body);
-        if (page.ok) {
-          const inline = { ...page.value, status: page.value.status === "failed" ? ("failed" as const) : ("completed" as const), next: null };
-          return { ok: true, value: { job_id: "(answered at once)", status: "completed", inline }, warnings: page.warnings };
+export function interpretBulkSubmitResponse(
+  status: number,
+  headers: HeaderSource,
+  text: string,
+  nowMs: number,
+): Interpreted<AcceptedJob> {
+  const located =
+    status >= 200 && status < 300
+      ? jobFromLocation(headerValue(headers, "location") ?? headerValue(headers, "content-location"))
+      : undefined;
+  if (located && !text.trim())
+    return { ok: true, value: located, rateLimit: parseRateLimit(headers, nowMs), warnings: [] };
+  return interpret(
+    status,
+    headers,
+    text,
+    nowMs,
+    (body): { ok: true; value: AcceptedJob; warnings: string[] } | { ok: false; message: string } => {
+      const b =
+        body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+      if (b && (b.job_id === undefined || b.job_id === null)) {
+        const nested = b.job && typeof b.job === "object" ? (b.job as Record<string, unknown>) : {};
+        const alias = [b.id, b.jobId, nested.job_id, nested.id].find(
+          (v) => (typeof v === "string" && v.trim()) || typeof v === "number",
+        );
+        if (alias !== undefined) return parseBulkJob({ ...nested, ...b, job_id: String(alias) });
+        if ([b.results, b.items, b.data].some(Array.isArray) || Array.isArray(body)) {
+          const page = parseResultsPage(body);
+          if (page.ok) {
+            const inline = {
+              ...page.value,
+              status: page.value.status === "failed" ? ("failed" as const) : ("completed" as const),
+              next: null,
+            };
+            return {
+              ok: true,
+              value: { job_id: "(answered at once)", status: "completed", inline },
+              warnings: page.warnings,
+            };
+          }
         }
+        if (located)
+          return {
+            ok: true,
+            value: { ...located, ...(typeof b.status === "string" ? { status: b.status } : {}) },
+            warnings: [],
+          };
       }
-      if (located) return { ok: true, value: { ...located, ...(typeof b.status === "string" ? { status: b.status } : {}) }, warnings: [] };
-    }
-    return parseBulkJob(body);
-  });
+      return parseBulkJob(body);
+    },
+  );
 }
 
-export function interpretAddressResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<AddressList> {
+export function interpretAddressResponse(
+  status: number,
+  headers: HeaderSource,
+  text: string,
+  nowMs: number,
+): Interpreted<AddressList> {
   return interpret(status, headers, text, nowMs, parseAddressList);
 }
 
@@ -176,13 +251,39 @@ export function interpretAddressResponse(status: number, headers: HeaderSource, 
 
 export type JobWord = "running" | "completed" | "failed";
 
-const RUNNING = ["processing", "queued", "pending", "running", "in_progress", "started", "submitted", "accepted", "waiting"];
-const COMPLETED = ["completed", "complete", "done", "succeeded", "success", "finished", "partial", "completed_with_errors", "partially_completed"];
+const RUNNING = [
+  "processing",
+  "queued",
+  "pending",
+  "running",
+  "in_progress",
+  "started",
+  "submitted",
+  "accepted",
+  "waiting",
+];
+const COMPLETED = [
+  "completed",
+  "complete",
+  "done",
+  "succeeded",
+  "success",
+  "finished",
+  "partial",
+  "completed_with_errors",
+  "partially_completed",
+];
 const FAILED = ["failed", "failure", "error", "errored", "cancelled", "canceled", "expired", "aborted", "rejected"];
 
 /** Job status words to three states; an unknown word counts as running (bounded by the job timeout). */
 export function jobWord(raw: unknown): JobWord {
-  const w = typeof raw === "string" ? raw.trim().toLowerCase().replace(/[\s-]+/g, "_") : "";
+  const w =
+    typeof raw === "string"
+      ? raw
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, "_")
+      : "";
   if (COMPLETED.includes(w)) return "completed";
   if (FAILED.includes(w)) return "failed";
   if (RUNNING.includes(w)) return "running";
@@ -236,7 +337,8 @@ function asInput(v: unknown): PropertyQuery | undefined {
 
 /** What an error's code or words say it is about, when it carries no HTTP status. */
 function kindOfWords(text: string): ServiceError["kind"] {
-  if (/not[\s_-]?found|unknown[\s_-](uprn|property|postcode)|no[\s_-](such[\s_-])?(property|uprn|match)/i.test(text)) return "not_found";
+  if (/not[\s_-]?found|unknown[\s_-](uprn|property|postcode)|no[\s_-](such[\s_-])?(property|uprn|match)/i.test(text))
+    return "not_found";
   if (/ambiguous|several properties|multiple matches/i.test(text)) return "ambiguous";
   if (/^invalid|[\s_]invalid|not valid|validation/i.test(text)) return "invalid_input";
   return "server";
@@ -246,13 +348,18 @@ function kindOfWords(text: string): ServiceError["kind"] {
 function itemError(e: unknown, fallbackMessage: string): ServiceError {
   if (e && typeof e === "object") {
     const o = e as Record<string, unknown>;
-    const code = firstString(o.code, o.error_code, o.type, typeof o.error === "string" ? o.error : undefined) ?? "item_error";
+    const code =
+      firstString(o.code, o.error_code, o.type, typeof o.error === "string" ? o.error : undefined) ?? "item_error";
     const message = firstString(o.message, o.detail, o.error_message, o.description, o.title) ?? fallbackMessage;
     const status = intOrUndef(o.status);
-    const kind = status && status >= 400 ? kindForStatus(status) : kindOfWords(`${code} ${message === fallbackMessage ? "" : message}`);
+    const kind =
+      status && status >= 400
+        ? kindForStatus(status)
+        : kindOfWords(`${code} ${message === fallbackMessage ? "" : message}`);
     return serviceError(kind, code, message, status && status >= 400 ? { status } : {});
   }
-  if (typeof e === "string" && e.trim()) return serviceError(kindOfWords(e), /^[a-z_]+$/.test(e) ? e : "item_error", e.trim());
+  if (typeof e === "string" && e.trim())
+    return serviceError(kindOfWords(e), /^[a-z_]+$/.test(e) ? e : "item_error", e.trim());
   return serviceError("server", "item_error", fallbackMessage);
 }
 
@@ -267,9 +374,51 @@ function itemError(e: unknown, fallbackMessage: string): ServiceError {
  * A pending item is not placed: the page is polled again and its real result taken when it arrives (bounded by
  * the job's deadline).
  */
-const ITEM_ERROR = ["error", "failed", "failure", "not_found", "invalid", "ambiguous", "rejected", "errored", "cancelled", "canceled", "skipped", "expired", "aborted"];
-const ITEM_FINAL = ["completed", "complete", "done", "success", "succeeded", "ok", "finished", "found", "processed", "passed", ...ITEM_ERROR];
-const ITEM_PENDING = ["pending", "queued", "processing", "in_progress", "running", "started", "submitted", "accepted", "waiting", "scheduled", "retrying", "in_queue", "not_started", "new", "created"];
+const ITEM_ERROR = [
+  "error",
+  "failed",
+  "failure",
+  "not_found",
+  "invalid",
+  "ambiguous",
+  "rejected",
+  "errored",
+  "cancelled",
+  "canceled",
+  "skipped",
+  "expired",
+  "aborted",
+];
+const ITEM_FINAL = [
+  "completed",
+  "complete",
+  "done",
+  "success",
+  "succeeded",
+  "ok",
+  "finished",
+  "found",
+  "processed",
+  "passed",
+  ...ITEM_ERROR,
+];
+const ITEM_PENDING = [
+  "pending",
+  "queued",
+  "processing",
+  "in_progress",
+  "running",
+  "started",
+  "submitted",
+  "accepted",
+  "waiting",
+  "scheduled",
+  "retrying",
+  "in_queue",
+  "not_started",
+  "new",
+  "created",
+];
 
 function parseItem(raw: unknown): ResultsItem | null {
   if (!raw || typeof raw !== "object") return null;
@@ -284,13 +433,20 @@ function parseItem(raw: unknown): ResultsItem | null {
   const input = asInput(o.input ?? o.property ?? o.request);
   if (input) item.input = input;
   const word = typeof o.status === "string" ? o.status : typeof o.state === "string" ? o.state : "";
-  const status = word.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const status = word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   if (status) item.status = status;
   // Not final yet (see ITEM_PENDING above): not a result, taken when it arrives.
   // The item's error: { error }, errors: [...], or flat error_code / error_message fields.
-  const said = o.error || (Array.isArray(o.errors) ? o.errors[0] : undefined) || (o.error_code || o.error_message ? { code: o.error_code, message: o.error_message } : undefined);
+  const said =
+    o.error ||
+    (Array.isArray(o.errors) ? o.errors[0] : undefined) ||
+    (o.error_code || o.error_message ? { code: o.error_code, message: o.error_message } : undefined);
   const carries = (!!o.result && typeof o.result === "object") || !!said;
-  if (ITEM_PENDING.includes(status) || (status && !ITEM_FINAL.includes(status) && !carries)) return { ...item, pending: true };
+  if (ITEM_PENDING.includes(status) || (status && !ITEM_FINAL.includes(status) && !carries))
+    return { ...item, pending: true };
   if (said || ITEM_ERROR.includes(status)) {
     item.error = itemError(said ?? status, "The service returned no result for this property.");
   } else if (o.result && typeof o.result === "object") {
@@ -298,7 +454,9 @@ function parseItem(raw: unknown): ResultsItem | null {
     const u = (o.result as Record<string, unknown>).uprn;
     if (u !== undefined) item.uprn = String(u);
   } else {
-    return item.index !== undefined || item.input ? { ...item, error: itemError(undefined, "The service returned an item with neither a result nor an error.") } : null;
+    return item.index !== undefined || item.input
+      ? { ...item, error: itemError(undefined, "The service returned an item with neither a result nor an error.") }
+      : null;
   }
   if (!item.input && o.uprn !== undefined) item.uprn = String(o.uprn);
   return item;
@@ -309,7 +467,8 @@ function nextLink(b: Record<string, unknown>): string | null {
   const pag = b.pagination && typeof b.pagination === "object" ? (b.pagination as Record<string, unknown>) : undefined;
   const v = b.next_page_url ?? b.next ?? b.next_url ?? links?.next ?? pag?.next ?? pag?.next_page_url;
   if (typeof v === "string" && v.trim()) return v.trim();
-  if (v && typeof v === "object" && typeof (v as Record<string, unknown>).href === "string") return (v as { href: string }).href;
+  if (v && typeof v === "object" && typeof (v as Record<string, unknown>).href === "string")
+    return (v as { href: string }).href;
   return null;
 }
 
@@ -332,7 +491,9 @@ function withKeyedResults(b: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage; warnings: string[] } | { ok: false; message: string } {
+export function parseResultsPage(
+  body: unknown,
+): { ok: true; value: ResultsPage; warnings: string[] } | { ok: false; message: string } {
   if (Array.isArray(body)) body = { status: "completed", results: body };
   else if (body && typeof body === "object") body = withKeyedResults(body as Record<string, unknown>);
   const envelope = schemas().bulkResultsSchema.safeParse(body);
@@ -376,10 +537,20 @@ export function parseResultsPage(body: unknown): { ok: true; value: ResultsPage;
   return { ok: true, value: page, warnings };
 }
 
-export function interpretResultsResponse(status: number, headers: HeaderSource, text: string, nowMs: number): Interpreted<ResultsPage> {
+export function interpretResultsResponse(
+  status: number,
+  headers: HeaderSource,
+  text: string,
+  nowMs: number,
+): Interpreted<ResultsPage> {
   // A 2xx with no body (202 Accepted, 204 No Content) while the job runs: nothing yet, asked again (until the job's deadline).
   if (status >= 200 && status < 300 && !text.trim()) {
-    return { ok: true, value: { status: "running", rawStatus: "", next: null, items: [] }, rateLimit: parseRateLimit(headers, nowMs), warnings: [] };
+    return {
+      ok: true,
+      value: { status: "running", rawStatus: "", next: null, items: [] },
+      rateLimit: parseRateLimit(headers, nowMs),
+      warnings: [],
+    };
   }
   return interpret(status, headers, text, nowMs, parseResultsPage);
 }

@@ -31,7 +31,12 @@ const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === 
  * The row's country and tenancy start for the results block (core/layout.ts RowContext) and the Action list, from the
  * table's header row, the row's cells (same columns) and the service's answer for it (when there is one).
  */
-export function rowPlace(header: readonly unknown[] | undefined, row: readonly unknown[] | undefined, outcome: Outcome | { address?: unknown } | undefined, o: RowPlaceOptions = {}): RowPlace {
+export function rowPlace(
+  header: readonly unknown[] | undefined,
+  row: readonly unknown[] | undefined,
+  outcome: Outcome | { address?: unknown } | undefined,
+  o: RowPlaceOptions = {},
+): RowPlace {
   const cols = header ? detectContextColumns(header, o.exclude) : {};
   const cells = row ?? [];
   const problems: string[] = [];
@@ -42,9 +47,18 @@ export function rowPlace(header: readonly unknown[] | undefined, row: readonly u
     else if ("problem" in r) problems.push(r.problem);
   }
   if (outcome && "error" in outcome) return { tenancyStart, problems };
-  const matched = outcome && "result" in outcome ? outcome.result.address : outcome && "address" in outcome ? outcome.address : undefined;
+  const matched =
+    outcome && "result" in outcome
+      ? outcome.result.address
+      : outcome && "address" in outcome
+        ? outcome.address
+        : undefined;
   const postcode = o.postcodeColumn !== undefined ? cells[o.postcodeColumn] : undefined;
   const typed = cols.country !== undefined ? cells[cols.country] : undefined;
   const known = text(postcode) !== "" || text(typed) !== "" || text(matched) !== "";
-  return { ...(known ? { country: rowCountry(text(postcode), typed, matched) } : {}), ...(tenancyStart ? { tenancyStart } : {}), problems };
+  return {
+    ...(known ? { country: rowCountry(text(postcode), typed, matched) } : {}),
+    ...(tenancyStart ? { tenancyStart } : {}),
+    problems,
+  };
 }

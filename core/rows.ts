@@ -45,7 +45,8 @@ export interface ReadRowsResult {
 const HEADER_WORDS: Record<keyof ColumnMapping, RegExp> = {
   uprn: /^(uprn|property ?(ref|reference)( ?(no|number))?|unique property reference( number)?)$/,
   postcode: /^(postcode|postal ?code|zip|zip ?code)$/,
-  address: /^(address|address ?line ?1|address ?1|line ?1|first line( of address)?|street( address)?|property address|house|building)$/,
+  address:
+    /^(address|address ?line ?1|address ?1|line ?1|first line( of address)?|street( address)?|property address|house|building)$/,
 };
 
 /**
@@ -65,7 +66,11 @@ function headerText(v: unknown): string {
 }
 
 /** The plain word for each input column: it wins over a synonym elsewhere in the row ("UPRN" over "Property ref"). */
-const PLAIN_WORD: Record<keyof ColumnMapping, RegExp> = { uprn: /^uprn$/, postcode: /^postcode$/, address: /^address$/ };
+const PLAIN_WORD: Record<keyof ColumnMapping, RegExp> = {
+  uprn: /^uprn$/,
+  postcode: /^postcode$/,
+  address: /^address$/,
+};
 
 /** A header that names the word among others ("Property UPRN", "UPRN no", "Property postcode"). */
 const HAS_WORD: Partial<Record<keyof ColumnMapping, RegExp>> = { uprn: /\buprn\b/, postcode: /\bpostcode\b/ };
@@ -74,7 +79,8 @@ const HAS_WORD: Partial<Record<keyof ColumnMapping, RegExp>> = { uprn: /\buprn\b
  * Someone else's postcode or reference (the landlord's, the agent's), or what the service matched (the add-ins' own
  * "Matched UPRN" results column): never the property's input.
  */
-const NOT_THE_PROPERTY = /\b(landlord|owner|agent|agency|tenant|contact|billing|correspondence|forwarding|office|parent|old|previous|matched)\b/;
+const NOT_THE_PROPERTY =
+  /\b(landlord|owner|agent|agency|tenant|contact|billing|correspondence|forwarding|office|parent|old|previous|matched)\b/;
 
 /** How well a header names a column: 3 the plain word, 2 a known synonym, 1 a header containing the word, 0 not at all. */
 function headerRank(t: string, key: keyof ColumnMapping): number {
@@ -105,7 +111,8 @@ export function detectColumns(headerRow: readonly unknown[]): ColumnMapping | nu
       }
     }
   });
-  if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode)) delete mapping.address;
+  if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode))
+    delete mapping.address;
   return mapping.uprn !== undefined || mapping.postcode !== undefined ? mapping : null;
 }
 
@@ -136,12 +143,19 @@ const CELL_ERROR = /^#(N\/A|REF!|VALUE!|DIV\/0!|NAME\?|NUM!|NULL!|ERROR!|SPILL!|
 /** A cell that cannot hold a UPRN or postcode whatever its text: an error value, a date, true/false. */
 function cellKindIssue(v: unknown, what: "UPRN" | "postcode", code: string): RowIssue | null {
   if (typeof v === "string" && CELL_ERROR.test(v.trim())) {
-    return { code, message: `The ${what} cell shows the error ${v.trim().toUpperCase()}; fix the formula or value in that cell.` };
+    return {
+      code,
+      message: `The ${what} cell shows the error ${v.trim().toUpperCase()}; fix the formula or value in that cell.`,
+    };
   }
   if (Object.prototype.toString.call(v) === "[object Date]") {
-    return { code, message: `The ${what} cell holds a date (${cellPreview(v)}), not a ${what}: the column may be formatted as a date; format it as plain text and enter the ${what} again.` };
+    return {
+      code,
+      message: `The ${what} cell holds a date (${cellPreview(v)}), not a ${what}: the column may be formatted as a date; format it as plain text and enter the ${what} again.`,
+    };
   }
-  if (typeof v === "boolean") return { code, message: `The ${what} cell holds ${v ? "TRUE" : "FALSE"} (a checkbox?), not a ${what}.` };
+  if (typeof v === "boolean")
+    return { code, message: `The ${what} cell holds ${v ? "TRUE" : "FALSE"} (a checkbox?), not a ${what}.` };
   return null;
 }
 
@@ -151,14 +165,26 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
   if (kind) return { error: kind };
   if (typeof v === "number") {
     if (Number.isInteger(v) && v >= 0 && v < 1e12) return { uprn: String(v) };
-    return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not a whole number of up to 12 digits.` } };
+    return {
+      error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not a whole number of up to 12 digits.` },
+    };
   }
   if (typeof v === "string") {
     // Text imported from elsewhere may keep the apostrophe or quotes that marked it as text.
     // A CSV written from a number column may add ".0" ("100023336956.0"): the same whole number.
-    const s = stripInvisible(v).trim().replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "").replace(/[\s\u00a0]+/g, "").replace(/^(\d+)\.0+$/, "$1");
+    const s = stripInvisible(v)
+      .trim()
+      .replace(/^['\u2018\u2019"\u201c]+|['\u2019"\u201d]+$/g, "")
+      .replace(/[\s\u00a0]+/g, "")
+      .replace(/^(\d+)\.0+$/, "$1");
     if (/^\d{1,12}$/.test(s)) return { uprn: s };
-    if (/^\d+$/.test(s)) return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12: check it for an extra digit or a reference pasted into it.` } };
+    if (/^\d+$/.test(s))
+      return {
+        error: {
+          code: "invalid_uprn",
+          message: `UPRN "${cellPreview(v)}" has ${s.length} digits; a UPRN has at most 12: check it for an extra digit or a reference pasted into it.`,
+        },
+      };
     if (/^\d+(\.\d+)?e\+?\d+$/i.test(s)) {
       return {
         error: {
@@ -167,16 +193,27 @@ export function normaliseUprn(v: unknown): { uprn: string } | { error: RowIssue 
         },
       };
     }
-    return { error: { code: "invalid_uprn", message: `UPRN "${cellPreview(v)}" is not valid: a UPRN is up to 12 digits. Correct it, or clear it and give the postcode.` } };
+    return {
+      error: {
+        code: "invalid_uprn",
+        message: `UPRN "${cellPreview(v)}" is not valid: a UPRN is up to 12 digits. Correct it, or clear it and give the postcode.`,
+      },
+    };
   }
-  return { error: { code: "invalid_uprn", message: `UPRN ${cellPreview(v)} is not valid: a UPRN is up to 12 digits. Correct it, or clear it and give the postcode.` } };
+  return {
+    error: {
+      code: "invalid_uprn",
+      message: `UPRN ${cellPreview(v)} is not valid: a UPRN is up to 12 digits. Correct it, or clear it and give the postcode.`,
+    },
+  };
 }
 
 /** A UK postcode, normalised to "SW1A 2AA"; common slips (O for 0, missing space) are fixed and noted. */
 export function normalisePostcode(v: unknown): { postcode: string; note?: string } | { error: RowIssue } {
   const kind = cellKindIssue(v, "postcode", "invalid_postcode");
   if (kind) return { error: kind };
-  const raw = typeof v === "string" ? stripInvisible(v).trim().replace(/\s+/g, " ") : typeof v === "number" ? String(v) : "";
+  const raw =
+    typeof v === "string" ? stripInvisible(v).trim().replace(/\s+/g, " ") : typeof v === "number" ? String(v) : "";
   if (raw && isValidPostcode(raw)) return { postcode: toNormalised(raw) as string };
   if (raw) {
     const fixed = fixPostcode(raw);
@@ -185,13 +222,21 @@ export function normalisePostcode(v: unknown): { postcode: string; note?: string
       return { postcode: normal, note: `Postcode "${raw}" read as ${normal}.` };
     }
   }
-  return { error: { code: "invalid_postcode", message: `Postcode "${cellPreview(v)}" is not a valid UK postcode: correct it (e.g. SW1A 2AA), or give the UPRN.` } };
+  return {
+    error: {
+      code: "invalid_postcode",
+      message: `Postcode "${cellPreview(v)}" is not a valid UK postcode: correct it (e.g. SW1A 2AA), or give the UPRN.`,
+    },
+  };
 }
 
 /** Identity of a property: a UPRN without its leading zeros, or the postcode with the address. */
 export function propertyKey(p: PropertyQuery): string {
   if (p.uprn) return `u:${p.uprn.replace(/^0+(?=\d)/, "")}`;
-  const address = (p.address ?? "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  const address = (p.address ?? "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
   return `p:${(p.postcode ?? "").replace(/\s/g, "").toUpperCase()}|${address}`;
 }
 
@@ -223,12 +268,26 @@ export function normaliseProperty(uprnCell: unknown, postcodeCell: unknown, addr
     if (p.note) row.note = p.note;
     // An address formula that failed (#N/A) must not be sent as the address.
     if (typeof addressCell === "string" && CELL_ERROR.test(addressCell.trim())) {
-      return { index: -1, error: { code: "invalid_address", message: `The Address cell shows the error ${addressCell.trim().toUpperCase()}; fix the formula or value in that cell.` } };
+      return {
+        index: -1,
+        error: {
+          code: "invalid_address",
+          message: `The Address cell shows the error ${addressCell.trim().toUpperCase()}; fix the formula or value in that cell.`,
+        },
+      };
     }
     if (!isBlank(addressCell)) {
-      const address = stripInvisible(String(addressCell instanceof Date ? cellPreview(addressCell) : addressCell)).trim().replace(/\s+/g, " ");
+      const address = stripInvisible(String(addressCell instanceof Date ? cellPreview(addressCell) : addressCell))
+        .trim()
+        .replace(/\s+/g, " ");
       if (address.length > 200) {
-        return { index: -1, error: { code: "invalid_address", message: "The address is longer than 200 characters; give the first line only." } };
+        return {
+          index: -1,
+          error: {
+            code: "invalid_address",
+            message: "The address is longer than 200 characters; give the first line only.",
+          },
+        };
       }
       row.property.address = address;
     }
@@ -262,7 +321,8 @@ export function readPropertyRows(
 ): ReadRowsResult {
   let mapping: ColumnMapping | null = opts.mapping ?? null;
   let headerRow: number | null = null;
-  if (values.length && (opts.hasHeader === true || (opts.hasHeader === undefined && looksLikeHeader(values[0])))) headerRow = 0;
+  if (values.length && (opts.hasHeader === true || (opts.hasHeader === undefined && looksLikeHeader(values[0]))))
+    headerRow = 0;
   if (!mapping && headerRow === 0) mapping = detectColumns(values[0]);
   if (!mapping || (mapping.uprn === undefined && mapping.postcode === undefined)) {
     return {

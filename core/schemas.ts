@@ -31,7 +31,12 @@ function checksByName(v: unknown): unknown {
     const o = m as Record<string, unknown>;
     const name = [o.name, o.check, o.type, o.id].find((x) => typeof x === "string");
     if (typeof name !== "string") return v;
-    out[name.trim().toLowerCase().replace(/[\s-]+/g, "_")] = o;
+    out[
+      name
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, "_")
+    ] = o;
   }
   return out;
 }
@@ -42,7 +47,10 @@ function buildSchemas() {
 
   /** A date field: YYYY-MM-DD, or null/absent where it does not apply. A full timestamp is cut to its date. */
   const dateField = z.optional(
-    preprocess((v) => (typeof v === "string" && /^\s*\d{4}-\d{2}-\d{2}[T ]/.test(v) ? v.trim().slice(0, 10) : v), z.nullable(isoDate)),
+    preprocess(
+      (v) => (typeof v === "string" && /^\s*\d{4}-\d{2}-\d{2}[T ]/.test(v) ? v.trim().slice(0, 10) : v),
+      z.nullable(isoDate),
+    ),
   );
   /**
    * When the result was last updated: informational, so it never sinks a result. Unix seconds or milliseconds become
@@ -57,7 +65,12 @@ function buildSchemas() {
     }, z.nullable(isoTimestamp)),
   );
   /** A number sent as a numeric string ("65") is that number. */
-  const numberField = z.optional(preprocess((v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), z.nullable(z.number())));
+  const numberField = z.optional(
+    preprocess(
+      (v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+      z.nullable(z.number()),
+    ),
+  );
   const textField = opt(z.string());
   const statusField = nonEmpty();
 
@@ -76,7 +89,10 @@ function buildSchemas() {
     risk_level: opt(z.string()),
     // A member sent as null (a check not run) is read as absent.
     checks: preprocess(
-      (v) => ((v = checksByName(v)) && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, m]) => m !== null)) : v),
+      (v) =>
+        (v = checksByName(v)) && typeof v === "object" && !Array.isArray(v)
+          ? Object.fromEntries(Object.entries(v).filter(([, m]) => m !== null))
+          : v,
       z.looseObject({
         epc: z.optional(epcSchema),
         gas_safety: z.optional(gasSafetySchema),
@@ -101,7 +117,11 @@ function buildSchemas() {
     error: z.optional(
       z.union([
         z.string(),
-        z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()), details: z.optional(z.unknown()) }),
+        z.looseObject({
+          code: z.optional(z.string()),
+          message: z.optional(z.string()),
+          details: z.optional(z.unknown()),
+        }),
       ]),
     ),
     code: z.optional(z.union([z.string(), z.number()])),
@@ -112,7 +132,10 @@ function buildSchemas() {
     errors: z.optional(z.array(z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()) }))),
   });
 
-  const count = preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.int().check(z.nonnegative()));
+  const count = preprocess(
+    (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
+    z.int().check(z.nonnegative()),
+  );
   const list = opt(z.array(z.unknown()));
 
   /** A page of bulk results: envelope only; the items are read one by one so that one bad item does not sink the page. */
@@ -145,7 +168,18 @@ function buildSchemas() {
     postcode: opt(z.string()),
   });
 
-  return { epcSchema, gasSafetySchema, eicrSchema, licensingSchema, depositSchema, checkResultSchema, bulkJobSchema, errorBodySchema, bulkResultsSchema, addressRecordSchema };
+  return {
+    epcSchema,
+    gasSafetySchema,
+    eicrSchema,
+    licensingSchema,
+    depositSchema,
+    checkResultSchema,
+    bulkJobSchema,
+    errorBodySchema,
+    bulkResultsSchema,
+    addressRecordSchema,
+  };
 }
 
 let built: ReturnType<typeof buildSchemas> | undefined;
@@ -206,11 +240,16 @@ function issueText(i: z.core.$ZodIssue): string {
 }
 
 /** Parse a check result; a missing check member is a warning, a malformed one is an error. */
-export function parseCheckResult(value: unknown, requested: readonly string[] = CHECK_NAMES): ParseOutcome<CheckResult> {
+export function parseCheckResult(
+  value: unknown,
+  requested: readonly string[] = CHECK_NAMES,
+): ParseOutcome<CheckResult> {
   // A result wrapped in an envelope ({ data: {...} } or { result: {...} }) is read from inside it.
   if (value && typeof value === "object" && !("checks" in value)) {
     const o = value as Record<string, unknown>;
-    const inner = [o.data, o.result, o.property].find((x) => x && typeof x === "object" && !Array.isArray(x) && "checks" in x);
+    const inner = [o.data, o.result, o.property].find(
+      (x) => x && typeof x === "object" && !Array.isArray(x) && "checks" in x,
+    );
     if (inner) value = inner;
   }
   const parsed = schemas().checkResultSchema.safeParse(value);
@@ -237,12 +276,16 @@ export function parseAddressList(value: unknown): ParseOutcome<AddressList> {
   const list = Array.isArray(value)
     ? value
     : value && typeof value === "object"
-      ? ((value as Record<string, unknown>).results ?? (value as Record<string, unknown>).addresses ?? (value as Record<string, unknown>).data)
+      ? ((value as Record<string, unknown>).results ??
+        (value as Record<string, unknown>).addresses ??
+        (value as Record<string, unknown>).data)
       : undefined;
-  if (!Array.isArray(list)) return { ok: false, message: "Malformed address list: no list of addresses in the response" };
+  if (!Array.isArray(list))
+    return { ok: false, message: "Malformed address list: no list of addresses in the response" };
   const out: AddressList = [];
   const warnings: string[] = [];
-  const envelope = !Array.isArray(value) && value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  const envelope =
+    !Array.isArray(value) && value && typeof value === "object" ? (value as Record<string, unknown>) : {};
   const total = Number(envelope.total ?? envelope.total_results ?? envelope.count);
   if (Number.isInteger(total) && total >= list.length) out.total = total;
   list.forEach((item, i) => {
@@ -255,7 +298,10 @@ export function parseAddressList(value: unknown): ParseOutcome<AddressList> {
     const line1 = str(r.address_line_1) ?? str(r.line_1);
     const town = str(r.town) ?? str(r.post_town);
     const postcode = str(r.postcode);
-    const full = str(r.address) ?? str(r.full_address) ?? [line1, str(r.address_line_2), town, postcode].filter(Boolean).join(", ");
+    const full =
+      str(r.address) ??
+      str(r.full_address) ??
+      [line1, str(r.address_line_2), town, postcode].filter(Boolean).join(", ");
     out.push({ uprn: r.uprn, address: full, addressLine1: line1, town, postcode, raw: r });
   });
   return { ok: true, value: out, warnings };

@@ -20,11 +20,13 @@ export function cellDay(v: unknown): string | null {
 }
 
 const USER_HEADERS: Record<keyof UserDates | "owner" | "address", RegExp> = {
-  eicrDate: /^(eicr|electrical (safety )?(report|inspection|certificate))( (inspection|report|test|certificate))? date$|^date of (last )?eicr$|^last eicr$/,
+  eicrDate:
+    /^(eicr|electrical (safety )?(report|inspection|certificate))( (inspection|report|test|certificate))? date$|^date of (last )?eicr$|^last eicr$/,
   licenceExpiry: /^licen[cs]e (expiry|expires|end|end date|expiry date|renewal( date)?)$/,
   depositReceived: /^(deposit (received|paid|taken)|date deposit (received|paid))( date| on)?$/,
   owner: /^(owner|landlord|client|owner name|landlord name|owner \/ landlord|landlord \/ owner)$/,
-  address: /^(address|property address|full address|address ?line ?1|line ?1|first line( of address)?|street( address)?)$/,
+  address:
+    /^(address|property address|full address|address ?line ?1|line ?1|first line( of address)?|street( address)?)$/,
 };
 
 export interface UserColumns {
@@ -40,7 +42,10 @@ export function detectUserColumns(header: readonly unknown[], exclude: ReadonlyS
   const out: UserColumns = {};
   header.forEach((h, i) => {
     if (exclude.has(i)) return;
-    const t = text(h).toLowerCase().replace(/[_\s]+/g, " ").replace(/[:.]$/, "");
+    const t = text(h)
+      .toLowerCase()
+      .replace(/[_\s]+/g, " ")
+      .replace(/[:.]$/, "");
     for (const [k, re] of Object.entries(USER_HEADERS) as [keyof UserColumns, RegExp][]) {
       if (out[k] === undefined && re.test(t)) out[k] = i;
     }
@@ -48,7 +53,11 @@ export function detectUserColumns(header: readonly unknown[], exclude: ReadonlyS
   return out;
 }
 
-const DATE_LABELS: Record<keyof UserDates, string> = { eicrDate: "EICR date", licenceExpiry: "Licence expiry", depositReceived: "Deposit received" };
+const DATE_LABELS: Record<keyof UserDates, string> = {
+  eicrDate: "EICR date",
+  licenceExpiry: "Licence expiry",
+  depositReceived: "Deposit received",
+};
 
 export interface UserDateOptions extends ReadDateOptions {
   /** The header row the columns were found in (columns at the same indexes as `row`): problems name the user's header. */
@@ -59,7 +68,11 @@ export interface UserDateOptions extends ReadDateOptions {
  * A row's own dates, each read by core's one rule (dates.ts, readUserDate), and a sentence for each cell that holds
  * something that is not a date it can read: hosts put those in the row's Message and count the rows in the summary.
  */
-export function readUserDates(row: readonly unknown[], cols: UserColumns, o: UserDateOptions = {}): { dates: UserDates; problems: string[] } {
+export function readUserDates(
+  row: readonly unknown[],
+  cols: UserColumns,
+  o: UserDateOptions = {},
+): { dates: UserDates; problems: string[] } {
   const dates: UserDates = {};
   const problems: string[] = [];
   for (const k of ["eicrDate", "licenceExpiry", "depositReceived"] as const) {
@@ -77,4 +90,3 @@ export function readUserDates(row: readonly unknown[], cols: UserColumns, o: Use
 export function userDatesOf(row: readonly unknown[], cols: UserColumns, o: UserDateOptions = {}): UserDates {
   return readUserDates(row, cols, o).dates;
 }
-

@@ -22,7 +22,10 @@ module.exports = (_env, argv = {}) => ({
       {
         test: /\.ts$/,
         exclude: /node_modules/,
-        use: { loader: "ts-loader", options: { transpileOnly: true, compilerOptions: { target: "ES2019", module: "esnext", sourceMap: false } } },
+        use: {
+          loader: "ts-loader",
+          options: { transpileOnly: true, compilerOptions: { target: "ES2019", module: "esnext", sourceMap: false } },
+        },
       },
     ],
   },

@@ -84,11 +84,20 @@ export function bankHolidays(year: number, where: Jurisdiction): string[] {
   const special = SPECIAL_BANK_HOLIDAYS[where].filter((d) => d.startsWith(String(year)));
   let days: string[];
   if (where === "scotland") {
-    days = withSubstitutes([ymd(year, 1, 1), ymd(year, 1, 2), ymd(year, 11, 30), ...christmas], [goodFriday, earlyMay, spring, monday(year, 8, 1)]);
+    days = withSubstitutes(
+      [ymd(year, 1, 1), ymd(year, 1, 2), ymd(year, 11, 30), ...christmas],
+      [goodFriday, earlyMay, spring, monday(year, 8, 1)],
+    );
   } else if (where === "northern_ireland") {
-    days = withSubstitutes([ymd(year, 1, 1), ymd(year, 3, 17), ymd(year, 7, 12), ...christmas], [goodFriday, easterMonday, earlyMay, spring, monday(year, 8, -1)]);
+    days = withSubstitutes(
+      [ymd(year, 1, 1), ymd(year, 3, 17), ymd(year, 7, 12), ...christmas],
+      [goodFriday, easterMonday, earlyMay, spring, monday(year, 8, -1)],
+    );
   } else {
-    days = withSubstitutes([ymd(year, 1, 1), ...christmas], [goodFriday, easterMonday, earlyMay, spring, monday(year, 8, -1)]);
+    days = withSubstitutes(
+      [ymd(year, 1, 1), ...christmas],
+      [goodFriday, easterMonday, earlyMay, spring, monday(year, 8, -1)],
+    );
   }
   return [...new Set([...days, ...special])].sort();
 }
@@ -98,7 +107,11 @@ const cache = new Map<number, Set<string>>();
 export function ukBankHolidays(year: number): Set<string> {
   let s = cache.get(year);
   if (!s) {
-    s = new Set([...bankHolidays(year, "england_wales"), ...bankHolidays(year, "scotland"), ...bankHolidays(year, "northern_ireland")]);
+    s = new Set([
+      ...bankHolidays(year, "england_wales"),
+      ...bankHolidays(year, "scotland"),
+      ...bankHolidays(year, "northern_ireland"),
+    ]);
     cache.set(year, s);
   }
   return s;

@@ -68,7 +68,11 @@ export interface ChunkOptions {
  * budget before the next starts, a run cut where a request is full (its rest opens the next one). A row too large for
  * a request on its own still goes, alone: Excel is then the judge, and its refusal is reported.
  */
-export function packWriteChunks(runs: readonly (readonly [number, number])[], rowBytes: (offset: number) => number, opts: ChunkOptions = {}): WriteChunk[] {
+export function packWriteChunks(
+  runs: readonly (readonly [number, number])[],
+  rowBytes: (offset: number) => number,
+  opts: ChunkOptions = {},
+): WriteChunk[] {
   const budget = opts.budgetBytes ?? EXCEL_REQUEST_BUDGET_BYTES;
   const overhead = opts.pieceOverheadBytes ?? RANGE_OVERHEAD_BYTES;
   const maxRows = opts.maxRows ?? Infinity;
@@ -105,4 +109,5 @@ export function packWriteChunks(runs: readonly (readonly [number, number])[], ro
 }
 
 /** The fewest requests `totalBytes` could ever take under `limitBytes`: the floor a packing is measured against. */
-export const requestFloor = (totalBytes: number, limitBytes = EXCEL_REQUEST_LIMIT_BYTES): number => Math.max(1, Math.ceil(totalBytes / limitBytes));
+export const requestFloor = (totalBytes: number, limitBytes = EXCEL_REQUEST_LIMIT_BYTES): number =>
+  Math.max(1, Math.ceil(totalBytes / limitBytes));

@@ -28,7 +28,9 @@ export function installRuntime(rt: ComplianceRuntime | undefined): void {
   (globalThis as unknown as Record<symbol, ComplianceRuntime | undefined>)[SLOT] = rt;
 }
 
-export function createRuntime(o: { store?: UserStore; fallbackBaseUrl?: string; fetch?: typeof fetch } = {}): ComplianceRuntime {
+export function createRuntime(
+  o: { store?: UserStore; fallbackBaseUrl?: string; fetch?: typeof fetch } = {},
+): ComplianceRuntime {
   const settings = new SettingsStore(o.store, o.fallbackBaseUrl);
   const getConfig = async () => {
     const s = await settings.load();

@@ -2,7 +2,17 @@
  * Per-user settings of the Excel add-in (API key, base URL, plan), shared by the task pane and the custom functions.
  * Kept in OfficeRuntime.storage or partitioned localStorage, never in the workbook, so sharing a file never shares a key.
  */
-import { batchCapFor, parseWindowSettings, storedActionDays, storedPlan, storedWindows, validateApiKey, validateBaseUrl, type PlanName, type WindowSettings } from "../core";
+import {
+  batchCapFor,
+  parseWindowSettings,
+  storedActionDays,
+  storedPlan,
+  storedWindows,
+  validateApiKey,
+  validateBaseUrl,
+  type PlanName,
+  type WindowSettings,
+} from "../core";
 
 /** In-memory store, for tests and for hosts with no storage at all (the key then lasts one session). */
 export function memoryStore(): UserStore {
@@ -37,7 +47,13 @@ export interface AddinSettings {
   actionDays: number;
 }
 
-const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan", windows: "compliance.windows", actionDays: "compliance.actionDays" } as const;
+const KEYS = {
+  apiKey: "compliance.apiKey",
+  baseUrl: "compliance.baseUrl",
+  plan: "compliance.plan",
+  windows: "compliance.windows",
+  actionDays: "compliance.actionDays",
+} as const;
 
 /** localStorage under Office's partition key: Excel on the web isolates add-ins per document origin with it. */
 export function partitionedLocalStorage(storage: Storage, partitionKey: string | undefined): UserStore {
@@ -173,4 +189,3 @@ export class SettingsStore {
     for (const l of this.listeners) l(this.cached, current);
   }
 }
-

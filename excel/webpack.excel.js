@@ -35,7 +35,9 @@ function productionOrigin(env) {
  * https, or http for localhost only. A URL, never a key: the bundle is public.
  */
 function serviceBaseUrl(env) {
-  const raw = String(env.serviceUrl || process.env.SERVICE_BASE_URL || "").trim().replace(/\/+$/, "");
+  const raw = String(env.serviceUrl || process.env.SERVICE_BASE_URL || "")
+    .trim()
+    .replace(/\/+$/, "");
   if (!raw) return "";
   const m = /^(https?):\/\/(\[[^\]]+\]|[^/:?#\s@]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(raw);
   const local = m && ["localhost", "127.0.0.1", "[::1]"].includes(m[2].toLowerCase());
@@ -53,13 +55,16 @@ class RewriteOriginPlugin {
   apply(compiler) {
     if (this.origin === DEV_ORIGIN) return;
     compiler.hooks.thisCompilation.tap("RewriteOriginPlugin", (compilation) => {
-      compilation.hooks.processAssets.tap({ name: "RewriteOriginPlugin", stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE }, (assets) => {
-        for (const name of ["functions.json"]) {
-          if (!assets[name]) continue;
-          const text = assets[name].source().toString().split(DEV_ORIGIN).join(this.origin);
-          compilation.updateAsset(name, new compiler.webpack.sources.RawSource(text));
-        }
-      });
+      compilation.hooks.processAssets.tap(
+        { name: "RewriteOriginPlugin", stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE },
+        (assets) => {
+          for (const name of ["functions.json"]) {
+            if (!assets[name]) continue;
+            const text = assets[name].source().toString().split(DEV_ORIGIN).join(this.origin);
+            compilation.updateAsset(name, new compiler.webpack.sources.RawSource(text));
+          }
+        },
+      );
     });
   }
 }
@@ -76,12 +81,18 @@ function withVersion(text) {
 class AllowDataTypesPlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap("AllowDataTypesPlugin", (compilation) => {
-      compilation.hooks.processAssets.tap({ name: "AllowDataTypesPlugin", stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE }, (assets) => {
-        if (!assets["functions.json"]) return;
-        const json = JSON.parse(assets["functions.json"].source().toString());
-        json.allowCustomDataForDataTypeAny = true;
-        compilation.updateAsset("functions.json", new compiler.webpack.sources.RawSource(JSON.stringify(json, null, 2)));
-      });
+      compilation.hooks.processAssets.tap(
+        { name: "AllowDataTypesPlugin", stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE },
+        (assets) => {
+          if (!assets["functions.json"]) return;
+          const json = JSON.parse(assets["functions.json"].source().toString());
+          json.allowCustomDataForDataTypeAny = true;
+          compilation.updateAsset(
+            "functions.json",
+            new compiler.webpack.sources.RawSource(JSON.stringify(json, null, 2)),
+          );
+        },
+      );
     });
   }
 }
@@ -104,7 +115,11 @@ module.exports = (env = {}, argv = {}) => {
     // every module (core, zod/mini, settings) is on the page once, as one instance. The Action list and summary
     // builders are a chunk of their own (action-sheets.js), fetched when first used.
     entry: {
-      taskpane: [path.join(ROOT, "excel/taskpane/taskpane.ts"), functionsEntry, path.join(ROOT, "excel/commands/commands.ts")],
+      taskpane: [
+        path.join(ROOT, "excel/taskpane/taskpane.ts"),
+        functionsEntry,
+        path.join(ROOT, "excel/commands/commands.ts"),
+      ],
     },
     output: {
       path: path.join(ROOT, "dist/excel"),
@@ -124,7 +139,11 @@ module.exports = (env = {}, argv = {}) => {
           use: {
             loader: "ts-loader",
             // Type errors are reported by `npm run typecheck`; transpile-only keeps builds fast.
-            options: { transpileOnly: true, configFile: path.join(ROOT, "tsconfig.json"), compilerOptions: { module: "esnext", target: "ES2020", sourceMap: true } },
+            options: {
+              transpileOnly: true,
+              configFile: path.join(ROOT, "tsconfig.json"),
+              compilerOptions: { module: "esnext", target: "ES2020", sourceMap: true },
+            },
           },
         },
       ],

@@ -30,10 +30,18 @@ class TypecheckPlugin {
           const read = ts.readConfigFile(configFile, ts.sys.readFile);
           const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile));
           const program = ts.createProgram(parsed.fileNames, parsed.options);
-          const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => !d.file || d.file.fileName.startsWith(HERE + path.sep) || d.file.fileName.startsWith(HERE + "/"));
+          const diagnostics = ts
+            .getPreEmitDiagnostics(program)
+            .filter(
+              (d) => !d.file || d.file.fileName.startsWith(HERE + path.sep) || d.file.fileName.startsWith(HERE + "/"),
+            );
           for (const d of diagnostics) {
-            const where = d.file ? `${path.relative(ROOT, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start || 0).line + 1}: ` : "";
-            compilation.errors.push(new webpack.WebpackError(`${where}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`));
+            const where = d.file
+              ? `${path.relative(ROOT, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start || 0).line + 1}: `
+              : "";
+            compilation.errors.push(
+              new webpack.WebpackError(`${where}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`),
+            );
           }
         }
       });
@@ -93,7 +101,8 @@ function demoDataHtml(content) {
   const m = /export const DEMO_DATA = ("(?:[^"\\]|\\.)*");/.exec(content.toString("utf8"));
   if (!m) throw new Error("core/demo-data.ts must define DEMO_DATA as one string literal");
   const text = JSON.parse(m[1]);
-  if (!Array.isArray(JSON.parse(text)) || /[<>&]/.test(text)) throw new Error("DEMO_DATA must be a JSON array with no < > &");
+  if (!Array.isArray(JSON.parse(text)) || /[<>&]/.test(text))
+    throw new Error("DEMO_DATA must be a JSON array with no < > &");
   return text;
 }
 
@@ -114,7 +123,14 @@ module.exports = (_env = {}, argv = {}) => {
       path: path.join(ROOT, "dist/gsheets"),
       filename: "[name].js",
       clean: true,
-      environment: { arrowFunction: true, const: true, destructuring: true, forOf: true, module: false, dynamicImport: false },
+      environment: {
+        arrowFunction: true,
+        const: true,
+        destructuring: true,
+        forOf: true,
+        module: false,
+        dynamicImport: false,
+      },
     },
     resolve: { extensions: [".ts", ".js", ".cjs", ".mjs"] },
     module: { rules: [tsRule] },
@@ -130,7 +146,11 @@ module.exports = (_env = {}, argv = {}) => {
       // it leaves alone). Not `unsafe` (String(x) as ""+x and the like: 0.4 KB) nor pure_getters (0.2 KB): they change
       // what an error path does for too little. `toplevel` would buy nothing: every name but the entry points is
       // already inside the bundle's closure and mangled, and the entry points must keep theirs.
-      minimizeOptions: { javascript: { ecma: ES, compress: { passes: 3, unsafe_arrows: true } }, html: false, css: false },
+      minimizeOptions: {
+        javascript: { ecma: ES, compress: { passes: 3, unsafe_arrows: true } },
+        html: false,
+        css: false,
+      },
       splitChunks: false,
       runtimeChunk: false,
     },
@@ -156,7 +176,8 @@ module.exports = (_env = {}, argv = {}) => {
       // The demo's properties are not in Code.js: core/demo-source.ts gives way to gsheets/server/demo-source.ts, which
       // reads DemoData.html (core/demo-data.ts's JSON text, written here) when the demo is used.
       new webpack.NormalModuleReplacementPlugin(/^\.\/demo-source$/, (res) => {
-        if (path.resolve(res.context) === path.join(ROOT, "core")) res.request = path.join(HERE, "server/demo-source.ts");
+        if (path.resolve(res.context) === path.join(ROOT, "core"))
+          res.request = path.join(HERE, "server/demo-source.ts");
       }),
       new CopyWebpackPlugin({
         patterns: [

@@ -119,7 +119,8 @@ function emptyStats(): Omit<SandboxStats, "callbacks"> {
 function positiveInt(raw: unknown, name: string, fallback: number, max = Infinity): number {
   const t = optionalText(raw, name);
   if (t === undefined) return fallback;
-  if (!/^\d+$/.test(t) || Number(t) < 1) throw new ApiError(400, "invalid_request", `${name} must be a positive integer.`);
+  if (!/^\d+$/.test(t) || Number(t) < 1)
+    throw new ApiError(400, "invalid_request", `${name} must be a positive integer.`);
   return Math.min(Number(t), max);
 }
 
@@ -164,7 +165,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dataset: () => dataset,
     clock: () => ({ today: dataset.today, anchor: anchor.today }),
     setToday(today) {
-      if (today !== null && !isDay(today)) throw new ApiError(400, "invalid_request", `today must be a YYYY-MM-DD date; got "${String(today).slice(0, 40)}".`);
+      if (today !== null && !isDay(today))
+        throw new ApiError(
+          400,
+          "invalid_request",
+          `today must be a YYYY-MM-DD date; got "${String(today).slice(0, 40)}".`,
+        );
       dataset = datasetOnDay(anchor, today ?? anchor.today);
     },
   };
@@ -185,7 +191,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const [status, reason, apiCode, message] =
         code === "HPE_HEADER_OVERFLOW"
           ? [431, "Request Header Fields Too Large", "headers_too_large", "The request headers are too large."]
-          : [400, "Bad Request", "invalid_request", `The request could not be read (${code ?? "malformed HTTP"}); encode non-ASCII characters in the URL.`];
+          : [
+              400,
+              "Bad Request",
+              "invalid_request",
+              `The request could not be read (${code ?? "malformed HTTP"}); encode non-ASCII characters in the URL.`,
+            ];
       const body = JSON.stringify(new ApiError(status, apiCode, message).toBody());
       socket.end(
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -196,15 +207,19 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // It is still counted and answered with the contract's body and headers here.
     frameworkErrors: (error, req, genericReply) => {
       const reply = genericReply as unknown as FastifyReply;
-      rateLimits.limitRequest(req as unknown as FastifyRequest, reply).then(
-        () => new ApiError(400, "invalid_request", `The request URL could not be read (${error.code}).`),
-        (err: unknown) => (err instanceof ApiError ? err : new ApiError(500, "internal_error", "Internal server error.")),
-      ).then((api) => {
-        reply.header("Access-Control-Allow-Origin", "*");
-        reply.header("Access-Control-Expose-Headers", EXPOSED_HEADERS.join(", "));
-        if (api.retryAfter !== undefined) reply.header("Retry-After", String(api.retryAfter));
-        reply.code(api.status).type("application/json; charset=utf-8").send(api.toBody());
-      });
+      rateLimits
+        .limitRequest(req as unknown as FastifyRequest, reply)
+        .then(
+          () => new ApiError(400, "invalid_request", `The request URL could not be read (${error.code}).`),
+          (err: unknown) =>
+            err instanceof ApiError ? err : new ApiError(500, "internal_error", "Internal server error."),
+        )
+        .then((api) => {
+          reply.header("Access-Control-Allow-Origin", "*");
+          reply.header("Access-Control-Expose-Headers", EXPOSED_HEADERS.join(", "));
+          if (api.retryAfter !== undefined) reply.header("Retry-After", String(api.retryAfter));
+          reply.code(api.status).type("application/json; charset=utf-8").send(api.toBody());
+        });
     },
   });
 
@@ -239,10 +254,14 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await rateLimits.limitRequest(req, reply);
     if (state.route === "other") return;
     const auth = authenticate(req.headers.authorization);
-    if (auth.kind === "missing") throw new ApiError(401, "missing_api_key", "Send the header Authorization: Bearer <API key>.");
-    if (auth.kind === "invalid") throw new ApiError(401, "invalid_api_key", "The API key is not valid; send Authorization: Bearer <API key>.");
+    if (auth.kind === "missing")
+      throw new ApiError(401, "missing_api_key", "Send the header Authorization: Bearer <API key>.");
+    if (auth.kind === "invalid")
+      throw new ApiError(401, "invalid_api_key", "The API key is not valid; send Authorization: Bearer <API key>.");
     if (auth.kind === "no_api") {
-      throw new ApiError(403, "plan_not_permitted", "API access needs the Professional or Enterprise plan.", { plan: "basic" });
+      throw new ApiError(403, "plan_not_permitted", "API access needs the Professional or Enterprise plan.", {
+        plan: "basic",
+      });
     }
     state.key = auth.key;
     state.plan = auth.plan;
@@ -257,7 +276,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case "rate_limit":
         reply.header("x-ratelimit-remaining", 0);
         reply.header("x-ratelimit-reset", 1);
-        throw new ApiError(429, "rate_limited", "Rate limit exceeded (sandbox fault); retry in 1 s.", { scope: "minute", retry_after: 1 }, 1);
+        throw new ApiError(
+          429,
+          "rate_limited",
+          "Rate limit exceeded (sandbox fault); retry in 1 s.",
+          { scope: "minute", retry_after: 1 },
+          1,
+        );
       case "malformed_json":
         state.malformed = true;
         break;
@@ -294,7 +319,11 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const status = fromFastify ? (err.statusCode as number) : 500;
       if (status >= 500) req.log.error(err);
       const isJson = err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError;
-      api = new ApiError(status, isJson ? "invalid_json" : codeForStatus(status), status >= 500 ? "Internal server error." : err.message);
+      api = new ApiError(
+        status,
+        isJson ? "invalid_json" : codeForStatus(status),
+        status >= 500 ? "Internal server error." : err.message,
+      );
     }
     if (api.retryAfter !== undefined) reply.header("Retry-After", String(api.retryAfter));
     reply.code(api.status).type("application/json; charset=utf-8").send(api.toBody());
@@ -302,14 +331,16 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0];
-    reply.code(404).type("application/json; charset=utf-8").send(
-      new ApiError(404, "not_found", `No route ${req.method} ${path.slice(0, 200)}.`).toBody(),
-    );
+    reply
+      .code(404)
+      .type("application/json; charset=utf-8")
+      .send(new ApiError(404, "not_found", `No route ${req.method} ${path.slice(0, 200)}.`).toBody());
   });
 
   const owner = (req: FastifyRequest): { key: string; plan: "professional" | "enterprise" } => {
     const s = states.get(req);
-    if (!s?.key || !s.plan) throw new ApiError(401, "missing_api_key", "Send the header Authorization: Bearer <API key>.");
+    if (!s?.key || !s.plan)
+      throw new ApiError(401, "missing_api_key", "Send the header Authorization: Bearer <API key>.");
     return { key: s.key, plan: s.plan };
   };
 
@@ -322,8 +353,19 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     base_url: "/v1",
     authentication: "Authorization: Bearer <API key>",
     sandbox_keys: Object.keys(API_KEYS),
-    endpoints: ["GET /v1/api/check?uprn=", "GET /v1/api/check?postcode=&address=", "POST /v1/api/check/bulk", "GET /v1/api/check/bulk/{job_id}/results", "GET /v1/api/addresses?postcode=|q="],
-    sandbox_controls: ["GET /__sandbox/examples", "GET|POST /__sandbox/faults", "GET|POST|DELETE /__sandbox/clock", "GET /__sandbox/stats"],
+    endpoints: [
+      "GET /v1/api/check?uprn=",
+      "GET /v1/api/check?postcode=&address=",
+      "POST /v1/api/check/bulk",
+      "GET /v1/api/check/bulk/{job_id}/results",
+      "GET /v1/api/addresses?postcode=|q=",
+    ],
+    sandbox_controls: [
+      "GET /__sandbox/examples",
+      "GET|POST /__sandbox/faults",
+      "GET|POST|DELETE /__sandbox/clock",
+      "GET /__sandbox/stats",
+    ],
     docs: "sandbox/README.md and docs/service-contract.md in the repository",
   });
   app.get("/v1", async () => describeApi());
@@ -331,15 +373,19 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   app.get("/", async (_req, reply) => {
     const api = describeApi();
     const items = [...api.endpoints, ...api.sandbox_controls].map((e) => `<li><code>${e}</code></li>`).join("");
-    reply.type("text/html; charset=utf-8").send(
-      `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>Compliance service sandbox</title></head><body>` +
-        `<h1>Property Compliance Check Service: local sandbox</h1><p>${api.service}. Base URL: <a href="/v1">/v1</a>. ` +
-        `Send <code>${api.authentication}</code>; sandbox keys: ${api.sandbox_keys.map((k) => `<code>${k}</code>`).join(", ")}.</p>` +
-        `<ul>${items}</ul><p>See ${api.docs}.</p></body></html>`,
-    );
+    reply
+      .type("text/html; charset=utf-8")
+      .send(
+        `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>Compliance service sandbox</title></head><body>` +
+          `<h1>Property Compliance Check Service: local sandbox</h1><p>${api.service}. Base URL: <a href="/v1">/v1</a>. ` +
+          `Send <code>${api.authentication}</code>; sandbox keys: ${api.sandbox_keys.map((k) => `<code>${k}</code>`).join(", ")}.</p>` +
+          `<ul>${items}</ul><p>See ${api.docs}.</p></body></html>`,
+      );
   });
 
-  app.get("/v1/api/check", async (req) => checkResultFor(resolveProperty(dataset, req.query as Record<string, unknown>)));
+  app.get("/v1/api/check", async (req) =>
+    checkResultFor(resolveProperty(dataset, req.query as Record<string, unknown>)),
+  );
 
   app.post("/v1/api/check/bulk", async (req, reply) => {
     const { key, plan } = owner(req);
@@ -353,16 +399,24 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const cap = Math.min(limits[plan].batchCap, MAX_BATCH);
     if (properties.length > cap) {
-      throw new ApiError(413, "batch_too_large", `The ${plan} plan accepts at most ${cap} properties per request; got ${properties.length}.`, {
-        max_batch_size: cap, plan, submitted: properties.length,
-      });
+      throw new ApiError(
+        413,
+        "batch_too_large",
+        `The ${plan} plan accepts at most ${cap} properties per request; got ${properties.length}.`,
+        {
+          max_batch_size: cap,
+          plan,
+          submitted: properties.length,
+        },
+      );
     }
     const checks = parseChecks(body.checks);
     const callbackUrl = parseCallbackUrl(body.callback_url);
     const job = jobs.create(key, properties, checks, callbackUrl, faults.forNewJob() ?? "normal");
     const progress = jobs.progress(job);
     const spoiled = faults.forCreatedJob();
-    if (spoiled === "created_504") throw new ApiError(504, "gateway_timeout", "Gateway timeout (sandbox fault; the job was created).");
+    if (spoiled === "created_504")
+      throw new ApiError(504, "gateway_timeout", "Gateway timeout (sandbox fault; the job was created).");
     if (spoiled === "created_drop") {
       req.raw.socket.destroy();
       return reply;
@@ -385,7 +439,10 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const { key } = owner(req);
     const { job_id } = req.params as { job_id: string };
     const job = jobs.get(job_id, key);
-    if (!job) throw new ApiError(404, "job_not_found", `No bulk job ${job_id.slice(0, 60)} for this API key.`, { job_id: job_id.slice(0, 60) });
+    if (!job)
+      throw new ApiError(404, "job_not_found", `No bulk job ${job_id.slice(0, 60)} for this API key.`, {
+        job_id: job_id.slice(0, 60),
+      });
     const q = req.query as Record<string, unknown>;
     const page = positiveInt(q.page, "page", 1);
     const perPage = positiveInt(q.per_page, "per_page", MAX_PER_PAGE, MAX_PER_PAGE);
@@ -449,7 +506,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const body = (req.body ?? {}) as { today?: unknown; advance_days?: unknown };
     if (body.advance_days !== undefined) {
       const n = Number(body.advance_days);
-      if (!Number.isInteger(n) || Math.abs(n) > 36500) throw new ApiError(400, "invalid_request", "advance_days must be a whole number of days.");
+      if (!Number.isInteger(n) || Math.abs(n) > 36500)
+        throw new ApiError(400, "invalid_request", "advance_days must be a whole number of days.");
       control.setToday(new Date(Date.parse(dataset.today + "T00:00:00Z") + n * 86400000).toISOString().slice(0, 10));
     } else control.setToday(typeof body.today === "string" ? body.today : String(body.today));
     return control.clock();
@@ -470,8 +528,12 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       postcodes: dataset.byPostcode.size,
       uprn_by_check_status: status,
       uprn_by_epc_rating: Object.fromEntries(Object.entries(ex.epcByRating).map(([r, p]) => [r, p.uprn])),
-      uprn_by_due_within: Object.fromEntries(Object.entries(ex.dueWithin).map(([check, byBucket]) =>
-        [check, Object.fromEntries(Object.entries(byBucket).map(([b, p]) => [b, p.uprn]))])),
+      uprn_by_due_within: Object.fromEntries(
+        Object.entries(ex.dueWithin).map(([check, byBucket]) => [
+          check,
+          Object.fromEntries(Object.entries(byBucket).map(([b, p]) => [b, p.uprn])),
+        ]),
+      ),
       shared_postcode: ex.sharedPostcode.postcode,
       ambiguous_address: { postcode: ex.ambiguousAddress.postcode, address: ex.ambiguousAddress.address },
       single_property_postcode: ex.singlePropertyPostcode.postcode,
@@ -517,7 +579,11 @@ export async function startSandbox(options: StartOptions = {}): Promise<SandboxH
 }
 
 function isDay(s: unknown): s is string {
-  return typeof s === "string" && /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(s + "T00:00:00Z").toISOString().slice(0, 10) === s;
+  return (
+    typeof s === "string" &&
+    /^\d{4}-\d{2}-\d{2}$/.test(s) &&
+    new Date(s + "T00:00:00Z").toISOString().slice(0, 10) === s
+  );
 }
 
 function dayStart(day: string): Date {

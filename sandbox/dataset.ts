@@ -17,11 +17,31 @@ export type RiskLevel = "low" | "medium" | "high";
 /** An expiry is a `warning` from this many days before it until the day itself; after it, a `fail`. */
 export const WARNING_WINDOW_DAYS = 90;
 
-export interface EpcCheck { status: CheckStatus; rating: EpcRating | null; expiry: string | null }
-export interface GasSafetyCheck { status: CheckStatus; last_certificate: string | null; expiry: string | null }
-export interface EicrCheck { status: CheckStatus; expiry: string | null; detail: string | null }
-export interface LicensingCheck { status: CheckStatus; scheme: string | null; expiry: string | null }
-export interface DepositCheck { status: CheckStatus; scheme: DepositScheme | null; protected_date: string | null }
+export interface EpcCheck {
+  status: CheckStatus;
+  rating: EpcRating | null;
+  expiry: string | null;
+}
+export interface GasSafetyCheck {
+  status: CheckStatus;
+  last_certificate: string | null;
+  expiry: string | null;
+}
+export interface EicrCheck {
+  status: CheckStatus;
+  expiry: string | null;
+  detail: string | null;
+}
+export interface LicensingCheck {
+  status: CheckStatus;
+  scheme: string | null;
+  expiry: string | null;
+}
+export interface DepositCheck {
+  status: CheckStatus;
+  scheme: DepositScheme | null;
+  protected_date: string | null;
+}
 
 export interface PropertyChecks {
   epc: EpcCheck;
@@ -166,21 +186,51 @@ const AREAS: readonly Area[] = [
   { outward: "B29", town: "Birmingham", locality: "Selly Oak", council: "Birmingham", selective: true },
   { outward: "LS6", town: "Leeds", locality: "Headingley", council: "Leeds", selective: true },
   { outward: "LS2", town: "Leeds", locality: null, council: "Leeds", selective: false },
-  { outward: "EH3", town: "Edinburgh", locality: null, council: "City of Edinburgh", selective: false,
-    streets: ["Lauriston Place", "Tollcross", "Brougham Street", "Valleyfield Street", "Leven Street"] },
-  { outward: "EH9", town: "Edinburgh", locality: "Marchmont", council: "City of Edinburgh", selective: false,
-    streets: ["Marchmont Road", "Warrender Park Road", "Thirlestane Road", "Spottiswoode Street"] },
-  { outward: "CF10", town: "Cardiff", locality: null, council: "Cardiff", selective: false,
-    streets: ["Heol y Frenhines", "Stryd y Bont", "Ffordd Glyndŵr", "Churchill Way", "Bute Terrace"] },
-  { outward: "CF24", town: "Cardiff", locality: "Cathays", council: "Cardiff", selective: true,
-    streets: ["Rhodfa'r Môr", "Salisbury Road", "Cathays Terrace", "Miskin Street", "Heol Senghennydd"] },
+  {
+    outward: "EH3",
+    town: "Edinburgh",
+    locality: null,
+    council: "City of Edinburgh",
+    selective: false,
+    streets: ["Lauriston Place", "Tollcross", "Brougham Street", "Valleyfield Street", "Leven Street"],
+  },
+  {
+    outward: "EH9",
+    town: "Edinburgh",
+    locality: "Marchmont",
+    council: "City of Edinburgh",
+    selective: false,
+    streets: ["Marchmont Road", "Warrender Park Road", "Thirlestane Road", "Spottiswoode Street"],
+  },
+  {
+    outward: "CF10",
+    town: "Cardiff",
+    locality: null,
+    council: "Cardiff",
+    selective: false,
+    streets: ["Heol y Frenhines", "Stryd y Bont", "Ffordd Glyndŵr", "Churchill Way", "Bute Terrace"],
+  },
+  {
+    outward: "CF24",
+    town: "Cardiff",
+    locality: "Cathays",
+    council: "Cardiff",
+    selective: true,
+    streets: ["Rhodfa'r Môr", "Salisbury Road", "Cathays Terrace", "Miskin Street", "Heol Senghennydd"],
+  },
   { outward: "BS8", town: "Bristol", locality: "Clifton", council: "Bristol", selective: false },
   { outward: "BS5", town: "Bristol", locality: "Easton", council: "Bristol", selective: true },
   { outward: "NG7", town: "Nottingham", locality: "Lenton", council: "Nottingham", selective: true },
   { outward: "L17", town: "Liverpool", locality: "Aigburth", council: "Liverpool", selective: true },
   { outward: "L7", town: "Liverpool", locality: "Kensington", council: "Liverpool", selective: true },
-  { outward: "G12", town: "Glasgow", locality: "Hillhead", council: "Glasgow City", selective: false,
-    streets: ["Great George Street", "Otago Street", "Gibson Street", "Cecil Street", "Kersland Street"] },
+  {
+    outward: "G12",
+    town: "Glasgow",
+    locality: "Hillhead",
+    council: "Glasgow City",
+    selective: false,
+    streets: ["Great George Street", "Otago Street", "Gibson Street", "Cecil Street", "Kersland Street"],
+  },
   { outward: "NE1", town: "Newcastle upon Tyne", locality: null, council: "Newcastle", selective: false },
   { outward: "NE6", town: "Newcastle upon Tyne", locality: "Heaton", council: "Newcastle", selective: true },
   { outward: "OX4", town: "Oxford", locality: "Cowley", council: "Oxford", selective: true },
@@ -196,10 +246,22 @@ const AREAS: readonly Area[] = [
   { outward: "BT7", town: "Belfast", locality: null, council: "Belfast", selective: false },
   { outward: "AB24", town: "Aberdeen", locality: "Old Aberdeen", council: "Aberdeen City", selective: false },
   { outward: "DD1", town: "Dundee", locality: null, council: "Dundee City", selective: false },
-  { outward: "SA1", town: "Swansea", locality: null, council: "Swansea", selective: false,
-    streets: ["Heol y Castell", "Stryd Fawr", "Mansel Street", "Walter Road", "St Helen's Road"] },
-  { outward: "LL57", town: "Bangor", locality: null, council: "Gwynedd", selective: false,
-    streets: ["Ffordd Deiniol", "Stryd Fawr", "Lôn Pobty", "Glanrafon", "Ffordd Caergybi"] },
+  {
+    outward: "SA1",
+    town: "Swansea",
+    locality: null,
+    council: "Swansea",
+    selective: false,
+    streets: ["Heol y Castell", "Stryd Fawr", "Mansel Street", "Walter Road", "St Helen's Road"],
+  },
+  {
+    outward: "LL57",
+    town: "Bangor",
+    locality: null,
+    council: "Gwynedd",
+    selective: false,
+    streets: ["Ffordd Deiniol", "Stryd Fawr", "Lôn Pobty", "Glanrafon", "Ffordd Caergybi"],
+  },
   { outward: "EX4", town: "Exeter", locality: null, council: "Exeter", selective: false },
   { outward: "PL4", town: "Plymouth", locality: "Mutley", council: "Plymouth", selective: false },
   { outward: "NR2", town: "Norwich", locality: null, council: "Norwich", selective: false },
@@ -225,16 +287,69 @@ const AREAS: readonly Area[] = [
 ];
 
 const STREETS = [
-  "Acacia Avenue", "Victoria Road", "Station Road", "Church Street", "High Street", "Park Lane", "Mill Lane",
-  "Queen's Road", "King Street", "Albert Road", "Grove Road", "Manor Road", "The Crescent", "Clarendon Road",
-  "Cardigan Road", "Hyde Park Terrace", "Belle Vue Road", "Newport Road", "Ash Grove", "Beech Avenue",
-  "Cedar Close", "Elm Grove", "Hawthorn Way", "Holly Bank", "Kingsway", "Lime Street", "Maple Drive",
-  "Oak Road", "Orchard Way", "Pine Walk", "Regent Street", "Richmond Terrace", "St John's Road",
-  "St Mary's Road", "Springfield Road", "Stanley Road", "Trinity Street", "Union Street", "Vicarage Lane",
-  "Welbeck Road", "West End Lane", "Windsor Road", "York Place", "Brunswick Square", "Canal Side",
-  "Chapel Row", "Derby Road", "Egerton Road", "Falkner Street", "Gloucester Place", "Harcourt Terrace",
-  "Ivy Lane", "Jubilee Road", "Kensington Gardens", "Lambert Way", "Marlborough Road", "Nelson Street",
-  "Osborne Road", "Palmerston Road", "Raglan Street", "Salisbury Avenue", "Talbot Road", "Upper Parliament Street",
+  "Acacia Avenue",
+  "Victoria Road",
+  "Station Road",
+  "Church Street",
+  "High Street",
+  "Park Lane",
+  "Mill Lane",
+  "Queen's Road",
+  "King Street",
+  "Albert Road",
+  "Grove Road",
+  "Manor Road",
+  "The Crescent",
+  "Clarendon Road",
+  "Cardigan Road",
+  "Hyde Park Terrace",
+  "Belle Vue Road",
+  "Newport Road",
+  "Ash Grove",
+  "Beech Avenue",
+  "Cedar Close",
+  "Elm Grove",
+  "Hawthorn Way",
+  "Holly Bank",
+  "Kingsway",
+  "Lime Street",
+  "Maple Drive",
+  "Oak Road",
+  "Orchard Way",
+  "Pine Walk",
+  "Regent Street",
+  "Richmond Terrace",
+  "St John's Road",
+  "St Mary's Road",
+  "Springfield Road",
+  "Stanley Road",
+  "Trinity Street",
+  "Union Street",
+  "Vicarage Lane",
+  "Welbeck Road",
+  "West End Lane",
+  "Windsor Road",
+  "York Place",
+  "Brunswick Square",
+  "Canal Side",
+  "Chapel Row",
+  "Derby Road",
+  "Egerton Road",
+  "Falkner Street",
+  "Gloucester Place",
+  "Harcourt Terrace",
+  "Ivy Lane",
+  "Jubilee Road",
+  "Kensington Gardens",
+  "Lambert Way",
+  "Marlborough Road",
+  "Nelson Street",
+  "Osborne Road",
+  "Palmerston Road",
+  "Raglan Street",
+  "Salisbury Avenue",
+  "Talbot Road",
+  "Upper Parliament Street",
 ];
 
 const INWARD_LETTERS = "ABDEFGHJLNPQRSTUWXYZ";
@@ -296,10 +411,30 @@ function statusForExpiryDays(days: number): CheckStatus {
 const EXPIRY_WEIGHTS = weights<ExpiryBucket>({ past: 7, within30: 5, within60: 5, within90: 5, far: 78 });
 const EPC_RATING_WEIGHTS = weights<EpcRating>({ A: 3, B: 10, C: 30, D: 32, E: 15, F: 6, G: 4 });
 const GAS_WEIGHTS = weights<PropertyFacts["gas_safety"]>({ no_gas_supply: 12, missing: 3, certificate: 85 });
-const EICR_WEIGHTS = weights<PropertyFacts["eicr"]>({ not_required: 3, missing: 6, unsatisfactory: 5, satisfactory: 86 });
-const LICENSING_WEIGHTS = weights<PropertyFacts["licensing"]>({ not_required: 58, selective: 0, additional_hmo: 12, mandatory_hmo: 10 });
-const LICENSING_WEIGHTS_SELECTIVE = weights<PropertyFacts["licensing"]>({ not_required: 58, selective: 20, additional_hmo: 12, mandatory_hmo: 10 });
-const DEPOSIT_WEIGHTS = weights<PropertyFacts["deposit"]>({ no_deposit: 8, unprotected: 5, protected_late: 4, protected: 83 });
+const EICR_WEIGHTS = weights<PropertyFacts["eicr"]>({
+  not_required: 3,
+  missing: 6,
+  unsatisfactory: 5,
+  satisfactory: 86,
+});
+const LICENSING_WEIGHTS = weights<PropertyFacts["licensing"]>({
+  not_required: 58,
+  selective: 0,
+  additional_hmo: 12,
+  mandatory_hmo: 10,
+});
+const LICENSING_WEIGHTS_SELECTIVE = weights<PropertyFacts["licensing"]>({
+  not_required: 58,
+  selective: 20,
+  additional_hmo: 12,
+  mandatory_hmo: 10,
+});
+const DEPOSIT_WEIGHTS = weights<PropertyFacts["deposit"]>({
+  no_deposit: 8,
+  unprotected: 5,
+  protected_late: 4,
+  protected: 83,
+});
 const DEPOSIT_SCHEME_WEIGHTS = weights<DepositScheme>({ DPS: 40, mydeposits: 25, TDS: 35 });
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +469,11 @@ function makeChecks(rng: Rng, day: DayFn, area: Area): { checks: PropertyChecks;
   let eicr: EicrCheck;
   const eicrFact = rng.weighted(EICR_WEIGHTS);
   if (eicrFact === "not_required") {
-    eicr = { status: "not_required", expiry: null, detail: "Not let under a private tenancy (resident landlord); no EICR required." };
+    eicr = {
+      status: "not_required",
+      expiry: null,
+      detail: "Not let under a private tenancy (resident landlord); no EICR required.",
+    };
   } else if (eicrFact === "missing") {
     eicr = { status: "fail", expiry: null, detail: "No EICR on record for this property." };
   } else if (eicrFact === "unsatisfactory") {
@@ -362,8 +501,11 @@ function makeChecks(rng: Rng, day: DayFn, area: Area): { checks: PropertyChecks;
   if (licFact === "not_required") licensing = { status: "not_required", scheme: null, expiry: null };
   else {
     const scheme =
-      licFact === "selective" ? `Selective licence (${area.council})`
-        : licFact === "additional_hmo" ? "Additional HMO licence" : "Mandatory HMO licence";
+      licFact === "selective"
+        ? `Selective licence (${area.council})`
+        : licFact === "additional_hmo"
+          ? "Additional HMO licence"
+          : "Mandatory HMO licence";
     if (rng.chance(0.12)) licensing = { status: "fail", scheme, expiry: null };
     else {
       licenceHeld = true;
@@ -388,7 +530,14 @@ function makeChecks(rng: Rng, day: DayFn, area: Area): { checks: PropertyChecks;
 
   return {
     checks: { epc, gas_safety: gas, eicr, licensing, deposit_protection: deposit },
-    facts: { epc: epcFact, gas_safety: gasFact, eicr: eicrFact, licensing: licFact, licence_held: licenceHeld, deposit: depFact },
+    facts: {
+      epc: epcFact,
+      gas_safety: gasFact,
+      eicr: eicrFact,
+      licensing: licFact,
+      licence_held: licenceHeld,
+      deposit: depFact,
+    },
   };
 }
 
@@ -454,9 +603,10 @@ function buildDataset(today: string): Dataset {
     for (;;) {
       // Mostly 12 digits; about 6% are 8-10 digits, which spreadsheets tend to pad or strip.
       const digits = rng.chance(0.06) ? rng.int(8, 10) : 12;
-      const u = digits < 12
-        ? String(rng.int(10 ** (digits - 1), 10 ** digits - 1))
-        : String(100010000000 + rng.int(0, 79_999_999));
+      const u =
+        digits < 12
+          ? String(rng.int(10 ** (digits - 1), 10 ** digits - 1))
+          : String(100010000000 + rng.int(0, 79_999_999));
       if (!usedUprns.has(u)) {
         usedUprns.add(u);
         return u;
@@ -496,7 +646,14 @@ function buildDataset(today: string): Dataset {
       licensing: { status: "not_required", scheme: null, expiry: null },
       deposit_protection: { status: "pass", scheme: "DPS", protected_date: day(-250) },
     },
-    facts: { epc: "rated", gas_safety: "certificate", eicr: "missing", licensing: "not_required", licence_held: false, deposit: "protected" },
+    facts: {
+      epc: "rated",
+      gas_safety: "certificate",
+      eicr: "missing",
+      licensing: "not_required",
+      licence_held: false,
+      deposit: "protected",
+    },
     last_updated: lastUpdated(),
   });
 
@@ -570,22 +727,30 @@ export function datasetOnDay(anchor: Dataset, today: string): Dataset {
   const started = Date.now();
   const base = Date.parse(today + "T00:00:00Z");
   const days = (d: string) => Math.round((Date.parse(d + "T00:00:00Z") - base) / DAY_MS);
-  const byDate = (expiry: string | null, status: CheckStatus) => (expiry && status !== "not_required" ? statusForExpiryDays(days(expiry)) : status);
+  const byDate = (expiry: string | null, status: CheckStatus) =>
+    expiry && status !== "not_required" ? statusForExpiryDays(days(expiry)) : status;
   const properties = anchor.properties.map((p): Property => {
     const c = p.checks;
     const rated = c.epc.rating === "F" || c.epc.rating === "G";
-    const epc = { ...c.epc, status: rated ? "fail" as const : byDate(c.epc.expiry, c.epc.status) };
-    const gas = p.facts.gas_safety === "certificate" ? { ...c.gas_safety, status: byDate(c.gas_safety.expiry, c.gas_safety.status) } : { ...c.gas_safety };
+    const epc = { ...c.epc, status: rated ? ("fail" as const) : byDate(c.epc.expiry, c.epc.status) };
+    const gas =
+      p.facts.gas_safety === "certificate"
+        ? { ...c.gas_safety, status: byDate(c.gas_safety.expiry, c.gas_safety.status) }
+        : { ...c.gas_safety };
     let eicr = { ...c.eicr };
     if (p.facts.eicr === "satisfactory") {
       const status = byDate(c.eicr.expiry, c.eicr.status);
       eicr = { ...c.eicr, status, detail: status === "fail" ? `EICR expired on ${c.eicr.expiry}.` : null };
     }
-    const licensing = p.facts.licence_held ? { ...c.licensing, status: byDate(c.licensing.expiry, c.licensing.status) } : { ...c.licensing };
+    const licensing = p.facts.licence_held
+      ? { ...c.licensing, status: byDate(c.licensing.expiry, c.licensing.status) }
+      : { ...c.licensing };
     return { ...p, checks: { epc, gas_safety: gas, eicr, licensing, deposit_protection: { ...c.deposit_protection } } };
   });
   const byUprn = new Map(properties.map((p) => [p.uprn, p] as const));
-  const byPostcode = new Map([...anchor.byPostcode].map(([k, list]) => [k, list.map((p) => byUprn.get(p.uprn)!)] as const));
+  const byPostcode = new Map(
+    [...anchor.byPostcode].map(([k, list]) => [k, list.map((p) => byUprn.get(p.uprn)!)] as const),
+  );
   return { today, properties, byUprn, byPostcode, buildMs: Date.now() - started };
 }
 
@@ -727,7 +892,10 @@ export function findExamples(ds: Dataset = getDataset()): DatasetExamples {
     gasNoSupply: one("property without gas", (p) => p.facts.gas_safety === "no_gas_supply"),
     eicrMissing: one("missing EICR", (p) => p.facts.eicr === "missing"),
     eicrUnsatisfactory: one("unsatisfactory EICR", (p) => p.facts.eicr === "unsatisfactory"),
-    eicrSatisfactory: one("satisfactory EICR", (p) => p.facts.eicr === "satisfactory" && p.checks.eicr.status === "pass"),
+    eicrSatisfactory: one(
+      "satisfactory EICR",
+      (p) => p.facts.eicr === "satisfactory" && p.checks.eicr.status === "pass",
+    ),
     licensing: {
       notRequired: one("no licensing", (p) => p.facts.licensing === "not_required"),
       selective: one("selective licence", (p) => p.facts.licensing === "selective"),

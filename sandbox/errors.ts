@@ -30,18 +30,31 @@ export class ApiError extends Error {
 /** The code for an HTTP status that fastify itself produced (no route-level code applies). */
 export function codeForStatus(status: number): string {
   switch (status) {
-    case 400: return "invalid_request";
-    case 401: return "invalid_api_key";
-    case 403: return "forbidden";
-    case 404: return "not_found";
-    case 405: return "method_not_allowed";
-    case 406: return "not_acceptable";
-    case 408: return "request_timeout";
-    case 413: return "payload_too_large";
-    case 414: return "uri_too_long";
-    case 415: return "unsupported_media_type";
-    case 429: return "rate_limited";
-    case 503: return "service_unavailable";
-    default: return status >= 500 ? "internal_error" : "invalid_request";
+    case 400:
+      return "invalid_request";
+    case 401:
+      return "invalid_api_key";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 405:
+      return "method_not_allowed";
+    case 406:
+      return "not_acceptable";
+    case 408:
+      return "request_timeout";
+    case 413:
+      return "payload_too_large";
+    case 414:
+      return "uri_too_long";
+    case 415:
+      return "unsupported_media_type";
+    case 429:
+      return "rate_limited";
+    case 503:
+      return "service_unavailable";
+    default:
+      return status >= 500 ? "internal_error" : "invalid_request";
   }
 }

@@ -50,10 +50,11 @@ export interface RequestFault {
 /** Validates rules from a request body (or a test); throws ApiError 400 invalid_request. */
 export function parseFaultRules(input: unknown): FaultRule[] {
   const list = Array.isArray(input) ? input : undefined;
-  if (!list) throw new ApiError(400, "invalid_request", "Body must be { \"rules\": [ { \"kind\": ... } ] }.");
+  if (!list) throw new ApiError(400, "invalid_request", 'Body must be { "rules": [ { "kind": ... } ] }.');
   return list.map((raw, i) => {
     const r = raw as Record<string, unknown>;
-    if (typeof r !== "object" || r === null) throw new ApiError(400, "invalid_request", `rules[${i}] must be an object.`);
+    if (typeof r !== "object" || r === null)
+      throw new ApiError(400, "invalid_request", `rules[${i}] must be an object.`);
     if (!FAULT_KINDS.includes(r.kind as FaultKind)) {
       throw new ApiError(400, "invalid_request", `rules[${i}].kind must be one of ${FAULT_KINDS.join(", ")}.`);
     }
@@ -107,7 +108,12 @@ export class FaultStore {
     const out: RequestFault = { latencyMs: 0, fault: null };
     if (route === "other") return out;
     for (const r of this.rules) {
-      if (r.kind === "job_fail" || r.kind === "job_stall" || (AFTER_CREATE_FAULTS as readonly string[]).includes(r.kind)) continue;
+      if (
+        r.kind === "job_fail" ||
+        r.kind === "job_stall" ||
+        (AFTER_CREATE_FAULTS as readonly string[]).includes(r.kind)
+      )
+        continue;
       if (r.route !== "any" && r.route !== route) continue;
       if (r.kind === "latency") {
         out.latencyMs += r.latency_ms;

@@ -31,7 +31,12 @@ export interface BulkJob {
 
 export type BulkItem =
   | { index: number; input: unknown; status: "completed"; result: CheckResult }
-  | { index: number; input: unknown; status: "error"; error: { code: string; message: string; details?: Record<string, unknown> } };
+  | {
+      index: number;
+      input: unknown;
+      status: "error";
+      error: { code: string; message: string; details?: Record<string, unknown> };
+    };
 
 export interface JobProgress {
   status: JobStatus;
@@ -75,8 +80,16 @@ export class JobStore {
       for (const other of this.jobs.values()) if (other.owner === owner) startMs = Math.max(startMs, this.endOf(other));
     }
     const job: BulkJob = {
-      id, owner, createdMs, startMs, inputs, checks, callbackUrl, mode,
-      items: new Array(inputs.length), callbackSent: false,
+      id,
+      owner,
+      createdMs,
+      startMs,
+      inputs,
+      checks,
+      callbackUrl,
+      mode,
+      items: new Array(inputs.length),
+      callbackSent: false,
     };
     this.jobs.set(id, job);
     if (callbackUrl && mode !== "stall") this.scheduleCallback(job);
@@ -111,8 +124,14 @@ export class JobStore {
     }
     if (job.mode === "fail" && reachedStop) {
       return {
-        status: "failed", processed, estimatedCompletionMs, completedMs: endedMs,
-        error: { code: "job_failed", message: `The job failed after ${processed} of ${total} properties (sandbox fault).` },
+        status: "failed",
+        processed,
+        estimatedCompletionMs,
+        completedMs: endedMs,
+        error: {
+          code: "job_failed",
+          message: `The job failed after ${processed} of ${total} properties (sandbox fault).`,
+        },
       };
     }
     return { status: "processing", processed, estimatedCompletionMs, completedMs: null, error: null };
@@ -197,13 +216,20 @@ export function resultsPath(id: string): string {
 function resolveItem(ds: Dataset, index: number, input: unknown, checks: CheckName[]): BulkItem {
   try {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      throw new ApiError(400, "invalid_request", "Each property must be an object with uprn, or postcode and optional address.");
+      throw new ApiError(
+        400,
+        "invalid_request",
+        "Each property must be an object with uprn, or postcode and optional address.",
+      );
     }
     const property = resolveProperty(ds, input as Record<string, unknown>);
     return { index, input, status: "completed", result: checkResultFor(property, checks) };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    const error: { code: string; message: string; details?: Record<string, unknown> } = { code: e.code, message: e.message };
+    const error: { code: string; message: string; details?: Record<string, unknown> } = {
+      code: e.code,
+      message: e.message,
+    };
     if (e.details) error.details = e.details;
     return { index, input, status: "error", error };
   }
@@ -212,7 +238,11 @@ function resolveItem(ds: Dataset, index: number, input: unknown, checks: CheckNa
 /** Validates `checks` of a bulk request: absent = all five; else a non-empty array of known names. */
 export function parseChecks(raw: unknown): CheckName[] {
   if (raw === undefined || raw === null) return [...CHECK_NAMES];
-  if (!Array.isArray(raw) || raw.length === 0 || !raw.every((c) => typeof c === "string" && (CHECK_NAMES as readonly string[]).includes(c))) {
+  if (
+    !Array.isArray(raw) ||
+    raw.length === 0 ||
+    !raw.every((c) => typeof c === "string" && (CHECK_NAMES as readonly string[]).includes(c))
+  ) {
     throw new ApiError(400, "invalid_checks", `checks must be a non-empty array of: ${CHECK_NAMES.join(", ")}.`, {
       allowed: [...CHECK_NAMES],
     });

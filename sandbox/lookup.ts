@@ -18,7 +18,11 @@ function text(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value !== "string") {
-    throw new ApiError(400, "invalid_request", `${field} must be a string${Array.isArray(value) ? " (given more than once)" : ""}.`);
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `${field} must be a string${Array.isArray(value) ? " (given more than once)" : ""}.`,
+    );
   }
   const t = value.trim();
   return t === "" ? undefined : t;
@@ -44,7 +48,13 @@ export function normalisePostcode(raw: string): string {
 
 /** Lower-case words of an address, accents folded ("Glyndŵr" = "glyndwr"), punctuation dropped. */
 function addressWords(s: string): string[] {
-  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return (
+    s
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? []
+  );
 }
 
 function startsWithWords(have: string[], want: string[]): boolean {
@@ -62,9 +72,14 @@ function candidates(list: Property[]): { uprn: string; address: string }[] {
 
 function ambiguous(postcode: string, list: Property[], address?: string): ApiError {
   const what = address === undefined ? `Postcode ${postcode}` : `Address "${address}" at ${postcode}`;
-  return new ApiError(409, "ambiguous_property", `${what} matches ${list.length} properties; give the first line of the address or the UPRN.`, {
-    candidates: candidates(list),
-  });
+  return new ApiError(
+    409,
+    "ambiguous_property",
+    `${what} matches ${list.length} properties; give the first line of the address or the UPRN.`,
+    {
+      candidates: candidates(list),
+    },
+  );
 }
 
 /** The one property a query names; throws the contract's 400 / 404 / 409 errors. */
@@ -92,17 +107,23 @@ export function resolveProperty(ds: Dataset, q: PropertyQuery): Property {
   }
   // Whole words only: "2 Jubilee Road" must never find "42 Jubilee Road", nor "Flat 1, 153" "Flat 11, 53".
   const want = addressWords(addressText);
-  if (want.length === 0) throw new ApiError(400, "invalid_request", "The address has no letters or digits; give its first line.");
+  if (want.length === 0)
+    throw new ApiError(400, "invalid_request", "The address has no letters or digits; give its first line.");
   const same = (a: string[]) => a.length === want.length && startsWithWords(a, want);
   const exact = list.filter((p) => same(addressWords(p.address_line_1)) || same(addressWords(p.address)));
   if (exact.length === 1) return exact[0];
-  const prefix = list.filter((p) => startsWithWords(addressWords(p.address_line_1), want) || startsWithWords(addressWords(p.address), want));
+  const prefix = list.filter(
+    (p) => startsWithWords(addressWords(p.address_line_1), want) || startsWithWords(addressWords(p.address), want),
+  );
   if (prefix.length === 1) return prefix[0];
   const contains = list.filter((p) => containsWords(addressWords(p.address), want));
   if (contains.length === 1) return contains[0];
   const several = exact.length > 1 ? exact : prefix.length > 1 ? prefix : contains;
   if (several.length > 1) throw ambiguous(postcode, several, addressText);
-  throw new ApiError(404, "property_not_found", `No property "${addressText}" at postcode ${postcode}.`, { postcode, address: addressText });
+  throw new ApiError(404, "property_not_found", `No property "${addressText}" at postcode ${postcode}.`, {
+    postcode,
+    address: addressText,
+  });
 }
 
 export interface AddressRecord {
@@ -127,7 +148,11 @@ export function addressRecord(p: Property): AddressRecord {
 
 /** Lower case with accents folded, so "Glyndwr" finds "Glyndŵr". */
 function foldText(s: string): string {
-  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase();
+  return s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .normalize("NFC")
+    .toLowerCase();
 }
 
 /** Search words: split on spaces, trimmed of surrounding punctuation ("Road," -> "road"), lower case. */

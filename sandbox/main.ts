@@ -6,16 +6,19 @@ import { API_KEYS, DEFAULT_WEBHOOK_SECRET, startSandbox } from "./app";
 
 async function main(): Promise<void> {
   // SANDBOX_PORT, as for `npm start`; PORT is still read for older scripts.
-  const portVar = process.env.SANDBOX_PORT !== undefined ? "SANDBOX_PORT" : process.env.PORT !== undefined ? "PORT" : null;
+  const portVar =
+    process.env.SANDBOX_PORT !== undefined ? "SANDBOX_PORT" : process.env.PORT !== undefined ? "PORT" : null;
   const port = Number(portVar ? process.env[portVar] : 3001);
   const host = process.env.HOST ?? "127.0.0.1";
   const msPerProperty = Number(process.env.SANDBOX_MS_PER_PROPERTY ?? 20);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${portVar} must be a port number 0-65535, got ${portVar && process.env[portVar]}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${portVar} must be a port number 0-65535, got ${portVar && process.env[portVar]}`);
   if (!Number.isFinite(msPerProperty) || msPerProperty < 0) {
     throw new Error(`SANDBOX_MS_PER_PROPERTY must be a number >= 0, got ${process.env.SANDBOX_MS_PER_PROPERTY}`);
   }
   const today = process.env.SANDBOX_TODAY || undefined;
-  if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`SANDBOX_TODAY must be a YYYY-MM-DD date, got ${today}`);
+  if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today))
+    throw new Error(`SANDBOX_TODAY must be a YYYY-MM-DD date, got ${today}`);
   const sandbox = await startSandbox({
     today,
     port,
@@ -29,7 +32,9 @@ async function main(): Promise<void> {
   const lines = [
     `Property Compliance Check sandbox on ${sandbox.baseUrl}`,
     `  ${ds.properties.length} properties on ${ds.byPostcode.size} postcodes, dates relative to ${ds.today}; ${msPerProperty} ms per bulk property`,
-    ...Object.entries(API_KEYS).map(([key, plan]) => `  key ${key.padEnd(22)} (${plan === "basic" ? "basic: no API access, 403" : plan})`),
+    ...Object.entries(API_KEYS).map(
+      ([key, plan]) => `  key ${key.padEnd(22)} (${plan === "basic" ? "basic: no API access, 403" : plan})`,
+    ),
     `  try: curl -H "Authorization: Bearer sandbox-professional" "${sandbox.baseUrl}/api/check?uprn=100023336956"`,
     `  examples: ${sandbox.url}/__sandbox/examples   faults: POST ${sandbox.url}/__sandbox/faults`,
     `  clock: POST ${sandbox.url}/__sandbox/clock {"advance_days": 60} moves the sandbox's day (certificates expire)`,

@@ -6,7 +6,11 @@
  * headers naming the day window when it is closer to running out than the minute window.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, normalizeIP } from "@fastify/rate-limit";
+import rateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+  normalizeIP,
+} from "@fastify/rate-limit";
 import { ApiError } from "./errors";
 import { type PlanLimits, authenticate } from "./plans";
 
@@ -42,7 +46,12 @@ function clockStore(clock: () => number): { Store: FastifyRateLimitStoreCtor; re
   class ClockStore implements FastifyRateLimitStore {
     private readonly prefix = `${instances++}:`;
 
-    incr(key: string, cb: (err: Error | null, res?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void {
+    incr(
+      key: string,
+      cb: (err: Error | null, res?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
       const now = clock();
       let w = windows.get(this.prefix + key);
       if (!w || now - w.start >= timeWindow) {
@@ -56,7 +65,11 @@ function clockStore(clock: () => number): { Store: FastifyRateLimitStoreCtor; re
     }
 
     /** The non-mutating peek behind `{ increment: false }`. */
-    read(key: string, cb: (err: Error | null, res?: { current: number; ttl: number }) => void, timeWindow: number): void {
+    read(
+      key: string,
+      cb: (err: Error | null, res?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
       const now = clock();
       const w = windows.get(this.prefix + key);
       if (!w || now - w.start >= timeWindow) return cb(null, { current: 0, ttl: 0 });
@@ -89,9 +102,10 @@ export async function registerRateLimits(
     let caller = callers.get(req);
     if (!caller) {
       const auth = authenticate(req.headers.authorization);
-      caller = auth.kind === "ok"
-        ? { id: `key:${auth.key}`, limits: limits[auth.plan] }
-        : { id: `ip:${normalizeIP(req.ip)}`, limits: limits.professional };
+      caller =
+        auth.kind === "ok"
+          ? { id: `key:${auth.key}`, limits: limits[auth.plan] }
+          : { id: `ip:${normalizeIP(req.ip)}`, limits: limits.professional };
       callers.set(req, caller);
     }
     return caller;
@@ -107,8 +121,13 @@ export async function registerRateLimits(
     timeWindow: MINUTE_MS,
     errorResponseBuilder: (_req, ctx) => {
       const retryAfter = Math.ceil(ctx.ttl / 1000);
-      return new ApiError(429, "rate_limited", `Rate limit exceeded (${ctx.max} requests per minute); retry in ${retryAfter} s.`,
-        { scope: "minute", retry_after: retryAfter }, retryAfter);
+      return new ApiError(
+        429,
+        "rate_limited",
+        `Rate limit exceeded (${ctx.max} requests per minute); retry in ${retryAfter} s.`,
+        { scope: "minute", retry_after: retryAfter },
+        retryAfter,
+      );
     },
   });
   const perMinute = app.rateLimit();
@@ -122,8 +141,13 @@ export async function registerRateLimits(
       if (!day.isAllowed && day.remaining === 0) {
         const retryAfter = day.ttlInSeconds;
         setHeaders(reply, day.max, 0, retryAfter);
-        throw new ApiError(429, "rate_limited", `Rate limit exceeded (${day.max} requests per day); retry in ${retryAfter} s.`,
-          { scope: "day", retry_after: retryAfter }, retryAfter);
+        throw new ApiError(
+          429,
+          "rate_limited",
+          `Rate limit exceeded (${day.max} requests per day); retry in ${retryAfter} s.`,
+          { scope: "day", retry_after: retryAfter },
+          retryAfter,
+        );
       }
       await perMinute.call(app, req, reply);
       const counted = await perDay(req);

@@ -9,7 +9,15 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { CHECK_NAMES, buildDatasetFor, checkResultFor, daysUntil, findExamples, type Dataset, type Property } from "../sandbox/dataset";
+import {
+  CHECK_NAMES,
+  buildDatasetFor,
+  checkResultFor,
+  daysUntil,
+  findExamples,
+  type Dataset,
+  type Property,
+} from "../sandbox/dataset";
 
 /** The register's day the offsets are counted from; any day gives the same offsets (only the dates move). */
 export const DEMO_BASE_DAY = "2027-01-31";
@@ -77,5 +85,7 @@ export const DEMO_DATA = ${JSON.stringify(json)};
 
 if (require.main === module) {
   fs.writeFileSync(TARGET, demoDataSource());
-  console.log(`wrote ${path.relative(process.cwd(), TARGET)} (${fs.statSync(TARGET).size.toLocaleString("en-GB")} bytes)`);
+  console.log(
+    `wrote ${path.relative(process.cwd(), TARGET)} (${fs.statSync(TARGET).size.toLocaleString("en-GB")} bytes)`,
+  );
 }

@@ -24,7 +24,10 @@ function daysLeft(file) {
 function problem(defaults) {
   const files = [defaults.caCertificatePath, defaults.localhostCertificatePath, defaults.localhostKeyPath];
   if (!files.every((f) => fs.existsSync(f))) return "missing";
-  for (const [name, file] of [["CA certificate", defaults.caCertificatePath], ["localhost certificate", defaults.localhostCertificatePath]]) {
+  for (const [name, file] of [
+    ["CA certificate", defaults.caCertificatePath],
+    ["localhost certificate", defaults.localhostCertificatePath],
+  ]) {
     const left = daysLeft(file);
     if (left === null) return `the ${name} (${file}) cannot be read`;
     if (left < 0) return `the ${name} expired ${Math.ceil(-left)} day(s) ago`;
@@ -39,11 +42,15 @@ async function ensureCertificates({ root = path.resolve(__dirname, ".."), log = 
   if (!why) return { defaults, made: false, renewed: false };
   if (why !== "missing") {
     log(`Development certificate: ${why}; making new ones in ${defaults.certificateDirectory}.`);
-    for (const f of [defaults.caCertificatePath, defaults.localhostCertificatePath, defaults.localhostKeyPath]) fs.rmSync(f, { force: true });
+    for (const f of [defaults.caCertificatePath, defaults.localhostCertificatePath, defaults.localhostKeyPath])
+      fs.rmSync(f, { force: true });
   }
   if (process.platform === "win32" || process.platform === "darwin") {
     // Generates and trusts the developer CA (asks for permission), as Office's own templates do.
-    spawnSync(process.execPath, [require.resolve("office-addin-dev-certs/cli.js"), "install"], { stdio: "inherit", cwd: root });
+    spawnSync(process.execPath, [require.resolve("office-addin-dev-certs/cli.js"), "install"], {
+      stdio: "inherit",
+      cwd: root,
+    });
   }
   if (problem(defaults)) {
     // On Linux there is nothing to trust it with (no system store Office reads): generate only.
@@ -58,7 +65,12 @@ async function ensureCertificates({ root = path.resolve(__dirname, ".."), log = 
   }
   const still = problem(defaults);
   if (still) throw new Error(`could not make development certificates: ${still}`);
-  return { defaults, made: true, renewed: why !== "missing", daysLeft: Math.floor(daysLeft(defaults.localhostCertificatePath)) };
+  return {
+    defaults,
+    made: true,
+    renewed: why !== "missing",
+    daysLeft: Math.floor(daysLeft(defaults.localhostCertificatePath)),
+  };
 }
 
 /**
@@ -68,13 +80,17 @@ async function ensureCertificates({ root = path.resolve(__dirname, ".."), log = 
 function certificateNotice(defaults, made) {
   const ca = new X509Certificate(fs.readFileSync(defaults.caCertificatePath));
   const until = new Date(Date.parse(ca.validTo)).toISOString().slice(0, 10);
-  const trust = {
-    win32: `certutil -user -addstore Root "${defaults.caCertificatePath}"   (Chrome and Edge use the Windows store)`,
-    darwin: `security add-trusted-cert -r trustRoot -k ~/Library/Keychains/login.keychain-db "${defaults.caCertificatePath}"`,
-  }[process.platform] || `Chrome/Chromium/Edge: certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n office-addin-dev-ca -i "${defaults.caCertificatePath}"`;
+  const trust =
+    {
+      win32: `certutil -user -addstore Root "${defaults.caCertificatePath}"   (Chrome and Edge use the Windows store)`,
+      darwin: `security add-trusted-cert -r trustRoot -k ~/Library/Keychains/login.keychain-db "${defaults.caCertificatePath}"`,
+    }[process.platform] ||
+    `Chrome/Chromium/Edge: certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n office-addin-dev-ca -i "${defaults.caCertificatePath}"`;
   return [
     `Certificate: CA ${defaults.caCertificatePath}, valid until ${until}; remade by \`npm start\` 7 days before then.`,
-    made ? "  A new CA was just made: trust it now (and again each time it is remade), or Excel on the web shows a blank pane." : "  Trusted once, it stays trusted until it is remade.",
+    made
+      ? "  A new CA was just made: trust it now (and again each time it is remade), or Excel on the web shows a blank pane."
+      : "  Trusted once, it stays trusted until it is remade.",
     `  Trust it: ${trust}`,
     `  Steps for each system and browser: docs/excel.md, "Trusting the development certificate".`,
   ].join("\n");

@@ -46,7 +46,14 @@ async function main() {
       headers: { "Access-Control-Allow-Origin": "*" },
       // office.js from the @microsoft/office-js package at /office-js/: taskpane.html falls back to it when Microsoft's
       // CDN cannot be reached (offline, a locked-down network).
-      static: [{ directory: path.join(ROOT, "node_modules/@microsoft/office-js/dist"), publicPath: "/office-js", watch: false, serveIndex: false }],
+      static: [
+        {
+          directory: path.join(ROOT, "node_modules/@microsoft/office-js/dist"),
+          publicPath: "/office-js",
+          watch: false,
+          serveIndex: false,
+        },
+      ],
       // The bare origin says what it is instead of "Cannot GET /".
       setupMiddlewares: (middlewares, devServer) => {
         devServer.app.get("/", (_req, res) => res.type("html").send(homePage()));

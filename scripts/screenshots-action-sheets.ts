@@ -18,7 +18,10 @@ import { computeSheet } from "../test/helpers/formulas";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
 const OUT = path.join(__dirname, "../assets/screenshots");
-const esc = (v: unknown) => String(v ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const esc = (v: unknown) =>
+  String(v ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;");
 const iso = (serial: number) => new Date((serial - 25569) * 86400000).toISOString().slice(0, 10);
 const PALETTE = ["#4F6BED", "#E3008C", "#00A5AF", "#8764B8", "#CA5010"];
 
@@ -26,11 +29,23 @@ async function main(): Promise<void> {
   const ds = buildDatasetFor(new Date());
   const props = ds.properties.slice(0, 400);
   const landlords = ["Acorn Lettings", "B. Shah", "Castle Homes", "D. Okafor"];
-  const block = [outputHeaders(), ...props.map((p) => outputRow({ result: checkResultFor(p) as CheckResult }, new Date().toISOString()))];
+  const block = [
+    outputHeaders(),
+    ...props.map((p) => outputRow({ result: checkResultFor(p) as CheckResult }, new Date().toISOString())),
+  ];
   const s = createStandIn();
-  s.api.seed("Sheet1", "A1", [["UPRN", "Address", "Landlord"], ...props.map((p, i) => [p.uprn, p.address_line_1, landlords[i % 4]])]);
-  await s.Excel.run((ctx: Excel.RequestContext) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 0, columnIndex: 3 }, block, block.keys()));
-  const built = await buildActionSheets((fn) => s.Excel.run(fn as never), { sheet: "Sheet1", headerRow: 0, blockColumn: 3, inputColumns: { uprn: 0, address: 1 } }, { today: ds.today, withinDays: 30 });
+  s.api.seed("Sheet1", "A1", [
+    ["UPRN", "Address", "Landlord"],
+    ...props.map((p, i) => [p.uprn, p.address_line_1, landlords[i % 4]]),
+  ]);
+  await s.Excel.run((ctx: Excel.RequestContext) =>
+    writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 0, columnIndex: 3 }, block, block.keys()),
+  );
+  const built = await buildActionSheets(
+    (fn) => s.Excel.run(fn as never),
+    { sheet: "Sheet1", headerRow: 0, blockColumn: 3, inputColumns: { uprn: 0, address: 1 } },
+    { today: ds.today, withinDays: 30 },
+  );
   if (!built.ok) throw new Error(built.line);
 
   const frame = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><style>
@@ -55,19 +70,37 @@ async function main(): Promise<void> {
       })
       .join("")}</tr>`;
   });
-  const listHtml = frame(`Action list: ${built.open} actions overdue or due within 30 days (first 18 shown), 400 sandbox properties`, `<div class="wrap"><table>${rows}</table></div>`);
+  const listHtml = frame(
+    `Action list: ${built.open} actions overdue or due within 30 days (first 18 shown), 400 sandbox properties`,
+    `<div class="wrap"><table>${rows}</table></div>`,
+  );
 
   // Compliance summary: computed values, and the chart drawn from its table.
-  const values = computeSheet({ Sheet1: s.api.sourceGrid("Sheet1"), "Compliance summary": s.api.sourceGrid("Compliance summary") }, "Compliance summary");
-  const bold = new Set(values.map((r, i) => (["Compliance summary", "Check", "Risk level", "Window", "Actions due"].includes(String(r[0])) ? i : -1)));
+  const values = computeSheet(
+    { Sheet1: s.api.sourceGrid("Sheet1"), "Compliance summary": s.api.sourceGrid("Compliance summary") },
+    "Compliance summary",
+  );
+  const bold = new Set(
+    values.map((r, i) =>
+      ["Compliance summary", "Check", "Risk level", "Window", "Actions due"].includes(String(r[0])) ? i : -1,
+    ),
+  );
   let table = "";
   values.forEach((r, i) => {
-    table += `<tr><th class="rh">${i + 1}</th>${r.slice(0, 7).map((v) => `<td class="${bold.has(i) ? "b" : ""}">${esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : v ?? "")}</td>`).join("")}</tr>`;
+    table += `<tr><th class="rh">${i + 1}</th>${r
+      .slice(0, 7)
+      .map(
+        (v) =>
+          `<td class="${bold.has(i) ? "b" : ""}">${esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : (v ?? ""))}</td>`,
+      )
+      .join("")}</tr>`;
   });
   const at = values.findIndex((r) => r[0] === "Actions due");
   const months = values.slice(at + 1, at + 20);
   const max = Math.max(1, ...months.map((r) => CHECK_NAMES.reduce((n, _c, k) => n + Number(r[k + 1] || 0), 0)));
-  const W = 560, H = 300, bw = (W - 40) / months.length;
+  const W = 560,
+    H = 300,
+    bw = (W - 40) / months.length;
   let svg = `<svg width="${W}" height="${H + 60}" xmlns="http://www.w3.org/2000/svg"><text x="${W / 2}" y="16" text-anchor="middle" font-size="13">Actions due per month (next 18 months; Overdue first)</text>`;
   months.forEach((r, i) => {
     let y = H;
@@ -78,14 +111,23 @@ async function main(): Promise<void> {
     });
     svg += `<text x="${30 + i * bw + bw / 2}" y="${H + 12}" font-size="9" text-anchor="end" transform="rotate(-45 ${30 + i * bw + bw / 2} ${H + 12})">${esc(r[0])}</text>`;
   });
-  CHECK_NAMES.forEach((c, k) => (svg += `<rect x="${40 + k * 105}" y="${H + 40}" width="10" height="10" fill="${PALETTE[k]}"/><text x="${54 + k * 105}" y="${H + 49}" font-size="11">${CHECK_LABELS[c]}</text>`));
+  CHECK_NAMES.forEach(
+    (c, k) =>
+      (svg += `<rect x="${40 + k * 105}" y="${H + 40}" width="10" height="10" fill="${PALETTE[k]}"/><text x="${54 + k * 105}" y="${H + 49}" font-size="11">${CHECK_LABELS[c]}</text>`),
+  );
   svg += "</svg>";
-  const summaryHtml = frame("Compliance summary: live COUNTIF formulas over the results block (values computed by HyperFormula), and its chart", `<div class="wrap"><table>${table}</table>${svg}</div>`);
+  const summaryHtml = frame(
+    "Compliance summary: live COUNTIF formulas over the results block (values computed by HyperFormula), and its chart",
+    `<div class="wrap"><table>${table}</table>${svg}</div>`,
+  );
 
   fs.mkdirSync(OUT, { recursive: true });
   const browser = await launch();
   try {
-    for (const [name, html, width] of [["excel-action-list.png", listHtml, 1500], ["excel-compliance-summary.png", summaryHtml, 1700]] as const) {
+    for (const [name, html, width] of [
+      ["excel-action-list.png", listHtml, 1500],
+      ["excel-compliance-summary.png", summaryHtml, 1700],
+    ] as const) {
       const page = await browser.newPage({ viewport: { width, height: 400 } });
       await page.setContent(html);
       await page.screenshot({ path: path.join(OUT, name), fullPage: true });

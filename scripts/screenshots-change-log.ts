@@ -16,7 +16,10 @@ import { launch } from "../test/excel/helpers/chromium";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
 const OUT = path.join(__dirname, "../assets/screenshots");
-const esc = (v: unknown) => String(v ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const esc = (v: unknown) =>
+  String(v ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;");
 const DIRECTION = { worse: "#F4CCCC", better: "#D9EAD3", changed: "#FFF2CC" } as Record<string, string>;
 
 async function main(): Promise<void> {
@@ -31,7 +34,11 @@ async function main(): Promise<void> {
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
     s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
-    const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+    const client = createClient({
+      baseUrl: sb.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    });
     const check = async () => {
       s.api.select("Sheet1", "A1");
       const prep = await prepareCheck(excelRun, { plan: "professional" });
@@ -46,7 +53,10 @@ async function main(): Promise<void> {
       const last = String.fromCharCode(64 + headers.length);
       const cells = (s.api.read(sheet, `A1:${last}${rows + 1}`).values as unknown[][]).filter((r) => r[0] !== "");
       return `<table>${cells
-        .map((r, i) => `<tr><th class="rh">${i + 1}</th>${r.map((v) => `<td class="${i === 0 ? "b" : ""}" style="${i && colour ? colour(r) : ""}">${esc(v)}</td>`).join("")}</tr>`)
+        .map(
+          (r, i) =>
+            `<tr><th class="rh">${i + 1}</th>${r.map((v) => `<td class="${i === 0 ? "b" : ""}" style="${i && colour ? colour(r) : ""}">${esc(v)}</td>`).join("")}</tr>`,
+        )
         .join("")}</table>`;
     };
     const html = `<!doctype html><html><head><meta charset="utf-8"><style>

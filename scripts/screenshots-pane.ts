@@ -24,7 +24,8 @@ const KEY = "sandbox-professional";
 
 async function excelPane(): Promise<void> {
   const dist = path.join(ROOT, "dist/excel");
-  if (!fs.existsSync(path.join(dist, "taskpane.html"))) throw new Error("dist/excel is missing: run `npm run build` first");
+  if (!fs.existsSync(path.join(dist, "taskpane.html")))
+    throw new Error("dist/excel is missing: run `npm run build` first");
   const sb = await sandbox(2);
   const web = await serveStatic(dist);
   const browser = await launch();
@@ -34,22 +35,48 @@ async function excelPane(): Promise<void> {
     // 320 px: the width of Excel's task pane.
     const page = await browser.newPage({ viewport: { width: 320, height: 900 } });
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+    );
     await page.goto(`${web.url}/taskpane.html`);
     await page.waitForFunction(() => document.getElementById("legend")?.children.length);
     await page.fill("#base-url", sb.baseUrl);
     await page.click("#save-base-url");
-    await page.waitForFunction(() => /^Base URL saved/.test(document.getElementById("settings-status")!.textContent ?? ""));
+    await page.waitForFunction(() =>
+      /^Base URL saved/.test(document.getElementById("settings-status")!.textContent ?? ""),
+    );
     await page.fill("#api-key", KEY);
     await page.click("#save-key");
     await page.waitForFunction(() => /accepted/.test(document.getElementById("settings-status")!.textContent ?? ""));
-    await page.evaluate((values) => {
-      const x = (window as unknown as { __excelStandIn: { seed(sheet: string, at: string, v: unknown[][]): void; select(sheet: string, a: string): void } }).__excelStandIn;
-      x.seed("Sheet1", "A1", values);
-      x.select("Sheet1", "A2:B7");
-    }, [["UPRN", "Postcode"], [st.epc.pass, ""], [st.epc.fail, ""], ["12ab", ""], [st.gas_safety.warning, ""], [examples.unknown_uprn, ""], ["", examples.single_property_postcode]]);
+    await page.evaluate(
+      (values) => {
+        const x = (
+          window as unknown as {
+            __excelStandIn: {
+              seed(sheet: string, at: string, v: unknown[][]): void;
+              select(sheet: string, a: string): void;
+            };
+          }
+        ).__excelStandIn;
+        x.seed("Sheet1", "A1", values);
+        x.select("Sheet1", "A2:B7");
+      },
+      [
+        ["UPRN", "Postcode"],
+        [st.epc.pass, ""],
+        [st.epc.fail, ""],
+        ["12ab", ""],
+        [st.gas_safety.warning, ""],
+        [examples.unknown_uprn, ""],
+        ["", examples.single_property_postcode],
+      ],
+    );
     await page.click("#check");
-    await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""),
+      undefined,
+      { timeout: 60_000 },
+    );
     // Settings closed and the base URL field emptied: the shot shows the pane, not this machine's sandbox port.
     await page.evaluate(() => {
       (document.getElementById("settings") as HTMLDetailsElement).open = false;
@@ -78,7 +105,11 @@ async function sheetsSidebar(): Promise<void> {
     const { page } = await openSidebar(browser, env);
     await page.waitForSelector("#panel-check:not([hidden])");
     await page.click("#check-btn");
-    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^Done/.test(document.getElementById("run-status")!.textContent || ""),
+      undefined,
+      { timeout: 60_000 },
+    );
     // Google's sidebar is 300 px wide; the whole Check tab, top to bottom.
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar.png"), fullPage: true });
 
@@ -91,15 +122,21 @@ async function sheetsSidebar(): Promise<void> {
       cols
         .map((c) => {
           const v = cellValue(env.sheet, r, c);
-          const text = Object.prototype.toString.call(v) === "[object Date]" ? (v as Date).toISOString().slice(0, 10) : String(v);
+          const text =
+            Object.prototype.toString.call(v) === "[object Date]" ? (v as Date).toISOString().slice(0, 10) : String(v);
           return `<td style="background:${env.sheet.effectiveFill(r, c) || "#fff"};color:${env.sheet.effectiveFont(r, c) || "#202124"}">${esc(text)}</td>`;
         })
         .join("");
     const table = `<table><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${Array.from({ length: 14 }, (_, i) => `<tr>${cells(firstRow + i)}</tr>`).join("")}</table>`;
     const sheetPage = await browser.newPage({ viewport: { width: 1500, height: 400 } });
-    await sheetPage.setContent(`<style>body{font:12px Arial;margin:8px}table{border-collapse:collapse}td,th{border:1px solid #e0e0e0;padding:2px 6px;white-space:nowrap}th{background:#f8f9fa}</style>${table}`);
+    await sheetPage.setContent(
+      `<style>body{font:12px Arial;margin:8px}table{border-collapse:collapse}td,th{border:1px solid #e0e0e0;padding:2px 6px;white-space:nowrap}th{background:#f8f9fa}</style>${table}`,
+    );
     // The page as wide as the table, so that no column is cut off at the right.
-    const box = await sheetPage.$eval("table", (t) => ({ width: Math.ceil(t.scrollWidth) + 16, height: Math.ceil(t.scrollHeight) + 16 }));
+    const box = await sheetPage.$eval("table", (t) => ({
+      width: Math.ceil(t.scrollWidth) + 16,
+      height: Math.ceil(t.scrollHeight) + 16,
+    }));
     await sheetPage.setViewportSize(box);
     await sheetPage.screenshot({ path: path.join(OUT, "gsheets-sheet.png"), fullPage: true });
     await sheetPage.close();
@@ -119,7 +156,11 @@ async function sheetsSidebar(): Promise<void> {
 
 excelPane()
   .then(sheetsSidebar)
-  .then(() => console.log(`Wrote excel-taskpane.png, gsheets-sidebar.png, gsheets-sheet.png and gsheets-sidebar-schedule.png in ${path.relative(ROOT, OUT)}/`))
+  .then(() =>
+    console.log(
+      `Wrote excel-taskpane.png, gsheets-sidebar.png, gsheets-sheet.png and gsheets-sidebar-schedule.png in ${path.relative(ROOT, OUT)}/`,
+    ),
+  )
   .catch((e) => {
     console.error(e);
     process.exit(1);

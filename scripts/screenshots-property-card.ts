@@ -15,7 +15,10 @@ import { launch } from "../test/excel/helpers/chromium";
 
 const OUT = path.join(__dirname, "../assets/screenshots");
 const KEY = "sandbox-professional";
-const esc = (v: unknown) => String(v ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const esc = (v: unknown) =>
+  String(v ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;");
 
 /** A property value as Excel shows it: dates and times by their number format, numbers and text as they are. */
 function shown(p: Record<string, unknown>): string {
@@ -43,7 +46,8 @@ async function main(): Promise<void> {
   const entity = toEntityValue(propertyCard(answer, checkedAt, { today: checkedAt.slice(0, 10) }));
   const props = entity.properties as Record<string, Record<string, unknown>>;
 
-  const colour = (name: string, value: string) => (/status$/.test(name) ? statusColour(value) : name === "Window" ? windowColour(value) : null);
+  const colour = (name: string, value: string) =>
+    /status$/.test(name) ? statusColour(value) : name === "Window" ? windowColour(value) : null;
   const sections = entity.layouts!.card!.sections!.map((s) => {
     const rows = s.properties
       .map((name) => {
@@ -51,7 +55,9 @@ async function main(): Promise<void> {
         const value = shown(p);
         const c = colour(name, value);
         const sub = (p.propertyMetadata as { sublabel?: string } | undefined)?.sublabel;
-        const cell = c ? `<span class="pill" style="background:${c.fill};color:${c.font}">${esc(value)}</span>` : esc(value);
+        const cell = c
+          ? `<span class="pill" style="background:${c.fill};color:${c.font}">${esc(value)}</span>`
+          : esc(value);
         return `<div class="row"><div class="label">${esc(name)}${sub ? `<small>${esc(sub)}</small>` : ""}</div><div class="value">${cell}</div></div>`;
       })
       .join("");
@@ -66,7 +72,10 @@ async function main(): Promise<void> {
     ["", "", "=COMPLIANCE.PROPERTY(A2)", "=B2.Score", "=B2.[Next action]"],
   ];
   const gridHtml = `<table class="grid">${grid
-    .map((r, i) => `<tr>${r.map((v, j) => (i === 0 || j === 0 ? `<th>${v}</th>` : i === 3 ? `<td class="f">${esc(v)}</td>` : `<td class="${i === 1 ? "b" : ""}${i === 2 && j === 2 ? " ent" : ""}">${v}</td>`)).join("")}</tr>`)
+    .map(
+      (r, i) =>
+        `<tr>${r.map((v, j) => (i === 0 || j === 0 ? `<th>${v}</th>` : i === 3 ? `<td class="f">${esc(v)}</td>` : `<td class="${i === 1 ? "b" : ""}${i === 2 && j === 2 ? " ent" : ""}">${v}</td>`)).join("")}</tr>`,
+    )
     .join("")}</table>`;
 
   const html = `<!doctype html><html><head><meta charset="utf-8"><style>

@@ -47,7 +47,8 @@ async function checkPorts() {
     ["the Excel add-in's dev server", DEV_PORT, "localhost", "DEV_SERVER_PORT"],
     ["the sandbox", SANDBOX_PORT, "127.0.0.1", "SANDBOX_PORT"],
   ]) {
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${variable}=${port} is not a port number (1-65535).`);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new Error(`${variable}=${port} is not a port number (1-65535).`);
     // Both loopbacks: "localhost" may reach a program listening on [::1] only, or on 127.0.0.1 only.
     let code = null;
     for (const h of [host, "127.0.0.1", "::1"]) {
@@ -58,7 +59,12 @@ async function checkPorts() {
       }
     }
     if (!code) continue;
-    const why = code === "EADDRINUSE" ? `port ${port} is already in use` : code === "EACCES" ? `port ${port} is not allowed for this user` : `port ${port} cannot be used (${code})`;
+    const why =
+      code === "EADDRINUSE"
+        ? `port ${port} is already in use`
+        : code === "EACCES"
+          ? `port ${port} is not allowed for this user`
+          : `port ${port} cannot be used (${code})`;
     throw new Error(
       [
         `${why}, so ${name} cannot start.`,
@@ -75,21 +81,34 @@ function manifestForPort() {
   if (DEV_PORT === 3000) return source;
   const out = path.join(ROOT, "test-output", `manifest.localhost-${DEV_PORT}.xml`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, fs.readFileSync(source, "utf8").split("https://localhost:3000").join(`https://localhost:${DEV_PORT}`));
+  fs.writeFileSync(
+    out,
+    fs.readFileSync(source, "utf8").split("https://localhost:3000").join(`https://localhost:${DEV_PORT}`),
+  );
   return out;
 }
 
 function startDetached(name, args, env) {
   fs.mkdirSync(LOGS, { recursive: true });
   const log = fs.openSync(path.join(LOGS, `${name}.log`), "w");
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", log, log] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
   child.unref();
   return child.pid;
 }
 
 function logTail(name) {
   try {
-    return fs.readFileSync(path.join(LOGS, `${name}.log`), "utf8").trim().split("\n").slice(-8).join("\n");
+    return fs
+      .readFileSync(path.join(LOGS, `${name}.log`), "utf8")
+      .trim()
+      .split("\n")
+      .slice(-8)
+      .join("\n");
   } catch {
     return "";
   }
@@ -101,7 +120,11 @@ function waitFor(url, ms, insecure, watch) {
   return new Promise((resolve, reject) => {
     const attempt = () => {
       if (watch && !alive(watch.pid)) {
-        reject(new Error(`${watch.name} stopped before answering at ${url}. The end of its log (${path.relative(ROOT, path.join(LOGS, watch.name + ".log"))}):\n${logTail(watch.name)}`));
+        reject(
+          new Error(
+            `${watch.name} stopped before answering at ${url}. The end of its log (${path.relative(ROOT, path.join(LOGS, watch.name + ".log"))}):\n${logTail(watch.name)}`,
+          ),
+        );
         return;
       }
       const mod = url.startsWith("https") ? https : require("http");
@@ -109,7 +132,11 @@ function waitFor(url, ms, insecure, watch) {
         res.resume();
         resolve(res.statusCode);
       });
-      req.on("error", () => (Date.now() > deadline ? reject(new Error(`${url} did not answer within ${ms / 1000} s`)) : setTimeout(attempt, 500)));
+      req.on("error", () =>
+        Date.now() > deadline
+          ? reject(new Error(`${url} did not answer within ${ms / 1000} s`))
+          : setTimeout(attempt, 500),
+      );
     };
     attempt();
   });
@@ -127,10 +154,14 @@ function sideloadDesktop(manifest) {
   const debugging = debuggingCli();
   if (!debugging) return false;
   if (process.platform !== "win32" && process.platform !== "darwin") return false;
-  const r = spawnSync(process.execPath, [debugging, "start", manifest, "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(DEV_PORT)], {
-    cwd: ROOT,
-    stdio: "inherit",
-  });
+  const r = spawnSync(
+    process.execPath,
+    [debugging, "start", manifest, "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(DEV_PORT)],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+    },
+  );
   return r.status === 0;
 }
 
@@ -138,7 +169,21 @@ function sideloadDesktop(manifest) {
 function sideloadWeb(manifest) {
   const debugging = debuggingCli();
   if (!debugging || !DOCUMENT_URL) return false;
-  const r = spawnSync(process.execPath, [debugging, "start", manifest, "web", "--document", DOCUMENT_URL, "--no-debug", "--dev-server-port", String(DEV_PORT)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      debugging,
+      "start",
+      manifest,
+      "web",
+      "--document",
+      DOCUMENT_URL,
+      "--no-debug",
+      "--dev-server-port",
+      String(DEV_PORT),
+    ],
+    { cwd: ROOT, stdio: "inherit" },
+  );
   return r.status === 0;
 }
 
@@ -171,15 +216,29 @@ async function main() {
   const tsxCli = require.resolve("tsx/cli");
   const pids = {
     sandbox: startDetached("sandbox", [tsxCli, "sandbox/main.ts"], { SANDBOX_PORT: String(SANDBOX_PORT) }),
-    devServer: startDetached("dev-server", [path.join(__dirname, "dev-server.js")], { DEV_SERVER_PORT: String(DEV_PORT), SANDBOX_PORT: String(SANDBOX_PORT) }),
+    devServer: startDetached("dev-server", [path.join(__dirname, "dev-server.js")], {
+      DEV_SERVER_PORT: String(DEV_PORT),
+      SANDBOX_PORT: String(SANDBOX_PORT),
+    }),
   };
   fs.writeFileSync(STATE, JSON.stringify({ pids, startedAt: new Date().toISOString() }, null, 2));
-  await waitFor(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/stats`, 60_000, false, { name: "sandbox", pid: pids.sandbox });
-  console.log(`Sandbox:    http://127.0.0.1:${SANDBOX_PORT}/v1  (keys: sandbox-professional, sandbox-enterprise, sandbox-no-api)`);
-  await waitFor(`https://localhost:${DEV_PORT}/taskpane.html`, 180_000, true, { name: "dev-server", pid: pids.devServer });
-  console.log(`Add-in:     https://localhost:${DEV_PORT}/taskpane.html  (API proxied at https://localhost:${DEV_PORT}/v1)`);
+  await waitFor(`http://127.0.0.1:${SANDBOX_PORT}/__sandbox/stats`, 60_000, false, {
+    name: "sandbox",
+    pid: pids.sandbox,
+  });
+  console.log(
+    `Sandbox:    http://127.0.0.1:${SANDBOX_PORT}/v1  (keys: sandbox-professional, sandbox-enterprise, sandbox-no-api)`,
+  );
+  await waitFor(`https://localhost:${DEV_PORT}/taskpane.html`, 180_000, true, {
+    name: "dev-server",
+    pid: pids.devServer,
+  });
+  console.log(
+    `Add-in:     https://localhost:${DEV_PORT}/taskpane.html  (API proxied at https://localhost:${DEV_PORT}/v1)`,
+  );
   console.log(`Logs:       ${path.relative(ROOT, LOGS)}/`);
-  if (manifest !== path.join(ROOT, "manifest.xml")) console.log(`Manifest:   ${path.relative(ROOT, manifest)} (manifest.xml with port ${DEV_PORT})`);
+  if (manifest !== path.join(ROOT, "manifest.xml"))
+    console.log(`Manifest:   ${path.relative(ROOT, manifest)} (manifest.xml with port ${DEV_PORT})`);
   if (WEB) {
     if (sideloadWeb(manifest)) console.log("Sideloaded into Excel on the web. `npm stop` ends the servers.");
     else
@@ -196,13 +255,22 @@ async function main() {
   if (sideloadDesktop(manifest)) {
     console.log("Sideloaded into desktop Excel. `npm stop` ends the servers and removes the sideload.");
   } else {
-    console.log(webSteps(manifest, "Desktop Excel is not available here (office-addin-debugging is absent or this is not Windows/macOS)."));
+    console.log(
+      webSteps(
+        manifest,
+        "Desktop Excel is not available here (office-addin-debugging is absent or this is not Windows/macOS).",
+      ),
+    );
   }
 }
 
 main().catch((e) => {
   console.error(`npm start failed: ${e.message}`);
   // Whatever was started is stopped again, so a second try does not find its own ports busy.
-  if (fs.existsSync(STATE)) require("child_process").spawnSync(process.execPath, [path.join(__dirname, "stop.js")], { cwd: ROOT, stdio: "ignore" });
+  if (fs.existsSync(STATE))
+    require("child_process").spawnSync(process.execPath, [path.join(__dirname, "stop.js")], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
   process.exit(1);
 });

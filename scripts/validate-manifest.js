@@ -11,14 +11,19 @@ const ROOT = path.resolve(__dirname, "..");
 const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
 
 console.log("1/2 Offline schema check (Microsoft's XSDs, resources, runtimes, URLs): jest test/excel/manifest.test.ts");
-const offline = spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "test/excel/manifest.test.ts"], { cwd: ROOT, stdio: "inherit" });
+const offline = spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "test/excel/manifest.test.ts"], {
+  cwd: ROOT,
+  stdio: "inherit",
+});
 if (offline.status !== 0) process.exit(offline.status ?? 1);
 
 console.log("2/2 Microsoft's validator: office-addin-manifest validate manifest.xml");
 const online = run([require.resolve("office-addin-manifest/cli.js"), "validate", "manifest.xml"]);
 const out = `${online.stdout}${online.stderr}`;
 if (/Unable to contact the manifest validation service/.test(out)) {
-  console.log("Skipped: Microsoft's validation service cannot be reached from here (it needs the internet). The offline check above passed.");
+  console.log(
+    "Skipped: Microsoft's validation service cannot be reached from here (it needs the internet). The offline check above passed.",
+  );
   process.exit(0);
 }
 process.stdout.write(out);

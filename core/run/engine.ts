@@ -4,10 +4,28 @@
  */
 import { describeError, serviceError, type ServiceError } from "../errors";
 import { acceptResultsPage, checkJobDeadline, failJob, nextJobRequest, startJob } from "../jobs";
-import { parseRateLimit, retryDelay, serverClockOffsetMs, waitBeforeNextRequest, type HeaderSource } from "../ratelimit";
+import {
+  parseRateLimit,
+  retryDelay,
+  serverClockOffsetMs,
+  waitBeforeNextRequest,
+  type HeaderSource,
+} from "../ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../requests";
 import { interpretBulkSubmitResponse, interpretResultsResponse, type ResultsPage } from "../responses";
-import { RUN_POLICY, compactMembers, endRunWith, maybeCreated, members, moveRun, pause, receive, settleJob, type RunJob, type RunState } from "./state";
+import {
+  RUN_POLICY,
+  compactMembers,
+  endRunWith,
+  maybeCreated,
+  members,
+  moveRun,
+  pause,
+  receive,
+  settleJob,
+  type RunJob,
+  type RunState,
+} from "./state";
 
 // ---- requests ----
 
@@ -60,7 +78,10 @@ function pollAllowance(state: RunState): number {
  */
 function windowMs(state: RunState): number {
   const rl = state.rate;
-  const seen = rl?.resetAtMs !== undefined && rl.observedAtMs !== undefined ? Math.min(60_000, Math.max(1000, Math.ceil((rl.resetAtMs - rl.observedAtMs) / 1000) * 1000)) : 0;
+  const seen =
+    rl?.resetAtMs !== undefined && rl.observedAtMs !== undefined
+      ? Math.min(60_000, Math.max(1000, Math.ceil((rl.resetAtMs - rl.observedAtMs) / 1000) * 1000))
+      : 0;
   return Math.max(seen, state.pollTokens?.windowMs ?? 0) || 60_000;
 }
 
@@ -115,20 +136,41 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
     for (const it of late.items) receive(state, list[it.index], it.outcome);
   });
   shapeHeldJobs(state);
-  const open = state.jobs.some((job, j) => job.phase === "queued" || job.phase === "sending" || (job.phase === "polling" && job.poll?.status === "running") || jobInFlight(state, j));
+  const open = state.jobs.some(
+    (job, j) =>
+      job.phase === "queued" ||
+      job.phase === "sending" ||
+      (job.phase === "polling" && job.poll?.status === "running") ||
+      jobInFlight(state, j),
+  );
   if (!open) {
     moveRun(state, "finish");
     return { requests: [], waitMs: 0, finished: true };
   }
   const wait = rateWait(state, nowMs);
   if (wait > RUN_POLICY.pauseAfterMs && Object.keys(state.inflight).length === 0) {
-    pause(state, nowMs + wait, serviceError("rate_limited", "quota_exhausted", `The plan's request quota is used up until ${new Date(nowMs + wait).toISOString().slice(0, 16).replace("T", " ")} UTC.`, { retryAfterMs: wait }));
+    pause(
+      state,
+      nowMs + wait,
+      serviceError(
+        "rate_limited",
+        "quota_exhausted",
+        `The plan's request quota is used up until ${new Date(nowMs + wait).toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+        { retryAfterMs: wait },
+      ),
+    );
     return { requests: [], waitMs: 0, finished: true };
   }
   const requests: DueRequest[] = [];
   let soonest = Infinity;
   if (wait > 0) return { requests, waitMs: wait, finished: false };
-  const max = Math.max(1, Math.min(opts.max ?? RUN_POLICY.maxRequestsPerStep, state.rate?.remaining !== undefined && state.rate.remaining > 0 ? state.rate.remaining : Infinity));
+  const max = Math.max(
+    1,
+    Math.min(
+      opts.max ?? RUN_POLICY.maxRequestsPerStep,
+      state.rate?.remaining !== undefined && state.rate.remaining > 0 ? state.rate.remaining : Infinity,
+    ),
+  );
   for (let j = 0; j < state.jobs.length; j++) {
     const job = state.jobs[j];
     if (jobInFlight(state, j)) continue;
@@ -143,11 +185,24 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
       continue;
     }
     // Until one submit of this run has succeeded, one at a time: a refused key or a wrong address costs one request.
-    if (job.phase === "queued" && !state.jobs.some((q) => q.poll) && (state.jobs.some((q) => q.phase === "sending") || requests.some((r) => r.kind === "submit"))) continue;
+    if (
+      job.phase === "queued" &&
+      !state.jobs.some((q) => q.poll) &&
+      (state.jobs.some((q) => q.phase === "sending") || requests.some((r) => r.kind === "submit"))
+    )
+      continue;
     if (job.phase === "queued" && opts.presentKeys) {
       const keep = members(job).filter((p) => opts.presentKeys!.has(state.keys[p]));
       if (keep.length < members(job).length) {
-        for (const p of members(job)) if (!keep.includes(p)) receive(state, p, { error: serviceError("cancelled", "input_changed", "This row changed while the check ran, so it was not sent; run the check again for it.") });
+        for (const p of members(job))
+          if (!keep.includes(p))
+            receive(state, p, {
+              error: serviceError(
+                "cancelled",
+                "input_changed",
+                "This row changed while the check ran, so it was not sent; run the check again for it.",
+              ),
+            });
         job.members = keep;
         if (!keep.length) {
           job.phase = "ended";
@@ -158,7 +213,11 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
     const id = `${state.runId}:${++state.seq}`;
     let request: HttpRequest;
     if (job.phase === "queued") {
-      request = buildBulkSubmitRequest(cfg, members(job).map((p) => state.properties[p]), state.checks ? { checks: state.checks } : {});
+      request = buildBulkSubmitRequest(
+        cfg,
+        members(job).map((p) => state.properties[p]),
+        state.checks ? { checks: state.checks } : {},
+      );
       job.phase = "sending";
       state.inflight[id] = { job: j, kind: "submit", sentAtMs: nowMs };
       state.requests.submit++;
@@ -172,7 +231,13 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
     requests.push({ id, kind: state.inflight[id].kind, request });
     pace(state, nowMs);
   }
-  const waitMs = requests.length ? 0 : Number.isFinite(soonest) ? Math.max(1, soonest - nowMs) : Object.keys(state.inflight).length ? 0 : RUN_POLICY.minGetSpacingMs;
+  const waitMs = requests.length
+    ? 0
+    : Number.isFinite(soonest)
+      ? Math.max(1, soonest - nowMs)
+      : Object.keys(state.inflight).length
+        ? 0
+        : RUN_POLICY.minGetSpacingMs;
   return { requests, waitMs, finished: false };
 }
 
@@ -197,7 +262,10 @@ export function nextDueInMs(state: RunState, nowMs: number): number {
  * the server (a timeout, a connection dropped after sending, a fetchAll that threw after sending); `aborted`: the
  * host cancelled it in flight (it may have reached the server too).
  */
-export type TransportFailure = { failure: "not_sent" | "unreachable" | "timeout" | "dropped" | "aborted"; message?: string };
+export type TransportFailure = {
+  failure: "not_sent" | "unreachable" | "timeout" | "dropped" | "aborted";
+  message?: string;
+};
 export type Reply = { status: number; headers: HeaderSource; text: string } | TransportFailure;
 
 /**
@@ -208,7 +276,11 @@ export type Reply = { status: number; headers: HeaderSource; text: string } | Tr
 export function classifyTransportError(e: unknown): TransportFailure {
   const codes: string[] = [];
   let message = "";
-  for (let x = e as { code?: unknown; cause?: unknown; message?: unknown; name?: unknown } | undefined, depth = 0; x && depth < 4; x = x.cause as typeof x, depth++) {
+  for (
+    let x = e as { code?: unknown; cause?: unknown; message?: unknown; name?: unknown } | undefined, depth = 0;
+    x && depth < 4;
+    x = x.cause as typeof x, depth++
+  ) {
     if (typeof x.code === "string") codes.push(x.code);
     if (!message && typeof x.message === "string") message = x.message;
     if (x.name === "AbortError") return { failure: "aborted", message: "Cancelled." };
@@ -217,16 +289,26 @@ export function classifyTransportError(e: unknown): TransportFailure {
   const text = `${codes.join(" ")} ${message}`;
   // Apps Script refuses a URL outside urlFetchWhitelist before sending anything.
   // Apps Script's "Address unavailable" is said for dropped connections too: it proves nothing.
-  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNS error|Connection refused|getaddrinfo|whitelist|allowlist/i.test(text)) return { failure: "unreachable", message };
+  if (
+    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNS error|Connection refused|getaddrinfo|whitelist|allowlist/i.test(
+      text,
+    )
+  )
+    return { failure: "unreachable", message };
   if (/timed? ?out|ETIMEDOUT|Timeout/i.test(text)) return { failure: "timeout", message };
   return { failure: "dropped", message };
 }
 
 function transportError(f: TransportFailure): ServiceError {
   const detail = f.message ? `: ${f.message.replace(/[\s.]+$/, "")}` : "";
-  if (f.failure === "timeout") return serviceError("timeout", "request_timeout", `The service did not answer in time${detail}`);
+  if (f.failure === "timeout")
+    return serviceError("timeout", "request_timeout", `The service did not answer in time${detail}`);
   if (f.failure === "aborted") return serviceError("cancelled", "cancelled", "Cancelled.");
-  return serviceError("network", f.failure === "unreachable" ? "unreachable" : "connection_dropped", `Could not reach the compliance service${detail}`);
+  return serviceError(
+    "network",
+    f.failure === "unreachable" ? "unreachable" : "connection_dropped",
+    `Could not reach the compliance service${detail}`,
+  );
 }
 
 /** The batch size to try after a 413: the one the server names when below what was sent, else half; undefined for one property. */
@@ -249,7 +331,12 @@ function noteRate(state: RunState, headers: HeaderSource, nowMs: number): void {
 }
 
 function asJobFailure(e: ServiceError, jobId: string): ServiceError {
-  return serviceError("job_failed", e.code, `Bulk job ${jobId}: ${describeError(e).replace(/[\s.]+$/, "")}`, e.status !== undefined ? { status: e.status } : {});
+  return serviceError(
+    "job_failed",
+    e.code,
+    `Bulk job ${jobId}: ${describeError(e).replace(/[\s.]+$/, "")}`,
+    e.status !== undefined ? { status: e.status } : {},
+  );
 }
 
 /** Take the reply to a request handed out by dueRequests. Unknown ids (a reply after the run was stored and resumed) are ignored. */
@@ -259,7 +346,15 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
   delete state.inflight[id];
   const job = state.jobs[f.job];
   if ("failure" in reply) {
-    if (f.kind === "submit") return submitFailed(state, job, transportError(reply), reply.failure === "not_sent" || reply.failure === "unreachable", reply.failure === "not_sent", nowMs);
+    if (f.kind === "submit")
+      return submitFailed(
+        state,
+        job,
+        transportError(reply),
+        reply.failure === "not_sent" || reply.failure === "unreachable",
+        reply.failure === "not_sent",
+        nowMs,
+      );
     if (reply.failure === "not_sent" || reply.failure === "aborted") return; // due again; nothing reached the job
     return getFailed(state, job, transportError(reply), nowMs);
   }
@@ -270,12 +365,21 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
     if (r.ok) {
       const list = members(job);
       const clockOffsetMs = serverClockOffsetMs(reply.headers, nowMs);
-      job.poll = startJob(r.value, { offset: 0, count: list.length, nowMs, jobTimeoutMs: state.jobTimeoutMs, checks: state.checks, clockOffsetMs, patient: state.unattended });
+      job.poll = startJob(r.value, {
+        offset: 0,
+        count: list.length,
+        nowMs,
+        jobTimeoutMs: state.jobTimeoutMs,
+        checks: state.checks,
+        clockOffsetMs,
+        patient: state.unattended,
+      });
       job.notBeforeMs = 0;
       // A run ended meanwhile (a refused key on another request) has given these rows their answer already.
       if (job.phase === "sending") job.phase = "polling";
       // A probe is looked at soon, whatever its estimate: its progress beside the other's decides the held jobs' size.
-      if (job.probe && state.jobs.some((q) => q.held)) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROBE_LOOK_MS);
+      if (job.probe && state.jobs.some((q) => q.held))
+        job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROBE_LOOK_MS);
       // A run of one or two jobs is someone watching a few rows: its first results show within PROGRESS_LOOK_MS, whatever
       // the estimate (a look or two more); a run of many jobs is looked at by its estimates, so polls stay near one a job.
       if (state.jobs.length <= 2) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + PROGRESS_LOOK_MS);
@@ -292,7 +396,12 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
 
 function takePage(state: RunState, job: RunJob, page: ResultsPage, nowMs: number): void {
   const list = members(job);
-  const step = acceptResultsPage(job.poll!, page, nowMs, list.map((p) => state.properties[p]));
+  const step = acceptResultsPage(
+    job.poll!,
+    page,
+    nowMs,
+    list.map((p) => state.properties[p]),
+  );
   job.poll = step.state;
   job.getFailures = 0;
   for (const it of step.items) receive(state, list[it.index], it.outcome);
@@ -305,7 +414,8 @@ function takePage(state: RunState, job: RunJob, page: ResultsPage, nowMs: number
     shapeHeldJobs(state);
     // Not decided yet (neither has moved): looked at again at twice its age, not at its far estimate.
     const age = nowMs - (job.poll.startedAtMs ?? nowMs);
-    if (!step.done && state.jobs.some((q) => q.held)) job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + Math.max(PROBE_LOOK_MS, age));
+    if (!step.done && state.jobs.some((q) => q.held))
+      job.poll.nextPollAtMs = Math.min(job.poll.nextPollAtMs, nowMs + Math.max(PROBE_LOOK_MS, age));
   }
 }
 
@@ -321,7 +431,14 @@ const PROGRESS_LOOK_MS = 5000;
  */
 function probeVerdict(state: RunState): "side_by_side" | "one_at_a_time" | null {
   const probes = state.jobs.filter((j) => j.probe);
-  if (probes.length < 2 || probes.some((p) => (p.phase === "ended" && (!p.poll || p.poll.status === "failed" || p.poll.status === "timed_out")) || (p.phase === "queued" && state.phase !== "running"))) {
+  if (
+    probes.length < 2 ||
+    probes.some(
+      (p) =>
+        (p.phase === "ended" && (!p.poll || p.poll.status === "failed" || p.poll.status === "timed_out")) ||
+        (p.phase === "queued" && state.phase !== "running"),
+    )
+  ) {
     return "one_at_a_time";
   }
   if (!probes.every((p) => p.poll && p.poll.polls > 0)) return null;
@@ -364,11 +481,29 @@ function cutJob(state: RunState, q: RunJob, cap: number): void {
   delete q.members;
   Object.assign(q, first);
   for (let i = cap; i < list.length; i += cap) {
-    state.jobs.push(compactMembers({ start: 0, end: 0, members: list.slice(i, i + cap), phase: "queued", submitRetries: 0, getFailures: 0, notBeforeMs: 0, ...(q.held ? { held: true as const } : {}) }));
+    state.jobs.push(
+      compactMembers({
+        start: 0,
+        end: 0,
+        members: list.slice(i, i + cap),
+        phase: "queued",
+        submitRetries: 0,
+        getFailures: 0,
+        notBeforeMs: 0,
+        ...(q.held ? { held: true as const } : {}),
+      }),
+    );
   }
 }
 
-function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable: boolean, free: boolean, nowMs: number): void {
+function submitFailed(
+  state: RunState,
+  job: RunJob,
+  e: ServiceError,
+  resendable: boolean,
+  free: boolean,
+  nowMs: number,
+): void {
   if (isFatal(e)) return endRunWith(state, e);
   const sent = members(job).length;
   const cap = smallerCap(e, sent);
@@ -399,7 +534,8 @@ function submitFailed(state: RunState, job: RunJob, e: ServiceError, resendable:
     return;
   }
   // 400 / 409 / 413 for one property: the service refused this job; it says nothing about other jobs.
-  if (e.kind === "invalid_input" || e.kind === "ambiguous" || e.kind === "not_found" || e.status === 413) return settleJob(state, job, { ...e, kind: "job_failed" });
+  if (e.kind === "invalid_input" || e.kind === "ambiguous" || e.kind === "not_found" || e.status === 413)
+    return settleJob(state, job, { ...e, kind: "job_failed" });
   // 5xx, a timeout, a dropped connection, an unreadable body: the job may exist. Never a second job automatically.
   settleJob(state, job, maybeCreated(e));
 }
@@ -420,7 +556,11 @@ function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number)
     // Without a stated wait, the job's deadline still holds: refused past it, its rows end with a timeout.
     if (e.retryAfterMs === undefined && nowMs > poll.deadlineMs) {
       return end(
-        serviceError("timeout", "job_timeout", `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP 429) when asked for its results; check these rows again later.`),
+        serviceError(
+          "timeout",
+          "job_timeout",
+          `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP 429) when asked for its results; check these rows again later.`,
+        ),
       );
     }
     const at = rateLimited(state, e, nowMs);
@@ -432,7 +572,11 @@ function getFailed(state: RunState, job: RunJob, e: ServiceError, nowMs: number)
   if (e.status === 409 || e.status === 425) {
     if (nowMs > poll.deadlineMs) {
       return end(
-        serviceError("timeout", "job_timeout", `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP ${e.status ?? 429}) when asked for its results; check these rows again later.`),
+        serviceError(
+          "timeout",
+          "job_timeout",
+          `Bulk job ${poll.jobId} did not finish in time: the service kept answering "${e.message}" (HTTP ${e.status ?? 429}) when asked for its results; check these rows again later.`,
+        ),
       );
     }
     state.retries++;
@@ -457,7 +601,8 @@ function rateLimited(state: RunState, e: ServiceError, nowMs: number, giveUp = f
   state.retries++;
   const tries = (state.rateLimitedInARow ?? 0) + 1;
   state.rateLimitedInARow = tries;
-  const at = nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 500, 20_000));
+  const at =
+    nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 500, 20_000));
   state.nextRequestAtMs = Math.max(state.nextRequestAtMs, at);
   if ((giveUp || tries >= RUN_POLICY.maxRateLimitedTries) && state.phase === "running") {
     const until = new Date(state.nextRequestAtMs).toISOString().slice(11, 16);

@@ -13,7 +13,29 @@ export type { Due, DueOptions, DueRequest, Reply, TransportFailure } from "./eng
 export { loadRunState, storedState } from "./store";
 export { isRunDone, jobViews, runCounts, runSummary } from "./report";
 export type { JobView, RunCounts } from "./report";
-export { CHECKING_MESSAGE, ROW_CHANGED_ERROR, checkingMessage, checkingRow, markTag, runTag, fateOf, isCheckingMessage, markWritten, matchRows, outcomesToWrite, waitingRow } from "./rows";
+export {
+  CHECKING_MESSAGE,
+  ROW_CHANGED_ERROR,
+  checkingMessage,
+  checkingRow,
+  markTag,
+  runTag,
+  fateOf,
+  isCheckingMessage,
+  markWritten,
+  matchRows,
+  outcomesToWrite,
+  waitingRow,
+} from "./rows";
 export type { OutcomeToWrite, RowNow } from "./rows";
-export { keepForResume, newRunId, resumeFirstQuestion, runLogProblem, setAside, takeOut, wholeRunFailure, wholeRunFailureText } from "./session";
+export {
+  keepForResume,
+  newRunId,
+  resumeFirstQuestion,
+  runLogProblem,
+  setAside,
+  takeOut,
+  wholeRunFailure,
+  wholeRunFailureText,
+} from "./session";
 export type { UnfinishedPlace } from "./session";

@@ -82,7 +82,10 @@ export function runCounts(state: RunState): RunCounts {
     else if (f === "g") c.gone += n;
   }
   if (state.phase === "paused" || state.phase === "stopped") {
-    for (const job of state.jobs) for (const p of members(job)) if ((job.phase !== "ended" && !isSettled(state, p)) || unwrittenResult(state, p)) c.resumable += rowsOf(state, p);
+    for (const job of state.jobs)
+      for (const p of members(job))
+        if ((job.phase !== "ended" && !isSettled(state, p)) || unwrittenResult(state, p))
+          c.resumable += rowsOf(state, p);
   }
   return c;
 }
@@ -128,7 +131,10 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
   const done = isRunDone(state);
   let title: string;
   const problems = c.rowErrors + c.invalid;
-  if (c.skipped) lines.push(`${rowsWord(c.skipped)} hidden by a filter ${c.skipped === 1 ? "was" : "were"} skipped: not sent and not written.`);
+  if (c.skipped)
+    lines.push(
+      `${rowsWord(c.skipped)} hidden by a filter ${c.skipped === 1 ? "was" : "were"} skipped: not sent and not written.`,
+    );
   if (state.fatal) {
     title = "Failed";
     lines.unshift(describeError(state.fatal));
@@ -139,23 +145,41 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
     );
   } else if (state.phase === "stopped") {
     title = "Stopped";
-    lines.unshift(`${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} are in jobs already sent: choose Resume to collect them (no new job is sent).`);
+    lines.unshift(
+      `${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} are in jobs already sent: choose Resume to collect them (no new job is sent).`,
+    );
   } else if (state.phase === "running") {
     title = "Checking";
     lines.unshift(`${c.rowsDone.toLocaleString("en-GB")} of ${rowsWord(c.rows)} written.`);
   } else if (done && !c.failed && !c.maybeCreated && !c.notSent && !c.gone) {
     title = "Done";
-    lines.unshift(`${rowsWord(c.rows)} checked${problems ? `, ${problems.toLocaleString("en-GB")} with errors (see the Message column)` : ""}.`);
+    lines.unshift(
+      `${rowsWord(c.rows)} checked${problems ? `, ${problems.toLocaleString("en-GB")} with errors (see the Message column)` : ""}.`,
+    );
   } else {
     title = c.unwritten ? "Not all written" : "Finished with problems";
-    lines.unshift(`${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked${problems ? ` (${problems.toLocaleString("en-GB")} with errors, see the Message column)` : ""}.`);
+    lines.unshift(
+      `${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked${problems ? ` (${problems.toLocaleString("en-GB")} with errors, see the Message column)` : ""}.`,
+    );
   }
   if (state.phase !== "running") {
-    if (c.failed && !state.fatal) lines.push(`${rowsWord(c.failed)} not refreshed because the service failed${state.firstFailure ? ` (${describeError(state.firstFailure).replace(/[\s.]+$/, "")})` : ""}; earlier values are kept where there were some.`);
-    if (c.maybeCreated) lines.push(`${rowsWord(c.maybeCreated)} not checked: sending their job failed and the service may have created it; run the check again for them.`);
+    if (c.failed && !state.fatal)
+      lines.push(
+        `${rowsWord(c.failed)} not refreshed because the service failed${state.firstFailure ? ` (${describeError(state.firstFailure).replace(/[\s.]+$/, "")})` : ""}; earlier values are kept where there were some.`,
+      );
+    if (c.maybeCreated)
+      lines.push(
+        `${rowsWord(c.maybeCreated)} not checked: sending their job failed and the service may have created it; run the check again for them.`,
+      );
     if (c.notSent) lines.push(`${rowsWord(c.notSent)} not sent; run the check again for them.`);
-    if (c.gone) lines.push(`${rowsWord(c.gone)} changed or deleted while the check ran; their results were not written. Run the check again for them.`);
-    if (c.unwritten) lines.push(`${rowsWord(c.unwritten)} received but not written to the sheet yet; choose Resume to write them (they are fetched again, no new job).`);
+    if (c.gone)
+      lines.push(
+        `${rowsWord(c.gone)} changed or deleted while the check ran; their results were not written. Run the check again for them.`,
+      );
+    if (c.unwritten)
+      lines.push(
+        `${rowsWord(c.unwritten)} received but not written to the sheet yet; choose Resume to write them (they are fetched again, no new job).`,
+      );
   }
   return { done, title, lines, counts: c };
 }

@@ -29,11 +29,20 @@ export function outcomesToWrite(state: RunState): OutcomeToWrite[] {
   if (state.phase === "paused" || state.phase === "stopped") {
     const why =
       state.phase === "paused"
-        ? serviceError("rate_limited", "run_paused", `Waiting: ${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. Choose Resume after then to collect this row (no new job is sent)`)
-        : serviceError("cancelled", "run_stopped", "Stopped before this row's result arrived. Choose Resume to collect it (no new job is sent)");
+        ? serviceError(
+            "rate_limited",
+            "run_paused",
+            `Waiting: ${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. Choose Resume after then to collect this row (no new job is sent)`,
+          )
+        : serviceError(
+            "cancelled",
+            "run_stopped",
+            "Stopped before this row's result arrived. Choose Resume to collect it (no new job is sent)",
+          );
     for (const job of state.jobs) {
       if (job.phase === "ended") continue;
-      for (const p of members(job)) if (!isSettled(state, p)) out.push({ property: p, key: state.keys[p], outcome: { error: why }, final: false });
+      for (const p of members(job))
+        if (!isSettled(state, p)) out.push({ property: p, key: state.keys[p], outcome: { error: why }, final: false });
     }
   }
   return out.sort((a, b) => a.property - b.property);
@@ -98,7 +107,9 @@ export function isCheckingMessage(v: unknown, runId?: string): boolean {
 
 /** The "Checking…" text of a run's rows: with the run's tag when the run is known. */
 export function checkingMessage(runId?: string): string {
-  return runId === undefined ? CHECKING_MESSAGE : `Checking… (run ${runTag(runId)}; the result is written here when it arrives)`;
+  return runId === undefined
+    ? CHECKING_MESSAGE
+    : `Checking… (run ${runTag(runId)}; the result is written here when it arrives)`;
 }
 
 /** The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way. */
@@ -109,13 +120,23 @@ export function checkingRow(previous: readonly unknown[] | undefined, checkedAtI
 }
 
 /** The row of a result that waits (paused, stopped): still "Checking…", so a Resume finds it and its property, and why. */
-export function waitingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, why: string, runId?: string): Cell[] {
+export function waitingRow(
+  previous: readonly unknown[] | undefined,
+  checkedAtIso: string,
+  why: string,
+  runId?: string,
+): Cell[] {
   const row = checkingRow(previous, checkedAtIso);
-  row[MESSAGE_COLUMN] = `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${why.replace(/[\s.]+$/, "")}.`;
+  row[MESSAGE_COLUMN] =
+    `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${why.replace(/[\s.]+$/, "")}.`;
   return row;
 }
 
-export const ROW_CHANGED_ERROR: ServiceError = serviceError("cancelled", "input_changed", "This row changed while the check ran, so its result was not written here; run the check again for it.");
+export const ROW_CHANGED_ERROR: ServiceError = serviceError(
+  "cancelled",
+  "input_changed",
+  "This row changed while the check ran, so its result was not written here; run the check again for it.",
+);
 
 export interface RowNow {
   /** The property key the row's input cells give now (core normaliseProperty), none when blank or invalid. */
@@ -130,7 +151,15 @@ export interface RowNow {
  * not present (nothing is written for it). A row still marked "Checking…" whose input no longer names a property
  * of this run changed during the run: it gets ROW_CHANGED_ERROR, never another property's result.
  */
-export function matchRows(state: RunState, rowsNow: readonly RowNow[], items: readonly OutcomeToWrite[]): { writes: { row: number; outcome: Outcome }[]; written: { property: number; present: boolean }[]; changed: number[] } {
+export function matchRows(
+  state: RunState,
+  rowsNow: readonly RowNow[],
+  items: readonly OutcomeToWrite[],
+): {
+  writes: { row: number; outcome: Outcome }[];
+  written: { property: number; present: boolean }[];
+  changed: number[];
+} {
   const rowsByKey = new Map<string, number[]>();
   rowsNow.forEach((r, i) => {
     if (!r.key) return;

@@ -38,7 +38,13 @@ export function wholeRunFailureText(state: RunState): string {
  * jobs sent), or results arrived that are not on the sheet yet (a write refused).
  */
 export function keepForResume(state: RunState, writesPending = false): boolean {
-  return writesPending || state.phase === "paused" || state.phase === "stopped" || Object.keys(state.received).length > 0 || runCounts(state).resumable > 0;
+  return (
+    writesPending ||
+    state.phase === "paused" ||
+    state.phase === "stopped" ||
+    Object.keys(state.received).length > 0 ||
+    runCounts(state).resumable > 0
+  );
 }
 
 /**

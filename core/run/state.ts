@@ -147,7 +147,16 @@ export function createRun(rows: readonly InputRow[], opts: CreateRunOptions): Ru
     invalidRows: rows.filter((r) => r.error || !r.key).length,
     skippedRows: opts.skippedRows ?? 0,
     ...(opts.spread === false ? { unattended: true as const } : {}),
-    jobs: plan.jobs.map((j) => ({ start: j.start, end: j.end, phase: "queued" as const, submitRetries: 0, getFailures: 0, notBeforeMs: 0, ...(j.probe ? { probe: true as const } : {}), ...(j.held ? { held: true as const } : {}) })),
+    jobs: plan.jobs.map((j) => ({
+      start: j.start,
+      end: j.end,
+      phase: "queued" as const,
+      submitRetries: 0,
+      getFailures: 0,
+      notBeforeMs: 0,
+      ...(j.probe ? { probe: true as const } : {}),
+      ...(j.held ? { held: true as const } : {}),
+    })),
     fates: ".".repeat(plan.properties.length),
     received: {},
     inflight: {},
@@ -184,7 +193,8 @@ export function isSettled(state: RunState, p: number): boolean {
 export function receive(state: RunState, p: number, outcome: Outcome): void {
   if (isSettled(state, p)) return;
   state.received[p] = outcome;
-  if ("error" in outcome && !isAboutProperty(outcome.error) && outcome.error.kind !== "cancelled") state.firstFailure ??= outcome.error;
+  if ("error" in outcome && !isAboutProperty(outcome.error) && outcome.error.kind !== "cancelled")
+    state.firstFailure ??= outcome.error;
 }
 
 export function settleJob(state: RunState, job: RunJob, error: ServiceError): void {
@@ -206,7 +216,15 @@ export type RunEvent = "finish" | "pause" | "stop" | "stop_spent" | "fail" | "en
 
 /** The run's phase moves, as one table: phase, then event, then the phase it moves to. Absent: not a move. */
 export const RUN_TRANSITIONS: { readonly [P in RunPhase]: { readonly [E in RunEvent]?: RunPhase } } = {
-  running: { finish: "ended", pause: "paused", stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", resume: "running" },
+  running: {
+    finish: "ended",
+    pause: "paused",
+    stop: "stopped",
+    stop_spent: "ended",
+    fail: "ended",
+    end: "ended",
+    resume: "running",
+  },
   paused: { stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", resume: "running" },
   stopped: { stop: "stopped", stop_spent: "ended", fail: "ended", end: "ended", collected: "ended", resume: "running" },
   ended: { fail: "ended", end: "ended", resume: "running" },
@@ -246,7 +264,9 @@ export function maybeCreated(e: ServiceError): ServiceError {
 
 /** Whether an error says its job may have been created though the submit failed. */
 export function isMaybeCreated(e: ServiceError): boolean {
-  return !!e.details && typeof e.details === "object" && (e.details as { maybe_created?: unknown }).maybe_created === true;
+  return (
+    !!e.details && typeof e.details === "object" && (e.details as { maybe_created?: unknown }).maybe_created === true
+  );
 }
 
 /** A members list that is one contiguous run is kept as [start, end), so stored states stay small. */
@@ -265,9 +285,13 @@ export function compactMembers(job: RunJob): RunJob {
  * Stop (the user's Stop or Cancel): nothing more is sent. Jobs not yet sent end ("not sent; run again"); jobs already
  * sent stay collectable, so a Resume fetches their results without submitting again.
  */
-export function stopRun(state: RunState, reason = "Stopped before this row was sent; run the check again for it."): void {
+export function stopRun(
+  state: RunState,
+  reason = "Stopped before this row was sent; run the check again for it.",
+): void {
   if (state.phase === "ended") return;
-  for (const job of state.jobs) if (job.phase === "queued") settleJob(state, job, serviceError("cancelled", "not_sent", reason));
+  for (const job of state.jobs)
+    if (job.phase === "queued") settleJob(state, job, serviceError("cancelled", "not_sent", reason));
   moveRun(state, collectable(state) ? "stop" : "stop_spent");
 }
 
@@ -285,7 +309,8 @@ export function endRun(state: RunState, error: ServiceError): void {
 export function collectable(state: RunState): boolean {
   return state.jobs.some((j) => {
     const list = members(j);
-    if (j.phase === "polling" || j.phase === "sending") return list.some((p) => !isSettled(state, p) || unwrittenResult(state, p));
+    if (j.phase === "polling" || j.phase === "sending")
+      return list.some((p) => !isSettled(state, p) || unwrittenResult(state, p));
     return !!j.poll && list.some((p) => unwrittenResult(state, p));
   });
 }
@@ -308,12 +333,21 @@ export function resumeRun(state: RunState, nowMs: number): void {
   state.rate = undefined;
   for (const job of state.jobs) {
     // A submit that was in flight when the state was stored: the job may exist; never sent again blindly.
-    if (job.phase === "sending") settleJob(state, job, maybeCreated(serviceError("network", "interrupted", "the pane or sidebar closed while it was being sent")));
+    if (job.phase === "sending")
+      settleJob(
+        state,
+        job,
+        maybeCreated(serviceError("network", "interrupted", "the pane or sidebar closed while it was being sent")),
+      );
     if (job.phase === "polling" && job.poll) {
       job.notBeforeMs = 0;
       job.getFailures = 0;
       // The user is back: the job gets a fresh window from now (the service has usually finished it long ago).
-      job.poll = { ...job.poll, nextPollAtMs: nowMs, deadlineMs: Math.max(job.poll.deadlineMs, nowMs + (state.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS)) };
+      job.poll = {
+        ...job.poll,
+        nextPollAtMs: nowMs,
+        deadlineMs: Math.max(job.poll.deadlineMs, nowMs + (state.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS)),
+      };
     }
   }
   state.inflight = {};

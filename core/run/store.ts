@@ -15,7 +15,9 @@ export function storedState(state: RunState): RunState {
   // Errors waiting to be written are small and often the same: kept once each, with the properties they go to.
   const errors = new Map<string, { error: ServiceError; ranges: [number, number][] }>();
   const results = new Set<number>();
-  for (const k of Object.keys(state.received).map(Number).sort((a, b) => a - b)) {
+  for (const k of Object.keys(state.received)
+    .map(Number)
+    .sort((a, b) => a - b)) {
     const o = state.received[k];
     if ("result" in o) {
       results.add(k);
@@ -60,7 +62,9 @@ export function loadRunState(raw: unknown): RunState | null {
     if (!(s && s.v === 2 && Array.isArray(s.jobs) && typeof s.fates === "string")) return null;
     s.received ??= {};
     s.inflight ??= {};
-    for (const g of s.pendingErrors ?? []) for (const [a, b] of g.ranges) for (let p = a; p < b; p++) if (s.fates[p] === ".") s.received[p] = { error: g.error };
+    for (const g of s.pendingErrors ?? [])
+      for (const [a, b] of g.ranges)
+        for (let p = a; p < b; p++) if (s.fates[p] === ".") s.received[p] = { error: g.error };
     delete s.pendingErrors;
     return s;
   } catch {

@@ -7,7 +7,14 @@
 import { OUTPUT_COLUMNS } from "../layout";
 import { detectColumns, readPropertyRows, type ColumnMapping, type InputRow } from "../rows";
 import { findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns } from "./placement";
-import { detectColumnsInSelection, findHeaderRow, looksLikeHeaderRow, rowsOfWholeTable, selectionEnd, wholeTableSelected } from "./table";
+import {
+  detectColumnsInSelection,
+  findHeaderRow,
+  looksLikeHeaderRow,
+  rowsOfWholeTable,
+  selectionEnd,
+  wholeTableSelected,
+} from "./table";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 const isBlankCell = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
@@ -51,7 +58,14 @@ export interface TablePlan {
   changedAt?: number;
 }
 
-export type TableRefusal = { ok: false; problem: string; offerColumns: boolean; found?: ColumnMapping; hasHeader?: boolean; header?: unknown[] };
+export type TableRefusal = {
+  ok: false;
+  problem: string;
+  offerColumns: boolean;
+  found?: ColumnMapping;
+  hasHeader?: boolean;
+  header?: unknown[];
+};
 
 /**
  * The input columns a header row names, also when it names no UPRN or Postcode column (detectColumns answers only
@@ -60,7 +74,8 @@ export type TableRefusal = { ok: false; problem: string; offerColumns: boolean; 
 export function columnsNamed(header: readonly unknown[]): ColumnMapping {
   const m = detectColumns([...header, "UPRN"]) ?? {};
   const out: ColumnMapping = {};
-  for (const k of ["uprn", "postcode", "address"] as const) if (m[k] !== undefined && m[k]! < header.length) out[k] = m[k];
+  for (const k of ["uprn", "postcode", "address"] as const)
+    if (m[k] !== undefined && m[k]! < header.length) out[k] = m[k];
   return out;
 }
 
@@ -84,7 +99,10 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   }
   // Tables side by side with no blank column between: the selected columns choose the table.
   if (!s.mapping && s.hasHeader !== false && s.columns && values.length) {
-    const chosen = detectColumnsInSelection(values[0], { first: s.columns[0] - s.column, last: s.columns[1] - s.column });
+    const chosen = detectColumnsInSelection(values[0], {
+      first: s.columns[0] - s.column,
+      last: s.columns[1] - s.column,
+    });
     if (chosen) {
       first = s.column + chosen.first;
       count = chosen.last - chosen.first + 1;
@@ -95,17 +113,30 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   // Tables side by side in one header row each have their own block.
   const header = wide[0] ?? [];
   const found = s.hasHeader === false ? {} : findHeaderBlockOfTable(header, first, wide.slice(1));
-  const inHeader = { ...found, exact: local(found.exact), changed: local(found.changed), changedColumns: found.changedColumns?.map((c) => c - first) };
+  const inHeader = {
+    ...found,
+    exact: local(found.exact),
+    changed: local(found.changed),
+    changedColumns: found.changedColumns?.map((c) => c - first),
+  };
   const right = wide.map((r) => r.slice(first));
   const mapped = Object.values(s.mapping ?? {}).filter((v): v is number => typeof v === "number");
-  const shapeRows = s.hasHeader === true || inHeader.exact !== undefined || inHeader.changed !== undefined ? right.slice(1) : right;
+  const shapeRows =
+    s.hasHeader === true || inHeader.exact !== undefined || inHeader.changed !== undefined ? right.slice(1) : right;
   const shape = findBlockByShape(shapeRows, Math.max(1, ...mapped.map((m) => m + 1)));
   const ours = ourColumns(inHeader, shape, s.hasHeader === false ? undefined : right[0], mapped);
   // Our own columns are hidden from header detection only: "Matched UPRN" is never taken for the user's UPRN.
   const input = values.map((r, i) => (i === 0 ? r.map((v, c) => (ours.has(c) ? "" : v)) : r));
   const read = readPropertyRows(input, { mapping: s.mapping, hasHeader: s.hasHeader });
   if (read.problem || !read.mapping) {
-    return { ok: false, problem: read.problem ?? "No UPRN or Postcode column.", offerColumns: true, found: columnsNamed(input[0] ?? []), hasHeader: read.headerRow !== null || looksLikeHeaderRow(input[0] ?? []), header: values[0] ?? [] };
+    return {
+      ok: false,
+      problem: read.problem ?? "No UPRN or Postcode column.",
+      offerColumns: true,
+      found: columnsNamed(input[0] ?? []),
+      hasHeader: read.headerRow !== null || looksLikeHeaderRow(input[0] ?? []),
+      header: values[0] ?? [],
+    };
   }
   const under = read.headerRow === null ? 0 : read.headerRow + 1;
   if (wholeTableSelected(to, read.headerRow)) {
@@ -125,11 +156,22 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   if (rows.length === 0) {
     return {
       ok: false,
-      problem: selected.length ? "The selected rows are empty: select the rows to check (or one cell of the table)." : "The selection has no data rows: select the rows to check (or one cell of the table).",
+      problem: selected.length
+        ? "The selected rows are empty: select the rows to check (or one cell of the table)."
+        : "The selection has no data rows: select the rows to check (or one cell of the table).",
       offerColumns: false,
     };
   }
-  const base = { ok: true as const, top, first, count, headerRow: read.headerRow, mapping: read.mapping, rows, blankRowsSkipped: selected.length - end };
+  const base = {
+    ok: true as const,
+    top,
+    first,
+    count,
+    headerRow: read.headerRow,
+    mapping: read.mapping,
+    rows,
+    blankRowsSkipped: selected.length - end,
+  };
   // Our block where it already is, else directly right of the data if free, else after the last column in use.
   const existing = inHeader.exact ?? (read.headerRow === null ? shape : undefined);
   if (existing !== undefined) return { ...base, at: first + existing, kind: "in-place" };
@@ -138,6 +180,13 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   const free = changed === undefined && wide.every((r) => r.slice(beside, beside + WIDTH).every(isBlankCell));
   if (free) return { ...base, at: beside, kind: "beside" };
   const at = newBlockColumn({ tableEnd: beside - 1, lastUsed: s.lastUsed, freeBeside: false });
-  if (at + WIDTH > s.sheetColumns) return { ok: false, problem: `There is no room for the ${WIDTH} result columns right of your data on this sheet: clear some columns to the right.`, offerColumns: false };
-  return changed !== undefined ? { ...base, at, kind: "after-changed", changedAt: first + changed } : { ...base, at, kind: "after" };
+  if (at + WIDTH > s.sheetColumns)
+    return {
+      ok: false,
+      problem: `There is no room for the ${WIDTH} result columns right of your data on this sheet: clear some columns to the right.`,
+      offerColumns: false,
+    };
+  return changed !== undefined
+    ? { ...base, at, kind: "after-changed", changedAt: first + changed }
+    : { ...base, at, kind: "after" };
 }

@@ -13,7 +13,12 @@ const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const MATCHED_UPRN = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
 const SCORE = OUTPUT_COLUMNS.findIndex((c) => c.key === "compliance_score");
 /** Our first column holds a score (a number, or text of one as a cell may hand it back) or nothing. */
-const isScore = (v: unknown) => v === null || v === undefined || v === "" || typeof v === "number" || (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v));
+const isScore = (v: unknown) =>
+  v === null ||
+  v === undefined ||
+  v === "" ||
+  typeof v === "number" ||
+  (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v));
 const OUR_HEADERS = outputHeaders().map((h) => h.toLowerCase());
 const STATUS_COLS = statusColumnIndexes();
 const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.header.startsWith("Checked at"));
@@ -21,13 +26,19 @@ const STATUS_WORDS = new Set<string>(Object.keys(STATUS_COLOURS));
 const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
 const isBlankCell = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 /** A "Checked at" cell: the text we wrote, or the date Sheets reads it back as. */
-const isCheckedAt = (v: unknown) => Object.prototype.toString.call(v) === "[object Date]" || /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(v ?? "").trim());
+const isCheckedAt = (v: unknown) =>
+  Object.prototype.toString.call(v) === "[object Date]" ||
+  /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(String(v ?? "").trim());
 
 /**
  * Headers of ours that a landlord's own sheet does not use: "EPC rating", "Gas expiry" or "Risk level" are common
  * column names in compliance sheets, so only these make a run of our headers our (changed) block.
  */
-export const DISTINCTIVE_HEADERS = new Set(["Matched UPRN", "Matched address", "Last updated (UTC)", "Checked at (UTC)", "Message"].map((h) => h.toLowerCase()).filter((h) => OUR_HEADERS.includes(h)));
+export const DISTINCTIVE_HEADERS = new Set(
+  ["Matched UPRN", "Matched address", "Last updated (UTC)", "Checked at (UTC)", "Message"]
+    .map((h) => h.toLowerCase())
+    .filter((h) => OUR_HEADERS.includes(h)),
+);
 
 export interface HeaderBlock {
   /** Start of every one of our headers, in order, untouched. */
@@ -50,7 +61,11 @@ export function findHeaderBlock(row: readonly unknown[], near = 0): HeaderBlock 
   const out: HeaderBlock = {};
   // Where there are several intact blocks, the one nearest to where ours was last seen.
   for (let i = 0; i + WIDTH <= row.length; i++) {
-    if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h) && (out.exact === undefined || Math.abs(i - near) < Math.abs(out.exact - near))) out.exact = i;
+    if (
+      OUR_HEADERS.every((h, k) => norm(row[i + k]) === h) &&
+      (out.exact === undefined || Math.abs(i - near) < Math.abs(out.exact - near))
+    )
+      out.exact = i;
   }
   // A block an earlier version wrote: our first headers of that time, and blank header cells where the newer columns go.
   if (out.exact === undefined) {
@@ -58,7 +73,8 @@ export function findHeaderBlock(row: readonly unknown[], near = 0): HeaderBlock 
       for (let i = 0; i + count <= row.length; i++) {
         const prefix = OUR_HEADERS.slice(0, count).every((h, k) => norm(row[i + k]) === h);
         const room = Array.from({ length: WIDTH - count }, (_, k) => row[i + count + k]).every(isBlankCell);
-        if (prefix && room && (out.exact === undefined || Math.abs(i - near) < Math.abs(out.exact - near))) out.exact = i;
+        if (prefix && room && (out.exact === undefined || Math.abs(i - near) < Math.abs(out.exact - near)))
+          out.exact = i;
       }
       if (out.exact !== undefined) {
         out.legacy = true;
@@ -90,7 +106,12 @@ export function findHeaderBlock(row: readonly unknown[], near = 0): HeaderBlock 
  * changed one, a block without a header. A column the user mapped, or whose header names an input column ("UPRN",
  * "Postcode", which no header of ours does), stays the user's whatever stands around it.
  */
-export function ourColumns(found: HeaderBlock, shape: number | undefined, header: readonly unknown[] | undefined, mapped: readonly number[]): Set<number> {
+export function ourColumns(
+  found: HeaderBlock,
+  shape: number | undefined,
+  header: readonly unknown[] | undefined,
+  mapped: readonly number[],
+): Set<number> {
   const cols = new Set<number>();
   const span = (start: number | undefined) => {
     if (start !== undefined) for (let k = 0; k < WIDTH; k++) cols.add(start + k);
@@ -119,7 +140,12 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
       const cells = r.slice(s, s + WIDTH);
       if (cells.every(isBlankCell)) continue;
       const statuses = STATUS_COLS.map((c) => norm(cells[c]));
-      if (((statuses.every((w) => STATUS_WORDS.has(w)) && isCheckedAt(cells[CHECKED_AT])) || isCheckingMessage(cells[MESSAGE])) && isScore(cells[SCORE])) matched++;
+      if (
+        ((statuses.every((w) => STATUS_WORDS.has(w)) && isCheckedAt(cells[CHECKED_AT])) ||
+          isCheckingMessage(cells[MESSAGE])) &&
+        isScore(cells[SCORE])
+      )
+        matched++;
       else if (!(statuses.every((w) => w === "") && isBlankCell(cells[CHECKED_AT]))) {
         ok = false;
         break;
@@ -129,7 +155,6 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
   }
   return undefined;
 }
-
 
 /**
  * One row of our block without a header, by what it holds: a Checking… mark, or our status words and a Checked at
@@ -147,14 +172,23 @@ export function looksLikeOurRow(cells: readonly unknown[], start: number): boole
  * on a tie); undefined when none does. `grid[r][0]` is the sheet's column `offset`, in the same numbering as `was`
  * (0-based in Excel, 1-based in Sheets). Both add-ins find a moved header-less block with this.
  */
-export function blockColumnByRows(grid: readonly (readonly unknown[])[], was: number, offset = 0, search = 16): number | undefined {
+export function blockColumnByRows(
+  grid: readonly (readonly unknown[])[],
+  was: number,
+  offset = 0,
+  search = 16,
+): number | undefined {
   const scoreAt = (c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c - offset) ? 1 : 0), 0);
   if (scoreAt(was) > 0) return was;
   const width = grid.length ? grid[0].length : 0;
   let best: { c: number; score: number } | undefined;
   for (let c = Math.max(offset, was - search); c <= was + search && c - offset + WIDTH <= width; c++) {
     const score = scoreAt(c);
-    if (score > 0 && (!best || score > best.score || (score === best.score && Math.abs(c - was) < Math.abs(best.c - was)))) best = { c, score };
+    if (
+      score > 0 &&
+      (!best || score > best.score || (score === best.score && Math.abs(c - was) < Math.abs(best.c - was)))
+    )
+      best = { c, score };
   }
   return best?.c;
 }
@@ -178,7 +212,11 @@ export function newBlockColumn(o: { tableEnd: number; lastUsed: number; freeBesi
  * findHeaderBlock's answer for the cells from `tableFirst`. Both add-ins use it, so a check of one table never writes
  * over the other's results.
  */
-export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0, rows: readonly (readonly unknown[])[] = []): HeaderBlock {
+export function findHeaderBlockOfTable(
+  row: readonly unknown[],
+  tableFirst = 0,
+  rows: readonly (readonly unknown[])[] = [],
+): HeaderBlock {
   const blocks: number[] = [];
   for (let i = 0; i + WIDTH <= row.length; i++) {
     if (OUR_HEADERS.every((h, k) => norm(row[i + k]) === h)) {
@@ -199,7 +237,8 @@ export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0, 
     const k = keyOfCell(row[i]);
     const cur = tables[tables.length - 1];
     const blockBetween = cur && blocks.some((b) => b > cur.first && b < i);
-    if (!cur || (k && cur.keys.has(k)) || (blockBetween && (k || gap))) tables.push({ first: i, keys: new Set(k ? [k] : []), ...(k === "uprn" ? { uprn: i } : {}) });
+    if (!cur || (k && cur.keys.has(k)) || (blockBetween && (k || gap)))
+      tables.push({ first: i, keys: new Set(k ? [k] : []), ...(k === "uprn" ? { uprn: i } : {}) });
     else if (k) {
       cur.keys.add(k);
       if (k === "uprn" && cur.uprn === undefined) cur.uprn = i;
@@ -211,13 +250,18 @@ export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0, 
   if (keyed.length <= 1) return fromFirst();
   const owner = new Map<number, number>();
   // By what the blocks hold: the table whose UPRNs a block's Matched UPRN cells repeat.
-  const uprnKey = (v: unknown) => String(v ?? "").trim().replace(/^0+(?=\d)/, "");
+  const uprnKey = (v: unknown) =>
+    String(v ?? "")
+      .trim()
+      .replace(/^0+(?=\d)/, "");
   for (const b of blocks) {
     let best: { t: number; score: number } | undefined;
     let tie = false;
     for (const t of keyed) {
       if (t.uprn === undefined || t.first > b || owner.has(t.first)) continue;
-      const score = rows.filter((r) => uprnKey(r[t.uprn!]) !== "" && uprnKey(r[t.uprn!]) === uprnKey(r[b + MATCHED_UPRN])).length;
+      const score = rows.filter(
+        (r) => uprnKey(r[t.uprn!]) !== "" && uprnKey(r[t.uprn!]) === uprnKey(r[b + MATCHED_UPRN]),
+      ).length;
       if (score && (!best || score > best.score)) {
         best = { t: t.first, score };
         tie = false;
@@ -228,7 +272,10 @@ export function findHeaderBlockOfTable(row: readonly unknown[], tableFirst = 0, 
   // The rest left to right: each block goes to the latest table still without one.
   const waiting: number[] = [];
   const owned = new Set(owner.values());
-  const events = [...keyed.filter((t) => !owner.has(t.first)).map((t) => ({ at: t.first, table: t.first })), ...blocks.filter((b) => !owned.has(b)).map((b) => ({ at: b, block: b }))].sort((a, b) => a.at - b.at);
+  const events = [
+    ...keyed.filter((t) => !owner.has(t.first)).map((t) => ({ at: t.first, table: t.first })),
+    ...blocks.filter((b) => !owned.has(b)).map((b) => ({ at: b, block: b })),
+  ].sort((a, b) => a.at - b.at);
   for (const e of events) {
     if ("table" in e) waiting.push(e.table);
     else if (waiting.length) owner.set(waiting.pop()!, e.block);

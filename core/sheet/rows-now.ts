@@ -71,12 +71,18 @@ export function propertiesNow(o: {
   const notes: (string | undefined)[] = [];
   o.input.forEach((row, i) => {
     const cell = (c: number | undefined) => (c === undefined ? undefined : row[c]);
-    const r = i >= first ? normaliseProperty(cell(inputColumns.uprn), cell(inputColumns.postcode), cell(inputColumns.address)) : undefined;
+    const r =
+      i >= first
+        ? normaliseProperty(cell(inputColumns.uprn), cell(inputColumns.postcode), cell(inputColumns.address))
+        : undefined;
     keys.push(r?.key ?? (r?.error ? `!${r.error.message}` : undefined));
     notes.push(r?.note);
     rowsNow.push(!waiting(i) ? {} : r?.key ? { key: r.key, checking: true } : { checking: true });
   });
   // Several rows of one property: the first is checked, the others say so.
-  sameAsNotes(rowsNow.map((r) => r.key), o.rowNumber).forEach((same, i) => (notes[i] = joinNotes(notes[i], same)));
+  sameAsNotes(
+    rowsNow.map((r) => r.key),
+    o.rowNumber,
+  ).forEach((same, i) => (notes[i] = joinNotes(notes[i], same)));
   return { inputColumns, shift, rowsNow, keys, notes };
 }

@@ -5,7 +5,8 @@
  */
 import { detectColumns, headerCellRank, stripInvisible, type ColumnMapping } from "../rows";
 
-const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && stripInvisible(v).trim() === "");
+const isBlank = (v: unknown) =>
+  v === null || v === undefined || (typeof v === "string" && stripInvisible(v).trim() === "");
 const KEYS = ["uprn", "postcode"] as const;
 
 /** The input column one header cell names by itself ("UPRN", "Post code"), if any. */
@@ -29,7 +30,11 @@ export function isTitleRow(row: readonly unknown[]): boolean {
  * that names a UPRN or Postcode column (or that `isHeader` accepts), else the first such row below it. A title row is
  * the header only when no other row names the columns.
  */
-export function findHeaderRow(rows: readonly (readonly unknown[])[], selectedFirst: number, isHeader: (row: readonly unknown[]) => boolean = (r) => detectColumns(r) !== null): number {
+export function findHeaderRow(
+  rows: readonly (readonly unknown[])[],
+  selectedFirst: number,
+  isHeader: (row: readonly unknown[]) => boolean = (r) => detectColumns(r) !== null,
+): number {
   const named = rows.map((r, i) => (isHeader(r) ? i : -1)).filter((i) => i >= 0);
   const real = named.filter((i) => !isTitleRow(rows[i]));
   const candidates = real.length ? real : named;
@@ -72,7 +77,10 @@ export function selectionEnd(rows: readonly (readonly unknown[])[], to: number):
  * one elsewhere in the table. Null when the selection names no input column or the row holds one table: then
  * detectColumns reads the whole row.
  */
-export function detectColumnsInSelection(headerRow: readonly unknown[], selected: { first: number; last: number }): { mapping: ColumnMapping; first: number; last: number } | null {
+export function detectColumnsInSelection(
+  headerRow: readonly unknown[],
+  selected: { first: number; last: number },
+): { mapping: ColumnMapping; first: number; last: number } | null {
   const lo = Math.max(0, selected.first);
   const hi = Math.min(headerRow.length - 1, selected.last);
   if (hi < lo) return null;
@@ -100,7 +108,8 @@ export function detectColumnsInSelection(headerRow: readonly unknown[], selected
   // ("UPRN", "", "Postcode") is not a second table.
   const outside = detectColumns(headerRow.map((v, i) => (i >= first && i <= last ? "" : v)));
   if (!outside || !KEYS.some((k) => outside[k] !== undefined && mapping[k] !== undefined)) return null;
-  if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode)) delete mapping.address;
+  if (mapping.address !== undefined && (mapping.address === mapping.uprn || mapping.address === mapping.postcode))
+    delete mapping.address;
   return { mapping, first, last };
 }
 
@@ -127,7 +136,12 @@ export function rowsOfWholeTable(rows: readonly (readonly unknown[])[]): number 
  */
 export function looksLikeHeaderRow(row: readonly unknown[]): boolean {
   const cells = row.filter((v) => !isBlank(v));
-  return cells.length > 0 && cells.every((v) => typeof v === "string" && /[a-z]/i.test(v) && !/\d{5,}/.test(v) && !/^[a-z]{1,2}\d/i.test(v.trim()));
+  return (
+    cells.length > 0 &&
+    cells.every(
+      (v) => typeof v === "string" && /[a-z]/i.test(v) && !/\d{5,}/.test(v) && !/^[a-z]{1,2}\d/i.test(v.trim()),
+    )
+  );
 }
 
 /**
@@ -135,7 +149,10 @@ export function looksLikeHeaderRow(row: readonly unknown[]): boolean {
  * the others say "Same property as row N; checked once." (N as the user sees it). `keys[i]` is the property of a row
  * taking a result now (undefined for the others); `rowNumber` turns an index into the sheet's row number.
  */
-export function sameAsNotes(keys: readonly (string | undefined)[], rowNumber: (i: number) => number): (string | undefined)[] {
+export function sameAsNotes(
+  keys: readonly (string | undefined)[],
+  rowNumber: (i: number) => number,
+): (string | undefined)[] {
   const first = new Map<string, number>();
   return keys.map((k, i) => {
     if (!k) return undefined;

@@ -15,8 +15,17 @@ export interface GridBox {
 }
 
 /** The Table (by name) whose range holds the cell, if any; Excel Tables never overlap, so there is at most one. */
-export function tableAtCell<T extends { name: string; box: GridBox }>(tables: readonly T[], cell: { rowIndex: number; columnIndex: number }): T | undefined {
-  return tables.find(({ box: b }) => cell.rowIndex >= b.rowIndex && cell.rowIndex < b.rowIndex + b.rowCount && cell.columnIndex >= b.columnIndex && cell.columnIndex < b.columnIndex + b.columnCount);
+export function tableAtCell<T extends { name: string; box: GridBox }>(
+  tables: readonly T[],
+  cell: { rowIndex: number; columnIndex: number },
+): T | undefined {
+  return tables.find(
+    ({ box: b }) =>
+      cell.rowIndex >= b.rowIndex &&
+      cell.rowIndex < b.rowIndex + b.rowCount &&
+      cell.columnIndex >= b.columnIndex &&
+      cell.columnIndex < b.columnIndex + b.columnCount,
+  );
 }
 
 /**
@@ -27,14 +36,18 @@ export function tableAtCell<T extends { name: string; box: GridBox }>(tables: re
 export function tableSelectedOffsets(table: GridBox, selection: GridBox, single: boolean): [number, number] {
   const last = table.rowCount - 1;
   if (single || selection.rowIndex + selection.rowCount - 1 <= table.rowIndex) return [0, last];
-  return [Math.max(0, selection.rowIndex - table.rowIndex), Math.min(last, selection.rowIndex + selection.rowCount - 1 - table.rowIndex)];
+  return [
+    Math.max(0, selection.rowIndex - table.rowIndex),
+    Math.min(last, selection.rowIndex + selection.rowCount - 1 - table.rowIndex),
+  ];
 }
 
 /** How many selected rows lie outside the Table (above or below it): they are not the Table's, and are not checked. */
 export function selectedRowsOutside(table: GridBox, selection: GridBox, single: boolean): number {
   if (single) return 0;
   const [from, to] = tableSelectedOffsets(table, selection, false);
-  if (selection.rowIndex + selection.rowCount - 1 <= table.rowIndex) return Math.max(0, table.rowIndex - selection.rowIndex);
+  if (selection.rowIndex + selection.rowCount - 1 <= table.rowIndex)
+    return Math.max(0, table.rowIndex - selection.rowIndex);
   return Math.max(0, selection.rowCount - Math.max(0, to - from + 1));
 }
 
@@ -45,7 +58,8 @@ export function selectedRowsOutside(table: GridBox, selection: GridBox, single: 
  * already has one of our names (a Table's column names are unique): adding a second set would break the names that
  * formulas such as `=COUNTIF(Properties[EPC status],"fail")` use.
  */
-export type TableResults = { kind: "inPlace"; at: number } | { kind: "add"; at: number; names: string[] } | { kind: "refuse"; message: string };
+export type TableResults =
+  { kind: "inPlace"; at: number } | { kind: "add"; at: number; names: string[] } | { kind: "refuse"; message: string };
 
 export function tableResultColumns(tableName: string, header: readonly unknown[]): TableResults {
   const found = findHeaderBlock(header);
@@ -57,7 +71,9 @@ export function tableResultColumns(tableName: string, header: readonly unknown[]
     };
   }
   const names = outputHeaders();
-  const taken = new Set(header.map((h) => (typeof h === "string" ? h.trim().toLowerCase() : String(h ?? "").toLowerCase())));
+  const taken = new Set(
+    header.map((h) => (typeof h === "string" ? h.trim().toLowerCase() : String(h ?? "").toLowerCase())),
+  );
   const clash = names.filter((n) => taken.has(n.toLowerCase()));
   if (clash.length) {
     const list = clash.map((n) => `"${n}"`).join(", ");

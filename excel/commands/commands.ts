@@ -19,5 +19,6 @@ export async function refreshAll(event?: Office.AddinCommands.Event): Promise<vo
 }
 
 Office.onReady(() => {
-  if (Office.actions && typeof Office.actions.associate === "function") Office.actions.associate("refreshAll", refreshAll);
+  if (Office.actions && typeof Office.actions.associate === "function")
+    Office.actions.associate("refreshAll", refreshAll);
 });

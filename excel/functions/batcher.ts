@@ -70,11 +70,20 @@ export function toFunctionError(e: unknown): FunctionError {
   const err = toServiceError(e);
   if (err.kind === "not_found" && !aboutProperty(err)) {
     // A 404 that is not the service saying "no such property": the property may well exist, so say what to check.
-    return { code: "notAvailable", message: `HTTP ${err.status ?? 404}${err.message ? `: ${err.message}` : ""}. If every cell says this, check the base URL in Settings (it ends in /v1).` };
+    return {
+      code: "notAvailable",
+      message: `HTTP ${err.status ?? 404}${err.message ? `: ${err.message}` : ""}. If every cell says this, check the base URL in Settings (it ends in /v1).`,
+    };
   }
-  if (err.kind === "not_found") return { code: "notAvailable", message: err.code === "property_not_found" || !err.message ? "property not found" : `property not found: ${err.message}` };
+  if (err.kind === "not_found")
+    return {
+      code: "notAvailable",
+      message:
+        err.code === "property_not_found" || !err.message ? "property not found" : `property not found: ${err.message}`,
+    };
   // "invalid UPRN" as the issue words it; our own checks of odd arguments add what is wrong after a colon.
-  if (err.code === "invalid_uprn") return { code: "invalidValue", message: err.message.startsWith("invalid UPRN:") ? err.message : "invalid UPRN" };
+  if (err.code === "invalid_uprn")
+    return { code: "invalidValue", message: err.message.startsWith("invalid UPRN:") ? err.message : "invalid UPRN" };
   if (err.kind === "invalid_input") return { code: "invalidValue", message: describeError(err) };
   return { code: "notAvailable", message: describeError(err) };
 }
@@ -89,9 +98,15 @@ function oneValue(v: unknown): { value: unknown } | { error: string } {
 
 /** Arguments Excel passes that are no UPRN whatever their text: an empty cell, TRUE/FALSE, too many digits. */
 function oddUprn(v: unknown): string | null {
-  if (v === null || v === undefined || (typeof v === "string" && v.trim() === "")) return "invalid UPRN: the cell is empty";
+  if (v === null || v === undefined || (typeof v === "string" && v.trim() === ""))
+    return "invalid UPRN: the cell is empty";
   if (typeof v === "boolean") return `invalid UPRN: ${v ? "TRUE" : "FALSE"} is a logical value, not a UPRN`;
-  const digits = typeof v === "number" && Number.isInteger(v) && v >= 0 ? String(v) : typeof v === "string" ? v.trim().replace(/[\s\u00a0]+/g, "") : "";
+  const digits =
+    typeof v === "number" && Number.isInteger(v) && v >= 0
+      ? String(v)
+      : typeof v === "string"
+        ? v.trim().replace(/[\s\u00a0]+/g, "")
+        : "";
   if (/^\d{13,}$/.test(digits)) return `invalid UPRN: ${digits.length} digits; a UPRN has at most 12`;
   if (typeof v === "number" && !Number.isInteger(v)) return "invalid UPRN: a UPRN is a whole number of up to 12 digits";
   return null;
@@ -140,7 +155,8 @@ export class CheckBatcher {
   private generation = 0;
   /** The service's last word on the rate limit, to tell whether single checks can be afforded. */
   private rate: RateLimitInfo | undefined;
-  private readonly o: Required<Omit<BatcherOptions, "onRateLimit" | "sleep">> & Pick<BatcherOptions, "onRateLimit" | "sleep">;
+  private readonly o: Required<Omit<BatcherOptions, "onRateLimit" | "sleep">> &
+    Pick<BatcherOptions, "onRateLimit" | "sleep">;
 
   constructor(options: BatcherOptions) {
     this.o = {
@@ -165,11 +181,14 @@ export class CheckBatcher {
     const odd = "error" in arg ? arg.error : oddUprn(value);
     if (odd) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_uprn", odd)));
     const u = normaliseUprn(value);
-    if ("error" in u) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_uprn", u.error.message)));
+    if ("error" in u)
+      return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_uprn", u.error.message)));
     const key = propertyKey({ uprn: u.uprn });
     const cached = this.cache.get(key);
     if (cached && cached.expiresAt > this.o.now()) {
-      return "error" in cached.outcome ? Promise.reject(new ComplianceError(cached.outcome.error)) : Promise.resolve(cached.outcome);
+      return "error" in cached.outcome
+        ? Promise.reject(new ComplianceError(cached.outcome.error))
+        : Promise.resolve(cached.outcome);
     }
     const flying = this.inFlight.get(key);
     if (flying) return flying;
@@ -228,9 +247,14 @@ export class CheckBatcher {
     const keys = [...batch.keys()];
     const generation = this.generation;
     // One shared promise per key lets calls that arrive while this batch is out join it.
-    const outcomes = new Map<string, { resolve: (v: { result: CheckResult; checkedAt: string }) => void; reject: (e: ComplianceError) => void }>();
+    const outcomes = new Map<
+      string,
+      { resolve: (v: { result: CheckResult; checkedAt: string }) => void; reject: (e: ComplianceError) => void }
+    >();
     for (const key of keys) {
-      const p = new Promise<{ result: CheckResult; checkedAt: string }>((resolve, reject) => outcomes.set(key, { resolve, reject }));
+      const p = new Promise<{ result: CheckResult; checkedAt: string }>((resolve, reject) =>
+        outcomes.set(key, { resolve, reject }),
+      );
       p.catch(() => undefined); // a key nobody else joins must not raise an unhandled rejection
       this.inFlight.set(key, p);
       p.then(
@@ -250,7 +274,8 @@ export class CheckBatcher {
         o.reject(new ComplianceError(outcome.error));
       } else {
         const value = { result: outcome.result, checkedAt };
-        if (generation === this.generation) this.cache.set(key, { outcome: value, expiresAt: this.o.now() + this.o.cacheTtlMs });
+        if (generation === this.generation)
+          this.cache.set(key, { outcome: value, expiresAt: this.o.now() + this.o.cacheTtlMs });
         o.resolve(value);
       }
     };
@@ -258,12 +283,20 @@ export class CheckBatcher {
       for (const key of [...outcomes.keys()]) finish(key, { error }, new Date(this.o.now()).toISOString());
     };
     const guard = this.o.setTimer(() => {
-      failAll(serviceError("timeout", "timeout", `No answer from the compliance service within ${Math.round(this.o.flushTimeoutMs / 1000)} s.`));
+      failAll(
+        serviceError(
+          "timeout",
+          "timeout",
+          `No answer from the compliance service within ${Math.round(this.o.flushTimeoutMs / 1000)} s.`,
+        ),
+      );
     }, this.o.flushTimeoutMs);
     try {
       const cfg = await this.o.getConfig();
       if (!cfg.apiKey) {
-        failAll(serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"));
+        failAll(
+          serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"),
+        );
         return;
       }
       const client = createClient({
@@ -287,22 +320,24 @@ export class CheckBatcher {
           }),
         );
       } else {
-        await client.screen(
-          uprns.map((uprn) => ({ uprn })),
-          {
-            plan: cfg.plan,
-            jobTimeoutMs: this.o.jobTimeoutMs,
-            // Settle cells as their results arrive rather than when the last job ends.
-            onProgress: (p) => {
-              const at = new Date(this.o.now()).toISOString();
-              for (const c of p.completed) finish(keys[c.index], c.outcome, at);
-              if (p.rateLimit) this.noteRate(p.rateLimit);
+        await client
+          .screen(
+            uprns.map((uprn) => ({ uprn })),
+            {
+              plan: cfg.plan,
+              jobTimeoutMs: this.o.jobTimeoutMs,
+              // Settle cells as their results arrive rather than when the last job ends.
+              onProgress: (p) => {
+                const at = new Date(this.o.now()).toISOString();
+                for (const c of p.completed) finish(keys[c.index], c.outcome, at);
+                if (p.rateLimit) this.noteRate(p.rateLimit);
+              },
             },
-          },
-        ).then((all) => {
-          const at = new Date(this.o.now()).toISOString();
-          all.forEach((outcome, i) => finish(keys[i], outcome, at));
-        });
+          )
+          .then((all) => {
+            const at = new Date(this.o.now()).toISOString();
+            all.forEach((outcome, i) => finish(keys[i], outcome, at));
+          });
       }
       const rl = client.lastRateLimit();
       if (rl) this.noteRate(rl);

@@ -2,7 +2,15 @@
  * Core's property card as an Excel entity value (a data type: ExcelApi 1.16, returned by a custom function from
  * CustomFunctionsRuntime 1.4), and the one test of whether this Excel can take data types from a function.
  */
-import { DATE_FORMAT, DATETIME_FORMAT, DEMO_NOTE, dateSerial, timestampSerial, type CardField, type PropertyCard } from "../../core";
+import {
+  DATE_FORMAT,
+  DATETIME_FORMAT,
+  DEMO_NOTE,
+  dateSerial,
+  timestampSerial,
+  type CardField,
+  type PropertyCard,
+} from "../../core";
 
 type Requirements = { isSetSupported(name: string, version?: string): boolean };
 
@@ -53,6 +61,8 @@ export function toEntityValue(card: PropertyCard): Excel.EntityCellValue {
         sections: card.sections.map((s) => ({ layout: "List" as const, title: s.title, properties: s.fields })),
       },
     },
-    provider: { description: card.demo ? `Property Compliance Check Service: ${DEMO_NOTE}` : "Property Compliance Check Service" },
+    provider: {
+      description: card.demo ? `Property Compliance Check Service: ${DEMO_NOTE}` : "Property Compliance Check Service",
+    },
   };
 }

@@ -2,7 +2,19 @@
  * The COMPLIANCE.* custom functions. Each JSDoc block is the function's help in Excel's formula autocomplete and,
  * through custom-functions-metadata-plugin, its entry in functions.json (never written by hand).
  */
-import { DATE_FORMAT, dateSerial, displayStatus, isCheckName, nextObligation, obligationFor, outputHeaders, outputRow, propertyCard, type CheckName, type CheckResult } from "../../core";
+import {
+  DATE_FORMAT,
+  dateSerial,
+  displayStatus,
+  isCheckName,
+  nextObligation,
+  obligationFor,
+  outputHeaders,
+  outputRow,
+  propertyCard,
+  type CheckName,
+  type CheckResult,
+} from "../../core";
 import { complianceRuntime } from "../runtime";
 import { toFunctionError } from "./batcher";
 import { dataTypesSupported, toEntityValue } from "./card";
@@ -10,7 +22,8 @@ import { dataTypesSupported, toEntityValue } from "./card";
 /** Every failure becomes #N/A or #VALUE! with a message, so no promise is left pending (#BUSY!). */
 function cellError(e: unknown): CustomFunctions.Error {
   const f = toFunctionError(e);
-  const code = f.code === "invalidValue" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
+  const code =
+    f.code === "invalidValue" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
   return new CustomFunctions.Error(code, f.message.slice(0, 255));
 }
 
@@ -38,7 +51,10 @@ const CHECK_ALIASES: Record<string, CheckName> = {
 };
 
 function checkName(input: unknown): CheckName {
-  const w = String(input ?? "").trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const w = String(input ?? "")
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   const name = CHECK_ALIASES[w] ?? w;
   if (!isCheckName(name)) {
     throw new CustomFunctions.Error(
@@ -143,7 +159,11 @@ export async function expiry(uprn: any, check: string): Promise<any> {
     const { result } = await checkOf(uprn);
     const m = member(result, name);
     if (typeof m.expiry !== "string" || !m.expiry) {
-      throw notAvailable(displayStatus(m.status) === "not_required" ? `${name} is not required for this property` : `no ${name} expiry date on record`);
+      throw notAvailable(
+        displayStatus(m.status) === "not_required"
+          ? `${name} is not required for this property`
+          : `no ${name} expiry date on record`,
+      );
     }
     return dateCell(m.expiry);
   });
@@ -178,7 +198,10 @@ export async function due(uprn: any, check?: string): Promise<any> {
     const { result } = await checkOf(uprn);
     const o = { today: today(), windows: await savedWindows() };
     const ob = name ? (member(result, name), obligationFor(result, name, o)) : nextObligation(result, o);
-    if (!ob) throw notAvailable(name ? `${name} is not required for this property: nothing is due` : "no action is due for this property");
+    if (!ob)
+      throw notAvailable(
+        name ? `${name} is not required for this property: nothing is due` : "no action is due for this property",
+      );
     if (!ob.due) throw notAvailable(`no due date: ${ob.action || "nothing to do"}`);
     return dateCell(ob.due);
   });
@@ -227,7 +250,9 @@ export async function property(uprn: any): Promise<any> {
   return guarded(async () => {
     // Asked before any request: where a function cannot return a data type, no answer could be shown.
     if (!dataTypesSupported()) {
-      throw notAvailable("Property cards need Excel with data types (Microsoft 365: ExcelApi 1.16). Use =COMPLIANCE.CHECK(uprn) for the same results in one row.");
+      throw notAvailable(
+        "Property cards need Excel with data types (Microsoft 365: ExcelApi 1.16). Use =COMPLIANCE.CHECK(uprn) for the same results in one row.",
+      );
     }
     const { result, checkedAt } = await checkOf(uprn);
     // Counted from today, as NEXTACTION and DUE are, so =B2.[Next action] and =COMPLIANCE.NEXTACTION(A2) agree.

@@ -39,7 +39,10 @@ export class AddressLookups {
   /** Addresses for a postcode (when the text is one) or for free text. */
   addresses(text: string): Promise<AddressList> {
     const t = String(text ?? "").trim();
-    if (!t) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_request", "Give a postcode or some address text.")));
+    if (!t)
+      return Promise.reject(
+        new ComplianceError(serviceError("invalid_input", "invalid_request", "Give a postcode or some address text.")),
+      );
     const pc = normalisePostcode(t);
     const q = "postcode" in pc ? { postcode: pc.postcode } : { query: t };
     return this.memo(`a:${JSON.stringify(q)}`, async (client) => client.lookupAddresses({ ...q, limit: 100 }));
@@ -48,9 +51,12 @@ export class AddressLookups {
   /** The property a postcode (and first address line) names, through GET /api/check so the service decides. */
   property(postcode: string, address?: string): Promise<CheckResult> {
     const pc = normalisePostcode(postcode);
-    if (!("postcode" in pc)) return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_postcode", pc.error.message)));
+    if (!("postcode" in pc))
+      return Promise.reject(new ComplianceError(serviceError("invalid_input", "invalid_postcode", pc.error.message)));
     const a = String(address ?? "").trim();
-    return this.memo(`p:${pc.postcode}|${a.toLowerCase()}`, (client) => client.check(a ? { postcode: pc.postcode, address: a } : { postcode: pc.postcode }));
+    return this.memo(`p:${pc.postcode}|${a.toLowerCase()}`, (client) =>
+      client.check(a ? { postcode: pc.postcode, address: a } : { postcode: pc.postcode }),
+    );
   }
 
   private memo<T>(key: string, run: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
@@ -58,7 +64,10 @@ export class AddressLookups {
     if (hit && hit.expiresAt > this.now()) return hit.value as Promise<T>;
     const value = (async () => {
       const cfg = await this.o.getConfig();
-      if (!cfg.apiKey) throw new ComplianceError(serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"));
+      if (!cfg.apiKey)
+        throw new ComplianceError(
+          serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"),
+        );
       const client = createClient({
         baseUrl: cfg.baseUrl,
         apiKey: cfg.apiKey,

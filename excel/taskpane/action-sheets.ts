@@ -71,7 +71,11 @@ export function tableIdOf(p: RunPlace): string {
 const sameTable = (a: RunPlace, b: RunPlace) => tableIdOf(a) === tableIdOf(b);
 
 /** Every table of the portfolio read as it is now (a sheet or block not found says why). */
-async function readPortfolio(context: Excel.RequestContext, run: RunPlace, others: readonly RunPlace[]): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
+async function readPortfolio(
+  context: Excel.RequestContext,
+  run: RunPlace,
+  others: readonly RunPlace[],
+): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
   const places = [...others.filter((p) => !sameTable(p, run)), run];
   const tables: PortfolioTable[] = [];
   const reads: BlockRead[] = [];
@@ -83,7 +87,9 @@ async function readPortfolio(context: Excel.RequestContext, run: RunPlace, other
     try {
       const ws = context.workbook.worksheets.getItemOrNullObject(p.sheet);
       await context.sync();
-      r = ws.isNullObject ? { problem: `the sheet "${p.sheet}" was not found (renamed or deleted)` } : await readResults(context, p);
+      r = ws.isNullObject
+        ? { problem: `the sheet "${p.sheet}" was not found (renamed or deleted)` }
+        : await readResults(context, p);
     } catch (e) {
       r = { problem: `the sheet "${p.sheet}" could not be read (${e instanceof Error ? e.message : String(e)})` };
     }
@@ -92,9 +98,19 @@ async function readPortfolio(context: Excel.RequestContext, run: RunPlace, other
       reads.push(r);
       const b = r.place;
       // A block that is an Excel Table's own columns (its header the Table's): the summary's formulas name them.
-      const t = p.headerRow !== null ? await tableAt(context, b.sheet, { rowIndex: b.firstRow - 1, columnIndex: b.blockColumn }) : null;
+      const t =
+        p.headerRow !== null
+          ? await tableAt(context, b.sheet, { rowIndex: b.firstRow - 1, columnIndex: b.blockColumn })
+          : null;
       const table = t && t.block.rowIndex === b.firstRow - 1 ? { table: t.name } : {};
-      tables.push({ id, sheet: p.sheet, anchor, props: r.props, ownerHeader: r.ownerHeader, block: { sheet: b.sheet, column: b.blockColumn, firstRow: b.firstRow, lastRow: b.lastRow, ...table } });
+      tables.push({
+        id,
+        sheet: p.sheet,
+        anchor,
+        props: r.props,
+        ownerHeader: r.ownerHeader,
+        block: { sheet: b.sheet, column: b.blockColumn, firstRow: b.firstRow, lastRow: b.lastRow, ...table },
+      });
     }
   }
   return { tables, reads };
@@ -122,7 +138,13 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
   const ext = await usedExtent(context, run.sheet);
   if (ext.lastRow < 0) return { problem: `the sheet ${run.sheet} is empty` };
   const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(ext.lastColumn, run.blockColumn + WIDTH - 1));
-  const grid = await readBlock(context, { sheet: run.sheet, rowIndex: 0, columnIndex: 0, rowCount: ext.lastRow + 1, columnCount: lastColumn + 1 });
+  const grid = await readBlock(context, {
+    sheet: run.sheet,
+    rowIndex: 0,
+    columnIndex: 0,
+    rowCount: ext.lastRow + 1,
+    columnCount: lastColumn + 1,
+  });
   const at = relocateBlock(grid, run);
   if (!at) return { problem: "the results block of the check was not found (deleted, or its header changed)" };
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
@@ -130,10 +152,24 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = detectUserColumns(header, ours);
   const input = run.inputColumns;
-  const props = blockProperties(grid.slice(first), { blockColumn: at.blockColumn, uprn: input.uprn, address: input.address ?? user.address, user, firstRow: first + 1, untilBlank: at.headerRow !== null, header, postcode: input.postcode, monthFirst: fileMonthFirst() });
+  const props = blockProperties(grid.slice(first), {
+    blockColumn: at.blockColumn,
+    uprn: input.uprn,
+    address: input.address ?? user.address,
+    user,
+    firstRow: first + 1,
+    untilBlank: at.headerRow !== null,
+    header,
+    postcode: input.postcode,
+    monthFirst: fileMonthFirst(),
+  });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
-  return { props, ownerHeader, place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) } };
+  return {
+    props,
+    ownerHeader,
+    place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) },
+  };
 }
 
 function cellBytes(v: unknown): number {
@@ -141,14 +177,24 @@ function cellBytes(v: unknown): number {
 }
 
 /** Builds (or refreshes) both sheets from a run's results block; never throws: a failure is said in the line. */
-export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>, run: RunPlace, o: ActionSheetOptions): Promise<ActionSheetsResult> {
+export async function buildActionSheets(
+  excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
+  run: RunPlace,
+  o: ActionSheetOptions,
+): Promise<ActionSheetsResult> {
   let writeSyncs = 0;
   try {
     return await excelRun(async (context) => {
       const { tables } = await readPortfolio(context, run, o.tables ?? []);
       if (!tables.some((t) => t.props)) {
         const why = tables.map((t) => t.problem).join("; ");
-        return { ok: false, line: `The Action list and Compliance summary were not refreshed: ${why}. Check again to rebuild them.`, open: 0, closed: 0, writeSyncs };
+        return {
+          ok: false,
+          line: `The Action list and Compliance summary were not refreshed: ${why}. Check again to rebuild them.`,
+          open: 0,
+          closed: 0,
+          writeSyncs,
+        };
       }
       // What is there now: the Action list's cells (Done and Notes typed by the user) and the chart, in one sync.
       const sheets = context.workbook.worksheets;
@@ -170,13 +216,24 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         }
         if (found && !found.isNullObject) chart = found;
       }
-      const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
+      const list = buildPortfolioList(
+        tables,
+        { today: o.today, withinDays: o.withinDays, windows: o.windows },
+        existing,
+      );
       const found = tables.filter((t) => t.props && t.block);
       const props = found.flatMap((t) => t.props!);
       const summary = buildSummary(
         found.map((t) => t.block!),
         props,
-        { today: o.today, windows: o.windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: o.withinDays, doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined },
+        {
+          today: o.today,
+          windows: o.windows,
+          asOf: lastCheckedAt(props) || "not checked yet",
+          tables: list.tables,
+          withinDays: o.withinDays,
+          doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined,
+        },
       );
 
       // The Action list: cleared, then formats, values and colours, header bold and frozen.
@@ -194,7 +251,7 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         }
         return c === due ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
       };
-      for (let start = 0; start < list.values.length; ) {
+      for (let start = 0; start < list.values.length;) {
         let end = start;
         let chunk = 0;
         while (end < list.values.length && (end === start || chunk < MAX_BYTES)) {
@@ -205,13 +262,21 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
         }
         const rows = list.values.slice(start, end);
         const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
-        range.numberFormat = rows.map((_r, i) => list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c, start + i))));
+        range.numberFormat = rows.map((_r, i) =>
+          list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c, start + i))),
+        );
         range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
         ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
           rows.map((r, i) => {
             const w = r[list.windowColumn];
             const colour = start + i === 0 ? null : w === "Closed" || w === "Later" ? CLOSED_COLOUR : windowColour(w);
-            return [{ format: colour ? { fill: { color: colour.fill }, font: { color: colour.font } } : { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } }];
+            return [
+              {
+                format: colour
+                  ? { fill: { color: colour.fill }, font: { color: colour.font } }
+                  : { fill: { color: "#FFFFFF" }, font: { color: "#000000" } },
+              },
+            ];
           }),
         );
         start = end;
@@ -228,7 +293,10 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
       const ss = summarySheet.isNullObject ? sheets.add(SUMMARY_SHEET) : summarySheet;
       ss.getRange().clear();
       const width = Math.max(...summary.cells.map((r) => r.length));
-      ss.getRangeByIndexes(0, 0, summary.cells.length, width).formulas = summary.cells.map((r) => [...r, ...Array(width - r.length).fill("")]) as never;
+      ss.getRangeByIndexes(0, 0, summary.cells.length, width).formulas = summary.cells.map((r) => [
+        ...r,
+        ...Array(width - r.length).fill(""),
+      ]) as never;
       for (const r of [0, ...summary.headerRows]) ss.getRangeByIndexes(r, 0, 1, width).format.font.bold = true;
       const c = summary.chart;
       const source = ss.getRangeByIndexes(c.firstRow, c.firstColumn, c.rowCount, c.columnCount);
@@ -252,7 +320,13 @@ export async function buildActionSheets(excelRun: <T>(fn: (context: Excel.Reques
     });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return { ok: false, line: `The Action list and Compliance summary could not be refreshed (${why}); the results are written. Press "Refresh action list" to try again.`, open: 0, closed: 0, writeSyncs };
+    return {
+      ok: false,
+      line: `The Action list and Compliance summary could not be refreshed (${why}); the results are written. Press "Refresh action list" to try again.`,
+      open: 0,
+      closed: 0,
+      writeSyncs,
+    };
   }
 }
 
@@ -265,7 +339,11 @@ export async function actionCalendarText(
   try {
     return await excelRun(async (context) => {
       const { tables } = await readPortfolio(context, run, o.tables ?? []);
-      if (!tables.some((t) => t.props)) return { ok: false as const, message: `No calendar: ${tables.map((t) => t.problem).join("; ")}. Check again, then download it.` };
+      if (!tables.some((t) => t.props))
+        return {
+          ok: false as const,
+          message: `No calendar: ${tables.map((t) => t.problem).join("; ")}. Check again, then download it.`,
+        };
       const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
       await context.sync();
       let existing: unknown[][] = [];
@@ -275,12 +353,23 @@ export async function actionCalendarText(
         await context.sync();
         if (!used.isNullObject) existing = used.values as unknown[][];
       }
-      const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
-      if (!list.open) return { ok: false as const, message: `No actions are overdue or due within ${o.withinDays} days, so the calendar would be empty.` };
+      const list = buildPortfolioList(
+        tables,
+        { today: o.today, withinDays: o.withinDays, windows: o.windows },
+        existing,
+      );
+      if (!list.open)
+        return {
+          ok: false as const,
+          message: `No actions are overdue or due within ${o.withinDays} days, so the calendar would be empty.`,
+        };
       return { ok: true as const, ics: actionCalendar(list, { nowIso: o.nowIso }), events: list.open };
     });
   } catch (e) {
-    return { ok: false, message: `The calendar could not be made (${e instanceof Error ? e.message : String(e)}). Try again in a moment.` };
+    return {
+      ok: false,
+      message: `The calendar could not be made (${e instanceof Error ? e.message : String(e)}). Try again in a moment.`,
+    };
   }
 }
 
@@ -289,7 +378,11 @@ export async function actionCalendarText(
  * whatever the number of changes (find the sheets, find their ends, write), plus two when the Change log passes
  * CHANGE_LOG_MAX_ROWS and its oldest rows move to its archive sheet. Returns the run's line for the pane.
  */
-export async function appendRunLogs(excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>, changes: readonly (Change & { runAt: string })[], entry: RunLogEntry): Promise<string> {
+export async function appendRunLogs(
+  excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
+  changes: readonly (Change & { runAt: string })[],
+  entry: RunLogEntry,
+): Promise<string> {
   return excelRun(async (context) => {
     const sheets = context.workbook.worksheets;
     const found = [CHANGE_LOG_SHEET, RUN_LOG_SHEET, CHANGE_LOG_ARCHIVE_SHEET].map((n) => sheets.getItemOrNullObject(n));

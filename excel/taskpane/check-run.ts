@@ -49,7 +49,15 @@ import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
 import { HELD_KEY, LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
-import { MESSAGE, fileMonthFirst, pendingKeys, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
+import {
+  MESSAGE,
+  fileMonthFirst,
+  pendingKeys,
+  readTableNow,
+  repairMoved,
+  type RunPlace,
+  type WrittenRows,
+} from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
 /**
@@ -57,7 +65,15 @@ import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutp
  * are not needed to open the pane or compute a function, so the page starts without them (a chunk of its own).
  */
 export { summaryText, type RunSummary };
-export { columnsNamed, prepareCheck, type ExcelRun, type PrepareOptions, type PrepareOutcome, type PreparedCheck, type RowProblem } from "./prepare";
+export {
+  columnsNamed,
+  prepareCheck,
+  type ExcelRun,
+  type PrepareOptions,
+  type PrepareOutcome,
+  type PreparedCheck,
+  type RowProblem,
+} from "./prepare";
 
 export function actionSheets(): Promise<typeof ActionSheets> {
   return import(/* webpackChunkName: "action-sheets" */ "./action-sheets");
@@ -67,7 +83,6 @@ const STATUS_COLS = statusColumnIndexes();
 const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
 
 // ---- the run: host I/O around core's engine (core/run.ts, core/drive.ts) ----
-
 
 /** Counts for the progress bar: rowsChecked (answered) fills it; rows not refreshed or not sent never do. */
 export interface RunProgress {
@@ -144,7 +159,15 @@ export async function lastBlock(store: UserStore): Promise<RunPlace | null> {
   }
 }
 
-const newTally = (): Tally => ({ byRow: new Map(), waiting: new Map(), shown: new Map(), stamps: new Set(), writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 }, changes: [], dateRows: new Set() });
+const newTally = (): Tally => ({
+  byRow: new Map(),
+  waiting: new Map(),
+  shown: new Map(),
+  stamps: new Set(),
+  writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 },
+  changes: [],
+  dateRows: new Set(),
+});
 
 interface Tally extends WrittenRows, SummaryTally {
   lastError?: unknown;
@@ -210,13 +233,27 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
             const prev = t.previous[w.row];
             if (interim.has(w.outcome)) {
               block[w.row] = waitingRow(prev, at, "error" in w.outcome ? w.outcome.error.message : "", state.runId);
-              tally.waiting.set(w.row, (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)));
+              tally.waiting.set(
+                w.row,
+                (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)),
+              );
             } else {
               tally.waiting.delete(w.row);
               // The row's country and tenancy start: core's one rule over the row's cells and the service's answer.
-              const place = rowPlace(t.header, t.rows[w.row], w.outcome, { postcodeColumn: t.inputColumns.postcode, exclude: t.ours, monthFirst: fileMonthFirst() });
+              const place = rowPlace(t.header, t.rows[w.row], w.outcome, {
+                postcodeColumn: t.inputColumns.postcode,
+                exclude: t.ours,
+                monthFirst: fileMonthFirst(),
+              });
               const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
-              const context = { windows: deps.windows, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart, day: localDay(Date.parse(at)) };
+              const context = {
+                windows: deps.windows,
+                userDates: t.userDates[w.row],
+                problems: problems.length ? problems : undefined,
+                country: place.country,
+                tenancyStart: place.tenancyStart,
+                day: localDay(Date.parse(at)),
+              };
               block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
               if (problems.length) tally.dateRows.add(w.row);
               else tally.dateRows.delete(w.row);
@@ -234,7 +271,13 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
             }
           }
           const rows = Object.keys(block).map(Number);
-          const s = await writeOutputRows(context, { sheet: run.sheet, rowIndex: 0, columnIndex: t.blockColumn }, block, rows, { mergeGap: 0 });
+          const s = await writeOutputRows(
+            context,
+            { sheet: run.sheet, rowIndex: 0, columnIndex: t.blockColumn },
+            block,
+            rows,
+            { mergeGap: 0 },
+          );
           // Only what reached the sheet is a change.
           tally.changes.push(...changes);
           tally.writes.syncs += s.syncs;
@@ -260,7 +303,9 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const iso = () => new Date(now()).toISOString();
   const writer = sheetWriter(run, state, deps, tally, iso);
   const save = async (s: RunState) => {
-    await deps.store?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s), changes: tally.changes })).catch(() => undefined);
+    await deps.store
+      ?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s), changes: tally.changes }))
+      .catch(() => undefined);
   };
   const { writesPending } = await driveRun(state, {
     cfg: deps.client.config,
@@ -273,7 +318,8 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     write: (items) => writer.write(items),
     save,
     onStep: () => writer.progress(),
-    onWriteError: (e) => deps.onNotice?.(`${writeErrorText(e)} Results are kept and written as soon as Excel accepts them.`),
+    onWriteError: (e) =>
+      deps.onNotice?.(`${writeErrorText(e)} Results are kept and written as soon as Excel accepts them.`),
     writeRetryMs: deps.writeRetryMs,
   });
   // The state stays stored until every row's result is on the sheet, or while a Resume can still collect some.
@@ -291,16 +337,29 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const unreadDates = dateProblemsLine(tally.dateRows.size);
   if (unreadDates) summary.lines.push(unreadDates);
   summary.unreadDateRows = tally.dateRows.size;
-  const place: RunPlace = { sheet: run.sheet, headerRow: run.headerRow, blockColumn: run.blockColumn, inputColumns: run.inputColumns };
+  const place: RunPlace = {
+    sheet: run.sheet,
+    headerRow: run.headerRow,
+    blockColumn: run.blockColumn,
+    inputColumns: run.inputColumns,
+  };
   await deps.store?.setItem(LAST_BLOCK_KEY, JSON.stringify(place)).catch(() => undefined);
-  if (tally.byRow.size + tally.waiting.size > 0) await Promise.resolve(deps.onBlockWritten?.(place, run.startedAt)).catch(() => undefined);
+  if (tally.byRow.size + tally.waiting.size > 0)
+    await Promise.resolve(deps.onBlockWritten?.(place, run.startedAt)).catch(() => undefined);
   // The two sheets follow the block: built again from it whenever this run wrote rows (a failure there is said, not thrown).
   if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0) {
     const tables = (deps.tables ?? (() => watchedBlocks(workbookSettings())))();
-    const options = { today: localDay(now()), withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS, windows: deps.windows, tables };
+    const options = {
+      today: localDay(now()),
+      withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS,
+      windows: deps.windows,
+      tables,
+    };
     const built = await actionSheets().then(
       (m) => m.buildActionSheets(deps.excelRun, run, options),
-      (e: unknown) => ({ line: `The Action list and Compliance summary could not be refreshed (${e instanceof Error ? e.message : String(e)}); the results are written. Press "Refresh action list" to try again.` }),
+      (e: unknown) => ({
+        line: `The Action list and Compliance summary could not be refreshed (${e instanceof Error ? e.message : String(e)}); the results are written. Press "Refresh action list" to try again.`,
+      }),
     );
     summary.actionSheets = built.line;
   }
@@ -319,7 +378,10 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   summary.runLog = await actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry))
     .then((line) => ((logged = true), line))
-    .catch((e: unknown) => `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. ${keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes."}`);
+    .catch(
+      (e: unknown) =>
+        `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. ${keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes."}`,
+    );
   // A run kept for Resume: the changes now in the Change log are not logged again by it.
   if (logged && keep && deps.store) {
     tally.changes = [];
@@ -329,7 +391,13 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
 }
 
 /** Writes the header row, per-row errors and the Checking… marks before anything is sent, retrying while Excel is busy. */
-async function startRows(deps: RunDeps, origin: PreparedCheck["origin"], block: Cell[][], rows: number[], headers: boolean): Promise<void> {
+async function startRows(
+  deps: RunDeps,
+  origin: PreparedCheck["origin"],
+  block: Cell[][],
+  rows: number[],
+  headers: boolean,
+): Promise<void> {
   const sleep = deps.sleep ?? deps.client.transport.sleep;
   const budget = deps.writeRetryMs ?? 30_000;
   for (let waited = 0, delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
@@ -364,18 +432,32 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   const rows = prepared.rows.filter((r) => !hidden.has(r.index));
   const skippedRows = prepared.rows.length - rows.length;
   // A re-check nobody waits for (on opening the file) keeps to the plan's job size: fewest requests, not the earliest end.
-  const state = createRun(rows, { plan: deps.plan, nowMs: now(), skippedRows, runId: newRunId(now(), Math.random()), spread: (deps.trigger ?? "manual") === "manual" });
+  const state = createRun(rows, {
+    plan: deps.plan,
+    nowMs: now(),
+    skippedRows,
+    runId: newRunId(now(), Math.random()),
+    spread: (deps.trigger ?? "manual") === "manual",
+  });
   const block: Cell[][] = prepared.previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
   const start: number[] = [];
   for (const r of rows) {
-    block[r.index] = r.error ? outputRow({ error: serviceError("invalid_input", r.error.code, r.error.message) }, iso, prepared.previous[r.index], r.note) : checkingRow(prepared.previous[r.index], iso, state.runId);
+    block[r.index] = r.error
+      ? outputRow(
+          { error: serviceError("invalid_input", r.error.code, r.error.message) },
+          iso,
+          prepared.previous[r.index],
+          r.note,
+        )
+      : checkingRow(prepared.previous[r.index], iso, state.runId);
     start.push(r.index);
   }
   // An unfinished run stored before this one is set aside, not replaced: its jobs stay collectable by Resume.
   if (deps.store) await setAsideStored(deps.store, state.runId);
   await startRows(deps, origin, block, start, prepared.headerRow !== null);
   const inputColumns: ColumnMapping = {};
-  for (const k of ["uprn", "postcode", "address"] as const) if (prepared.mapping[k] !== undefined) inputColumns[k] = region.columnIndex + prepared.mapping[k]!;
+  for (const k of ["uprn", "postcode", "address"] as const)
+    if (prepared.mapping[k] !== undefined) inputColumns[k] = region.columnIndex + prepared.mapping[k]!;
   const run: UnfinishedRun = {
     version: 2,
     startedAt: iso,
@@ -420,14 +502,19 @@ async function heldRuns(store: UserStore): Promise<UnfinishedRun[]> {
 
 async function saveHeld(store: UserStore, held: UnfinishedRun[]): Promise<void> {
   const stored = held.map((r) => ({ ...r, state: storedState(r.state) }));
-  await (stored.length ? store.setItem(HELD_KEY, JSON.stringify(stored)) : store.removeItem(HELD_KEY)).catch(() => undefined);
+  await (stored.length ? store.setItem(HELD_KEY, JSON.stringify(stored)) : store.removeItem(HELD_KEY)).catch(
+    () => undefined,
+  );
 }
 
 /** The run stored under UNFINISHED_KEY, unless it is `runId`'s own, moves to the runs set aside (core setAside). */
 async function setAsideStored(store: UserStore, runId: string): Promise<void> {
   const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
   if (!current || current.state.runId === runId) return;
-  await saveHeld(store, setAside(await heldRuns(store), current, (r) => r.state));
+  await saveHeld(
+    store,
+    setAside(await heldRuns(store), current, (r) => r.state),
+  );
   await store.removeItem(UNFINISHED_KEY).catch(() => undefined);
 }
 
@@ -444,7 +531,8 @@ export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | 
 
 /** Discard forgets the unfinished run the pane offers (loadUnfinished's): the stored one, else the newest set aside. */
 export async function discardUnfinished(store: UserStore): Promise<void> {
-  if (await store.getItem(UNFINISHED_KEY).catch(() => null)) return void (await store.removeItem(UNFINISHED_KEY).catch(() => undefined));
+  if (await store.getItem(UNFINISHED_KEY).catch(() => null))
+    return void (await store.removeItem(UNFINISHED_KEY).catch(() => undefined));
   await saveHeld(store, (await heldRuns(store)).slice(0, -1));
 }
 
@@ -473,7 +561,10 @@ export async function resumeRun(saved: UnfinishedRun, deps: RunDeps): Promise<Ru
   // Taken up again: out of the runs set aside, and another unfinished run stored meanwhile is set aside in its place.
   if (deps.store) {
     await setAsideStored(deps.store, state.runId);
-    await saveHeld(deps.store, takeOut(await heldRuns(deps.store), state.runId, (r) => r.state));
+    await saveHeld(
+      deps.store,
+      takeOut(await heldRuns(deps.store), state.runId, (r) => r.state),
+    );
   }
   const tally = newTally();
   // Changes of rows written before the pane closed (or Excel refused a write) are logged with the rest.

@@ -2,8 +2,25 @@
  * "Check selected rows", first half: read the selection (or, for re-check on open, the table around a cell), find the
  * input columns and our results block, and validate every row with core. Nothing is sent; check-run.ts runs it.
  */
-import { OUTPUT_COLUMNS, columnsNamed, planScreening, planTable, type ColumnMapping, type InputRow, type PlanName } from "../../core";
-import { SHEET_COLUMNS, a1, columnLetter, lastUsedColumn, readBlock, readSelection, readTableAround, type Block } from "./sheet";
+import {
+  OUTPUT_COLUMNS,
+  columnsNamed,
+  planScreening,
+  planTable,
+  type ColumnMapping,
+  type InputRow,
+  type PlanName,
+} from "../../core";
+import {
+  SHEET_COLUMNS,
+  a1,
+  columnLetter,
+  lastUsedColumn,
+  readBlock,
+  readSelection,
+  readTableAround,
+  type Block,
+} from "./sheet";
 import { tableResults } from "./tables";
 
 export type ExcelRun = <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
@@ -38,7 +55,9 @@ export interface PreparedCheck {
  * columns by hand cannot help (nothing selected, no room for the results); `found` is what the headers did name (an
  * Address column, say), to preselect, and `hasHeader` whether the first row reads as a header.
  */
-export type PrepareOutcome = { ok: true; check: PreparedCheck } | { ok: false; message: string; headers: string[]; found?: ColumnMapping; hasHeader?: boolean };
+export type PrepareOutcome =
+  | { ok: true; check: PreparedCheck }
+  | { ok: false; message: string; headers: string[]; found?: ColumnMapping; hasHeader?: boolean };
 
 export interface PrepareOptions {
   mapping?: ColumnMapping;
@@ -55,7 +74,9 @@ export { columnsNamed };
 /** Reads the selection and the rows around it, asks core's planTable what to check and where, and reads the block there. */
 export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Promise<PrepareOutcome> {
   return excelRun(async (context) => {
-    const sel = opts.at ? await readTableAround(context, opts.at.sheet, opts.at.rowIndex, opts.at.columnIndex) : await readSelection(context);
+    const sel = opts.at
+      ? await readTableAround(context, opts.at.sheet, opts.at.rowIndex, opts.at.columnIndex)
+      : await readSelection(context);
     if ("problem" in sel) return { ok: false, message: sel.problem, headers: [] };
     const { region, values } = sel;
     // A table without a header row: its input columns are known (absolute), so they are given as the mapping.
@@ -63,23 +84,60 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       const mapping: ColumnMapping = {};
       for (const k of ["uprn", "postcode", "address"] as const) {
         const c = opts.at.inputColumns[k];
-        if (c !== undefined && c >= region.columnIndex && c < region.columnIndex + region.columnCount) mapping[k] = c - region.columnIndex;
+        if (c !== undefined && c >= region.columnIndex && c < region.columnIndex + region.columnCount)
+          mapping[k] = c - region.columnIndex;
       }
       opts = { ...opts, mapping, hasHeader: false };
     }
     // The same rows from column A to the last column in use: our block wherever it stands, and the tables beside.
     const lastUsed = await lastUsedColumn(context, region, 0);
-    const wide = await readBlock(context, { ...region, columnIndex: 0, columnCount: Math.max(region.columnIndex + region.columnCount, lastUsed + 1) });
-    const plan = planTable({ values, column: region.columnIndex, rows: sel.selectedOffsets, columns: sel.table ? undefined : sel.selectedColumns, wide, lastUsed, sheetColumns: SHEET_COLUMNS, mapping: opts.mapping, hasHeader: opts.hasHeader });
+    const wide = await readBlock(context, {
+      ...region,
+      columnIndex: 0,
+      columnCount: Math.max(region.columnIndex + region.columnCount, lastUsed + 1),
+    });
+    const plan = planTable({
+      values,
+      column: region.columnIndex,
+      rows: sel.selectedOffsets,
+      columns: sel.table ? undefined : sel.selectedColumns,
+      wide,
+      lastUsed,
+      sheetColumns: SHEET_COLUMNS,
+      mapping: opts.mapping,
+      hasHeader: opts.hasHeader,
+    });
     if (!plan.ok) {
-      const headers = plan.offerColumns ? (plan.header ?? []).map((v, i) => `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`) : [];
-      return { ok: false, message: plan.problem, headers, ...(plan.offerColumns ? { found: plan.found, hasHeader: plan.hasHeader } : {}) };
+      const headers = plan.offerColumns
+        ? (plan.header ?? []).map(
+            (v, i) =>
+              `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`,
+          )
+        : [];
+      return {
+        ok: false,
+        message: plan.problem,
+        headers,
+        ...(plan.offerColumns ? { found: plan.found, hasHeader: plan.hasHeader } : {}),
+      };
     }
     // In an Excel Table the results are the Table's own columns (added on its first check).
     const inTable = sel.table ? await tableResults(context, sel.table, values[0] ?? []) : undefined;
     if (inTable && "problem" in inTable) return { ok: false, message: inTable.problem, headers: [] };
-    const table: Block = { sheet: region.sheet, rowIndex: region.rowIndex + plan.top, columnIndex: plan.first, rowCount: region.rowCount - plan.top, columnCount: plan.count + (inTable?.added ? WIDTH : 0) };
-    const rowsOf = (col: number) => ({ sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: col, rowCount: table.rowCount, columnCount: WIDTH });
+    const table: Block = {
+      sheet: region.sheet,
+      rowIndex: region.rowIndex + plan.top,
+      columnIndex: plan.first,
+      rowCount: region.rowCount - plan.top,
+      columnCount: plan.count + (inTable?.added ? WIDTH : 0),
+    };
+    const rowsOf = (col: number) => ({
+      sheet: table.sheet,
+      rowIndex: table.rowIndex,
+      columnIndex: col,
+      rowCount: table.rowCount,
+      columnCount: WIDTH,
+    });
     const at = inTable ? region.columnIndex + inTable.at : plan.at;
     const placement = inTable
       ? inTable.placement
@@ -92,11 +150,25 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
             : `Results: new block at ${a1(rowsOf(at))}, after your last column, because the columns right of your data (${a1(rowsOf(plan.first + plan.count))}) are not empty. Nothing of yours is overwritten.`;
     const origin = { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: at };
     const previous = await readBlock(context, rowsOf(at));
-    const problems = plan.rows.filter((r) => r.error).map((r) => ({ row: table.rowIndex + r.index + 1, message: r.error!.message }));
+    const problems = plan.rows
+      .filter((r) => r.error)
+      .map((r) => ({ row: table.rowIndex + r.index + 1, message: r.error!.message }));
     const screening = planScreening(plan.rows, { plan: opts.plan });
     return {
       ok: true,
-      check: { region: table, headerRow: plan.headerRow, mapping: plan.mapping, rows: plan.rows, problems, origin, inPlace: inTable ? !inTable.added : plan.kind === "in-place", previous, distinct: screening.properties.length, placement, blankRowsSkipped: plan.blankRowsSkipped },
+      check: {
+        region: table,
+        headerRow: plan.headerRow,
+        mapping: plan.mapping,
+        rows: plan.rows,
+        problems,
+        origin,
+        inPlace: inTable ? !inTable.added : plan.kind === "in-place",
+        previous,
+        distinct: screening.properties.length,
+        placement,
+        blankRowsSkipped: plan.blankRowsSkipped,
+      },
     };
   });
 }

@@ -74,7 +74,10 @@ export interface TableNow {
  * header row when it has one, else from what the block's rows hold (Checking… marks, our statuses and times).
  * Undefined when it is nowhere: then nothing is written.
  */
-export function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPlace): { blockColumn: number; headerRow: number | null } | undefined {
+export function relocateBlock(
+  grid: readonly (readonly unknown[])[],
+  run: RunPlace,
+): { blockColumn: number; headerRow: number | null } | undefined {
   return findBlockNow(grid, run, SEARCH_COLUMNS);
 }
 
@@ -84,22 +87,48 @@ export function relocateBlock(grid: readonly (readonly unknown[])[], run: RunPla
  * refused rather than guessed.
  */
 export function fileMonthFirst(): boolean | undefined {
-  const lang = typeof Office !== "undefined" ? (Office.context as { displayLanguage?: string } | undefined)?.displayLanguage : undefined;
+  const lang =
+    typeof Office !== "undefined"
+      ? (Office.context as { displayLanguage?: string } | undefined)?.displayLanguage
+      : undefined;
   return isMonthFirstLocale(lang);
 }
 
 /** Reads the table as it is now (one chunked read) and where everything stands in it. */
-export async function readTableNow(context: Excel.RequestContext, run: RunPlace, keys: ReadonlySet<string>, runId?: string): Promise<TableNow> {
+export async function readTableNow(
+  context: Excel.RequestContext,
+  run: RunPlace,
+  keys: ReadonlySet<string>,
+  runId?: string,
+): Promise<TableNow> {
   const ext = await usedExtent(context, run.sheet);
   const inputs = Object.values(run.inputColumns).filter((v): v is number => typeof v === "number");
   const lastRow = Math.max(ext.lastRow, 0);
   const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(...inputs, run.blockColumn + WIDTH - 1) + SEARCH_COLUMNS);
-  const grid = await readBlock(context, { sheet: run.sheet, rowIndex: 0, columnIndex: 0, rowCount: lastRow + 1, columnCount: lastColumn + 1 });
+  const grid = await readBlock(context, {
+    sheet: run.sheet,
+    rowIndex: 0,
+    columnIndex: 0,
+    rowCount: lastRow + 1,
+    columnCount: lastColumn + 1,
+  });
   const at = relocateBlock(grid, run);
-  if (!at) throw new Error(`The results block on ${run.sheet} was not found (it was deleted or its header changed), so nothing was written.`);
+  if (!at)
+    throw new Error(
+      `The results block on ${run.sheet} was not found (it was deleted or its header changed), so nothing was written.`,
+    );
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
   // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
-  const now = propertiesNow({ input: grid, message: (i) => grid[i][at.blockColumn + MESSAGE], first, inputColumns: run.inputColumns, blockShift: at.blockColumn - run.blockColumn, keys, rowNumber: (i) => i + 1, runId });
+  const now = propertiesNow({
+    input: grid,
+    message: (i) => grid[i][at.blockColumn + MESSAGE],
+    first,
+    inputColumns: run.inputColumns,
+    blockShift: at.blockColumn - run.blockColumn,
+    keys,
+    rowNumber: (i) => i + 1,
+    runId,
+  });
   const { inputColumns, rowsNow, notes } = now;
   const rowKeys = now.keys;
   const previous = grid.map((row) => row.slice(at.blockColumn, at.blockColumn + WIDTH));
@@ -107,18 +136,37 @@ export async function readTableNow(context: Excel.RequestContext, run: RunPlace,
   const user = at.headerRow === null ? {} : detectUserColumns(grid[at.headerRow], ours);
   const dated = user.eicrDate !== undefined || user.licenceExpiry !== undefined || user.depositReceived !== undefined;
   // Excel hands a date cell over as its serial; text is read by core's one rule, month-first only in a month-first locale.
-  const read = dated ? grid.map((row, i) => (i >= first ? readUserDates(row, user, { header: grid[at.headerRow!], monthFirst: fileMonthFirst() }) : undefined)) : [];
+  const read = dated
+    ? grid.map((row, i) =>
+        i >= first
+          ? readUserDates(row, user, { header: grid[at.headerRow!], monthFirst: fileMonthFirst() })
+          : undefined,
+      )
+    : [];
   const userDates = read.map((r) => r?.dates);
   const dateProblems = read.map((r) => (r?.problems.length ? r.problems : undefined));
   const header = at.headerRow === null ? undefined : grid[at.headerRow];
-  return { blockColumn: at.blockColumn, headerRow: at.headerRow, inputColumns, rowsNow, keys: rowKeys, previous, notes, userDates, dateProblems, header, rows: grid, ours };
+  return {
+    blockColumn: at.blockColumn,
+    headerRow: at.headerRow,
+    inputColumns,
+    rowsNow,
+    keys: rowKeys,
+    previous,
+    notes,
+    userDates,
+    dateProblems,
+    header,
+    rows: grid,
+    ours,
+  };
 }
-
-
 
 /** Cells as read back compare equal to cells as written ("'=x" is read as "=x"; 12 and "12" alike). */
 const sameCells = (a: readonly unknown[], b: readonly Cell[]) =>
-  hostRow(b).every((v, c) => String(a[c] ?? "").trim() === String(typeof v === "string" && v.startsWith("'") ? v.slice(1) : v).trim());
+  hostRow(b).every(
+    (v, c) => String(a[c] ?? "").trim() === String(typeof v === "string" && v.startsWith("'") ? v.slice(1) : v).trim(),
+  );
 
 export function pendingKeys(state: RunState): Set<string> {
   const out = new Set<string>();
@@ -132,7 +180,14 @@ export function pendingKeys(state: RunState): Set<string> {
  * this run already wrote elsewhere. They get what this run wrote for their property now, or wait for it ("Checking…",
  * so matchRows writes it when it comes), or core's ROW_CHANGED_ERROR. Rows of this run are known by their Checked at.
  */
-export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pending: ReadonlySet<string>, at: string, runId?: string): void {
+export function repairMoved(
+  t: TableNow,
+  block: Cell[][],
+  tally: WrittenRows,
+  pending: ReadonlySet<string>,
+  at: string,
+  runId?: string,
+): void {
   t.previous.forEach((prev, i) => {
     const key = t.keys[i];
     const want = key ? tally.shown.get(key) : undefined;
@@ -143,7 +198,11 @@ export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pe
       }
       return;
     }
-    if (!tally.stamps.has(String(prev[CHECKED_AT] ?? "")) || String(prev[MESSAGE] ?? "").includes(ROW_CHANGED_ERROR.message)) return;
+    if (
+      !tally.stamps.has(String(prev[CHECKED_AT] ?? "")) ||
+      String(prev[MESSAGE] ?? "").includes(ROW_CHANGED_ERROR.message)
+    )
+      return;
     // A row cleared since: nothing to say unless it still shows a property's result.
     if (!key && String(prev[MATCHED_UPRN] ?? "") === "") return;
     if (want && sameCells(prev, want)) return;
@@ -151,8 +210,6 @@ export function repairMoved(t: TableNow, block: Cell[][], tally: WrittenRows, pe
     else if (key && pending.has(key)) {
       block[i] = checkingRow(undefined, at, runId);
       t.rowsNow[i] = { key, checking: true };
-    }
-    else block[i] = outputRow({ error: ROW_CHANGED_ERROR }, at, prev);
+    } else block[i] = outputRow({ error: ROW_CHANGED_ERROR }, at, prev);
   });
 }
-

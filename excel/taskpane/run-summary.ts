@@ -2,7 +2,14 @@
  * How a run of "Check selected rows" went, for the pane: core's summary of the engine's state plus what the sheet
  * writes showed (statuses, errors, earlier values kept), and the words the pane shows for it.
  */
-import { displayStatus, runSummary, wholeRunFailureText, type RunCounts, type RunState, type ServiceError } from "../../core";
+import {
+  displayStatus,
+  runSummary,
+  wholeRunFailureText,
+  type RunCounts,
+  type RunState,
+  type ServiceError,
+} from "../../core";
 import type { WriteStats } from "./sheet";
 
 /** What the run's writes counted, per sheet row (check-run.ts keeps it while writing). */
@@ -108,7 +115,11 @@ export function summaryText(s: RunSummary): string {
     .join(", ");
   // What stays on the sheet from before, as the pane has always said it.
   const missing = s.notRefreshed + s.cancelledRows;
-  if (s.title !== "Done" && s.kept > 0) text += s.kept >= missing ? " The earlier values are kept." : ` The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`;
+  if (s.title !== "Done" && s.kept > 0)
+    text +=
+      s.kept >= missing
+        ? " The earlier values are kept."
+        : ` The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`;
   if (s.title === "Done") text += `\nStatuses over all checks: ${counts || "none"}.`;
   else if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
   if (s.actionSheets) text += `\n${s.actionSheets}`;

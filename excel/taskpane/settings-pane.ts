@@ -2,7 +2,19 @@
  * The pane's Settings: the API key (saved per user in Office's storage, tried once with the service), the base URL,
  * the plan, the action windows and the demo key.
  */
-import { CHECK_LABELS, CHECK_NAMES, DEMO_KEY, DEMO_NOTE, KEY_CHECK_QUERY, baseUrlVersionWarning, describeError, isDemoKey, maskApiKey, toServiceError, type WindowSettings } from "../../core";
+import {
+  CHECK_LABELS,
+  CHECK_NAMES,
+  DEMO_KEY,
+  DEMO_NOTE,
+  KEY_CHECK_QUERY,
+  baseUrlVersionWarning,
+  describeError,
+  isDemoKey,
+  maskApiKey,
+  toServiceError,
+  type WindowSettings,
+} from "../../core";
 import { complianceRuntime } from "../runtime";
 import { $, banner, clientFor, errorText, say } from "./pane-ui";
 
@@ -11,7 +23,10 @@ const rt = complianceRuntime();
 export async function renderSettings(): Promise<void> {
   const s = await rt.settings.load();
   const demo = isDemoKey(s.apiKey);
-  say("key-state", demo ? `${DEMO_KEY} (built-in demo data: nothing is sent)` : s.apiKey ? `set (${maskApiKey(s.apiKey)})` : "not set");
+  say(
+    "key-state",
+    demo ? `${DEMO_KEY} (built-in demo data: nothing is sent)` : s.apiKey ? `set (${maskApiKey(s.apiKey)})` : "not set",
+  );
   // Demo answers can never be mistaken for a real check: the banner stays while the demo key is the key.
   $("demo-banner").hidden = !demo;
   $("demo-offer").hidden = demo;
@@ -31,7 +46,13 @@ function renderWindows(w: WindowSettings): void {
     const th = Object.assign(document.createElement("th"), { scope: "row", textContent: CHECK_LABELS[check] });
     tr.append(th);
     for (const k of ["plan", "book", "urgent"] as const) {
-      const input = Object.assign(document.createElement("input"), { type: "number", min: "0", max: "3650", id: `win-${check}-${k}`, value: String(w[check][k]) });
+      const input = Object.assign(document.createElement("input"), {
+        type: "number",
+        min: "0",
+        max: "3650",
+        id: `win-${check}-${k}`,
+        value: String(w[check][k]),
+      });
       input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
       const td = document.createElement("td");
       td.append(input);
@@ -63,17 +84,25 @@ async function saveWindows(): Promise<void> {
     typed[check] = {};
     for (const k of ["plan", "book", "urgent"]) typed[check][k] = ($(`win-${check}-${k}`) as HTMLInputElement).value;
   }
-  document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
+  document
+    .querySelectorAll('#windows-table input[aria-invalid="true"]')
+    .forEach((el) => el.removeAttribute("aria-invalid"));
   try {
     renderWindows(await rt.settings.setWindows(typed));
-    say("settings-status", `Windows saved: the next check and the Action list use them${await recalculateFunctions()}.`);
+    say(
+      "settings-status",
+      `Windows saved: the next check and the Action list use them${await recalculateFunctions()}.`,
+    );
   } catch (e) {
     const message = errorText(e);
     say("settings-status", message);
     // The field the message names is marked and focused.
     for (const check of CHECK_NAMES) {
       for (const k of ["plan", "book", "urgent"]) {
-        if (message.includes(`${CHECK_LABELS[check]} ${k} window`) || (k === "plan" && message.includes(`${CHECK_LABELS[check]} windows must be`))) {
+        if (
+          message.includes(`${CHECK_LABELS[check]} ${k} window`) ||
+          (k === "plan" && message.includes(`${CHECK_LABELS[check]} windows must be`))
+        ) {
           const input = $(`win-${check}-${k}`);
           input.setAttribute("aria-invalid", "true");
           input.focus();
@@ -148,7 +177,10 @@ async function tryDemo(): Promise<void> {
   await rt.settings.setApiKey(DEMO_KEY);
   banner(null);
   await renderSettings();
-  say("settings-status", `Demo mode: checks and functions answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`);
+  say(
+    "settings-status",
+    `Demo mode: checks and functions answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`,
+  );
   $("insert-sample").focus();
 }
 

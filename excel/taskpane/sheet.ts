@@ -6,7 +6,19 @@ import { officeErrorText } from "./stored";
 import { tableAt } from "./tables";
 import { selectedRowsOutside, tableSelectedOffsets } from "../../core/sheet/tables";
 import { RANGE_OVERHEAD_BYTES, jsonBytes, packWriteChunks } from "../../core/write-chunks";
-import { OUTPUT_COLUMNS, cellColour, columnNumberFormats, detectColumns, hostRow, ownSheetProblem, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes, type Cell } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  cellColour,
+  columnNumberFormats,
+  detectColumns,
+  hostRow,
+  ownSheetProblem,
+  outputHeaders,
+  safeCellText,
+  statusColumnIndexes,
+  windowColumnIndexes,
+  type Cell,
+} from "../../core";
 
 /** A rectangle of a worksheet in 0-based indexes. */
 export interface Block {
@@ -78,11 +90,19 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   const own = ownSheetProblem(sheet.name);
   if (own) return { problem: own };
   const single = selection.rowCount === 1 && selection.columnCount === 1;
-  if (!single && used.isNullObject) return { problem: `The selection (${local(selection.address)}) is empty: select the rows to check, or one cell of the table.` };
+  if (!single && used.isNullObject)
+    return {
+      problem: `The selection (${local(selection.address)}) is empty: select the rows to check, or one cell of the table.`,
+    };
   // The selected cells in use: A:C on a sheet of 51 rows is A1:C51, not a million rows.
   const sel = single
     ? { rowIndex: selection.rowIndex, columnIndex: selection.columnIndex, rowCount: 1, columnCount: 1 }
-    : { rowIndex: used.rowIndex, columnIndex: used.columnIndex, rowCount: used.rowCount, columnCount: used.columnCount };
+    : {
+        rowIndex: used.rowIndex,
+        columnIndex: used.columnIndex,
+        rowCount: used.rowCount,
+        columnCount: used.columnCount,
+      };
   return readTableOf(context, sheet, sel, single, selection.address);
 }
 
@@ -90,10 +110,21 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
  * The table around one cell, as if the user had selected that cell: every row of the table counts as selected. Used
  * by re-check on open, which starts from the header cell of a block recorded by an earlier check (found again first).
  */
-export async function readTableAround(context: Excel.RequestContext, sheetName: string, rowIndex: number, columnIndex: number): Promise<SelectionRead> {
+export async function readTableAround(
+  context: Excel.RequestContext,
+  sheetName: string,
+  rowIndex: number,
+  columnIndex: number,
+): Promise<SelectionRead> {
   const sheet = context.workbook.worksheets.getItem(sheetName);
   sheet.load("name");
-  return readTableOf(context, sheet, { rowIndex, columnIndex, rowCount: 1, columnCount: 1 }, true, `${sheetName}!${columnLetter(columnIndex)}${rowIndex + 1}`);
+  return readTableOf(
+    context,
+    sheet,
+    { rowIndex, columnIndex, rowCount: 1, columnCount: 1 },
+    true,
+    `${sheetName}!${columnLetter(columnIndex)}${rowIndex + 1}`,
+  );
 }
 
 async function readTableOf(
@@ -105,7 +136,15 @@ async function readTableOf(
 ): Promise<SelectionRead> {
   // A cell in an Excel Table: the table is that Table, whatever stands around it.
   const table = await tableAt(context, sheet, sel);
-  if (table) return { region: table.block, values: await readBlock(context, table.block), selectedOffsets: tableSelectedOffsets(table.block, sel, single), selectedColumns: [table.block.columnIndex, table.block.columnIndex + table.block.columnCount - 1], address, table: { ...table, rowsOutside: selectedRowsOutside(table.block, sel, single) } };
+  if (table)
+    return {
+      region: table.block,
+      values: await readBlock(context, table.block),
+      selectedOffsets: tableSelectedOffsets(table.block, sel, single),
+      selectedColumns: [table.block.columnIndex, table.block.columnIndex + table.block.columnCount - 1],
+      address,
+      table: { ...table, rowsOutside: selectedRowsOutside(table.block, sel, single) },
+    };
   // Excel's surrounding region is that of the top-left cell only.
   const around = sheet.getRangeByIndexes(sel.rowIndex, sel.columnIndex, 1, 1).getSurroundingRegion();
   around.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
@@ -115,9 +154,17 @@ async function readTableOf(
   const bottom = Math.max(around.rowIndex + around.rowCount, sel.rowIndex + sel.rowCount);
   const left = Math.min(around.columnIndex, sel.columnIndex);
   const right = Math.max(around.columnIndex + around.columnCount, sel.columnIndex + sel.columnCount);
-  const block: Block = { sheet: sheet.name, rowIndex: top, columnIndex: left, rowCount: bottom - top, columnCount: right - left };
+  const block: Block = {
+    sheet: sheet.name,
+    rowIndex: top,
+    columnIndex: left,
+    rowCount: bottom - top,
+    columnCount: right - left,
+  };
   const values = await readBlock(context, block);
-  const selectedOffsets: [number, number] = single ? [0, block.rowCount - 1] : [sel.rowIndex - top, sel.rowIndex + sel.rowCount - 1 - top];
+  const selectedOffsets: [number, number] = single
+    ? [0, block.rowCount - 1]
+    : [sel.rowIndex - top, sel.rowIndex + sel.rowCount - 1 - top];
   const selectedColumns: [number, number] = [sel.columnIndex, sel.columnIndex + sel.columnCount - 1];
   return { region: block, values, selectedOffsets, selectedColumns, address };
 }
@@ -126,8 +173,14 @@ async function readTableOf(
  * The last column in use (0-based) in the given rows, from `fromColumn` rightwards; -1 when they are empty there.
  * Used to find a free place for a new results block and to see our block wherever it stands in those rows.
  */
-export async function lastUsedColumn(context: Excel.RequestContext, b: { sheet: string; rowIndex: number; rowCount: number }, fromColumn: number): Promise<number> {
-  const rows = context.workbook.worksheets.getItem(b.sheet).getRangeByIndexes(b.rowIndex, fromColumn, b.rowCount, SHEET_COLUMNS - fromColumn);
+export async function lastUsedColumn(
+  context: Excel.RequestContext,
+  b: { sheet: string; rowIndex: number; rowCount: number },
+  fromColumn: number,
+): Promise<number> {
+  const rows = context.workbook.worksheets
+    .getItem(b.sheet)
+    .getRangeByIndexes(b.rowIndex, fromColumn, b.rowCount, SHEET_COLUMNS - fromColumn);
   const used = rows.getUsedRangeOrNullObject(true);
   used.load(["columnIndex", "columnCount"]);
   await context.sync();
@@ -135,7 +188,9 @@ export async function lastUsedColumn(context: Excel.RequestContext, b: { sheet: 
 }
 
 function blockRange(context: Excel.RequestContext, b: Block): Excel.Range {
-  return context.workbook.worksheets.getItem(b.sheet).getRangeByIndexes(b.rowIndex, b.columnIndex, b.rowCount, b.columnCount);
+  return context.workbook.worksheets
+    .getItem(b.sheet)
+    .getRangeByIndexes(b.rowIndex, b.columnIndex, b.rowCount, b.columnCount);
 }
 
 export interface ReadOptions {
@@ -161,7 +216,7 @@ export async function readBlock(context: Excel.RequestContext, b: Block, opts: R
   const out: unknown[][] = [];
   let rowBytes = Math.max(1, b.columnCount) * 64;
   let widest = 0;
-  for (let start = 0; start < b.rowCount; ) {
+  for (let start = 0; start < b.rowCount;) {
     let count = Math.max(1, Math.min(b.rowCount - start, Math.floor(maxBytes / rowBytes)));
     let values: unknown[][];
     for (;;) {
@@ -195,7 +250,9 @@ const STATUS_COLUMNS = [...statusColumnIndexes(), ...windowColumnIndexes()];
 /** Each Status and Window cell's colours, as setCellProperties sends them. */
 function cellProps(c: number, value: Cell): { format: { fill: { color: string }; font: { color: string } } } {
   const colour = cellColour(c, value);
-  return colour ? { format: { fill: { color: colour.fill }, font: { color: colour.font } } } : { format: { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } };
+  return colour
+    ? { format: { fill: { color: colour.fill }, font: { color: colour.font } } }
+    : { format: { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } };
 }
 
 /** One row's formats, as numberFormat sends them, and its comma in the 2D array. */
@@ -255,14 +312,23 @@ export async function writeOutputRows(
     return rowBytes(h, block[i]);
   };
   // A piece writes one range of values and formats and one range per coloured column.
-  const chunks = packWriteChunks(runs, sized, { budgetBytes: opts.maxBytes, maxRows: opts.maxRows, pieceOverheadBytes: RANGE_OVERHEAD_BYTES * (1 + STATUS_COLUMNS.length) });
+  const chunks = packWriteChunks(runs, sized, {
+    budgetBytes: opts.maxBytes,
+    maxRows: opts.maxRows,
+    pieceOverheadBytes: RANGE_OVERHEAD_BYTES * (1 + STATUS_COLUMNS.length),
+  });
   const stats: WriteStats = { syncs: 0, chunks: 0, maxChunkBytes: 0 };
   const sheet = context.workbook.worksheets.getItem(origin.sheet);
   for (const chunk of chunks) {
     for (const { start, end } of chunk.pieces) {
       const slice: Cell[][] = [];
       for (let i = start; i <= end; i++) slice.push(hosted.get(i)!);
-      const range = sheet.getRangeByIndexes(origin.rowIndex + start, origin.columnIndex, slice.length, OUTPUT_COLUMNS.length);
+      const range = sheet.getRangeByIndexes(
+        origin.rowIndex + start,
+        origin.columnIndex,
+        slice.length,
+        OUTPUT_COLUMNS.length,
+      );
       range.numberFormat = slice.map(() => FORMATS);
       range.values = slice as Excel.Range["values"];
       for (const c of STATUS_COLUMNS) {
@@ -280,7 +346,10 @@ export async function writeOutputRows(
 }
 
 /** The header row of our block, bold, with widths from the core's table; written once per run. */
-export function queueHeaders(context: Excel.RequestContext, origin: { sheet: string; rowIndex: number; columnIndex: number }): void {
+export function queueHeaders(
+  context: Excel.RequestContext,
+  origin: { sheet: string; rowIndex: number; columnIndex: number },
+): void {
   const sheet = context.workbook.worksheets.getItem(origin.sheet);
   const header = sheet.getRangeByIndexes(origin.rowIndex, origin.columnIndex, 1, OUTPUT_COLUMNS.length);
   header.numberFormat = [OUTPUT_COLUMNS.map(() => "@")];
@@ -288,7 +357,9 @@ export function queueHeaders(context: Excel.RequestContext, origin: { sheet: str
   header.format.font.bold = true;
   OUTPUT_COLUMNS.forEach((c, i) => {
     // Excel measures column width in points; the core's hint is in pixels (0.75 pt each).
-    sheet.getRangeByIndexes(origin.rowIndex, origin.columnIndex + i, 1, 1).format.columnWidth = Math.round(c.width * 0.75);
+    sheet.getRangeByIndexes(origin.rowIndex, origin.columnIndex + i, 1, 1).format.columnWidth = Math.round(
+      c.width * 0.75,
+    );
   });
 }
 
@@ -308,13 +379,27 @@ export const isBlankCell = (v: unknown) => v === "" || v === null || v === undef
  * The table's Address column (0-based) for a cell, from the header row above it (a title row or two may stand above the
  * header, as Check allows); null when there is no header naming one, or when it is the cell's own column.
  */
-async function addressColumn(context: Excel.RequestContext, sheet: string, rowIndex: number, columnIndex: number): Promise<number | null> {
-  const around = context.workbook.worksheets.getItem(sheet).getRangeByIndexes(rowIndex, columnIndex, 1, 1).getSurroundingRegion();
+async function addressColumn(
+  context: Excel.RequestContext,
+  sheet: string,
+  rowIndex: number,
+  columnIndex: number,
+): Promise<number | null> {
+  const around = context.workbook.worksheets
+    .getItem(sheet)
+    .getRangeByIndexes(rowIndex, columnIndex, 1, 1)
+    .getSurroundingRegion();
   around.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
   await context.sync();
   const above = Math.min(10, rowIndex - around.rowIndex);
   if (above <= 0) return null;
-  const head = await readBlock(context, { sheet, rowIndex: around.rowIndex, columnIndex: around.columnIndex, rowCount: above, columnCount: around.columnCount });
+  const head = await readBlock(context, {
+    sheet,
+    rowIndex: around.rowIndex,
+    columnIndex: around.columnIndex,
+    rowCount: above,
+    columnCount: around.columnCount,
+  });
   for (const row of head) {
     const m = detectColumns(row);
     if (!m) continue;
@@ -330,14 +415,19 @@ async function addressColumn(context: Excel.RequestContext, sheet: string, rowIn
  * user chose it. Another cell that already holds something is left as it is and the result says so, and formats change
  * only on the cells written (a Postcode column beside the UPRN keeps its own).
  */
-export async function insertAddress(context: Excel.RequestContext, uprn: string, address: string | null): Promise<InsertResult> {
+export async function insertAddress(
+  context: Excel.RequestContext,
+  uprn: string,
+  address: string | null,
+): Promise<InsertResult> {
   const cell = context.workbook.getActiveCell();
   cell.load(["rowIndex", "columnIndex"]);
   const sheet = cell.worksheet;
   sheet.load("name");
   await context.sync();
   const name = sheet.name;
-  const at = (col: number) => a1({ sheet: name, rowIndex: cell.rowIndex, columnIndex: col, rowCount: 1, columnCount: 1 });
+  const at = (col: number) =>
+    a1({ sheet: name, rowIndex: cell.rowIndex, columnIndex: col, rowCount: 1, columnCount: 1 });
   const write = (col: number, text: string) => {
     const target = context.workbook.worksheets.getItem(name).getRangeByIndexes(cell.rowIndex, col, 1, 1);
     target.numberFormat = [["@"]];
@@ -382,7 +472,9 @@ export async function hiddenRowOffsets(context: Excel.RequestContext, b: Block, 
   if (whole.rowHidden === true) return Array.from({ length: b.rowCount }, (_, i) => i);
   const out: number[] = [];
   for (let start = 0; start < b.rowCount; start += chunk) {
-    const rows = Array.from({ length: Math.min(chunk, b.rowCount - start) }, (_, i) => whole.getRow(start + i).load("rowHidden"));
+    const rows = Array.from({ length: Math.min(chunk, b.rowCount - start) }, (_, i) =>
+      whole.getRow(start + i).load("rowHidden"),
+    );
     await context.sync();
     rows.forEach((r, i) => {
       if (r.rowHidden) out.push(start + i);
@@ -392,7 +484,10 @@ export async function hiddenRowOffsets(context: Excel.RequestContext, b: Block, 
 }
 
 /** The last row and column in use on a sheet (0-based); -1 when it is empty. */
-export async function usedExtent(context: Excel.RequestContext, sheet: string): Promise<{ lastRow: number; lastColumn: number }> {
+export async function usedExtent(
+  context: Excel.RequestContext,
+  sheet: string,
+): Promise<{ lastRow: number; lastColumn: number }> {
   const used = context.workbook.worksheets.getItem(sheet).getUsedRangeOrNullObject(true);
   used.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
   await context.sync();

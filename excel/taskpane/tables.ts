@@ -17,7 +17,11 @@ export interface TableRead {
  * The Table holding a cell, or null. Reads the sheet's Tables (worksheet.tables, ExcelApi 1.1) and their ranges: two
  * syncs, the second only when the sheet has a Table.
  */
-export async function tableAt(context: Excel.RequestContext, sheet: string | Excel.Worksheet, cell: { rowIndex: number; columnIndex: number }): Promise<TableRead | null> {
+export async function tableAt(
+  context: Excel.RequestContext,
+  sheet: string | Excel.Worksheet,
+  cell: { rowIndex: number; columnIndex: number },
+): Promise<TableRead | null> {
   const ws = typeof sheet === "string" ? context.workbook.worksheets.getItem(sheet) : sheet;
   if (typeof sheet !== "string") ws.load("name");
   const tables = ws.tables;
@@ -30,9 +34,14 @@ export async function tableAt(context: Excel.RequestContext, sheet: string | Exc
     return { name: t.name, range: r };
   });
   await context.sync();
-  const boxes = ranges.map(({ name, range: r }) => ({ name, box: { rowIndex: r.rowIndex, columnIndex: r.columnIndex, rowCount: r.rowCount, columnCount: r.columnCount } }));
+  const boxes = ranges.map(({ name, range: r }) => ({
+    name,
+    box: { rowIndex: r.rowIndex, columnIndex: r.columnIndex, rowCount: r.rowCount, columnCount: r.columnCount },
+  }));
   const found = tableAtCell(boxes, cell);
-  return found ? { name: found.name, block: { sheet: typeof sheet === "string" ? sheet : ws.name, ...found.box } } : null;
+  return found
+    ? { name: found.name, block: { sheet: typeof sheet === "string" ? sheet : ws.name, ...found.box } }
+    : null;
 }
 
 /** Where a check writes in a Table: the offset of the results' first column in it, whether they were added now, and in words. */
@@ -42,7 +51,11 @@ export type TablePlace = { at: number; added: boolean; placement: string } | { p
  * The results' columns in the Table: found where a check put them (updated in place), or added at the Table's end on its
  * first check (one TableColumnCollection.add per column, one sync), named by the output layout.
  */
-export async function tableResults(context: Excel.RequestContext, table: TableRead & { rowsOutside?: number }, header: readonly unknown[]): Promise<TablePlace> {
+export async function tableResults(
+  context: Excel.RequestContext,
+  table: TableRead & { rowsOutside?: number },
+  header: readonly unknown[],
+): Promise<TablePlace> {
   const plan = tableResultColumns(table.name, header);
   if (plan.kind === "refuse") return { problem: plan.message };
   const outside = table.rowsOutside
@@ -51,7 +64,12 @@ export async function tableResults(context: Excel.RequestContext, table: TableRe
   const first = OUTPUT_COLUMNS[0].header;
   const last = OUTPUT_COLUMNS[OUTPUT_COLUMNS.length - 1].header;
   const refs = `${table.name}[${first}] to ${table.name}[${last}]`;
-  if (plan.kind === "inPlace") return { at: plan.at, added: false, placement: `Results: updated in place in the Table ${table.name}'s own columns (${refs}).${outside}` };
+  if (plan.kind === "inPlace")
+    return {
+      at: plan.at,
+      added: false,
+      placement: `Results: updated in place in the Table ${table.name}'s own columns (${refs}).${outside}`,
+    };
   const t = context.workbook.tables.getItem(table.name);
   for (const name of plan.names) t.columns.add(undefined, undefined, name);
   await context.sync();

@@ -65,16 +65,35 @@ async function refreshActions(): Promise<void> {
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
   say("actions-status", "Building the Action list and Compliance summary…");
   const s = await rt.settings.load();
-  const r = await (await actionSheets()).buildActionSheets(excelRun, place, { today: localDay(Date.now()), withinDays: s.actionDays, windows: s.windows, tables: watchedBlocks(workbookSettings()) });
+  const r = await (
+    await actionSheets()
+  ).buildActionSheets(excelRun, place, {
+    today: localDay(Date.now()),
+    withinDays: s.actionDays,
+    windows: s.windows,
+    tables: watchedBlocks(workbookSettings()),
+  });
   say("actions-status", r.line);
 }
 
 async function downloadCalendar(): Promise<void> {
   const { lastBlock, actionSheets } = await checkRun();
   const place = await lastBlock(store);
-  if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first, then download the calendar.");
+  if (!place)
+    return say(
+      "actions-status",
+      "No check has been run from this computer yet: check some rows first, then download the calendar.",
+    );
   const s = await rt.settings.load();
-  const r = await (await actionSheets()).actionCalendarText(excelRun, place, { today: localDay(Date.now()), withinDays: s.actionDays, windows: s.windows, tables: watchedBlocks(workbookSettings()), nowIso: new Date().toISOString() });
+  const r = await (
+    await actionSheets()
+  ).actionCalendarText(excelRun, place, {
+    today: localDay(Date.now()),
+    withinDays: s.actionDays,
+    windows: s.windows,
+    tables: watchedBlocks(workbookSettings()),
+    nowIso: new Date().toISOString(),
+  });
   if (!r.ok) return say("actions-status", r.message);
   const link = $("ics-link") as HTMLAnchorElement;
   if (link.href) URL.revokeObjectURL(link.href);
@@ -83,7 +102,10 @@ async function downloadCalendar(): Promise<void> {
   link.textContent = "Save compliance-actions.ics";
   link.hidden = false;
   link.click();
-  say("actions-status", `Calendar of ${r.events} action${r.events === 1 ? "" : "s"} ready: compliance-actions.ics (all-day events, a reminder 7 days before). If nothing was saved, use the link.`);
+  say(
+    "actions-status",
+    `Calendar of ${r.events} action${r.events === 1 ? "" : "s"} ready: compliance-actions.ics (all-day events, a reminder 7 days before). If nothing was saved, use the link.`,
+  );
 }
 
 function renderLegend(): void {
@@ -129,7 +151,8 @@ function hideProgress(): void {
 }
 
 /** Every block a check wrote is remembered in the workbook, for re-check on open (a failure there never fails the run). */
-const onBlockWritten = (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(workbookSettings(), place, at);
+const onBlockWritten = (place: Parameters<typeof recordBlock>[1], at: string) =>
+  recordBlock(workbookSettings(), place, at);
 
 /** Shows a finished run; returns the Settings field to focus when the run failed on the key or the base URL. */
 function showSummary(s: RunSummary, text: string): "api-key" | "base-url" | undefined {
@@ -181,7 +204,10 @@ function mappingFromForm(): ColumnMapping {
 function checkWithMapping(): void {
   const mapping = mappingFromForm();
   if (mapping.uprn === undefined && mapping.postcode === undefined) {
-    say("status", "Choose the UPRN column or the Postcode column (or both): each row is found by one of them. The Address column alone cannot find a property.");
+    say(
+      "status",
+      "Choose the UPRN column or the Postcode column (or both): each row is found by one of them. The Address column alone cannot find a property.",
+    );
     $("map-uprn").focus();
     return;
   }
@@ -203,7 +229,12 @@ function showProblems(problems: { row: number; message: string }[]): void {
     li.textContent = `Row ${pr.row}: ${pr.message}`;
     ul.append(li);
   }
-  if (problems.length > 200) ul.append(Object.assign(document.createElement("li"), { textContent: `…and ${problems.length - 200} more (see the Message column)` }));
+  if (problems.length > 200)
+    ul.append(
+      Object.assign(document.createElement("li"), {
+        textContent: `…and ${problems.length - 200} more (see the Message column)`,
+      }),
+    );
   $("problems-box").hidden = false;
 }
 
@@ -244,7 +275,9 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
     const { check: p } = prep;
     showProblems(p.problems);
     const valid = p.rows.length - p.problems.length;
-    const skipped = p.blankRowsSkipped ? `\n${p.blankRowsSkipped} blank row${p.blankRowsSkipped === 1 ? " at the end of the selection was" : "s at the end of the selection were"} left out.` : "";
+    const skipped = p.blankRowsSkipped
+      ? `\n${p.blankRowsSkipped} blank row${p.blankRowsSkipped === 1 ? " at the end of the selection was" : "s at the end of the selection were"} left out.`
+      : "";
     say(
       "status",
       valid
@@ -277,7 +310,8 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
 
 /** An unfinished run to offer; the check chunk is loaded only when one is stored. */
 async function unfinished(): Promise<UnfinishedRun | null> {
-  if (!(await store.getItem(UNFINISHED_KEY).catch(() => null)) && !(await store.getItem(HELD_KEY).catch(() => null))) return null;
+  if (!(await store.getItem(UNFINISHED_KEY).catch(() => null)) && !(await store.getItem(HELD_KEY).catch(() => null)))
+    return null;
   return (await checkRun()).loadUnfinished(store);
 }
 
@@ -305,7 +339,18 @@ async function resume(): Promise<void> {
     say("status", "Resuming the unfinished check…");
     const s = await rt.settings.load();
     const { resumeRun, summaryText } = await checkRun();
-    const summary = await resumeRun(run, { excelRun, client: c, plan: run.plan, store, windows: s.windows, actionDays: s.actionDays, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t), onBlockWritten });
+    const summary = await resumeRun(run, {
+      excelRun,
+      client: c,
+      plan: run.plan,
+      store,
+      windows: s.windows,
+      actionDays: s.actionDays,
+      signal: running.signal,
+      onProgress: showProgress,
+      onNotice: (t) => say("status", t),
+      onBlockWritten,
+    });
     focusAfter = showSummary(summary, summaryText(summary));
   } catch (e) {
     banner(errorText(e));
@@ -333,8 +378,16 @@ async function lookup(ev: Event): Promise<void> {
     $("insert-row").hidden = found.length === 0;
     if (found.length) list.selectedIndex = 0;
     const total = found.total;
-    const more = total !== undefined && total > found.length ? ` (the first ${found.length} of ${total.toLocaleString("en-GB")}: add words to narrow it)` : "";
-    say("lookup-status", found.length ? `${found.length} address${found.length === 1 ? "" : "es"} found${more}. Pick one, select a cell, then Insert.` : "No addresses found.");
+    const more =
+      total !== undefined && total > found.length
+        ? ` (the first ${found.length} of ${total.toLocaleString("en-GB")}: add words to narrow it)`
+        : "";
+    say(
+      "lookup-status",
+      found.length
+        ? `${found.length} address${found.length === 1 ? "" : "es"} found${more}. Pick one, select a cell, then Insert.`
+        : "No addresses found.",
+    );
   } catch (e) {
     say("lookup-status", errorText(e));
   }
@@ -347,7 +400,10 @@ async function insert(withAddress: boolean): Promise<void> {
   try {
     const { insertAddress } = await import(/* webpackChunkName: "check" */ "./sheet");
     const done = await excelRun((ctx) => insertAddress(ctx, a.uprn, withAddress ? a.address : null));
-    say("lookup-status", `Inserted UPRN ${a.uprn} at ${done.uprnAt}${done.addressAt ? ` and the address at ${done.addressAt}` : ""}.${done.skipped ? ` ${done.skipped}` : ""}`);
+    say(
+      "lookup-status",
+      `Inserted UPRN ${a.uprn} at ${done.uprnAt}${done.addressAt ? ` and the address at ${done.addressAt}` : ""}.${done.skipped ? ` ${done.skipped}` : ""}`,
+    );
   } catch (e) {
     say("lookup-status", errorText(e));
   }
@@ -406,18 +462,40 @@ async function recheckIfDue(): Promise<void> {
   const settings = workbookSettings();
   const due = dueBlocks(settings, Date.now());
   if (!settings || due.length === 0 || running) return;
-  if (await unfinished()) return void say("watch-status", "Re-check on open waits: finish or discard the unfinished check first.");
+  if (await unfinished())
+    return void say("watch-status", "Re-check on open waits: finish or discard the unfinished check first.");
   const s = await rt.settings.load();
-  if (!s.apiKey) return void say("watch-status", `Re-check on open: ${due.length} block${due.length === 1 ? " is" : "s are"} due, but no API key is set on this computer. Add it under Settings, then check by hand.`);
+  if (!s.apiKey)
+    return void say(
+      "watch-status",
+      `Re-check on open: ${due.length} block${due.length === 1 ? " is" : "s are"} due, but no API key is set on this computer. Add it under Settings, then check by hand.`,
+    );
   const c = clientFor(s.baseUrl, s.apiKey);
   running = new AbortController();
   ($("check") as HTMLButtonElement).disabled = true;
   $("cancel").hidden = false;
-  say("status", `Re-checking ${due.length} results block${due.length === 1 ? "" : "s"} of this workbook (re-check on open)…`);
+  say(
+    "status",
+    `Re-checking ${due.length} results block${due.length === 1 ? "" : "s"} of this workbook (re-check on open)…`,
+  );
   try {
     const { recheckOnOpen } = await import(/* webpackChunkName: "check" */ "./watch");
-    const out = await recheckOnOpen({ excelRun, client: c, plan: s.plan, store, windows: s.windows, actionDays: s.actionDays, settings, signal: running.signal, onProgress: showProgress, onNotice: (t) => say("status", t) });
-    say("status", `Re-check on open: ${out.checked} of ${out.due} block${out.due === 1 ? "" : "s"} checked again.\n${out.lines.join("\n")}`);
+    const out = await recheckOnOpen({
+      excelRun,
+      client: c,
+      plan: s.plan,
+      store,
+      windows: s.windows,
+      actionDays: s.actionDays,
+      settings,
+      signal: running.signal,
+      onProgress: showProgress,
+      onNotice: (t) => say("status", t),
+    });
+    say(
+      "status",
+      `Re-check on open: ${out.checked} of ${out.due} block${out.due === 1 ? "" : "s"} checked again.\n${out.lines.join("\n")}`,
+    );
   } catch (e) {
     banner(`Re-check on open stopped: ${errorText(e)}`);
     void offerResume();
@@ -433,7 +511,10 @@ async function recheckIfDue(): Promise<void> {
 async function greet(): Promise<void> {
   const s = await rt.settings.load();
   if (s.apiKey) return;
-  banner('Add your API key to start: paste it under Settings below (service dashboard > Settings > API Keys). No key yet? Choose "Try with demo data" under Settings.', "info");
+  banner(
+    'Add your API key to start: paste it under Settings below (service dashboard > Settings > API Keys). No key yet? Choose "Try with demo data" under Settings.',
+    "info",
+  );
   openSettings();
 }
 
@@ -464,7 +545,10 @@ function wire(): void {
   $("refresh").addEventListener("click", () => void refreshFunctions());
   $("insert-sample").addEventListener("click", () => void insertSampleTable());
   $("refresh-actions").addEventListener("click", () => void refreshActions());
-  $("action-days").addEventListener("change", () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)));
+  $("action-days").addEventListener(
+    "change",
+    () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)),
+  );
   $("download-ics").addEventListener("click", () => void downloadCalendar());
 }
 

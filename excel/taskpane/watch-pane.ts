@@ -5,7 +5,13 @@
 import { CHANGE_LOG_SHEET, RUN_LOG_SHEET, runLogEntryOfRow, runLogLine } from "../../core";
 import type { ExcelRun } from "./check-run";
 import { officeErrorText } from "./stored";
-import { DEFAULT_RECHECK_DAYS, recheckDays, recheckUnsupported, setRecheckOnOpen, workbookSettings } from "./watch-settings";
+import {
+  DEFAULT_RECHECK_DAYS,
+  recheckDays,
+  recheckUnsupported,
+  setRecheckOnOpen,
+  workbookSettings,
+} from "./watch-settings";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const say = (id: string, text: string): void => {
@@ -26,7 +32,9 @@ export async function lastRunLine(excelRun: ExcelRun): Promise<string> {
     last.load("values");
     await context.sync();
     const entry = runLogEntryOfRow(last.values[0] ?? []);
-    return entry ? runLogLine(entry) : `The last row of the ${RUN_LOG_SHEET} sheet is not a run (it was edited); new runs are added below it.`;
+    return entry
+      ? runLogLine(entry)
+      : `The last row of the ${RUN_LOG_SHEET} sheet is not a run (it was edited); new runs are added below it.`;
   });
 }
 
@@ -51,7 +59,10 @@ async function openSheet(excelRun: ExcelRun, name: string): Promise<void> {
     });
     say("watch-status", found ? "" : `There is no ${name} sheet yet: it is made by the first check of this workbook.`);
   } catch (e) {
-    say("watch-status", `The ${name} sheet could not be opened (${officeErrorText(e)}). Click its tab at the bottom of the workbook.`);
+    say(
+      "watch-status",
+      `The ${name} sheet could not be opened (${officeErrorText(e)}). Click its tab at the bottom of the workbook.`,
+    );
   }
 }
 
@@ -70,7 +81,9 @@ function renderRecheck(): void {
 function daysTyped(): number | string {
   const raw = $<HTMLInputElement>("recheck-days").value.trim();
   const n = Number(raw);
-  return raw !== "" && Number.isInteger(n) && n >= 0 && n <= 365 ? n : `"${raw}" is not a number of days: type a whole number from 0 to 365 (0 re-checks on every open).`;
+  return raw !== "" && Number.isInteger(n) && n >= 0 && n <= 365
+    ? n
+    : `"${raw}" is not a number of days: type a whole number from 0 to 365 (0 re-checks on every open).`;
 }
 
 async function saveRecheck(): Promise<void> {

@@ -31,7 +31,10 @@ export interface WorkbookSettings {
 }
 
 type OfficeLike = {
-  context?: { document?: { settings?: WorkbookSettings }; requirements?: { isSetSupported(name: string, version?: string): boolean } };
+  context?: {
+    document?: { settings?: WorkbookSettings };
+    requirements?: { isSetSupported(name: string, version?: string): boolean };
+  };
   addin?: { setStartupBehavior?(behavior: unknown): Promise<void>; getStartupBehavior?(): Promise<unknown> };
   StartupBehavior?: { load: unknown; none: unknown };
 };
@@ -44,7 +47,11 @@ export function workbookSettings(): WorkbookSettings | null {
 /** Writes the settings into the workbook (they are saved with the file the next time it is saved). */
 export function saveSettings(s: WorkbookSettings): Promise<void> {
   return new Promise((resolve, reject) =>
-    s.saveAsync((r) => (r && r.status === "failed" ? reject(new Error(r.error?.message || "Excel did not save the workbook settings")) : resolve())),
+    s.saveAsync((r) =>
+      r && r.status === "failed"
+        ? reject(new Error(r.error?.message || "Excel did not save the workbook settings"))
+        : resolve(),
+    ),
   );
 }
 
@@ -66,13 +73,20 @@ export function watchedBlocks(s: WorkbookSettings | null): WatchedBlock[] {
   );
 }
 
-const sameBlock = (a: RunPlace, b: RunPlace) => a.sheet === b.sheet && a.blockColumn === b.blockColumn && a.headerRow === b.headerRow;
+const sameBlock = (a: RunPlace, b: RunPlace) =>
+  a.sheet === b.sheet && a.blockColumn === b.blockColumn && a.headerRow === b.headerRow;
 
 /** Remembers a block a check has just written (replacing its earlier record), newest last. */
 export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, checkedAt: string): Promise<void> {
   if (!s) return;
   const list = watchedBlocks(s).filter((b) => !sameBlock(b, place));
-  list.push({ sheet: place.sheet, headerRow: place.headerRow, blockColumn: place.blockColumn, inputColumns: { ...place.inputColumns }, checkedAt });
+  list.push({
+    sheet: place.sheet,
+    headerRow: place.headerRow,
+    blockColumn: place.blockColumn,
+    inputColumns: { ...place.inputColumns },
+    checkedAt,
+  });
   s.set(WATCHED_BLOCKS, list.slice(-MAX_WATCHED));
   await saveSettings(s);
 }
@@ -80,7 +94,10 @@ export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, c
 /** Forgets blocks (found gone or changed on open), so that they are not tried on every open. */
 export async function forgetBlocks(s: WorkbookSettings | null, gone: readonly RunPlace[]): Promise<void> {
   if (!s || gone.length === 0) return;
-  s.set(WATCHED_BLOCKS, watchedBlocks(s).filter((b) => !gone.some((g) => sameBlock(b, g))));
+  s.set(
+    WATCHED_BLOCKS,
+    watchedBlocks(s).filter((b) => !gone.some((g) => sameBlock(b, g))),
+  );
   await saveSettings(s);
 }
 
@@ -104,7 +121,8 @@ export function recheckUnsupported(): string {
   if (!shared || typeof o?.addin?.setStartupBehavior !== "function" || !o.StartupBehavior) {
     return "This Excel cannot load add-ins when a workbook opens (it needs the shared runtime, SharedRuntime 1.1: Microsoft 365 on Windows, Mac or the web). Re-check by hand with Check selected rows.";
   }
-  if (!workbookSettings()) return "This Excel gives add-ins no workbook settings, so the blocks to re-check cannot be remembered.";
+  if (!workbookSettings())
+    return "This Excel gives add-ins no workbook settings, so the blocks to re-check cannot be remembered.";
   return "";
 }
 

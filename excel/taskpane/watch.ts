@@ -10,7 +10,14 @@ import { OUTPUT_COLUMNS, inputShiftAtRest, type ColumnMapping, type RunLogEntry 
 import { actionSheets, prepareCheck, runCheck, type RunDeps } from "./check-run";
 import { relocateBlock, type RunPlace } from "./rows-now";
 import { SHEET_COLUMNS, isBlankCell, officeErrorText, readBlock, usedExtent } from "./sheet";
-import { dueBlocks, forgetBlocks, recordBlock, watchedBlocks, type WatchedBlock, type WorkbookSettings } from "./watch-settings";
+import {
+  dueBlocks,
+  forgetBlocks,
+  recordBlock,
+  watchedBlocks,
+  type WatchedBlock,
+  type WorkbookSettings,
+} from "./watch-settings";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 /** How far right of the recorded block the sheet is read, to find a block that moved (as rows-now.ts does). */
@@ -39,8 +46,17 @@ async function locate(context: Excel.RequestContext, b: WatchedBlock): Promise<L
   const ext = await usedExtent(context, b.sheet);
   if (ext.lastRow < 0) return { problem: `The sheet "${b.sheet}" is empty now` };
   const inputs = Object.values(b.inputColumns).filter((v): v is number => typeof v === "number");
-  const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(ext.lastColumn, ...inputs, b.blockColumn + WIDTH - 1) + SEARCH_COLUMNS);
-  const grid = await readBlock(context, { sheet: b.sheet, rowIndex: 0, columnIndex: 0, rowCount: ext.lastRow + 1, columnCount: lastColumn + 1 });
+  const lastColumn = Math.min(
+    SHEET_COLUMNS - 1,
+    Math.max(ext.lastColumn, ...inputs, b.blockColumn + WIDTH - 1) + SEARCH_COLUMNS,
+  );
+  const grid = await readBlock(context, {
+    sheet: b.sheet,
+    rowIndex: 0,
+    columnIndex: 0,
+    rowCount: ext.lastRow + 1,
+    columnCount: lastColumn + 1,
+  });
   const at = relocateBlock(grid, b);
   if (!at) return { problem: `The results block on "${b.sheet}" was not found (deleted, or its header row changed)` };
   // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them): core decides.
@@ -52,14 +68,26 @@ async function locate(context: Excel.RequestContext, b: WatchedBlock): Promise<L
   if (at.headerRow !== null) return { rowIndex: at.headerRow, columnIndex: first + s };
   const row = grid.findIndex((r) => !isBlankCell(r[first + s]));
   const inputColumns: ColumnMapping = {};
-  for (const k of ["uprn", "postcode", "address"] as const) if (b.inputColumns[k] !== undefined) inputColumns[k] = b.inputColumns[k]! + s;
+  for (const k of ["uprn", "postcode", "address"] as const)
+    if (b.inputColumns[k] !== undefined) inputColumns[k] = b.inputColumns[k]! + s;
   return { rowIndex: row, columnIndex: first + s, inputColumns };
 }
 
 /** A Run log row for a block that was due but not checked (nothing sent, nothing written on its sheet). */
 async function logNotChecked(deps: RecheckDeps, startedAt: string, problem: string): Promise<string> {
   const now = deps.now ?? deps.client.transport.now;
-  const entry: RunLogEntry = { startedAt, endedAt: new Date(now()).toISOString(), trigger: "on open", runBy: deps.runBy ?? "", rows: 0, checked: 0, changed: 0, worse: 0, errors: 0, problem };
+  const entry: RunLogEntry = {
+    startedAt,
+    endedAt: new Date(now()).toISOString(),
+    trigger: "on open",
+    runBy: deps.runBy ?? "",
+    rows: 0,
+    checked: 0,
+    changed: 0,
+    worse: 0,
+    errors: 0,
+    problem,
+  };
   return actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, [], entry))
     .catch((e: unknown) => `${problem} (and the Run log could not be written: ${officeErrorText(e)}).`);
@@ -84,7 +112,13 @@ export async function recheckOnOpen(deps: RecheckDeps): Promise<RecheckOutcome> 
     }
     if ("problem" in at) {
       gone.push(b);
-      out.lines.push(await logNotChecked(deps, startedAt, `${at.problem}, so it was not re-checked on open and is no longer watched. Check it by hand to watch it again.`));
+      out.lines.push(
+        await logNotChecked(
+          deps,
+          startedAt,
+          `${at.problem}, so it was not re-checked on open and is no longer watched. Check it by hand to watch it again.`,
+        ),
+      );
       continue;
     }
     // Two records of one block (it moved between checks): checked once.
@@ -97,8 +131,16 @@ export async function recheckOnOpen(deps: RecheckDeps): Promise<RecheckOutcome> 
     const prep = await prepareCheck(deps.excelRun, { plan: deps.plan, at: { sheet: b.sheet, ...at } });
     if (!prep.ok || !prep.check.inPlace) {
       gone.push(b);
-      const why = prep.ok ? `The results block on "${b.sheet}" was changed since the last check (a column inserted or a header renamed)` : `The table on "${b.sheet}" cannot be checked now: ${prep.message}`;
-      out.lines.push(await logNotChecked(deps, startedAt, `${why.replace(/[.\s]+$/, "")}. It was not re-checked on open and is no longer watched; check it by hand to watch it again.`));
+      const why = prep.ok
+        ? `The results block on "${b.sheet}" was changed since the last check (a column inserted or a header renamed)`
+        : `The table on "${b.sheet}" cannot be checked now: ${prep.message}`;
+      out.lines.push(
+        await logNotChecked(
+          deps,
+          startedAt,
+          `${why.replace(/[.\s]+$/, "")}. It was not re-checked on open and is no longer watched; check it by hand to watch it again.`,
+        ),
+      );
       continue;
     }
     const summary = await runCheck(prep.check, {
@@ -114,7 +156,11 @@ export async function recheckOnOpen(deps: RecheckDeps): Promise<RecheckOutcome> 
     if (summary.fatal) break;
   }
   // Records of blocks gone, changed, seen twice, or moved (recorded again where they are now) are forgotten; new ones stay.
-  const same = (a: RunPlace, b: RunPlace) => a.sheet === b.sheet && a.blockColumn === b.blockColumn && a.headerRow === b.headerRow;
-  await forgetBlocks(deps.settings, gone.filter((g) => !written.some((w) => same(g, w)))).catch(() => undefined);
+  const same = (a: RunPlace, b: RunPlace) =>
+    a.sheet === b.sheet && a.blockColumn === b.blockColumn && a.headerRow === b.headerRow;
+  await forgetBlocks(
+    deps.settings,
+    gone.filter((g) => !written.some((w) => same(g, w))),
+  ).catch(() => undefined);
   return out;
 }

@@ -117,7 +117,9 @@ interface TablePlace {
  * a header, its results block's column). Letters and digits only.
  */
 export function tableId(p: TablePlace): string {
-  return p.headerRow ? `s${p.sheetId}h${p.headerRow}${p.inputFirstCol && p.inputFirstCol > 1 ? `c${p.inputFirstCol}` : ""}` : `s${p.sheetId}b${p.blockCol}`;
+  return p.headerRow
+    ? `s${p.sheetId}h${p.headerRow}${p.inputFirstCol && p.inputFirstCol > 1 ? `c${p.inputFirstCol}` : ""}`
+    : `s${p.sheetId}b${p.blockCol}`;
 }
 
 interface BlockRead {
@@ -132,7 +134,11 @@ interface BlockRead {
 
 /** A table's results block as it is now: found again by its header (or where it was, without one). */
 function readBlock(run: TablePlace): BlockRead | { problem: string } {
-  const sheet = cache ? spreadsheet().getSheets().find((s) => s.getSheetId() === run.sheetId) ?? null : findSheet(run.sheetId);
+  const sheet = cache
+    ? (spreadsheet()
+        .getSheets()
+        .find((s) => s.getSheetId() === run.sheetId) ?? null)
+    : findSheet(run.sheetId);
   if (!sheet) return { problem: `the sheet "${run.sheetName}" was deleted` };
   const lastRow = sheet.getLastRow();
   const lastCol = Math.max(1, sheet.getLastColumn());
@@ -153,21 +159,52 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const width = Math.max(lastCol, blockCol + BLOCK_WIDTH - 1);
   // Empty columns at the block's end are past the last column in use: read as blank, unless the sheet has no such columns.
   if (width > lastCol && width > sheet.getMaxColumns()) return { problem: "its results columns were deleted" };
-  const grid = (run.headerRow ? read.slice(1) : read).map((r) => (r.length < width ? r.concat(Array(width - r.length).fill("")) : r));
+  const grid = (run.headerRow ? read.slice(1) : read).map((r) =>
+    r.length < width ? r.concat(Array(width - r.length).fill("")) : r,
+  );
   const zone = fileZone();
   // Dates Sheets hands back as Date objects become the text core reads, in the spreadsheet's own time zone: the block's
   // by its columns' kinds, the user's own (EICR date...) as the days they show.
   const day = (v: unknown) => (isDate(v) ? (dayInFileZone(v, zone) ?? v) : v);
-  const rows = grid.map((r) => r.slice(0, blockCol - 1).map(day).concat(datesAsText(r.slice(blockCol - 1, blockCol - 1 + BLOCK_WIDTH), () => zone), r.slice(blockCol - 1 + BLOCK_WIDTH).map(day)));
+  const rows = grid.map((r) =>
+    r
+      .slice(0, blockCol - 1)
+      .map(day)
+      .concat(
+        datesAsText(r.slice(blockCol - 1, blockCol - 1 + BLOCK_WIDTH), () => zone),
+        r.slice(blockCol - 1 + BLOCK_WIDTH).map(day),
+      ),
+  );
   const ours = new Set<number>();
   for (let k = 0; k < BLOCK_WIDTH; k++) ours.add(blockCol - 1 + k);
   const user = detectUserColumns(header, ours);
-  const props = blockProperties(rows, { blockColumn: blockCol - 1, uprn: run.mapping.uprn, address: run.mapping.address ?? user.address, user, firstRow: top, untilBlank: !!run.headerRow, header, postcode: run.mapping.postcode, monthFirst: isMonthFirstLocale(fileLocale()) });
+  const props = blockProperties(rows, {
+    blockColumn: blockCol - 1,
+    uprn: run.mapping.uprn,
+    address: run.mapping.address ?? user.address,
+    user,
+    firstRow: top,
+    untilBlank: !!run.headerRow,
+    header,
+    postcode: run.mapping.postcode,
+    monthFirst: isMonthFirstLocale(fileLocale()),
+  });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
-  return { sheet, props, ownerHeader, blockCol, top, lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow };
+  return {
+    sheet,
+    props,
+    ownerHeader,
+    blockCol,
+    top,
+    lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow,
+  };
 }
 
-const placeOfWatch = (w: Watch): TablePlace => ({ ...w, blockCol: w.blockCol ?? 0, firstRow: w.headerRow ? w.headerRow + 1 : w.firstRow });
+const placeOfWatch = (w: Watch): TablePlace => ({
+  ...w,
+  blockCol: w.blockCol ?? 0,
+  firstRow: w.headerRow ? w.headerRow + 1 : w.firstRow,
+});
 
 /**
  * Every table of the workbook's portfolio as it is now: the tables checks from the sidebar remembered (watch.ts) and
@@ -183,7 +220,9 @@ function portfolio(current?: SheetRun | null): PortfolioTable[] {
   return places.map((p) => {
     const id = tableId(p);
     const r = readBlock(p);
-    const anchor = p.headerRow ? `${columnLetter(p.inputFirstCol || 1)}${p.headerRow}` : `${columnLetter(p.blockCol)}${p.firstRow}`;
+    const anchor = p.headerRow
+      ? `${columnLetter(p.inputFirstCol || 1)}${p.headerRow}`
+      : `${columnLetter(p.blockCol)}${p.firstRow}`;
     if ("problem" in r) return { id, sheet: p.sheetName, anchor, props: null, problem: r.problem };
     const name = r.sheet.getName();
     return {
@@ -232,7 +271,13 @@ function listFormats(list: ActionListSheet, existingFormats: readonly (readonly 
         const k = list.keptFrom[i];
         return (k !== null && existingFormats[k] && existingFormats[k][from]) || "General";
       }
-      return c === list.dateColumns[0] ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
+      return c === list.dateColumns[0]
+        ? DATE_FORMAT
+        : h === "Days left" || h === "Row"
+          ? "0"
+          : h === "Done"
+            ? "General"
+            : "@";
     }),
   );
 }
@@ -251,17 +296,38 @@ function writeActionList(list: ActionListSheet, existingFormats: readonly (reado
   const formats = listFormats(list, existingFormats);
   const range = sheet.getRange(1, 1, rows, cols);
   range.setNumberFormats(formats);
-  range.setValues(list.values.map((r, i) => (i === 0 ? r : r.map((v, c) => (c === list.dateColumns[0] ? hostDate(v) : v)))));
+  range.setValues(
+    list.values.map((r, i) => (i === 0 ? r : r.map((v, c) => (c === list.dateColumns[0] ? hostDate(v) : v)))),
+  );
   const bold = [`A1:${columnLetter(cols)}1`, ...list.titleRows.map((r) => `A${r + 1}:${columnLetter(cols)}${r + 1}`)];
   sheet.getRangeList(bold).setFontWeight("bold");
   sheet.setFrozenRows(1);
   // The Window column coloured by rule, as the results block's: the colours follow the words whoever edits them.
   const win = sheet.getRange(2, list.windowColumn + 1, Math.max(1, maxRows - 1), 1);
   const rules = (Object.keys(WINDOW_COLOURS) as Window[]).map((w) =>
-    SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(w).setBackground(WINDOW_COLOURS[w].fill).setFontColor(WINDOW_COLOURS[w].font).setRanges([win]).build(),
+    SpreadsheetApp.newConditionalFormatRule()
+      .whenTextEqualTo(w)
+      .setBackground(WINDOW_COLOURS[w].fill)
+      .setFontColor(WINDOW_COLOURS[w].font)
+      .setRanges([win])
+      .build(),
   );
-  rules.push(SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo("Closed").setBackground(CLOSED_COLOUR.fill).setFontColor(CLOSED_COLOUR.font).setRanges([win]).build());
-  rules.push(SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo("Later").setBackground(LATER_COLOUR.fill).setFontColor(LATER_COLOUR.font).setRanges([win]).build());
+  rules.push(
+    SpreadsheetApp.newConditionalFormatRule()
+      .whenTextEqualTo("Closed")
+      .setBackground(CLOSED_COLOUR.fill)
+      .setFontColor(CLOSED_COLOUR.font)
+      .setRanges([win])
+      .build(),
+  );
+  rules.push(
+    SpreadsheetApp.newConditionalFormatRule()
+      .whenTextEqualTo("Later")
+      .setBackground(LATER_COLOUR.fill)
+      .setFontColor(LATER_COLOUR.font)
+      .setRanges([win])
+      .build(),
+  );
   sheet.setConditionalFormatRules(rules);
 }
 
@@ -271,13 +337,24 @@ function writeSummary(tables: readonly PortfolioTable[], list: ActionListSheet, 
   const summary = buildSummary(
     found.map((t) => t.block!),
     props,
-    { today: today(), windows: loadSettings().windows, asOf: lastCheckedAt(props) || "not checked yet", tables: list.tables, withinDays: days, doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined },
+    {
+      today: today(),
+      windows: loadSettings().windows,
+      asOf: lastCheckedAt(props) || "not checked yet",
+      tables: list.tables,
+      withinDays: days,
+      doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined,
+    },
   );
   const { sheet, created } = sheetNamed(SUMMARY_SHEET);
   if (!created) sheet.clear();
   const width = Math.max(...summary.cells.map((r) => r.length));
-  sheet.getRange(1, 1, summary.cells.length, width).setValues(summary.cells.map((r) => r.concat(Array(width - r.length).fill(""))));
-  sheet.getRangeList(["A1", ...summary.headerRows.map((r) => `A${r + 1}:${columnLetter(width)}${r + 1}`)]).setFontWeight("bold");
+  sheet
+    .getRange(1, 1, summary.cells.length, width)
+    .setValues(summary.cells.map((r) => r.concat(Array(width - r.length).fill(""))));
+  sheet
+    .getRangeList(["A1", ...summary.headerRows.map((r) => `A${r + 1}:${columnLetter(width)}${r + 1}`)])
+    .setFontWeight("bold");
   const c = summary.chart;
   const source = sheet.getRange(c.firstRow + 1, c.firstColumn + 1, c.rowCount, c.columnCount);
   const charts = created ? [] : sheet.getCharts();
@@ -344,21 +421,44 @@ function refreshBoth(run: SheetRun | null, days?: number): string {
 /** The sidebar's "Refresh action list": both sheets again from every checked table of the spreadsheet. */
 export function refreshActionSheets(opts?: { actionDays?: number }): ActionSheetsResult {
   const run = loadRun();
-  if (!run && !listWatches().length) return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first." };
-  const line = refreshAfterRun(run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run, opts && opts.actionDays ? Number(opts.actionDays) : undefined);
+  if (!run && !listWatches().length)
+    return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first." };
+  const line = refreshAfterRun(
+    run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run,
+    opts && opts.actionDays ? Number(opts.actionDays) : undefined,
+  );
   return { ok: !/not refreshed|could not be refreshed/.test(line), message: line };
 }
 
 /** The Action list as an .ics file's text, for every checked table (the same rows the sheet lists). */
 export function actionCalendarFile(): CalendarResult {
   const run = loadRun();
-  if (!run && !listWatches().length) return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first, then download the calendar." };
+  if (!run && !listWatches().length)
+    return {
+      ok: false,
+      message: "No check has been run in this spreadsheet yet: check some rows first, then download the calendar.",
+    };
   try {
-    const tables = portfolio(run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run);
-    if (!tables.some((t) => t.props)) return { ok: false, message: `No calendar: ${tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ")}. Check again, then download it.` };
+    const tables = portfolio(
+      run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run,
+    );
+    if (!tables.some((t) => t.props))
+      return {
+        ok: false,
+        message: `No calendar: ${tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ")}. Check again, then download it.`,
+      };
     const list = listFor(tables, actionDays(), existingList(false).values);
-    if (!list.open) return { ok: false, message: `No actions are overdue or due within ${actionDays()} days, so the calendar would be empty.` };
-    return { ok: true, ics: actionCalendar(list, { nowIso: new Date(Date.now()).toISOString() }), events: list.open, fileName: "compliance-actions.ics" };
+    if (!list.open)
+      return {
+        ok: false,
+        message: `No actions are overdue or due within ${actionDays()} days, so the calendar would be empty.`,
+      };
+    return {
+      ok: true,
+      ics: actionCalendar(list, { nowIso: new Date(Date.now()).toISOString() }),
+      events: list.open,
+      fileName: "compliance-actions.ics",
+    };
   } catch (e) {
     return { ok: false, message: `The calendar could not be made (${errorText(e)}). Try again in a moment.` };
   }

@@ -3,12 +3,36 @@
  * start reads and validates the selected rows and begins the run (sheetrun.ts: the first job sent, the rows marked
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
-import { isAnotherHeader, keepForResume, nextDueInMs, ownSheetProblem, resumeFirstQuestion, resumeRun, selectionEnd, stopRun, wholeTableSelected, type ColumnMapping, type RunState } from "../../core";
+import {
+  isAnotherHeader,
+  keepForResume,
+  nextDueInMs,
+  ownSheetProblem,
+  resumeFirstQuestion,
+  resumeRun,
+  selectionEnd,
+  stopRun,
+  wholeTableSelected,
+  type ColumnMapping,
+  type RunState,
+} from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
 import { a1, columnNumber, findSheet, locateTable, wholeTableEnd } from "./sheet";
-import { afterRun, beginRun, errorText, pollRun, progressOf, readTableRows, save, say, sheetPhase, step, withUserLock } from "./sheetrun";
+import {
+  afterRun,
+  beginRun,
+  errorText,
+  pollRun,
+  progressOf,
+  readTableRows,
+  save,
+  say,
+  sheetPhase,
+  step,
+  withUserLock,
+} from "./sheetrun";
 
 export { progressOf };
 
@@ -24,7 +48,6 @@ function lettersToMapping(m: ColumnLetters | undefined): ColumnMapping | null | 
   if (out.uprn === undefined && out.postcode === undefined) return { problem: "Choose a UPRN or a Postcode column." };
   return out;
 }
-
 
 /** Names the cells the person selected (not the table rows they fall in), and what to select instead. */
 function nothingToCheck(selection: GoogleAppsScript.Spreadsheet.Range | null): string {
@@ -47,7 +70,12 @@ function here(run: SheetRun | null): SheetRun | null {
 
 /** A run of another spreadsheet still going (saved within the last 15 minutes; older, its sidebar was closed). */
 function runningElsewhere(run: SheetRun | null): SheetRun | null {
-  return run && !here(run) && run.phase === "running" && Date.now() - (run.savedAtMs || run.startedAtMs) < 15 * 60 * 1000 ? run : null;
+  return run &&
+    !here(run) &&
+    run.phase === "running" &&
+    Date.now() - (run.savedAtMs || run.startedAtMs) < 15 * 60 * 1000
+    ? run
+    : null;
 }
 
 function describeRun(run: SheetRun): string {
@@ -63,14 +91,19 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters; anyway?: boolean
     () => startUnlocked(opts),
     () => {
       const run = here(loadRun());
-      return { ok: false, message: "Another check is starting or updating right now; try again in a moment.", progress: run ? progressOf(run) : null };
+      return {
+        ok: false,
+        message: "Another check is starting or updating right now; try again in a moment.",
+        progress: run ? progressOf(run) : null,
+      };
     },
   );
 }
 
 function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): StartResult {
   const settings = loadSettings();
-  if (!settings.config) return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
+  if (!settings.config)
+    return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
   const stored = loadRun();
   const other = runningElsewhere(stored);
   if (other) {
@@ -88,11 +121,19 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     };
   }
   // An unfinished run (stopped, paused, results not written): asked to resume it first; checking anyway sets it aside.
-  const question = existing ? resumeFirstQuestion(existing.engine, { sheet: existing.sheetName, startedAtMs: existing.startedAtMs }) : "";
-  if (question && !(opts && opts.anyway)) return { ok: false, message: question, askResume: true, progress: progressOf(existing!) };
+  const question = existing
+    ? resumeFirstQuestion(existing.engine, { sheet: existing.sheetName, startedAtMs: existing.startedAtMs })
+    : "";
+  if (question && !(opts && opts.anyway))
+    return { ok: false, message: question, askResume: true, progress: progressOf(existing!) };
   if (question) {
     const held = heldRun();
-    if (held) return { ok: false, message: `Two checks are unfinished already (${describeRun(held)} and ${describeRun(existing!)}): choose Resume to finish one first, so that no job already paid for is lost.`, progress: progressOf(existing!) };
+    if (held)
+      return {
+        ok: false,
+        message: `Two checks are unfinished already (${describeRun(held)} and ${describeRun(existing!)}): choose Resume to finish one first, so that no job already paid for is lost.`,
+        progress: progressOf(existing!),
+      };
   }
   const manual = lettersToMapping(opts && opts.mapping);
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
@@ -110,10 +151,16 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     sheet,
     manual,
     selection
-      ? { firstRow: selection.getRow(), lastRow: Math.min(selection.getLastRow(), Math.max(lastRow, selection.getRow())), firstCol: selection.getColumn(), lastCol: selection.getLastColumn() }
+      ? {
+          firstRow: selection.getRow(),
+          lastRow: Math.min(selection.getLastRow(), Math.max(lastRow, selection.getRow())),
+          firstCol: selection.getColumn(),
+          lastCol: selection.getLastColumn(),
+        }
       : undefined,
   );
-  if ("problem" in table) return { ok: false, message: table.problem, needsMapping: /No UPRN or Postcode column/.test(table.problem) };
+  if ("problem" in table)
+    return { ok: false, message: table.problem, needsMapping: /No UPRN or Postcode column/.test(table.problem) };
   let firstRow = selection ? selection.getRow() : table.headerRow + 1;
   let endRow = selection ? selection.getLastRow() : lastRow;
   // A selection on or above the header means "the whole table".
@@ -142,14 +189,37 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   if (wholeTable) {
     const picked = selection!.getLastRow() === table.headerRow ? "the header row" : "rows above the table";
     table.notes.unshift(`You selected ${picked}, so the whole table is checked: rows ${firstRow}–${endRow}.`);
-  } else if (another) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selection runs into another table (its header is row ${another}), which is left as it is.`);
-  else if (selectedEnd > endRow) table.notes.push(`Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`);
+  } else if (another)
+    table.notes.push(
+      `Checked rows ${firstRow}–${endRow}: the selection runs into another table (its header is row ${another}), which is left as it is.`,
+    );
+  else if (selectedEnd > endRow)
+    table.notes.push(
+      `Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`,
+    );
 
   if (question) saveRun(existing!, HELD_SLOT);
-  const begun = beginRun({ sheet, table, firstRow, endRow, values, wholeTable, manualMapping: !!manual, trigger: "manual", slot: MANUAL_SLOT }, { ...settings, config: settings.config });
+  const begun = beginRun(
+    {
+      sheet,
+      table,
+      firstRow,
+      endRow,
+      values,
+      wholeTable,
+      manualMapping: !!manual,
+      trigger: "manual",
+      slot: MANUAL_SLOT,
+    },
+    { ...settings, config: settings.config },
+  );
   if (!begun.ok) return begun;
   const engine = begun.run.engine;
-  return { ok: true, jobIds: engine.jobs.filter((j) => j.poll).map((j) => j.poll!.jobId), progress: withHeld(progressOf(begun.run, nextDueInMs(engine, Date.now()))) };
+  return {
+    ok: true,
+    jobIds: engine.jobs.filter((j) => j.poll).map((j) => j.poll!.jobId),
+    progress: withHeld(progressOf(begun.run, nextDueInMs(engine, Date.now()))),
+  };
 }
 
 // ---- poll, stop, resume ----
@@ -205,7 +275,9 @@ export function cancelBulkCheck(): StopResult | null {
         }
         run.phase = "stopped";
         say(run, unwritten);
-        run.message = problem ? `Stopped by you. Nothing was written: ${problem}.` : run.message.replace(/^(Stopped|Finished with problems|Done|Not all written):/, "Stopped by you:");
+        run.message = problem
+          ? `Stopped by you. Nothing was written: ${problem}.`
+          : run.message.replace(/^(Stopped|Finished with problems|Done|Not all written):/, "Stopped by you:");
         if (!problem) afterRun(run);
         save(run);
       }
@@ -214,7 +286,11 @@ export function cancelBulkCheck(): StopResult | null {
     () => {
       const run = here(loadRun());
       if (!run) return null;
-      return { ...progressOf(run), busy: true, message: "The add-on is updating the sheet right now; stopping as soon as it is done…" };
+      return {
+        ...progressOf(run),
+        busy: true,
+        message: "The add-on is updating the sheet right now; stopping as soon as it is done…",
+      };
     },
   );
 }
@@ -254,7 +330,16 @@ function heldRun(): SheetRun | null {
 function withHeld(p: RunProgress): RunProgress {
   if (p.phase === "running" || p.resumable) return p;
   const held = heldRun();
-  return held ? { ...p, resumable: true, notes: [...p.notes, `The check of ${describeRun(held)} is unfinished: choose Resume to collect its rows (no job is sent again).`] } : p;
+  return held
+    ? {
+        ...p,
+        resumable: true,
+        notes: [
+          ...p.notes,
+          `The check of ${describeRun(held)} is unfinished: choose Resume to collect its rows (no job is sent again).`,
+        ],
+      }
+    : p;
 }
 
 export function currentRun(): RunProgress | null {

@@ -3,7 +3,16 @@
  * zone: its day is the date in that zone, not in UTC nor in the server's zone. Read here, at the host's edge, so that
  * core only ever sees YYYY-MM-DD text.
  */
-import { detectContextColumns, detectUserColumns, isMonthFirstLocale, readUserDates, rowPlace, type Outcome, type RowPlace, type UserDates } from "../../core";
+import {
+  detectContextColumns,
+  detectUserColumns,
+  isMonthFirstLocale,
+  readUserDates,
+  rowPlace,
+  type Outcome,
+  type RowPlace,
+  type UserDates,
+} from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -25,7 +34,13 @@ export function gridInZone(grid: unknown[][], zone: () => string): unknown[][] {
  * columns that hold them; nothing is read when the table has none of them. Our block's columns (blockWidth from
  * blockCol, 1-based) are never the user's.
  */
-export function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number, blockWidth: number): { dates: UserDates; problems: string[] }[] {
+export function readOwnDates(
+  sheet: Sheet,
+  at: { blockCol: number; header?: unknown[] },
+  top: number,
+  n: number,
+  blockWidth: number,
+): { dates: UserDates; problems: string[] }[] {
   if (!at.header || !n) return [];
   const ours = new Set<number>();
   for (let k = 0; k < blockWidth; k++) ours.add(at.blockCol - 1 + k);
@@ -36,9 +51,12 @@ export function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unkn
   const to = Math.max(...wanted);
   const ss = SpreadsheetApp.getActive();
   // Date cells are days in the spreadsheet's time zone; text is read by core's one rule, month-first only in a month-first locale.
-  const grid = gridInZone(sheet.getRange(top, from + 1, n, to - from + 1).getValues(), () => ss.getSpreadsheetTimeZone());
+  const grid = gridInZone(sheet.getRange(top, from + 1, n, to - from + 1).getValues(), () =>
+    ss.getSpreadsheetTimeZone(),
+  );
   const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
-  for (const k of Object.keys(shifted) as (keyof typeof shifted)[]) if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
+  for (const k of Object.keys(shifted) as (keyof typeof shifted)[])
+    if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
   const options = { header: at.header.slice(from, to + 1), monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()) };
   return grid.map((row) => readUserDates(row, shifted, options));
 }
@@ -48,17 +66,32 @@ export function readOwnDates(sheet: Sheet, at: { blockCol: number; header?: unkn
  * user's Postcode input (in `input`, read from column 1), their Country and Tenancy start columns (read here, from column
  * 1, only when the table has one), and the service's answer. `row` is 0-based from `top`.
  */
-export function placeReader(sheet: Sheet, at: { blockCol: number; header?: unknown[] }, top: number, n: number, blockWidth: number, postcodeColumn: number | undefined, input: unknown[][]): (row: number, outcome: Outcome) => RowPlace {
+export function placeReader(
+  sheet: Sheet,
+  at: { blockCol: number; header?: unknown[] },
+  top: number,
+  n: number,
+  blockWidth: number,
+  postcodeColumn: number | undefined,
+  input: unknown[][],
+): (row: number, outcome: Outcome) => RowPlace {
   const ours = new Set<number>();
   for (let k = 0; k < blockWidth; k++) ours.add(at.blockCol - 1 + k);
   const ctx = at.header ? detectContextColumns(at.header, ours) : {};
   const wanted = [ctx.country, ctx.tenancyStart, postcodeColumn].filter((c): c is number => c !== undefined);
   const ss = SpreadsheetApp.getActive();
   const width = wanted.length ? Math.max(...wanted) + 1 : 0;
-  const read = n && (ctx.country !== undefined || ctx.tenancyStart !== undefined) ? gridInZone(sheet.getRange(top, 1, n, width).getValues(), () => ss.getSpreadsheetTimeZone()) : input;
+  const read =
+    n && (ctx.country !== undefined || ctx.tenancyStart !== undefined)
+      ? gridInZone(sheet.getRange(top, 1, n, width).getValues(), () => ss.getSpreadsheetTimeZone())
+      : input;
   let monthFirst: boolean | undefined;
-  const options = () => (monthFirst === undefined && ctx.tenancyStart !== undefined ? (monthFirst = isMonthFirstLocale(ss.getSpreadsheetLocale())) : monthFirst);
-  return (row, outcome) => rowPlace(at.header, read[row], outcome, { postcodeColumn, exclude: ours, monthFirst: options() });
+  const options = () =>
+    monthFirst === undefined && ctx.tenancyStart !== undefined
+      ? (monthFirst = isMonthFirstLocale(ss.getSpreadsheetLocale()))
+      : monthFirst;
+  return (row, outcome) =>
+    rowPlace(at.header, read[row], outcome, { postcodeColumn, exclude: ours, monthFirst: options() });
 }
 
 /** A Date cell (or YYYY-MM-DD text) as the day it shows in the file's time zone, YYYY-MM-DD; null for anything else. */

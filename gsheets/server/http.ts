@@ -56,11 +56,19 @@ function networkReply(e: unknown): Reply {
   if (/whitelist|allowlist/i.test(text)) {
     return {
       ok: false,
-      error: serviceError("network", "url_not_whitelisted", `Apps Script refused the request: the service URL is not in the add-on's urlFetchWhitelist (appsscript.json). ${text}`),
+      error: serviceError(
+        "network",
+        "url_not_whitelisted",
+        `Apps Script refused the request: the service URL is not in the add-on's urlFetchWhitelist (appsscript.json). ${text}`,
+      ),
       receivedAtMs: Date.now(),
     };
   }
-  return { ok: false, error: serviceError("network", "network_error", `Could not reach the compliance service: ${text}`), receivedAtMs: Date.now() };
+  return {
+    ok: false,
+    error: serviceError("network", "network_error", `Could not reach the compliance service: ${text}`),
+    receivedAtMs: Date.now(),
+  };
 }
 
 /**

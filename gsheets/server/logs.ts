@@ -44,12 +44,18 @@ export function appendChanges(runAt: string, changes: readonly Change[]): void {
     const archive = logSheet(CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS).sheet;
     const end = Math.max(1, archive.getLastRow());
     ensureRows(archive, end + overflow);
-    archive.getRange(end + 1, 1, overflow, width).setNumberFormat("@").setValues(oldest);
+    archive
+      .getRange(end + 1, 1, overflow, width)
+      .setNumberFormat("@")
+      .setValues(oldest);
     sheet.deleteRows(2, overflow);
     last -= overflow;
   }
   ensureRows(sheet, last + changes.length);
-  sheet.getRange(last + 1, 1, changes.length, width).setNumberFormat("@").setValues(changes.map((c) => changeLogRow(runAt, c)));
+  sheet
+    .getRange(last + 1, 1, changes.length, width)
+    .setNumberFormat("@")
+    .setValues(changes.map((c) => changeLogRow(runAt, c)));
 }
 
 /** Sheets cannot write past a sheet's last row (a new sheet has 1,000): grown in one call when an append needs it. */
@@ -113,7 +119,11 @@ export function lastRunLogProblem(): string {
   const values = sheet.getRange(first, col, last - first + 1, 1).getValues();
   for (let i = values.length - 1; i >= 0; i--) {
     // The demo's mark on a run's row is not a problem of that run.
-    const v = String(values[i][0] ?? "").trim().replace(/^'/, "").replace(`${DEMO_NOTE}.`, "").trim();
+    const v = String(values[i][0] ?? "")
+      .trim()
+      .replace(/^'/, "")
+      .replace(`${DEMO_NOTE}.`, "")
+      .trim();
     if (v) return v;
   }
   return "";
@@ -121,10 +131,17 @@ export function lastRunLogProblem(): string {
 
 /** The sidebar's links to the two log sheets: the sheet is made the active one. */
 export function openLogSheet(name: string): { ok: boolean; message: string } {
-  if (name !== CHANGE_LOG_SHEET && name !== RUN_LOG_SHEET) return { ok: false, message: `There is no log sheet called "${name}".` };
+  if (name !== CHANGE_LOG_SHEET && name !== RUN_LOG_SHEET)
+    return { ok: false, message: `There is no log sheet called "${name}".` };
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
   if (!sheet) {
-    return { ok: false, message: name === RUN_LOG_SHEET ? `No "${name}" sheet yet: the first check makes it.` : `No "${name}" sheet yet: it is made when a check finds a change since the previous one.` };
+    return {
+      ok: false,
+      message:
+        name === RUN_LOG_SHEET
+          ? `No "${name}" sheet yet: the first check makes it.`
+          : `No "${name}" sheet yet: it is made when a check finds a change since the previous one.`,
+    };
   }
   sheet.activate();
   return { ok: true, message: `The "${name}" sheet is open.` };

@@ -24,9 +24,16 @@ export function lookupAddresses(q: { postcode?: string; query?: string }): Looku
     if ("error" in p) return { ok: false, message: p.error.message };
     postcode = p.postcode;
   }
-  const req = buildAddressLookupRequest(settings.config, { postcode, query: postcode ? undefined : queryText, limit: LIMIT });
+  const req = buildAddressLookupRequest(settings.config, {
+    postcode,
+    query: postcode ? undefined : queryText,
+    limit: LIMIT,
+  });
   if (req.url.length > MAX_URL_LENGTH) {
-    return { ok: false, message: `That search is too long to send (Apps Script refuses web addresses over 2 KB). Use a few words of the address, such as the house number and street.` };
+    return {
+      ok: false,
+      message: `That search is too long to send (Apps Script refuses web addresses over 2 KB). Use a few words of the address, such as the house number and street.`,
+    };
   }
   const reply = send(req, sendFor(settings.config));
   if (!reply.ok) return { ok: false, message: describeError(reply.error) };

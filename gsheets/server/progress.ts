@@ -31,8 +31,18 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
   return {
     runId: run.runId,
     sheetName: run.sheetName,
-    rangeA1: a1(run.firstRow, run.inputFirstCol || 1, run.lastRow - run.firstRow + 1, run.inputCols - (run.inputFirstCol || 1) + 1),
-    outputA1: a1(run.headerRow || run.firstRow, run.blockCol, run.lastRow - (run.headerRow || run.firstRow) + 1, BLOCK_WIDTH),
+    rangeA1: a1(
+      run.firstRow,
+      run.inputFirstCol || 1,
+      run.lastRow - run.firstRow + 1,
+      run.inputCols - (run.inputFirstCol || 1) + 1,
+    ),
+    outputA1: a1(
+      run.headerRow || run.firstRow,
+      run.blockCol,
+      run.lastRow - (run.headerRow || run.firstRow) + 1,
+      BLOCK_WIDTH,
+    ),
     phase: run.phase,
     rows: c.rows,
     invalidRows: c.invalid,
@@ -40,7 +50,12 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
     properties: c.properties,
     propertiesDone: views.reduce((n, j) => n + j.received, 0),
     rowsWritten: run.rowsWritten,
-    jobs: views.map((j) => ({ jobId: j.jobId, status: j.status === "queued" || j.status === "sending" ? "submitting" : j.status, processed: j.received, total: j.total })),
+    jobs: views.map((j) => ({
+      jobId: j.jobId,
+      status: j.status === "queued" || j.status === "sending" ? "submitting" : j.status,
+      processed: j.received,
+      total: j.total,
+    })),
     waitMs: nextWaitMs(run, waitMs),
     message: run.message,
     rateLimited: run.engine.nextRequestAtMs > Date.now(),
@@ -57,8 +72,13 @@ export function say(run: SheetRun, extra = ""): void {
   const s = runSummary(run.engine);
   if (run.phase === "running") {
     const c = s.counts;
-    const waits = run.engine.nextRequestAtMs > Date.now() ? ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).` : "";
-    const retries = run.engine.retries ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).` : "";
+    const waits =
+      run.engine.nextRequestAtMs > Date.now()
+        ? ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).`
+        : "";
+    const retries = run.engine.retries
+      ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).`
+      : "";
     run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${c.rowsDone.toLocaleString("en-GB")} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
     return;
   }

@@ -90,7 +90,13 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
     if (!run || run.v !== 2 || !run.engine) return null;
     if (run.propertiesInCache) {
       const cached = cachedKeys<{ properties: RunState["properties"]; keys: string[] }>(run.runId);
-      if (!cached) return { ...run, phase: run.phase === "running" ? "stopped" : run.phase, message: "The saved list of this check's properties expired (it is kept 6 hours when a check is this large); run the check again." };
+      if (!cached)
+        return {
+          ...run,
+          phase: run.phase === "running" ? "stopped" : run.phase,
+          message:
+            "The saved list of this check's properties expired (it is kept 6 hours when a check is this large); run the check again.",
+        };
       run.engine.properties = cached.properties;
       run.engine.keys = cached.keys;
     }

@@ -136,7 +136,10 @@ function fetchesToday(): number {
 
 function addFetches(n: number): void {
   if (n <= 0) return;
-  PropertiesService.getUserProperties().setProperty(FETCHES_KEY, `${new Date(Date.now()).toISOString().slice(0, 10)}:${fetchesToday() + n}`);
+  PropertiesService.getUserProperties().setProperty(
+    FETCHES_KEY,
+    `${new Date(Date.now()).toISOString().slice(0, 10)}:${fetchesToday() + n}`,
+  );
 }
 
 // ---- the trigger ----
@@ -168,7 +171,10 @@ function installRecurring(rec: ScheduleRecord): void {
 
 function installFollowUp(ms: number): void {
   removeOwnTriggers();
-  ScriptApp.newTrigger(HANDLER).timeBased().after(Math.max(FOLLOW_UP_MS, Math.ceil(ms))).create();
+  ScriptApp.newTrigger(HANDLER)
+    .timeBased()
+    .after(Math.max(FOLLOW_UP_MS, Math.ceil(ms)))
+    .create();
 }
 
 // ---- the Schedule section ----
@@ -196,7 +202,9 @@ function staleText(rec: ScheduleRecord | null, status: ScheduleStatus, nowMs: nu
   const limit = periodMs(rec) + STALE_SLACK_MS;
   if (nowMs - since <= limit) return "";
   const hours = Math.round(limit / 3600000);
-  const what = status.lastSuccessAtMs ? `since ${at(status.lastSuccessAtMs)}` : `since it was set on ${at(rec.setAtMs)}`;
+  const what = status.lastSuccessAtMs
+    ? `since ${at(status.lastSuccessAtMs)}`
+    : `since it was set on ${at(rec.setAtMs)}`;
   let problem: string;
   try {
     problem = lastRunLogProblem();
@@ -222,12 +230,16 @@ export function scheduleView(): ScheduleView {
   }
   const pass = on ? loadPass() : null;
   let warning = "";
-  if (on && !mine) warning = `This schedule was set by ${rec!.runsAs}: it runs as them, with their API key. Saving a schedule here makes it yours, and theirs stops.`;
-  else if (on && !installed) warning = "The schedule's trigger is missing (removed on the Apps Script Triggers page?): save the schedule again.";
+  if (on && !mine)
+    warning = `This schedule was set by ${rec!.runsAs}: it runs as them, with their API key. Saving a schedule here makes it yours, and theirs stops.`;
+  else if (on && !installed)
+    warning = "The schedule's trigger is missing (removed on the Apps Script Triggers page?): save the schedule again.";
   const tables = listWatches().map((w) => {
     const sheet = findSheet(w.sheetId);
     const name = sheet ? sheet.getName() : `${w.sheetName} (deleted)`;
-    return w.headerRow ? `${name}: the table under header row ${w.headerRow}` : `${name}: rows ${w.firstRow}–${w.lastRow}`;
+    return w.headerRow
+      ? `${name}: the table under header row ${w.headerRow}`
+      : `${name}: rows ${w.firstRow}–${w.lastRow}`;
   });
   return {
     mode: on ? rec!.mode : "off",
@@ -236,10 +248,14 @@ export function scheduleView(): ScheduleView {
     timeZone: on ? rec!.timeZone : ss.getSpreadsheetTimeZone(),
     runsAs: on ? rec!.runsAs : "",
     mine,
-    summary: on ? `${when(rec!)}${rec!.runsAs ? `, as ${rec!.runsAs}` : ""}.` : "Off: tables are checked only when you press the button.",
+    summary: on
+      ? `${when(rec!)}${rec!.runsAs ? `, as ${rec!.runsAs}` : ""}.`
+      : "Off: tables are checked only when you press the button.",
     warning,
     stale: staleText(rec, loadStatus(), now),
-    pending: pass ? `A scheduled re-check is under way: ${pass.total - pass.sheets.length} of ${count(pass.total, "table")} done; it goes on within the hour.` : "",
+    pending: pass
+      ? `A scheduled re-check is under way: ${pass.total - pass.sheets.length} of ${count(pass.total, "table")} done; it goes on within the hour.`
+      : "",
     tables,
   };
 }
@@ -251,30 +267,52 @@ function result(ok: boolean, message: string): ScheduleResult {
 /** Off, or daily / weekly at an hour: this person's one trigger for this spreadsheet is made, replaced or removed. */
 export function saveSchedule(input: ScheduleInput): ScheduleResult {
   const mode = String((input && input.mode) || "");
-  if (mode !== "off" && mode !== "daily" && mode !== "weekly") return result(false, `Unknown schedule "${mode}": choose Off, Daily or Weekly.`);
+  if (mode !== "off" && mode !== "daily" && mode !== "weekly")
+    return result(false, `Unknown schedule "${mode}": choose Off, Daily or Weekly.`);
   const before = loadRecord();
   const me = effectiveUser();
   try {
     if (mode === "off") {
       removeOwnTriggers();
       docProps().deleteProperty(SCHEDULE_KEY);
-      const other = before && before.mode !== "off" && before.runsAs && me && before.runsAs !== me ? ` ${before.runsAs}'s trigger removes itself the next time it fires.` : "";
+      const other =
+        before && before.mode !== "off" && before.runsAs && me && before.runsAs !== me
+          ? ` ${before.runsAs}'s trigger removes itself the next time it fires.`
+          : "";
       return result(true, `Schedule off: tables are checked only when you press the button.${other}`);
     }
     const hour = Number(input.hour);
-    if (!(Math.floor(hour) === hour && hour >= 0 && hour <= 23)) return result(false, `The hour must be a whole number from 0 to 23 (got "${String(input.hour)}").`);
+    if (!(Math.floor(hour) === hour && hour >= 0 && hour <= 23))
+      return result(false, `The hour must be a whole number from 0 to 23 (got "${String(input.hour)}").`);
     const weekday = String(input.weekday || "MONDAY").toUpperCase();
-    if ((WEEKDAYS as readonly string[]).indexOf(weekday) < 0) return result(false, `"${String(input.weekday)}" is not a day of the week.`);
+    if ((WEEKDAYS as readonly string[]).indexOf(weekday) < 0)
+      return result(false, `"${String(input.weekday)}" is not a day of the week.`);
     const settings = loadSettings();
-    if (!settings.config) return result(false, "Add your API key under Settings first: the scheduled re-check runs as you, with your key.");
-    const rec: ScheduleRecord = { mode, hour, weekday, timeZone: SpreadsheetApp.getActive().getSpreadsheetTimeZone(), runsAs: me, setAtMs: Date.now() };
+    if (!settings.config)
+      return result(false, "Add your API key under Settings first: the scheduled re-check runs as you, with your key.");
+    const rec: ScheduleRecord = {
+      mode,
+      hour,
+      weekday,
+      timeZone: SpreadsheetApp.getActive().getSpreadsheetTimeZone(),
+      runsAs: me,
+      setAtMs: Date.now(),
+    };
     // A re-check under way keeps its follow-up trigger; it installs this schedule when it ends.
     const pending = !!loadPass() && ownTriggers().length > 0;
     if (!pending) installRecurring(rec);
     docProps().setProperty(SCHEDULE_KEY, JSON.stringify(rec));
-    const nothing = listWatches().length ? "" : " Nothing to re-check yet: check a table with the button first; the schedule re-checks every table checked from here.";
-    const took = before && before.mode !== "off" && before.runsAs && me && before.runsAs !== me ? ` It replaces ${before.runsAs}'s schedule.` : "";
-    return result(true, `Scheduled: ${when(rec)}${me ? `, as ${me}` : ""}. Apps Script picks a minute within that hour.${took}${nothing}`);
+    const nothing = listWatches().length
+      ? ""
+      : " Nothing to re-check yet: check a table with the button first; the schedule re-checks every table checked from here.";
+    const took =
+      before && before.mode !== "off" && before.runsAs && me && before.runsAs !== me
+        ? ` It replaces ${before.runsAs}'s schedule.`
+        : "";
+    return result(
+      true,
+      `Scheduled: ${when(rec)}${me ? `, as ${me}` : ""}. Apps Script picks a minute within that hour.${took}${nothing}`,
+    );
   } catch (e) {
     return result(false, `The schedule could not be set: ${errorText(e)}`);
   }
@@ -285,13 +323,27 @@ export function saveSchedule(input: ScheduleInput): ScheduleResult {
 function logScheduled(startedMs: number, text: string): void {
   // The Run log's line (core's runLogLine) ends the problem with its own full stop.
   const problem = text.replace(/\.$/, "");
-  const entry: RunLogEntry = { startedAt: new Date(startedMs).toISOString(), endedAt: new Date(Date.now()).toISOString(), trigger: "scheduled", runBy: runBy(), rows: 0, checked: 0, changed: 0, worse: 0, errors: 0, problem };
+  const entry: RunLogEntry = {
+    startedAt: new Date(startedMs).toISOString(),
+    endedAt: new Date(Date.now()).toISOString(),
+    trigger: "scheduled",
+    runBy: runBy(),
+    rows: 0,
+    checked: 0,
+    changed: 0,
+    worse: 0,
+    errors: 0,
+    problem,
+  };
   appendRunLog(entry);
 }
 
 function authorizationRequired(): boolean {
   try {
-    return ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus() === ScriptApp.AuthorizationStatus.REQUIRED;
+    return (
+      ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus() ===
+      ScriptApp.AuthorizationStatus.REQUIRED
+    );
   } catch (_e) {
     return false;
   }
@@ -304,7 +356,10 @@ function requestsOf(run: SheetRun | null): number {
 type StepOutcome = { waitMs: number; busy?: true } | { passDone: true } | { pausedUntilMs: number };
 
 /** A recorded table's scheduled run: the table found again where it is now, every row under its header re-checked. */
-function beginTable(key: string | number, settings: Settings & { config: NonNullable<Settings["config"]> }): { ok: true; run: SheetRun } | { ok: false; message: string } {
+function beginTable(
+  key: string | number,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+): { ok: true; run: SheetRun } | { ok: false; message: string } {
   const w = watchOf(key);
   const sheet = w ? findSheet(w.sheetId) : null;
   if (!w || !sheet) {
@@ -315,14 +370,35 @@ function beginTable(key: string | number, settings: Settings & { config: NonNull
   // The recorded input columns choose the table again where tables stand side by side in one header row.
   const cols = [w.mapping.uprn, w.mapping.postcode, w.mapping.address].filter((c): c is number => c !== undefined);
   const span = cols.length ? { firstCol: Math.min(...cols) + 1, lastCol: Math.max(...cols) + 1 } : {};
-  const table = locateTable(sheet, w.manualMapping ? w.mapping : null, w.headerRow ? { firstRow: w.headerRow + 1, lastRow: w.headerRow + 1, ...span } : { firstRow: w.firstRow, lastRow: w.lastRow, ...span });
+  const table = locateTable(
+    sheet,
+    w.manualMapping ? w.mapping : null,
+    w.headerRow
+      ? { firstRow: w.headerRow + 1, lastRow: w.headerRow + 1, ...span }
+      : { firstRow: w.firstRow, lastRow: w.lastRow, ...span },
+  );
   if ("problem" in table) return { ok: false, message: `${name}: ${table.problem}` };
   const firstRow = table.headerRow ? table.headerRow + 1 : w.firstRow;
   // Every row under the header, to the table's first blank row (as a header-row selection does, and Excel's re-check).
-  const endRow = table.headerRow ? wholeTableEnd(table, firstRow, sheet.getLastRow()) : Math.min(w.lastRow, sheet.getLastRow());
+  const endRow = table.headerRow
+    ? wholeTableEnd(table, firstRow, sheet.getLastRow())
+    : Math.min(w.lastRow, sheet.getLastRow());
   const read = readTableRows(sheet, table, firstRow, endRow);
   if (read.endRow < firstRow) return { ok: false, message: `${name}: the table has no rows to re-check now.` };
-  return beginRun({ sheet, table, firstRow, endRow: read.endRow, values: read.values, wholeTable: !!table.headerRow, manualMapping: w.manualMapping, trigger: "scheduled", slot: runSlot() }, settings);
+  return beginRun(
+    {
+      sheet,
+      table,
+      firstRow,
+      endRow: read.endRow,
+      values: read.values,
+      wholeTable: !!table.headerRow,
+      manualMapping: w.manualMapping,
+      trigger: "scheduled",
+      slot: runSlot(),
+    },
+    settings,
+  );
 }
 
 /** The table is done with: why it did not end well (if it did not) is kept for the pass's status. */
@@ -336,7 +412,11 @@ function endTable(pass: Pass, run: SheetRun | null, problem?: string): void {
 }
 
 /** One step of the pass under the user lock: begin the next table, or poll the one under way, like one sidebar poll. */
-function stepPass(pass: Pass, settings: Settings & { config: NonNullable<Settings["config"]> }, firstInExecution: boolean): StepOutcome {
+function stepPass(
+  pass: Pass,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+  firstInExecution: boolean,
+): StepOutcome {
   const run = loadRun(runSlot());
   if (!run) {
     const key = pass.sheets[0];
@@ -420,36 +500,61 @@ export function scheduledRecheck(_e?: unknown): void {
   if (rec.runsAs && me && rec.runsAs !== me) {
     removeOwnTriggers();
     clearPass();
-    logScheduled(startedMs, `${rec.runsAs} set the schedule since, so ${me}'s trigger removed itself; nothing was re-checked by it.`);
+    logScheduled(
+      startedMs,
+      `${rec.runsAs} set the schedule since, so ${me}'s trigger removed itself; nothing was re-checked by it.`,
+    );
     return;
   }
   const settings = loadSettings();
   if (!settings.config) {
-    logScheduled(startedMs, "No API key: it was removed in Settings, so nothing was re-checked. Add the key again; the schedule stays on.");
+    logScheduled(
+      startedMs,
+      "No API key: it was removed in Settings, so nothing was re-checked. Add the key again; the schedule stays on.",
+    );
     return;
   }
   const config = { ...settings, config: settings.config };
   const manual = loadRun(MANUAL_SLOT);
-  if (manual && manual.phase === "running" && startedMs - (manual.savedAtMs || manual.startedAtMs) < MANUAL_RUN_FRESH_MS) {
+  if (
+    manual &&
+    manual.phase === "running" &&
+    startedMs - (manual.savedAtMs || manual.startedAtMs) < MANUAL_RUN_FRESH_MS
+  ) {
     installFollowUp(FOLLOW_UP_MS);
-    logScheduled(startedMs, "Waited: a check started from the sidebar was running, so the scheduled re-check tries again in an hour.");
+    logScheduled(
+      startedMs,
+      "Waited: a check started from the sidebar was running, so the scheduled re-check tries again in an hour.",
+    );
     return;
   }
   let pass = loadPass();
   if (!pass) {
     const tables = listWatches();
     if (!tables.length) {
-      logScheduled(startedMs, "Nothing to re-check yet: check a table with the sidebar's button first; the schedule re-checks every table checked from there.");
+      logScheduled(
+        startedMs,
+        "Nothing to re-check yet: check a table with the sidebar's button first; the schedule re-checks every table checked from there.",
+      );
       return;
     }
-    pass = { startedAtMs: startedMs, sheets: tables.map((w) => w.key ?? w.sheetId), total: tables.length, executions: 0, problems: [] };
+    pass = {
+      startedAtMs: startedMs,
+      sheets: tables.map((w) => w.key ?? w.sheetId),
+      total: tables.length,
+      executions: 0,
+      problems: [],
+    };
   }
   pass.executions++;
   savePass(pass);
   installFollowUp(FOLLOW_UP_MS);
   if (pass.executions > MAX_EXECUTIONS) {
     const run = loadRun(runSlot());
-    logScheduled(pass.startedAtMs, `The scheduled re-check was given up after ${pass.executions - 1} attempts${run ? ` (${run.sheetName}: ${run.message})` : ""}.`);
+    logScheduled(
+      pass.startedAtMs,
+      `The scheduled re-check was given up after ${pass.executions - 1} attempts${run ? ` (${run.sheetName}: ${run.message})` : ""}.`,
+    );
     pass.problems.push("given up");
     finishPass(pass, rec);
     return;
@@ -457,7 +562,10 @@ export function scheduledRecheck(_e?: unknown): void {
   let first = true;
   while (Date.now() - startedMs < STEP_BUDGET_MS) {
     if (fetchesToday() >= DAILY_FETCH_BUDGET) {
-      logScheduled(startedMs, `Paused: the re-checks sent ${DAILY_FETCH_BUDGET.toLocaleString("en-GB")} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`);
+      logScheduled(
+        startedMs,
+        `Paused: the re-checks sent ${DAILY_FETCH_BUDGET.toLocaleString("en-GB")} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`,
+      );
       const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
       installFollowUp(midnight - Date.now());
       return;

@@ -3,10 +3,24 @@
  * script properties are readable by other editors and users). The key never leaves this module unmasked.
  */
 import { storedPlan, type PlanName } from "../../core/checks";
-import { KEY_CHECK_QUERY, baseUrlVersionWarning, buildAddressLookupRequest, maskApiKey, validateApiKey, validateBaseUrl, type ClientConfig } from "../../core/requests";
+import {
+  KEY_CHECK_QUERY,
+  baseUrlVersionWarning,
+  buildAddressLookupRequest,
+  maskApiKey,
+  validateApiKey,
+  validateBaseUrl,
+  type ClientConfig,
+} from "../../core/requests";
 import { describeError, isAboutProperty } from "../../core/errors";
 import { interpretAddressResponse } from "../../core/responses";
-import { ACTION_LIST_DAYS, parseWindowSettings, storedActionDays, storedWindows, type WindowSettings } from "../../core/obligations";
+import {
+  ACTION_LIST_DAYS,
+  parseWindowSettings,
+  storedActionDays,
+  storedWindows,
+  type WindowSettings,
+} from "../../core/obligations";
 import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo-key";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
@@ -20,7 +34,8 @@ export const DEFAULT_BASE_URL = "https://api.property-compliance.example/v1";
  * manifest. A base URL outside it would fail on every request, so Settings refuses it up front. Local
  * addresses (the sandbox) are exempt: they are for tests and development only.
  */
-export const URL_FETCH_WHITELIST: readonly string[] = (manifest as { urlFetchWhitelist?: string[] }).urlFetchWhitelist || [];
+export const URL_FETCH_WHITELIST: readonly string[] =
+  (manifest as { urlFetchWhitelist?: string[] }).urlFetchWhitelist || [];
 
 function isLocal(url: string): boolean {
   return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);
@@ -41,7 +56,13 @@ export function whitelistProblem(baseUrl: string): string | null {
   return `This add-on may only call ${allowed}, so it cannot use ${baseUrl}. Use that address, or ask whoever installed the add-on to allow another address.`;
 }
 
-const KEYS = { apiKey: "compliance.apiKey", baseUrl: "compliance.baseUrl", plan: "compliance.plan", windows: "compliance.windows", actionDays: "compliance.actionDays" } as const;
+const KEYS = {
+  apiKey: "compliance.apiKey",
+  baseUrl: "compliance.baseUrl",
+  plan: "compliance.plan",
+  windows: "compliance.windows",
+  actionDays: "compliance.actionDays",
+} as const;
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
@@ -61,7 +82,13 @@ export function loadSettings(): Settings {
   const stored = all[KEYS.baseUrl];
   const base = stored && validateBaseUrl(stored).ok ? stored : DEFAULT_BASE_URL;
   const key = all[KEYS.apiKey] || "";
-  return { config: key ? { baseUrl: base, apiKey: key } : null, baseUrl: base, plan: storedPlan(all[KEYS.plan]), windows: storedWindows(all[KEYS.windows]), actionDays: storedActionDays(all[KEYS.actionDays]) };
+  return {
+    config: key ? { baseUrl: base, apiKey: key } : null,
+    baseUrl: base,
+    plan: storedPlan(all[KEYS.plan]),
+    windows: storedWindows(all[KEYS.windows]),
+    actionDays: storedActionDays(all[KEYS.actionDays]),
+  };
 }
 
 export function settingsView(s: Settings = loadSettings()): SettingsView {
@@ -118,13 +145,22 @@ export function saveSettings(input: SettingsInput): SettingsResult {
   }
   if (input.plan !== undefined && input.plan !== "") {
     if (input.plan !== "professional" && input.plan !== "enterprise") {
-      return { ok: false, message: `Unknown plan "${input.plan}": choose Professional or Enterprise.`, settings: settingsView() };
+      return {
+        ok: false,
+        message: `Unknown plan "${input.plan}": choose Professional or Enterprise.`,
+        settings: settingsView(),
+      };
     }
     updates[KEYS.plan] = input.plan;
   }
   if (input.actionDays !== undefined && input.actionDays !== "") {
     const n = Number(input.actionDays);
-    if ((ACTION_LIST_DAYS as readonly number[]).indexOf(n) < 0) return { ok: false, message: `Action list: "${String(input.actionDays)}" is not one of ${ACTION_LIST_DAYS.join(", ")} days.`, settings: settingsView() };
+    if ((ACTION_LIST_DAYS as readonly number[]).indexOf(n) < 0)
+      return {
+        ok: false,
+        message: `Action list: "${String(input.actionDays)}" is not one of ${ACTION_LIST_DAYS.join(", ")} days.`,
+        settings: settingsView(),
+      };
     updates[KEYS.actionDays] = String(n);
   }
   if (input.windows !== undefined && !input.resetWindows) {
@@ -141,13 +177,27 @@ export function saveSettings(input: SettingsInput): SettingsResult {
   if (Object.keys(updates).length) store().setProperties(updates);
   if (resetBaseUrl) store().deleteProperty(KEYS.baseUrl);
   if (input.resetWindows) store().deleteProperty(KEYS.windows);
-  const reset = resetBaseUrl ? ` The service address is back to the default, ${DEFAULT_BASE_URL}.` : updates[KEYS.baseUrl] ? baseUrlVersionWarning(updates[KEYS.baseUrl]) : "";
+  const reset = resetBaseUrl
+    ? ` The service address is back to the default, ${DEFAULT_BASE_URL}.`
+    : updates[KEYS.baseUrl]
+      ? baseUrlVersionWarning(updates[KEYS.baseUrl])
+      : "";
   if (probe && !probe.accepted) {
-    return { ok: true, warning: true, message: `Saved, but the service did not confirm the key: ${probe.message}${reset}`, settings: settingsView() };
+    return {
+      ok: true,
+      warning: true,
+      message: `Saved, but the service did not confirm the key: ${probe.message}${reset}`,
+      settings: settingsView(),
+    };
   }
-  const what = updates[KEYS.apiKey] && isDemoKey(updates[KEYS.apiKey])
-    ? `Demo mode: checks answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`
-    : updates[KEYS.apiKey] ? "API key saved and accepted by the service." : probe ? "Settings saved; the service accepts your key there." : "Settings saved.";
+  const what =
+    updates[KEYS.apiKey] && isDemoKey(updates[KEYS.apiKey])
+      ? `Demo mode: checks answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`
+      : updates[KEYS.apiKey]
+        ? "API key saved and accepted by the service."
+        : probe
+          ? "Settings saved; the service accepts your key there."
+          : "Settings saved.";
   return { ok: true, message: what + reset, settings: settingsView() };
 }
 

@@ -3,7 +3,23 @@
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
 import type { DisplayStatus } from "../../core/checks";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, detectColumns, detectColumnsInSelection, findHeaderBlock, findHeaderBlockOfTable, findHeaderRow, hostRow, looksLikeHeaderRow, newBlockColumn, rowsOfWholeTable, outputHeaders, safeCellText, statusColumnIndexes, windowColumnIndexes } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  STATUS_COLOURS,
+  detectColumns,
+  detectColumnsInSelection,
+  findHeaderBlock,
+  findHeaderBlockOfTable,
+  findHeaderRow,
+  hostRow,
+  looksLikeHeaderRow,
+  newBlockColumn,
+  rowsOfWholeTable,
+  outputHeaders,
+  safeCellText,
+  statusColumnIndexes,
+  windowColumnIndexes,
+} from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { Cell, ColumnMapping, HeaderBlock } from "../../core";
 
@@ -22,7 +38,9 @@ export function columnLetter(col: number): string {
 }
 
 export function columnNumber(letters: string): number | null {
-  const s = String(letters || "").trim().toUpperCase();
+  const s = String(letters || "")
+    .trim()
+    .toUpperCase();
   if (!/^[A-Z]{1,3}$/.test(s)) return null;
   let n = 0;
   for (const ch of s) n = n * 26 + (ch.charCodeAt(0) - 64);
@@ -81,13 +99,15 @@ export function inspectBlock(
   headerValues: readonly unknown[],
   found: HeaderBlock = findHeaderBlock(headerValues),
 ): { start: number; changed: { col: number; found: string; expected: string }[]; legacy?: boolean } | null {
-  if (found.exact !== undefined) return found.legacy ? { start: found.exact, changed: [], legacy: true } : { start: found.exact, changed: [] };
+  if (found.exact !== undefined)
+    return found.legacy ? { start: found.exact, changed: [], legacy: true } : { start: found.exact, changed: [] };
   if (found.changed === undefined) return null;
   const start = found.changed;
   const changed: { col: number; found: string; expected: string }[] = [];
   outputHeaders().forEach((h, k) => {
     const v = headerValues[start + k];
-    if (norm(v) !== h.toLowerCase()) changed.push({ col: start + k + 1, found: v === undefined || v === null ? "" : String(v), expected: h });
+    if (norm(v) !== h.toLowerCase())
+      changed.push({ col: start + k + 1, found: v === undefined || v === null ? "" : String(v), expected: h });
   });
   return { start, changed };
 }
@@ -105,12 +125,20 @@ export function rememberBlock(sheet: Sheet, blockCol: number): void {
 
 function isStatusRule(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule): boolean {
   const cond = rule.getBooleanCondition();
-  return !!cond && cond.getCriteriaType() === SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO && String(cond.getCriteriaValues()[0]) in STATUS_COLOURS;
+  return (
+    !!cond &&
+    cond.getCriteriaType() === SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO &&
+    String(cond.getCriteriaValues()[0]) in STATUS_COLOURS
+  );
 }
 
 function isWindowRule(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule): boolean {
   const cond = rule.getBooleanCondition();
-  return !!cond && cond.getCriteriaType() === SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO && String(cond.getCriteriaValues()[0]) in WINDOW_COLOURS;
+  return (
+    !!cond &&
+    cond.getCriteriaType() === SpreadsheetApp.BooleanCriteria.TEXT_EQUAL_TO &&
+    String(cond.getCriteriaValues()[0]) in WINDOW_COLOURS
+  );
 }
 
 /**
@@ -123,7 +151,8 @@ function blockEnd(sheet: Sheet, start: number): number {
   let end = start + BLOCK_WIDTH - 1;
   for (const rule of sheet.getConditionalFormatRules()) {
     if (!isStatusRule(rule)) continue;
-    for (const r of rule.getRanges()) if (r.getColumn() >= start) end = Math.max(end, r.getLastColumn() + (BLOCK_WIDTH - 1 - lastStatus));
+    for (const r of rule.getRanges())
+      if (r.getColumn() >= start) end = Math.max(end, r.getLastColumn() + (BLOCK_WIDTH - 1 - lastStatus));
   }
   return end;
 }
@@ -177,7 +206,11 @@ function retiredBlockEnd(sheet: Sheet): number {
  * block: where it already is, else after the last used column, so that a user's own column is never
  * overwritten. A block whose columns the user changed is never written over.
  */
-export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selection?: { firstRow: number; lastRow: number; firstCol?: number; lastCol?: number }): Table | { problem: string } {
+export function locateTable(
+  sheet: Sheet,
+  manual: ColumnMapping | null,
+  selection?: { firstRow: number; lastRow: number; firstCol?: number; lastCol?: number },
+): Table | { problem: string } {
   let lastCol = Math.max(1, sheet.getLastColumn());
   const lastRow = sheet.getLastRow();
   const selFirst = selection ? selection.firstRow : 1;
@@ -203,7 +236,10 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   // surrounding region does). Cells left of that table are not its own, so our block is looked for from its first column.
   const chosen =
     !manual && headerRow && selection && selection.firstCol !== undefined
-      ? detectColumnsInSelection(fullHeader, { first: selection.firstCol - 1, last: (selection.lastCol ?? selection.firstCol) - 1 })
+      ? detectColumnsInSelection(fullHeader, {
+          first: selection.firstCol - 1,
+          last: (selection.lastCol ?? selection.firstCol) - 1,
+        })
       : null;
   const firstCol = chosen ? chosen.first + 1 : 1;
   const headerValues = chosen ? fullHeader.map((v, i) => (i < chosen.first ? "" : v)) : fullHeader;
@@ -211,7 +247,7 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   if (!mapping || (mapping.uprn === undefined && mapping.postcode === undefined)) {
     return {
       problem:
-        "No UPRN or Postcode column found. Add a header row naming a UPRN or Postcode column, or choose the columns under \"Columns\".",
+        'No UPRN or Postcode column found. Add a header row naming a UPRN or Postcode column, or choose the columns under "Columns".',
     };
   }
   const notes: string[] = [];
@@ -221,7 +257,10 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   let changedAt: number | null = null;
   if (headerRow) {
     // Where tables stand side by side, each has its own block: core's rule says which is this table's.
-    const under = lastRow > headerRow ? sheet.getRange(headerRow + 1, 1, Math.min(lastRow - headerRow, HEADER_SCAN_MAX), lastCol).getValues() : [];
+    const under =
+      lastRow > headerRow
+        ? sheet.getRange(headerRow + 1, 1, Math.min(lastRow - headerRow, HEADER_SCAN_MAX), lastCol).getValues()
+        : [];
     const block = inspectBlock(headerValues, findHeaderBlockOfTable(fullHeader, firstCol - 1, under));
     // A block of ours the user changed is never written over: a fresh one goes after everything (as in Excel).
     if (block && block.changed.length) changedAt = block.start + 1;
@@ -229,7 +268,10 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   } else if (selection) {
     const memo = rememberedBlock(sheet);
     // A remembered block the user changed is left as it is; fresh results go after it (as in Excel).
-    if (memo && "problem" in memo) notes.push("The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.");
+    if (memo && "problem" in memo)
+      notes.push(
+        "The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.",
+      );
     else if (memo) found = { start: memo.col - 1 };
     if (!found) lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }
@@ -238,20 +280,37 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
   const edge = headerRow ? headerValues : selection ? sheet.getRange(selFirst, 1, 1, lastCol).getValues()[0] : [];
   // Tables side by side with no blank column between: this table ends where the selected one does (core's rule).
   const limit = chosen ? chosen.last + 1 : edge.length;
-  while (tableEnd < limit && !isBlank(edge[tableEnd]) && !(changedAt !== null && tableEnd + 1 >= changedAt) && !(found && tableEnd >= found.start)) tableEnd++;
+  while (
+    tableEnd < limit &&
+    !isBlank(edge[tableEnd]) &&
+    !(changedAt !== null && tableEnd + 1 >= changedAt) &&
+    !(found && tableEnd >= found.start)
+  )
+    tableEnd++;
   const besideFree =
     changedAt === null &&
     (lastCol <= tableEnd ||
       sheet
-        .getRange(Math.max(1, headerRow || selFirst), tableEnd + 1, Math.max(1, lastRow - Math.max(1, headerRow || selFirst) + 1), Math.min(BLOCK_WIDTH, lastCol - tableEnd))
+        .getRange(
+          Math.max(1, headerRow || selFirst),
+          tableEnd + 1,
+          Math.max(1, lastRow - Math.max(1, headerRow || selFirst) + 1),
+          Math.min(BLOCK_WIDTH, lastCol - tableEnd),
+        )
         .getValues()
         .every((r) => r.every(isBlank)));
-  const blockCol = found ? found.start + 1 : newBlockColumn({ tableEnd: tableEnd - 1, lastUsed: lastCol - 1, freeBeside: besideFree }) + 1;
+  const blockCol = found
+    ? found.start + 1
+    : newBlockColumn({ tableEnd: tableEnd - 1, lastUsed: lastCol - 1, freeBeside: besideFree }) + 1;
   if (changedAt !== null) {
-    notes.push(`The results columns from an earlier check (${columnLetter(changedAt)}:${columnLetter(changedAt + BLOCK_WIDTH - 1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`);
+    notes.push(
+      `The results columns from an earlier check (${columnLetter(changedAt)}:${columnLetter(changedAt + BLOCK_WIDTH - 1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`,
+    );
   }
   if (found && used.some((c) => c >= found!.start && c < found!.start + BLOCK_WIDTH)) {
-    return { problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.` };
+    return {
+      problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.`,
+    };
   }
   const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
   if (found) notes.push(`Results are updated in place in columns ${span}.`);
@@ -262,7 +321,19 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
         : `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`,
     );
   }
-  return { sheet, headerRow, headerValues, mapping, blockCol, blockExists: !!found, legacy: !!(found && found.legacy), inputCols, firstCol, tableEnd, notes };
+  return {
+    sheet,
+    headerRow,
+    headerValues,
+    mapping,
+    blockCol,
+    blockExists: !!found,
+    legacy: !!(found && found.legacy),
+    inputCols,
+    firstCol,
+    tableEnd,
+    notes,
+  };
 }
 
 /**
@@ -273,7 +344,9 @@ export function locateTable(sheet: Sheet, manual: ColumnMapping | null, selectio
  */
 export function wholeTableEnd(table: Table, firstRow: number, lastRow: number): number {
   if (lastRow < firstRow) return lastRow;
-  const grid = table.sheet.getRange(firstRow, table.firstCol, lastRow - firstRow + 1, Math.max(1, table.tableEnd - table.firstCol + 1)).getValues();
+  const grid = table.sheet
+    .getRange(firstRow, table.firstCol, lastRow - firstRow + 1, Math.max(1, table.tableEnd - table.firstCol + 1))
+    .getValues();
   return firstRow + rowsOfWholeTable(grid) - 1;
 }
 
@@ -295,7 +368,10 @@ export function writeHeaders(sheet: Sheet, headerRow: number, blockCol: number):
  */
 export function formatTextColumns(sheet: Sheet, blockCol: number, firstRow: number, lastRow: number): void {
   if (lastRow < firstRow) return;
-  const of = (kinds: string[]) => OUTPUT_COLUMNS.map((c, i) => (kinds.indexOf(c.kind) >= 0 ? a1(firstRow, blockCol + i, lastRow - firstRow + 1, 1) : "")).filter(Boolean);
+  const of = (kinds: string[]) =>
+    OUTPUT_COLUMNS.map((c, i) =>
+      kinds.indexOf(c.kind) >= 0 ? a1(firstRow, blockCol + i, lastRow - firstRow + 1, 1) : "",
+    ).filter(Boolean);
   sheet.getRangeList(of(["text", "status", "window"])).setNumberFormat("@");
   // Dates are written as date serials: with this format they are real dates that sort and filter.
   sheet.getRangeList(of(["date"])).setNumberFormat(DATE_FORMAT);
@@ -335,7 +411,12 @@ export function ensureStatusRules(sheet: Sheet, blockCol: number, firstDataRow: 
   const have = ours
     .map((r) => {
       const c = r.getBooleanCondition()!;
-      return ruleSignature(String(c.getCriteriaValues()[0]), String(c.getBackground() || ""), String(c.getFontColor() || ""), r.getRanges().map((x) => x.getA1Notation()));
+      return ruleSignature(
+        String(c.getCriteriaValues()[0]),
+        String(c.getBackground() || ""),
+        String(c.getFontColor() || ""),
+        r.getRanges().map((x) => x.getA1Notation()),
+      );
     })
     .sort();
   if (have.length === wanted.length && have.every((s, i) => s === wanted[i])) return false;
@@ -348,7 +429,12 @@ export function ensureStatusRules(sheet: Sheet, blockCol: number, firstDataRow: 
       .build(),
   );
   const windowRules = windows.map((w) =>
-    SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(w).setBackground(WINDOW_COLOURS[w].fill).setFontColor(WINDOW_COLOURS[w].font).setRanges(windowRanges).build(),
+    SpreadsheetApp.newConditionalFormatRule()
+      .whenTextEqualTo(w)
+      .setBackground(WINDOW_COLOURS[w].fill)
+      .setFontColor(WINDOW_COLOURS[w].font)
+      .setRanges(windowRanges)
+      .build(),
   );
   sheet.setConditionalFormatRules(others.concat(rules, windowRules));
   return true;
@@ -442,10 +528,16 @@ export function writeBlockRows(
  * edge, or its headers gone) or a header changed: a problem, so the run ends instead of failing every poll or
  * writing into someone else's columns. Columns inserted left of it: the block is found again by its headers.
  */
-export function checkBlock(sheet: Sheet, headerRow: number, blockCol: number, lastRow: number): { col: number } | { problem: string } {
+export function checkBlock(
+  sheet: Sheet,
+  headerRow: number,
+  blockCol: number,
+  lastRow: number,
+): { col: number } | { problem: string } {
   const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
   const gone = `The results columns (${span}) were deleted or moved during the check`;
-  if (lastRow > sheet.getMaxRows()) return { problem: `Rows of the checked table were deleted during the check (it covered rows up to ${lastRow})` };
+  if (lastRow > sheet.getMaxRows())
+    return { problem: `Rows of the checked table were deleted during the check (it covered rows up to ${lastRow})` };
   let col = blockCol;
   if (headerRow) {
     const header = sheet.getRange(headerRow, 1, 1, Math.max(1, sheet.getLastColumn())).getValues()[0];
@@ -453,7 +545,9 @@ export function checkBlock(sheet: Sheet, headerRow: number, blockCol: number, la
     if (!block) return { problem: gone };
     if (block.changed.length) {
       const c = block.changed[0];
-      return { problem: `The results columns (${span}) were changed during the check: column ${columnLetter(c.col)} is headed "${c.found}" where "${c.expected}" was expected` };
+      return {
+        problem: `The results columns (${span}) were changed during the check: column ${columnLetter(c.col)} is headed "${c.found}" where "${c.expected}" was expected`,
+      };
     }
     col = block.start + 1;
   }

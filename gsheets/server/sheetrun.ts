@@ -44,7 +44,22 @@ import { afterRun, runProblem, save } from "./runend";
 export { afterRun, runProblem, save };
 export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
-import { BLOCK_WIDTH, checkBlock, hiddenByFilter, columnLetter, ensureBlockFits, ensureStatusRules, findSheet, formatTextColumns, inspectBlock, readRows, rememberBlock, writeBlockRows, writeHeaders, type Table } from "./sheet";
+import {
+  BLOCK_WIDTH,
+  checkBlock,
+  hiddenByFilter,
+  columnLetter,
+  ensureBlockFits,
+  ensureStatusRules,
+  findSheet,
+  formatTextColumns,
+  inspectBlock,
+  readRows,
+  rememberBlock,
+  writeBlockRows,
+  writeHeaders,
+  type Table,
+} from "./sheet";
 import { progressOf, say, sheetPhase } from "./progress";
 import { placeReader, readOwnDates, todayInFileZone } from "./days";
 
@@ -93,9 +108,14 @@ interface TableNow {
  * inserted or deleted above it), or, in a table without a header row, from what the block's rows hold (Checking…
  * marks, our statuses and times), near where it was. A problem sentence when it is gone or changed.
  */
-function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: number; header?: unknown[] } | { problem: string } {
+function relocate(
+  sheet: Sheet,
+  run: SheetRun,
+): { headerRow: number; blockCol: number; header?: unknown[] } | { problem: string } {
   const lastRow = sheet.getLastRow();
-  const gone = { problem: `The results columns (${columnLetter(run.blockCol)}:${columnLetter(run.blockCol + BLOCK_WIDTH - 1)}) were deleted or moved during the check` };
+  const gone = {
+    problem: `The results columns (${columnLetter(run.blockCol)}:${columnLetter(run.blockCol + BLOCK_WIDTH - 1)}) were deleted or moved during the check`,
+  };
   if (run.headerRow) {
     const lastCol = Math.max(1, sheet.getLastColumn());
     const headerNow = run.headerRow <= lastRow ? sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0] : null;
@@ -110,12 +130,18 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
     const rows = Math.min(lastRow, run.headerRow + 200);
     const grid = rows > 0 ? sheet.getRange(1, 1, rows, lastCol).getValues() : [];
     const at = findBlockNow(grid, { headerRow: run.headerRow - 1, blockColumn: run.blockCol - 1 });
-    return at && at.headerRow !== null ? { headerRow: at.headerRow + 1, blockCol: at.blockColumn + 1, header: grid[at.headerRow] } : gone;
+    return at && at.headerRow !== null
+      ? { headerRow: at.headerRow + 1, blockCol: at.blockColumn + 1, header: grid[at.headerRow] }
+      : gone;
   }
   if (lastRow < 1) return gone;
   const read = (from: number, to: number) => sheet.getRange(1, from, lastRow, to - from + 1).getValues();
   const score = (grid: unknown[][], c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c) ? 1 : 0), 0);
-  if (run.blockCol + BLOCK_WIDTH - 1 <= sheet.getMaxColumns() && score(read(run.blockCol, run.blockCol + BLOCK_WIDTH - 1), 0) > 0) return { headerRow: 0, blockCol: run.blockCol };
+  if (
+    run.blockCol + BLOCK_WIDTH - 1 <= sheet.getMaxColumns() &&
+    score(read(run.blockCol, run.blockCol + BLOCK_WIDTH - 1), 0) > 0
+  )
+    return { headerRow: 0, blockCol: run.blockCol };
   // A column inserted (or deleted) left of the block moved it: find it by what its rows hold, nearest first.
   const from = Math.max(1, run.blockCol - SEARCH_COLUMNS);
   const to = Math.min(sheet.getMaxColumns(), run.blockCol + SEARCH_COLUMNS + BLOCK_WIDTH);
@@ -128,7 +154,11 @@ function relocate(sheet: Sheet, run: SheetRun): { headerRow: number; blockCol: n
  * property key, and whether its Message still says "Checking…" (only those rows take results: a row this run never
  * marked is never written). Columns inserted left of both the input and the block move the input with it.
  */
-function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; blockCol: number; header?: unknown[] }): TableNow {
+function readTableNow(
+  sheet: Sheet,
+  run: SheetRun,
+  at: { headerRow: number; blockCol: number; header?: unknown[] },
+): TableNow {
   const top = at.headerRow ? at.headerRow + 1 : 1;
   const lastRow = sheet.getLastRow();
   const n = Math.max(0, lastRow - top + 1);
@@ -137,18 +167,43 @@ function readTableNow(sheet: Sheet, run: SheetRun, at: { headerRow: number; bloc
   const input = n ? readRows(sheet, top, lastRow, cols) : [];
   const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
   // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
-  const now = propertiesNow({ input, message: (i) => marks[i][0], inputColumns: run.mapping, blockShift: shift, keys: new Set(run.engine.keys), rowNumber: (i) => top + i, runId: run.engine.runId });
+  const now = propertiesNow({
+    input,
+    message: (i) => marks[i][0],
+    inputColumns: run.mapping,
+    blockShift: shift,
+    keys: new Set(run.engine.keys),
+    rowNumber: (i) => top + i,
+    runId: run.engine.runId,
+  });
   const { rowsNow, notes } = now;
   const mapping = now.inputColumns;
   const best = now.shift;
   const keys = new Set(now.keys.filter((k): k is string => !!k && !k.startsWith("!")));
   const read = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
   const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
-  return { blockCol: at.blockCol, headerRow: at.headerRow, top, rowsNow, keys, notes, userDates: read.map((r) => r.dates), dateProblems, inputShift: best, place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input) };
+  return {
+    blockCol: at.blockCol,
+    headerRow: at.headerRow,
+    top,
+    rowsNow,
+    keys,
+    notes,
+    userDates: read.map((r) => r.dates),
+    dateProblems,
+    inputShift: best,
+    place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input),
+  };
 }
 
 /** Writes what the engine hands out where each property is now, then tells the engine what was written. */
-function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string, windows?: WindowSettings): { rows: number; changed: number } {
+function writeOutcomes(
+  sheet: Sheet,
+  run: SheetRun,
+  t: TableNow,
+  nowIso: string,
+  windows?: WindowSettings,
+): { rows: number; changed: number } {
   const items = outcomesToWrite(run.engine);
   const { writes, written, changed } = matchRows(run.engine, t.rowsNow, items);
   const interim = new Set(items.filter((i) => !i.final).map((i) => i.key));
@@ -156,7 +211,8 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
   const win = windows ?? loadSettings().windows;
   // Days left count from the file's day of the check (its time zone), as the Action list counts from the file's today.
   let day = "";
-  const fileDay = () => day || (day = todayInFileZone(Date.parse(nowIso), SpreadsheetApp.getActive().getSpreadsheetTimeZone()));
+  const fileDay = () =>
+    day || (day = todayInFileZone(Date.parse(nowIso), SpreadsheetApp.getActive().getSpreadsheetTimeZone()));
   for (const w of writes) {
     const sheetRow = t.top + w.row;
     const key = t.rowsNow[w.row].key;
@@ -168,7 +224,14 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
     const note = t.notes[w.row];
     const place = t.place(w.row, outcome);
     const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
-    const context = { windows: win, userDates: t.userDates[w.row], problems: problems.length ? problems : undefined, country: place.country, tenancyStart: place.tenancyStart, day: fileDay() };
+    const context = {
+      windows: win,
+      userDates: t.userDates[w.row],
+      problems: problems.length ? problems : undefined,
+      country: place.country,
+      tenancyStart: place.tenancyStart,
+      day: fileDay(),
+    };
     // Each row gets its final result once: counted as it is written (a number, so the stored run stays small).
     if (problems.length) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
     rows.set(sheetRow, (prev) => {
@@ -181,7 +244,10 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
   try {
     writeBlockRows(sheet, t.blockCol, rows);
   } catch (e) {
-    throw Object.assign(new Error(`${count(rows.size, "result")} could not be written to the sheet (${errorText(e)})`), { cause: e });
+    throw Object.assign(
+      new Error(`${count(rows.size, "result")} could not be written to the sheet (${errorText(e)})`),
+      { cause: e },
+    );
   }
   // What reached the sheet is logged; the log failing never touches the results.
   if (changes.length) {
@@ -200,7 +266,8 @@ function writeOutcomes(sheet: Sheet, run: SheetRun, t: TableNow, nowIso: string,
 
 const CHANGE_LOG_FAILED = "Some changes could not be added to the Change log";
 
-const INPUT_CHANGED_NOTE = "Some rows changed during the check: results went to the rows that hold each property now, and the changed rows say to check them again.";
+const INPUT_CHANGED_NOTE =
+  "Some rows changed during the check: results went to the rows that hold each property now, and the changed rows say to check them again.";
 
 interface StepResult {
   waitMs: number;
@@ -230,7 +297,13 @@ function tableNow(sheet: Sheet, run: SheetRun): TableNow | { problem: string } {
   return table;
 }
 
-export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig: { baseUrl: string; apiKey: string } | null, windows?: WindowSettings): StepResult {
+export function step(
+  sheet: Sheet,
+  run: SheetRun,
+  callStartMs: number,
+  apiConfig: { baseUrl: string; apiKey: string } | null,
+  windows?: WindowSettings,
+): StepResult {
   const nowIso = () => new Date(Date.now()).toISOString();
   const stopped = (problem: string): StepResult => {
     // Nothing is written; the state is kept, so Resume can collect once the block is back (Undo).
@@ -265,8 +338,6 @@ export function step(sheet: Sheet, run: SheetRun, callStartMs: number, apiConfig
   return { waitMs: nextDueInMs(run.engine, Date.now()), unsent, changed: written.changed };
 }
 
-
-
 export function pollRun(run: SheetRun, callStartMs: number): number {
   const sheet = findSheet(run.sheetId);
   if (!sheet) {
@@ -296,8 +367,15 @@ export function pollRun(run: SheetRun, callStartMs: number): number {
  * The rows from firstRow to endRow of the table's input columns, less the blank tail (whole columns select every row
  * of the sheet; the rows after the last one whose input columns hold anything are not a wall of "empty row" errors).
  */
-export function readTableRows(sheet: Sheet, table: Table, firstRow: number, endRow: number): { values: unknown[][]; endRow: number } {
-  const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter((c): c is number => c !== undefined);
+export function readTableRows(
+  sheet: Sheet,
+  table: Table,
+  firstRow: number,
+  endRow: number,
+): { values: unknown[][]; endRow: number } {
+  const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter(
+    (c): c is number => c !== undefined,
+  );
   if (endRow < firstRow) return { values: [], endRow };
   const values = readRows(sheet, firstRow, endRow, table.inputCols);
   let last = values.length - 1;
@@ -325,7 +403,10 @@ export interface RunPlan {
  * or its input error) and what already arrived. A refused key or plan ends the run with one request: every row says
  * why (core's run policy, as in Excel) and the Run log has the run.
  */
-export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullable<Settings["config"]> }): { ok: true; run: SheetRun } | { ok: false; message: string } {
+export function beginRun(
+  plan: RunPlan,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+): { ok: true; run: SheetRun } | { ok: false; message: string } {
   const { sheet, table, firstRow, endRow, values, wholeTable } = plan;
   const hidden = hiddenByFilter(sheet, firstRow, endRow);
   const read = readPropertyRows(values, { mapping: table.mapping, hasHeader: false });
@@ -334,7 +415,13 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
   const runId = newRunId(now, Math.random());
   // The plan's batch cap is core's (core/checks.ts PLANS), the same in both add-ins.
   // A re-check nobody waits for (the schedule) keeps to the plan's job size: fewest requests, not the earliest end.
-  const engine = createRun(rows, { plan: settings.plan, nowMs: now, runId, skippedRows: hidden.size, spread: plan.trigger === "manual" });
+  const engine = createRun(rows, {
+    plan: settings.plan,
+    nowMs: now,
+    runId,
+    skippedRows: hidden.size,
+    spread: plan.trigger === "manual",
+  });
   const validRows = rows.filter((r) => r.key && !r.error).length;
   const run: SheetRun = {
     v: 2,
@@ -388,19 +475,28 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
   ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
   if (!table.headerRow) {
     rememberBlock(sheet, table.blockCol);
-    run.notes.push("No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.");
+    run.notes.push(
+      "No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.",
+    );
   }
   // Every row gets its line now: input errors at their row, the rest "Checking…" (earlier values kept).
   const nowIso = new Date(now).toISOString();
   const marks = new Map<number, (prev: unknown[]) => Cell[]>();
   rows.forEach((row) => {
     const sheetRow = firstRow + row.index;
-    if (row.error || !row.key) marks.set(sheetRow, (prev) => outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev));
+    if (row.error || !row.key)
+      marks.set(sheetRow, (prev) =>
+        outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev),
+      );
     else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso, runId));
   });
   writeBlockRows(sheet, table.blockCol, marks);
   run.rowsWritten = marks.size;
-  const table2 = readTableNow(sheet, run, { headerRow: table.headerRow, blockCol: table.blockCol, header: table.headerRow ? table.headerValues : undefined });
+  const table2 = readTableNow(sheet, run, {
+    headerRow: table.headerRow,
+    blockCol: table.blockCol,
+    header: table.headerRow ? table.headerValues : undefined,
+  });
   run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
   run.phase = sheetPhase(run);
 
@@ -410,9 +506,16 @@ export function beginRun(plan: RunPlan, settings: Settings & { config: NonNullab
     run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
   } else {
     say(run);
-    if (invalid) run.notes.push(`${count(invalid, "row")} with input errors; see ${invalid === 1 ? "its" : "their"} Message.`);
-    if (run.duplicateRows) run.notes.push(`${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`);
-    if (hidden.size) run.notes.push(`${count(hidden.size, "row")} hidden by a filter ${hidden.size === 1 ? "was" : "were"} skipped: not sent and not written.`);
+    if (invalid)
+      run.notes.push(`${count(invalid, "row")} with input errors; see ${invalid === 1 ? "its" : "their"} Message.`);
+    if (run.duplicateRows)
+      run.notes.push(
+        `${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`,
+      );
+    if (hidden.size)
+      run.notes.push(
+        `${count(hidden.size, "row")} hidden by a filter ${hidden.size === 1 ? "was" : "were"} skipped: not sent and not written.`,
+      );
   }
   if (run.phase !== "running") afterRun(run);
   save(run);

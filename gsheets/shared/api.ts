@@ -196,4 +196,5 @@ export interface ActionSheetsResult {
   message: string;
 }
 
-export type CalendarResult = { ok: true; ics: string; events: number; fileName: string } | { ok: false; message: string };
+export type CalendarResult =
+  { ok: true; ics: string; events: number; fileName: string } | { ok: false; message: string };

@@ -48,10 +48,15 @@ export function windowsFromForm(): Record<string, Record<string, string>> {
 
 /** The field a settings message names ("EICR plan window: ..."), marked invalid and focused. */
 export function markWindowField(message: string): void {
-  document.querySelectorAll('#windows-table input[aria-invalid="true"]').forEach((el) => el.removeAttribute("aria-invalid"));
+  document
+    .querySelectorAll('#windows-table input[aria-invalid="true"]')
+    .forEach((el) => el.removeAttribute("aria-invalid"));
   for (const check of CHECK_NAMES) {
     for (const k of ["plan", "book", "urgent"]) {
-      if (message.indexOf(`${CHECK_LABELS[check]} ${k} window`) >= 0 || (k === "plan" && message.indexOf(`${CHECK_LABELS[check]} windows must be`) >= 0)) {
+      if (
+        message.indexOf(`${CHECK_LABELS[check]} ${k} window`) >= 0 ||
+        (k === "plan" && message.indexOf(`${CHECK_LABELS[check]} windows must be`) >= 0)
+      ) {
         const input = $<HTMLInputElement>(`win-${check}-${k}`);
         input.setAttribute("aria-invalid", "true");
         ($("windows-settings") as HTMLDetailsElement).open = true;

@@ -7,7 +7,15 @@ import { STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../../core/colours"
 import type { DisplayStatus } from "../../core/checks";
 import type { JobProgress, RunProgress, SidebarState } from "../shared/api";
 import { count } from "../shared/words";
-import { openLog, refreshLastRun, renderHours, renderLastRun, renderSchedule, saveSchedule, showScheduleFields } from "./schedule";
+import {
+  openLog,
+  refreshLastRun,
+  renderHours,
+  renderLastRun,
+  renderSchedule,
+  saveSchedule,
+  showScheduleFields,
+} from "./schedule";
 import { removeKey, renderSettings, resetWindows, saveSettings } from "./settings";
 import { $, call, errorText, showMessage } from "./ui";
 
@@ -103,7 +111,10 @@ function renderRun(p: RunProgress | null): void {
     `${count(p.rows, "row")} (${p.invalidRows.toLocaleString("en-GB")} with input errors, ${count(p.duplicateRows, "duplicate")}) · ${p.sheetName}!${p.rangeA1}`;
   $("run-status").textContent = p.message;
   // A run that did not check everything must not look like one that did.
-  const incomplete = p.phase === "stopped" || p.phase === "paused" || (p.phase === "done" && (p.failedJobs > 0 || !/^Done/.test(p.message)));
+  const incomplete =
+    p.phase === "stopped" ||
+    p.phase === "paused" ||
+    (p.phase === "done" && (p.failedJobs > 0 || !/^Done/.test(p.message)));
   $("run-status").className = incomplete ? "msg error" : p.rateLimited ? "msg" : "";
   const jobs = $("jobs");
   jobs.textContent = "";
@@ -277,7 +288,9 @@ async function downloadCalendar(): Promise<void> {
     link.textContent = `Save ${r.fileName}`;
     link.hidden = false;
     link.click();
-    showMessage(`Calendar of ${count(r.events, "action")} ready: ${r.fileName} (all-day events, a reminder 7 days before). If nothing was saved, use the "Save" link.`);
+    showMessage(
+      `Calendar of ${count(r.events, "action")} ready: ${r.fileName} (all-day events, a reminder 7 days before). If nothing was saved, use the "Save" link.`,
+    );
   } catch (e) {
     showMessage(errorText(e), true);
   }
@@ -288,7 +301,10 @@ async function lookup(): Promise<void> {
   out.textContent = "";
   showMessage("Looking up addresses…");
   try {
-    const r = await call("lookupAddresses", { postcode: $<HTMLInputElement>("lookup-postcode").value, query: $<HTMLInputElement>("lookup-query").value });
+    const r = await call("lookupAddresses", {
+      postcode: $<HTMLInputElement>("lookup-postcode").value,
+      query: $<HTMLInputElement>("lookup-query").value,
+    });
     showMessage(r.message, !r.ok);
     if (!r.ok) return;
     for (const a of r.addresses) {
@@ -327,7 +343,9 @@ async function init(state?: SidebarState): Promise<void> {
     renderLastRun(s.lastRun);
     renderSchedule(s.schedule);
     if (!s.settings.hasKey) {
-      showMessage('To start, paste your API key below: copy it from your account\'s API page on the compliance service (Professional or Enterprise plan). No key yet? Choose "Try with demo data".');
+      showMessage(
+        'To start, paste your API key below: copy it from your account\'s API page on the compliance service (Professional or Enterprise plan). No key yet? Choose "Try with demo data".',
+      );
       selectTab("panel-settings");
     } else if (s.intent === "settings") selectTab("panel-settings");
     if (s.run && s.run.phase === "running") {

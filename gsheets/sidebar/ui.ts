@@ -13,7 +13,10 @@ interface ScriptRunner {
 declare const google: { script: { run: ScriptRunner } };
 
 /** Typed bridge to the server: the names and shapes come from ServerApi, which the server implements. */
-export function call<K extends keyof ServerApi>(name: K, ...args: Parameters<ServerApi[K]>): Promise<ReturnType<ServerApi[K]>> {
+export function call<K extends keyof ServerApi>(
+  name: K,
+  ...args: Parameters<ServerApi[K]>
+): Promise<ReturnType<ServerApi[K]>> {
   return new Promise((resolve, reject) => {
     const runner = google.script.run
       .withSuccessHandler((v) => resolve(v as ReturnType<ServerApi[K]>))

@@ -37,7 +37,12 @@ function table(n: number, offset = 0): { rows: Cell[][]; props: BlockProperty[] 
   for (const p of ds.properties.slice(offset, offset + n)) {
     const parsed = parseCheckResult(JSON.parse(JSON.stringify(checkResultFor(p))));
     if (!parsed.ok) throw new Error(parsed.message);
-    rows.push([p.uprn, p.address, `Landlord ${p.uprn.slice(-1)}`, ...outputRow({ result: parsed.value }, NOW.toISOString())]);
+    rows.push([
+      p.uprn,
+      p.address,
+      `Landlord ${p.uprn.slice(-1)}`,
+      ...outputRow({ result: parsed.value }, NOW.toISOString()),
+    ]);
   }
   const cols = detectUserColumns(rows[0]);
   return { rows, props: blockProperties(rows.slice(1), { blockColumn: 3, uprn: 0, address: 1, user: cols }) };
@@ -62,8 +67,15 @@ describe("reading a results block", () => {
   });
 
   test("the user's Owner, EICR date, Licence expiry and Deposit received columns are found by header", () => {
-    expect(detectUserColumns(["UPRN", "Landlord", "EICR date", "Licence expiry", "Deposit received", "Gas expiry"])).toEqual({ owner: 1, eicrDate: 2, licenceExpiry: 3, depositReceived: 4 });
-    expect(detectUserColumns(["Owner", "Date of last EICR", "License Expiry Date", "Deposit_paid"])).toEqual({ owner: 0, eicrDate: 1, licenceExpiry: 2, depositReceived: 3 });
+    expect(
+      detectUserColumns(["UPRN", "Landlord", "EICR date", "Licence expiry", "Deposit received", "Gas expiry"]),
+    ).toEqual({ owner: 1, eicrDate: 2, licenceExpiry: 3, depositReceived: 4 });
+    expect(detectUserColumns(["Owner", "Date of last EICR", "License Expiry Date", "Deposit_paid"])).toEqual({
+      owner: 0,
+      eicrDate: 1,
+      licenceExpiry: 2,
+      depositReceived: 3,
+    });
     expect(detectUserColumns(["Owner", "x"], new Set([0]))).toEqual({});
   });
 });
@@ -73,12 +85,28 @@ describe("the Action list", () => {
     const { props } = table(2000);
     for (const n of ACTION_LIST_DAYS) {
       const list = buildActionList(props, { today: TODAY, withinDays: n, ownerHeader: "Landlord" });
-      expect(list.headers).toEqual(["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"]);
+      expect(list.headers).toEqual([
+        "Window",
+        "Due",
+        "Days left",
+        "UPRN",
+        "Address",
+        "Landlord",
+        "Check",
+        "Action",
+        "Rule",
+        "Table",
+        "Row",
+        "Done",
+        "Notes",
+        "Action ID",
+      ]);
       const open = list.values.slice(1, 1 + list.open);
       expect(open.length).toBeGreaterThan(10);
       const dues = open.map((r) => String(r[1]));
       expect([...dues].sort()).toEqual(dues);
-      for (const r of open) expect(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= n)).toBe(true);
+      for (const r of open)
+        expect(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= n)).toBe(true);
       for (const r of open) for (const v of r) if (typeof v === "string") expect(v).not.toMatch(/^[=+\-@]/);
     }
     const week = buildActionList(props, { today: TODAY, withinDays: 7 }).open;
@@ -115,7 +143,11 @@ describe("the Action list", () => {
     expect(closed[0][second.doneColumn]).toBe(true);
     expect(closed[0][second.windowColumn]).toBe("Closed");
     // And a third refresh keeps the Closed row (it still carries Done) without doubling it.
-    const third = buildActionList(props.filter((p) => p.uprn !== gone), { today: TODAY, withinDays: 30, ownerHeader: "Landlord" }, second.values);
+    const third = buildActionList(
+      props.filter((p) => p.uprn !== gone),
+      { today: TODAY, withinDays: 30, ownerHeader: "Landlord" },
+      second.values,
+    );
     expect(third.closed).toBe(1);
     expect(third.values.filter((r) => r[u] === gone)).toHaveLength(1);
   });
@@ -136,7 +168,9 @@ describe("the Action list", () => {
       const start = e.getFirstPropertyValue("dtstart") as ICAL.Time;
       expect(start.isDate).toBe(true);
       expect(start.toString()).toBe(row[1]);
-      expect(String(e.getFirstPropertyValue("summary"))).toBe(`${row[check]}: ${String(row[action]).replace(/^'/, "")}`);
+      expect(String(e.getFirstPropertyValue("summary"))).toBe(
+        `${row[check]}: ${String(row[action]).replace(/^'/, "")}`,
+      );
       const alarm = e.getFirstSubcomponent("valarm")!;
       expect(String(alarm.getFirstPropertyValue("trigger"))).toBe("-P7D");
     });
@@ -154,11 +188,21 @@ describe("the Compliance summary", () => {
     const statusHeaders = ["EPC status", "Gas safety status", "EICR status", "Licensing status", "Deposit status"];
     statusHeaders.forEach((h, i) => {
       const r = values[summary.tables.status + 1 + i];
-      expect(r.slice(1, 6)).toEqual([count(h, "pass"), count(h, "warning"), count(h, "fail"), count(h, "not_required"), count(h, "error") + count(h, "unknown")]);
+      expect(r.slice(1, 6)).toEqual([
+        count(h, "pass"),
+        count(h, "warning"),
+        count(h, "fail"),
+        count(h, "not_required"),
+        count(h, "error") + count(h, "unknown"),
+      ]);
       expect(r[6]).toBe(body.length);
     });
-    ["low", "medium", "high"].forEach((level, i) => expect(values[summary.tables.risk + 1 + i][1]).toBe(count("Risk level", level)));
-    ["Overdue", "Urgent", "Book", "Plan", "OK"].forEach((w, i) => expect(values[summary.tables.window + 1 + i][1]).toBe(count("Window", w)));
+    ["low", "medium", "high"].forEach((level, i) =>
+      expect(values[summary.tables.risk + 1 + i][1]).toBe(count("Risk level", level)),
+    );
+    ["Overdue", "Urgent", "Book", "Plan", "OK"].forEach((w, i) =>
+      expect(values[summary.tables.window + 1 + i][1]).toBe(count("Window", w)),
+    );
     expect(values[1][1]).toBe("2027-01-31 09:30:00 UTC");
     // The chart table: an Overdue row, then 18 months from this one.
     const months = values.slice(summary.tables.months + 1, summary.tables.months + summary.chart.rowCount);

@@ -1,8 +1,24 @@
 /** core/changes.ts: what counts as a change, its direction, the baseline, rows not answered, and the archive rule. */
-import { RUN_LOG_HEADERS, changeLogOverflow, changeLogRow, olderThanDays, outputHeaders, outputRow, rowChanges, runLogEntryOfRow, runLogLine, runLogRow, serviceError, type CheckResult } from "../../core";
+import {
+  RUN_LOG_HEADERS,
+  changeLogOverflow,
+  changeLogRow,
+  olderThanDays,
+  outputHeaders,
+  outputRow,
+  rowChanges,
+  runLogEntryOfRow,
+  runLogLine,
+  runLogRow,
+  serviceError,
+  type CheckResult,
+} from "../../core";
 
 const AT = "2026-11-25T10:00:00Z";
-const result = (over: Partial<Record<string, unknown>> = {}, checks: Record<string, Record<string, unknown>> = {}): CheckResult =>
+const result = (
+  over: Partial<Record<string, unknown>> = {},
+  checks: Record<string, Record<string, unknown>> = {},
+): CheckResult =>
   ({
     uprn: "100023336956",
     address: "10 Downing Street, London, SW1A 2AA",
@@ -29,7 +45,15 @@ test("a first result is the baseline; the same result again is no change", () =>
 
 test("each changed field once, with its direction", () => {
   const was = row(result());
-  const now = row(result({ compliance_score: 60, risk_level: "medium" }, { gas_safety: { status: "warning", last_certificate: "2026-06-01", expiry: "2026-12-20" }, epc: { status: "pass", rating: "B", expiry: "2030-01-01" } }));
+  const now = row(
+    result(
+      { compliance_score: 60, risk_level: "medium" },
+      {
+        gas_safety: { status: "warning", last_certificate: "2026-06-01", expiry: "2026-12-20" },
+        epc: { status: "pass", rating: "B", expiry: "2030-01-01" },
+      },
+    ),
+  );
   const got = rowChanges(was, now).map((c) => [c.check, c.field, c.was, c.now, c.direction]);
   expect(got).toEqual(
     expect.arrayContaining([
@@ -53,19 +77,51 @@ test("a row the service did not answer this time is not a change", () => {
 });
 
 test("log rows are formula-safe; the archive takes exactly the overflow", () => {
-  const r = changeLogRow(AT, { uprn: "1", address: "=HYPERLINK(1)", check: "", field: "Next action", was: "+x", now: "y", direction: "changed" });
+  const r = changeLogRow(AT, {
+    uprn: "1",
+    address: "=HYPERLINK(1)",
+    check: "",
+    field: "Next action",
+    was: "+x",
+    now: "y",
+    direction: "changed",
+  });
   expect(r[2]).toBe("'=HYPERLINK(1)");
   expect(r[5]).toBe("'+x");
   expect(changeLogOverflow(49_990, 5)).toBe(0);
   expect(changeLogOverflow(49_990, 20)).toBe(10);
   expect(changeLogOverflow(3, 60_000)).toBe(3);
-  expect(runLogLine({ startedAt: AT, endedAt: AT, trigger: "manual", runBy: "", rows: 10, checked: 9, changed: 2, worse: 1, errors: 1 })).toBe(
+  expect(
+    runLogLine({
+      startedAt: AT,
+      endedAt: AT,
+      trigger: "manual",
+      runBy: "",
+      rows: 10,
+      checked: 9,
+      changed: 2,
+      worse: 1,
+      errors: 1,
+    }),
+  ).toBe(
     "Last run 2026-11-25 10:00 UTC (manual): 9 of 10 rows checked, 2 changes (1 worse), 1 with errors. See the Change log and Run log sheets.",
   );
 });
 
 test("a Run log row read back gives the same line as the entry written (counts as numbers or text); other rows are not runs", () => {
-  const entry = { startedAt: AT, endedAt: AT, trigger: "on open" as const, runBy: "a@b", rows: 12, checked: 10, changed: 3, worse: 2, errors: 2, quotaLeft: 480, problem: "Stopped: the quota is used up." };
+  const entry = {
+    startedAt: AT,
+    endedAt: AT,
+    trigger: "on open" as const,
+    runBy: "a@b",
+    rows: 12,
+    checked: 10,
+    changed: 3,
+    worse: 2,
+    errors: 2,
+    quotaLeft: 480,
+    problem: "Stopped: the quota is used up.",
+  };
   const row = runLogRow(entry);
   expect(runLogLine(runLogEntryOfRow(row)!)).toBe(runLogLine(entry));
   expect(runLogEntryOfRow(row.map((v) => (typeof v === "number" ? String(v) : v)))).toEqual(runLogEntryOfRow(row));

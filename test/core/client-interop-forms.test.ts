@@ -7,7 +7,14 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createClient, interpretCheckResponse, outputHeaders, outputRow, type FetchLike, type Outcome } from "../../core";
+import {
+  createClient,
+  interpretCheckResponse,
+  outputHeaders,
+  outputRow,
+  type FetchLike,
+  type Outcome,
+} from "../../core";
 import { MAX_ESTIMATE_MS, MIN_POLL_MS, startJob } from "../../core/jobs";
 
 // ---------------------------------------------------------------- tiny server harness (as in client-interop.test.ts)
@@ -52,7 +59,8 @@ async function serve(handler: Handler): Promise<Served> {
       }
       const headers: Record<string, string> = { ...(reply.headers ?? {}) };
       const text = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : "");
-      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type"))
+        headers["content-type"] = "application/json";
       res.writeHead(reply.status ?? 200, headers);
       res.end(reply.status === 204 ? undefined : text);
     });
@@ -86,7 +94,10 @@ const U = (i: number) => String(100000000000 + i);
 const MISSING = U(99);
 const uprns = (from: number, n: number): Prop[] => Array.from({ length: n }, (_, i) => ({ uprn: U(from + i) }));
 
-function checkResult(uprn: string, address = `${Number(uprn) % 1000} High Street, Leeds, LS1 4AP`): Record<string, any> {
+function checkResult(
+  uprn: string,
+  address = `${Number(uprn) % 1000} High Street, Leeds, LS1 4AP`,
+): Record<string, any> {
   return {
     uprn,
     address,
@@ -106,7 +117,12 @@ function checkResult(uprn: string, address = `${Number(uprn) % 1000} High Street
 /** The spec's item shape (the sandbox's). */
 function indexedItem(p: Prop, index: number): Record<string, unknown> {
   return p.uprn === MISSING
-    ? { index, input: p, status: "error", error: { code: "property_not_found", message: `No property with UPRN ${p.uprn}.` } }
+    ? {
+        index,
+        input: p,
+        status: "error",
+        error: { code: "property_not_found", message: `No property with UPRN ${p.uprn}.` },
+      }
     : { index, input: p, status: "completed", result: checkResult(p.uprn!) };
 }
 
@@ -120,7 +136,11 @@ function jobStore() {
   let n = 0;
   return {
     submit(body: string): Job {
-      const job: Job = { id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`, props: JSON.parse(body).properties, polls: 0 };
+      const job: Job = {
+        id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`,
+        props: JSON.parse(body).properties,
+        polls: 0,
+      };
       jobs.set(job.id, job);
       return job;
     },
@@ -135,7 +155,12 @@ function jobStore() {
 }
 const spec202 = (job: Job): Reply => ({
   status: 202,
-  body: { job_id: job.id, status: "processing", total_properties: job.props.length, results_url: `/api/check/bulk/${job.id}/results` },
+  body: {
+    job_id: job.id,
+    status: "processing",
+    total_properties: job.props.length,
+    results_url: `/api/check/bulk/${job.id}/results`,
+  },
 });
 
 // ---------------------------------------------------------------- outcome helpers
@@ -158,13 +183,23 @@ const col = (name: string) => outputHeaders().indexOf(name);
 function fastClock(K: number) {
   const t0 = Date.now();
   const now = () => t0 + (Date.now() - t0) * K;
-  const sleep = (ms: number, signal?: { aborted: boolean; addEventListener?(t: "abort", f: () => void, o?: { once?: boolean }): void; removeEventListener?(t: "abort", f: () => void): void }) =>
+  const sleep = (
+    ms: number,
+    signal?: {
+      aborted: boolean;
+      addEventListener?(t: "abort", f: () => void, o?: { once?: boolean }): void;
+      removeEventListener?(t: "abort", f: () => void): void;
+    },
+  ) =>
     new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();
-      const h = setTimeout(() => {
-        signal?.removeEventListener?.("abort", onAbort);
-        resolve();
-      }, Math.max(0, ms / K));
+      const h = setTimeout(
+        () => {
+          signal?.removeEventListener?.("abort", onAbort);
+          resolve();
+        },
+        Math.max(0, ms / K),
+      );
       function onAbort() {
         clearTimeout(h);
         resolve();
@@ -205,7 +240,11 @@ describe("(A) rate limits announced other ways", () => {
       const resetAt = windowStart + WINDOW;
       if (used >= LIMIT) {
         stats.violations++;
-        return { status: 429, headers: style(LIMIT, 0, resetAt), body: { error: { code: "rate_limited", message: "Too many requests." } } };
+        return {
+          status: 429,
+          headers: style(LIMIT, 0, resetAt),
+          body: { error: { code: "rate_limited", message: "Too many requests." } },
+        };
       }
       used++;
       const headers = style(LIMIT, LIMIT - used, resetAt);
@@ -229,14 +268,26 @@ describe("(A) rate limits announced other ways", () => {
   // Was a bug: core/ratelimit.ts parseRateLimit (line 62) reads only X-RateLimit-*; the IETF draft's unprefixed
   // RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset are ignored, so the client sends into an exhausted window.
   test("IETF draft headers RateLimit-Limit / -Remaining / -Reset (no X- prefix): nothing sent into an exhausted window", async () => {
-    const { s, stats } = await limited((l, r, at) => ({ "RateLimit-Limit": String(l), "RateLimit-Remaining": String(r), "RateLimit-Reset": deltaSeconds(at) }), 3, 1000);
+    const { s, stats } = await limited(
+      (l, r, at) => ({
+        "RateLimit-Limit": String(l),
+        "RateLimit-Remaining": String(r),
+        "RateLimit-Reset": deltaSeconds(at),
+      }),
+      3,
+      1000,
+    );
     expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
   });
 
   // Was a bug: same place; the structured `RateLimit: limit=3, remaining=0, reset=1` header (draft-ietf-httpapi-ratelimit-headers) is ignored.
   test("IETF draft single header `RateLimit: limit=3, remaining=0, reset=1`: nothing sent into an exhausted window", async () => {
-    const { s, stats } = await limited((l, r, at) => ({ RateLimit: `limit=${l}, remaining=${r}, reset=${deltaSeconds(at)}` }), 3, 1000);
+    const { s, stats } = await limited(
+      (l, r, at) => ({ RateLimit: `limit=${l}, remaining=${r}, reset=${deltaSeconds(at)}` }),
+      3,
+      1000,
+    );
     expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
   });
@@ -244,13 +295,29 @@ describe("(A) rate limits announced other ways", () => {
   // Was a bug: core/ratelimit.ts num() (line 38) + resetToEpochMs (line 47) read X-RateLimit-Reset only as a number; an ISO 8601 date is NaN, so with
   // Remaining 0 the client waits a flat 1 s (waitBeforeNextRequest's fallback) and hits a window that resets later.
   test("X-RateLimit-Reset as an ISO 8601 date: the client waits until that date, not a flat second", async () => {
-    const { s, stats } = await limited((l, r, at) => ({ "X-RateLimit-Limit": String(l), "X-RateLimit-Remaining": String(r), "X-RateLimit-Reset": new Date(at).toISOString() }), 2, 2500);
+    const { s, stats } = await limited(
+      (l, r, at) => ({
+        "X-RateLimit-Limit": String(l),
+        "X-RateLimit-Remaining": String(r),
+        "X-RateLimit-Reset": new Date(at).toISOString(),
+      }),
+      2,
+      2500,
+    );
     expect(await sequentialChecks(s, 4)).toEqual(uprns(1, 4).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
   });
 
   test("X-RateLimit-Reset as Unix epoch milliseconds: no request into an exhausted window (check and screen)", async () => {
-    const { s, stats } = await limited((l, r, at) => ({ "X-RateLimit-Limit": String(l), "X-RateLimit-Remaining": String(r), "X-RateLimit-Reset": String(at) }), 3, 1200);
+    const { s, stats } = await limited(
+      (l, r, at) => ({
+        "X-RateLimit-Limit": String(l),
+        "X-RateLimit-Remaining": String(r),
+        "X-RateLimit-Reset": String(at),
+      }),
+      3,
+      1200,
+    );
     expect(await sequentialChecks(s, 5)).toEqual(uprns(1, 5).map((p) => p.uprn));
     const props = uprns(10, 4);
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { plan: 2 });
@@ -290,7 +357,9 @@ describe("(A) rate limits announced other ways", () => {
     const s = await serve(() => ({ status: 429, body: { message: "Too many requests" } }));
     const { now, sleep } = fastClock(20);
     const props = uprns(1, 3);
-    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props));
+    const { value, ms } = await timed(() =>
+      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props),
+    );
     expect(words(value)).toEqual(Array(3).fill("!rate_limited"));
     expect(s.count("POST")).toBeGreaterThan(1);
     expect(s.count("POST")).toBeLessThanOrEqual(6);
@@ -302,10 +371,15 @@ describe("(A) rate limits announced other ways", () => {
   // A poll answered 429 forever (a quota the server never resets for this job) polls once a second with no end.
   test("every poll answered 429 with no headers: the rows end (rate_limited or timeout) within the job timeout, not never", async () => {
     const store = jobStore();
-    const s = await serve((req) => (req.method === "POST" ? spec202(store.submit(req.body)) : { status: 429, body: { message: "Too many requests" } }));
+    const s = await serve((req) =>
+      req.method === "POST" ? spec202(store.submit(req.body)) : { status: 429, body: { message: "Too many requests" } },
+    );
     // 10x clock: a 3 s job timeout; stopped (Cancel) after 25 s of engine time, 2.5 s real, when it is still polling today
     const { now, sleep } = fastClock(10);
-    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(uprns(1, 2), { jobTimeoutMs: 3000, signal: abortAfter(2500) });
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(uprns(1, 2), {
+      jobTimeoutMs: 3000,
+      signal: abortAfter(2500),
+    });
     expect(words(out).every((w) => w === "!rate_limited" || w === "!timeout")).toBe(true);
   });
 });
@@ -323,7 +397,10 @@ describe("(B) bodies and statuses", () => {
       }
       if (req.path.endsWith("/api/check")) return { headers: {}, text: bom(checkResult(req.query.get("uprn")!)) };
       const job = store.poll(req.path)!;
-      return { headers: { "content-type": "application/octet-stream" }, text: bom({ status: "completed", results: job.props.map(indexedItem) }) };
+      return {
+        headers: { "content-type": "application/octet-stream" },
+        text: bom({ status: "completed", results: job.props.map(indexedItem) }),
+      };
     });
     const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
     expect((await client.check({ uprn: U(5) })).uprn).toBe(U(5));
@@ -335,13 +412,23 @@ describe("(B) bodies and statuses", () => {
   // Apps Script's getContentText() (gsheets/server/http.ts:48, :127) keeps it, so in Google Sheets every answer of a
   // server that writes a BOM is "not valid JSON". Shown here with a fetch whose text() keeps the BOM, as UrlFetchApp does.
   test("JSON with a UTF-8 BOM through a transport that keeps the BOM (as UrlFetchApp.getContentText does)", async () => {
-    const s = await serve((req) => ({ headers: { "content-type": "application/json" }, text: "\uFEFF" + JSON.stringify(checkResult(req.query.get("uprn")!)) }));
+    const s = await serve((req) => ({
+      headers: { "content-type": "application/json" },
+      text: "\uFEFF" + JSON.stringify(checkResult(req.query.get("uprn")!)),
+    }));
     const keepBom: FetchLike = async (url, init) => {
       const res = await fetch(url, init);
       const bytes = new Uint8Array(await res.arrayBuffer());
-      return { status: res.status, headers: res.headers, text: async () => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes) };
+      return {
+        status: res.status,
+        headers: res.headers,
+        text: async () => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
+      };
     };
-    expect((await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch: keepBom, maxRetries: 0 }).check({ uprn: U(3) })).uprn).toBe(U(3));
+    expect(
+      (await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch: keepBom, maxRetries: 0 }).check({ uprn: U(3) }))
+        .uprn,
+    ).toBe(U(3));
     // the same at the interpreter, as the Apps Script host calls it
     expect(interpretCheckResponse(200, {}, "\uFEFF" + JSON.stringify(checkResult(U(3))), Date.now()).ok).toBe(true);
   });
@@ -350,11 +437,20 @@ describe("(B) bodies and statuses", () => {
   // ({ error: { code, message } }) becomes "Malformed check result: uprn: …" (malformed_response, retried 4 times)
   // instead of the server's own error (here not_found, "No property with UPRN …").
   test("check(): 200 with an error body { error: { code, message } } gives the server's error, not 'malformed'", async () => {
-    const s = await serve((req) => ({ body: { error: { code: "property_not_found", message: `No property with UPRN ${req.query.get("uprn")}.` } } }));
+    const s = await serve((req) => ({
+      body: { error: { code: "property_not_found", message: `No property with UPRN ${req.query.get("uprn")}.` } },
+    }));
     const e = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, maxRetries: 0 })
       .check({ uprn: MISSING })
-      .then(() => undefined, (err) => err as { kind: string; code: string; message: string });
-    expect(e).toMatchObject({ kind: "not_found", code: "property_not_found", message: `No property with UPRN ${MISSING}.` });
+      .then(
+        () => undefined,
+        (err) => err as { kind: string; code: string; message: string },
+      );
+    expect(e).toMatchObject({
+      kind: "not_found",
+      code: "property_not_found",
+      message: `No property with UPRN ${MISSING}.`,
+    });
   });
 
   // Was a bug: core/responses.ts parseResultsPage (line 279): an envelope without a status word reads as "completed"; a 200
@@ -362,7 +458,11 @@ describe("(B) bodies and statuses", () => {
   // (server / missing_result) on every row; the server's reason is lost.
   test("results poll answered 200 with an error body: rows get job_failed with the server's reason, not 'finished without a result'", async () => {
     const store = jobStore();
-    const s = await serve((req) => (req.method === "POST" ? spec202(store.submit(req.body)) : { body: { error: { code: "job_not_found", message: "No such job: it expired." } } }));
+    const s = await serve((req) =>
+      req.method === "POST"
+        ? spec202(store.submit(req.body))
+        : { body: { error: { code: "job_not_found", message: "No such job: it expired." } } },
+    );
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 2));
     expect(words(out)).toEqual(["!job_failed", "!job_failed"]);
     expect(errorOf(out[0])!.message).toMatch(/expired/);
@@ -376,7 +476,9 @@ describe("(B) bodies and statuses", () => {
     const s = await serve((req) => {
       if (req.method === "POST") return spec202(store.submit(req.body));
       const job = store.poll(req.path)!;
-      return job.polls <= 6 ? { status: 202, text: "" } : { body: { status: "completed", results: job.props.map(indexedItem) } };
+      return job.polls <= 6
+        ? { status: 202, text: "" }
+        : { body: { status: "completed", results: job.props.map(indexedItem) } };
     });
     const { now, sleep } = fastClock(10);
     const props = [...uprns(1, 2), { uprn: MISSING }];
@@ -411,7 +513,9 @@ describe("(B) bodies and statuses", () => {
       const s = await serve((req) => {
         if (req.method === "POST") return spec202(store.submit(req.body));
         const job = store.poll(req.path)!;
-        return job.polls <= 1 ? { status, body: { error: { code, message: "The job is still processing; try again shortly." } } } : { body: { status: "completed", results: job.props.map(indexedItem) } };
+        return job.polls <= 1
+          ? { status, body: { error: { code, message: "The job is still processing; try again shortly." } } }
+          : { body: { status: "completed", results: job.props.map(indexedItem) } };
       });
       const props = [...uprns(1, 2), { uprn: MISSING }];
       const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
@@ -442,7 +546,11 @@ describe("(C) bulk submit answered in other ways", () => {
   // core/run.ts acceptReply (line 429) has no use for the Location header. A 202 with only `Location: …/bulk/<id>` and an
   // empty body is "malformed" and every row says the job may have been created: the job the server made is never read.
   test("202 with an empty body and only a Location header: the job is found there, one POST, every row answered", async () => {
-    const s = await submitServer((job) => ({ status: 202, headers: { Location: `/v1/api/check/bulk/${job.id}` }, text: "" }));
+    const s = await submitServer((job) => ({
+      status: 202,
+      headers: { Location: `/v1/api/check/bulk/${job.id}` },
+      text: "",
+    }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
     expect(s.count("POST")).toBe(1);
@@ -460,7 +568,10 @@ describe("(C) bulk submit answered in other ways", () => {
   // Was a bug: same (core/schemas.ts bulkJobSchema, core/run.ts acceptReply): a server that does small batches at once and
   // answers 200 { status: "completed", results: [...] } with no job id makes every row "may have been created".
   test("200 with the results inline and no job id (a small batch done at once): every row answered, one POST, no poll", async () => {
-    const s = await submitServer((job) => ({ status: 200, body: { status: "completed", results: job.props.map(indexedItem) } }));
+    const s = await submitServer((job) => ({
+      status: 200,
+      body: { status: "completed", results: job.props.map(indexedItem) },
+    }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
     expect(s.count("POST")).toBe(1);
@@ -490,7 +601,12 @@ describe("(D) check results with values in other forms", () => {
       }),
     );
     const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
-    expect([row[col("EPC status")], row[col("EICR status")], row[col("Gas safety status")], row[col("Licensing status")]]).toEqual(["pass", "fail", "warning", "not_required"]);
+    expect([
+      row[col("EPC status")],
+      row[col("EICR status")],
+      row[col("Gas safety status")],
+      row[col("Licensing status")],
+    ]).toEqual(["pass", "fail", "warning", "not_required"]);
   });
 
   // Was a bug: core/checks.ts displayStatus (line 15) only trims and lower-cases: "Not Required" and "not-required" are not
@@ -560,9 +676,16 @@ describe("(D) check results with values in other forms", () => {
   // ([{ name: "epc", status: "pass", ... }]) fail the whole result as malformed.
   test("checks as a list of named members [{ name, status, ... }]: read as the five checks", async () => {
     const base = checkResult(U(1));
-    const r = await one({ ...base, checks: Object.entries(base.checks).map(([name, m]) => ({ name, ...(m as object) })) });
+    const r = await one({
+      ...base,
+      checks: Object.entries(base.checks).map(([name, m]) => ({ name, ...(m as object) })),
+    });
     const row = outputRow({ result: r }, "2026-11-20T10:00:00Z");
-    expect([row[col("EPC status")], row[col("EICR status")], row[col("Deposit status")]]).toEqual(["pass", "fail", "pass"]);
+    expect([row[col("EPC status")], row[col("EICR status")], row[col("Deposit status")]]).toEqual([
+      "pass",
+      "fail",
+      "pass",
+    ]);
   });
 
   // Was a bug: core/responses.ts interpretCheckResponse -> core/schemas.ts parseCheckResult takes the body as the result; an
@@ -591,7 +714,12 @@ describe("(E) results envelopes and items in other shapes", () => {
   // take only an array; results as an object keyed by uprn make every poll "malformed" and the job fails after 5.
   test("results as an object keyed by uprn: every row gets its result", async () => {
     const s = await resultsServer((job) => ({
-      body: { status: "completed", results: Object.fromEntries(job.props.map((p, i) => [p.uprn, (({ index: _i, ...rest }) => rest)(indexedItem(p, i))])) },
+      body: {
+        status: "completed",
+        results: Object.fromEntries(
+          job.props.map((p, i) => [p.uprn, (({ index: _i, ...rest }) => rest)(indexedItem(p, i))]),
+        ),
+      },
     }));
     const { now, sleep } = fastClock(10);
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props);
@@ -603,9 +731,21 @@ describe("(E) results envelopes and items in other shapes", () => {
     const s = await resultsServer((job, req) => {
       const p = Number(req.query.get("page") ?? 1);
       const pages = Math.ceil(job.props.length / SIZE);
-      if (p > pages) return { body: { status: "completed", page: p, per_page: SIZE, total_pages: 0, results: [], next_page_url: null } };
+      if (p > pages)
+        return {
+          body: { status: "completed", page: p, per_page: SIZE, total_pages: 0, results: [], next_page_url: null },
+        };
       const slice = job.props.slice((p - 1) * SIZE, p * SIZE).map((q, k) => indexedItem(q, (p - 1) * SIZE + k));
-      return { body: { status: "completed", page: p, per_page: SIZE, total_pages: pages, results: slice, next_page_url: `/api/check/bulk/${job.id}/results?page=${p + 1}&per_page=${SIZE}` } };
+      return {
+        body: {
+          status: "completed",
+          page: p,
+          per_page: SIZE,
+          total_pages: pages,
+          results: slice,
+          next_page_url: `/api/check/bulk/${job.id}/results?page=${p + 1}&per_page=${SIZE}`,
+        },
+      };
     });
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
@@ -620,7 +760,15 @@ describe("(E) results envelopes and items in other shapes", () => {
     const s = await resultsServer((job, req) => {
       const p = Number(req.query.get("page") ?? 0);
       const slice = job.props.slice(p * SIZE, (p + 1) * SIZE).map((q, k) => indexedItem(q, p * SIZE + k));
-      return { body: { status: "completed", page: p, per_page: SIZE, total_pages: Math.ceil(job.props.length / SIZE), results: slice } };
+      return {
+        body: {
+          status: "completed",
+          page: p,
+          per_page: SIZE,
+          total_pages: Math.ceil(job.props.length / SIZE),
+          results: slice,
+        },
+      };
     });
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
@@ -629,9 +777,21 @@ describe("(E) results envelopes and items in other shapes", () => {
   test("cursor pages that overlap (an item sent again on the next page): no row dropped, none doubled", async () => {
     const s = await resultsServer((job, req) => {
       const from = Number(req.query.get("from") ?? 0);
-      const slice = job.props.slice(Math.max(0, from - 1), from + 3).map((q) => (q.uprn === MISSING ? { input: q, error: { code: "property_not_found", message: "no" } } : checkResult(q.uprn!)));
+      const slice = job.props
+        .slice(Math.max(0, from - 1), from + 3)
+        .map((q) =>
+          q.uprn === MISSING
+            ? { input: q, error: { code: "property_not_found", message: "no" } }
+            : checkResult(q.uprn!),
+        );
       const more = from + 3 < job.props.length;
-      return { body: { status: "completed", results: slice, next: more ? `/api/check/bulk/${job.id}/results?from=${from + 3}` : null } };
+      return {
+        body: {
+          status: "completed",
+          results: slice,
+          next: more ? `/api/check/bulk/${job.id}/results?from=${from + 3}` : null,
+        },
+      };
     });
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
@@ -639,7 +799,9 @@ describe("(E) results envelopes and items in other shapes", () => {
 
   test("the same uprn asked by UPRN and by postcode in one job, items unindexed: each row gets it", async () => {
     const ps: Prop[] = [{ uprn: U(1) }, { postcode: "LS1 4AP", address: "1 High Street" }, { uprn: U(2) }];
-    const s = await resultsServer(() => ({ body: { status: "completed", results: [checkResult(U(1)), checkResult(U(2)), checkResult(U(1))] } }));
+    const s = await resultsServer(() => ({
+      body: { status: "completed", results: [checkResult(U(1)), checkResult(U(2)), checkResult(U(1))] },
+    }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(ps);
     expect(words(out)).toEqual([U(1), U(1), U(2)]);
   });
@@ -648,7 +810,9 @@ describe("(E) results envelopes and items in other shapes", () => {
   // input echo / result uprn. A server that numbers items from 1 puts every result on the NEXT row (and the last is
   // "could not be matched") -- wrong data on wrong rows, silently.
   test("items indexed from 1 (index 1..n) with their input echoed: each result on its own row, never the next one", async () => {
-    const s = await resultsServer((job) => ({ body: { status: "completed", results: job.props.map((p, i) => ({ ...indexedItem(p, i), index: i + 1 })) } }));
+    const s = await resultsServer((job) => ({
+      body: { status: "completed", results: job.props.map((p, i) => ({ ...indexedItem(p, i), index: i + 1 })) },
+    }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
   });
@@ -659,13 +823,38 @@ describe("(E) results envelopes and items in other shapes", () => {
   // says "the service had a problem") or loses the server's words, instead of "not found" with the server's message.
   const shapes: [string, (p: Prop, i: number) => Record<string, unknown>][] = [
     ["error as a sentence", (p, i) => ({ index: i, input: p, error: `Property ${p.uprn} not found` })],
-    ["error { type, detail }", (p, i) => ({ index: i, input: p, error: { type: "not_found", detail: `Property ${p.uprn} not found` } })],
-    ["flat error_code / error_message", (p, i) => ({ index: i, input: p, status: "error", error_code: "property_not_found", error_message: `Property ${p.uprn} not found` })],
-    ["errors: [{ code, message }]", (p, i) => ({ index: i, input: p, status: "failed", errors: [{ code: "property_not_found", message: `Property ${p.uprn} not found` }] })],
+    [
+      "error { type, detail }",
+      (p, i) => ({ index: i, input: p, error: { type: "not_found", detail: `Property ${p.uprn} not found` } }),
+    ],
+    [
+      "flat error_code / error_message",
+      (p, i) => ({
+        index: i,
+        input: p,
+        status: "error",
+        error_code: "property_not_found",
+        error_message: `Property ${p.uprn} not found`,
+      }),
+    ],
+    [
+      "errors: [{ code, message }]",
+      (p, i) => ({
+        index: i,
+        input: p,
+        status: "failed",
+        errors: [{ code: "property_not_found", message: `Property ${p.uprn} not found` }],
+      }),
+    ],
   ];
   for (const [name, errItem] of shapes) {
     test(`an item error as ${name}: the row says not found, in the server's words`, async () => {
-      const s = await resultsServer((job) => ({ body: { status: "completed", results: job.props.map((p, i) => (p.uprn === MISSING ? errItem(p, i) : indexedItem(p, i))) } }));
+      const s = await resultsServer((job) => ({
+        body: {
+          status: "completed",
+          results: job.props.map((p, i) => (p.uprn === MISSING ? errItem(p, i) : indexedItem(p, i))),
+        },
+      }));
       const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
       expect(words(out)).toEqual(expectedWords(props));
       expect(errorOf(out[3])!.message).toContain(`Property ${MISSING} not found`);
@@ -674,7 +863,14 @@ describe("(E) results envelopes and items in other shapes", () => {
 
   test("an item error { status: 404, title, message }: not found, with the server's message", async () => {
     const s = await resultsServer((job) => ({
-      body: { status: "completed", results: job.props.map((p, i) => (p.uprn === MISSING ? { index: i, input: p, error: { status: 404, title: "Not Found", message: "Unknown UPRN." } } : indexedItem(p, i))) },
+      body: {
+        status: "completed",
+        results: job.props.map((p, i) =>
+          p.uprn === MISSING
+            ? { index: i, input: p, error: { status: 404, title: "Not Found", message: "Unknown UPRN." } }
+            : indexedItem(p, i),
+        ),
+      },
     }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
@@ -686,15 +882,30 @@ describe("(E) results envelopes and items in other shapes", () => {
 
 describe("(F) job status words, estimates and counts", () => {
   const props = [...uprns(1, 2), { uprn: MISSING }];
-  for (const w of ["complete", "finished", "success", "COMPLETED", "Completed", "partially_completed", "partially-completed"]) {
+  for (const w of [
+    "complete",
+    "finished",
+    "success",
+    "COMPLETED",
+    "Completed",
+    "partially_completed",
+    "partially-completed",
+  ]) {
     test(`job word '${w}' ends the job with every row answered`, async () => {
       const store = jobStore();
       const s = await serve((req) => {
         if (req.method === "POST") return spec202(store.submit(req.body));
         const job = store.poll(req.path)!;
-        return { body: job.polls === 1 ? { status: "processing", results: [] } : { status: w, results: job.props.map(indexedItem) } };
+        return {
+          body:
+            job.polls === 1
+              ? { status: "processing", results: [] }
+              : { status: w, results: job.props.map(indexedItem) },
+        };
       });
-      const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }));
+      const { value, ms } = await timed(() =>
+        createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }),
+      );
       expect(words(value)).toEqual(expectedWords(props));
       expect(ms).toBeLessThan(4000);
     });
@@ -706,9 +917,17 @@ describe("(F) job status words, estimates and counts", () => {
       const s = await serve((req) => {
         if (req.method === "POST") return spec202(store.submit(req.body));
         const job = store.poll(req.path)!;
-        return { body: { status: w, error: { code: "worker_died", message: "Worker died." }, results: [indexedItem(job.props[0], 0)] } };
+        return {
+          body: {
+            status: w,
+            error: { code: "worker_died", message: "Worker died." },
+            results: [indexedItem(job.props[0], 0)],
+          },
+        };
       });
-      const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }));
+      const { value, ms } = await timed(() =>
+        createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }),
+      );
       expect(words(value)).toEqual([U(1), "!job_failed", "!job_failed"]);
       expect(ms).toBeLessThan(3000);
     });
@@ -724,7 +943,9 @@ describe("(F) job status words, estimates and counts", () => {
       const job = store.poll(req.path)!;
       return { body: { status: "ready", results: job.props.map(indexedItem) } };
     });
-    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 2500 }));
+    const { value, ms } = await timed(() =>
+      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 2500 }),
+    );
     expect(words(value)).toEqual(expectedWords(props));
     expect(ms).toBeLessThan(1500);
     expect(s.count("GET")).toBe(1);
@@ -735,19 +956,35 @@ describe("(F) job status words, estimates and counts", () => {
   // now believed up to MAX_ESTIMATE_MS (6 h) ahead; shown on startJob, as hours cannot pass in a test.
   test("estimated_completion a year ahead: the job's deadline is at most 6 h + jobTimeoutMs away; a near estimate is kept", () => {
     const now = Date.UTC(2026, 10, 25, 9);
-    const far = startJob({ job_id: "j", estimated_completion: new Date(now + 365 * 86400_000).toISOString() }, { offset: 0, count: 2, nowMs: now, jobTimeoutMs: 5000 });
+    const far = startJob(
+      { job_id: "j", estimated_completion: new Date(now + 365 * 86400_000).toISOString() },
+      { offset: 0, count: 2, nowMs: now, jobTimeoutMs: 5000 },
+    );
     expect(far.deadlineMs).toBe(now + MAX_ESTIMATE_MS + 5000);
     expect(MAX_ESTIMATE_MS).toBe(6 * 3600_000);
-    const near = startJob({ job_id: "j", estimated_completion: new Date(now + 90_000).toISOString() }, { offset: 0, count: 2, nowMs: now, jobTimeoutMs: 5000 });
+    const near = startJob(
+      { job_id: "j", estimated_completion: new Date(now + 90_000).toISOString() },
+      { offset: 0, count: 2, nowMs: now, jobTimeoutMs: 5000 },
+    );
     expect(near.deadlineMs).toBe(now + 90_000 + 5000);
   });
 
   test("estimated_completion in the past: polls back off from an early first look, never closer than MIN_POLL_MS, every row answered", async () => {
     const store = jobStore();
     const s = await serve((req) => {
-      if (req.method === "POST") return { status: 202, body: { ...(spec202(store.submit(req.body)).body as object), estimated_completion: "2001-01-01T00:00:00Z" } };
+      if (req.method === "POST")
+        return {
+          status: 202,
+          body: { ...(spec202(store.submit(req.body)).body as object), estimated_completion: "2001-01-01T00:00:00Z" },
+        };
       const job = store.poll(req.path)!;
-      return { body: { status: job.polls >= 3 ? "completed" : "processing", estimated_completion: "2001-01-01T00:00:00Z", results: job.polls >= 3 ? job.props.map(indexedItem) : [] } };
+      return {
+        body: {
+          status: job.polls >= 3 ? "completed" : "processing",
+          estimated_completion: "2001-01-01T00:00:00Z",
+          results: job.polls >= 3 ? job.props.map(indexedItem) : [],
+        },
+      };
     });
     const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
     expect(words(value)).toEqual(expectedWords(props));
@@ -766,12 +1003,20 @@ describe("(F) job status words, estimates and counts", () => {
       if (req.method === "POST") return spec202(store.submit(req.body));
       const job = store.poll(req.path)!;
       const items = job.props.map(indexedItem);
-      if (job.polls === 1) return { body: { status: "processing", processed_properties: 3, total_properties: 3, results: [items[2]] } };
-      if (job.polls === 2) return { body: { status: "processing", processed_properties: 1, total_properties: 3, results: [items[2], items[0]] } };
+      if (job.polls === 1)
+        return { body: { status: "processing", processed_properties: 3, total_properties: 3, results: [items[2]] } };
+      if (job.polls === 2)
+        return {
+          body: { status: "processing", processed_properties: 1, total_properties: 3, results: [items[2], items[0]] },
+        };
       return { body: { status: "completed", processed_properties: 2, total_properties: 3, results: items } };
     });
     const done: number[] = [];
-    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { onProgress: (p) => done.push(p.propertiesDone) }));
+    const { value, ms } = await timed(() =>
+      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, {
+        onProgress: (p) => done.push(p.propertiesDone),
+      }),
+    );
     expect(words(value)).toEqual(expectedWords(props));
     expect(done).toEqual([...done].sort((a, b) => a - b));
     expect(done[done.length - 1]).toBe(3);

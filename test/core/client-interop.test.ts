@@ -57,7 +57,8 @@ async function serve(handler: Handler): Promise<Served> {
       }
       const headers: Record<string, string> = { ...(reply.headers ?? {}) };
       const text = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : "");
-      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type"))
+        headers["content-type"] = "application/json";
       res.writeHead(reply.status ?? 200, headers);
       res.end(reply.status === 204 ? undefined : text);
     });
@@ -96,7 +97,10 @@ const BY_POSTCODE: Record<string, { uprn: string; address: string }> = {
 };
 
 function resolve(p: Prop): { uprn: string; address: string } | null {
-  if (p.uprn) return p.uprn === MISSING ? null : { uprn: p.uprn, address: `${Number(p.uprn) % 1000} High Street, Leeds, LS1 4AP` };
+  if (p.uprn)
+    return p.uprn === MISSING
+      ? null
+      : { uprn: p.uprn, address: `${Number(p.uprn) % 1000} High Street, Leeds, LS1 4AP` };
   return BY_POSTCODE[(p.postcode ?? "").replace(/\s/g, "").toUpperCase()] ?? null;
 }
 
@@ -135,7 +139,11 @@ function jobStore() {
   let n = 0;
   return {
     submit(body: string): Job {
-      const job: Job = { id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`, props: JSON.parse(body).properties, polls: 0 };
+      const job: Job = {
+        id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`,
+        props: JSON.parse(body).properties,
+        polls: 0,
+      };
       jobs.set(job.id, job);
       return job;
     },
@@ -151,7 +159,13 @@ function jobStore() {
 const soon = (ms = 150) => new Date(Date.now() + ms).toISOString();
 const spec202 = (job: Job): Reply => ({
   status: 202,
-  body: { job_id: job.id, status: "processing", total_properties: job.props.length, estimated_completion: soon(), results_url: `/api/check/bulk/${job.id}/results` },
+  body: {
+    job_id: job.id,
+    status: "processing",
+    total_properties: job.props.length,
+    estimated_completion: soon(),
+    results_url: `/api/check/bulk/${job.id}/results`,
+  },
 });
 
 // ---------------------------------------------------------------- outcome helpers
@@ -193,22 +207,41 @@ describe("(1) rate limits announced other ways", () => {
         violations++;
         return {
           status: 429,
-          headers: { "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(sec + 1), "Retry-After": new Date((sec + 1) * 1000).toUTCString() },
+          headers: {
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": String(sec + 1),
+            "Retry-After": new Date((sec + 1) * 1000).toUTCString(),
+          },
           body: { message: "slow down" },
         };
       }
       used++;
       answered++;
-      const headers = { "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": String(LIMIT - used), "X-RateLimit-Reset": String(sec + 1) };
+      const headers = {
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": String(LIMIT - used),
+        "X-RateLimit-Reset": String(sec + 1),
+      };
       if (req.method === "POST") return { ...spec202(store.submit(req.body)), headers };
       if (req.path.endsWith("/api/check")) {
         const r = resolve({ uprn: req.query.get("uprn") ?? undefined });
-        return r ? { headers, body: checkResult(r.uprn, r.address) } : { status: 404, headers, body: { error: { code: "property_not_found", message: "no" } } };
+        return r
+          ? { headers, body: checkResult(r.uprn, r.address) }
+          : { status: 404, headers, body: { error: { code: "property_not_found", message: "no" } } };
       }
-      if (req.path.endsWith("/api/addresses")) return { headers, body: { results: [{ uprn: U(1), address: "1 High Street, Leeds, LS1 4AP" }], total: 1 } };
+      if (req.path.endsWith("/api/addresses"))
+        return { headers, body: { results: [{ uprn: U(1), address: "1 High Street, Leeds, LS1 4AP" }], total: 1 } };
       const job = store.poll(req.path)!;
       const done = job.polls >= 2;
-      return { headers, body: { job_id: job.id, status: done ? "completed" : "processing", results: done ? job.props.map(indexedItem) : [] } };
+      return {
+        headers,
+        body: {
+          job_id: job.id,
+          status: done ? "completed" : "processing",
+          results: done ? job.props.map(indexedItem) : [],
+        },
+      };
     });
     const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
     const props = [...uprns(1, 5), { uprn: MISSING }, ...uprns(6, 6)];
@@ -238,7 +271,12 @@ describe("(1) rate limits announced other ways", () => {
         return {
           status: 429,
           headers: { "Retry-After": new Date(at).toUTCString(), "content-type": "application/problem+json" },
-          text: JSON.stringify({ type: "https://example.org/problems/too-many", title: "Too Many Requests", status: 429, detail: "Quota exceeded." }),
+          text: JSON.stringify({
+            type: "https://example.org/problems/too-many",
+            title: "Too Many Requests",
+            status: 429,
+            detail: "Quota exceeded.",
+          }),
         };
       }
       if (req.method === "POST") return spec202(store.submit(req.body));
@@ -260,7 +298,14 @@ describe("(1) rate limits announced other ways", () => {
 // ================================================================ (2) results not paginated
 
 describe("(2) all results in one JSON, items without index, job words queued -> running -> done", () => {
-  const props: Prop[] = [{ uprn: U(1) }, { postcode: "SW1A 2AA", address: "10 Downing Street" }, { uprn: MISSING }, { uprn: U(4) }, { postcode: "EC1A 1BB" }, { uprn: U(6) }];
+  const props: Prop[] = [
+    { uprn: U(1) },
+    { postcode: "SW1A 2AA", address: "10 Downing Street" },
+    { uprn: MISSING },
+    { uprn: U(4) },
+    { postcode: "EC1A 1BB" },
+    { uprn: U(6) },
+  ];
   const expected = [U(1), "200000000001", "!not_found", U(4), "200000000002", U(6)];
 
   function allInOne(item: (p: Prop) => Record<string, unknown>) {
@@ -277,8 +322,12 @@ describe("(2) all results in one JSON, items without index, job words queued -> 
   test("items echo their input (normalised by the server), in completion order", async () => {
     const s = await allInOne((p) => {
       const r = resolve(p);
-      const input = p.postcode ? { postcode: p.postcode.replace(/\s/g, "").toLowerCase(), address: p.address?.toUpperCase() } : { uprn: Number(p.uprn) };
-      return r ? { input, result: checkResult(r.uprn, r.address) } : { input, error: { code: "not_found", message: "No property." } };
+      const input = p.postcode
+        ? { postcode: p.postcode.replace(/\s/g, "").toLowerCase(), address: p.address?.toUpperCase() }
+        : { uprn: Number(p.uprn) };
+      return r
+        ? { input, result: checkResult(r.uprn, r.address) }
+        : { input, error: { code: "not_found", message: "No property." } };
     });
     const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
     expect(words(value)).toEqual(expected);
@@ -299,13 +348,19 @@ describe("(2) all results in one JSON, items without index, job words queued -> 
 // ================================================================ (3) cursor pagination
 
 describe("(3) pagination by cursor tokens, not page numbers", () => {
-  const props: Prop[] = [...uprns(1, 4), { postcode: "M1 1AE" }, ...uprns(6, 3), { uprn: MISSING }, U(10)].map((p) => (typeof p === "string" ? { uprn: p } : p));
+  const props: Prop[] = [...uprns(1, 4), { postcode: "M1 1AE" }, ...uprns(6, 3), { uprn: MISSING }, U(10)].map((p) =>
+    typeof p === "string" ? { uprn: p } : p,
+  );
   const expected = props.map((p) => (p.uprn === MISSING ? "!not_found" : (resolve(p)?.uprn ?? "?")));
   const SIZE = 3;
   const token = (i: number) => Buffer.from(`after:${i}`).toString("base64url");
   const untoken = (t: string | null) => (t ? Number(Buffer.from(t, "base64url").toString().split(":")[1]) : 0);
 
-  function cursorServer(link: (job: Job, cursor: string, s: Served) => Record<string, unknown>, item: (p: Prop, i: number) => Record<string, unknown>, doneWord = "completed") {
+  function cursorServer(
+    link: (job: Job, cursor: string, s: Served) => Record<string, unknown>,
+    item: (p: Prop, i: number) => Record<string, unknown>,
+    doneWord = "completed",
+  ) {
     const store = jobStore();
     let served: Served;
     return serve((req) => {
@@ -316,12 +371,22 @@ describe("(3) pagination by cursor tokens, not page numbers", () => {
       const running = job.polls === 1;
       const slice = running ? [] : job.props.slice(from, from + SIZE).map((p, k) => item(p, from + k));
       const more = !running && from + SIZE < job.props.length;
-      return { body: { status: running ? "processing" : doneWord, results: slice, ...(more ? link(job, token(from + SIZE), served) : {}) } };
+      return {
+        body: {
+          status: running ? "processing" : doneWord,
+          results: slice,
+          ...(more ? link(job, token(from + SIZE), served) : {}),
+        },
+      };
     }).then((s) => (served = s));
   }
 
   test("links.next as an absolute URL, items with index, job word 'succeeded'", async () => {
-    const s = await cursorServer((job, c, sv) => ({ links: { next: `${sv.baseUrl}/api/check/bulk/${job.id}/results?cursor=${c}` } }), indexedItem, "succeeded");
+    const s = await cursorServer(
+      (job, c, sv) => ({ links: { next: `${sv.baseUrl}/api/check/bulk/${job.id}/results?cursor=${c}` } }),
+      indexedItem,
+      "succeeded",
+    );
     const { value } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
     expect(words(value)).toEqual(expected);
     expect(s.count("GET")).toBe(1 + Math.ceil(props.length / SIZE));
@@ -333,7 +398,9 @@ describe("(3) pagination by cursor tokens, not page numbers", () => {
       (p) => {
         const r = resolve(p);
         // a postcode query's result names another uprn and has no postcode in its address: only its place tells
-        return r ? checkResult(r.uprn, p.postcode ? "5 Piccadilly, Manchester" : r.address) : { input: p, status: "not_found" };
+        return r
+          ? checkResult(r.uprn, p.postcode ? "5 Piccadilly, Manchester" : r.address)
+          : { input: p, status: "not_found" };
       },
     );
     const { value } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
@@ -344,7 +411,9 @@ describe("(3) pagination by cursor tokens, not page numbers", () => {
     const s = await cursorServer((_job, c) => ({ next: `?cursor=${c}` }), indexedItem);
     const { value } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
     expect(words(value)).toEqual(expected);
-    expect(s.log.filter((r) => r.method === "GET").every((r) => /^\/v1\/api\/check\/bulk\/[^/]+\/results$/.test(r.path))).toBe(true);
+    expect(
+      s.log.filter((r) => r.method === "GET").every((r) => /^\/v1\/api\/check\/bulk\/[^/]+\/results$/.test(r.path)),
+    ).toBe(true);
   });
 });
 
@@ -359,9 +428,13 @@ describe("(4) results_url absolute, or including the version segment", () => {
         if (req.method === "POST") {
           const job = store.submit(req.body);
           const path = `/v1/api/check/bulk/${job.id}/results`;
-          return { status: 202, body: { job_id: job.id, status: "processing", results_url: form === "absolute" ? origin + path : path } };
+          return {
+            status: 202,
+            body: { job_id: job.id, status: "processing", results_url: form === "absolute" ? origin + path : path },
+          };
         }
-        if (!req.path.startsWith("/v1/api/check/bulk/")) return { status: 404, body: { error: { code: "not_found", message: req.path } } };
+        if (!req.path.startsWith("/v1/api/check/bulk/"))
+          return { status: 404, body: { error: { code: "not_found", message: req.path } } };
         const job = store.poll(req.path)!;
         return { body: { status: "completed", results: job.props.map(indexedItem) } };
       });
@@ -385,12 +458,31 @@ describe("(5) error bodies in other shapes", () => {
       if (req.method === "POST") {
         const props = JSON.parse(req.body).properties as Prop[];
         if (props[0].uprn === U(50))
-          return { status: 401, headers: { "content-type": "application/problem+json" }, text: JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401, detail: "API key revoked." }) };
-        if (props[0].uprn === U(60)) return { status: 502, headers: { "content-type": "text/html" }, text: "<html><body><h1>502 Bad Gateway</h1>nginx</body></html>" };
+          return {
+            status: 401,
+            headers: { "content-type": "application/problem+json" },
+            text: JSON.stringify({
+              type: "about:blank",
+              title: "Unauthorized",
+              status: 401,
+              detail: "API key revoked.",
+            }),
+          };
+        if (props[0].uprn === U(60))
+          return {
+            status: 502,
+            headers: { "content-type": "text/html" },
+            text: "<html><body><h1>502 Bad Gateway</h1>nginx</body></html>",
+          };
         return spec202(store.submit(req.body));
       }
       if (req.path.includes("/bulk/")) {
-        if (proxyHiccups-- > 0) return { status: 503, headers: { "content-type": "text/html", "Retry-After": "0" }, text: "<!DOCTYPE html><title>Service Unavailable</title>" };
+        if (proxyHiccups-- > 0)
+          return {
+            status: 503,
+            headers: { "content-type": "text/html", "Retry-After": "0" },
+            text: "<!DOCTYPE html><title>Service Unavailable</title>",
+          };
         const job = store.poll(req.path)!;
         return { body: { status: "completed", results: job.props.map(indexedItem) } };
       }
@@ -398,17 +490,29 @@ describe("(5) error bodies in other shapes", () => {
         case U(1):
           return { status: 404, body: { message: "Property 1 not found" } };
         case U(2):
-          return { status: 404, body: { errors: [{ code: "property_not_found", message: "No property with that UPRN." }] } };
+          return {
+            status: 404,
+            body: { errors: [{ code: "property_not_found", message: "No property with that UPRN." }] },
+          };
         case U(3):
           return {
             status: 404,
             headers: { "content-type": "application/problem+json" },
-            text: JSON.stringify({ type: "https://example.org/problems/property-not-found", title: "Not Found", status: 404, detail: "UPRN 3 is unknown." }),
+            text: JSON.stringify({
+              type: "https://example.org/problems/property-not-found",
+              title: "Not Found",
+              status: 404,
+              detail: "UPRN 3 is unknown.",
+            }),
           };
         case U(4):
           return { status: 400, headers: { "content-type": "text/plain" }, text: "uprn must be digits" };
         case U(5):
-          return { status: 502, headers: { "content-type": "text/html" }, text: "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>" };
+          return {
+            status: 502,
+            headers: { "content-type": "text/html" },
+            text: "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>",
+          };
         case U(6):
           return { status: 404, text: "" };
         case U(7):
@@ -466,7 +570,10 @@ describe("(5) error bodies in other shapes", () => {
     expect(errorOf(out[4])!.message).toBe("API key revoked.");
     expect(s.count("POST") - before).toBe(1);
 
-    const out2 = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen([{ uprn: U(60) }, { uprn: U(61) }, { uprn: U(62) }], { plan: 2 });
+    const out2 = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(
+      [{ uprn: U(60) }, { uprn: U(61) }, { uprn: U(62) }],
+      { plan: 2 },
+    );
     expect(words(out2)).toEqual(["!server", "!server", U(62)]);
     expect(errorOf(out2[0])!.message).not.toMatch(/</);
   });
@@ -489,7 +596,13 @@ describe("(6) failed, cancelled and never-ending jobs", () => {
       const finished = job.props.slice(0, 3).map(indexedItem);
       return job.polls === 1
         ? { body: { status: "processing", processed_properties: 2, results: finished.slice(0, 2) } }
-        : { body: { status: "failed", error: { code: "worker_crashed", message: "The worker crashed." }, results: finished } };
+        : {
+            body: {
+              status: "failed",
+              error: { code: "worker_crashed", message: "The worker crashed." },
+              results: finished,
+            },
+          };
     });
     const props = [...uprns(1, 2), { uprn: MISSING }, ...uprns(4, 3)];
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
@@ -529,7 +642,9 @@ describe("(6) failed, cancelled and never-ending jobs", () => {
       return { body: { status: "paused", results: [indexedItem(job.props[0], 0)] } };
     });
     const jobTimeoutMs = 2000;
-    const { value: out, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 3), { jobTimeoutMs }));
+    const { value: out, ms } = await timed(() =>
+      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 3), { jobTimeoutMs }),
+    );
     expect(words(out)).toEqual([U(1), "!timeout", "!timeout"]);
     expect(ms).toBeGreaterThanOrEqual(jobTimeoutMs);
     // The deadline is confirmed by a poll, and polls of a job are at least RUN_POLICY.minGetSpacingMs apart.
@@ -563,7 +678,14 @@ describe("(7) check results with unknown words, extra and missing fields, other 
       if (req.method === "POST") return spec202(store.submit(req.body));
       if (req.path.endsWith("/api/check")) return { body: odd(req.query.get("uprn")!) };
       const job = store.poll(req.path)!;
-      return { body: { status: "completed", results: job.props.map((p, i) => (i === 1 ? { index: i, input: p, status: "completed", result: odd(p.uprn!) } : indexedItem(p, i))) } };
+      return {
+        body: {
+          status: "completed",
+          results: job.props.map((p, i) =>
+            i === 1 ? { index: i, input: p, status: "completed", result: odd(p.uprn!) } : indexedItem(p, i),
+          ),
+        },
+      };
     });
     const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
     const out = await client.screen(uprns(1, 3));
@@ -597,7 +719,14 @@ describe("(7) check results with unknown words, extra and missing fields, other 
 
 describe("(8) bulk submit answered 201 / 200, with extras, without results_url or estimated_completion", () => {
   const variants: [string, (job: Job) => Reply][] = [
-    ["201 with extra fields", (job) => ({ status: 201, headers: { Location: `/v1/api/check/bulk/${job.id}` }, body: { ...spec202(job).body as object, created_at: soon(0), links: { self: "x" }, priority: 3 } })],
+    [
+      "201 with extra fields",
+      (job) => ({
+        status: 201,
+        headers: { Location: `/v1/api/check/bulk/${job.id}` },
+        body: { ...(spec202(job).body as object), created_at: soon(0), links: { self: "x" }, priority: 3 },
+      }),
+    ],
     ["200 with job_id and status only", (job) => ({ status: 200, body: { job_id: job.id, status: "queued" } })],
     ["202 with job_id only", (job) => ({ status: 202, body: { job_id: job.id } })],
   ];
@@ -606,11 +735,14 @@ describe("(8) bulk submit answered 201 / 200, with extras, without results_url o
       const store = jobStore();
       const s = await serve((req) => {
         if (req.method === "POST") return answer(store.submit(req.body));
-        if (!/^\/v1\/api\/check\/bulk\/[^/]+\/results$/.test(req.path)) return { status: 404, body: { error: { code: "not_found", message: "no" } } };
+        if (!/^\/v1\/api\/check\/bulk\/[^/]+\/results$/.test(req.path))
+          return { status: 404, body: { error: { code: "not_found", message: "no" } } };
         const job = store.poll(req.path)!;
         return { body: { status: "completed", results: job.props.map(indexedItem) } };
       });
-      const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen([...uprns(1, 2), { uprn: MISSING }]));
+      const { value, ms } = await timed(() =>
+        createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen([...uprns(1, 2), { uprn: MISSING }]),
+      );
       expect(words(value)).toEqual([U(1), U(2), "!not_found"]);
       expect(s.count("POST")).toBe(1);
       expect(ms).toBeLessThan(3000);
@@ -623,13 +755,32 @@ describe("(8) bulk submit answered 201 / 200, with extras, without results_url o
 describe("(9) address lookups in other shapes", () => {
   const shapes: [string, unknown][] = [
     ["a bare array", [{ uprn: 200000000001, address: "10 Downing Street, London, SW1A 2AA" }]],
-    ["under addresses, with full_address / line_1 / post_town", { addresses: [{ uprn: 200000000001, full_address: "10 Downing Street, London, SW1A 2AA", line_1: "10 Downing Street", post_town: "London", postcode: "SW1A 2AA" }], count: 1 }],
-    ["under data, parts only", { data: [{ uprn: "200000000001", line_1: "10 Downing Street", post_town: "London", postcode: "SW1A 2AA" }] }],
+    [
+      "under addresses, with full_address / line_1 / post_town",
+      {
+        addresses: [
+          {
+            uprn: 200000000001,
+            full_address: "10 Downing Street, London, SW1A 2AA",
+            line_1: "10 Downing Street",
+            post_town: "London",
+            postcode: "SW1A 2AA",
+          },
+        ],
+        count: 1,
+      },
+    ],
+    [
+      "under data, parts only",
+      { data: [{ uprn: "200000000001", line_1: "10 Downing Street", post_town: "London", postcode: "SW1A 2AA" }] },
+    ],
   ];
   for (const [name, body] of shapes) {
     test(name, async () => {
       const s = await serve(() => ({ body }));
-      const list = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).lookupAddresses({ postcode: "SW1A 2AA" });
+      const list = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).lookupAddresses({
+        postcode: "SW1A 2AA",
+      });
       expect(list).toHaveLength(1);
       expect(list[0]).toMatchObject({ uprn: "200000000001", address: "10 Downing Street, London, SW1A 2AA" });
       expect(s.log[0].query.get("postcode")).toBe("SW1A 2AA");
@@ -637,7 +788,9 @@ describe("(9) address lookups in other shapes", () => {
   }
   test("no match as an empty bare array", async () => {
     const s = await serve(() => ({ body: [] }));
-    expect(await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).lookupAddresses({ query: "nowhere" })).toEqual([]);
+    expect(
+      await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).lookupAddresses({ query: "nowhere" }),
+    ).toEqual([]);
   });
 });
 
@@ -654,9 +807,16 @@ describe("(10, 11) network failures", () => {
         destroyed++;
         return { destroy: true };
       }
-      return { body: { status: job.polls >= 3 ? "completed" : "processing", results: job.polls >= 3 ? job.props.map(indexedItem) : [] } };
+      return {
+        body: {
+          status: job.polls >= 3 ? "completed" : "processing",
+          results: job.polls >= 3 ? job.props.map(indexedItem) : [],
+        },
+      };
     });
-    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen([...uprns(1, 3), { uprn: MISSING }]));
+    const { value, ms } = await timed(() =>
+      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen([...uprns(1, 3), { uprn: MISSING }]),
+    );
     expect(words(value)).toEqual([U(1), U(2), U(3), "!not_found"]);
     expect(destroyed).toBe(1);
     expect(s.count("POST")).toBe(1);
@@ -671,7 +831,9 @@ describe("(10, 11) network failures", () => {
       const job = store.poll(req.path)!;
       return { body: { status: "completed", results: job.props.map(indexedItem) } };
     });
-    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 5), { plan: 3 }));
+    const { value, ms } = await timed(() =>
+      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 5), { plan: 3 }),
+    );
     expect(words(value)).toEqual(["!network", "!network", "!network", U(4), U(5)]);
     expect(s.count("POST")).toBe(2);
     expect(ms).toBeLessThan(3000);
@@ -685,18 +847,33 @@ describe("(28) a 413 that names no cap, and links to another origin", () => {
       if (req.method === "POST") {
         const props = JSON.parse(req.body).properties as Prop[];
         sizes.push(props.length);
-        if (props.length > 300) return { status: 413, text: "<html><body>413 Request Entity Too Large</body></html>", headers: { "content-type": "text/html" } };
+        if (props.length > 300)
+          return {
+            status: 413,
+            text: "<html><body>413 Request Entity Too Large</body></html>",
+            headers: { "content-type": "text/html" },
+          };
         const id = `j${sizes.length}`;
         jobs413.set(id, props);
-        return { status: 202, body: { job_id: id, status: "processing", results_url: `/api/check/bulk/${id}/results` } };
+        return {
+          status: 202,
+          body: { job_id: id, status: "processing", results_url: `/api/check/bulk/${id}/results` },
+        };
       }
       const id = req.path.split("/")[5]; // /v1/api/check/bulk/<id>/results
-      return { body: { status: "completed", results: jobs413.get(id)!.map((p, index) => ({ index, result: checkResult(p.uprn!, "x") })) } };
+      return {
+        body: {
+          status: "completed",
+          results: jobs413.get(id)!.map((p, index) => ({ index, result: checkResult(p.uprn!, "x") })),
+        },
+      };
     });
     const jobs413 = new Map<string, Prop[]>();
     const props = Array.from({ length: 1500 }, (_v, i) => ({ uprn: U(i) }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { plan: 1000 });
-    expect(out.map((o) => ("result" in o ? o.result.uprn : JSON.stringify(o).slice(0, 80)))).toEqual(props.map((p) => p.uprn));
+    expect(out.map((o) => ("result" in o ? o.result.uprn : JSON.stringify(o).slice(0, 80)))).toEqual(
+      props.map((p) => p.uprn),
+    );
     // 1000 refused, 500 refused, 250 taken; the rest go as 250s without being refused first.
     expect(sizes).toEqual([1000, 500, 250, 250, 250, 250, 250, 250]);
   });
@@ -711,7 +888,11 @@ describe("(28) a 413 that names no cap, and links to another origin", () => {
     await new Promise<void>((r) => rawStorage.listen(0, "127.0.0.1", r));
     servers.push(rawStorage);
     const other = `http://127.0.0.1:${(rawStorage.address() as AddressInfo).port}/results/j1`;
-    const api = await serve((req) => (req.method === "POST" ? { status: 202, body: { job_id: "j1", status: "processing", results_url: other } } : { status: 500 }));
+    const api = await serve((req) =>
+      req.method === "POST"
+        ? { status: 202, body: { job_id: "j1", status: "processing", results_url: other } }
+        : { status: 500 },
+    );
     const out = await createClient({ baseUrl: api.baseUrl, apiKey: "secret-key", fetch }).screen([{ uprn: U(1) }]);
     expect(out[0]).toMatchObject({ result: { uprn: U(1) } });
     expect(seen).toEqual([undefined]);

@@ -34,11 +34,20 @@ test("in Scotland an F rating is not 'cannot be let', and the deposit counts wor
 });
 
 test("the results block: a Scottish row from its matched address, a Northern Irish one out of scope, a border district said", () => {
-  const scot = outputRow({ result }, AT, undefined, undefined, { country: rowCountry("", "", result.address), tenancyStart: "2027-01-01" });
+  const scot = outputRow({ result }, AT, undefined, undefined, {
+    country: rowCountry("", "", result.address),
+    tenancyStart: "2027-01-01",
+  });
   expect(scot[col("Next action")]).toContain("Scotland sets no minimum rating");
   expect(scot[col("Message")]).toBe("");
 
-  const ni = outputRow({ result: { ...result, address: "3 Lisburn Road, Belfast, BT7 1AA" } as CheckResult }, AT, undefined, undefined, { country: rowCountry("BT7 1AA") });
+  const ni = outputRow(
+    { result: { ...result, address: "3 Lisburn Road, Belfast, BT7 1AA" } as CheckResult },
+    AT,
+    undefined,
+    undefined,
+    { country: rowCountry("BT7 1AA") },
+  );
   expect(ni[col("Next action")]).toBe("");
   expect(ni[col("Window")]).toBe("");
   expect(ni[col("Message")]).toContain("Northern Ireland: its own law applies");

@@ -3,7 +3,15 @@
  * status, rating, window and per-row error, it answers in the service's shapes, and the demo key never reaches fetch.
  */
 import * as fs from "fs";
-import { createClient, nextObligation, outputHeaders, outputRow, parseCheckResult, readPropertyRows, type CheckResult } from "../../core";
+import {
+  createClient,
+  nextObligation,
+  outputHeaders,
+  outputRow,
+  parseCheckResult,
+  readPropertyRows,
+  type CheckResult,
+} from "../../core";
 import { DEMO_DATA } from "../../core/demo-data";
 import { DEMO_NOTE, demoProperties, demoReply, demoSampleTable, memoryJobStore } from "../../core/demo";
 import { buildDatasetFor, checkResultFor } from "../../sandbox/dataset";
@@ -37,7 +45,9 @@ test("every status of every check, every EPC rating and every window are in the 
   for (const c of ["epc", "gas_safety", "eicr", "licensing", "deposit_protection"]) {
     for (const s of ["pass", "warning", "fail", "not_required"]) expect(statuses).toContain(`${c}:${s}`);
   }
-  expect(new Set(props.map((p) => p.result.checks.epc.rating).filter(Boolean))).toEqual(new Set(["A", "B", "C", "D", "E", "F", "G"]));
+  expect(new Set(props.map((p) => p.result.checks.epc.rating).filter(Boolean))).toEqual(
+    new Set(["A", "B", "C", "D", "E", "F", "G"]),
+  );
   const windows = new Set(props.map((p) => nextObligation(parseOk(p.result), { today: TODAY })?.window ?? "none"));
   for (const w of ["Overdue", "Urgent", "Book", "Plan", "OK"]) expect(windows).toContain(w);
 });
@@ -89,16 +99,32 @@ test("over the client: a bulk screen of the sample table, with fetch never calle
 test("the service's shapes: 202 job, paged results, 404/409/400 error bodies, addresses", () => {
   const jobs = memoryJobStore();
   const base = "https://x.example/v1";
-  const sub = demoReply({ method: "POST", url: `${base}/api/check/bulk`, body: JSON.stringify({ properties: [{ uprn: "100023336956" }, { uprn: "1" }] }) }, { jobs });
+  const sub = demoReply(
+    {
+      method: "POST",
+      url: `${base}/api/check/bulk`,
+      body: JSON.stringify({ properties: [{ uprn: "100023336956" }, { uprn: "1" }] }),
+    },
+    { jobs },
+  );
   expect(sub.status).toBe(202);
   const job = JSON.parse(sub.text);
-  const res = JSON.parse(demoReply({ method: "GET", url: `${base}/api/check/bulk/${job.job_id}/results?page=1&per_page=1` }, { jobs }).text);
-  expect(res).toMatchObject({ status: "completed", total_properties: 2, total_pages: 2, results: [{ index: 0, status: "completed" }] });
+  const res = JSON.parse(
+    demoReply({ method: "GET", url: `${base}/api/check/bulk/${job.job_id}/results?page=1&per_page=1` }, { jobs }).text,
+  );
+  expect(res).toMatchObject({
+    status: "completed",
+    total_properties: 2,
+    total_pages: 2,
+    results: [{ index: 0, status: "completed" }],
+  });
   expect(res.next_page_url).toContain("page=2");
   const missing = demoReply({ method: "GET", url: `${base}/api/check/bulk/nope/results` }, { jobs });
   expect(missing.status).toBe(404);
   expect(JSON.parse(missing.text).error.code).toBe("job_not_found");
   expect(demoReply({ method: "GET", url: `${base}/api/check?uprn=12AB` }, { jobs }).status).toBe(400);
-  const addresses = JSON.parse(demoReply({ method: "GET", url: `${base}/api/addresses?postcode=sw1a2aa` }, { jobs }).text);
+  const addresses = JSON.parse(
+    demoReply({ method: "GET", url: `${base}/api/addresses?postcode=sw1a2aa` }, { jobs }).text,
+  );
   expect(addresses.results[0]).toMatchObject({ uprn: "100023336956", postcode: "SW1A 2AA" });
 });

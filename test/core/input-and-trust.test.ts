@@ -39,20 +39,39 @@ describe("header words a user writes", () => {
   });
 
   test("a UPRN column under a longer header is used, not left out for the postcode", () => {
-    const r = readPropertyRows([["Property UPRN", "Postcode"], ["100038854010", "E15 9UD"], ["", "E15 9UD"]]);
+    const r = readPropertyRows([
+      ["Property UPRN", "Postcode"],
+      ["100038854010", "E15 9UD"],
+      ["", "E15 9UD"],
+    ]);
     expect(r.rows.map((x) => x.property)).toEqual([{ uprn: "100038854010" }, { postcode: "E15 9UD" }]);
   });
 
   test("zero-width characters pasted from a web page do not make a valid cell invalid", () => {
-    const r = readPropertyRows([["\u200bUPRN", "Postcode"], ["\u200b100023336956", ""], ["", "SW1A 2AA\u200b"], ["\ufeff", ""]]);
-    expect(r.rows.map((x) => x.property ?? x.error?.code)).toEqual([{ uprn: "100023336956" }, { postcode: "SW1A 2AA" }, "empty_row"]);
+    const r = readPropertyRows([
+      ["\u200bUPRN", "Postcode"],
+      ["\u200b100023336956", ""],
+      ["", "SW1A 2AA\u200b"],
+      ["\ufeff", ""],
+    ]);
+    expect(r.rows.map((x) => x.property ?? x.error?.code)).toEqual([
+      { uprn: "100023336956" },
+      { postcode: "SW1A 2AA" },
+      "empty_row",
+    ]);
   });
 });
 
 describe("API keys", () => {
   test("a key with characters a header cannot carry is refused with a reason, not sent", () => {
-    expect(validateApiKey("sand••••••••onal")).toMatchObject({ ok: false, message: expect.stringMatching(/masked key/) });
-    expect(validateApiKey("live\u2011abc123")).toMatchObject({ ok: false, message: expect.stringMatching(/plain letters/) });
+    expect(validateApiKey("sand••••••••onal")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/masked key/),
+    });
+    expect(validateApiKey("live\u2011abc123")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/plain letters/),
+    });
     expect(validateApiKey("\u200blive_abc123\u200b")).toEqual({ ok: true, apiKey: "live_abc123" });
   });
 
@@ -85,15 +104,28 @@ describe("a 404 from a wrong base URL is not a missing property", () => {
     ["<html><body><h1>404 Not Found</h1></body></html>"],
     [JSON.stringify({ error: { code: "not_found", message: "No route GET /api/check." } })],
     [JSON.stringify({ message: "Route GET:/api/check not found", error: "Not Found", statusCode: 404 })],
-    [JSON.stringify({ message: "Route GET:/v1/api/check?uprn=100023336956 not found", error: "Not Found", statusCode: 404 })],
+    [
+      JSON.stringify({
+        message: "Route GET:/v1/api/check?uprn=100023336956 not found",
+        error: "Not Found",
+        statusCode: 404,
+      }),
+    ],
     [JSON.stringify({ detail: "Cannot GET /api/check?postcode=SW1A%202AA" })],
   ])("%s", (body) => {
     const r = interpretCheckResponse(404, {}, body, NOW);
-    expect(r).toMatchObject({ ok: false, error: { kind: "server", code: "endpoint_not_found", message: expect.stringMatching(/base URL/) } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { kind: "server", code: "endpoint_not_found", message: expect.stringMatching(/base URL/) },
+    });
   });
 
   test("a property's 404 stays one", () => {
-    for (const body of [JSON.stringify({ error: { code: "property_not_found", message: "No property with UPRN 1." } }), JSON.stringify({ message: "Property not found" }), ""]) {
+    for (const body of [
+      JSON.stringify({ error: { code: "property_not_found", message: "No property with UPRN 1." } }),
+      JSON.stringify({ message: "Property not found" }),
+      "",
+    ]) {
       expect(interpretCheckResponse(404, {}, body, NOW)).toMatchObject({ ok: false, error: { kind: "not_found" } });
     }
   });
@@ -113,14 +145,23 @@ test("kept values read back as dates (Apps Script gives Date objects) stay dates
   previous[0] = 65;
   previous[epcExpiry] = new Date("2031-10-26T23:00:00Z"); // 27 Oct 2031, midnight in a UTC+1 sheet
   previous[checkedAt] = new Date("2026-11-20T09:12:44Z");
-  const row = outputRow({ error: { kind: "network", code: "network", message: "Could not reach the service." } }, new Date(NOW).toISOString(), previous);
+  const row = outputRow(
+    { error: { kind: "network", code: "network", message: "Could not reach the service." } },
+    new Date(NOW).toISOString(),
+    previous,
+  );
   expect(row[0]).toBe(65);
   expect(row[epcExpiry]).toBe("2031-10-27");
   expect(row[checkedAt]).toBe("2026-11-20 09:12:44");
 });
 
 describe("bulk results", () => {
-  const job = { job_id: "bulk_1", status: "processing", total_properties: 2, results_url: "/api/check/bulk/bulk_1/results" };
+  const job = {
+    job_id: "bulk_1",
+    status: "processing",
+    total_properties: 2,
+    results_url: "/api/check/bulk/bulk_1/results",
+  };
   const result = (line: string, uprn: string) => ({
     uprn,
     address: `${line}, London, E15 9UD`,
@@ -131,11 +172,24 @@ describe("bulk results", () => {
   });
 
   test("unindexed results at look-alike addresses go to the row that named them, whatever their order", () => {
-    const props = [{ postcode: "E15 9UD", address: "2 Jubilee Road" }, { postcode: "E15 9UD", address: "42 Jubilee Road" }];
+    const props = [
+      { postcode: "E15 9UD", address: "2 Jubilee Road" },
+      { postcode: "E15 9UD", address: "42 Jubilee Road" },
+    ];
     const s = startJob(job, { offset: 0, count: 2, nowMs: NOW });
-    const page = interpretResultsResponse(200, {}, JSON.stringify({ status: "completed", results: [result("42 Jubilee Road", "42"), result("2 Jubilee Road", "2")] }), NOW);
+    const page = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify({
+        status: "completed",
+        results: [result("42 Jubilee Road", "42"), result("2 Jubilee Road", "2")],
+      }),
+      NOW,
+    );
     const step = acceptResultsPage(s, (page as any).value, NOW, props);
-    const uprnAt = Object.fromEntries(step.items.map((i) => [i.index, "result" in i.outcome ? i.outcome.result.uprn : "error"]));
+    const uprnAt = Object.fromEntries(
+      step.items.map((i) => [i.index, "result" in i.outcome ? i.outcome.result.uprn : "error"]),
+    );
     expect(uprnAt).toEqual({ 0: "2", 1: "42" });
   });
 
@@ -143,7 +197,18 @@ describe("bulk results", () => {
     const s = startJob(job, { offset: 0, count: 2, nowMs: NOW, jobTimeoutMs: 60_000 });
     const later = NOW + 12 * 60_000;
     expect(checkJobDeadline(s, later)).toBeNull(); // not seen since: poll first
-    const done = interpretResultsResponse(200, {}, JSON.stringify({ status: "completed", results: [{ index: 0, result: result("1 A Road", "1") }, { index: 1, result: result("2 A Road", "2") }] }), later);
+    const done = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify({
+        status: "completed",
+        results: [
+          { index: 0, result: result("1 A Road", "1") },
+          { index: 1, result: result("2 A Road", "2") },
+        ],
+      }),
+      later,
+    );
     const step = acceptResultsPage(s, (done as any).value, later);
     expect(step.state.status).toBe("completed");
     expect(step.items.every((i) => "result" in i.outcome)).toBe(true);
@@ -165,23 +230,54 @@ test("an address list keeps the total the service gave when it sends fewer", () 
 
 describe("messages for people", () => {
   test("no doubled full stops and no HTTP jargon from the service", () => {
-    const auth = describeError(serviceError("auth", "invalid_api_key", "The API key is not valid; send Authorization: Bearer <API key>."));
+    const auth = describeError(
+      serviceError("auth", "invalid_api_key", "The API key is not valid; send Authorization: Bearer <API key>."),
+    );
     expect(auth).not.toMatch(/Bearer|Authorization|\.\./);
     expect(auth).toMatch(/Settings/);
-    const limited = describeError({ ...serviceError("rate_limited", "rate_limited", "Rate limit exceeded, retry in 1 s."), retryAfterMs: 1000 });
+    const limited = describeError({
+      ...serviceError("rate_limited", "rate_limited", "Rate limit exceeded, retry in 1 s."),
+      retryAfterMs: 1000,
+    });
     expect(limited).toBe("The request limit of your plan is reached for now. Try again in 1 s.");
-    expect(describeError(serviceError("server", "internal_error", "Internal server error."))).toBe("The compliance service had a problem (Internal server error). Try again shortly.");
-    expect(describeError(serviceError("not_found", "property_not_found", "No property with UPRN 1."))).toBe("No property with UPRN 1. Check the UPRN or postcode in this row (Find a UPRN looks one up by address).");
-    for (const kind of ["auth", "forbidden", "rate_limited", "server", "network", "timeout", "not_found", "job_failed"] as const) {
+    expect(describeError(serviceError("server", "internal_error", "Internal server error."))).toBe(
+      "The compliance service had a problem (Internal server error). Try again shortly.",
+    );
+    expect(describeError(serviceError("not_found", "property_not_found", "No property with UPRN 1."))).toBe(
+      "No property with UPRN 1. Check the UPRN or postcode in this row (Find a UPRN looks one up by address).",
+    );
+    for (const kind of [
+      "auth",
+      "forbidden",
+      "rate_limited",
+      "server",
+      "network",
+      "timeout",
+      "not_found",
+      "job_failed",
+    ] as const) {
       expect(describeError(serviceError(kind, "x", "Something happened."))).not.toMatch(/\.\.|\s$/);
     }
   });
 });
 
 test("a base URL without an API version in its path gets one warning, the same in both hosts; no URL class needed", () => {
-  for (const ok of ["https://api.example.com/v1", "https://api.example.com/v1/", "http://localhost:3001/v2.1", "https://x.example/api/V1?a=1"]) expect(baseUrlVersionWarning(ok)).toBe("");
-  for (const site of ["https://api.example.com", "https://api.example.com/", "http://localhost:3001", "https://example.com/v1/docs"]) {
-    expect(baseUrlVersionWarning(site)).toMatch(/^ Its path does not end in an API version such as \/v1: check that it is the API's address/);
+  for (const ok of [
+    "https://api.example.com/v1",
+    "https://api.example.com/v1/",
+    "http://localhost:3001/v2.1",
+    "https://x.example/api/V1?a=1",
+  ])
+    expect(baseUrlVersionWarning(ok)).toBe("");
+  for (const site of [
+    "https://api.example.com",
+    "https://api.example.com/",
+    "http://localhost:3001",
+    "https://example.com/v1/docs",
+  ]) {
+    expect(baseUrlVersionWarning(site)).toMatch(
+      /^ Its path does not end in an API version such as \/v1: check that it is the API's address/,
+    );
   }
   expect(baseUrlVersionWarning("not a url")).toBe("");
 });

@@ -1,5 +1,15 @@
 /** The output table: one row per outcome, formula-safe text, colours, and nothing lost on a failed refresh. */
-import { OUTPUT_COLUMNS, STATUS_COLOURS, locateOutputColumns, outputHeaders, outputRow, safeCellText, serviceError, statusColour, statusColumnIndexes } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  STATUS_COLOURS,
+  locateOutputColumns,
+  outputHeaders,
+  outputRow,
+  safeCellText,
+  serviceError,
+  statusColour,
+  statusColumnIndexes,
+} from "../../core";
 
 const col = (h: string) => outputHeaders().indexOf(h);
 const result = {
@@ -42,9 +52,14 @@ test("text from the service never becomes a formula", () => {
 });
 
 test("a definitive error fills the status cells with error and says why", () => {
-  const row = outputRow({ error: serviceError("not_found", "property_not_found", "No property with UPRN 9.") }, "2026-11-22T10:00:00Z");
+  const row = outputRow(
+    { error: serviceError("not_found", "property_not_found", "No property with UPRN 9.") },
+    "2026-11-22T10:00:00Z",
+  );
   for (const i of statusColumnIndexes()) expect(row[i]).toBe("error");
-  expect(row[col("Message")]).toBe("No property with UPRN 9. Check the UPRN or postcode in this row (Find a UPRN looks one up by address).");
+  expect(row[col("Message")]).toBe(
+    "No property with UPRN 9. Check the UPRN or postcode in this row (Find a UPRN looks one up by address).",
+  );
   expect(row[col("Compliance score")]).toBe("");
 });
 
@@ -53,17 +68,29 @@ test("a transient failure keeps the previous values and says the refresh failed"
   const row = outputRow({ error: serviceError("server", "internal_error", "Boom.") }, "2026-11-22T10:00:00Z", previous);
   expect(row[col("Compliance score")]).toBe(64);
   expect(row[col("Checked at (UTC)")]).toBe("2026-11-01 10:00:00");
-  expect(row[col("Message")]).toMatch(/^Not refreshed at 2026-11-22 10:00:00: The compliance service had a problem \(Boom\)\. Try again shortly\. Values are from the previous check\.$/);
+  expect(row[col("Message")]).toMatch(
+    /^Not refreshed at 2026-11-22 10:00:00: The compliance service had a problem \(Boom\)\. Try again shortly\. Values are from the previous check\.$/,
+  );
   // a refused key is about the run, not the property: earlier values stay too
-  expect(outputRow({ error: serviceError("auth", "invalid_api_key", "Bad key.") }, "2026-11-22T10:00:00Z", previous)[col("Compliance score")]).toBe(64);
+  expect(
+    outputRow({ error: serviceError("auth", "invalid_api_key", "Bad key.") }, "2026-11-22T10:00:00Z", previous)[
+      col("Compliance score")
+    ],
+  ).toBe(64);
   // not found replaces them: they were for another property
-  expect(outputRow({ error: serviceError("not_found", "property_not_found", "Gone.") }, "2026-11-22T10:00:00Z", previous)[col("Compliance score")]).toBe("");
+  expect(
+    outputRow({ error: serviceError("not_found", "property_not_found", "Gone.") }, "2026-11-22T10:00:00Z", previous)[
+      col("Compliance score")
+    ],
+  ).toBe("");
   // previous text is made formula-safe again when kept
   const unsafe = [...previous];
   unsafe[col("Matched address")] = "=CMD()";
   expect(outputRow(undefined, "2026-11-22T10:00:00Z", unsafe)[col("Matched address")]).toBe("'=CMD()");
   // with nothing before, it is an error row
-  expect(outputRow({ error: serviceError("server", "internal_error", "Boom.") }, "2026-11-22T10:00:00Z")[col("EPC status")]).toBe("error");
+  expect(
+    outputRow({ error: serviceError("server", "internal_error", "Boom.") }, "2026-11-22T10:00:00Z")[col("EPC status")],
+  ).toBe("error");
 });
 
 test("colours for every status, and the block found again by its headers", () => {

@@ -39,7 +39,10 @@ const blockRows = ds.properties.slice(0, 2000).map((p) => {
 });
 
 /** A user's table of n rows (UPRN, Address, then our block); `uprnOf` lets rows share a UPRN. */
-function table(n: number, o: { offset?: number; uprnOf?: (i: number) => string; demo?: boolean } = {}): BlockProperty[] {
+function table(
+  n: number,
+  o: { offset?: number; uprnOf?: (i: number) => string; demo?: boolean } = {},
+): BlockProperty[] {
   const rows: Cell[][] = [];
   for (let i = 0; i < n; i++) {
     const { p, cells } = blockRows[((o.offset ?? 0) + i) % blockRows.length];
@@ -47,7 +50,13 @@ function table(n: number, o: { offset?: number; uprnOf?: (i: number) => string; 
     if (o.demo) block[H.indexOf("Message")] = `${DEMO_NOTE}.`;
     rows.push([o.uprnOf ? o.uprnOf(i) : p.uprn, `${p.address} #${i}`, ...block]);
   }
-  return blockProperties(rows, { blockColumn: 2, uprn: 0, address: 1, user: detectUserColumns(["UPRN", "Address"]), firstRow: 2 });
+  return blockProperties(rows, {
+    blockColumn: 2,
+    uprn: 0,
+    address: 1,
+    user: detectUserColumns(["UPRN", "Address"]),
+    firstRow: 2,
+  });
 }
 
 const OPTS = { today: TODAY, withinDays: 90 };
@@ -97,7 +106,7 @@ test("a table no longer found keeps its rows under its own heading, and the summ
   const first = buildPortfolioList([a, b], OPTS);
   const typed = typeNotes(first, 3);
   const bRows = openRows(first).filter((r) => r[col(first, "Table")] === "South").length;
-  const gone = buildPortfolioList([a, { ...b, props: null, problem: "the sheet \"South\" was deleted" }], OPTS, typed);
+  const gone = buildPortfolioList([a, { ...b, props: null, problem: 'the sheet "South" was deleted' }], OPTS, typed);
   const heading = gone.values.findIndex((r) => String(r[0]).startsWith(`${GONE_TITLE}: South`));
   expect(heading).toBeGreaterThan(0);
   expect(gone.values[heading][0]).toMatch(/deleted/);
@@ -109,7 +118,11 @@ test("a table no longer found keeps its rows under its own heading, and the summ
   expect(String(south[6])).toMatch(/^No longer found .*deleted.*: \d+ of its actions kept/);
   // The user deletes those rows: the heading goes with them.
   const cleared = gone.values.slice(0, heading - 1);
-  expect(buildPortfolioList([a, { ...b, props: null }], OPTS, cleared).values.some((r) => String(r[0]).startsWith(GONE_TITLE))).toBe(false);
+  expect(
+    buildPortfolioList([a, { ...b, props: null }], OPTS, cleared).values.some((r) =>
+      String(r[0]).startsWith(GONE_TITLE),
+    ),
+  ).toBe(false);
 });
 
 test("10,000 rows with 5 % duplicate UPRNs: every note survives a refresh and a sort, and the calendar's UIDs are unique", () => {
@@ -145,7 +158,9 @@ test("a column the user inserts anywhere in the list keeps its values on the sam
     return row;
   });
   // Done on an action not yet due: it stays open, ticked.
-  const future = sheet.findIndex((r, i) => i > 0 && typeof r[col(first, "Days left")] === "number" && (r[col(first, "Days left")] as number) >= 0);
+  const future = sheet.findIndex(
+    (r, i) => i > 0 && typeof r[col(first, "Days left")] === "number" && (r[col(first, "Days left")] as number) >= 0,
+  );
   sheet[future][col({ headers: sheet[0] as string[] }, "Done")] = true;
   const again = buildPortfolioList([t], OPTS, sheet);
   expect(again.headers[at]).toBe("Assigned to");
@@ -182,7 +197,11 @@ test("an action marked Done whose due date has passed is closed, with what was t
   expect(again.closed).toBe(1);
   expect(again.open).toBe(first.open - 1);
   const closed = again.values[again.closedTitleRow! + 1];
-  expect([closed[0], closed[col(again, "Done")], closed[col(again, "Action ID")]]).toEqual(["Closed", "yes", sheet[overdue][col(first, "Action ID")]]);
+  expect([closed[0], closed[col(again, "Done")], closed[col(again, "Action ID")]]).toEqual([
+    "Closed",
+    "yes",
+    sheet[overdue][col(first, "Action ID")],
+  ]);
 });
 
 test("demo results say so on the list, the summary and the calendar", () => {
@@ -194,7 +213,20 @@ test("demo results say so on the list, the summary and the calendar", () => {
   expect(summary.cells.flat().some((v) => String(v).startsWith(`${DEMO_NOTE}: 100 of 100`))).toBe(true);
   const cal = new ICAL.Component(ICAL.parse(actionCalendar(list, { nowIso: NOW.toISOString() })));
   expect(String(cal.getFirstPropertyValue("x-wr-calname"))).toContain("Demo data");
-  expect(runLogRow({ startedAt: "a", endedAt: "b", trigger: "manual", runBy: "", rows: 1, checked: 1, changed: 0, worse: 0, errors: 0, demo: true })[11]).toBe(`${DEMO_NOTE}.`);
+  expect(
+    runLogRow({
+      startedAt: "a",
+      endedAt: "b",
+      trigger: "manual",
+      runBy: "",
+      rows: 1,
+      checked: 1,
+      changed: 0,
+      worse: 0,
+      errors: 0,
+      demo: true,
+    })[11],
+  ).toBe(`${DEMO_NOTE}.`);
 });
 
 test("the calendar carries no control characters: a lone carriage return in an address is a line break", () => {

@@ -18,7 +18,10 @@ interface Logged {
 }
 
 /** A loopback service whose results URL answers as `onResults` says; it logs each request at the virtual time. */
-async function loopback(clock: { now: number }, onResults: (n: number) => { status: number; headers?: Record<string, string> } | "results") {
+async function loopback(
+  clock: { now: number },
+  onResults: (n: number) => { status: number; headers?: Record<string, string> } | "results",
+) {
   const log: Logged[] = [];
   let gets = 0;
   const server = http.createServer((req, res) => {
@@ -29,10 +32,20 @@ async function loopback(clock: { now: number }, onResults: (n: number) => { stat
         res.writeHead(status, { "content-type": "application/json", ...headers });
         res.end(JSON.stringify(body));
       };
-      if (req.method === "POST") return send(202, { job_id: "job1", status: "processing", total_properties: UPRNS.length, results_url: "/api/check/bulk/job1/results" });
+      if (req.method === "POST")
+        return send(202, {
+          job_id: "job1",
+          status: "processing",
+          total_properties: UPRNS.length,
+          results_url: "/api/check/bulk/job1/results",
+        });
       const answer = onResults(++gets);
       if (answer === "results") {
-        return send(200, { job_id: "job1", status: "completed", results: UPRNS.map((u, index) => ({ index, status: "completed", result: checkResultFor(ds.byUprn.get(u)!) })) });
+        return send(200, {
+          job_id: "job1",
+          status: "completed",
+          results: UPRNS.map((u, index) => ({ index, status: "completed", result: checkResultFor(ds.byUprn.get(u)!) })),
+        });
       }
       send(answer.status, { error: { code: "rate_limit_exceeded", message: "Too many requests" } }, answer.headers);
     });
@@ -98,7 +111,9 @@ describe("run policy under 429", () => {
 
   test("a Retry-After longer than the pause threshold pauses the run until then; no request goes out before it has passed", async () => {
     const clock = { now: Date.parse("2026-11-24T09:00:00Z") };
-    const svc = await loopback(clock, (n) => (n === 1 ? { status: 429, headers: { "retry-after": "3600" } } : "results"));
+    const svc = await loopback(clock, (n) =>
+      n === 1 ? { status: 429, headers: { "retry-after": "3600" } } : "results",
+    );
     try {
       const state = createRun(rows(), { plan: "professional", nowMs: clock.now });
       const written = new Set<number>();

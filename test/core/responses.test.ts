@@ -28,11 +28,31 @@ const result = (uprn: string) => ({
 
 describe("error bodies", () => {
   const cases: [number, string, { kind: string; code: string; message: RegExp }][] = [
-    [401, JSON.stringify({ error: { code: "invalid_api_key", message: "Key not recognised." } }), { kind: "auth", code: "invalid_api_key", message: /Key not recognised/ }],
-    [403, JSON.stringify({ code: "plan", message: "Upgrade." }), { kind: "forbidden", code: "plan", message: /Upgrade/ }],
-    [404, JSON.stringify({ error: "not_found", message: "No property." }), { kind: "not_found", code: "not_found", message: /No property/ }],
-    [400, JSON.stringify({ detail: "uprn or postcode required" }), { kind: "invalid_input", code: "http_400", message: /required/ }],
-    [422, JSON.stringify({ errors: [{ code: "bad", message: "Bad thing." }] }), { kind: "invalid_input", code: "bad", message: /Bad thing/ }],
+    [
+      401,
+      JSON.stringify({ error: { code: "invalid_api_key", message: "Key not recognised." } }),
+      { kind: "auth", code: "invalid_api_key", message: /Key not recognised/ },
+    ],
+    [
+      403,
+      JSON.stringify({ code: "plan", message: "Upgrade." }),
+      { kind: "forbidden", code: "plan", message: /Upgrade/ },
+    ],
+    [
+      404,
+      JSON.stringify({ error: "not_found", message: "No property." }),
+      { kind: "not_found", code: "not_found", message: /No property/ },
+    ],
+    [
+      400,
+      JSON.stringify({ detail: "uprn or postcode required" }),
+      { kind: "invalid_input", code: "http_400", message: /required/ },
+    ],
+    [
+      422,
+      JSON.stringify({ errors: [{ code: "bad", message: "Bad thing." }] }),
+      { kind: "invalid_input", code: "bad", message: /Bad thing/ },
+    ],
     [409, "", { kind: "ambiguous", code: "http_409", message: /Several properties/ }],
     [502, "<html>Bad gateway</html>", { kind: "server", code: "http_502", message: /HTTP 502/ }],
     [500, "plain text failure", { kind: "server", code: "http_500", message: /plain text failure/ }],
@@ -63,14 +83,27 @@ describe("error bodies", () => {
   });
 
   test("a result with a bad date is malformed; a missing member is a warning", () => {
-    const bad = interpretCheckResponse(200, {}, JSON.stringify({ ...result("1"), checks: { epc: { status: "pass", expiry: "01/02/2030" } } }), NOW);
-    expect(bad).toMatchObject({ ok: false, error: { kind: "malformed_response", message: expect.stringMatching(/checks\.epc\.expiry/) } });
+    const bad = interpretCheckResponse(
+      200,
+      {},
+      JSON.stringify({ ...result("1"), checks: { epc: { status: "pass", expiry: "01/02/2030" } } }),
+      NOW,
+    );
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { kind: "malformed_response", message: expect.stringMatching(/checks\.epc\.expiry/) },
+    });
     const partial = interpretCheckResponse(200, {}, JSON.stringify(result("1")), NOW);
     expect(partial.ok && partial.warnings).toContain("the service returned no gas_safety check");
   });
 
   test("unknown status words and extra fields pass through", () => {
-    const r = interpretCheckResponse(200, {}, JSON.stringify({ ...result("1"), extra: 1, checks: { epc: { status: "exempt", rating: "C", note: "x" } } }), NOW);
+    const r = interpretCheckResponse(
+      200,
+      {},
+      JSON.stringify({ ...result("1"), extra: 1, checks: { epc: { status: "exempt", rating: "C", note: "x" } } }),
+      NOW,
+    );
     expect(r.ok && r.value.checks.epc).toEqual({ status: "exempt", rating: "C", note: "x" });
     expect(r.ok && (r.value as Record<string, unknown>).extra).toBe(1);
   });
@@ -87,8 +120,15 @@ describe("rate-limit headers", () => {
     expect(parseRateLimit({ "Retry-After": new Date(NOW + 7000).toUTCString() }, NOW).retryAfterMs).toBe(7000);
   });
   test("waits only when the window is spent", () => {
-    expect(waitBeforeNextRequest(parseRateLimit({ "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "30" }, NOW), NOW)).toBe(0);
-    expect(waitBeforeNextRequest(parseRateLimit({ "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "30" }, NOW), NOW + 10000)).toBe(20000);
+    expect(
+      waitBeforeNextRequest(parseRateLimit({ "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "30" }, NOW), NOW),
+    ).toBe(0);
+    expect(
+      waitBeforeNextRequest(
+        parseRateLimit({ "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "30" }, NOW),
+        NOW + 10000,
+      ),
+    ).toBe(20000);
     expect(waitBeforeNextRequest(parseRateLimit({}, NOW), NOW)).toBe(0);
     expect(waitBeforeNextRequest(undefined, NOW)).toBe(0);
   });
@@ -101,15 +141,35 @@ describe("rate-limit headers", () => {
 describe("requests", () => {
   const cfg = { baseUrl: "https://api.example.com/v1", apiKey: "key" };
   test("base URL with or without a trailing slash; results_url relative, /v1-prefixed or absolute", () => {
-    expect(resolveServiceUrl("https://a.b/v1/", "/api/check/bulk/bulk_1/results")).toBe("https://a.b/v1/api/check/bulk/bulk_1/results");
-    expect(resolveServiceUrl("https://a.b/v1", "/v1/api/check/bulk/bulk_1/results?page=2")).toBe("https://a.b/v1/api/check/bulk/bulk_1/results?page=2");
+    expect(resolveServiceUrl("https://a.b/v1/", "/api/check/bulk/bulk_1/results")).toBe(
+      "https://a.b/v1/api/check/bulk/bulk_1/results",
+    );
+    expect(resolveServiceUrl("https://a.b/v1", "/v1/api/check/bulk/bulk_1/results?page=2")).toBe(
+      "https://a.b/v1/api/check/bulk/bulk_1/results?page=2",
+    );
     expect(resolveServiceUrl("https://a.b/v1", "https://c.d/x")).toBe("https://c.d/x");
-    expect(buildBulkResultsRequest(cfg, "api/check/bulk/bulk_1/results").url).toBe("https://api.example.com/v1/api/check/bulk/bulk_1/results");
+    expect(buildBulkResultsRequest(cfg, "api/check/bulk/bulk_1/results").url).toBe(
+      "https://api.example.com/v1/api/check/bulk/bulk_1/results",
+    );
   });
   test("bulk body, JSON content type, bearer key", () => {
-    const r = buildBulkSubmitRequest(cfg, [{ uprn: "1", postcode: "ignored" }, { postcode: "M1 1AE", address: "1 A St" }], { checks: ["epc"] });
-    expect(r).toMatchObject({ method: "POST", url: "https://api.example.com/v1/api/check/bulk", headers: { Authorization: "Bearer key", "Content-Type": "application/json" } });
-    expect(JSON.parse(r.body!)).toEqual({ properties: [{ uprn: "1" }, { postcode: "M1 1AE", address: "1 A St" }], checks: ["epc"] });
+    const r = buildBulkSubmitRequest(
+      cfg,
+      [
+        { uprn: "1", postcode: "ignored" },
+        { postcode: "M1 1AE", address: "1 A St" },
+      ],
+      { checks: ["epc"] },
+    );
+    expect(r).toMatchObject({
+      method: "POST",
+      url: "https://api.example.com/v1/api/check/bulk",
+      headers: { Authorization: "Bearer key", "Content-Type": "application/json" },
+    });
+    expect(JSON.parse(r.body!)).toEqual({
+      properties: [{ uprn: "1" }, { postcode: "M1 1AE", address: "1 A St" }],
+      checks: ["epc"],
+    });
   });
   test("free text with & # + and non-ASCII is encoded", () => {
     expect(buildAddressLookupRequest(cfg, { query: "Flat 1 & 2 #3 + Zoë's" }).url).toBe(
@@ -129,32 +189,90 @@ describe("requests", () => {
 
 describe("address lists", () => {
   test("results, addresses or a bare array; alternative field names", () => {
-    const a = interpretAddressResponse(200, {}, JSON.stringify({ results: [{ uprn: "1", address: "1 A St, Town, M1 1AE", postcode: "M1 1AE" }] }), NOW);
-    const b = interpretAddressResponse(200, {}, JSON.stringify([{ uprn: 2, line_1: "2 B St", post_town: "Leeds", postcode: "LS6 1AA" }]), NOW);
+    const a = interpretAddressResponse(
+      200,
+      {},
+      JSON.stringify({ results: [{ uprn: "1", address: "1 A St, Town, M1 1AE", postcode: "M1 1AE" }] }),
+      NOW,
+    );
+    const b = interpretAddressResponse(
+      200,
+      {},
+      JSON.stringify([{ uprn: 2, line_1: "2 B St", post_town: "Leeds", postcode: "LS6 1AA" }]),
+      NOW,
+    );
     expect(a.ok && a.value[0]).toMatchObject({ uprn: "1", address: "1 A St, Town, M1 1AE" });
     expect(b.ok && b.value[0]).toMatchObject({ uprn: "2", address: "2 B St, Leeds, LS6 1AA", town: "Leeds" });
   });
 });
 
 describe("bulk results shapes", () => {
-  const job = { job_id: "bulk_1", status: "processing", total_properties: 3, estimated_completion: new Date(NOW).toISOString(), results_url: "/api/check/bulk/bulk_1/results" };
+  const job = {
+    job_id: "bulk_1",
+    status: "processing",
+    total_properties: 3,
+    estimated_completion: new Date(NOW).toISOString(),
+    results_url: "/api/check/bulk/bulk_1/results",
+  };
   const props = [{ uprn: "11" }, { uprn: "22" }, { postcode: "M1 1AE" }];
 
   test("the sandbox shape: indexed items over pages", () => {
     let s = startJob(job, { offset: 10, count: 3, nowMs: NOW });
-    const p1 = interpretResultsResponse(200, {}, JSON.stringify({ status: "processing", page: 1, per_page: 2, total_pages: 2, next_page_url: "/api/check/bulk/bulk_1/results?page=2&per_page=2", processed_properties: 1, results: [{ index: 0, status: "completed", result: result("11") }] }), NOW);
+    const p1 = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify({
+        status: "processing",
+        page: 1,
+        per_page: 2,
+        total_pages: 2,
+        next_page_url: "/api/check/bulk/bulk_1/results?page=2&per_page=2",
+        processed_properties: 1,
+        results: [{ index: 0, status: "completed", result: result("11") }],
+      }),
+      NOW,
+    );
     expect(p1.ok).toBe(true);
     let step = acceptResultsPage(s, (p1 as any).value, NOW, props);
     expect(step.items.map((i) => i.index)).toEqual([10]);
     expect(step.done).toBe(false);
     expect(step.state.cursor).toBe(job.results_url); // page not full yet: stay
     expect(step.waitMs).toBeGreaterThan(0);
-    const p1b = interpretResultsResponse(200, {}, JSON.stringify({ status: "processing", page: 1, per_page: 2, total_pages: 2, next_page_url: "/api/check/bulk/bulk_1/results?page=2&per_page=2", results: [{ index: 0, result: result("11") }, { index: 1, status: "error", error: { code: "property_not_found", message: "none" } }] }), NOW);
+    const p1b = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify({
+        status: "processing",
+        page: 1,
+        per_page: 2,
+        total_pages: 2,
+        next_page_url: "/api/check/bulk/bulk_1/results?page=2&per_page=2",
+        results: [
+          { index: 0, result: result("11") },
+          { index: 1, status: "error", error: { code: "property_not_found", message: "none" } },
+        ],
+      }),
+      NOW,
+    );
     step = acceptResultsPage(step.state, (p1b as any).value, NOW, props);
-    expect(step.items).toEqual([{ index: 11, outcome: { error: expect.objectContaining({ kind: "not_found", code: "property_not_found" }) } }]);
+    expect(step.items).toEqual([
+      { index: 11, outcome: { error: expect.objectContaining({ kind: "not_found", code: "property_not_found" }) } },
+    ]);
     expect(step.state.cursor).toContain("page=2");
     expect(step.waitMs).toBe(0);
-    const p2 = interpretResultsResponse(200, {}, JSON.stringify({ status: "completed", page: 2, per_page: 2, total_pages: 2, next_page_url: null, results: [{ index: 2, result: result("33") }] }), NOW);
+    const p2 = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify({
+        status: "completed",
+        page: 2,
+        per_page: 2,
+        total_pages: 2,
+        next_page_url: null,
+        results: [{ index: 2, result: result("33") }],
+      }),
+      NOW,
+    );
     step = acceptResultsPage(step.state, (p2 as any).value, NOW, props);
     expect(step.done).toBe(true);
     expect(step.state.status).toBe("completed");
@@ -165,17 +283,31 @@ describe("bulk results shapes", () => {
 
   test("no indexes: matched by input echo or uprn; bare results; completed word variants", () => {
     const s = startJob({ ...job, estimated_completion: undefined }, { offset: 0, count: 3, nowMs: NOW });
-    const body = { state: "done", items: [{ input: { postcode: "m1 1ae" }, result: result("33") }, result("22"), { property: { uprn: "011" }, error: "not_found" }] };
+    const body = {
+      state: "done",
+      items: [
+        { input: { postcode: "m1 1ae" }, result: result("33") },
+        result("22"),
+        { property: { uprn: "011" }, error: "not_found" },
+      ],
+    };
     const page = interpretResultsResponse(200, {}, JSON.stringify(body), NOW);
     const step = acceptResultsPage(s, (page as any).value, NOW, props);
     expect(step.done).toBe(true);
-    const byIndex = Object.fromEntries(step.items.map((i) => [i.index, "result" in i.outcome ? i.outcome.result.uprn : i.outcome.error.kind]));
+    const byIndex = Object.fromEntries(
+      step.items.map((i) => [i.index, "result" in i.outcome ? i.outcome.result.uprn : i.outcome.error.kind]),
+    );
     expect(byIndex).toEqual({ 0: "not_found", 1: "22", 2: "33" });
   });
 
   test("a bare array on a finished job is placed by position", () => {
     const s = startJob(job, { offset: 0, count: 2, nowMs: NOW });
-    const page = interpretResultsResponse(200, {}, JSON.stringify([{ result: { ...result("x"), uprn: undefined } }, { error: { message: "gone" } }]), NOW);
+    const page = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify([{ result: { ...result("x"), uprn: undefined } }, { error: { message: "gone" } }]),
+      NOW,
+    );
     const step = acceptResultsPage(s, (page as any).value, NOW);
     expect(step.items.map((i) => i.index)).toEqual([0, 1]);
     expect(step.items[0].outcome).toMatchObject({ error: { kind: "malformed_response" } });
@@ -183,24 +315,46 @@ describe("bulk results shapes", () => {
 
   test("a failed job keeps what finished and fails the rest; a missing result is said", () => {
     const s = startJob(job, { offset: 0, count: 3, nowMs: NOW });
-    const page = interpretResultsResponse(200, {}, JSON.stringify({ status: "failed", error: { code: "job_failed", message: "Worker crashed." }, results: [{ index: 0, result: result("11") }] }), NOW);
+    const page = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify({
+        status: "failed",
+        error: { code: "job_failed", message: "Worker crashed." },
+        results: [{ index: 0, result: result("11") }],
+      }),
+      NOW,
+    );
     const step = acceptResultsPage(s, (page as any).value, NOW);
     expect(step.state.status).toBe("failed");
-    expect(step.items.map((i) => ("result" in i.outcome ? "ok" : i.outcome.error.message))).toEqual(["ok", "Worker crashed.", "Worker crashed."]);
-    const done = interpretResultsResponse(200, {}, JSON.stringify({ status: "completed", results: [{ index: 0, result: result("11") }] }), NOW);
+    expect(step.items.map((i) => ("result" in i.outcome ? "ok" : i.outcome.error.message))).toEqual([
+      "ok",
+      "Worker crashed.",
+      "Worker crashed.",
+    ]);
+    const done = interpretResultsResponse(
+      200,
+      {},
+      JSON.stringify({ status: "completed", results: [{ index: 0, result: result("11") }] }),
+      NOW,
+    );
     const step2 = acceptResultsPage(startJob(job, { offset: 0, count: 2, nowMs: NOW }), (done as any).value, NOW);
     expect(step2.items[1].outcome).toMatchObject({ error: { code: "missing_result" } });
   });
 
   test("a results envelope of the wrong shape is a malformed response, not a crash", () => {
     for (const body of [{ status: "completed", results: "oops" }, { status: 3 }, "text", { total_properties: -1 }]) {
-      expect(interpretResultsResponse(200, {}, JSON.stringify(body), NOW)).toMatchObject({ ok: false, error: { kind: "malformed_response" } });
+      expect(interpretResultsResponse(200, {}, JSON.stringify(body), NOW)).toMatchObject({
+        ok: false,
+        error: { kind: "malformed_response" },
+      });
     }
   });
 
   test("an unknown job word is treated as running, until the deadline", () => {
     const s = startJob(job, { offset: 0, count: 1, nowMs: NOW, jobTimeoutMs: 1000 });
-    const page = (interpretResultsResponse(200, {}, JSON.stringify({ status: "thinking", results: [] }), NOW) as any).value;
+    const page = (interpretResultsResponse(200, {}, JSON.stringify({ status: "thinking", results: [] }), NOW) as any)
+      .value;
     expect(acceptResultsPage(s, page, NOW + 500).done).toBe(false);
     const late = acceptResultsPage(s, page, NOW + 5000);
     expect(late.done).toBe(true);
@@ -227,7 +381,10 @@ describe("what a malformed answer is reported as (zod/mini has no English messag
     [{ ...good, uprn: "" }, "uprn: expected a non-empty string"],
     [{ ...good, uprn: true }, "uprn: expected string"],
     [{ ...good, compliance_score: "high" }, "compliance_score: expected number"],
-    [{ ...good, checks: { epc: { status: "pass", expiry: "1/2/2030" } } }, "checks.epc.expiry: expected a YYYY-MM-DD date"],
+    [
+      { ...good, checks: { epc: { status: "pass", expiry: "1/2/2030" } } },
+      "checks.epc.expiry: expected a YYYY-MM-DD date",
+    ],
     [{ ...good, checks: { epc: { rating: "C" } } }, "checks.epc.status: expected string"],
     [{ ...good, checks: "none" }, "checks: expected object"],
     [{ ...good, compliance_score: "high" }, "compliance_score: expected number"],
@@ -237,12 +394,25 @@ describe("what a malformed answer is reported as (zod/mini has no English messag
   });
 
   test("the tolerant cases still pass: numeric UPRN, timestamp dates, null members, extra fields", () => {
-    const parsed = parseCheckResult({ uprn: 100023336956, extra: 1, checks: { epc: { status: "pass", expiry: "2030-01-01T00:00:00Z" }, eicr: null } }, ["epc"]);
-    expect(parsed).toEqual({ ok: true, warnings: [], value: { uprn: "100023336956", extra: 1, checks: { epc: { status: "pass", expiry: "2030-01-01" } } } });
+    const parsed = parseCheckResult(
+      { uprn: 100023336956, extra: 1, checks: { epc: { status: "pass", expiry: "2030-01-01T00:00:00Z" }, eicr: null } },
+      ["epc"],
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      warnings: [],
+      value: { uprn: "100023336956", extra: 1, checks: { epc: { status: "pass", expiry: "2030-01-01" } } },
+    });
   });
 
   test("a bulk job without an id, and one with a negative count", () => {
-    expect(parseBulkJob({ status: "queued" })).toEqual({ ok: false, message: "Malformed bulk job: job_id: expected string" });
-    expect(parseBulkJob({ job_id: "j", total_properties: -1 })).toEqual({ ok: false, message: "Malformed bulk job: total_properties: expected at least 0" });
+    expect(parseBulkJob({ status: "queued" })).toEqual({
+      ok: false,
+      message: "Malformed bulk job: job_id: expected string",
+    });
+    expect(parseBulkJob({ job_id: "j", total_properties: -1 })).toEqual({
+      ok: false,
+      message: "Malformed bulk job: total_properties: expected at least 0",
+    });
   });
 });

@@ -1,21 +1,43 @@
 /** Sheet values to properties: header detection, UPRN and postcode rules, per-row errors, duplicates. */
-import { detectColumns, detectColumnsInSelection, fanOut, wholeTableSelected, planScreening, readPropertyRows, rowsOfWholeTable, serviceError } from "../../core";
+import {
+  detectColumns,
+  detectColumnsInSelection,
+  fanOut,
+  wholeTableSelected,
+  planScreening,
+  readPropertyRows,
+  rowsOfWholeTable,
+  serviceError,
+} from "../../core";
 
 describe("readPropertyRows", () => {
   test("finds columns by header in any order and case", () => {
-    expect(detectColumns(["Tenant", "Post code", "UPRN", "Address line 1"])).toEqual({ postcode: 1, uprn: 2, address: 3 });
+    expect(detectColumns(["Tenant", "Post code", "UPRN", "Address line 1"])).toEqual({
+      postcode: 1,
+      uprn: 2,
+      address: 3,
+    });
     expect(detectColumns(["Property reference", "Postal code"])).toEqual({ uprn: 0, postcode: 1 });
     expect(detectColumns(["Name", "Rent"])).toBeNull();
   });
 
   test("reports a missing UPRN/Postcode column instead of guessing", () => {
-    const r = readPropertyRows([["Name", "Rent"], ["a", 1]]);
+    const r = readPropertyRows([
+      ["Name", "Rent"],
+      ["a", 1],
+    ]);
     expect(r.rows).toEqual([]);
     expect(r.problem).toMatch(/No UPRN or Postcode column/);
   });
 
   test("explicit mapping without a header row", () => {
-    const r = readPropertyRows([["x", "100023336956"], ["y", "12"]], { mapping: { uprn: 1 } });
+    const r = readPropertyRows(
+      [
+        ["x", "100023336956"],
+        ["y", "12"],
+      ],
+      { mapping: { uprn: 1 } },
+    );
     expect(r.headerRow).toBeNull();
     expect(r.rows.map((x) => x.property)).toEqual([{ uprn: "100023336956" }, { uprn: "12" }]);
   });
@@ -102,7 +124,9 @@ describe("planScreening and fanOut", () => {
 
   test("fans each outcome out to every row that asked, keeping row order", () => {
     const plan = planScreening(rows, { plan: "professional" });
-    const outcomes = plan.properties.map((p) => ({ error: serviceError("not_found", "property_not_found", `no ${p.uprn}`) }));
+    const outcomes = plan.properties.map((p) => ({
+      error: serviceError("not_found", "property_not_found", `no ${p.uprn}`),
+    }));
     const perRow = fanOut(plan, rows, outcomes);
     expect(perRow).toHaveLength(rows.length);
     perRow.slice(0, 25).forEach((o, i) => expect(o && "error" in o && o.error.message).toBe(`no ${1000 + (i % 10)}`));
@@ -113,11 +137,21 @@ describe("planScreening and fanOut", () => {
 describe("cells a new user's sheets hold (found by test/gsheets/explore.test.ts; core, so Excel reads them alike)", () => {
   test("a text UPRN ending in .0 (a CSV from a number column) is that UPRN; 12.5 is not", () => {
     const r = readPropertyRows([["UPRN"], ["100023336956.0"], ["100023336956.00"], ["12.5"]]);
-    expect(r.rows.map((x) => x.property?.uprn ?? x.error?.code)).toEqual(["100023336956", "100023336956", "invalid_uprn"]);
+    expect(r.rows.map((x) => x.property?.uprn ?? x.error?.code)).toEqual([
+      "100023336956",
+      "100023336956",
+      "invalid_uprn",
+    ]);
   });
 
   test("a placeholder in the UPRN column beside a postcode: checked by the postcode, with a note; without one, the row's own message", () => {
-    const r = readPropertyRows([["UPRN", "Postcode", "Address"], ["TBC", "sw1a 2aa", "10 Downing Street"], ["N/A", "E15 9UD", ""], ["-", "", ""], ["TBC", "", ""]]);
+    const r = readPropertyRows([
+      ["UPRN", "Postcode", "Address"],
+      ["TBC", "sw1a 2aa", "10 Downing Street"],
+      ["N/A", "E15 9UD", ""],
+      ["-", "", ""],
+      ["TBC", "", ""],
+    ]);
     expect(r.rows[0].property).toEqual({ postcode: "SW1A 2AA", address: "10 Downing Street" });
     expect(r.rows[0].note).toMatch(/UPRN cell "TBC" is not a UPRN, so the row was checked by its postcode/);
     expect(r.rows[1].property).toEqual({ postcode: "E15 9UD" });
@@ -126,13 +160,24 @@ describe("cells a new user's sheets hold (found by test/gsheets/explore.test.ts;
   });
 
   test("the add-ins' own Matched UPRN column is never taken for the input", () => {
-    expect(detectColumns(["Postcode", "Address", "Compliance score", "Matched UPRN"])).toEqual({ postcode: 0, address: 1 });
+    expect(detectColumns(["Postcode", "Address", "Compliance score", "Matched UPRN"])).toEqual({
+      postcode: 0,
+      address: 1,
+    });
     expect(detectColumns(["UPRN", "Matched UPRN"])).toEqual({ uprn: 0 });
   });
 });
 
 test("rowsOfWholeTable: the whole table ends at its first row blank in every cell (a second table below is not taken in)", () => {
-  expect(rowsOfWholeTable([["1", "a"], ["2", ""], ["", " "], ["Postcode", "UPRN"], ["E15 9UD", "3"]])).toBe(2);
+  expect(
+    rowsOfWholeTable([
+      ["1", "a"],
+      ["2", ""],
+      ["", " "],
+      ["Postcode", "UPRN"],
+      ["E15 9UD", "3"],
+    ]),
+  ).toBe(2);
   expect(rowsOfWholeTable([["1"], ["2"]])).toBe(2);
   expect(rowsOfWholeTable([[""], ["2"]])).toBe(0);
 });
@@ -140,9 +185,21 @@ test("rowsOfWholeTable: the whole table ends at its first row blank in every cel
 describe("detectColumnsInSelection: tables side by side in one header row (Sheets asks; Excel's surrounding region agrees)", () => {
   const row = ["UPRN", "Postcode", "", "UPRN", "Postcode", "Address"];
   test("the selected columns choose the table; a column of it outside the selection is found too", () => {
-    expect(detectColumnsInSelection(row, { first: 3, last: 4 })).toEqual({ mapping: { uprn: 3, postcode: 4, address: 5 }, first: 3, last: 5 });
-    expect(detectColumnsInSelection(row, { first: 4, last: 4 })).toEqual({ mapping: { uprn: 3, postcode: 4, address: 5 }, first: 3, last: 5 });
-    expect(detectColumnsInSelection(row, { first: 0, last: 1 })).toEqual({ mapping: { uprn: 0, postcode: 1 }, first: 0, last: 1 });
+    expect(detectColumnsInSelection(row, { first: 3, last: 4 })).toEqual({
+      mapping: { uprn: 3, postcode: 4, address: 5 },
+      first: 3,
+      last: 5,
+    });
+    expect(detectColumnsInSelection(row, { first: 4, last: 4 })).toEqual({
+      mapping: { uprn: 3, postcode: 4, address: 5 },
+      first: 3,
+      last: 5,
+    });
+    expect(detectColumnsInSelection(row, { first: 0, last: 1 })).toEqual({
+      mapping: { uprn: 0, postcode: 1 },
+      first: 0,
+      last: 1,
+    });
   });
   test("one table (even with a blank header cell inside), a selection over both tables or naming no input column: null, the whole row decides", () => {
     expect(detectColumnsInSelection(["UPRN", "", "Postcode"], { first: 0, last: 0 })).toBeNull();

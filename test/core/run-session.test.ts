@@ -29,7 +29,11 @@ import {
 } from "../../core";
 
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-const rowsOf = (uprns: string[]) => readPropertyRows(uprns.map((u) => [u]), { mapping: { uprn: 0 }, hasHeader: false }).rows;
+const rowsOf = (uprns: string[]) =>
+  readPropertyRows(
+    uprns.map((u) => [u]),
+    { mapping: { uprn: 0 }, hasHeader: false },
+  ).rows;
 const run = (uprns: string[], runId: string) => createRun(rowsOf(uprns), { nowMs: 0, runId });
 
 test("every phase move is in the one table, and a move that is not there is refused", () => {
@@ -52,7 +56,9 @@ test("Checking… marks carry their run's tag: a run takes its own and untagged 
   expect(a).not.toBe(b);
   expect(runTag(a)).toMatch(/^[0-9a-z]{5}$/);
   const mark = String(checkingRow(undefined, "2026-11-25T00:00:00Z", a)[MESSAGE]);
-  const waiting = String(waitingRow(undefined, "2026-11-25T00:00:00Z", "Stopped before this row's result arrived", a)[MESSAGE]);
+  const waiting = String(
+    waitingRow(undefined, "2026-11-25T00:00:00Z", "Stopped before this row's result arrived", a)[MESSAGE],
+  );
   for (const m of [mark, waiting]) {
     expect(markTag(m)).toBe(runTag(a));
     expect(isCheckingMessage(m, a)).toBe(true);
@@ -83,7 +89,11 @@ test("a stopped run with jobs sent is kept and asked about; runs set aside are k
   expect(keepForResume(done)).toBe(true);
   markWritten(done, [{ property: 0, present: true }]);
   expect(resumeFirstQuestion(done, { sheet: "Sheet1", startedAtMs: 0 })).toBe("");
-  const held = setAside(setAside([], { state: s }, (h) => h.state), { state: done }, (h) => h.state);
+  const held = setAside(
+    setAside([], { state: s }, (h) => h.state),
+    { state: done },
+    (h) => h.state,
+  );
   expect(held.map((h) => h.state.runId)).toEqual(["run_s"]);
   expect(setAside(held, { state: s }, (h) => h.state)).toHaveLength(1);
   expect(takeOut(held, "run_s", (h) => h.state)).toEqual([]);

@@ -49,7 +49,12 @@ class Service {
     const body = JSON.parse(req.body!) as { properties: { uprn: string }[] };
     const job: Job = { id: `job${this.jobs.length + 1}`, uprns: body.properties.map((p) => p.uprn), polls: 0 };
     this.jobs.push(job);
-    return json(202, { job_id: job.id, status: "processing", total_properties: job.uprns.length, results_url: `/api/check/bulk/${job.id}/results` });
+    return json(202, {
+      job_id: job.id,
+      status: "processing",
+      total_properties: job.uprns.length,
+      results_url: `/api/check/bulk/${job.id}/results`,
+    });
   }
   jobOf(req: HttpRequest): Job {
     const id = /bulk\/([^/]+)\/results/.exec(req.url)![1];
@@ -70,16 +75,23 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 function item(uprn: string, index: number) {
   const p = ds.byUprn.get(uprn);
-  return p ? { index, status: "completed", result: checkResultFor(p) } : { index, status: "failed", error: { code: "property_not_found", message: "No such property", status: 404 } };
+  return p
+    ? { index, status: "completed", result: checkResultFor(p) }
+    : { index, status: "failed", error: { code: "property_not_found", message: "No such property", status: 404 } };
 }
-const err = (status: number, code: string, headers: Record<string, string> = {}, details?: unknown) => json(status, { error: { code, message: `${code} (test)`, details } }, headers);
+const err = (status: number, code: string, headers: Record<string, string> = {}, details?: unknown) =>
+  json(status, { error: { code, message: `${code} (test)`, details } }, headers);
 
 function rowsOf(uprns: string[]) {
   return uprns.map((u, i) => ({ ...normaliseProperty(u, "", ""), index: i }));
 }
 
 /** Drive a run the way a host does, on a virtual clock; every outcome is written as soon as it arrives. */
-function drive(state: RunState, svc: Service, o: { start?: number; until?: (s: RunState, now: number) => boolean; maxSteps?: number } = {}) {
+function drive(
+  state: RunState,
+  svc: Service,
+  o: { start?: number; until?: (s: RunState, now: number) => boolean; maxSteps?: number } = {},
+) {
   let now = o.start ?? 1_000_000;
   const written = new Map<number, Outcome>();
   for (let step = 0; step < (o.maxSteps ?? 2000); step++) {
@@ -88,14 +100,20 @@ function drive(state: RunState, svc: Service, o: { start?: number; until?: (s: R
     for (const r of due.requests) acceptReply(state, r.id, svc.handle(r.request, now), now);
     const items = outcomesToWrite(state).filter((i) => i.final);
     for (const i of items) written.set(i.property, i.outcome);
-    markWritten(state, items.map((i) => ({ property: i.property, present: true })));
+    markWritten(
+      state,
+      items.map((i) => ({ property: i.property, present: true })),
+    );
     if (due.finished && !due.requests.length) break;
     if (!due.requests.length) now += Math.max(1, due.waitMs);
   }
   return { now, written };
 }
 
-const kinds = (w: Map<number, Outcome>, n: number) => Array.from({ length: n }, (_v, p) => (w.get(p) ? ("result" in w.get(p)! ? "ok" : (w.get(p) as { error: { kind: string } }).error.kind) : "-"));
+const kinds = (w: Map<number, Outcome>, n: number) =>
+  Array.from({ length: n }, (_v, p) =>
+    w.get(p) ? ("result" in w.get(p)! ? "ok" : (w.get(p) as { error: { kind: string } }).error.kind) : "-",
+  );
 
 describe("run engine scenarios", () => {
   test("413 with a cap: the job is split at the server's size and every property is answered", () => {
@@ -124,7 +142,9 @@ describe("run engine scenarios", () => {
   });
 
   test("429 on a submit, then success: the submit waits out Retry-After and is sent again; one job", () => {
-    const svc = new Service((req, _s, n) => (req.method === "POST" && n === 1 ? err(429, "rate_limited", { "retry-after": "3" }) : undefined));
+    const svc = new Service((req, _s, n) =>
+      req.method === "POST" && n === 1 ? err(429, "rate_limited", { "retry-after": "3" }) : undefined,
+    );
     const state = createRun(rowsOf(UPRNS.slice(0, 3)), { plan: 10, nowMs: 0 });
     const { written } = drive(state, svc);
     expect(kinds(written, 3)).toEqual(["ok", "ok", "ok"]);
@@ -136,17 +156,22 @@ describe("run engine scenarios", () => {
 
   test("5xx on a GET, then success: retried after at least a second, rows get results", () => {
     let fails = 2;
-    const svc = new Service((req) => (req.method === "GET" && fails-- > 0 ? err(503, "service_unavailable") : undefined));
+    const svc = new Service((req) =>
+      req.method === "GET" && fails-- > 0 ? err(503, "service_unavailable") : undefined,
+    );
     const state = createRun(rowsOf(UPRNS.slice(0, 3)), { plan: 10, nowMs: 0 });
     const { written } = drive(state, svc);
     expect(kinds(written, 3)).toEqual(["ok", "ok", "ok"]);
     const gets = svc.log.filter((l) => l.method === "GET");
     expect(gets).toHaveLength(3);
-    for (let i = 1; i < gets.length; i++) expect(gets[i].at - gets[i - 1].at).toBeGreaterThanOrEqual(RUN_POLICY.minGetSpacingMs);
+    for (let i = 1; i < gets.length; i++)
+      expect(gets[i].at - gets[i - 1].at).toBeGreaterThanOrEqual(RUN_POLICY.minGetSpacingMs);
   });
 
   test("five 5xx on a GET: the job is given up, its rows keep a job_failed reason; a 5xx on the POST is never re-sent", () => {
-    const svc = new Service((req, s) => (req.method === "GET" ? err(500, "internal_error") : s.jobs.length === 1 ? err(502, "bad_gateway") : undefined));
+    const svc = new Service((req, s) =>
+      req.method === "GET" ? err(500, "internal_error") : s.jobs.length === 1 ? err(502, "bad_gateway") : undefined,
+    );
     const state = createRun(rowsOf(UPRNS.slice(0, 4)), { plan: 2, nowMs: 0 });
     const { written } = drive(state, svc);
     expect(svc.count("GET")).toBe(RUN_POLICY.maxGetFailures);
@@ -175,7 +200,11 @@ describe("run engine scenarios", () => {
   });
 
   test("stop mid-run: queued jobs are not sent; a sent job stays collectable and Resume collects it without a POST", () => {
-    const svc = new Service((req, s) => (req.method === "GET" && s.jobOf(req).polls < 2 ? (s.jobOf(req).polls++, json(200, { status: "processing", results: [] })) : undefined));
+    const svc = new Service((req, s) =>
+      req.method === "GET" && s.jobOf(req).polls < 2
+        ? (s.jobOf(req).polls++, json(200, { status: "processing", results: [] }))
+        : undefined,
+    );
     const state = createRun(rowsOf(UPRNS.slice(0, 6)), { plan: 2, nowMs: 0 });
     drive(state, svc, { until: (s) => s.jobs.some((j) => j.poll) });
     stopRun(state);
@@ -198,7 +227,9 @@ describe("run engine scenarios", () => {
   });
 
   test("a job that never finishes ends at its deadline with a timeout on its rows", () => {
-    const svc = new Service((req) => (req.method === "GET" ? json(200, { status: "processing", results: [] }) : undefined));
+    const svc = new Service((req) =>
+      req.method === "GET" ? json(200, { status: "processing", results: [] }) : undefined,
+    );
     const state = createRun(rowsOf(UPRNS.slice(0, 2)), { plan: 10, nowMs: 0, jobTimeoutMs: 30_000 });
     const { written, now } = drive(state, svc);
     expect(kinds(written, 2)).toEqual(["timeout", "timeout"]);
@@ -228,7 +259,11 @@ describe("run engine scenarios", () => {
     let quota = 2; // requests left today
     const svc = new Service((_req) => {
       if (quota-- > 0) return undefined;
-      return err(429, "rate_limited", { "retry-after": String(8 * 3600), "x-ratelimit-remaining": "0", "x-ratelimit-limit": "10000" });
+      return err(429, "rate_limited", {
+        "retry-after": String(8 * 3600),
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-limit": "10000",
+      });
     });
     const state = createRun(rowsOf(UPRNS.slice(0, 6)), { plan: 2, nowMs: 0 });
     const first = drive(state, svc);
@@ -254,7 +289,9 @@ describe("run engine scenarios", () => {
       if (req.method !== "GET") return;
       const job = s.jobOf(req);
       job.polls++;
-      const items = job.uprns.map((u, i) => (job.polls < 3 && i > 0 ? { index: i, status: i === 1 ? "pending" : "in_progress" } : item(u, i)));
+      const items = job.uprns.map((u, i) =>
+        job.polls < 3 && i > 0 ? { index: i, status: i === 1 ? "pending" : "in_progress" } : item(u, i),
+      );
       return json(200, { job_id: job.id, status: job.polls < 3 ? "processing" : "completed", results: items });
     });
     const state = createRun(rowsOf(UPRNS.slice(0, 3)), { plan: 10, nowMs: 0 });
@@ -268,7 +305,11 @@ describe("run engine scenarios", () => {
       const job = s.jobOf(req);
       const onB = req.url.includes("cursor=B");
       const items = onB ? [item(job.uprns[1], 1)] : [item(job.uprns[0], 0)];
-      return json(200, { status: "completed", results: items, next: onB ? `/api/check/bulk/${job.id}/results?cursor=A` : `/api/check/bulk/${job.id}/results?cursor=B` });
+      return json(200, {
+        status: "completed",
+        results: items,
+        next: onB ? `/api/check/bulk/${job.id}/results?cursor=A` : `/api/check/bulk/${job.id}/results?cursor=B`,
+      });
     });
     const state = createRun(rowsOf(UPRNS.slice(0, 3)), { plan: 10, nowMs: 0 });
     const { written } = drive(state, svc);
@@ -281,7 +322,13 @@ describe("run engine scenarios", () => {
     const svc = new Service((req, s) => {
       if (req.method !== "GET") return;
       const job = s.jobOf(req);
-      return json(200, { status: "completed", page: 1, per_page: 2, total_pages: 3, results: job.uprns.slice(0, 2).map((u, i) => item(u, i)) });
+      return json(200, {
+        status: "completed",
+        page: 1,
+        per_page: 2,
+        total_pages: 3,
+        results: job.uprns.slice(0, 2).map((u, i) => item(u, i)),
+      });
     });
     const state = createRun(rowsOf(UPRNS.slice(0, 6)), { plan: 10, nowMs: 0 });
     const { written } = drive(state, svc);
@@ -298,7 +345,10 @@ describe("run engine scenarios", () => {
       const due = dueRequests(state, cfg, now, { presentKeys: present });
       for (const r of due.requests) acceptReply(state, r.id, svc.handle(r.request, now), now);
       const items = outcomesToWrite(state);
-      markWritten(state, items.map((i) => ({ property: i.property, present: present.has(i.key) })));
+      markWritten(
+        state,
+        items.map((i) => ({ property: i.property, present: present.has(i.key) })),
+      );
       now += Math.max(1, due.waitMs);
     }
     expect(svc.jobs.map((j) => j.uprns.length)).toEqual([2, 1, 2]);

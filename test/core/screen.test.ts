@@ -2,7 +2,14 @@
  * `screen` end to end against the sandbox over loopback HTTP: the bulk flow at scale and under faults.
  * Every row must come back, in order, with its result or its own error; nothing may hang.
  */
-import { createClient, outputHeaders, outputRow, readPropertyRows, type Outcome, type ScreenProgress } from "../../core";
+import {
+  createClient,
+  outputHeaders,
+  outputRow,
+  readPropertyRows,
+  type Outcome,
+  type ScreenProgress,
+} from "../../core";
 import { startSandbox, type SandboxHandle } from "../../sandbox/app";
 import { checkResultFor, getDataset } from "../../sandbox/dataset";
 import { testClock } from "../helpers/clock";
@@ -17,8 +24,18 @@ afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const client = (apiKey = "sandbox-professional", extra = {}) =>
-  createClient({ baseUrl: sandbox.baseUrl, apiKey, fetch: clock.fetch(fetch), sleep: clock.sleep, now: clock.now, ...extra });
-const uprns = (n: number, from = 0) => getDataset().properties.slice(from, from + n).map((p) => p.uprn);
+  createClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey,
+    fetch: clock.fetch(fetch),
+    sleep: clock.sleep,
+    now: clock.now,
+    ...extra,
+  });
+const uprns = (n: number, from = 0) =>
+  getDataset()
+    .properties.slice(from, from + n)
+    .map((p) => p.uprn);
 const isResult = (o: Outcome | undefined): o is { result: any } => !!o && "result" in o;
 const errorCode = (o: Outcome | undefined) => (o && "error" in o ? o.error.code : undefined);
 
@@ -48,7 +65,12 @@ test("10,000 rows with 200 invalid and 500 duplicates: 10 jobs, every row accoun
   expect(stats.by_status["429"] ?? 0).toBe(0);
   expect(stats.total).toBeLessThanOrEqual(60); // one minute's Professional allowance
   expect(outcomes.filter(isResult)).toHaveLength(9800);
-  expect(outcomes.filter((o) => !isResult(o)).map(errorCode).sort()).toEqual([...Array(100).fill("empty_row"), ...Array(100).fill("invalid_uprn")]);
+  expect(
+    outcomes
+      .filter((o) => !isResult(o))
+      .map(errorCode)
+      .sort(),
+  ).toEqual([...Array(100).fill("empty_row"), ...Array(100).fill("invalid_uprn")]);
   // each row's result is for the row's own property, duplicates included
   outcomes.forEach((o, i) => {
     if (isResult(o)) expect(o.result.uprn).toBe(String(values[i + 1][0]));
@@ -58,7 +80,10 @@ test("10,000 rows with 200 invalid and 500 duplicates: 10 jobs, every row accoun
 });
 
 test("an Enterprise key sends a run too small to spread as one job larger than Professional's cap", async () => {
-  const outcomes = await client("sandbox-enterprise").screen(uprns(1500).map((uprn) => ({ uprn })), { plan: "enterprise" });
+  const outcomes = await client("sandbox-enterprise").screen(
+    uprns(1500).map((uprn) => ({ uprn })),
+    { plan: "enterprise" },
+  );
   expect(outcomes.every(isResult)).toBe(true);
   expect(sandbox.stats().bulk_submit).toBe(1);
   expect(sandbox.stats().bulk_results).toBe(2); // two pages of up to 1,000
@@ -78,8 +103,18 @@ test.each([
     return new Promise<void>((r) => setImmediate(r));
   };
   try {
-    const c = createClient({ baseUrl: svc.baseUrl, apiKey: "sandbox-enterprise", fetch, now: () => clock.now, sleep, requestTimeoutMs: REQUEST_TIMEOUT_MS });
-    const outcomes = await c.screen(uprns(2500).map((uprn) => ({ uprn })), { plan: "enterprise" });
+    const c = createClient({
+      baseUrl: svc.baseUrl,
+      apiKey: "sandbox-enterprise",
+      fetch,
+      now: () => clock.now,
+      sleep,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    const outcomes = await c.screen(
+      uprns(2500).map((uprn) => ({ uprn })),
+      { plan: "enterprise" },
+    );
     expect(outcomes.every(isResult)).toBe(true);
     expect(svc.stats().bulk_submit).toBe(posts);
   } finally {
@@ -88,7 +123,10 @@ test.each([
 });
 
 test("a plan chosen larger than the key's: the 413's max_batch_size splits the job instead of failing its rows", async () => {
-  const outcomes = await client("sandbox-professional").screen(uprns(1500).map((uprn) => ({ uprn })), { plan: "enterprise" });
+  const outcomes = await client("sandbox-professional").screen(
+    uprns(1500).map((uprn) => ({ uprn })),
+    { plan: "enterprise" },
+  );
   expect(outcomes.every(isResult)).toBe(true);
   expect(sandbox.stats().by_status["413"]).toBe(1);
   expect(sandbox.stats().by_status["202"]).toBe(2);
@@ -97,7 +135,12 @@ test("a plan chosen larger than the key's: the 413's max_batch_size splits the j
 test("unknown properties and postcodes get their own errors; the rest their results", async () => {
   const ds = getDataset();
   const shared = ds.properties.find((p) => (ds.byPostcode.get(p.postcode)?.length ?? 0) > 1)!;
-  const props = [{ uprn: ds.properties[0].uprn }, { uprn: "999999999999" }, { postcode: shared.postcode }, { postcode: shared.postcode, address: shared.address_line_1 }];
+  const props = [
+    { uprn: ds.properties[0].uprn },
+    { uprn: "999999999999" },
+    { postcode: shared.postcode },
+    { postcode: shared.postcode, address: shared.address_line_1 },
+  ];
   const outcomes = await client().screen(props);
   expect(isResult(outcomes[0])).toBe(true);
   expect(outcomes[1]).toMatchObject({ error: { kind: "not_found" } });
@@ -143,12 +186,17 @@ describe("faults", () => {
     const ok = outcomes.filter(isResult).length;
     expect(ok).toBeGreaterThan(0);
     expect(ok).toBeLessThan(40);
-    expect(outcomes.filter((o) => !isResult(o)).every((o) => "error" in o! && o.error.kind === "job_failed")).toBe(true);
+    expect(outcomes.filter((o) => !isResult(o)).every((o) => "error" in o! && o.error.kind === "job_failed")).toBe(
+      true,
+    );
   });
 
   test("a job that never finishes ends with a timeout on its rows, not a hang", async () => {
     sandbox.setFaults([{ kind: "job_stall", count: 1 }]);
-    const outcomes = await client().screen(uprns(4).map((uprn) => ({ uprn })), { jobTimeoutMs: 1500 });
+    const outcomes = await client().screen(
+      uprns(4).map((uprn) => ({ uprn })),
+      { jobTimeoutMs: 1500 },
+    );
     const timedOut = outcomes.filter((o) => errorCode(o) === "job_timeout").length;
     expect(timedOut).toBeGreaterThan(0); // the sandbox stalls part way: what finished is kept
     expect(outcomes.filter(isResult).length + timedOut).toBe(4);
@@ -157,7 +205,13 @@ describe("faults", () => {
   test("slow responses past the request timeout are retried, then reported", async () => {
     sandbox.setFaults([{ kind: "latency", route: "check", latency_ms: 800 }]);
     // Real time here: the timeout races a real 800 ms delay.
-    const c = client("sandbox-professional", { requestTimeoutMs: 200, maxRetries: 1, fetch, sleep: undefined, now: undefined });
+    const c = client("sandbox-professional", {
+      requestTimeoutMs: 200,
+      maxRetries: 1,
+      fetch,
+      sleep: undefined,
+      now: undefined,
+    });
     await expect(c.check({ uprn: uprns(1)[0] })).rejects.toMatchObject({ kind: "timeout" });
   });
 
@@ -175,7 +229,10 @@ describe("faults", () => {
     try {
       const c = createClient({ baseUrl: tight.baseUrl, apiKey: "sandbox-professional", fetch });
       const started = Date.now();
-      const outcomes = await c.screen(uprns(9).map((uprn) => ({ uprn })), { plan: 3 });
+      const outcomes = await c.screen(
+        uprns(9).map((uprn) => ({ uprn })),
+        { plan: 3 },
+      );
       expect(Date.now() - started).toBeLessThan(20000);
       expect(new Set(outcomes.map((o) => "error" in o && o.error.kind))).toEqual(new Set(["rate_limited"]));
       expect(tight.stats().total).toBeLessThanOrEqual(3); // one job made, one refused, one refused poll
@@ -196,16 +253,26 @@ describe("faults", () => {
         clock.now += ms;
         return new Promise<void>((r) => setImmediate(r));
       };
-      const c = createClient({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", fetch, now: () => clock.now, sleep, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+      const c = createClient({
+        baseUrl: slow.baseUrl,
+        apiKey: "sandbox-professional",
+        fetch,
+        now: () => clock.now,
+        sleep,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      });
       const list = uprns(200);
       let got = 0;
-      const outcomes = await c.screen(list.map((uprn) => ({ uprn })), {
-        signal: controller.signal,
-        onProgress: (p) => {
-          got += p.completed.length;
-          if (got > 0) controller.abort();
+      const outcomes = await c.screen(
+        list.map((uprn) => ({ uprn })),
+        {
+          signal: controller.signal,
+          onProgress: (p) => {
+            got += p.completed.length;
+            if (got > 0) controller.abort();
+          },
         },
-      });
+      );
       expect(outcomes).toHaveLength(200);
       const cancelled = outcomes.filter((o) => errorCode(o) === "cancelled").length;
       expect(cancelled).toBeGreaterThan(0);
@@ -224,9 +291,15 @@ test("the rate-limit headers are read and paced on", async () => {
 
 test("a base URL without /v1: one refused POST, every row says to check the base URL, earlier values are kept", async () => {
   const wrong = createClient({ baseUrl: sandbox.url, apiKey: "sandbox-professional", fetch });
-  const outcomes = await wrong.screen(uprns(2500).map((uprn) => ({ uprn })), { plan: "professional" });
+  const outcomes = await wrong.screen(
+    uprns(2500).map((uprn) => ({ uprn })),
+    { plan: "professional" },
+  );
   expect(sandbox.stats().total).toBe(1); // no retries, no further jobs
-  for (const o of outcomes) expect(o).toMatchObject({ error: { kind: "server", code: "endpoint_not_found", message: expect.stringMatching(/base URL/) } });
+  for (const o of outcomes)
+    expect(o).toMatchObject({
+      error: { kind: "server", code: "endpoint_not_found", message: expect.stringMatching(/base URL/) },
+    });
   // The refusal is about the address, not the property: a row's earlier result survives it.
   const before = outputRow({ result: checkResultFor(getDataset().properties[0]) as never }, new Date().toISOString());
   const after = outputRow(outcomes[0], new Date().toISOString(), before);

@@ -2,7 +2,16 @@
  * A date the user typed in their own columns is read, or refused with a sentence naming the column and the value:
  * core's one rule (core/dates.ts), which both hosts call.
  */
-import { dateProblemsLine, detectUserColumns, isMonthFirstLocale, outputHeaders, outputRow, readUserDate, readUserDates, type CheckResult } from "../../core";
+import {
+  dateProblemsLine,
+  detectUserColumns,
+  isMonthFirstLocale,
+  outputHeaders,
+  outputRow,
+  readUserDate,
+  readUserDates,
+  type CheckResult,
+} from "../../core";
 
 const UK = { monthFirst: false };
 const US = { monthFirst: true };
@@ -42,7 +51,11 @@ describe("refused aloud, naming the column and the value", () => {
     ["soon", /^Deposit received "soon" is not a date the add-in can read: type it as 2021-03-15/, UK],
     ["31/02/2021", /"31\/02\/2021" is not a day of the calendar/, UK],
     ["2021-02-29", /"2021-02-29" is not a day of the calendar/, UK],
-    ["03/15/2021", /"03\/15\/2021" is not a date in this file's order, day first .*as 15 March 2021: type it as 2021-03-15/, UK],
+    [
+      "03/15/2021",
+      /"03\/15\/2021" is not a date in this file's order, day first .*as 15 March 2021: type it as 2021-03-15/,
+      UK,
+    ],
     ["15/03/2021", /not a date in this file's order, month first .*as 15 March 2021/, US],
     ["05/03/2021", /"05\/03\/2021" reads two ways \(5 March 2021 or 3 May 2021\)/, {}],
     ["15 Smarch 2021", /is not a date the add-in can read/, UK],
@@ -82,15 +95,28 @@ describe("a row's own dates", () => {
   test("read the readable ones and say which cannot be read, by the user's own header", () => {
     const r = readUserDates(["100023336956", "20/11/2026", "pending", 46000], cols, { header, monthFirst: false });
     expect(r.dates).toEqual({ depositReceived: "2026-11-20", licenceExpiry: "2025-12-09" });
-    expect(r.problems).toEqual(['EICR date "pending" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.']);
+    expect(r.problems).toEqual([
+      'EICR date "pending" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.',
+    ]);
   });
 
   test("the problem lands in the row's Message beside the result, and the deposit is not guessed as due today", () => {
-    const result = { uprn: "1", address: "x", compliance_score: 0, risk_level: "high", checks: { deposit_protection: { status: "fail" } } } as CheckResult;
+    const result = {
+      uprn: "1",
+      address: "x",
+      compliance_score: 0,
+      risk_level: "high",
+      checks: { deposit_protection: { status: "fail" } },
+    } as CheckResult;
     const r = readUserDates(["1", "20/13/2026", "", ""], cols, { header, monthFirst: false });
-    const row = outputRow({ result }, "2026-11-25T09:00:00Z", undefined, undefined, { userDates: r.dates, problems: r.problems });
+    const row = outputRow({ result }, "2026-11-25T09:00:00Z", undefined, undefined, {
+      userDates: r.dates,
+      problems: r.problems,
+    });
     const H = outputHeaders();
-    expect(row[H.indexOf("Message")]).toBe('Deposit received "20/13/2026" is not a day of the calendar: correct the date.');
+    expect(row[H.indexOf("Message")]).toBe(
+      'Deposit received "20/13/2026" is not a day of the calendar: correct the date.',
+    );
   });
 
   test("the run summary counts the rows", () => {

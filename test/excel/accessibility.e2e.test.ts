@@ -38,14 +38,23 @@ run("Excel task pane: accessibility", () => {
   async function openPane(options: { forcedColors?: "active" } = {}, officeJs: string | null = STANDIN): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 360, height: 1100 }, ...options });
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    if (officeJs) await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: officeJs }));
+    if (officeJs)
+      await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/javascript", body: officeJs }),
+      );
     await page.goto(`${web.url}/taskpane.html`);
     return page;
   }
-  const ready = (page: Page) => page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
+  const ready = (page: Page) =>
+    page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
   const waitText = (page: Page, id: string, re: RegExp, timeout = 30_000) =>
-    page.waitForFunction(([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""), [id, re.source] as const, { timeout });
-  const openAllDetails = (page: Page) => page.evaluate(() => document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    page.waitForFunction(
+      ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
+      [id, re.source] as const,
+      { timeout },
+    );
+  const openAllDetails = (page: Page) =>
+    page.evaluate(() => document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
 
   /** axe over the page as it stands, with every collapsible section opened so that nothing escapes the rules. */
   async function expectAxeClean(page: Page, state: string) {
@@ -77,11 +86,14 @@ run("Excel task pane: accessibility", () => {
 
     await saveSettings(page);
     const st = examples.uprn_by_check_status;
-    await page.evaluate((values) => {
-      const x = (window as any).__excelStandIn;
-      x.seed("Sheet1", "A1", values);
-      x.select("Sheet1", "A2:A5");
-    }, [["UPRN"], [st.epc.pass], ["12ab"], [st.epc.fail], [st.gas_safety.warning]]);
+    await page.evaluate(
+      (values) => {
+        const x = (window as any).__excelStandIn;
+        x.seed("Sheet1", "A1", values);
+        x.select("Sheet1", "A2:A5");
+      },
+      [["UPRN"], [st.epc.pass], ["12ab"], [st.epc.fail], [st.gas_safety.warning]],
+    );
 
     // Running: the job's submit is held by the sandbox, so the pane stays in its running state while axe looks.
     sb.setFaults([{ kind: "latency", route: "bulk_submit", latency_ms: 4_000 }]);
@@ -91,7 +103,11 @@ run("Excel task pane: accessibility", () => {
       await expectAxeClean(page, "running");
       // Progress words are in a live region, so a screen reader hears them without moving focus.
       expect(await page.getAttribute("#progress-text", "aria-live")).toBe("polite");
-      await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""),
+        undefined,
+        { timeout: 30_000 },
+      );
     } finally {
       sb.setFaults([]);
     }
@@ -100,7 +116,11 @@ run("Excel task pane: accessibility", () => {
       const el = document.getElementById("status")!;
       return { role: el.getAttribute("role"), live: el.getAttribute("aria-live"), text: el.textContent };
     });
-    expect(status).toEqual({ role: "status", live: "polite", text: expect.stringMatching(/^Done\. 4 rows checked, 1 with errors/) });
+    expect(status).toEqual({
+      role: "status",
+      live: "polite",
+      text: expect.stringMatching(/^Done\. 4 rows checked, 1 with errors/),
+    });
     expect(await page.isVisible("#problems-box")).toBe(true);
     await expectAxeClean(page, "finished");
 
@@ -109,7 +129,11 @@ run("Excel task pane: accessibility", () => {
     try {
       await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "A2:A5"));
       await page.click("#check");
-      await page.waitForFunction(() => /^Finished with problems/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => /^Finished with problems/.test(document.getElementById("status")!.textContent ?? ""),
+        undefined,
+        { timeout: 30_000 },
+      );
     } finally {
       sb.setFaults([]);
     }
@@ -118,11 +142,17 @@ run("Excel task pane: accessibility", () => {
     await expectAxeClean(page, "error: service failed");
 
     // The column chooser (no header row).
-    await page.evaluate((values) => {
-      const x = (window as any).__excelStandIn;
-      x.seed("Sheet3", "A1", values);
-      x.select("Sheet3", "A1:B2");
-    }, [[st.epc.pass, "flat 1"], [st.epc.fail, "flat 2"]]);
+    await page.evaluate(
+      (values) => {
+        const x = (window as any).__excelStandIn;
+        x.seed("Sheet3", "A1", values);
+        x.select("Sheet3", "A1:B2");
+      },
+      [
+        [st.epc.pass, "flat 1"],
+        [st.epc.fail, "flat 2"],
+      ],
+    );
     await page.click("#check");
     await page.waitForSelector("#mapping:not([hidden])");
     await expectAxeClean(page, "column chooser");
@@ -144,7 +174,11 @@ run("Excel task pane: accessibility", () => {
     await page.click("#insert-sample");
     await waitText(page, "status", /Sample table/);
     await page.click("#check");
-    await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""),
+      undefined,
+      { timeout: 60_000 },
+    );
     await expectAxeClean(page, "demo, finished");
     await page.close();
 
@@ -166,18 +200,35 @@ run("Excel task pane: accessibility", () => {
     await saveSettings(page);
     const { stops, expected } = await tabWalk(page);
     expect(stops.map((s) => s.id)).toEqual(expected);
-    expect(expected).toEqual(expect.arrayContaining(["check", "action-days", "refresh-actions", "lookup-text", "lookup", "api-key", "save-key", "base-url", "plan", "save-windows"]));
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        "check",
+        "action-days",
+        "refresh-actions",
+        "lookup-text",
+        "lookup",
+        "api-key",
+        "save-key",
+        "base-url",
+        "plan",
+        "save-windows",
+      ]),
+    );
     expect(stops.filter((s) => !s.name)).toEqual([]);
     expect(stops.filter((s) => !s.focusShown)).toEqual([]);
     // Page order is reading order: no stop sends focus back up the page.
-    for (let i = 1; i < stops.length; i++) expect({ stop: stops[i].id, up: stops[i].top < stops[i - 1].top - 4 }).toEqual({ stop: stops[i].id, up: false });
+    for (let i = 1; i < stops.length; i++)
+      expect({ stop: stops[i].id, up: stops[i].top < stops[i - 1].top - 4 }).toEqual({ stop: stops[i].id, up: false });
 
     // Enter on a focused Check runs it: the keyboard alone gets a result.
-    await page.evaluate((values) => {
-      const x = (window as any).__excelStandIn;
-      x.seed("Sheet1", "A1", values);
-      x.select("Sheet1", "A2:A2");
-    }, [["UPRN"], [examples.uprn_by_check_status.epc.pass]]);
+    await page.evaluate(
+      (values) => {
+        const x = (window as any).__excelStandIn;
+        x.seed("Sheet1", "A1", values);
+        x.select("Sheet1", "A2:A2");
+      },
+      [["UPRN"], [examples.uprn_by_check_status.epc.pass]],
+    );
     await page.focus("#check");
     await page.keyboard.press("Enter");
     await waitText(page, "status", /^Done\. 1 row checked/);
@@ -190,7 +241,9 @@ run("Excel task pane: accessibility", () => {
     expect(await page.evaluate(() => matchMedia("(forced-colors: active)").matches)).toBe(true);
     await openAllDetails(page);
     // Colours become the system's: every swatch of the legend still says its status in words.
-    const legend = await page.$$eval("#legend li, #window-legend li", (li) => li.map((x) => (x.querySelector(".swatch")?.textContent ?? "").trim()));
+    const legend = await page.$$eval("#legend li, #window-legend li", (li) =>
+      li.map((x) => (x.querySelector(".swatch")?.textContent ?? "").trim()),
+    );
     expect(legend.length).toBeGreaterThan(5);
     expect(legend.filter((w) => !w)).toEqual([]);
     // The banner and the cards keep a border (a box is still a box), and a focused button an outline.
@@ -201,13 +254,21 @@ run("Excel task pane: accessibility", () => {
     await page.keyboard.press("Tab");
     const focus = await page.evaluate(() => {
       const cs = getComputedStyle(document.activeElement!);
-      return { id: document.activeElement!.id, style: cs.outlineStyle, width: parseFloat(cs.outlineWidth), colour: cs.outlineColor };
+      return {
+        id: document.activeElement!.id,
+        style: cs.outlineStyle,
+        width: parseFloat(cs.outlineWidth),
+        colour: cs.outlineColor,
+      };
     });
     expect(focus).toMatchObject({ id: "try-demo", style: expect.not.stringMatching(/^none$/) });
     expect(focus.width).toBeGreaterThanOrEqual(2);
     // A disabled button is told apart by more than a colour the system replaces.
     await page.evaluate(() => ((document.getElementById("save-windows") as HTMLButtonElement).disabled = true));
-    const disabled = await page.$eval("#save-windows", (el) => ({ aria: (el as HTMLButtonElement).disabled, colour: getComputedStyle(el).color }));
+    const disabled = await page.$eval("#save-windows", (el) => ({
+      aria: (el as HTMLButtonElement).disabled,
+      colour: getComputedStyle(el).color,
+    }));
     const enabled = await page.$eval("#reset-windows", (el) => getComputedStyle(el).color);
     expect(disabled.aria).toBe(true);
     expect(disabled.colour).not.toBe(enabled);

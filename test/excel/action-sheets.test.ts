@@ -5,7 +5,16 @@
  * block holds, one chart after two runs, sync counts that do not grow with the rows, the calendar, a legacy block.
  */
 import ICAL from "ical.js";
-import { OUTPUT_COLUMNS, WINDOWS, WINDOW_COLOURS, createClient, obligationsFor, outputHeaders, parseCheckResult, type PlanName } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  WINDOWS,
+  WINDOW_COLOURS,
+  createClient,
+  obligationsFor,
+  outputHeaders,
+  parseCheckResult,
+  type PlanName,
+} from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { actionCalendarText, buildActionSheets, CHART_NAME } from "../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
@@ -23,9 +32,25 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const W = OUTPUT_COLUMNS.length;
-const HEADERS = ["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"];
+const HEADERS = [
+  "Window",
+  "Due",
+  "Days left",
+  "UPRN",
+  "Address",
+  "Landlord",
+  "Check",
+  "Action",
+  "Rule",
+  "Table",
+  "Row",
+  "Done",
+  "Notes",
+  "Action ID",
+];
 const today = () => new Date().toISOString().slice(0, 10);
-const iso = (serial: unknown) => (typeof serial === "number" ? new Date((serial - 25569) * 86400000).toISOString().slice(0, 10) : String(serial));
+const iso = (serial: unknown) =>
+  typeof serial === "number" ? new Date((serial - 25569) * 86400000).toISOString().slice(0, 10) : String(serial);
 const plan: PlanName = "professional";
 
 function workbook() {
@@ -34,14 +59,27 @@ function workbook() {
   return { s, excelRun, api: s.api };
 }
 function client() {
-  return createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+  return createClient({
+    baseUrl: sb.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+  });
 }
 const properties = (from: number, n: number) => sb.dataset().properties.slice(from, from + n);
 
 /** A table (UPRN, Address, Landlord) checked whole by the pane; the workbook after the run and the run's summary. */
-async function checked(from: number, n: number, wb = workbook(), store = memoryStore(), deps: Record<string, unknown> = {}) {
+async function checked(
+  from: number,
+  n: number,
+  wb = workbook(),
+  store = memoryStore(),
+  deps: Record<string, unknown> = {},
+) {
   const rows = properties(from, n);
-  wb.api.seed("Sheet1", "A1", [["UPRN", "Address", "Landlord"], ...rows.map((p, i) => [p.uprn, p.address_line_1, `Landlord ${i % 5}`])]);
+  wb.api.seed("Sheet1", "A1", [
+    ["UPRN", "Address", "Landlord"],
+    ...rows.map((p, i) => [p.uprn, p.address_line_1, `Landlord ${i % 5}`]),
+  ]);
   wb.api.select("Sheet1", `A1:A${n + 1}`);
   const prep = await prepareCheck(wb.excelRun, { plan });
   if (!prep.ok) throw new Error(prep.message);
@@ -52,7 +90,12 @@ async function checked(from: number, n: number, wb = workbook(), store = memoryS
 function listOf(api: any) {
   const grid = api.sourceGrid("Action list") as unknown[][];
   const blank = grid.findIndex((r, i) => i > 0 && r.every((v) => v === ""));
-  return { header: grid[0], open: grid.slice(1, blank < 0 ? grid.length : blank), closed: blank < 0 ? [] : grid.slice(blank + 2), grid };
+  return {
+    header: grid[0],
+    open: grid.slice(1, blank < 0 ? grid.length : blank),
+    closed: blank < 0 ? [] : grid.slice(blank + 2),
+    grid,
+  };
 }
 const blockColumn = (api: any, n: number, key: string) => {
   const c = 3 + OUTPUT_COLUMNS.findIndex((x) => x.key === key);
@@ -61,7 +104,9 @@ const blockColumn = (api: any, n: number, key: string) => {
 
 test("a check builds the Action list: overdue and due-within-30-days actions by date, real dates, Landlord column, window colours, frozen header", async () => {
   const { api, summary } = await checked(0, 300);
-  expect(summary.actionSheets).toMatch(/^"Action list": \d+ actions overdue or due within 30 days from 1 table\. "Compliance summary" refreshed\.$/);
+  expect(summary.actionSheets).toMatch(
+    /^"Action list": \d+ actions overdue or due within 30 days from 1 table\. "Compliance summary" refreshed\.$/,
+  );
   const { header, open } = listOf(api);
   expect(header).toEqual(HEADERS);
   expect(open.length).toBeGreaterThan(20);
@@ -95,18 +140,32 @@ test("a check builds the Action list: overdue and due-within-30-days actions by 
 
 test("the summary's COUNTIFs, computed by a real formula engine, equal the block's counts; one stacked chart after two runs", async () => {
   const wb = await checked(300, 400);
-  const values = computeSheet({ Sheet1: wb.api.sourceGrid("Sheet1"), "Compliance summary": wb.api.sourceGrid("Compliance summary") }, "Compliance summary");
+  const values = computeSheet(
+    { Sheet1: wb.api.sourceGrid("Sheet1"), "Compliance summary": wb.api.sourceGrid("Compliance summary") },
+    "Compliance summary",
+  );
   const rowOf = (label: string) => values.findIndex((r) => r[0] === label);
   const keys = ["epc_status", "gas_status", "eicr_status", "licensing_status", "deposit_status"];
   keys.forEach((k, i) => {
     const col = blockColumn(wb.api, 400, k);
     const n = (w: string) => col.filter((v: unknown) => v === w).length;
-    expect(values[rowOf("Check") + 1 + i].slice(1, 7)).toEqual([n("pass"), n("warning"), n("fail"), n("not_required"), n("error") + n("unknown"), 400]);
+    expect(values[rowOf("Check") + 1 + i].slice(1, 7)).toEqual([
+      n("pass"),
+      n("warning"),
+      n("fail"),
+      n("not_required"),
+      n("error") + n("unknown"),
+      400,
+    ]);
   });
   const risk = blockColumn(wb.api, 400, "risk_level");
-  ["low", "medium", "high"].forEach((l, i) => expect(values[rowOf("Risk level") + 1 + i][1]).toBe(risk.filter((v: unknown) => v === l).length));
+  ["low", "medium", "high"].forEach((l, i) =>
+    expect(values[rowOf("Risk level") + 1 + i][1]).toBe(risk.filter((v: unknown) => v === l).length),
+  );
   const windows = blockColumn(wb.api, 400, "window");
-  WINDOWS.forEach((w, i) => expect(values[rowOf("Window") + 1 + i][1]).toBe(windows.filter((v: unknown) => v === w).length));
+  WINDOWS.forEach((w, i) =>
+    expect(values[rowOf("Window") + 1 + i][1]).toBe(windows.filter((v: unknown) => v === w).length),
+  );
   // Run again: the chart is updated in place, not added.
   wb.api.select("Sheet1", "A1:A401");
   const again = await prepareCheck(wb.excelRun, { plan });
@@ -128,10 +187,18 @@ test("a second run keeps Done and Notes typed between runs; an action that went 
   wb.api.seed("Action list", "L2", [[true]]);
   wb.api.seed("Action list", `M${keptRow}`, [["=booked with ACME, ref 7"]]);
   // The first action's property is replaced in the table by one with nothing due soon.
-  const calm = sb.dataset().properties.slice(1000).find((p) => {
-    const r = parseCheckResult(checkResultFor(p));
-    return r.ok && obligationsFor(r.value, { today: today() }).every((o) => o.window !== "Overdue" && (o.daysLeft === null || o.daysLeft > 90));
-  })!;
+  const calm = sb
+    .dataset()
+    .properties.slice(1000)
+    .find((p) => {
+      const r = parseCheckResult(checkResultFor(p));
+      return (
+        r.ok &&
+        obligationsFor(r.value, { today: today() }).every(
+          (o) => o.window !== "Overdue" && (o.daysLeft === null || o.daysLeft > 90),
+        )
+      );
+    })!;
   const row = wb.rows.findIndex((p) => p.uprn === gone) + 2;
   wb.api.seed("Sheet1", `A${row}`, [[calm.uprn, calm.address_line_1]]);
   wb.api.select("Sheet1", "A1:A201");
@@ -164,7 +231,11 @@ test("building the two sheets costs the same syncs for 100 rows as for 2,000; th
   expect(large.first).toBe(small.first);
   expect(large.again).toBe(small.again);
   expect(small.again).toBe(1);
-  const cal = await actionCalendarText(large.wb.excelRun, large.place, { today: today(), withinDays: 30, nowIso: new Date().toISOString() });
+  const cal = await actionCalendarText(large.wb.excelRun, large.place, {
+    today: today(),
+    withinDays: 30,
+    nowIso: new Date().toISOString(),
+  });
   if (!cal.ok) throw new Error(cal.message);
   const events = new ICAL.Component(ICAL.parse(cal.ics)).getAllSubcomponents("vevent");
   expect(events).toHaveLength(large.open);

@@ -20,7 +20,12 @@ beforeEach(() => sb.reset());
 
 function batcher(cfg: Partial<BatcherConfig> = {}, extra: Partial<ConstructorParameters<typeof CheckBatcher>[0]> = {}) {
   const config: BatcherConfig = { baseUrl: sb.baseUrl, apiKey: "sandbox-professional", plan: "professional", ...cfg };
-  return new CheckBatcher({ getConfig: async () => config, fetch: (u, i) => fetch(u, i), sleep: scaledSleep(20), ...extra });
+  return new CheckBatcher({
+    getConfig: async () => config,
+    fetch: (u, i) => fetch(u, i),
+    sleep: scaledSleep(20),
+    ...extra,
+  });
 }
 
 /** Settle every promise, keeping results and errors apart, as Excel would show them. */
@@ -63,7 +68,9 @@ test("500 formulas over 200 distinct UPRNs cost one bulk POST plus its polls; a 
   const results = await Promise.all(calls.map((u) => b.check(u)));
 
   const stats = sb.stats();
-  console.log(`[excel batcher] 500 calls / 200 UPRNs: ${stats.total} requests (bulk_submit ${stats.bulk_submit}, bulk_results ${stats.bulk_results}, check ${stats.check})`);
+  console.log(
+    `[excel batcher] 500 calls / 200 UPRNs: ${stats.total} requests (bulk_submit ${stats.bulk_submit}, bulk_results ${stats.bulk_results}, check ${stats.check})`,
+  );
   expect(stats.bulk_submit).toBe(1);
   expect(stats.check).toBe(0);
   expect(stats.bulk_results).toBeGreaterThanOrEqual(1);
@@ -135,10 +142,18 @@ test("more distinct UPRNs than the plan's cap go as one bulk job per cap-sized c
 test("not found is #N/A 'property not found', a bad UPRN is #VALUE! 'invalid UPRN' without a request", async () => {
   const [good] = knownUprns(sb, 1);
   const b = batcher();
-  const out = await settleAll([b.check("999999999999"), b.check("12ab"), b.check("1234567890123"), b.check(good), b.check("")]);
+  const out = await settleAll([
+    b.check("999999999999"),
+    b.check("12ab"),
+    b.check("1234567890123"),
+    b.check(good),
+    b.check(""),
+  ]);
   expect(out[0]).toEqual({ error: { code: "notAvailable", message: "property not found" } });
   expect(out[1]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN" } });
-  expect(out[2]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN: 13 digits; a UPRN has at most 12" } });
+  expect(out[2]).toEqual({
+    error: { code: "invalidValue", message: "invalid UPRN: 13 digits; a UPRN has at most 12" },
+  });
   expect(out[3]).toHaveProperty("value");
   expect(out[4]).toEqual({ error: { code: "invalidValue", message: "invalid UPRN: the cell is empty" } });
   expect(sb.stats().total).toBe(2); // two GETs: the unknown and the good one; the bad ones never left
@@ -192,7 +207,9 @@ test("missing, invalid and plan-less keys each give #N/A with a clear message", 
   expect(none[0]).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/No API key (is )?set/) } });
   expect(sb.stats().total).toBe(0);
   const bad = await settleAll([batcher({ apiKey: "not-a-key" }).check(u)]);
-  expect(bad[0]).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/API key was not accepted/) } });
+  expect(bad[0]).toEqual({
+    error: { code: "notAvailable", message: expect.stringMatching(/API key was not accepted/) },
+  });
   const basic = await settleAll([batcher({ apiKey: "sandbox-no-api" }).check(u)]);
   expect(basic[0]).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/no API access/) } });
 });
@@ -208,7 +225,11 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
   ])("%s", async (_name, rules, n) => {
     sb.setFaults(rules);
     const b = batcher();
-    const out = await settleAll(uprns().slice(0, n).map((u) => b.check(u)));
+    const out = await settleAll(
+      uprns()
+        .slice(0, n)
+        .map((u) => b.check(u)),
+    );
     expect(out).toHaveLength(n);
     for (const o of out) {
       expect(o).toHaveProperty("error");
@@ -217,7 +238,11 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
     }
     // A transient failure is not cached: once the service recovers, the next recalculation succeeds.
     sb.clearFaults();
-    const retry = await settleAll(uprns().slice(0, n).map((u) => b.check(u)));
+    const retry = await settleAll(
+      uprns()
+        .slice(0, n)
+        .map((u) => b.check(u)),
+    );
     for (const o of retry) expect(o).toHaveProperty("value");
   });
 
@@ -239,7 +264,12 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
       const out = await settleAll(ten.map((u) => b.check(u)));
       expect(out.slice(0, 5).every((o) => "value" in o)).toBe(true);
       for (const o of out.slice(5)) expect(o).toEqual({ error: { code: "notAvailable", message: expect.any(String) } });
-      expect(out.slice(5).map((o) => (o as { error: { message: string } }).error.message.length).every((n) => n > 5)).toBe(true);
+      expect(
+        out
+          .slice(5)
+          .map((o) => (o as { error: { message: string } }).error.message.length)
+          .every((n) => n > 5),
+      ).toBe(true);
     } finally {
       await slow.close();
     }
@@ -249,15 +279,23 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
     sb.setFaults([{ kind: "latency", latency_ms: 4_000 }]);
     const b = batcher({}, { requestTimeoutMs: 300, sleep: undefined, flushTimeoutMs: 5_000 });
     const started = Date.now();
-    const out = await settleAll(uprns().slice(0, 3).map((u) => b.check(u)));
+    const out = await settleAll(
+      uprns()
+        .slice(0, 3)
+        .map((u) => b.check(u)),
+    );
     expect(Date.now() - started).toBeLessThan(6_000);
-    for (const o of out) expect(o).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/did not answer|No answer/) } });
+    for (const o of out)
+      expect(o).toEqual({
+        error: { code: "notAvailable", message: expect.stringMatching(/did not answer|No answer/) },
+      });
     sb.clearFaults();
   });
 
   test("a network failure (nothing listening) settles every call", async () => {
     const b = batcher({ baseUrl: "http://127.0.0.1:9/v1" });
     const out = await settleAll(uprns().map((u) => b.check(u)));
-    for (const o of out) expect(o).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/Could not reach/) } });
+    for (const o of out)
+      expect(o).toEqual({ error: { code: "notAvailable", message: expect.stringMatching(/Could not reach/) } });
   });
 });

@@ -29,7 +29,11 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
     s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
-    const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+    const client = createClient({
+      baseUrl: sb.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    });
 
     const run = async () => {
       s.api.select("Sheet1", `A1:A${uprns.length + 1}`);
@@ -39,7 +43,10 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     };
     const first = await run();
     expect(first.runLog).toMatch(/no changes/);
-    expect(s.api.read("Change log", "A1:H2").values).toEqual([[...CHANGE_LOG_HEADERS], ["", "", "", "", "", "", "", ""]]);
+    expect(s.api.read("Change log", "A1:H2").values).toEqual([
+      [...CHANGE_LOG_HEADERS],
+      ["", "", "", "", "", "", "", ""],
+    ]);
 
     const used1 = sb.stats();
     sb.reset();
@@ -91,7 +98,11 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
     s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
-    const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+    const client = createClient({
+      baseUrl: sb.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    });
     const prepare = async () => {
       s.api.select("Sheet1", "A1");
       const prep = await prepareCheck(excelRun, { plan: "professional" });
@@ -114,7 +125,10 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
         writeRetryMs: 200,
         onProgress: (p) => {
           if (s.api.state.cellEditMode || p.rowsDone >= p.rowsTotal) return;
-          const messages = s.api.read("Sheet1", `${colLetters(1 + MESSAGE)}2:${colLetters(1 + MESSAGE)}${uprns.length + 1}`).values;
+          const messages = s.api.read(
+            "Sheet1",
+            `${colLetters(1 + MESSAGE)}2:${colLetters(1 + MESSAGE)}${uprns.length + 1}`,
+          ).values;
           written = messages.filter((r: unknown[]) => !/^Checking/.test(String(r[0]))).length;
           if (written > 0) s.api.setCellEditMode(true);
         },
@@ -130,7 +144,9 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
     await resumeRun(saved!, { excelRun, client, plan: "professional", store });
 
     const expected = expectedChanges(ds1, ds2, uprns, new Date().toISOString().slice(0, 10));
-    const rows = (s.api.read("Change log", `A1:H${expected.size + 50}`).values as unknown[][]).slice(1).filter((r) => r[0] !== "");
+    const rows = (s.api.read("Change log", `A1:H${expected.size + 50}`).values as unknown[][])
+      .slice(1)
+      .filter((r) => r[0] !== "");
     const keys = rows.map(loggedKey);
     expect(new Set(keys)).toEqual(expected);
     expect(keys.length).toBe(expected.size);

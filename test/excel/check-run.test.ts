@@ -5,7 +5,16 @@
  */
 import { OUTPUT_COLUMNS, STATUS_COLOURS, createClient, outputHeaders, outputRow, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, UNFINISHED_KEY, type ExcelRun, type RunProgress } from "../../excel/taskpane/check-run";
+import {
+  loadUnfinished,
+  prepareCheck,
+  resumeRun,
+  runCheck,
+  summaryText,
+  UNFINISHED_KEY,
+  type ExcelRun,
+  type RunProgress,
+} from "../../excel/taskpane/check-run";
 import { insertAddress, writeOutputRows } from "../../excel/taskpane/sheet";
 import { checkResultFor } from "../../sandbox/dataset";
 import { testClock } from "../helpers/clock";
@@ -88,14 +97,26 @@ test("writes results, colours and per-row errors beside the data; a second run u
   expect(out.values[5][col("Matched UPRN")]).toBe(ds.byPostcode.get(examples.single_property_postcode)![0].uprn);
   expect(out.values[6][message]).toMatch(/not found|No property/i);
   // A copy of row 2's property: the same result, and its Message says which row was checked (as in Google Sheets).
-  expect(out.values[7]).toEqual(out.values[1].map((v: unknown, i: number) => (i === message ? "Same property as row 2; checked once." : v)));
+  expect(out.values[7]).toEqual(
+    out.values[1].map((v: unknown, i: number) => (i === message ? "Same property as row 2; checked once." : v)),
+  );
   expect(out.values[8][message]).toMatch(/needs its postcode/);
   // Dates are real dates (a serial with the yyyy-mm-dd format), the day the service gave; nothing became a formula.
   expect(typeof out.values[1][col("EPC expiry")]).toBe("number");
   expect(out.numberFormats[1][col("EPC expiry")]).toBe("yyyy-mm-dd");
   expect(out.formulas.flat().filter(Boolean)).toEqual([]);
   // The user's columns are untouched.
-  expect(api.read("Sheet1", "D1:D9").values.flat()).toEqual(["My notes", "keep me 1", "keep me 2", "keep me 3", "", "", "", "duplicate", "no postcode"]);
+  expect(api.read("Sheet1", "D1:D9").values.flat()).toEqual([
+    "My notes",
+    "keep me 1",
+    "keep me 2",
+    "keep me 3",
+    "",
+    "",
+    "",
+    "duplicate",
+    "no postcode",
+  ]);
 
   // Second run, selecting one cell: same block, updated in place, no second block.
   api.select("Sheet1", "B3");
@@ -107,7 +128,9 @@ test("writes results, colours and per-row errors beside the data; a second run u
   const after = api.read("Sheet1", `E1:${colLetters(4 + 2 * OUTPUT_COLUMNS.length)}9`);
   expect(after.values[0].slice(0, OUTPUT_COLUMNS.length)).toEqual(outputHeaders());
   expect(after.values.flat().slice(OUTPUT_COLUMNS.length + 1).length).toBeGreaterThan(0);
-  expect(after.values.map((r: unknown[]) => r.slice(OUTPUT_COLUMNS.length).every((v) => v === ""))).toEqual(Array(9).fill(true));
+  expect(after.values.map((r: unknown[]) => r.slice(OUTPUT_COLUMNS.length).every((v) => v === ""))).toEqual(
+    Array(9).fill(true),
+  );
   expect(after.values[1][score]).toBe(out.values[1][score]);
 });
 
@@ -116,13 +139,21 @@ test("a key the service rejects is reported for the whole run and on every row",
   seedSheet(api);
   const prep = await prepareCheck(excelRun, { plan: "professional" });
   if (!prep.ok) throw new Error(prep.message);
-  const summary = await runCheck(prep.check, { excelRun, client: client(sb.baseUrl, "sandbox-no-api"), plan: "professional" });
+  const summary = await runCheck(prep.check, {
+    excelRun,
+    client: client(sb.baseUrl, "sandbox-no-api"),
+    plan: "professional",
+  });
   expect(summary.fatal).toMatch(/plan/i);
   expect(summary.failure?.kind).toBe("forbidden");
   const out = api.read("Sheet1", `E2:${colLetters(4 + OUTPUT_COLUMNS.length - 1)}2`);
   expect(out.values[0][col("Message")]).toMatch(/no API access/);
   // A key that is not valid: described for a person, not the service's "send Authorization: Bearer <API key>".
-  const bad = await runCheck(prep.check, { excelRun, client: client(sb.baseUrl, "not-a-real-key"), plan: "professional" });
+  const bad = await runCheck(prep.check, {
+    excelRun,
+    client: client(sb.baseUrl, "not-a-real-key"),
+    plan: "professional",
+  });
   expect(bad.failure?.kind).toBe("auth");
   expect(bad.fatal).toMatch(/key/i);
   expect(bad.fatal).not.toMatch(/Bearer|Authorization/);
@@ -133,7 +164,11 @@ test("a failure that hits every row sent gets one message for the whole run, wha
   seedSheet(api);
   const prep = await prepareCheck(excelRun, { plan: "professional" });
   if (!prep.ok) throw new Error(prep.message);
-  const wrongBase = await runCheck(prep.check, { excelRun, client: client(`${sb.url}/nothing-here/v1`), plan: "professional" });
+  const wrongBase = await runCheck(prep.check, {
+    excelRun,
+    client: client(`${sb.url}/nothing-here/v1`),
+    plan: "professional",
+  });
   expect(wrongBase.notRefreshed).toBe(6);
   expect(wrongBase.fatal).toMatch(/base URL/);
 
@@ -169,7 +204,12 @@ test("a re-run the service fails is not reported as done: earlier values are kep
   sb.setFaults([{ kind: "error_500", route: "bulk_submit" }]);
   const seen: RunProgress[] = [];
   try {
-    const failed = await runCheck(again.check, { excelRun, client: client(), plan: "professional", onProgress: (p) => seen.push(p) });
+    const failed = await runCheck(again.check, {
+      excelRun,
+      client: client(),
+      plan: "professional",
+      onProgress: (p) => seen.push(p),
+    });
     expect(failed.refreshed).toBe(0);
     expect(failed.notRefreshed).toBe(6);
     expect(failed.kept).toBe(6);
@@ -193,7 +233,10 @@ test("a re-run the service fails is not reported as done: earlier values are kep
 
 test("the column chooser is offered only where it can help, with the columns found already chosen", async () => {
   const { excelRun, api } = workbook();
-  api.seed("Sheet1", "A1", [["Ref", "Address", "PC"], ["r1", "10 Downing Street", "SW1A 2AA"]]);
+  api.seed("Sheet1", "A1", [
+    ["Ref", "Address", "PC"],
+    ["r1", "10 Downing Street", "SW1A 2AA"],
+  ]);
   api.select("Sheet1", "A1");
   const auto = await prepareCheck(excelRun, { plan: "professional" });
   if (auto.ok) throw new Error("expected no UPRN or Postcode column");
@@ -203,7 +246,10 @@ test("the column chooser is offered only where it can help, with the columns fou
 
   // Numbers in the first row: no header to read, nothing to preselect.
   const b = workbook();
-  b.api.seed("Sheet1", "A1", [[examples.uprn_by_check_status.epc.pass, "x"], [examples.uprn_by_check_status.epc.fail, "y"]]);
+  b.api.seed("Sheet1", "A1", [
+    [examples.uprn_by_check_status.epc.pass, "x"],
+    [examples.uprn_by_check_status.epc.fail, "y"],
+  ]);
   b.api.select("Sheet1", "A1:B2");
   const bare = await prepareCheck(b.excelRun, { plan: "professional" });
   if (bare.ok) throw new Error("expected the chooser");
@@ -229,7 +275,11 @@ test("the place for results must be free: a user's column there is never overwri
   if (!prep.ok) throw new Error(prep.message);
   expect(prep.check.origin.columnIndex).toBe(4); // E: C is the user's, D is left blank between
   const W = OUTPUT_COLUMNS.length;
-  expect(prep.check.placement.startsWith(`Results: new block at E1:${colLetters(4 + W - 1)}2, after your last column, because the columns right of your data (B1:${colLetters(W)}2) are not empty`)).toBe(true);
+  expect(
+    prep.check.placement.startsWith(
+      `Results: new block at E1:${colLetters(4 + W - 1)}2, after your last column, because the columns right of your data (B1:${colLetters(W)}2) are not empty`,
+    ),
+  ).toBe(true);
   await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "C1:C2").values.flat()).toEqual(["Someone else's", "data"]);
   expect(api.read("Sheet1", "E1").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);
@@ -237,12 +287,19 @@ test("the place for results must be free: a user's column there is never overwri
 
 test("without recognisable headers the user maps the columns by hand", async () => {
   const { excelRun, api } = workbook();
-  api.seed("Sheet1", "A1", [["Ref", "PC"], [examples.uprn_by_check_status.epc.pass, ""]]);
+  api.seed("Sheet1", "A1", [
+    ["Ref", "PC"],
+    [examples.uprn_by_check_status.epc.pass, ""],
+  ]);
   api.select("Sheet1", "A1");
   const auto = await prepareCheck(excelRun, { plan: "professional" });
   expect(auto.ok).toBe(false);
   expect((auto as { headers: string[] }).headers).toEqual(["A (Ref)", "B (PC)"]);
-  const manual = await prepareCheck(excelRun, { plan: "professional", mapping: { uprn: 0, postcode: 1 }, hasHeader: true });
+  const manual = await prepareCheck(excelRun, {
+    plan: "professional",
+    mapping: { uprn: 0, postcode: 1 },
+    hasHeader: true,
+  });
   if (!manual.ok) throw new Error(manual.message);
   expect(manual.check.rows).toHaveLength(1);
   expect(manual.check.rows[0].property).toEqual({ uprn: examples.uprn_by_check_status.epc.pass });
@@ -253,7 +310,7 @@ test("text from the service that starts with = + - @ is written as text, never a
   api.seed("Sheet1", "A1", [["x"]]);
   const evil = {
     uprn: "1",
-    address: "=HYPERLINK(\"http://evil.example\",\"click\")",
+    address: '=HYPERLINK("http://evil.example","click")',
     compliance_score: 50,
     risk_level: "+cmd",
     checks: { eicr: { status: "fail", detail: "@SUM(A1)" }, licensing: { status: "pass", scheme: "-1+1" } },
@@ -278,17 +335,31 @@ test("text from the service that starts with = + - @ is written as text, never a
 
 test("10,000 result rows take a bounded number of syncs, each under the 5 MB request limit", async () => {
   const { excelRun, api, s } = workbook();
-  const base = sb.dataset().properties.slice(0, 50).map((p) => checkResultFor(p));
-  const block = Array.from({ length: 10_000 }, (_, i) => outputRow({ result: base[i % 50] as never }, "2026-11-22T10:00:00Z"));
-  const stats = await excelRun((ctx) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 3 }, block, block.keys()));
-  console.log(`[excel writes] 10,000 rows: ${stats.syncs} syncs, ${stats.chunks} chunks, largest request ${(s.api.state.stats.maxRequestBytes / 1e6).toFixed(2)} MB`);
+  const base = sb
+    .dataset()
+    .properties.slice(0, 50)
+    .map((p) => checkResultFor(p));
+  const block = Array.from({ length: 10_000 }, (_, i) =>
+    outputRow({ result: base[i % 50] as never }, "2026-11-22T10:00:00Z"),
+  );
+  const stats = await excelRun((ctx) =>
+    writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 3 }, block, block.keys()),
+  );
+  console.log(
+    `[excel writes] 10,000 rows: ${stats.syncs} syncs, ${stats.chunks} chunks, largest request ${(s.api.state.stats.maxRequestBytes / 1e6).toFixed(2)} MB`,
+  );
   expect(stats.syncs).toBeLessThanOrEqual(10);
   expect(stats.syncs).toBeGreaterThanOrEqual(2);
   expect(s.api.state.stats.maxRequestBytes).toBeLessThan(5 * 1024 * 1024);
   expect(api.read("Sheet1", "D10001").values[0][0]).toBe(block[9999][0]);
   // Without chunking the same write exceeds the limit, which the stand-in enforces as Excel on the web does.
   await expect(
-    excelRun((ctx) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 3 }, block, block.keys(), { maxBytes: 1e9, maxRows: 1e9 })),
+    excelRun((ctx) =>
+      writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 3 }, block, block.keys(), {
+        maxBytes: 1e9,
+        maxRows: 1e9,
+      }),
+    ),
   ).rejects.toThrow(/RequestPayloadSizeLimitExceeded/);
 });
 
@@ -305,7 +376,13 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     const abort = new AbortController();
     // The job needs about 3 s; the user cancels while it runs.
     setTimeout(() => abort.abort(), 400);
-    const summary = await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store, signal: abort.signal });
+    const summary = await runCheck(prep.check, {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      store,
+      signal: abort.signal,
+    });
     expect(summary.cancelled).toBe(true);
     expect(summary.title).toBe("Stopped");
     expect(summary.resumable).toBe(true);
@@ -313,17 +390,32 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     const message = col("Message");
     const blank = out.values.filter((r: unknown[]) => r[col("EPC status")] === "" && r[message] === "");
     expect(blank).toEqual([]);
-    const waiting = out.values.filter((r: unknown[]) => /^Checking… (\(run \w+\) )?Stopped before/.test(String(r[message]))).length;
+    const waiting = out.values.filter((r: unknown[]) =>
+      /^Checking… (\(run \w+\) )?Stopped before/.test(String(r[message])),
+    ).length;
     expect(waiting).toBeGreaterThan(0);
     expect(out.values.filter((r: unknown[]) => r[col("Matched UPRN")] !== "").length).toBe(300 - waiting);
     expect(summary.cancelledRows).toBe(waiting);
     expect(summary.refreshed).toBe(300 - waiting);
-    expect(summaryText(summary)).toMatch(new RegExp(`^Stopped\\. ${300 - waiting} of 300 rows checked\\. ${waiting} rows are in jobs already sent: choose Resume`));
+    expect(summaryText(summary)).toMatch(
+      new RegExp(
+        `^Stopped\\. ${300 - waiting} of 300 rows checked\\. ${waiting} rows are in jobs already sent: choose Resume`,
+      ),
+    );
     const before = slow.stats().bulk_submit;
-    const resumed = await resumeRun((await loadUnfinished(store))!, { excelRun, client: client(slow.baseUrl), plan: "professional", store });
+    const resumed = await resumeRun((await loadUnfinished(store))!, {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      store,
+    });
     expect(slow.stats().bulk_submit).toBe(before);
     expect(resumed.title).toBe("Done");
-    expect(api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`).values.map((r: unknown[]) => r[col("Matched UPRN")])).toEqual(uprns);
+    expect(
+      api
+        .read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`)
+        .values.map((r: unknown[]) => r[col("Matched UPRN")]),
+    ).toEqual(uprns);
     expect(await loadUnfinished(store)).toBeNull();
   } finally {
     await slow.close();
@@ -351,7 +443,13 @@ test("jobs left running when the pane closed are resumed and their results writt
         abort.abort();
       },
     };
-    await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: abort.signal });
+    await runCheck(prep.check, {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      store: spy,
+      signal: abort.signal,
+    });
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);
 
@@ -392,7 +490,9 @@ test("a re-run in place over 20,000 rows reads the table and our block in chunks
   expect(prep.check.previous[n]).toEqual(ours[n - 1]);
   expect(s.api.state.stats.maxResponseBytes).toBeLessThan(5 * 1024 * 1024);
   expect(s.api.state.stats.syncs).toBeLessThan(40);
-  console.log(`[excel reads] re-run prepare over ${n} rows: ${s.api.state.stats.syncs} syncs, largest response ${(s.api.state.stats.maxResponseBytes / 1e6).toFixed(2)} MB`);
+  console.log(
+    `[excel reads] re-run prepare over ${n} rows: ${s.api.state.stats.syncs} syncs, largest response ${(s.api.state.stats.maxResponseBytes / 1e6).toFixed(2)} MB`,
+  );
 });
 
 test("a final write refused while the user edits a cell is retried until Excel accepts it; past the retry budget the resume record stays and Resume writes the results", async () => {
@@ -448,9 +548,18 @@ test("a final write refused while the user edits a cell is retried until Excel a
     const kept = await loadUnfinished(store2);
     expect(kept).not.toBeNull();
     w2.api.setCellEditMode(false);
-    const resumed = await resumeRun(kept!, { excelRun: w2.excelRun, client: client(slow.baseUrl), plan: "professional", store: store2 });
+    const resumed = await resumeRun(kept!, {
+      excelRun: w2.excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      store: store2,
+    });
     expect(resumed.errors).toBe(0);
-    expect(w2.api.read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`).values.map((r: unknown[]) => r[col("Matched UPRN")])).toEqual(uprns);
+    expect(
+      w2.api
+        .read("Sheet1", `B2:${colLetters(OUTPUT_COLUMNS.length)}301`)
+        .values.map((r: unknown[]) => r[col("Matched UPRN")]),
+    ).toEqual(uprns);
     expect(await loadUnfinished(store2)).toBeNull();
   } finally {
     await slow.close();
@@ -463,7 +572,13 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
   const clock = testClock();
   const slow = await startTestSandbox({ msPerProperty: 20, now: clock.date });
   const client = (base: string) =>
-    createClient({ baseUrl: base, apiKey: "sandbox-professional", fetch: clock.fetch((u, i) => fetch(u, i as RequestInit) as never), sleep: clock.sleep, now: clock.now });
+    createClient({
+      baseUrl: base,
+      apiKey: "sandbox-professional",
+      fetch: clock.fetch((u, i) => fetch(u, i as RequestInit) as never),
+      sleep: clock.sleep,
+      now: clock.now,
+    });
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(slow, 300);
@@ -476,9 +591,26 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
     // submit was in flight says the job may exist, and a resume of it has nothing to collect).
     const stop = new AbortController();
     let saved: string | null = null;
-    const submitted = (v: string) => (JSON.parse(v) as { state: { jobs: { poll?: unknown }[] } }).state.jobs.some((j) => j.poll);
-    const spy = { ...store, setItem: async (_k: string, v: string) => { if (saved === null && submitted(v)) { saved = v; stop.abort(); } } };
-    await runCheck(prep.check, { excelRun, client: client(slow.baseUrl), plan: "professional", store: spy, signal: stop.signal, sleep: clock.sleep, now: clock.now });
+    const submitted = (v: string) =>
+      (JSON.parse(v) as { state: { jobs: { poll?: unknown }[] } }).state.jobs.some((j) => j.poll);
+    const spy = {
+      ...store,
+      setItem: async (_k: string, v: string) => {
+        if (saved === null && submitted(v)) {
+          saved = v;
+          stop.abort();
+        }
+      },
+    };
+    await runCheck(prep.check, {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      store: spy,
+      signal: stop.signal,
+      sleep: clock.sleep,
+      now: clock.now,
+    });
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);
     const run = await loadUnfinished(store);
@@ -491,7 +623,15 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
       const due = clock.now() + ms;
       return clock.sleep(ms, signal).then(() => void waits.push({ ms, left: due - clock.now() }));
     };
-    const summary = await resumeRun(run!, { excelRun, client: client(slow.baseUrl), plan: "professional", store, signal: cancel.signal, sleep, now: clock.now });
+    const summary = await resumeRun(run!, {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+      store,
+      signal: cancel.signal,
+      sleep,
+      now: clock.now,
+    });
     expect(summary.cancelled).toBe(true);
     // The run's last wait, the one between polls (seconds), ended when Cancel was pressed, with most of it left.
     const last = waits[waits.length - 1];
@@ -505,7 +645,11 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
 test("Insert UPRN and address: the UPRN in the active cell, the address in the table's Address column; a filled cell is never overwritten, formats change only where written", async () => {
   // A table with an Address column that already holds something: the postcode beside the UPRN is left alone.
   const t = workbook();
-  t.api.seed("Sheet1", "A1", [["UPRN", "Postcode", "Address"], ["", "SW1A 2AA", "10 Downing Street"], ["", "SW1A 2AA", ""]]);
+  t.api.seed("Sheet1", "A1", [
+    ["UPRN", "Postcode", "Address"],
+    ["", "SW1A 2AA", "10 Downing Street"],
+    ["", "SW1A 2AA", ""],
+  ]);
   t.api.select("Sheet1", "A2");
   const r1 = await t.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street, London, SW1A 2AA"));
   expect(r1.uprnAt).toBe("A2");
@@ -525,25 +669,37 @@ test("Insert UPRN and address: the UPRN in the active cell, the address in the t
 
   // No Address column: the cell to the right, only when it is empty.
   const u = workbook();
-  u.api.seed("Sheet1", "A1", [["UPRN", "Notes"], ["", "keep me"], ["", ""]]);
+  u.api.seed("Sheet1", "A1", [
+    ["UPRN", "Notes"],
+    ["", "keep me"],
+    ["", ""],
+  ]);
   u.api.select("Sheet1", "A2");
   const r3 = await u.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street"));
   expect(r3.skipped).toMatch(/^B2 already holds "keep me"/);
   expect(u.api.read("Sheet1", "A2:B2").values[0]).toEqual(["100023336956", "keep me"]);
   expect(u.api.read("Sheet1", "B2").numberFormats[0][0]).toBe("General");
   u.api.select("Sheet1", "A3");
-  expect(await u.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street"))).toEqual({ uprnAt: "A3", addressAt: "B3" });
+  expect(await u.excelRun((ctx) => insertAddress(ctx, "100023336956", "10 Downing Street"))).toEqual({
+    uprnAt: "A3",
+    addressAt: "B3",
+  });
   expect(u.api.read("Sheet1", "A3:B3").values[0]).toEqual(["100023336956", "10 Downing Street"]);
 });
 
 test("rows on a sheet the add-in builds itself (Action list, Run log, ...) are refused at once, as in Google Sheets (core's ownSheetProblem)", async () => {
   for (const name of ["Action list", "Run log", "Change log", "Compliance summary"]) {
     const { excelRun, api } = workbook();
-    api.seed(name, "A1", [["UPRN", "Address"], [examples.uprn_by_check_status.epc.pass, "x"]]);
+    api.seed(name, "A1", [
+      ["UPRN", "Address"],
+      [examples.uprn_by_check_status.epc.pass, "x"],
+    ]);
     api.select(name, "A1:B2");
     const prep = await prepareCheck(excelRun, { plan: "professional" });
     if (prep.ok) throw new Error(`${name}: expected a refusal`);
-    expect(prep.message).toBe(`"${name}" is a sheet the add-in builds itself (it is written again after every check), so its rows cannot be checked. Select rows of your own table of properties, then check again.`);
+    expect(prep.message).toBe(
+      `"${name}" is a sheet the add-in builds itself (it is written again after every check), so its rows cannot be checked. Select rows of your own table of properties, then check again.`,
+    );
   }
 });
 

@@ -30,7 +30,12 @@ const today = () => new Date().toISOString().slice(0, 10);
 const day = (v: unknown) => (typeof v === "number" ? serialDate(v) : String(v ?? ""));
 
 function table() {
-  const props = sb.dataset().properties.map((p) => ({ uprn: p.uprn, postcode: p.postcode, address: p.address, checks: checkResultFor(p).checks as Record<string, unknown> }));
+  const props = sb.dataset().properties.map((p) => ({
+    uprn: p.uprn,
+    postcode: p.postcode,
+    address: p.address,
+    checks: checkResultFor(p).checks as Record<string, unknown>,
+  }));
   return countryTable(props, today());
 }
 
@@ -43,7 +48,11 @@ async function run(t: ReturnType<typeof table>) {
   s.api.select("Sheet1", `A1:A${t.rows.length + 1}`);
   const prep = await prepareCheck(excelRun, { plan });
   if (!prep.ok) throw new Error(prep.message);
-  const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+  const client = createClient({
+    baseUrl: sb.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+  });
   const store = memoryStore();
   const summary = await runCheck(prep.check, { excelRun, client, plan, store });
   const at = (row: number, key: string) => {
@@ -73,7 +82,9 @@ test("Scottish, Welsh and Northern Irish postcodes get their country's rules in 
   expect([at(2, "next_action"), at(2, "action_due"), at(2, "window")]).toEqual(["", "", ""]);
   // England: England's rules, no country message.
   expect(String(at(3, "message"))).not.toMatch(/Northern Ireland|Scotland|Wales/);
-  expect(at(4, "message")).toBe('Tenancy start "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.');
+  expect(at(4, "message")).toBe(
+    'Tenancy start "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.',
+  );
   expect(summary.unreadDateRows).toBe(1);
 });
 
@@ -108,13 +119,18 @@ test("own-obligation columns give actions on the Action list by the row's countr
   // Done typed on both legionella actions and on Rent Smart Wales with evidence typed on the list: one lacks evidence.
   const idRow = (id: unknown) => list.grid.findIndex((r) => r[list.c("Action ID")] === id) + 1;
   const letter = (h: string) => colLetters(list.c(h));
-  for (const r of [leg1, leg2, rsw]) s.api.seed("Action list", `${letter("Done")}${idRow(r[list.c("Action ID")])}`, [["x"]]);
-  s.api.seed("Action list", `${letter("Evidence")}${idRow(rsw[list.c("Action ID")])}`, [["https://rentsmart.example/cert"]]);
+  for (const r of [leg1, leg2, rsw])
+    s.api.seed("Action list", `${letter("Done")}${idRow(r[list.c("Action ID")])}`, [["x"]]);
+  s.api.seed("Action list", `${letter("Evidence")}${idRow(rsw[list.c("Action ID")])}`, [
+    ["https://rentsmart.example/cert"],
+  ]);
   const again = await buildActionSheets(excelRun, (await lastBlock(store))!, { today: today(), withinDays: 90 });
   expect(again.ok).toBe(true);
   list = listOf(s);
   // What was typed in Evidence stays on its action, like Notes.
-  expect(list.rows.find((r) => r[list.c("Action ID")] === rsw[list.c("Action ID")])![list.c("Evidence")]).toBe("https://rentsmart.example/cert");
+  expect(list.rows.find((r) => r[list.c("Action ID")] === rsw[list.c("Action ID")])![list.c("Evidence")]).toBe(
+    "https://rentsmart.example/cert",
+  );
   const cells = s.api.sourceGrid("Compliance summary");
   const line = cells.find((r: unknown[]) => r[0] === DONE_WITHOUT_EVIDENCE);
   expect(line?.[1]).toBe(1);

@@ -30,9 +30,13 @@ run("Excel demo in Chromium, no service", () => {
     page.on("pageerror", (e) => pageErrors.push(String(e)));
     page.on("request", (r) => requests.push(r.url()));
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+    );
     await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
+      timeout: 10_000,
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -41,7 +45,11 @@ run("Excel demo in Chromium, no service", () => {
 
   const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
   const waitText = (id: string, re: RegExp, timeout = 20_000) =>
-    page.waitForFunction(([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""), [id, re.source] as const, { timeout });
+    page.waitForFunction(
+      ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
+      [id, re.source] as const,
+      { timeout },
+    );
 
   test("try, insert, check: every row answered or given its reason, all marked demo, nothing sent", async () => {
     expect(await text("banner")).toMatch(/Try with demo data/);
@@ -54,16 +62,25 @@ run("Excel demo in Chromium, no service", () => {
     await page.click("#insert-sample");
     const n = demoProperties(new Date().toISOString().slice(0, 10)).length;
     await waitText("status", /Sample table|could not/);
-    expect(await text("status")).toMatch(new RegExp(`^Sample table of ${n + 4} rows written to the sheet "${DEMO_SHEET}"`));
+    expect(await text("status")).toMatch(
+      new RegExp(`^Sample table of ${n + 4} rows written to the sheet "${DEMO_SHEET}"`),
+    );
     expect(await page.evaluate(() => (window as any).__excelStandIn.sheetNames())).toContain(DEMO_SHEET);
 
     await page.click("#check");
-    await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""),
+      undefined,
+      { timeout: 60_000 },
+    );
     expect(await text("status")).toMatch(new RegExp(`${n + 4} rows`));
 
     const width = 7 + OUTPUT_COLUMNS.length;
     const letters = (await page.evaluate((w) => (window as any).__excelStandIn.colLetters(w), width)) as string;
-    const out = await page.evaluate(([s, a]) => (window as any).__excelStandIn.read(s, a), [DEMO_SHEET, `A1:${letters}${n + 5}`] as const);
+    const out = await page.evaluate(([s, a]) => (window as any).__excelStandIn.read(s, a), [
+      DEMO_SHEET,
+      `A1:${letters}${n + 5}`,
+    ] as const);
     const header = out.values[0] as string[];
     const msg = header.indexOf("Message");
     const uprnCol = header.indexOf("Matched UPRN");
@@ -73,14 +90,22 @@ run("Excel demo in Chromium, no service", () => {
     expect(rows.every((r) => String(r[msg]).length > 0)).toBe(true);
     expect(rows.filter((r) => String(r[msg]).includes(DEMO_NOTE)).length).toBe(n + 2);
     expect(rows.filter((r) => /^\d+$/.test(String(r[uprnCol]))).length).toBe(n);
-    expect(await page.evaluate(() => (window as any).__excelStandIn.sheetNames())).toEqual(expect.arrayContaining(["Action list", "Compliance summary"]));
+    expect(await page.evaluate(() => (window as any).__excelStandIn.sheetNames())).toEqual(
+      expect.arrayContaining(["Action list", "Compliance summary"]),
+    );
   });
 
   test("the functions answer from the demo too", async () => {
     const res = await page.evaluate(async () => {
       const f = (window as any).__excelStandIn.state.customFunctions;
-      const settle = (p: Promise<unknown>) => p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message }));
-      return Promise.all([f.SCORE("100023336956"), f.STATUS("100023336956", "eicr"), f.SCORE("999999999999")].map(settle));
+      const settle = (p: Promise<unknown>) =>
+        p.then(
+          (v) => ({ v }),
+          (e) => ({ code: e.code, message: e.message }),
+        );
+      return Promise.all(
+        [f.SCORE("100023336956"), f.STATUS("100023336956", "eicr"), f.SCORE("999999999999")].map(settle),
+      );
     });
     const p = demoProperties(new Date().toISOString().slice(0, 10)).find((x) => x.uprn === "100023336956")!;
     expect(res[0]).toEqual({ v: p.result.compliance_score });
@@ -90,7 +115,9 @@ run("Excel demo in Chromium, no service", () => {
 
   test("no request left the page's own files; the demo came as its own chunk, loaded when first used", () => {
     const own = requests.filter((u) => u.startsWith(web.url));
-    const other = requests.filter((u) => !u.startsWith(web.url) && !u.startsWith("https://appsforoffice.microsoft.com/"));
+    const other = requests.filter(
+      (u) => !u.startsWith(web.url) && !u.startsWith("https://appsforoffice.microsoft.com/"),
+    );
     expect(other).toEqual([]);
     const paths = own.map((u) => new URL(u).pathname);
     expect(paths.filter((p) => /\/v1\/|\/api\//.test(p))).toEqual([]);

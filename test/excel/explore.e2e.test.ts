@@ -40,26 +40,43 @@ run("Excel task pane, explored by a new user", () => {
     sb.reset();
     page = await browser.newPage({ viewport: { width: 360, height: 1000 } });
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+    );
     // A key and base URL already saved on this computer (as Settings saves them).
-    await page.addInitScript(([base]) => {
-      localStorage.setItem("compliance.apiKey", "sandbox-professional");
-      localStorage.setItem("compliance.baseUrl", base);
-    }, [sb.baseUrl]);
+    await page.addInitScript(
+      ([base]) => {
+        localStorage.setItem("compliance.apiKey", "sandbox-professional");
+        localStorage.setItem("compliance.baseUrl", base);
+      },
+      [sb.baseUrl],
+    );
     await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
+      timeout: 15_000,
+    });
   });
   afterEach(async () => {
     await page?.close();
   });
 
-  const seed = (sheet: string, at: string, values: unknown[][]) => page.evaluate(([s, a, v]) => (window as any).__excelStandIn.seed(s, a, v), [sheet, at, values] as const);
-  const select = (sheet: string, at: string) => page.evaluate(([s, a]) => (window as any).__excelStandIn.select(s, a), [sheet, at] as const);
-  const read = (sheet: string, at: string) => page.evaluate(([s, a]) => (window as any).__excelStandIn.read(s, a), [sheet, at] as const);
+  const seed = (sheet: string, at: string, values: unknown[][]) =>
+    page.evaluate(([s, a, v]) => (window as any).__excelStandIn.seed(s, a, v), [sheet, at, values] as const);
+  const select = (sheet: string, at: string) =>
+    page.evaluate(([s, a]) => (window as any).__excelStandIn.select(s, a), [sheet, at] as const);
+  const read = (sheet: string, at: string) =>
+    page.evaluate(([s, a]) => (window as any).__excelStandIn.read(s, a), [sheet, at] as const);
   const status = () => page.evaluate(() => document.getElementById("status")!.textContent ?? "");
   async function check(): Promise<string> {
     await page.click("#check");
-    await page.waitForFunction(() => /^(Done|Finished|Stopped|Cancelled)|selection|select/i.test(document.getElementById("status")!.textContent ?? "") && !(document.getElementById("check") as HTMLButtonElement).disabled, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        /^(Done|Finished|Stopped|Cancelled)|selection|select/i.test(
+          document.getElementById("status")!.textContent ?? "",
+        ) && !(document.getElementById("check") as HTMLButtonElement).disabled,
+      undefined,
+      { timeout: 30_000 },
+    );
     return status();
   }
 
@@ -67,7 +84,11 @@ run("Excel task pane, explored by a new user", () => {
     const ex = findExamples(sb.dataset());
     const one = ex.singlePropertyPostcode;
     const shared = ex.sharedPostcode.properties.slice(0, 2);
-    await seed("Sheet1", "A1", [["Postcode", "Address"], [one.postcode, ""], ...shared.map((p) => [p.postcode, p.address_line_1])]);
+    await seed("Sheet1", "A1", [
+      ["Postcode", "Address"],
+      [one.postcode, ""],
+      ...shared.map((p) => [p.postcode, p.address_line_1]),
+    ]);
     await select("Sheet1", "A2:B4");
     expect(await check()).toMatch(/^Done\. 3 rows checked\./);
     await select("Sheet1", "B3");
@@ -81,8 +102,18 @@ run("Excel task pane, explored by a new user", () => {
 
   test("stacked tables, both checked, then whole column A:A: the upper table is checked again, the lower table's results header survives", async () => {
     const u = knownUprns(sb, 6);
-    await seed("Sheet1", "A1", [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [u[2], "c"]]);
-    await seed("Sheet1", "A8", [["UPRN", "Notes"], [u[3], "d"], [u[4], "e"], [u[5], "f"]]);
+    await seed("Sheet1", "A1", [
+      ["UPRN", "Notes"],
+      [u[0], "a"],
+      [u[1], "b"],
+      [u[2], "c"],
+    ]);
+    await seed("Sheet1", "A8", [
+      ["UPRN", "Notes"],
+      [u[3], "d"],
+      [u[4], "e"],
+      [u[5], "f"],
+    ]);
     await select("Sheet1", "A2");
     expect(await check()).toMatch(/^Done\./);
     await select("Sheet1", "A9");
@@ -90,6 +121,8 @@ run("Excel task pane, explored by a new user", () => {
     await select("Sheet1", "A:A");
     await check();
     expect((await read("Sheet1", `C8:${colLetters(2 + W - 1)}8`)).values[0]).toEqual(outputHeaders());
-    expect((await read("Sheet1", `C5:${colLetters(2 + W - 1)}7`)).values.flat().every((v: unknown) => v === "")).toBe(true);
+    expect((await read("Sheet1", `C5:${colLetters(2 + W - 1)}7`)).values.flat().every((v: unknown) => v === "")).toBe(
+      true,
+    );
   }, 60_000);
 });

@@ -31,9 +31,16 @@ function workbook() {
   return { s, excelRun, api: s.api };
 }
 function client(base = sb.baseUrl) {
-  return createClient({ baseUrl: base, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+  return createClient({
+    baseUrl: base,
+    apiKey: "sandbox-professional",
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+  });
 }
-async function prepared(excelRun: ExcelRun, opts: { plan: PlanName; mapping?: any; hasHeader?: boolean } = { plan: "professional" }) {
+async function prepared(
+  excelRun: ExcelRun,
+  opts: { plan: PlanName; mapping?: any; hasHeader?: boolean } = { plan: "professional" },
+) {
   const prep = await prepareCheck(excelRun, opts);
   if (!prep.ok) throw new Error(prep.message);
   return prep.check;
@@ -66,7 +73,11 @@ describe("tables and headers a new user has", () => {
     expect(s1.errors).toBe(0);
     const out1 = block(api, "Sheet1", 2, 1, 4);
     expect(out1.values[0]).toEqual(outputHeaders());
-    expect(out1.values.slice(1).map((r: unknown[]) => r[MATCHED])).toEqual([one.property.uprn, shared[0].uprn, shared[1].uprn]);
+    expect(out1.values.slice(1).map((r: unknown[]) => r[MATCHED])).toEqual([
+      one.property.uprn,
+      shared[0].uprn,
+      shared[1].uprn,
+    ]);
 
     // Second run, from one cell of the table.
     api.select("Sheet1", "A3");
@@ -74,12 +85,21 @@ describe("tables and headers a new user has", () => {
     expect(again.mapping).toEqual({ postcode: 0, address: 1 });
     expect(again.inPlace).toBe(true);
     expect(again.origin.columnIndex).toBe(2);
-    expect(again.rows.map((r) => r.property)).toEqual([{ postcode: one.postcode }, { postcode: shared[0].postcode, address: shared[0].address_line_1 }, { postcode: shared[1].postcode, address: shared[1].address_line_1 }]);
+    expect(again.rows.map((r) => r.property)).toEqual([
+      { postcode: one.postcode },
+      { postcode: shared[0].postcode, address: shared[0].address_line_1 },
+      { postcode: shared[1].postcode, address: shared[1].address_line_1 },
+    ]);
     const s2 = await runCheck(again, deps(excelRun));
     expect(s2.errors).toBe(0);
     const wide = api.read("Sheet1", `A1:${colLetters(2 + 2 * W)}4`).values as unknown[][];
     expect(wide.every((r) => r.slice(2 + W).every((v) => v === ""))).toBe(true);
-    expect(wide.map((r) => r[2 + MATCHED])).toEqual(["Matched UPRN", one.property.uprn, shared[0].uprn, shared[1].uprn]);
+    expect(wide.map((r) => r[2 + MATCHED])).toEqual([
+      "Matched UPRN",
+      one.property.uprn,
+      shared[0].uprn,
+      shared[1].uprn,
+    ]);
   });
 
   test("a header on row 5 (nothing above), odd spellings 'U.P.R.N. (12 digits)' / 'Post code' / 'First line of address': found, results from row 5", async () => {
@@ -99,8 +119,17 @@ describe("tables and headers a new user has", () => {
     expect(check.origin).toEqual({ sheet: "Sheet1", rowIndex: 4, columnIndex: 4 });
     await runCheck(check, deps(excelRun));
     expect(api.read("Sheet1", "E5").values[0][0]).toBe(OUTPUT_COLUMNS[0].header);
-    expect(block(api, "Sheet1", 4, 6, 8).values.map((r: unknown[]) => r[MATCHED])).toEqual([u1, ex.singlePropertyPostcode.property.uprn, u2]);
-    expect(api.read("Sheet1", "A1:Z4").values.flat().every((v: unknown) => v === "")).toBe(true);
+    expect(block(api, "Sheet1", 4, 6, 8).values.map((r: unknown[]) => r[MATCHED])).toEqual([
+      u1,
+      ex.singlePropertyPostcode.property.uprn,
+      u2,
+    ]);
+    expect(
+      api
+        .read("Sheet1", "A1:Z4")
+        .values.flat()
+        .every((v: unknown) => v === ""),
+    ).toBe(true);
   });
 
   test("'100023336956.0' as text, 'TBC' beside a valid postcode, '1.00023E+11', #N/A: each row gets its result or its own reason", async () => {
@@ -182,8 +211,18 @@ describe("tables and headers a new user has", () => {
 
 describe("stacked tables (two tables one above the other, blank rows between)", () => {
   function stacked(api: any, u: string[]) {
-    api.seed("Sheet1", "A1", [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [u[2], "c"]]);
-    api.seed("Sheet1", "A8", [["UPRN", "Notes"], [u[3], "d"], [u[4], "e"], [u[5], "f"]]);
+    api.seed("Sheet1", "A1", [
+      ["UPRN", "Notes"],
+      [u[0], "a"],
+      [u[1], "b"],
+      [u[2], "c"],
+    ]);
+    api.seed("Sheet1", "A8", [
+      ["UPRN", "Notes"],
+      [u[3], "d"],
+      [u[4], "e"],
+      [u[5], "f"],
+    ]);
   }
 
   test("each table checked from one of its cells, then the upper one again: each keeps its own block and results", async () => {
@@ -202,9 +241,20 @@ describe("stacked tables (two tables one above the other, blank rows between)", 
     expect(upper.rows.map((r) => r.property?.uprn)).toEqual(u.slice(0, 3));
     await runCheck(upper, deps(excelRun));
     const all = block(api, "Sheet1", 2, 1, 11).values as unknown[][];
-    expect(all.map((r) => r[MATCHED])).toEqual(["Matched UPRN", u[0], u[1], u[2], "", "", "", "Matched UPRN", u[3], u[4], u[5]]);
+    expect(all.map((r) => r[MATCHED])).toEqual([
+      "Matched UPRN",
+      u[0],
+      u[1],
+      u[2],
+      "",
+      "",
+      "",
+      "Matched UPRN",
+      u[3],
+      u[4],
+      u[5],
+    ]);
   });
-
 });
 
 describe("a run the user interrupts", () => {
@@ -279,7 +329,10 @@ describe("custom functions with odd arguments", () => {
   const timers: ReturnType<typeof setTimeout>[] = [];
   const settle = (p: Promise<unknown>) =>
     Promise.race([
-      p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message })),
+      p.then(
+        (v) => ({ v }),
+        (e) => ({ code: e.code, message: e.message }),
+      ),
       new Promise((r) => timers.push(setTimeout(() => r("#BUSY!"), 10_000))),
     ]);
   beforeAll(async () => {
@@ -337,8 +390,14 @@ describe("custom functions with odd arguments", () => {
     expect(res[1]).toEqual({ v: shared.properties[0].uprn });
     expect(res[2]).toMatchObject({ code: "#VALUE!", message: expect.stringMatching(/\S/) });
     // Several properties at the postcode: #N/A saying to give the address, not a bare error.
-    expect(res[3]).toMatchObject({ code: expect.stringMatching(/#N\/A|#VALUE!/), message: expect.stringMatching(/address/i) });
-    expect(res[4]).toMatchObject({ code: expect.stringMatching(/#N\/A|#VALUE!/), message: expect.stringMatching(/\S/) });
+    expect(res[3]).toMatchObject({
+      code: expect.stringMatching(/#N\/A|#VALUE!/),
+      message: expect.stringMatching(/address/i),
+    });
+    expect(res[4]).toMatchObject({
+      code: expect.stringMatching(/#N\/A|#VALUE!/),
+      message: expect.stringMatching(/\S/),
+    });
     expect(res[5]).toEqual({ v: one.property.uprn });
   });
 });
@@ -406,7 +465,12 @@ describe("six new-user scenarios on the Excel engine", () => {
       const s = await runCheck(prep.check, deps(excelRun));
       expect(s.errors).toBe(0);
       const wide = api.read("Sheet1", `A1:${colLetters(2 + 2 * W)}4`).values as unknown[][];
-      expect(wide.map((r) => r.slice(0, 2))).toEqual([["Postcode", "Address"], [one.postcode, ""], [shared[0].postcode, shared[0].address_line_1], [shared[1].postcode, shared[1].address_line_1]]);
+      expect(wide.map((r) => r.slice(0, 2))).toEqual([
+        ["Postcode", "Address"],
+        [one.postcode, ""],
+        [shared[0].postcode, shared[0].address_line_1],
+        [shared[1].postcode, shared[1].address_line_1],
+      ]);
       expect(wide.map((r) => r[2 + MATCHED])).toEqual(expected);
       expect(wide.every((r) => r.slice(2 + W).every((v) => v === ""))).toBe(true); // no second block
     }
@@ -434,7 +498,10 @@ describe("six new-user scenarios on the Excel engine", () => {
       expect(hookedWhile).toBe("processing"); // the sheet changed while the job was still running
       expect(summary.title).toBe("Done");
       const shift = change === "inserted" ? 1 : -1;
-      const user = change === "inserted" ? [["New", "Ref", "UPRN", "Notes"], ...u.map((x, i) => [`new${i}`, `r${i}`, x, `n${i}`])] : [["UPRN", "Notes"], ...u.map((x, i) => [x, `n${i}`])];
+      const user =
+        change === "inserted"
+          ? [["New", "Ref", "UPRN", "Notes"], ...u.map((x, i) => [`new${i}`, `r${i}`, x, `n${i}`])]
+          : [["UPRN", "Notes"], ...u.map((x, i) => [x, `n${i}`])];
       const width = user[0].length;
       const rows = api.read("Sheet1", `A1:${colLetters(width + W - 1)}41`).values as unknown[][];
       expect(rows.map((r) => r.slice(0, width))).toEqual(user);
@@ -453,7 +520,12 @@ describe("six new-user scenarios on the Excel engine", () => {
     await runCheck(check, deps(excelRun));
     const out = block(api, "Sheet1", 2, 1, 12).values as unknown[][];
     expect(out.map((r) => r[MATCHED])).toEqual(["Matched UPRN", ...u.slice(0, 4), "", "", "", "", "", "", ""]);
-    expect(out.slice(5).flat().every((v) => v === "")).toBe(true);
+    expect(
+      out
+        .slice(5)
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
   });
 
   test("4. a UPRN stored as text '100023336956.0', and 'TBC' in the UPRN column beside a valid postcode: both checked, the second by postcode with a note", async () => {
@@ -461,7 +533,11 @@ describe("six new-user scenarios on the Excel engine", () => {
     const { excelRun, api } = workbook();
     const pc = ex.singlePropertyPostcode;
     expect(sb.dataset().byUprn.has("100023336956")).toBe(true);
-    api.seed("Sheet1", "A1", [["UPRN", "Postcode"], ["100023336956.0", ""], ["TBC", pc.postcode]]);
+    api.seed("Sheet1", "A1", [
+      ["UPRN", "Postcode"],
+      ["100023336956.0", ""],
+      ["TBC", pc.postcode],
+    ]);
     api.select("Sheet1", "A1:B3");
     const check = await prepared(excelRun);
     expect(check.problems).toEqual([]);
@@ -497,7 +573,10 @@ describe("six new-user scenarios on the Excel engine", () => {
   test("6. two tables side by side (A:B and D:E, blank C, both UPRN / Postcode), D2:E6 selected: the right table's UPRNs are checked", async () => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 10);
-    api.seed("Sheet1", "A1", [["UPRN", "Postcode", "", "UPRN", "Postcode"], ...[0, 1, 2, 3, 4].map((i) => [u[i], "", "", u[5 + i], ""])]);
+    api.seed("Sheet1", "A1", [
+      ["UPRN", "Postcode", "", "UPRN", "Postcode"],
+      ...[0, 1, 2, 3, 4].map((i) => [u[i], "", "", u[5 + i], ""]),
+    ]);
     api.select("Sheet1", "D2:E6");
     const check = await prepared(excelRun);
     expect(check.rows.map((r) => r.property?.uprn)).toEqual(u.slice(5));
@@ -505,6 +584,9 @@ describe("six new-user scenarios on the Excel engine", () => {
     const at = check.origin.columnIndex;
     expect(at).toBeGreaterThanOrEqual(5);
     expect(block(api, "Sheet1", at, 2, 6).values.map((r: unknown[]) => r[MATCHED])).toEqual(u.slice(5));
-    expect(api.read("Sheet1", "A1:E6").values).toEqual([["UPRN", "Postcode", "", "UPRN", "Postcode"], ...[0, 1, 2, 3, 4].map((i) => [u[i], "", "", u[5 + i], ""])]);
+    expect(api.read("Sheet1", "A1:E6").values).toEqual([
+      ["UPRN", "Postcode", "", "UPRN", "Postcode"],
+      ...[0, 1, 2, 3, 4].map((i) => [u[i], "", "", u[5 + i], ""]),
+    ]);
   });
 });

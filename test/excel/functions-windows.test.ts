@@ -3,7 +3,16 @@
  * changed in Settings, =COMPLIANCE.PROPERTY's card, NEXTACTION, DUE and CHECK agree with the block's row for the same
  * property and day. Real sandbox over loopback; the Excel stand-in supplies the Office and CustomFunctions globals.
  */
-import { OUTPUT_COLUMNS, nextObligation, outputHeaders, outputRow, parseCheckResult, serialDate, type CheckResult, type WindowSettings } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  nextObligation,
+  outputHeaders,
+  outputRow,
+  parseCheckResult,
+  serialDate,
+  type CheckResult,
+  type WindowSettings,
+} from "../../core";
 import * as f from "../../excel/functions/functions";
 import { createRuntime, installRuntime, type ComplianceRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
@@ -40,7 +49,12 @@ beforeEach(async () => {
 
 const today = () => new Date().toISOString().slice(0, 10);
 const H = outputHeaders();
-const WIDE: WindowSettings = Object.fromEntries(["epc", "gas_safety", "eicr", "licensing", "deposit_protection"].map((c) => [c, { plan: 3650, book: 3650, urgent: 3650 }])) as WindowSettings;
+const WIDE: WindowSettings = Object.fromEntries(
+  ["epc", "gas_safety", "eicr", "licensing", "deposit_protection"].map((c) => [
+    c,
+    { plan: 3650, book: 3650, urgent: 3650 },
+  ]),
+) as WindowSettings;
 
 function resultOf(p: ReturnType<Sandbox["dataset"]>["properties"][number]): CheckResult {
   const r = parseCheckResult(JSON.parse(JSON.stringify(checkResultFor(p))));
@@ -60,7 +74,11 @@ async function shown(uprn: string, windows?: WindowSettings) {
     nextaction: await f.nextaction(uprn),
     due: serialDate(due.basicValue),
     check: row[H.indexOf("Window")],
-    block: { action: block[H.indexOf("Next action")], due: block[H.indexOf("Action due")], window: block[H.indexOf("Window")] },
+    block: {
+      action: block[H.indexOf("Next action")],
+      due: block[H.indexOf("Action due")],
+      window: block[H.indexOf("Window")],
+    },
   };
 }
 

@@ -11,12 +11,19 @@ const dist = ensureExcelBuild();
 const help = fs.readFileSync(path.join(dist, "help.html"), "utf8");
 // The built page is minified: attribute quotes may be gone, colours lower-cased.
 const ids = new Set([...help.matchAll(/\sid="?([^"\s>]+)"?/g)].map((m) => m[1]));
-const functions = JSON.parse(fs.readFileSync(path.join(dist, "functions.json"), "utf8")).functions as { id: string; name: string; helpUrl?: string }[];
+const functions = JSON.parse(fs.readFileSync(path.join(dist, "functions.json"), "utf8")).functions as {
+  id: string;
+  name: string;
+  helpUrl?: string;
+}[];
 
 test("every function has a help link, and each resolves to an anchor of help.html that names the function", () => {
   expect(functions.length).toBeGreaterThanOrEqual(9);
   for (const f of functions) {
-    expect({ id: f.id, helpUrl: f.helpUrl }).toEqual({ id: f.id, helpUrl: expect.stringMatching(/\/help\.html#[a-z0-9-]+$/) });
+    expect({ id: f.id, helpUrl: f.helpUrl }).toEqual({
+      id: f.id,
+      helpUrl: expect.stringMatching(/\/help\.html#[a-z0-9-]+$/),
+    });
     const anchor = f.helpUrl!.split("#")[1];
     expect({ id: f.id, anchor, present: ids.has(anchor) }).toEqual({ id: f.id, anchor, present: true });
     // The anchored section names the function as users type it.
@@ -27,7 +34,8 @@ test("every function has a help link, and each resolves to an anchor of help.htm
 });
 
 test("the help page's colour tables are core's status and window colours", () => {
-  const swatch = (fill: string, font: string, word: string) => new RegExp(`background:${fill};color:${font}"?>${word}<`, "i");
+  const swatch = (fill: string, font: string, word: string) =>
+    new RegExp(`background:${fill};color:${font}"?>${word}<`, "i");
   for (const [word, c] of Object.entries(STATUS_COLOURS)) expect(help).toMatch(swatch(c.fill, c.font, word));
   for (const [word, c] of Object.entries(WINDOW_COLOURS)) expect(help).toMatch(swatch(c.fill, c.font, word));
 });

@@ -55,14 +55,22 @@ describe("manifest.xml", () => {
   });
 
   test("the schema check does catch a misspelled element and a bad attribute value", async () => {
-    const broken = withoutRuntimes(manifest).replace("<Permissions>", "<Permission>").replace("</Permissions>", "</Permission>");
+    const broken = withoutRuntimes(manifest)
+      .replace("<Permissions>", "<Permission>")
+      .replace("</Permissions>", "</Permission>");
     expect((await validate(broken)).valid).toBe(false);
-    const badValue = withoutRuntimes(manifest).replace("<Permissions>ReadWriteDocument<", "<Permissions>ReadWriteEverything<");
+    const badValue = withoutRuntimes(manifest).replace(
+      "<Permissions>ReadWriteDocument<",
+      "<Permissions>ReadWriteEverything<",
+    );
     expect((await validate(badValue)).valid).toBe(false);
   });
 
   test("declares a long-lived shared runtime on the task pane page, directly under the Workbook host", () => {
-    const host = /<Host xsi:type="Workbook">\s*<Runtimes>\s*<Runtime resid="([^"]+)" lifetime="long"\s*\/>\s*<\/Runtimes>/.exec(manifest);
+    const host =
+      /<Host xsi:type="Workbook">\s*<Runtimes>\s*<Runtime resid="([^"]+)" lifetime="long"\s*\/>\s*<\/Runtimes>/.exec(
+        manifest,
+      );
     expect(host).not.toBeNull();
     expect(host![1]).toBe("Taskpane.Url");
     expect(manifest).toMatch(/<Set Name="SharedRuntime" MinVersion="1.1"\s*\/>/);
@@ -74,12 +82,15 @@ describe("manifest.xml", () => {
   test("custom functions namespace is COMPLIANCE; a ribbon button opens the task pane; GetStarted is set", () => {
     expect(manifest).toMatch(/<bt:String id="Functions.Namespace" DefaultValue="COMPLIANCE"\s*\/>/);
     expect(manifest).toMatch(/<Action xsi:type="ShowTaskpane">[\s\S]*?<SourceLocation resid="Taskpane.Url"\s*\/>/);
-    expect(manifest).toMatch(/<GetStarted>[\s\S]*<Title resid="GetStarted.Title"[\s\S]*<Description resid="GetStarted.Description"/);
+    expect(manifest).toMatch(
+      /<GetStarted>[\s\S]*<Title resid="GetStarted.Title"[\s\S]*<Description resid="GetStarted.Description"/,
+    );
   });
 
   test("every resid resolves to a resource of the right kind", () => {
     const resources = /<Resources>([\s\S]*)<\/Resources>/.exec(manifest)![1];
-    const ids = (tag: string) => new Set([...resources.matchAll(new RegExp(`<bt:${tag} id="([^"]+)"`, "g"))].map((m) => m[1]));
+    const ids = (tag: string) =>
+      new Set([...resources.matchAll(new RegExp(`<bt:${tag} id="([^"]+)"`, "g"))].map((m) => m[1]));
     const images = ids("Image");
     const urls = ids("Url");
     const strings = ids("String");
@@ -103,7 +114,20 @@ describe("manifest.xml", () => {
     // functions.json is generated from the JSDoc and names every function the issue asks for.
     const fj = JSON.parse(fs.readFileSync(path.join(dist, "functions.json"), "utf8"));
     expect(fj.functions.map((f: { id: string }) => f.id).sort()).toEqual(
-      ["ADDRESSES", "CHECK", "DUE", "EPC", "EXPIRY", "HEADERS", "NEXTACTION", "PROPERTY", "RISK", "SCORE", "STATUS", "UPRN"].sort(),
+      [
+        "ADDRESSES",
+        "CHECK",
+        "DUE",
+        "EPC",
+        "EXPIRY",
+        "HEADERS",
+        "NEXTACTION",
+        "PROPERTY",
+        "RISK",
+        "SCORE",
+        "STATUS",
+        "UPRN",
+      ].sort(),
     );
     for (const f of fj.functions) {
       expect(f.description.length).toBeGreaterThan(20);
@@ -127,7 +151,8 @@ describe("manifest.xml", () => {
     expect(built).toContain('<SourceLocation DefaultValue="https://addin.example.org/taskpane.html" />');
     expect(fs.readFileSync(path.join(out, "functions.json"), "utf8")).not.toContain("localhost");
     // The add-in on a static host has no /v1 of its own: the built default is the service URL it was given.
-    const has = (dir: string, bundle: string) => fs.readFileSync(path.join(dir, bundle), "utf8").includes("https://compliance.build-test.example/v1");
+    const has = (dir: string, bundle: string) =>
+      fs.readFileSync(path.join(dir, bundle), "utf8").includes("https://compliance.build-test.example/v1");
     for (const bundle of ["taskpane.js"]) expect(has(out, bundle)).toBe(true);
     // Without one (dist/excel, as npm run build:excel makes it) the bundles keep the same-origin default.
     const dist = ensureExcelBuild();
@@ -143,7 +168,11 @@ describe("manifest.xml", () => {
       cfg.output.path = ${JSON.stringify(out)};
       cfg.devtool = false;
       webpack(cfg, (err, stats) => { if (err || stats.hasErrors()) { console.error(err || stats.toString()); process.exit(1); } });`;
-    execFileSync(process.execPath, ["-e", script], { cwd: ROOT, stdio: "pipe", env: { ...process.env, DEV_SERVER_PORT: "3100" } });
+    execFileSync(process.execPath, ["-e", script], {
+      cwd: ROOT,
+      stdio: "pipe",
+      env: { ...process.env, DEV_SERVER_PORT: "3100" },
+    });
     const functionsJson = fs.readFileSync(path.join(out, "functions.json"), "utf8");
     const helpUrls = (JSON.parse(functionsJson).functions as { helpUrl: string }[]).map((f) => f.helpUrl);
     expect(helpUrls).toHaveLength(12);
@@ -194,7 +223,10 @@ test("development and production manifests come from the one source: each valid,
   const version = /<Version>([^<]+)<\/Version>/;
   expect(field(dev, id)).toBe(field(manifest, id));
   expect(field(prod, id)).not.toBe(field(dev, id));
-  expect([field(dev, name), field(prod, name)]).toEqual(["Property Compliance Check (dev)", "Property Compliance Check"]);
+  expect([field(dev, name), field(prod, name)]).toEqual([
+    "Property Compliance Check (dev)",
+    "Property Compliance Check",
+  ]);
   expect(prod).not.toContain("(dev)");
   expect(field(prod, version)).toBe(field(dev, version));
   // Apart from those, the two say the same (the production build here keeps the default origin).

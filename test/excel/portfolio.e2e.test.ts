@@ -27,23 +27,35 @@ run("the workbook's Action list in the built pane", () => {
     page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
     page.on("pageerror", (e) => pageErrors.push(String(e)));
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+    );
     await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
+      timeout: 10_000,
+    });
   });
   afterAll(async () => {
     await browser?.close();
     await web?.close();
   });
 
-  const grid = (sheet: string) => page.evaluate((s) => (window as any).__excelStandIn.sourceGrid(s), sheet) as Promise<unknown[][]>;
+  const grid = (sheet: string) =>
+    page.evaluate((s) => (window as any).__excelStandIn.sourceGrid(s), sheet) as Promise<unknown[][]>;
   async function checkSheet(sheet: string, rows: number) {
-    await page.evaluate(([s, n]) => {
-      (window as any).__excelStandIn.select(s, `A1:A${n}`);
-      document.getElementById("status")!.textContent = "";
-    }, [sheet, rows] as const);
+    await page.evaluate(
+      ([s, n]) => {
+        (window as any).__excelStandIn.select(s, `A1:A${n}`);
+        document.getElementById("status")!.textContent = "";
+      },
+      [sheet, rows] as const,
+    );
     await page.click("#check");
-    await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""),
+      undefined,
+      { timeout: 60_000 },
+    );
   }
 
   test("checking a second table keeps the first table's actions and notes; every row names its table; demo answers say so", async () => {
@@ -68,7 +80,10 @@ run("the workbook's Action list in the built pane", () => {
     }
     // Notes on every North action, then South is checked.
     const letter = String.fromCharCode(65 + notes);
-    await page.evaluate(([a, col]) => (window as any).__excelStandIn.seed("Action list", `${col}2`, a), [open.map((r) => [`note for ${r[id]}`]), letter] as const);
+    await page.evaluate(([a, col]) => (window as any).__excelStandIn.seed("Action list", `${col}2`, a), [
+      open.map((r) => [`note for ${r[id]}`]),
+      letter,
+    ] as const);
     await checkSheet("South", values.length);
     const after = await grid("Action list");
     const north = after.filter((r) => r[table] === "North");

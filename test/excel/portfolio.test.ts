@@ -26,7 +26,8 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const plan: PlanName = "professional";
-const client = (apiKey = "sandbox-professional") => createClient({ baseUrl: sb.baseUrl, apiKey, fetch: (u, i) => fetch(u, i as RequestInit) as never });
+const client = (apiKey = "sandbox-professional") =>
+  createClient({ baseUrl: sb.baseUrl, apiKey, fetch: (u, i) => fetch(u, i as RequestInit) as never });
 
 /** A workbook whose checks are remembered in its settings, as the pane records them. */
 function workbook() {
@@ -47,8 +48,17 @@ function workbook() {
 type Workbook = ReturnType<typeof workbook>;
 
 /** A table (UPRN, Address, Landlord) at a sheet's row (1-based header row). */
-function seed(wb: Workbook, sheet: string, rows: { uprn: string; address_line_1: string }[], row = 1, uprnOf?: (i: number) => string) {
-  wb.api.seed(sheet, `A${row}`, [["UPRN", "Address", "Landlord"], ...rows.map((p, i) => [uprnOf ? uprnOf(i) : p.uprn, p.address_line_1, `Landlord ${i % 5}`])]);
+function seed(
+  wb: Workbook,
+  sheet: string,
+  rows: { uprn: string; address_line_1: string }[],
+  row = 1,
+  uprnOf?: (i: number) => string,
+) {
+  wb.api.seed(sheet, `A${row}`, [
+    ["UPRN", "Address", "Landlord"],
+    ...rows.map((p, i) => [uprnOf ? uprnOf(i) : p.uprn, p.address_line_1, `Landlord ${i % 5}`]),
+  ]);
   return { first: row + 1, last: row + rows.length };
 }
 
@@ -125,7 +135,11 @@ test("10,000 rows with 5 % duplicate UPRNs: every note survives a refresh and a 
   const notes = notesNow(wb).notes;
   expect(notes.size).toBeGreaterThan(1000);
   // The user sorts the whole table, block and all, in reverse.
-  wb.api.reorderRows("Sheet1", 1, rows.map((_p, i) => rows.length - 1 - i));
+  wb.api.reorderRows(
+    "Sheet1",
+    1,
+    rows.map((_p, i) => rows.length - 1 - i),
+  );
   const place = (await lastBlock(wb.store))!;
   const o = { today: localDay(Date.now()), withinDays: 90, tables: watchedBlocks(wb.settings) };
   const again = await buildActionSheets(wb.excelRun, place, o);
@@ -137,7 +151,9 @@ test("10,000 rows with 5 % duplicate UPRNs: every note survives a refresh and a 
   for (const r of open.slice(0, 200)) expect(String(sheet[Number(r[c("Row")]) - 1][0])).toBe(String(r[c("UPRN")]));
   const cal = await actionCalendarText(wb.excelRun, place, { ...o, nowIso: new Date().toISOString() });
   if (!cal.ok) throw new Error(cal.message);
-  const uids = new ICAL.Component(ICAL.parse(cal.ics)).getAllSubcomponents("vevent").map((e) => String(e.getFirstPropertyValue("uid")));
+  const uids = new ICAL.Component(ICAL.parse(cal.ics))
+    .getAllSubcomponents("vevent")
+    .map((e) => String(e.getFirstPropertyValue("uid")));
   expect(uids).toHaveLength(open.length);
   expect(new Set(uids).size).toBe(uids.length);
 }, 300_000);
@@ -148,22 +164,35 @@ test("a column the user inserts keeps its values (a date stays a date) after a r
   await check(wb, "Sheet1", `A1:A${t.last}`, { actionDays: 90 });
   wb.api.insertColumns("Action list", 2, 2);
   const { open, c } = list(wb);
-  wb.api.seed("Action list", "C1", [["Assigned to", "Follow up"], ...open.map((r, i) => (i % 2 ? [`Agent for ${r[c("Action ID")]}`, 46447] : ["", ""]))]);
+  wb.api.seed("Action list", "C1", [
+    ["Assigned to", "Follow up"],
+    ...open.map((r, i) => (i % 2 ? [`Agent for ${r[c("Action ID")]}`, 46447] : ["", ""])),
+  ]);
   // Excel gives a typed date its date format.
   await wb.excelRun(async (context) => {
-    context.workbook.worksheets.getItem("Action list").getRange(`D2:D${open.length + 1}`).numberFormat = open.map((_r, i) => [i % 2 ? "yyyy-mm-dd" : "General"]);
+    context.workbook.worksheets.getItem("Action list").getRange(`D2:D${open.length + 1}`).numberFormat = open.map(
+      (_r, i) => [i % 2 ? "yyyy-mm-dd" : "General"],
+    );
     await context.sync();
   });
   typeNotes(wb, 3);
   const notes = notesNow(wb).notes;
   const assigned = () => {
     const l = list(wb);
-    return l.grid.slice(1).filter((r) => r[l.c("Assigned to")]).map((r) => [r[l.c("Assigned to")], `Agent for ${r[l.c("Action ID")]}`, r[l.c("Follow up")]]);
+    return l.grid
+      .slice(1)
+      .filter((r) => r[l.c("Assigned to")])
+      .map((r) => [r[l.c("Assigned to")], `Agent for ${r[l.c("Action ID")]}`, r[l.c("Follow up")]]);
   };
   const typed = assigned().length;
   expect(typed).toBeGreaterThan(10);
   const place = (await lastBlock(wb.store))!;
-  const refresh = (days: number) => buildActionSheets(wb.excelRun, place, { today: localDay(Date.now()), withinDays: days, tables: watchedBlocks(wb.settings) });
+  const refresh = (days: number) =>
+    buildActionSheets(wb.excelRun, place, {
+      today: localDay(Date.now()),
+      withinDays: days,
+      tables: watchedBlocks(wb.settings),
+    });
   for (const step of [() => refresh(90), () => check(wb, "Sheet1", `A1:A${t.last}`, { actionDays: 90 })]) {
     await step();
     expect(list(wb).header.slice(2, 4)).toEqual(["Assigned to", "Follow up"]);
@@ -190,11 +219,19 @@ test("a row re-used for another property, and a demo check followed by a real on
   const t = seed(wb, "Sheet1", props(800, 40));
   await check(wb, "Sheet1", `A1:A${t.last}`);
   const other = props(900, 2);
-  wb.api.seed("Sheet1", "A2", other.map((p) => [p.uprn, p.address_line_1]));
+  wb.api.seed(
+    "Sheet1",
+    "A2",
+    other.map((p) => [p.uprn, p.address_line_1]),
+  );
   await check(wb, "Sheet1", `A1:A${t.last}`);
-  const log = () => ((wb.api.sourceGrid("Change log") as unknown[][] | undefined) ?? []).slice(1).filter((r) => r.some((v) => v !== ""));
+  const log = () =>
+    ((wb.api.sourceGrid("Change log") as unknown[][] | undefined) ?? [])
+      .slice(1)
+      .filter((r) => r.some((v) => v !== ""));
   const logged = log().map((r) => String(r[CHANGE_LOG_HEADERS.indexOf("UPRN")]));
-  for (const u of [...other.map((p) => p.uprn), props(800, 2)[0].uprn, props(800, 2)[1].uprn]) expect(logged).not.toContain(String(u));
+  for (const u of [...other.map((p) => p.uprn), props(800, 2)[0].uprn, props(800, 2)[1].uprn])
+    expect(logged).not.toContain(String(u));
 
   // The demo's sample table, checked with the demo key, then with a real key.
   const demo = workbook();
@@ -210,11 +247,20 @@ test("a row re-used for another property, and a demo check followed by a real on
   const l = list(demo);
   expect(l.open.length).toBeGreaterThan(0);
   for (const r of l.open) expect(String(r[l.c("Action")])).toContain(DEMO_NOTE);
-  expect((demo.api.sourceGrid("Compliance summary") as unknown[][]).flat().some((v) => String(v).startsWith(`${DEMO_NOTE}:`))).toBe(true);
+  expect(
+    (demo.api.sourceGrid("Compliance summary") as unknown[][])
+      .flat()
+      .some((v) => String(v).startsWith(`${DEMO_NOTE}:`)),
+  ).toBe(true);
   const runs = () => (demo.api.sourceGrid("Run log") as unknown[][]).slice(1);
   expect(String(runs()[0][RUN_LOG_HEADERS.indexOf("Problem")])).toContain(DEMO_NOTE);
   const place = (await lastBlock(demo.store))!;
-  const cal = await actionCalendarText(demo.excelRun, place, { today: localDay(Date.now()), withinDays: 30, tables: watchedBlocks(demo.settings), nowIso: new Date().toISOString() });
+  const cal = await actionCalendarText(demo.excelRun, place, {
+    today: localDay(Date.now()),
+    withinDays: 30,
+    tables: watchedBlocks(demo.settings),
+    nowIso: new Date().toISOString(),
+  });
   if (!cal.ok) throw new Error(cal.message);
   expect(cal.ics).toMatch(/X-WR-CALNAME:.*Demo data/);
   await demoCheck("sandbox-professional");

@@ -5,7 +5,16 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { DEMO_NOTE, OUTPUT_COLUMNS, addDays, cardField, nextObligation, outputRow, propertyCard, type CheckResult } from "../../core";
+import {
+  DEMO_NOTE,
+  OUTPUT_COLUMNS,
+  addDays,
+  cardField,
+  nextObligation,
+  outputRow,
+  propertyCard,
+  type CheckResult,
+} from "../../core";
 import * as f from "../../excel/functions/functions";
 import { createRuntime, installRuntime, type ComplianceRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
@@ -53,7 +62,11 @@ beforeEach(async () => {
 let runtime: ComplianceRuntime;
 
 /** What a cell shows: the value, or Excel's error code and message. */
-const settle = (p: Promise<unknown>) => p.then((v) => ({ v: v as Entity }), (e) => ({ code: e.code as string, message: e.message as string }));
+const settle = (p: Promise<unknown>) =>
+  p.then(
+    (v) => ({ v: v as Entity }),
+    (e) => ({ code: e.code as string, message: e.message as string }),
+  );
 
 /** The sandbox's own answer for a UPRN, over HTTP as any client gets it. */
 async function serviceAnswer(uprn: string): Promise<CheckResult> {
@@ -65,7 +78,8 @@ async function serviceAnswer(uprn: string): Promise<CheckResult> {
 // Independent of the card's code: dates as Excel counts them, and where each per-check field is in the answer.
 const serial = (iso: string) => Math.round(Date.parse(iso.slice(0, 10) + "T00:00:00Z") / 86_400_000) + 25_569;
 /** A date-time serial as the text Excel shows with yyyy-mm-dd hh:mm:ss. */
-const stampText = (v: unknown) => new Date(Math.round((Number(v) - 25_569) * 86_400) * 1000).toISOString().slice(0, 19).replace("T", " ");
+const stampText = (v: unknown) =>
+  new Date(Math.round((Number(v) - 25_569) * 86_400) * 1000).toISOString().slice(0, 19).replace("T", " ");
 const CHECK_FIELDS: Record<string, [string, string, "status" | "text" | "date"]> = {
   "EPC status": ["epc", "status", "status"],
   "EPC rating": ["epc", "rating", "text"],
@@ -99,7 +113,19 @@ const bare = (p: Record<string, unknown>) => {
 
 test("the entity's fields are the service's answer, field by field, for UPRNs of every status, not-required checks and missing expiries", async () => {
   const st = examples.uprn_by_check_status;
-  const uprns = [...new Set([st.epc.pass, st.epc.fail, st.gas_safety.warning, st.gas_safety.not_required, st.eicr.fail, st.eicr.not_required, st.licensing.fail, st.deposit_protection.fail, st.deposit_protection.not_required])] as string[];
+  const uprns = [
+    ...new Set([
+      st.epc.pass,
+      st.epc.fail,
+      st.gas_safety.warning,
+      st.gas_safety.not_required,
+      st.eicr.fail,
+      st.eicr.not_required,
+      st.licensing.fail,
+      st.deposit_protection.fail,
+      st.deposit_protection.not_required,
+    ]),
+  ] as string[];
   const answers = new Map<string, CheckResult>();
   const ds = sb.dataset();
   for (const u of uprns) {
@@ -109,7 +135,9 @@ test("the entity's fields are the service's answer, field by field, for UPRNs of
     answers.set(u, a);
   }
   // The set covers what the card must handle: every status word, a not_required check, a check held with no expiry.
-  const members = [...answers.values()].flatMap((a) => Object.values(a.checks as Record<string, Record<string, unknown>>));
+  const members = [...answers.values()].flatMap((a) =>
+    Object.values(a.checks as Record<string, Record<string, unknown>>),
+  );
   expect(new Set(members.map((m) => m.status))).toEqual(new Set(["pass", "warning", "fail", "not_required"]));
   expect(members.some((m) => m.status !== "not_required" && "expiry" in m && m.expiry === null)).toBe(true);
 
@@ -119,7 +147,8 @@ test("the entity's fields are the service's answer, field by field, for UPRNs of
   // A handful of UPRNs is answered by single checks (sooner than a bulk job can end), more by one batch; each UPRN is
   // asked once, and the NEXTACTION calls after them are answered from what the cards already fetched.
   const asked = sb.stats();
-  if (asked.check > 0) expect({ check: asked.check, bulk_submit: asked.bulk_submit }).toEqual({ check: uprns.length, bulk_submit: 0 });
+  if (asked.check > 0)
+    expect({ check: asked.check, bulk_submit: asked.bulk_submit }).toEqual({ check: uprns.length, bulk_submit: 0 });
   else expect(asked.total).toBeLessThanOrEqual(1 + asked.bulk_results);
 
   for (const [i, u] of uprns.entries()) {
@@ -153,7 +182,8 @@ test("the entity's fields are the service's answer, field by field, for UPRNs of
       expect({ name, v: bare(e.properties[name]) }).toEqual({ name, v: expected(col(name), kind) });
     }
     expect(Object.keys(e.properties).sort()).toEqual(Object.keys(want).sort());
-    for (const name of Object.keys(want)) expect({ uprn: u, name, v: bare(e.properties[name]) }).toEqual({ uprn: u, name, v: want[name] });
+    for (const name of Object.keys(want))
+      expect({ uprn: u, name, v: bare(e.properties[name]) }).toEqual({ uprn: u, name, v: want[name] });
     // The timestamps show as the CHECK row's (UTC) columns show them, to the second.
     expect(stampText(e.properties["Last updated"].basicValue)).toBe(col("Last updated (UTC)"));
     expect(stampText(e.properties["Checked at"].basicValue)).toBe(col("Checked at (UTC)"));
@@ -166,12 +196,23 @@ test("the entity's fields are the service's answer, field by field, for UPRNs of
       const p = e.properties[name];
       if (p.basicValue !== "") continue;
       const status = (a.checks as Record<string, Record<string, unknown>>)[check].status;
-      expect({ name, sublabel: (p.propertyMetadata as { sublabel?: string })?.sublabel }).toEqual({ name, sublabel: status === "not_required" ? "not required" : "none on record" });
+      expect({ name, sublabel: (p.propertyMetadata as { sublabel?: string })?.sublabel }).toEqual({
+        name,
+        sublabel: status === "not_required" ? "not required" : "none on record",
+      });
     }
 
     // The card: one List section per group, every field in exactly one section, summary first.
     const sections = e.layouts!.card!.sections!;
-    expect(sections.map((s) => s.title)).toEqual(["Compliance", "EPC", "Gas safety", "EICR", "Licensing", "Deposit", "Record"]);
+    expect(sections.map((s) => s.title)).toEqual([
+      "Compliance",
+      "EPC",
+      "Gas safety",
+      "EICR",
+      "Licensing",
+      "Deposit",
+      "Record",
+    ]);
     expect(sections.every((s) => s.layout === "List")).toBe(true);
     expect(sections[0].properties).toEqual(SUMMARY);
     expect(sections[sections.length - 1].properties).toEqual(RECORD);
@@ -187,7 +228,9 @@ test("300 PROPERTY cells over 120 distinct UPRNs cost exactly one bulk job (one 
   expect(new Set(calls).size).toBe(120);
   const cells = await Promise.all(calls.map((u) => settle(f.property(u))));
   const stats = sb.stats();
-  console.log(`[property cards] 300 cells / 120 UPRNs: ${stats.total} requests (bulk_submit ${stats.bulk_submit}, bulk_results ${stats.bulk_results}, check ${stats.check})`);
+  console.log(
+    `[property cards] 300 cells / 120 UPRNs: ${stats.total} requests (bulk_submit ${stats.bulk_submit}, bulk_results ${stats.bulk_results}, check ${stats.check})`,
+  );
   expect(stats.bulk_submit).toBe(1);
   expect(stats.check).toBe(0);
   expect(stats.total).toBe(1 + stats.bulk_results);
@@ -222,7 +265,10 @@ test("errors are cell errors with a message: a bad UPRN #VALUE!, an unknown one 
   // No Office at all (an old host): the same message.
   g.Office = undefined;
   try {
-    expect(await settle(f.property(good))).toEqual({ code: "#N/A", message: expect.stringContaining("COMPLIANCE.CHECK") });
+    expect(await settle(f.property(good))).toEqual({
+      code: "#N/A",
+      message: expect.stringContaining("COMPLIANCE.CHECK"),
+    });
   } finally {
     g.Office = standIn.Office;
   }
@@ -236,7 +282,9 @@ test("errors are cell errors with a message: a bad UPRN #VALUE!, an unknown one 
 test("core's card: counted from the day given, says Demo for demo answers and names a status word it does not know", async () => {
   // A property whose most urgent action has a date weeks away: ten days on, the same action has ten days fewer left.
   const today = examples.today as string;
-  const p = sb.dataset().properties.find((x) => (nextObligation(checkResultFor(x) as CheckResult, { today })?.daysLeft ?? 0) > 20)!;
+  const p = sb
+    .dataset()
+    .properties.find((x) => (nextObligation(checkResultFor(x) as CheckResult, { today })?.daysLeft ?? 0) > 20)!;
   const a = await serviceAnswer(p.uprn);
   const now = propertyCard(a, `${today}T09:00:00Z`);
   const later = propertyCard(a, `${today}T09:00:00Z`, { today: addDays(today, 10) });
@@ -245,7 +293,10 @@ test("core's card: counted from the day given, says Demo for demo answers and na
   expect(days(now)).toBeGreaterThan(20);
   expect(days(later)).toBe(days(now) - 10);
   expect(cardField(now, "Message")!.value).toBeNull();
-  const odd = propertyCard({ ...a, demo: true, checks: { ...a.checks, epc: { ...a.checks.epc!, status: "exempt" } } } as CheckResult, `${today}T09:00:00Z`);
+  const odd = propertyCard(
+    { ...a, demo: true, checks: { ...a.checks, epc: { ...a.checks.epc!, status: "exempt" } } } as CheckResult,
+    `${today}T09:00:00Z`,
+  );
   expect(odd.demo).toBe(true);
   expect(cardField(odd, "EPC status")!.value).toBe("unknown");
   expect(cardField(odd, "Message")!.value).toBe(`${DEMO_NOTE}; EPC status "exempt" is not a status this add-in knows`);
@@ -266,42 +317,61 @@ describe("the built add-in", () => {
     expect(p.description).toMatch(/COMPLIANCE\.CHECK/);
   });
 
-  (chromiumAvailable() ? test : test.skip)("the built bundle's COMPLIANCE.PROPERTY, run in Chromium, returns the same card as the sources", async () => {
-    const web = await serveStatic(dist);
-    const browser = await launch();
-    try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(String(e)));
-      await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-      await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
-      await page.goto(`${web.url}/taskpane.html`);
-      await page.waitForFunction(() => (window as any).__excelStandIn?.state.customFunctions.PROPERTY, undefined, { timeout: 10_000 }).catch((e) => {
-        throw new Error(`${e.message}\npage errors: ${errors.join("\n")}`);
-      });
-      const st = examples.uprn_by_check_status;
-      const uprns = [st.gas_safety.warning, st.eicr.not_required];
-      sb.reset();
-      const built = await page.evaluate(
-        async ({ baseUrl, key, uprns }) => {
-          const rt = (globalThis as any)[Symbol.for("property-compliance.excel.runtime")];
-          await rt.settings.setBaseUrl(baseUrl);
-          await rt.settings.setApiKey(key);
-          const fn = (window as any).__excelStandIn.state.customFunctions.PROPERTY;
-          return Promise.all(uprns.map((u: string) => fn(u).then((v: unknown) => ({ v }), (e: { code: string; message: string }) => ({ code: e.code, message: e.message }))));
-        },
-        { baseUrl: sb.baseUrl, key: KEY, uprns },
-      );
-      const mine = await Promise.all(uprns.map((u) => settle(f.property(u))));
-      expect(built.map((c) => ("v" in c ? "entity" : c))).toEqual(["entity", "entity"]);
-      // The same card, apart from when each side fetched its answer.
-      const withoutTime = (c: any) => ({ ...c, v: { ...c.v, properties: { ...c.v.properties, "Checked at": undefined } } });
-      expect(built.map(withoutTime)).toEqual(mine.map(withoutTime));
-      expect((built[0] as any).v.properties["Checked at"].numberFormat).toBe("yyyy-mm-dd hh:mm:ss");
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-      await web.close();
-    }
-  });
+  (chromiumAvailable() ? test : test.skip)(
+    "the built bundle's COMPLIANCE.PROPERTY, run in Chromium, returns the same card as the sources",
+    async () => {
+      const web = await serveStatic(dist);
+      const browser = await launch();
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on("pageerror", (e) => errors.push(String(e)));
+        await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+        await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+          route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+        );
+        await page.goto(`${web.url}/taskpane.html`);
+        await page
+          .waitForFunction(() => (window as any).__excelStandIn?.state.customFunctions.PROPERTY, undefined, {
+            timeout: 10_000,
+          })
+          .catch((e) => {
+            throw new Error(`${e.message}\npage errors: ${errors.join("\n")}`);
+          });
+        const st = examples.uprn_by_check_status;
+        const uprns = [st.gas_safety.warning, st.eicr.not_required];
+        sb.reset();
+        const built = await page.evaluate(
+          async ({ baseUrl, key, uprns }) => {
+            const rt = (globalThis as any)[Symbol.for("property-compliance.excel.runtime")];
+            await rt.settings.setBaseUrl(baseUrl);
+            await rt.settings.setApiKey(key);
+            const fn = (window as any).__excelStandIn.state.customFunctions.PROPERTY;
+            return Promise.all(
+              uprns.map((u: string) =>
+                fn(u).then(
+                  (v: unknown) => ({ v }),
+                  (e: { code: string; message: string }) => ({ code: e.code, message: e.message }),
+                ),
+              ),
+            );
+          },
+          { baseUrl: sb.baseUrl, key: KEY, uprns },
+        );
+        const mine = await Promise.all(uprns.map((u) => settle(f.property(u))));
+        expect(built.map((c) => ("v" in c ? "entity" : c))).toEqual(["entity", "entity"]);
+        // The same card, apart from when each side fetched its answer.
+        const withoutTime = (c: any) => ({
+          ...c,
+          v: { ...c.v, properties: { ...c.v.properties, "Checked at": undefined } },
+        });
+        expect(built.map(withoutTime)).toEqual(mine.map(withoutTime));
+        expect((built[0] as any).v.properties["Checked at"].numberFormat).toBe("yyyy-mm-dd hh:mm:ss");
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+        await web.close();
+      }
+    },
+  );
 });

@@ -34,21 +34,38 @@ run("Excel re-check on open in Chromium", () => {
   const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
   const waitText = (id: string, re: RegExp, timeout = 30_000) =>
     page
-      .waitForFunction(([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""), [id, re.source] as const, { timeout })
+      .waitForFunction(
+        ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
+        [id, re.source] as const,
+        { timeout },
+      )
       .catch(async (e) => {
         throw new Error(`${e.message}\n#${id}: ${await text(id)}\npage errors: ${pageErrors.join("\n")}`);
       });
-  const standIn = <T>(fn: string, ...args: unknown[]) => page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
+  const standIn = <T>(fn: string, ...args: unknown[]) =>
+    page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [
+      fn,
+      args,
+    ] as const) as Promise<T>;
   const dump = async () => JSON.parse(await standIn<string>("dump"));
   const read = (sheet: string, a1: string) => standIn<{ values: unknown[][] }>("read", sheet, a1).then((r) => r.values);
   /** Closes the workbook and opens it again as saved (after `edit`), waiting for the pane to be wired. */
   const reopen = async (saved: any) => {
     await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), JSON.stringify(saved));
     await page.reload();
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
+      timeout: 10_000,
+    });
   };
-  const waitIdle = () => page.waitForFunction(() => !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden, undefined, { timeout: 60_000 });
-  const logRows = async (sheet: string, width: number) => (await read(sheet, `A1:${String.fromCharCode(64 + width)}400`)).filter((r) => r[0] !== "");
+  const waitIdle = () =>
+    page.waitForFunction(
+      () =>
+        !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden,
+      undefined,
+      { timeout: 60_000 },
+    );
+  const logRows = async (sheet: string, width: number) =>
+    (await read(sheet, `A1:${String.fromCharCode(64 + width)}400`)).filter((r) => r[0] !== "");
 
   beforeAll(async () => {
     sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 0 });
@@ -64,14 +81,18 @@ run("Excel re-check on open in Chromium", () => {
     page.on("pageerror", (e) => pageErrors.push(String(e)));
     page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+    );
     // A reload opens the workbook as it was saved, when the test put it in sessionStorage.
     await page.addInitScript(() => {
       const saved = sessionStorage.getItem("standin-restore");
       if (saved) (window as any).__standInOptions = { restore: saved };
     });
     await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
+      timeout: 10_000,
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -114,7 +135,12 @@ run("Excel re-check on open in Chromium", () => {
     expect(saved.startupBehavior).toBe("Load");
     expect(saved.settings[DAYS]).toBe(3);
     expect(saved.settings[BLOCKS]).toHaveLength(1);
-    expect(saved.settings[BLOCKS][0]).toMatchObject({ sheet: "Sheet1", headerRow: 0, blockColumn: 2, inputColumns: { uprn: 0 } });
+    expect(saved.settings[BLOCKS][0]).toMatchObject({
+      sheet: "Sheet1",
+      headerRow: 0,
+      blockColumn: 2,
+      inputColumns: { uprn: 0 },
+    });
     // Nothing of the user's is in the workbook's settings: no key.
     expect(JSON.stringify(saved.settings)).not.toContain(KEY);
 
@@ -167,7 +193,10 @@ run("Excel re-check on open in Chromium", () => {
   test("a recorded block that is gone is not written anywhere: its Run log row says why, and it is no longer watched", async () => {
     const saved = await dump();
     // The results block's columns deleted (D onwards cleared) while the add-in was not running.
-    saved.sheets = saved.sheets.map(([name, cells]: [string, [string, unknown][]]) => [name, name === "Sheet1" ? cells.filter(([k]) => Number(k.split(",")[1]) < 3) : cells]);
+    saved.sheets = saved.sheets.map(([name, cells]: [string, [string, unknown][]]) => [
+      name,
+      name === "Sheet1" ? cells.filter(([k]) => Number(k.split(",")[1]) < 3) : cells,
+    ]);
     saved.settings[BLOCKS][0].checkedAt = new Date(Date.now() - 30 * 86_400_000).toISOString();
     sb.reset();
     await reopen(saved);

@@ -6,7 +6,16 @@
  */
 import { OUTPUT_COLUMNS, createClient, runSummary, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import { loadUnfinished, prepareCheck, resumeRun, runCheck, summaryText, unfinishedText, type ExcelRun, type RunDeps } from "../../excel/taskpane/check-run";
+import {
+  loadUnfinished,
+  prepareCheck,
+  resumeRun,
+  runCheck,
+  summaryText,
+  unfinishedText,
+  type ExcelRun,
+  type RunDeps,
+} from "../../excel/taskpane/check-run";
 import type { SandboxOptions } from "../../sandbox/app";
 import { testClock } from "../helpers/clock";
 import { knownUprns, startTestSandbox, type Sandbox } from "../helpers/sandbox";
@@ -33,7 +42,15 @@ function workbook() {
 }
 
 /** A client whose fetch lets a test act on the sheet right after a given request's answer (before it is written). */
-function clientWith(sb: Sandbox, after?: (req: { method: string; url: string; body?: string; n: { post: number; get: number } }) => void | Promise<void>) {
+function clientWith(
+  sb: Sandbox,
+  after?: (req: {
+    method: string;
+    url: string;
+    body?: string;
+    n: { post: number; get: number };
+  }) => void | Promise<void>,
+) {
   const n = { post: 0, get: 0 };
   const client = createClient({
     baseUrl: sb.baseUrl,
@@ -63,7 +80,13 @@ async function prepared(excelRun: ExcelRun, api: any, uprns: string[], header = 
 /** For every row from `first` (0-based) with a UPRN in column `uprnCol`: its UPRN and the Matched UPRN of the block at `blockCol`. */
 function pairs(api: any, first: number, last: number, uprnCol: number, blockCol: number) {
   const rows = api.read("Sheet1", `A${first + 1}:${colLetters(blockCol + WIDTH - 1)}${last + 1}`).values as unknown[][];
-  return rows.filter((r) => r[uprnCol] !== "").map((r) => ({ uprn: String(r[uprnCol]), matched: String(r[blockCol + MATCHED]), message: String(r[blockCol + MESSAGE]) }));
+  return rows
+    .filter((r) => r[uprnCol] !== "")
+    .map((r) => ({
+      uprn: String(r[uprnCol]),
+      matched: String(r[blockCol + MATCHED]),
+      message: String(r[blockCol + MESSAGE]),
+    }));
 }
 
 function deps(excelRun: ExcelRun, client: ReturnType<typeof createClient>, extra: Partial<RunDeps> = {}): RunDeps {
@@ -90,7 +113,11 @@ describe("results follow their property", () => {
         const half = pairs(api, 1, 20, 0, 2).filter((p) => p.matched !== "").length;
         expect(half).toBeGreaterThan(0);
         expect(half).toBeLessThan(20);
-        api.reorderRows("Sheet1", 1, Array.from({ length: 20 }, (_, i) => 19 - i));
+        api.reorderRows(
+          "Sheet1",
+          1,
+          Array.from({ length: 20 }, (_, i) => 19 - i),
+        );
       }
     });
     const summary = await runCheck(check, deps(excelRun, client));
@@ -160,8 +187,18 @@ describe("results follow their property", () => {
     expect(out.map((p) => p.uprn)).toEqual(uprns.slice(0, 19));
     expect(api.read("Sheet1", "A1").values[0][0]).toBe("A title the user added");
     // Nothing written into the inserted rows, and the deleted property's result went nowhere.
-    expect(api.read("Sheet1", `C1:${colLetters(2 + WIDTH - 1)}2`).values.flat().filter(Boolean)).toEqual([]);
-    expect(api.read("Sheet1", `C9:${colLetters(2 + WIDTH - 1)}9`).values.flat().filter(Boolean)).toEqual([]);
+    expect(
+      api
+        .read("Sheet1", `C1:${colLetters(2 + WIDTH - 1)}2`)
+        .values.flat()
+        .filter(Boolean),
+    ).toEqual([]);
+    expect(
+      api
+        .read("Sheet1", `C9:${colLetters(2 + WIDTH - 1)}9`)
+        .values.flat()
+        .filter(Boolean),
+    ).toEqual([]);
     expect(summary.counts.gone).toBe(1);
     expect(summary.title).not.toBe("Done");
     expect(summaryText(summary)).toMatch(/1 row changed or deleted while the check ran/);
@@ -214,7 +251,11 @@ describe("the results block is found again at every write and at Resume", () => 
           inserted = true;
           // Between the notes and the block: the block moves to D; the user fills the new column C at once.
           api.insertColumns("Sheet1", 2, 1);
-          api.seed("Sheet1", `C${top + 1}`, uprns.map((_u, i) => [`mine ${i}`]));
+          api.seed(
+            "Sheet1",
+            `C${top + 1}`,
+            uprns.map((_u, i) => [`mine ${i}`]),
+          );
           // The pane closes before the job is done.
           stop.abort();
         }
@@ -225,7 +266,11 @@ describe("the results block is found again at every write and at Resume", () => 
       expect(partial.filter((p) => p.matched !== "").every((p) => p.matched === p.uprn)).toBe(true);
       // Before Resume, a column is inserted left of everything: inputs and block both move one right.
       api.insertColumns("Sheet1", 0, 1);
-      api.seed("Sheet1", `A${top + 1}`, uprns.map((_u, i) => [`ref ${i}`]));
+      api.seed(
+        "Sheet1",
+        `A${top + 1}`,
+        uprns.map((_u, i) => [`ref ${i}`]),
+      );
       const posts = sb.stats().bulk_submit;
       const saved = await loadUnfinished(store);
       expect(saved).not.toBeNull();
@@ -261,7 +306,12 @@ test("nothing paid for is lost: writes refused, the pane closed, then Resume wri
       }
     });
     const notices: string[] = [];
-    await expect(runCheck(check, deps(excelRun, client, { store, signal: stop.signal, writeRetryMs: 300, onNotice: (t) => notices.push(t) }))).rejects.toThrow(/finish editing the cell.*Resume/);
+    await expect(
+      runCheck(
+        check,
+        deps(excelRun, client, { store, signal: stop.signal, writeRetryMs: 300, onNotice: (t) => notices.push(t) }),
+      ),
+    ).rejects.toThrow(/finish editing the cell.*Resume/);
     expect(notices.some((t) => /finish editing the cell/.test(t))).toBe(true);
     expect(pairs(api, 1, 20, 0, 2).filter((p) => p.matched !== "")).toEqual([]);
     const saved = await loadUnfinished(store);
@@ -343,10 +393,14 @@ describe("a submit spoiled after the job was made", () => {
       expect(client.sent.post).toBe(1);
       expect(sb.stats().bulk_submit).toBe(kind === "created_drop" ? 0 : 1);
       const out = pairs(api, 1, 20, 0, 2);
-      expect(out.every((p) => /Not checked: sending this row's bulk job failed .*may have created the job/.test(p.message))).toBe(true);
+      expect(
+        out.every((p) => /Not checked: sending this row's bulk job failed .*may have created the job/.test(p.message)),
+      ).toBe(true);
       expect(summary.counts.maybeCreated).toBe(20);
       expect(summary.title).not.toBe("Done");
-      expect(summaryText(summary)).toMatch(/20 rows not checked: sending their job failed and the service may have created it; run the check again for them\./);
+      expect(summaryText(summary)).toMatch(
+        /20 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
+      );
     }, 20_000);
   }
 });
@@ -373,7 +427,9 @@ test("a filtered selection: rows hidden by the filter are not sent, not written,
     });
     expect(summary.skippedRows).toBe(5);
     expect(summary.title).toBe("Done");
-    expect(summaryText(summary)).toMatch(/^Done\. 15 rows checked\.\n?.*5 rows hidden by a filter were skipped: not sent and not written\./s);
+    expect(summaryText(summary)).toMatch(
+      /^Done\. 15 rows checked\.\n?.*5 rows hidden by a filter were skipped: not sent and not written\./s,
+    );
   } finally {
     await sb.close();
   }
@@ -395,7 +451,9 @@ test("jobs not yet sent when a cell is edited are still sent, without that row",
       if (n.post === 2) api.seed("Sheet1", "A13", [[all[20]]]);
     });
     const summary = await runCheck(check, deps(excelRun, client));
-    const jobs = bodies.map((b) => (JSON.parse(b).properties as { uprn: string }[]).map((p) => p.uprn)).filter((l) => l.length <= 5);
+    const jobs = bodies
+      .map((b) => (JSON.parse(b).properties as { uprn: string }[]).map((p) => p.uprn))
+      .filter((l) => l.length <= 5);
     expect(jobs).toHaveLength(4);
     expect(jobs.flat()).not.toContain(uprns[11]);
     expect(jobs.flat()).toHaveLength(19);

@@ -6,7 +6,14 @@
  */
 import { OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient, markTag, runTag } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import { loadUnfinished, prepareCheck, resumeFirst, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import {
+  loadUnfinished,
+  prepareCheck,
+  resumeFirst,
+  resumeRun,
+  runCheck,
+  type ExcelRun,
+} from "../../excel/taskpane/check-run";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
@@ -46,7 +53,8 @@ async function prepared(excelRun: ExcelRun) {
   if (!prep.ok) throw new Error(prep.message);
   return prep.check;
 }
-const block = (api: any, first: number, last: number) => api.read("Sheet1", `${colLetters(1)}${first}:${colLetters(1 + W - 1)}${last}`).values as unknown[][];
+const block = (api: any, first: number, last: number) =>
+  api.read("Sheet1", `${colLetters(1)}${first}:${colLetters(1 + W - 1)}${last}`).values as unknown[][];
 
 test("a stopped run, then a check of two other rows, then Resume: no row is called changed, the paid job is collected without a new POST", async () => {
   const { excelRun, api } = workbook();
@@ -78,11 +86,19 @@ test("a stopped run, then a check of two other rows, then Resume: no row is call
   for (const w of waiting) expect(markTag(w.m)).toBe(runTag(stopped!.state.runId));
 
   // Before a second check the pane asks whether to resume the unfinished one first (core's words).
-  expect(await resumeFirst(store)).toMatch(/is unfinished: \d+ rows wait for results already paid for\. Resume it first\?/);
+  expect(await resumeFirst(store)).toMatch(
+    /is unfinished: \d+ rows wait for results already paid for\. Resume it first\?/,
+  );
 
   // Run 2: two other rows (110-111), checked anyway.
   api.select("Sheet1", "A110:A111");
-  const second = await runCheck(await prepared(excelRun), { excelRun, client: client(), plan: "professional", store, actionSheets: false });
+  const second = await runCheck(await prepared(excelRun), {
+    excelRun,
+    client: client(),
+    plan: "professional",
+    store,
+    actionSheets: false,
+  });
   expect(second.title).toBe("Done");
   expect(block(api, 110, 111).map((r) => r[MATCHED])).toEqual([u[108], u[109]]);
   const afterSecond = block(api, 2, 101);
@@ -94,7 +110,13 @@ test("a stopped run, then a check of two other rows, then Resume: no row is call
   expect(saved?.state.runId).toBe(stopped!.state.runId);
   const beforeResume = sb.stats();
   expect(beforeResume.bulk_submit).toBe(2);
-  const resumed = await resumeRun(saved!, { excelRun, client: client(), plan: "professional", store, actionSheets: false });
+  const resumed = await resumeRun(saved!, {
+    excelRun,
+    client: client(),
+    plan: "professional",
+    store,
+    actionSheets: false,
+  });
   expect(resumed.title).toBe("Done");
   const used = sb.stats();
   expect(used.bulk_submit).toBe(2);
@@ -111,7 +133,12 @@ test("a key revoked after it was saved: every row says why, one POST is spent, a
   const u = knownUprns(sb, 6);
   api.seed("Sheet1", "A1", [["UPRN"], ...u.map((x) => [x])]);
   api.select("Sheet1", "A1:A7");
-  const summary = await runCheck(await prepared(excelRun), { excelRun, client: client("not-a-real-key"), plan: "professional", store: memoryStore() });
+  const summary = await runCheck(await prepared(excelRun), {
+    excelRun,
+    client: client("not-a-real-key"),
+    plan: "professional",
+    store: memoryStore(),
+  });
   expect(summary.title).toBe("Failed");
   expect(summary.fatal).toMatch(/API key was not accepted/);
   expect(sb.stats().bulk_submit).toBe(1);

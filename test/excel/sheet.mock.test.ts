@@ -3,15 +3,33 @@
  * independent of our own stand-in.
  */
 import { OfficeMockObject } from "office-addin-mock";
-import { OUTPUT_COLUMNS, STATUS_COLOURS, hostRow, outputRow, statusColumnIndexes, windowColumnIndexes } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  STATUS_COLOURS,
+  hostRow,
+  outputRow,
+  statusColumnIndexes,
+  windowColumnIndexes,
+} from "../../core";
 import { insertAddress, readSelection, writeOutputRows, columnLetter, a1 } from "../../excel/taskpane/sheet";
 
 function regionMock(values: unknown[][]) {
-  return { address: "Sheet1!A1:B3", rowIndex: 0, columnIndex: 0, rowCount: values.length, columnCount: values[0].length, values };
+  return {
+    address: "Sheet1!A1:B3",
+    rowIndex: 0,
+    columnIndex: 0,
+    rowCount: values.length,
+    columnCount: values[0].length,
+    values,
+  };
 }
 
 test("readSelection: the region around a selection of data rows, with the selected rows as offsets", async () => {
-  const values = [["UPRN", "Postcode"], ["100023336956", ""], ["100065691929", ""]];
+  const values = [
+    ["UPRN", "Postcode"],
+    ["100023336956", ""],
+    ["100065691929", ""],
+  ];
   const region = regionMock(values);
   const at: number[][] = [];
   const mock = new OfficeMockObject({
@@ -84,8 +102,16 @@ test("writeOutputRows: one values + numberFormat assignment per run, status colo
       },
     },
   }) as any;
-  const result = { uprn: "1", compliance_score: 40, risk_level: "high", checks: { epc: { status: "fail", rating: "F" }, gas_safety: { status: "pass" } } };
-  const block = [outputRow({ result } as never, "2026-11-22T00:00:00Z"), outputRow({ result } as never, "2026-11-22T00:00:00Z")];
+  const result = {
+    uprn: "1",
+    compliance_score: 40,
+    risk_level: "high",
+    checks: { epc: { status: "fail", rating: "F" }, gas_safety: { status: "pass" } },
+  };
+  const block = [
+    outputRow({ result } as never, "2026-11-22T00:00:00Z"),
+    outputRow({ result } as never, "2026-11-22T00:00:00Z"),
+  ];
   const stats = await writeOutputRows(mock, { sheet: "Sheet1", rowIndex: 5, columnIndex: 3 }, block, [0, 1]);
   expect(stats.syncs).toBe(1);
   const main = ranges.find((x) => x.args[3] === OUTPUT_COLUMNS.length)!;
@@ -98,7 +124,9 @@ test("writeOutputRows: one values + numberFormat assignment per run, status colo
   const epc = ranges.find((x) => x.args[1] === 3 + epcCol && x.args[3] === 1)!;
   expect(epc.range.props[0][0].format.fill.color).toBe(STATUS_COLOURS.fail.fill);
   // One colour call per status column and per Window column.
-  expect(ranges.filter((x) => x.args[3] === 1)).toHaveLength(statusColumnIndexes().length + windowColumnIndexes().length);
+  expect(ranges.filter((x) => x.args[3] === 1)).toHaveLength(
+    statusColumnIndexes().length + windowColumnIndexes().length,
+  );
 });
 
 test("insertAddress: UPRN as text (leading zeros kept) in the active cell, the address in the empty cell beside it", async () => {

@@ -25,7 +25,11 @@ function workbook() {
   return { s, excelRun, api: s.api };
 }
 function client() {
-  return createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+  return createClient({
+    baseUrl: sb.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+  });
 }
 async function prepared(excelRun: ExcelRun, opts: { plan: PlanName } = { plan: "professional" }) {
   const prep = await prepareCheck(excelRun, opts);
@@ -64,13 +68,18 @@ describe("tables side by side, and a title row above the header", () => {
     await runCheck(right, deps(excelRun));
     expect(block(api, "Sheet1", leftAt, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u.slice(0, 3));
     expect(right.origin.columnIndex).not.toBe(leftAt);
-    expect(block(api, "Sheet1", right.origin.columnIndex, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u.slice(3, 6));
+    expect(block(api, "Sheet1", right.origin.columnIndex, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(
+      u.slice(3, 6),
+    );
   });
 
   test("side by side with no gap column, rows of the right table selected: the right table's UPRNs are checked, its results beside it", async () => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 6);
-    api.seed("Sheet1", "A1", [["UPRN", "Postcode", "UPRN", "Postcode"], ...[0, 1, 2].map((i) => [u[i], "", u[3 + i], ""])]);
+    api.seed("Sheet1", "A1", [
+      ["UPRN", "Postcode", "UPRN", "Postcode"],
+      ...[0, 1, 2].map((i) => [u[i], "", u[3 + i], ""]),
+    ]);
     api.select("Sheet1", "C2:D4");
     const check = await prepared(excelRun);
     expect(check.mapping).toEqual({ uprn: 0, postcode: 1 });
@@ -79,11 +88,14 @@ describe("tables side by side, and a title row above the header", () => {
     expect(check.origin.columnIndex).toBe(4);
   });
 
-
   test("a title row mentioning UPRN above the real header: the header row (Ref | UPRN | Postcode) is used, every row checked", async () => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 4);
-    api.seed("Sheet1", "A1", [["UPRN checks - March 2026", "", ""], ["Ref", "UPRN", "Postcode"], ...u.map((x, i) => [`P${i}`, x, ""])]);
+    api.seed("Sheet1", "A1", [
+      ["UPRN checks - March 2026", "", ""],
+      ["Ref", "UPRN", "Postcode"],
+      ...u.map((x, i) => [`P${i}`, x, ""]),
+    ]);
     api.select("Sheet1", "B3:B6");
     const check = await prepared(excelRun);
     expect(check.mapping).toMatchObject({ uprn: 1, postcode: 2 });
@@ -97,27 +109,40 @@ describe("tables side by side, and a title row above the header", () => {
 
 describe("stacked tables (two tables one above the other, blank rows between)", () => {
   function stacked(api: any, u: string[]) {
-    api.seed("Sheet1", "A1", [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [u[2], "c"]]);
-    api.seed("Sheet1", "A8", [["UPRN", "Notes"], [u[3], "d"], [u[4], "e"], [u[5], "f"]]);
+    api.seed("Sheet1", "A1", [
+      ["UPRN", "Notes"],
+      [u[0], "a"],
+      [u[1], "b"],
+      [u[2], "c"],
+    ]);
+    api.seed("Sheet1", "A8", [
+      ["UPRN", "Notes"],
+      [u[3], "d"],
+      [u[4], "e"],
+      [u[5], "f"],
+    ]);
   }
 
-  test.each([["whole column A:A"], ["A2:A11"]])("both tables checked, then %s selected: the lower table's results header is never overwritten, and no error rows are written beside the blank rows", async (sel) => {
-    const { excelRun, api } = workbook();
-    const u = knownUprns(sb, 6);
-    stacked(api, u);
-    api.select("Sheet1", "A1");
-    await runCheck(await prepared(excelRun), deps(excelRun));
-    api.select("Sheet1", "A8");
-    await runCheck(await prepared(excelRun), deps(excelRun));
-    api.select("Sheet1", sel === "whole column A:A" ? "A:A" : "A2:A11");
-    const prep = await prepareCheck(excelRun, { plan: "professional" });
-    if (prep.ok) await runCheck(prep.check, deps(excelRun));
-    expect(block(api, "Sheet1", 2, 8, 8).values[0]).toEqual(outputHeaders());
-    const gap = block(api, "Sheet1", 2, 5, 7).values as unknown[][];
-    expect(gap.flat().every((v) => v === "")).toBe(true);
-    api.select("Sheet1", "A9");
-    const lower = await prepared(excelRun);
-    expect(lower.inPlace).toBe(true);
-    expect(lower.origin.columnIndex).toBe(2);
-  });
+  test.each([["whole column A:A"], ["A2:A11"]])(
+    "both tables checked, then %s selected: the lower table's results header is never overwritten, and no error rows are written beside the blank rows",
+    async (sel) => {
+      const { excelRun, api } = workbook();
+      const u = knownUprns(sb, 6);
+      stacked(api, u);
+      api.select("Sheet1", "A1");
+      await runCheck(await prepared(excelRun), deps(excelRun));
+      api.select("Sheet1", "A8");
+      await runCheck(await prepared(excelRun), deps(excelRun));
+      api.select("Sheet1", sel === "whole column A:A" ? "A:A" : "A2:A11");
+      const prep = await prepareCheck(excelRun, { plan: "professional" });
+      if (prep.ok) await runCheck(prep.check, deps(excelRun));
+      expect(block(api, "Sheet1", 2, 8, 8).values[0]).toEqual(outputHeaders());
+      const gap = block(api, "Sheet1", 2, 5, 7).values as unknown[][];
+      expect(gap.flat().every((v) => v === "")).toBe(true);
+      api.select("Sheet1", "A9");
+      const lower = await prepared(excelRun);
+      expect(lower.inPlace).toBe(true);
+      expect(lower.origin.columnIndex).toBe(2);
+    },
+  );
 });

@@ -67,19 +67,41 @@ describe("the stand-in's Excel Tables", () => {
       none.load("items/name");
       const count = p.columns.getCount();
       await ctx.sync();
-      return { body: body.address, head: head.values, all: all.address, cols: p.columns.items.map((c: any) => c.name), found: found.items.map((t: any) => t.name), none: none.items.length, count: count.value };
+      return {
+        body: body.address,
+        head: head.values,
+        all: all.address,
+        cols: p.columns.items.map((c: any) => c.name),
+        found: found.items.map((t: any) => t.name),
+        none: none.items.length,
+        count: count.value,
+      };
     });
-    expect(out).toEqual({ body: "Lettings!A2:C4", head: [["UPRN", "Address", "Notes"]], all: "Lettings!A1:C4", cols: ["UPRN", "Address", "Notes"], found: ["Properties"], none: 0, count: 3 });
+    expect(out).toEqual({
+      body: "Lettings!A2:C4",
+      head: [["UPRN", "Address", "Notes"]],
+      all: "Lettings!A1:C4",
+      cols: ["UPRN", "Address", "Notes"],
+      found: ["Properties"],
+      none: 0,
+      count: 3,
+    });
     // Another Table over the same cells, or a bad name, is refused at the sync, as Excel does.
-    await expect(run(async (ctx) => {
-      ctx.workbook.worksheets.getItem("Lettings").tables.add("Lettings!B2:D5", true);
-      await ctx.sync();
-    })).rejects.toThrow(/overlap/);
-    await expect(run(async (ctx) => {
-      ctx.workbook.tables.getItem("Properties").name = "My table";
-      await ctx.sync();
-    })).rejects.toThrow(/not a valid table name/);
-    expect(api.tables()).toEqual([{ name: "Properties", sheet: "Lettings", r: 0, c: 0, rows: 4, cols: 3, headers: ["UPRN", "Address", "Notes"] }]);
+    await expect(
+      run(async (ctx) => {
+        ctx.workbook.worksheets.getItem("Lettings").tables.add("Lettings!B2:D5", true);
+        await ctx.sync();
+      }),
+    ).rejects.toThrow(/overlap/);
+    await expect(
+      run(async (ctx) => {
+        ctx.workbook.tables.getItem("Properties").name = "My table";
+        await ctx.sync();
+      }),
+    ).rejects.toThrow(/not a valid table name/);
+    expect(api.tables()).toEqual([
+      { name: "Properties", sheet: "Lettings", r: 0, c: 0, rows: 4, cols: 3, headers: ["UPRN", "Address", "Notes"] },
+    ]);
   });
 
   test("columns.add inserts a named column at the Table's end, shifting what stood right of it in its rows only", async () => {
@@ -94,7 +116,12 @@ describe("the stand-in's Excel Tables", () => {
       await ctx.sync();
     });
     expect(api.tables()[0]).toMatchObject({ cols: 5, headers: ["UPRN", "Address", "Notes", "EPC status", "Score"] });
-    expect(api.read("Lettings", "D1:E4").values).toEqual([["EPC status", "Score"], ["", 1], ["", 2], ["", 3]]);
+    expect(api.read("Lettings", "D1:E4").values).toEqual([
+      ["EPC status", "Score"],
+      ["", 1],
+      ["", 2],
+      ["", 3],
+    ]);
     // "Outside" moved right with its rows; a cell below the Table's rows did not.
     expect(api.read("Lettings", "H1:H4").values).toEqual([["Outside"], ["x3"], ["x1"], ["x2"]]);
     expect(api.read("Lettings", "D6").values).toEqual([["below"]]);
@@ -108,7 +135,11 @@ describe("the stand-in's Excel Tables", () => {
       ctx.workbook.tables.getItem("Properties").sort.apply([{ key: 1, ascending: true }]);
       await ctx.sync();
     });
-    expect(api.read("Lettings", "A2:C4").values).toEqual([["1", "Flat A", "a"], ["2", "Flat B", "b"], ["3", "Flat C", "c"]]);
+    expect(api.read("Lettings", "A2:C4").values).toEqual([
+      ["1", "Flat A", "a"],
+      ["2", "Flat B", "b"],
+      ["3", "Flat C", "c"],
+    ]);
     expect(api.read("Lettings", "F2:F4").values).toEqual([["x3"], ["x1"], ["x2"]]);
     // Filter out Flat B, sort descending: only the visible rows trade places.
     await run(async (ctx) => {
@@ -119,7 +150,11 @@ describe("the stand-in's Excel Tables", () => {
       await ctx.sync();
     });
     expect(api.hiddenRows("Lettings")).toEqual([2]);
-    expect(api.read("Lettings", "A2:C4").values).toEqual([["3", "Flat C", "c"], ["2", "Flat B", "b"], ["1", "Flat A", "a"]]);
+    expect(api.read("Lettings", "A2:C4").values).toEqual([
+      ["3", "Flat C", "c"],
+      ["2", "Flat B", "b"],
+      ["1", "Flat A", "a"],
+    ]);
     const hidden = await run(async (ctx) => {
       const r = ctx.workbook.tables.getItem("Properties").getDataBodyRange();
       const rows = [0, 1, 2].map((i) => r.getRow(i).load("rowHidden"));
@@ -155,13 +190,20 @@ describe("the stand-in's Excel Tables", () => {
 
   test("structured references evaluate: a column's data rows, #All, #Headers, a span of columns", () => {
     const s = createStandIn();
-    s.api.seed("Lettings", "A1", [["UPRN", "EPC status", "Score"], ["1", "fail", 10], ["2", "pass", 20], ["3", "fail", 30]]);
+    s.api.seed("Lettings", "A1", [
+      ["UPRN", "EPC status", "Score"],
+      ["1", "fail", 10],
+      ["2", "pass", 20],
+      ["3", "fail", 30],
+    ]);
     return s.Excel.run(async (ctx: any) => {
       ctx.workbook.worksheets.getItem("Lettings").tables.add("A1:C4", true).name = "Properties";
       await ctx.sync();
     }).then(() => {
       const tables = s.api.tables() as TableDef[];
-      expect(structuredToA1(`=COUNTIF(Properties[EPC status],"fail")`, tables)).toBe(`=COUNTIF('Lettings'!$B$2:$B$4,"fail")`);
+      expect(structuredToA1(`=COUNTIF(Properties[EPC status],"fail")`, tables)).toBe(
+        `=COUNTIF('Lettings'!$B$2:$B$4,"fail")`,
+      );
       expect(structuredToA1(`=ROWS(Properties[#All])&"[x]"`, tables)).toBe(`=ROWS('Lettings'!$A$1:$C$4)&"[x]"`);
       expect(structuredToA1(`=Properties[[#Headers],[Score]]`, tables)).toBe(`='Lettings'!$C$1:$C$1`);
       expect(structuredToA1(`=SUM(Properties[[EPC status]:[Score]])`, tables)).toBe(`=SUM('Lettings'!$B$2:$C$4)`);
@@ -176,10 +218,18 @@ describe("the stand-in's Excel Tables", () => {
 });
 
 describe("core's rules for Tables", () => {
-  const box = (rowIndex: number, columnIndex: number, rowCount: number, columnCount: number) => ({ rowIndex, columnIndex, rowCount, columnCount });
+  const box = (rowIndex: number, columnIndex: number, rowCount: number, columnCount: number) => ({
+    rowIndex,
+    columnIndex,
+    rowCount,
+    columnCount,
+  });
 
   test("the Table holding a cell; the rows a selection means", () => {
-    const tables = [{ name: "North", box: box(0, 0, 10, 4) }, { name: "South", box: box(12, 0, 5, 4) }];
+    const tables = [
+      { name: "North", box: box(0, 0, 10, 4) },
+      { name: "South", box: box(12, 0, 5, 4) },
+    ];
     expect(tableAtCell(tables, { rowIndex: 3, columnIndex: 2 })?.name).toBe("North");
     expect(tableAtCell(tables, { rowIndex: 13, columnIndex: 0 })?.name).toBe("South");
     expect(tableAtCell(tables, { rowIndex: 10, columnIndex: 0 })).toBeUndefined();
@@ -202,7 +252,10 @@ describe("core's rules for Tables", () => {
     expect(tableResultColumns("Properties", [...mine, ...outputHeaders(), "Done"])).toEqual({ kind: "inPlace", at: 3 });
     const changed = [...mine, ...outputHeaders()];
     changed.splice(8, 0, "My column");
-    expect(tableResultColumns("Properties", changed)).toMatchObject({ kind: "refuse", message: expect.stringMatching(/^The results columns of the Table Properties were changed/) });
+    expect(tableResultColumns("Properties", changed)).toMatchObject({
+      kind: "refuse",
+      message: expect.stringMatching(/^The results columns of the Table Properties were changed/),
+    });
     expect(tableResultColumns("Properties", [...mine, "EPC rating"])).toEqual({
       kind: "refuse",
       message: `The Table Properties already has a column named "EPC rating", which the results need for their own (a Table's column names are unique). Rename it (for example "My EPC rating") and check again.`,
@@ -221,7 +274,11 @@ describe("the pane's reading of a Table (sources, no service needed)", () => {
     });
     return { api: s.api, excelRun };
   }
-  const data = [["UPRN", "Address", "Notes"], ["100023336956", "10 Downing Street", "n1"], ["10033544614", "1 Main Street", "n2"]];
+  const data = [
+    ["UPRN", "Address", "Notes"],
+    ["100023336956", "10 Downing Street", "n1"],
+    ["10033544614", "1 Main Street", "n2"],
+  ];
 
   test("the Table's own cells, not the region around it; rows selected below it are named, not checked", async () => {
     const { api, excelRun } = await workbook(data);
@@ -242,10 +299,16 @@ describe("the pane's reading of a Table (sources, no service needed)", () => {
   });
 
   test("changed results columns, or a column of the user's named like ours, are refused with nothing written", async () => {
-    const { api, excelRun } = await workbook([["UPRN", "Address", "EPC rating"], ["100023336956", "10 Downing Street", "C"]]);
+    const { api, excelRun } = await workbook([
+      ["UPRN", "Address", "EPC rating"],
+      ["100023336956", "10 Downing Street", "C"],
+    ]);
     api.select("Lettings", "A2");
     const prep = await prepareCheck(excelRun, { plan: "professional" });
-    expect(prep).toMatchObject({ ok: false, message: expect.stringMatching(/^The Table Properties already has a column named "EPC rating"/) });
+    expect(prep).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^The Table Properties already has a column named "EPC rating"/),
+    });
     expect(api.tables()[0].cols).toBe(3);
   });
 });
@@ -261,10 +324,24 @@ describe("a Table re-checked when the workbook opens (sources, against the sandb
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
     const settings = s.Office.context.document.settings;
-    const client = createClient({ baseUrl: sb.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
-    const deps = { excelRun, client, plan: "professional" as const, store: memoryStore(), onBlockWritten: (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(settings, place, at), tables: () => watchedBlocks(settings) };
+    const client = createClient({
+      baseUrl: sb.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    });
+    const deps = {
+      excelRun,
+      client,
+      plan: "professional" as const,
+      store: memoryStore(),
+      onBlockWritten: (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(settings, place, at),
+      tables: () => watchedBlocks(settings),
+    };
     const props = (sb.dataset().properties as any[]).slice(0, 6);
-    s.api.seed("Lettings", "A1", [["UPRN", "Address", "Notes"], ...props.slice(0, 5).map((p) => [String(p.uprn), p.address_line_1, `note ${p.uprn}`])]);
+    s.api.seed("Lettings", "A1", [
+      ["UPRN", "Address", "Notes"],
+      ...props.slice(0, 5).map((p) => [String(p.uprn), p.address_line_1, `note ${p.uprn}`]),
+    ]);
     await excelRun(async (ctx) => {
       ctx.workbook.worksheets.getItem("Lettings").tables.add("Lettings!A1:C6", true).name = "Properties";
       await ctx.sync();
@@ -319,14 +396,24 @@ run("the built pane checks an Excel Table", () => {
       }
     });
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+    );
     // "Checked at" is the page's clock: it runs from a set day, and moves a day on before the second check.
     await page.clock.install({ time: DAY1 });
     await page.clock.resume();
     await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => (globalThis as any)[Symbol.for("property-compliance.excel.runtime")] && document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 }).catch((e) => {
-      throw new Error(`${e.message}\npage errors: ${pageErrors.join("\n")}`);
-    });
+    await page
+      .waitForFunction(
+        () =>
+          (globalThis as any)[Symbol.for("property-compliance.excel.runtime")] &&
+          document.getElementById("legend")?.children.length,
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch((e) => {
+        throw new Error(`${e.message}\npage errors: ${pageErrors.join("\n")}`);
+      });
     await page.evaluate(
       async ({ baseUrl, key }) => {
         const rt = (globalThis as any)[Symbol.for("property-compliance.excel.runtime")];
@@ -342,23 +429,37 @@ run("the built pane checks an Excel Table", () => {
     await sb?.close();
   });
 
-  const api = (fn: string, ...args: unknown[]) => page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [fn, args] as const);
+  const api = (fn: string, ...args: unknown[]) =>
+    page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [fn, args] as const);
   const waitIdle = () =>
-    page.waitForFunction(() => !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden, undefined, { timeout: 30_000 }).catch(async (e) => {
-      throw new Error(`${e.message}\nstatus: ${await status()}\npage errors: ${pageErrors.join("\n")}`);
-    });
+    page
+      .waitForFunction(
+        () =>
+          !(document.getElementById("check") as HTMLButtonElement).disabled &&
+          document.getElementById("cancel")!.hidden,
+        undefined,
+        { timeout: 30_000 },
+      )
+      .catch(async (e) => {
+        throw new Error(`${e.message}\nstatus: ${await status()}\npage errors: ${pageErrors.join("\n")}`);
+      });
   const status = () => page.evaluate(() => document.getElementById("status")!.textContent ?? "");
   async function check(cell: string): Promise<string> {
     await api("select", "Lettings", cell);
     await page.click("#check");
-    await page.waitForFunction(() => (document.getElementById("check") as HTMLButtonElement).disabled, undefined, { timeout: 5_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(() => (document.getElementById("check") as HTMLButtonElement).disabled, undefined, {
+        timeout: 5_000,
+      })
+      .catch(() => undefined);
     await waitIdle();
     return status();
   }
   /** A sheet of the page's workbook, formulas computed (structured references resolved). */
   async function pageComputed(sheet: string): Promise<unknown[][]> {
     const sheets: Record<string, unknown[][]> = {};
-    for (const name of (await api("sheetNames")) as string[]) sheets[name] = (await api("sourceGrid", name)) as unknown[][];
+    for (const name of (await api("sheetNames")) as string[])
+      sheets[name] = (await api("sourceGrid", name)) as unknown[][];
     return computeSheet(sheets, sheet, { tables: (await api("tables")) as TableDef[] });
   }
   /** The Table as the user sees it: its header and data rows, by column name. */
@@ -379,12 +480,17 @@ run("the built pane checks an Excel Table", () => {
     const all = sb.dataset().properties as any[];
     const fails = all.filter((p) => checkResultFor(p).checks.epc?.status === "fail").slice(0, 5);
     const others = all.filter((p) => checkResultFor(p).checks.epc?.status !== "fail").slice(0, 8);
-    const props = [...fails.slice(0, 4), ...others.slice(0, 7)].sort((a, b) => String(a.uprn).localeCompare(String(b.uprn)));
+    const props = [...fails.slice(0, 4), ...others.slice(0, 7)].sort((a, b) =>
+      String(a.uprn).localeCompare(String(b.uprn)),
+    );
     const later = fails[4];
     const note = (uprn: string) => `note for ${uprn}`;
     const done = new Map(props.map((p, i) => [String(p.uprn), i % 3 ? "no" : "yes"]));
     done.set(String(later.uprn), "no");
-    await api("seed", "Lettings", "A1", [["UPRN", "Address", "Notes", "Done"], ...props.map((p) => [String(p.uprn), p.address_line_1, note(String(p.uprn)), done.get(String(p.uprn))])]);
+    await api("seed", "Lettings", "A1", [
+      ["UPRN", "Address", "Notes", "Done"],
+      ...props.map((p) => [String(p.uprn), p.address_line_1, note(String(p.uprn)), done.get(String(p.uprn))]),
+    ]);
     await page.evaluate(async (n) => {
       await (window as any).Excel.run(async (ctx: any) => {
         ctx.workbook.worksheets.getItem("Lettings").tables.add(`Lettings!A1:D${n + 1}`, true).name = "Properties";
@@ -414,7 +520,9 @@ run("the built pane checks an Excel Table", () => {
     // The user sorts the Table by Address, Z to A: the results move with their rows.
     await api("sortTable", "Properties", "Address", false);
     ({ rows } = await table());
-    expect(rows.map((r) => r.cell("Address"))).toEqual([...props.map((p) => p.address_line_1)].sort((a, b) => b.localeCompare(a, undefined, { sensitivity: "base" })));
+    expect(rows.map((r) => r.cell("Address"))).toEqual(
+      [...props.map((p) => p.address_line_1)].sort((a, b) => b.localeCompare(a, undefined, { sensitivity: "base" })),
+    );
     for (const r of rows) {
       expect(String(r.cell("Matched UPRN"))).toBe(String(r.cell("UPRN")));
       expect(r.cell("Notes")).toBe(note(String(r.cell("UPRN"))));
@@ -422,7 +530,9 @@ run("the built pane checks an Excel Table", () => {
     }
 
     // A row typed right below the Table becomes the Table's; then the user filters Done to "no".
-    await api("type", "Lettings", `A${props.length + 2}:D${props.length + 2}`, [[String(later.uprn), later.address_line_1, note(String(later.uprn)), "no"]]);
+    await api("type", "Lettings", `A${props.length + 2}:D${props.length + 2}`, [
+      [String(later.uprn), later.address_line_1, note(String(later.uprn)), "no"],
+    ]);
     await api("filterTable", "Properties", "Done", ["no"]);
     ({ t, rows } = await table());
     expect(t.rows).toBe(props.length + 2);

@@ -41,11 +41,15 @@ run("Excel task pane in Chromium", () => {
     page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
     // No request leaves loopback, except office.js from the CDN, which is answered with the stand-in (later routes win).
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }));
+    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+    );
     await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 }).catch((e) => {
-      throw new Error(`${e.message}\npage errors: ${pageErrors.join("\n")}`);
-    });
+    await page
+      .waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 })
+      .catch((e) => {
+        throw new Error(`${e.message}\npage errors: ${pageErrors.join("\n")}`);
+      });
   });
   afterAll(async () => {
     await browser?.close();
@@ -56,8 +60,18 @@ run("Excel task pane in Chromium", () => {
   const status = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
   const focused = () => page.evaluate(() => document.activeElement?.id ?? "");
   const waitText = (id: string, re: RegExp, timeout = 15_000) =>
-    page.waitForFunction(([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""), [id, re.source] as const, { timeout });
-  const waitIdle = () => page.waitForFunction(() => !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden, undefined, { timeout: 30_000 });
+    page.waitForFunction(
+      ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
+      [id, re.source] as const,
+      { timeout },
+    );
+  const waitIdle = () =>
+    page.waitForFunction(
+      () =>
+        !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden,
+      undefined,
+      { timeout: 30_000 },
+    );
 
   test("a first open says to add the key and opens Settings; Check without a key sends nothing and puts the cursor in the key field", async () => {
     expect(await status("banner")).toMatch(/^Add your API key to start/);
@@ -156,7 +170,11 @@ run("Excel task pane in Chromium", () => {
     }, rows);
     sb.reset();
     await page.click("#check");
-    await page.waitForFunction(() => /^(Done|Cancelled)\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /^(Done|Cancelled)\./.test(document.getElementById("status")!.textContent ?? ""),
+      undefined,
+      { timeout: 30_000 },
+    );
     await waitIdle();
     expect(await page.textContent("#status")).toMatch(/^Done\. 6 rows checked, 2 with errors/);
     expect(await status("progress-text")).toBe("6 of 6 rows checked");
@@ -190,8 +208,14 @@ run("Excel task pane in Chromium", () => {
     // Second run from one cell: the same block is updated; nothing appears to its right; the user's column is kept.
     await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B3"));
     await page.click("#check");
-    await page.waitForFunction(() => /updating the results in place/.test(document.getElementById("status")!.textContent ?? "") || /^Done/.test(document.getElementById("status")!.textContent ?? ""));
-    await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        /updating the results in place/.test(document.getElementById("status")!.textContent ?? "") ||
+        /^Done/.test(document.getElementById("status")!.textContent ?? ""),
+    );
+    await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, {
+      timeout: 30_000,
+    });
     const wide = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet1", "A1:AZ7"));
     const width = 4 + OUTPUT_COLUMNS.length;
     expect(wide.values.every((r: unknown[]) => r.slice(width).every((v) => v === ""))).toBe(true);
@@ -206,8 +230,20 @@ run("Excel task pane in Chromium", () => {
     const res = await page.evaluate(
       async ({ good, unknown }) => {
         const f = (window as any).__excelStandIn.state.customFunctions;
-        const settle = (p: Promise<unknown>) => p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message }));
-        const calls = [f.SCORE(good), f.STATUS(good, "epc"), f.EPC(good), f.SCORE("12ab"), f.SCORE(unknown), f.CHECK(good), f.STATUS(good, "wifi")];
+        const settle = (p: Promise<unknown>) =>
+          p.then(
+            (v) => ({ v }),
+            (e) => ({ code: e.code, message: e.message }),
+          );
+        const calls = [
+          f.SCORE(good),
+          f.STATUS(good, "epc"),
+          f.EPC(good),
+          f.SCORE("12ab"),
+          f.SCORE(unknown),
+          f.CHECK(good),
+          f.STATUS(good, "wifi"),
+        ];
         return Promise.all(calls.map(settle));
       },
       { good: st.epc.pass, unknown: examples.unknown_uprn },
@@ -235,15 +271,23 @@ run("Excel task pane in Chromium", () => {
           const s = (window as any).__excelStandIn;
           s.state.unsupportedSets = unsupported;
           const f = s.state.customFunctions;
-          const settle = (p: Promise<unknown>) => p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message }));
-          return Promise.all([f.NEXTACTION(u), f.DUE(u, "gas"), f.EXPIRY(u, "gas_safety"), f.DUE(u), f.DUE(u, "wifi")].map(settle));
+          const settle = (p: Promise<unknown>) =>
+            p.then(
+              (v) => ({ v }),
+              (e) => ({ code: e.code, message: e.message }),
+            );
+          return Promise.all(
+            [f.NEXTACTION(u), f.DUE(u, "gas"), f.EXPIRY(u, "gas_safety"), f.DUE(u), f.DUE(u, "wifi")].map(settle),
+          );
         },
         { u: gas.uprn, unsupported },
       );
     const serial = (iso: string) => Math.round(Date.parse(iso + "T00:00:00Z") / 86400000) + 25569;
     const rich = await run([]);
     expect(String((rich[0] as { v: string }).v).length).toBeGreaterThan(5);
-    expect(rich[1]).toEqual({ v: { type: "FormattedNumber", basicValue: serial(gas.checks.gas_safety.expiry!), numberFormat: "yyyy-mm-dd" } });
+    expect(rich[1]).toEqual({
+      v: { type: "FormattedNumber", basicValue: serial(gas.checks.gas_safety.expiry!), numberFormat: "yyyy-mm-dd" },
+    });
     expect(rich[2]).toEqual(rich[1]);
     expect((rich[3] as { v: { type: string } }).v.type).toBe("FormattedNumber");
     expect(rich[4]).toMatchObject({ code: "#VALUE!" });
@@ -283,7 +327,9 @@ run("Excel task pane in Chromium", () => {
       x.select("Sheet2", "A:B");
     }, rows);
     await page.click("#check");
-    await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => /^Done\./.test(document.getElementById("status")!.textContent ?? ""), undefined, {
+      timeout: 30_000,
+    });
     const status = await page.textContent("#status");
     expect(status).toMatch(/^Done\. 4 rows checked, 1 with errors/);
     expect(status).toContain(`Results: new block at F1:${colLetters(5 + OUTPUT_COLUMNS.length - 1)}7`);
@@ -291,12 +337,31 @@ run("Excel task pane in Chromium", () => {
     // The built bundle made both sheets, and the summary's chart.
     const made = await page.evaluate(() => {
       const s = (window as any).__excelStandIn;
-      return { sheets: s.sheetNames(), charts: s.charts("Compliance summary").length, header: s.read("Action list", "A1:N1").values[0] };
+      return {
+        sheets: s.sheetNames(),
+        charts: s.charts("Compliance summary").length,
+        header: s.read("Action list", "A1:N1").values[0],
+      };
     });
     expect(made.sheets).toEqual(expect.arrayContaining(["Action list", "Compliance summary"]));
     expect(made.charts).toBe(1);
     // The sheet's own Landlord column (found by its header) is on the list.
-    expect(made.header).toEqual(["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"]);
+    expect(made.header).toEqual([
+      "Window",
+      "Due",
+      "Days left",
+      "UPRN",
+      "Address",
+      "Landlord",
+      "Check",
+      "Action",
+      "Rule",
+      "Table",
+      "Row",
+      "Done",
+      "Notes",
+      "Action ID",
+    ]);
     expect(status).toMatch(/2 blank rows at the end of the selection were left out/);
     expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
     const notes = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet2", "D1:D2"));
@@ -307,11 +372,17 @@ run("Excel task pane in Chromium", () => {
 
   test("the column chooser appears only when a column is missing, with what was found chosen; (none) for both UPRN and Postcode is explained", async () => {
     const st = examples.uprn_by_check_status;
-    await page.evaluate((values) => {
-      const x = (window as any).__excelStandIn;
-      x.seed("Sheet3", "A1", values);
-      x.select("Sheet3", "A1:B2");
-    }, [[st.epc.pass, "flat 1"], [st.epc.fail, "flat 2"]]);
+    await page.evaluate(
+      (values) => {
+        const x = (window as any).__excelStandIn;
+        x.seed("Sheet3", "A1", values);
+        x.select("Sheet3", "A1:B2");
+      },
+      [
+        [st.epc.pass, "flat 1"],
+        [st.epc.fail, "flat 2"],
+      ],
+    );
     await page.click("#check");
     await waitIdle();
     expect(await page.isVisible("#mapping")).toBe(true);
@@ -368,7 +439,10 @@ run("Excel task pane in Chromium", () => {
       // The bar is not full and the words agree with it.
       expect(await status("progress-text")).toBe("1 of 6 rows checked, 5 not refreshed");
       expect(await page.evaluate(() => (document.getElementById("progress") as HTMLProgressElement).value)).toBe(1);
-      const msg = await page.evaluate((c) => (window as any).__excelStandIn.read("Sheet1", "A2:AA2").values[0][4 + c], col("Message"));
+      const msg = await page.evaluate(
+        (c) => (window as any).__excelStandIn.read("Sheet1", "A2:AA2").values[0][4 + c],
+        col("Message"),
+      );
       expect(msg).toMatch(/^Not refreshed at/);
       expect(await focused()).toBe("check");
     } finally {
@@ -406,7 +480,9 @@ run("Excel task pane in Chromium", () => {
       await page.click("#cancel");
       await waitIdle();
       // The job was already on its way: Cancel stops the run and keeps it collectable (core's Stop), and says so.
-      expect(await status("status")).toMatch(/^Stopped\. 1 of 6 rows checked\. 5 rows are in jobs already sent: choose Resume to collect them/);
+      expect(await status("status")).toMatch(
+        /^Stopped\. 1 of 6 rows checked\. 5 rows are in jobs already sent: choose Resume to collect them/,
+      );
       expect(await status("status")).toMatch(/The earlier values are kept\./);
       expect(await page.isVisible("#unfinished")).toBe(true);
       expect(await page.isVisible("#banner")).toBe(false);
@@ -435,7 +511,10 @@ run("Excel task pane in Chromium", () => {
     await page.evaluate(() => ((window as any).__excelStandIn.state.lastCalculation = null));
     await page.fill(field, "10");
     await page.click("#save-windows");
-    await waitText("settings-status", /^Windows saved: the next check and the Action list use them; the COMPLIANCE functions are recalculating with them\.$/);
+    await waitText(
+      "settings-status",
+      /^Windows saved: the next check and the Action list use them; the COMPLIANCE functions are recalculating with them\.$/,
+    );
     expect(await page.getAttribute(field, "aria-invalid")).toBeNull();
     expect(await page.evaluate(() => (window as any).__excelStandIn.state.lastCalculation)).toBe("Full");
     await page.click("#reset-windows");
@@ -445,7 +524,9 @@ run("Excel task pane in Chromium", () => {
 
   test("Refresh clears the cache and recalculates the workbook", async () => {
     await page.click("#refresh");
-    await page.waitForFunction(() => /recalculating/.test(document.getElementById("refresh-status")!.textContent ?? ""));
+    await page.waitForFunction(() =>
+      /recalculating/.test(document.getElementById("refresh-status")!.textContent ?? ""),
+    );
     const calc = await page.evaluate(() => (window as any).__excelStandIn.state.lastCalculation);
     expect(calc).toBe("Full");
   });
@@ -477,32 +558,45 @@ run("Excel task pane opened outside Excel", () => {
     ["Microsoft's office.js outside Office", "cdn", /not running inside Excel/],
     ["the CDN unreachable, the dev server's office.js (from the package)", "fallback", /not running inside Excel/],
   ];
-  test.each(cases)("%s: the pane says to open it from Excel, and its buttons are off", async (_name, officeJs, reason) => {
-    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
-    const served: string[] = [];
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    if (officeJs === "cdn") {
-      await page.route("https://appsforoffice.microsoft.com/lib/1/hosted/**", (route) => {
-        const file = path.join(OFFICE_JS_DIR, new URL(route.request().url()).pathname.replace("/lib/1/hosted/", ""));
-        served.push(path.basename(file));
-        return fs.existsSync(file) ? route.fulfill({ status: 200, contentType: "text/javascript", body: fs.readFileSync(file, "utf8") }) : route.fulfill({ status: 404, body: "" });
-      });
-    }
-    const requested: string[] = [];
-    page.on("request", (r) => requested.push(r.url()));
-    const site = officeJs === "fallback" ? devLike : web;
-    await page.goto(`${site.url}/taskpane.html`);
-    await page.waitForFunction(() => !document.getElementById("banner")!.hidden, undefined, { timeout: 10_000 });
-    // The fallback loads office.js and everything it needs from the dev server, nothing from the unreachable CDN after the first try.
-    if (officeJs === "fallback") {
-      expect(requested).toEqual(expect.arrayContaining([`${site.url}/office-js/office.js`, `${site.url}/office-js/o15apptofilemappingtable.js`]));
-      expect(requested.filter((u) => u.startsWith("https://appsforoffice.microsoft.com/"))).toEqual(["https://appsforoffice.microsoft.com/lib/1/hosted/office.js"]);
-    }
-    const text = await page.textContent("#banner");
-    expect(text).toMatch(reason);
-    expect(text).toMatch(/open it from Excel/);
-    expect(await page.isDisabled("#check")).toBe(true);
-    if (officeJs === "cdn") expect(served).toEqual(expect.arrayContaining(["office.js", "o15apptofilemappingtable.js"]));
-    await page.close();
-  });
+  test.each(cases)(
+    "%s: the pane says to open it from Excel, and its buttons are off",
+    async (_name, officeJs, reason) => {
+      const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+      const served: string[] = [];
+      await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+      if (officeJs === "cdn") {
+        await page.route("https://appsforoffice.microsoft.com/lib/1/hosted/**", (route) => {
+          const file = path.join(OFFICE_JS_DIR, new URL(route.request().url()).pathname.replace("/lib/1/hosted/", ""));
+          served.push(path.basename(file));
+          return fs.existsSync(file)
+            ? route.fulfill({ status: 200, contentType: "text/javascript", body: fs.readFileSync(file, "utf8") })
+            : route.fulfill({ status: 404, body: "" });
+        });
+      }
+      const requested: string[] = [];
+      page.on("request", (r) => requested.push(r.url()));
+      const site = officeJs === "fallback" ? devLike : web;
+      await page.goto(`${site.url}/taskpane.html`);
+      await page.waitForFunction(() => !document.getElementById("banner")!.hidden, undefined, { timeout: 10_000 });
+      // The fallback loads office.js and everything it needs from the dev server, nothing from the unreachable CDN after the first try.
+      if (officeJs === "fallback") {
+        expect(requested).toEqual(
+          expect.arrayContaining([
+            `${site.url}/office-js/office.js`,
+            `${site.url}/office-js/o15apptofilemappingtable.js`,
+          ]),
+        );
+        expect(requested.filter((u) => u.startsWith("https://appsforoffice.microsoft.com/"))).toEqual([
+          "https://appsforoffice.microsoft.com/lib/1/hosted/office.js",
+        ]);
+      }
+      const text = await page.textContent("#banner");
+      expect(text).toMatch(reason);
+      expect(text).toMatch(/open it from Excel/);
+      expect(await page.isDisabled("#check")).toBe(true);
+      if (officeJs === "cdn")
+        expect(served).toEqual(expect.arrayContaining(["office.js", "o15apptofilemappingtable.js"]));
+      await page.close();
+    },
+  );
 });

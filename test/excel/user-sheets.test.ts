@@ -4,7 +4,14 @@
  * results block, one row / no valid row / one property ten times, the service failing half way, and odd arguments to
  * the functions. The task pane's logic and sheet writes against the real sandbox, with the Excel stand-in as workbook.
  */
-import { OUTPUT_COLUMNS, STATUS_COLOURS, createClient, outputHeaders, statusColour, statusColumnIndexes } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  STATUS_COLOURS,
+  createClient,
+  outputHeaders,
+  statusColour,
+  statusColumnIndexes,
+} from "../../core";
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { createRuntime, installRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
@@ -33,7 +40,12 @@ function workbook() {
   return { s, excelRun, api: s.api };
 }
 function client(base = sb.baseUrl, apiKey = "sandbox-professional") {
-  return createClient({ baseUrl: base, apiKey, fetch: (u, i) => fetch(u, i as RequestInit) as never, sleep: scaledSleep(50) as never });
+  return createClient({
+    baseUrl: base,
+    apiKey,
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    sleep: scaledSleep(50) as never,
+  });
 }
 /** The output block of rows [first, last] (1-based) starting at a 0-based column. */
 function block(api: any, startCol: number, first: number, last: number) {
@@ -51,11 +63,13 @@ test("1. whole columns (A:C) on a 50-row sheet: only the used rows are read and 
   api.seed("Sheet1", "A1", [["UPRN", "Postcode", "Address"], ...uprns.map((u) => [u, "", ""])]);
   api.select("Sheet1", "A:C");
   // Reading a million-row column is what Excel on the web refuses (the stand-in too): the pane must not.
-  await expect(s.Excel.run(async (ctx: any) => {
-    const r = ctx.workbook.getSelectedRange();
-    r.load("values");
-    await ctx.sync();
-  })).rejects.toThrow(/ResponsePayloadSizeLimitExceeded/);
+  await expect(
+    s.Excel.run(async (ctx: any) => {
+      const r = ctx.workbook.getSelectedRange();
+      r.load("values");
+      await ctx.sync();
+    }),
+  ).rejects.toThrow(/ResponsePayloadSizeLimitExceeded/);
   const check = await prepared(excelRun);
   expect(check.region.rowCount).toBe(51);
   expect(check.rows).toHaveLength(50);
@@ -70,12 +84,18 @@ test("1. whole columns (A:C) on a 50-row sheet: only the used rows are read and 
   const { excelRun: run2, api: api2 } = workbook();
   api2.seed("Sheet1", "A1", [["UPRN", "Postcode", "Notes"], ...uprns.slice(0, 10).map((u) => [u, "", ""])]);
   api2.seed("Sheet1", "A6", [["", "", "moved out"]]);
-  api2.seed("Sheet1", "A12", Array.from({ length: 20 }, () => [" ", "", ""]));
+  api2.seed(
+    "Sheet1",
+    "A12",
+    Array.from({ length: 20 }, () => [" ", "", ""]),
+  );
   api2.select("Sheet1", "A1:C40");
   const c2 = await prepared(run2);
   expect(c2.rows).toHaveLength(10);
   expect(c2.blankRowsSkipped).toBe(20);
-  expect(c2.problems).toEqual([{ row: 6, message: "No UPRN or postcode in this row: add one, or leave the row out of the selection." }]);
+  expect(c2.problems).toEqual([
+    { row: 6, message: "No UPRN or postcode in this row: add one, or leave the row out of the selection." },
+  ]);
 });
 
 test("2. the header is found above a selection of rows 5-20, and under a title row", async () => {
@@ -93,7 +113,11 @@ test("2. the header is found above a selection of rows 5-20, and under a title r
 
   // A title row directly above the header (so inside Excel's current region).
   const t = workbook();
-  t.api.seed("Sheet1", "A1", [["Portfolio, March 2026", ""], ["Property ref", "UPRN"], ...uprns.slice(0, 5).map((u, i) => [`P${i}`, u])]);
+  t.api.seed("Sheet1", "A1", [
+    ["Portfolio, March 2026", ""],
+    ["Property ref", "UPRN"],
+    ...uprns.slice(0, 5).map((u, i) => [`P${i}`, u]),
+  ]);
   t.api.select("Sheet1", "B3:B7");
   const tc = await prepared(t.excelRun);
   expect(tc.headerRow).toBe(0);
@@ -133,14 +157,24 @@ test("4. UPRNs as numbers, as text with an apostrophe or spaces; lowercase postc
   ]);
   api.select("Sheet1", "A1");
   const check = await prepared(excelRun);
-  expect(check.rows.slice(0, 4).map((r) => r.property)).toEqual([{ uprn: u1 }, { uprn: u2 }, { uprn: u3 }, { postcode: pc }]);
+  expect(check.rows.slice(0, 4).map((r) => r.property)).toEqual([
+    { uprn: u1 },
+    { uprn: u2 },
+    { uprn: u3 },
+    { postcode: pc },
+  ]);
   expect(check.problems.map((p) => p.row)).toEqual([7, 8, 9]);
   expect(check.problems[0].message).toMatch(/#N\/A/);
   expect(check.problems[1].message).toMatch(/Address cell shows the error #REF!/);
   expect(check.problems[2].message).toMatch(/scientific notation/);
   await runCheck(check, { excelRun, client: client(), plan: "professional" });
   const out = block(api, 3, 2, 9);
-  expect(out.values.slice(0, 4).map((r: unknown[]) => r[MATCHED])).toEqual([u1, u2, u3, examples.single_property_postcode_uprn ?? out.values[3][MATCHED]]);
+  expect(out.values.slice(0, 4).map((r: unknown[]) => r[MATCHED])).toEqual([
+    u1,
+    u2,
+    u3,
+    examples.single_property_postcode_uprn ?? out.values[3][MATCHED],
+  ]);
   expect(out.values[3][MESSAGE]).toBe("");
   expect(out.values[5][MESSAGE]).toMatch(/#N\/A/);
   expect(out.values[5][EPC]).toBe("error");
@@ -159,13 +193,22 @@ test("5. the user's Notes column directly right of the data is never overwritten
   expect(again.inPlace).toBe(true);
   expect(again.placement).toBe(`Results: updated in place in C1:${colLetters(2 + W - 1)}4.`);
   await runCheck(again, { excelRun, client: client(), plan: "professional" });
-  expect(api.read("Sheet1", `${colLetters(2 + W)}1:${colLetters(2 + 2 * W)}4`).values.flat().every((v: unknown) => v === "")).toBe(true);
+  expect(
+    api
+      .read("Sheet1", `${colLetters(2 + W)}1:${colLetters(2 + 2 * W)}4`)
+      .values.flat()
+      .every((v: unknown) => v === ""),
+  ).toBe(true);
 });
 
 test("6. data without a header, mapped by hand: no header is written, and a second run updates the same block", async () => {
   const { excelRun, api } = workbook();
   const uprns = knownUprns(sb, 4);
-  api.seed("Sheet1", "A1", uprns.map((u) => ["x", u]));
+  api.seed(
+    "Sheet1",
+    "A1",
+    uprns.map((u) => ["x", u]),
+  );
   api.select("Sheet1", "B1:B4");
   const opts = { plan: "professional" as const, mapping: { uprn: 1 }, hasHeader: false };
   const first = await prepared(excelRun, opts);
@@ -178,7 +221,12 @@ test("6. data without a header, mapped by hand: no header is written, and a seco
   expect(again.origin.columnIndex).toBe(2);
   const summary = await runCheck(again, { excelRun, client: client(), plan: "professional" });
   expect(summary.errors).toBe(0);
-  expect(api.read("Sheet1", `${colLetters(2 + W)}1:${colLetters(2 + 2 * W)}4`).values.flat().every((v: unknown) => v === "")).toBe(true);
+  expect(
+    api
+      .read("Sheet1", `${colLetters(2 + W)}1:${colLetters(2 + 2 * W)}4`)
+      .values.flat()
+      .every((v: unknown) => v === ""),
+  ).toBe(true);
 });
 
 test("7. a column inserted into our block, or one of our headers renamed: the user's work stays, a fresh block is written and the pane says so", async () => {
@@ -210,7 +258,11 @@ test("7. a column inserted into our block, or one of our headers renamed: the us
   await runCheck(await prepared(r.excelRun), { excelRun: r.excelRun, client: client(), plan: "professional" });
   r.api.seed("Sheet1", "C1", [["Risk (my words)"]]);
   const renamed = await prepared(r.excelRun);
-  expect(renamed.placement.startsWith(`Results: new block at ${colLetters(W + 2)}1:${colLetters(2 * W + 1)}4. The results block at B1:${colLetters(W)}4 was changed`)).toBe(true);
+  expect(
+    renamed.placement.startsWith(
+      `Results: new block at ${colLetters(W + 2)}1:${colLetters(2 * W + 1)}4. The results block at B1:${colLetters(W)}4 was changed`,
+    ),
+  ).toBe(true);
   await runCheck(renamed, { excelRun: r.excelRun, client: client(), plan: "professional" });
   expect(r.api.read("Sheet1", "C1").values[0][0]).toBe("Risk (my words)");
 });
@@ -227,7 +279,12 @@ test("8. one row; no valid row (nothing sent, every row told why); ten rows of o
 
   sb.reset();
   const bad = workbook();
-  bad.api.seed("Sheet1", "A1", [["UPRN", "Postcode"], ["12ab", ""], ["", "ZZ"], ["1234567890123", ""]]);
+  bad.api.seed("Sheet1", "A1", [
+    ["UPRN", "Postcode"],
+    ["12ab", ""],
+    ["", "ZZ"],
+    ["1234567890123", ""],
+  ]);
   bad.api.select("Sheet1", "A1");
   const c2 = await prepared(bad.excelRun);
   expect(c2.problems).toHaveLength(3);
@@ -255,7 +312,11 @@ test("9. the service failing half way: rows already written stay, the others say
     api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
     api.select("Sheet1", "A1");
     slow.setFaults([{ kind: "job_fail", count: 1 }]);
-    const summary = await runCheck(await prepared(excelRun), { excelRun, client: client(slow.baseUrl), plan: "professional" });
+    const summary = await runCheck(await prepared(excelRun), {
+      excelRun,
+      client: client(slow.baseUrl),
+      plan: "professional",
+    });
     const out = block(api, 1, 2, 41);
     const ok = out.values.filter((r: unknown[]) => r[MATCHED] !== "");
     const failed = out.values.filter((r: unknown[]) => r[MATCHED] === "");
@@ -298,7 +359,10 @@ test("10. the functions given odd arguments give #VALUE! or #N/A with a message,
     const timers: ReturnType<typeof setTimeout>[] = [];
     const settle = (p: Promise<unknown>) =>
       Promise.race([
-        p.then((v) => ({ v }), (e) => ({ code: e.code, message: e.message })),
+        p.then(
+          (v) => ({ v }),
+          (e) => ({ code: e.code, message: e.message }),
+        ),
         new Promise((r) => timers.push(setTimeout(() => r("#BUSY!"), 10_000))),
       ]);
     const [good] = knownUprns(sb, 1);
@@ -363,11 +427,20 @@ test("11. a compliance sheet's own columns named like ours (EPC rating, Gas expi
 
   // Headers nobody recognises: every column is offered for the manual mapping, also those past look-alike headers.
   const c = workbook();
-  c.api.seed("Sheet1", "A1", [["Ref", "Risk level", "EPC rating", "Gas expiry", "Property id"], ...ds.map((p, i) => ["r" + i, "low", "C", "2027-01-01", p.uprn])]);
+  c.api.seed("Sheet1", "A1", [
+    ["Ref", "Risk level", "EPC rating", "Gas expiry", "Property id"],
+    ...ds.map((p, i) => ["r" + i, "low", "C", "2027-01-01", p.uprn]),
+  ]);
   c.api.select("Sheet1", "A1");
   const cc = await prepareCheck(c.excelRun, { plan: "professional" });
   expect(cc.ok).toBe(false);
-  expect((cc as { headers: string[] }).headers).toEqual(["A (Ref)", "B (Risk level)", "C (EPC rating)", "D (Gas expiry)", "E (Property id)"]);
+  expect((cc as { headers: string[] }).headers).toEqual([
+    "A (Ref)",
+    "B (Risk level)",
+    "C (EPC rating)",
+    "D (Gas expiry)",
+    "E (Property id)",
+  ]);
   const manual = await prepared(c.excelRun, { plan: "professional", mapping: { uprn: 4 }, hasHeader: true });
   expect(manual.rows.map((r) => r.property?.uprn)).toEqual(ds.map((p) => p.uprn));
 });

@@ -31,7 +31,11 @@ test("rows are packed in order, each request filled to the budget, a run cut whe
   for (const c of chunks) expect(c.bytes).toBeLessThanOrEqual(1000);
   expect(chunks[1].bytes).toBe(50 + 100 + 50 + 500);
   // A row larger than a request still goes, alone.
-  expect(packWriteChunks([[0, 2]], (i) => (i === 1 ? 5000 : 10), { budgetBytes: 1000, pieceOverheadBytes: 0 }).map((c) => c.pieces.map((p) => [p.start, p.end]))).toEqual([[[0, 0]], [[1, 1]], [[2, 2]]]);
+  expect(
+    packWriteChunks([[0, 2]], (i) => (i === 1 ? 5000 : 10), { budgetBytes: 1000, pieceOverheadBytes: 0 }).map((c) =>
+      c.pieces.map((p) => [p.start, p.end]),
+    ),
+  ).toEqual([[[0, 0]], [[1, 1]], [[2, 2]]]);
   expect(packWriteChunks([], () => 1)).toEqual([]);
 });
 
@@ -44,10 +48,14 @@ test("sizes are counted in UTF-8 bytes, as the request carries them", () => {
 test("20,000 result rows reach the sheet in syncs within 1.5x the floor (bytes / 5 MB), none over the limit", async () => {
   const ds = buildDatasetFor(new Date("2026-11-22T00:00:00Z"));
   // 2,000 properties' rows, each written ten times over: the sizes of real rows, without making 20,000 of them.
-  const rows = ds.properties.slice(0, 2000).map((p) => outputRow({ result: checkResultFor(p) as CheckResult }, "2026-11-22T10:00:00Z"));
+  const rows = ds.properties
+    .slice(0, 2000)
+    .map((p) => outputRow({ result: checkResultFor(p) as CheckResult }, "2026-11-22T10:00:00Z"));
   const block = Array.from({ length: 20_000 }, (_, i) => rows[i % rows.length]);
   const s = createStandIn();
-  const stats = await s.Excel.run((ctx: Excel.RequestContext) => writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 4 }, block, block.keys()));
+  const stats = await s.Excel.run((ctx: Excel.RequestContext) =>
+    writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 4 }, block, block.keys()),
+  );
   const st = s.api.state.stats;
   const floor = requestFloor(st.totalBytes, STANDIN_LIMIT);
   expect(floor).toBeGreaterThanOrEqual(4);
@@ -65,7 +73,10 @@ test("the stand-in refuses a request over 5 MB and applies none of it, as Excel 
   const s = createStandIn();
   const big = "x".repeat(1000);
   const run = s.Excel.run(async (ctx: Excel.RequestContext) => {
-    ctx.workbook.worksheets.getItem("Sheet1").getRangeByIndexes(0, 0, 5300, 1).values = Array.from({ length: 5300 }, () => [big]);
+    ctx.workbook.worksheets.getItem("Sheet1").getRangeByIndexes(0, 0, 5300, 1).values = Array.from(
+      { length: 5300 },
+      () => [big],
+    );
     await ctx.sync();
   });
   await expect(run).rejects.toThrow(/RequestPayloadSizeLimitExceeded/);

@@ -29,9 +29,14 @@ maybe("Google Sheets sidebar: accessibility", () => {
     await sandbox?.close();
   });
 
-  const openAllDetails = (page: Page) => page.evaluate(() => document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
+  const openAllDetails = (page: Page) =>
+    page.evaluate(() => document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)));
   const waitText = (page: Page, id: string, re: RegExp, timeout = 30_000) =>
-    page.waitForFunction(([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""), [id, re.source] as const, { timeout });
+    page.waitForFunction(
+      ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
+      [id, re.source] as const,
+      { timeout },
+    );
 
   /** axe on every tab in turn (details opened), then back to the tab that was selected. */
   async function expectAxeCleanOnEveryTab(page: Page, state: string) {
@@ -140,13 +145,21 @@ maybe("Google Sheets sidebar: accessibility", () => {
       expect(stops.filter((s) => s.id.startsWith("tab-")).map((s) => s.id)).toEqual([tab]);
       expect({ tab, unnamed: stops.filter((s) => !s.name) }).toEqual({ tab, unnamed: [] });
       expect({ tab, noFocus: stops.filter((s) => !s.focusShown) }).toEqual({ tab, noFocus: [] });
-      for (let i = 1; i < stops.length; i++) expect({ stop: stops[i].id, up: stops[i].top < stops[i - 1].top - 4 }).toEqual({ stop: stops[i].id, up: false });
+      for (let i = 1; i < stops.length; i++)
+        expect({ stop: stops[i].id, up: stops[i].top < stops[i - 1].top - 4 }).toEqual({
+          stop: stops[i].id,
+          up: false,
+        });
     }
     await page.focus("#tab-help");
     await page.keyboard.press("ArrowRight");
     expect(await page.evaluate(() => document.activeElement!.id)).toBe("tab-check");
     // Enter on the focused button starts the check: the keyboard alone gets a result.
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 5).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 5).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     await page.focus("#check-btn");
     await page.keyboard.press("Enter");
@@ -160,8 +173,12 @@ maybe("Google Sheets sidebar: accessibility", () => {
     env.run("showSidebar");
     const html = env.sidebars[env.sidebars.length - 1].html;
     const page = await browser.newPage({ viewport: { width: 300, height: 760 }, forcedColors: "active" });
-    await page.route("https://sidebar.gsheets.test/", (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
-    await page.addInitScript(`window.google = { script: { run: new Proxy({}, { get: (_t, n) => n === "withSuccessHandler" || n === "withFailureHandler" ? () => window.google.script.run : () => undefined }) } };`);
+    await page.route("https://sidebar.gsheets.test/", (route) =>
+      route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
+    );
+    await page.addInitScript(
+      `window.google = { script: { run: new Proxy({}, { get: (_t, n) => n === "withSuccessHandler" || n === "withFailureHandler" ? () => window.google.script.run : () => undefined }) } };`,
+    );
     await page.goto("https://sidebar.gsheets.test/");
     expect(await page.evaluate(() => matchMedia("(forced-colors: active)").matches)).toBe(true);
     // The selected tab differs from the others in something the system colours do not replace (border or weight).
@@ -174,7 +191,9 @@ maybe("Google Sheets sidebar: accessibility", () => {
     const other = await look("tab-lookup");
     expect(selected).not.toEqual(other);
     // Every colour swatch still says its status in words.
-    const words = await page.$$eval("#legend span, #window-legend span", (s) => s.map((x) => (x.textContent ?? "").trim()));
+    const words = await page.$$eval("#legend span, #window-legend span", (s) =>
+      s.map((x) => (x.textContent ?? "").trim()),
+    );
     expect(words.length).toBeGreaterThan(5);
     expect(words.filter((w) => !w)).toEqual([]);
     // A focused control draws an outline.

@@ -27,8 +27,24 @@ beforeEach(async () => {
   await sandbox.reset();
 });
 
-const HEADERS = ["Window", "Due", "Days left", "UPRN", "Address", "Landlord", "Check", "Action", "Rule", "Table", "Row", "Done", "Notes", "Action ID"];
-const sheetNamed = (env: GasEnvironment, name: string) => env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
+const HEADERS = [
+  "Window",
+  "Due",
+  "Days left",
+  "UPRN",
+  "Address",
+  "Landlord",
+  "Check",
+  "Action",
+  "Rule",
+  "Table",
+  "Row",
+  "Done",
+  "Notes",
+  "Action ID",
+];
+const sheetNamed = (env: GasEnvironment, name: string) =>
+  env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
 /** Dates come from the vm's realm: not `instanceof Date` here. */
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";
 const isoOf = (d: unknown) => (isDate(d) ? new Date(d.getTime() + 12 * 3600e3).toISOString().slice(0, 10) : String(d));
@@ -51,7 +67,12 @@ async function checkTable(rows: SandboxProperty[], env = createGasEnvironment())
 }
 
 /** The Action list's rows: the open ones (until the first blank row) and those of the Closed section. */
-function listRows(env: GasEnvironment): { header: unknown[]; open: unknown[][]; closed: unknown[][]; sheet: FakeSheet } {
+function listRows(env: GasEnvironment): {
+  header: unknown[];
+  open: unknown[][];
+  closed: unknown[][];
+  sheet: FakeSheet;
+} {
   const sheet = sheetNamed(env, "Action list")!;
   const rows = sheet.peek(1, 1, sheet.getLastRow(), HEADERS.length);
   const blank = rows.findIndex((r, i) => i > 0 && r.every((v) => v === ""));
@@ -113,18 +134,32 @@ test("a run builds both sheets: the listed actions are overdue or due within 30 
 test("the summary's live COUNTIF formulas equal the block's own counts, and one stacked chart shows actions due per month", async () => {
   const env = await checkTable(props.slice(300, 700));
   const summary = sheetNamed(env, "Compliance summary")!;
-  const values = computeSheet({ Sheet1: env.sheet.sourceGrid(), "Compliance summary": summary.sourceGrid() }, "Compliance summary");
+  const values = computeSheet(
+    { Sheet1: env.sheet.sourceGrid(), "Compliance summary": summary.sourceGrid() },
+    "Compliance summary",
+  );
   const rowOf = (label: string) => values.findIndex((r) => r[0] === label);
-  const statusCols = ["epc_status", "gas_status", "eicr_status", "licensing_status", "deposit_status"].map((k) => blockColumn(env, k));
+  const statusCols = ["epc_status", "gas_status", "eicr_status", "licensing_status", "deposit_status"].map((k) =>
+    blockColumn(env, k),
+  );
   const n = statusCols[0].filter((v) => v !== "").length;
   const at = rowOf("Check");
   statusCols.forEach((col, i) => {
     const count = (w: string) => col.filter((v) => v === w).length;
-    expect(values[at + 1 + i].slice(1, 7)).toEqual([count("pass"), count("warning"), count("fail"), count("not_required"), count("error") + count("unknown"), n]);
+    expect(values[at + 1 + i].slice(1, 7)).toEqual([
+      count("pass"),
+      count("warning"),
+      count("fail"),
+      count("not_required"),
+      count("error") + count("unknown"),
+      n,
+    ]);
   });
   const risk = blockColumn(env, "risk_level");
   const r = rowOf("Risk level");
-  ["low", "medium", "high"].forEach((level, i) => expect(values[r + 1 + i][1]).toBe(risk.filter((v) => v === level).length));
+  ["low", "medium", "high"].forEach((level, i) =>
+    expect(values[r + 1 + i][1]).toBe(risk.filter((v) => v === level).length),
+  );
   const windows = blockColumn(env, "window");
   const w = rowOf("Window");
   WINDOWS.forEach((name, i) => expect(values[w + 1 + i][1]).toBe(windows.filter((v) => v === name).length));
@@ -156,7 +191,12 @@ test("a second run updates both sheets in place: Done and Notes typed between ru
   // Between runs, the first action's property is replaced in the table by one with nothing due.
   const calm = props.slice(1000).find((p) => {
     const parsed = parseCheckResult(JSON.parse(JSON.stringify({ uprn: p.uprn, checks: p.checks })));
-    return parsed.ok && obligationsFor(parsed.value, { today: today() }).every((o) => o.window !== "Overdue" && (o.daysLeft === null || o.daysLeft > 90));
+    return (
+      parsed.ok &&
+      obligationsFor(parsed.value, { today: today() }).every(
+        (o) => o.window !== "Overdue" && (o.daysLeft === null || o.daysLeft > 90),
+      )
+    );
   })!;
   const tableRow = rows.findIndex((p) => p.uprn === goneUprn) + 2;
   env.sheet.seed(tableRow, 1, [[calm.uprn, calm.address]]);
@@ -165,8 +205,12 @@ test("a second run updates both sheets in place: Done and Notes typed between ru
   await pollToEnd(env);
 
   const second = listRows(env);
-  expect(env.spreadsheet.sheets.filter((s) => ["Action list", "Compliance summary"].includes(s.getName()))).toHaveLength(2);
-  const again = second.open.find((r) => String(r[3]) === String(kept[3]) && r[6] === kept[6] && isoOf(r[1]) === isoOf(kept[1]))!;
+  expect(
+    env.spreadsheet.sheets.filter((s) => ["Action list", "Compliance summary"].includes(s.getName())),
+  ).toHaveLength(2);
+  const again = second.open.find(
+    (r) => String(r[3]) === String(kept[3]) && r[6] === kept[6] && isoOf(r[1]) === isoOf(kept[1]),
+  )!;
   expect(again[notes - 1]).toBe("=booked with ACME, ref 7");
   expect(second.sheet.formulas()).toEqual([]);
   expect(second.open.some((r) => String(r[3]) === goneUprn)).toBe(false);
@@ -184,7 +228,11 @@ test("building the two sheets costs the same number of writes for 100 rows as fo
     env.sheet.maxRows = n + 20;
     const counts: string[][] = [];
     configure(env, sandbox);
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, n).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, n).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     await pollToEnd(env, (_w, _c, _p, actionWrites) => counts.push(actionWrites ?? []));
@@ -228,7 +276,11 @@ test("a 2,500-row run's last poll makes the Action list, summary and Run log in 
   const env = createGasEnvironment();
   env.sheet.maxRows = 2520;
   configure(env, sandbox);
-  seedTable(env.sheet, ["UPRN"], props.slice(0, 2500).map((p) => [p.uprn]));
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 2500).map((p) => [p.uprn]),
+  );
   // The first run makes the three sheets; the second finds them.
   const first = await lastPollCalls(env, 2500);
   const made = listRows(env).open;
@@ -268,7 +320,11 @@ test("a results block an earlier version wrote (23 columns) is upgraded in place
   configure(env, sandbox);
   const legacy = outputHeaders().slice(0, outputHeaders().indexOf("Message") + 1);
   const rows = props.slice(1100, 1110);
-  seedTable(env.sheet, ["UPRN", ...legacy], rows.map((p) => [p.uprn, ...legacy.map(() => "")]));
+  seedTable(
+    env.sheet,
+    ["UPRN", ...legacy],
+    rows.map((p) => [p.uprn, ...legacy.map(() => "")]),
+  );
   env.sheet.select("A2:A11");
   const start = env.run("startBulkCheck", {});
   expect(start.ok).toBe(true);

@@ -4,7 +4,16 @@
  */
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
-import { API_KEY, STATUS_KEYS, cellValue, configure, expectedFill, outputCol, pollToEnd, seedTable } from "./harness/table";
+import {
+  API_KEY,
+  STATUS_KEYS,
+  cellValue,
+  configure,
+  expectedFill,
+  outputCol,
+  pollToEnd,
+  seedTable,
+} from "./harness/table";
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 
 let sandbox: SandboxProcess;
@@ -86,7 +95,7 @@ test("invalid and duplicate rows: per-row messages before anything is sent, dupl
     [good[0].uprn, "", ""], // duplicate of the first row
     ["", "", ""], // blank inside the selection
     ["", good[2].postcode, good[2].address],
-    ["'=HYPERLINK(\"http://x\")", "", ""], // text that looks like a formula must stay text in our block
+    ['\'=HYPERLINK("http://x")', "", ""], // text that looks like a formula must stay text in our block
     [good[3].uprn, "", ""],
   ];
   const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN", "Postcode", "Address line 1"], rows);
@@ -158,7 +167,11 @@ function headerRow(env: GasEnvironment) {
 test("the API key stays in user properties: never in the sheet, a log, a result or other stores", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  seedTable(env.sheet, ["UPRN"], props.slice(0, 3).map((p) => [p.uprn]));
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 3).map((p) => [p.uprn]),
+  );
   env.sheet.select("A2:A4");
   const results = [env.run("getSidebarState"), env.run("startBulkCheck", {})];
   await pollToEnd(env, (_w, _c, p) => results.push(p));

@@ -41,7 +41,13 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
   expect(first.notes.join(" ")).toMatch(/no changes/);
   expect(env.spreadsheet.getSheetByName("Change log")).toBeNull();
 
-  const moved = await (await fetch(`${sandbox.url}/__sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_days: 60 }) })).json();
+  const moved = await (
+    await fetch(`${sandbox.url}/__sandbox/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_days: 60 }),
+    })
+  ).json();
   expect(moved).toEqual({ today: "2027-04-01", anchor: DAY1 });
   const second = await run();
   expect(second.phase).toBe("done");

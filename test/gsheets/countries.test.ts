@@ -35,7 +35,8 @@ afterEach(() => {
 
 const today = () => new Date().toISOString().slice(0, 10);
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";
-const sheetNamed = (env: GasEnvironment, name: string) => env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
+const sheetNamed = (env: GasEnvironment, name: string) =>
+  env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
 const table = () => countryTable(props, today());
 
 async function runSheets(t: ReturnType<typeof table>) {
@@ -48,7 +49,8 @@ async function runSheets(t: ReturnType<typeof table>) {
   const polls = await pollToEnd(env);
   const last = polls[polls.length - 1];
   expect(last.phase).toBe("done");
-  const inZone = (v: unknown) => (isDate(v) ? new Intl.DateTimeFormat("en-CA", { timeZone: env.spreadsheet.timeZone }).format(v) : String(v ?? ""));
+  const inZone = (v: unknown) =>
+    isDate(v) ? new Intl.DateTimeFormat("en-CA", { timeZone: env.spreadsheet.timeZone }).format(v) : String(v ?? "");
   const at = (row: number, key: string) => cellValue(env.sheet, firstRow + row, outputCol(env.sheet, key));
   return { env, last, at, inZone };
 }
@@ -69,7 +71,9 @@ test("Scottish, Welsh and Northern Irish postcodes get their country's rules in 
   expect(String(at(1, "next_action"))).toMatch(/contract-holder/);
   expect(String(at(2, "message"))).toMatch(/^Northern Ireland: its own law applies/);
   expect([at(2, "next_action"), at(2, "action_due"), at(2, "window")]).toEqual(["", "", ""]);
-  expect(at(4, "message")).toBe('Tenancy start "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.');
+  expect(at(4, "message")).toBe(
+    'Tenancy start "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.',
+  );
   expect(last.message).toMatch(/1 row has a date in your own columns that could not be read/);
 });
 
@@ -80,7 +84,9 @@ test("own-obligation columns give actions on the Action list by the row's countr
   const rowsOf = (uprn: string) => list.rows.filter((r) => String(r[list.c("UPRN")]).replace(/^'/, "") === uprn);
   const find = (uprn: string, check: string) => rowsOf(uprn).find((r) => r[list.c("Check")] === check);
   const { scot, wales, ni, eng1, eng2 } = t.props;
-  expect(inZone(find(scot.uprn, "Landlord registration (Scotland)")?.[list.c("Due")])).toBe(t.expect.scotRegistrationDue);
+  expect(inZone(find(scot.uprn, "Landlord registration (Scotland)")?.[list.c("Due")])).toBe(
+    t.expect.scotRegistrationDue,
+  );
   expect(find(scot.uprn, "Smoke alarms")).toBeUndefined();
   const rsw = find(wales.uprn, "Rent Smart Wales")!;
   expect(inZone(rsw[list.c("Due")])).toBe(t.expect.walesRegistrationDue);
@@ -97,7 +103,9 @@ test("own-obligation columns give actions on the Action list by the row's countr
   list.sheet.seed(rowOf(rsw[list.c("Action ID")]), list.c("Evidence") + 1, [["https://rentsmart.example/cert"]]);
   expect(env.run("refreshActionSheets", {}).ok).toBe(true);
   list = listOf(env);
-  expect(list.rows.find((r) => r[list.c("Action ID")] === rsw[list.c("Action ID")])![list.c("Evidence")]).toBe("https://rentsmart.example/cert");
+  expect(list.rows.find((r) => r[list.c("Action ID")] === rsw[list.c("Action ID")])![list.c("Evidence")]).toBe(
+    "https://rentsmart.example/cert",
+  );
   const summary = sheetNamed(env, "Compliance summary")!;
   const line = summary.peek(1, 1, summary.getLastRow(), 2).find((r) => r[0] === DONE_WITHOUT_EVIDENCE);
   expect(line?.[1]).toBe(1);
@@ -115,16 +123,24 @@ test("the same table gets the same block in Excel and in Sheets", async () => {
   const plan: PlanName = "professional";
   const prep = await prepareCheck(excelRun, { plan });
   if (!prep.ok) throw new Error(prep.message);
-  const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: "sandbox-professional", fetch: (u, i) => fetch(u, i as RequestInit) as never });
+  const client = createClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+  });
   await runCheck(prep.check, { excelRun, client, plan, store: memoryStore(), actionSheets: false });
   const compared = OUTPUT_COLUMNS.filter((c) => c.kind !== "datetime");
   const excelCell = (row: number, key: string) => {
     const k = OUTPUT_COLUMNS.findIndex((x) => x.key === key);
     const v = s.api.read("Sheet1", `${colLetters(t.header.length + k)}${row + 2}`).values[0][0];
-    return OUTPUT_COLUMNS[k].kind === "date" && typeof v === "number" ? serialDate(v) : String(v ?? "").replace(/^'/, "");
+    return OUTPUT_COLUMNS[k].kind === "date" && typeof v === "number"
+      ? serialDate(v)
+      : String(v ?? "").replace(/^'/, "");
   };
   const sheetsCell = (row: number, key: string) => sheets.inZone(sheets.at(row, key)).replace(/^'/, "");
   for (let row = 0; row < t.rows.length; row++) {
-    expect(compared.map((c) => [row, c.key, excelCell(row, c.key)])).toEqual(compared.map((c) => [row, c.key, sheetsCell(row, c.key)]));
+    expect(compared.map((c) => [row, c.key, excelCell(row, c.key)])).toEqual(
+      compared.map((c) => [row, c.key, sheetsCell(row, c.key)]),
+    );
   }
 });

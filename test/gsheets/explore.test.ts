@@ -147,7 +147,10 @@ describe("the values people have in UPRN and postcode cells", () => {
   test("a placeholder UPRN ('TBC') beside a valid postcode and address: the row is checked by postcode, with a note", async () => {
     const env = fresh();
     const p = props[19];
-    env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ["TBC", p.postcode, p.address]]);
+    env.sheet.seed(1, 1, [
+      ["UPRN", "Postcode", "Address"],
+      ["TBC", p.postcode, p.address],
+    ]);
     env.sheet.select("A2:C2");
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     await pollToEnd(env);
@@ -166,7 +169,10 @@ describe("two tables on one sheet", () => {
     const env = fresh();
     const left = props.slice(10, 15);
     const right = props.slice(20, 25);
-    env.sheet.seed(1, 1, [["UPRN", "Postcode", "", "UPRN", "Postcode"], ...left.map((p, i) => [p.uprn, p.postcode, "", right[i].uprn, right[i].postcode])]);
+    env.sheet.seed(1, 1, [
+      ["UPRN", "Postcode", "", "UPRN", "Postcode"],
+      ...left.map((p, i) => [p.uprn, p.postcode, "", right[i].uprn, right[i].postcode]),
+    ]);
     env.sheet.select("D2:E6");
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(true);
@@ -184,7 +190,10 @@ describe("two tables on one sheet", () => {
     const env = fresh();
     const left = props.slice(10, 15);
     const right = props.slice(20, 25);
-    env.sheet.seed(1, 1, [["UPRN", "Postcode", "", "UPRN", "Postcode"], ...left.map((p, i) => [p.uprn, p.postcode, "", right[i].uprn, right[i].postcode])]);
+    env.sheet.seed(1, 1, [
+      ["UPRN", "Postcode", "", "UPRN", "Postcode"],
+      ...left.map((p, i) => [p.uprn, p.postcode, "", right[i].uprn, right[i].postcode]),
+    ]);
     const blocks: Record<string, string> = {};
     for (const sel of ["D2:E6", "A2:B6", "D2:E6", "A2:B6"]) {
       env.sheet.select(sel);
@@ -195,8 +204,11 @@ describe("two tables on one sheet", () => {
       expect(start.progress.outputA1).toBe(blocks[sel]);
       expect((await pollToEnd(env)).pop().message).toMatch(/^Done: 5 rows checked/);
     }
-    expect(blocks).toEqual({ "D2:E6": `F1:${blocks["D2:E6"].split(":")[1]}`, "A2:B6": expect.not.stringMatching(/^F1:/) });
-    const col = (a1: string) => [...(/^[A-Z]+/.exec(a1)![0])].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+    expect(blocks).toEqual({
+      "D2:E6": `F1:${blocks["D2:E6"].split(":")[1]}`,
+      "A2:B6": expect.not.stringMatching(/^F1:/),
+    });
+    const col = (a1: string) => [.../^[A-Z]+/.exec(a1)![0]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
     right.forEach((p, i) => expect(out(env, 2 + i, col(blocks["D2:E6"])).matched).toBe(p.uprn));
     left.forEach((p, i) => expect(out(env, 2 + i, col(blocks["A2:B6"])).matched).toBe(p.uprn));
   });
@@ -270,7 +282,12 @@ describe("two tables on one sheet", () => {
     const env = fresh();
     const t1 = props.slice(70, 75);
     const t2 = props.slice(80, 82);
-    env.sheet.seed(1, 1, [["UPRN", "Postcode", "Notes"], ...t1.slice(0, 2).map((p) => [p.uprn, p.postcode, ""]), ["", "", "sold in May"], ...t1.slice(2).map((p) => [p.uprn, p.postcode, ""])]);
+    env.sheet.seed(1, 1, [
+      ["UPRN", "Postcode", "Notes"],
+      ...t1.slice(0, 2).map((p) => [p.uprn, p.postcode, ""]),
+      ["", "", "sold in May"],
+      ...t1.slice(2).map((p) => [p.uprn, p.postcode, ""]),
+    ]);
     env.sheet.seed(9, 1, [["UPRN", "Postcode"], ...t2.map((p) => [p.uprn, p.postcode])]);
     env.sheet.select("A1:C1");
     const start = env.run("startBulkCheck", {});
@@ -354,7 +371,12 @@ describe("headers the add-on does not know", () => {
   test("'Property ID', columns chosen by letter, rows selected mid-table: the header row is still found", async () => {
     const env = fresh();
     const ps = props.slice(30, 36);
-    env.sheet.seed(1, 1, [["Properties"], ["Portfolio: North"], ["Property ID", "Town"], ...ps.map((p) => [p.uprn, "London"])]);
+    env.sheet.seed(1, 1, [
+      ["Properties"],
+      ["Portfolio: North"],
+      ["Property ID", "Town"],
+      ...ps.map((p) => [p.uprn, "London"]),
+    ]);
     env.sheet.select("A6:B8");
     const r = env.run("startBulkCheck", { mapping: { uprn: "A" } });
     expect(r.ok).toBe(true);
@@ -363,7 +385,12 @@ describe("headers the add-on does not know", () => {
     const col = blockColIn(env, 3);
     expect(env.sheet.peek(3, col, 1, W)[0]).toEqual(outputHeaders());
     [6, 7, 8].forEach((row) => expect(out(env, row, col).matched).toBe(ps[row - 4].uprn));
-    expect(env.sheet.peek(1, col, 2, W).flat().every((v) => v === "")).toBe(true);
+    expect(
+      env.sheet
+        .peek(1, col, 2, W)
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
   });
 });
 
@@ -384,7 +411,9 @@ describe("the add-on's own sheets", () => {
     list.select("A2:K4");
     const r = env.run("startBulkCheck", {});
     expect(r.ok).toBe(false);
-    expect(r.message).toMatch(/^"Action list" is a sheet the add-in builds itself .* Select rows of your own table of properties/);
+    expect(r.message).toMatch(
+      /^"Action list" is a sheet the add-in builds itself .* Select rows of your own table of properties/,
+    );
     expect(list.peek(1, 1, 4, 11)).toEqual(before);
   });
 });

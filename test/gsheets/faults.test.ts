@@ -23,7 +23,11 @@ beforeEach(async () => {
 function table(n: number, offset = 0) {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(offset, offset + n).map((p) => [p.uprn]));
+  const { firstRow, lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(offset, offset + n).map((p) => [p.uprn]),
+  );
   env.sheet.select(`A${firstRow}:A${lastRow}`);
   return { env, firstRow, lastRow };
 }
@@ -45,7 +49,8 @@ test("5xx and garbled results pages are retried; the run still completes every r
   expect(stats.by_status["503"]).toBe(1);
   expect(stats.by_status["500"]).toBe(1);
   const uprn = outputCol(env.sheet, "matched_uprn");
-  for (let r = firstRow; r <= lastRow; r++) expect(String(cellValue(env.sheet, r, uprn))).toBe(props[r - firstRow].uprn);
+  for (let r = firstRow; r <= lastRow; r++)
+    expect(String(cellValue(env.sheet, r, uprn))).toBe(props[r - firstRow].uprn);
 });
 
 test("a 429 at submission waits for Retry-After, then submits; the sidebar is told how long to wait", async () => {
@@ -85,7 +90,9 @@ test("a failed job keeps the earlier values of its rows and says why in Message"
   expect(last.phase).toBe("done");
   expect(last.jobs[0].status).toBe("failed");
   // Not a success: the summary says Failed, the failed job's rows are not counted as checked.
-  expect(last.message).toMatch(/^Finished with problems: \d+ of 30 rows checked\. \d+ rows? not refreshed because the service failed/);
+  expect(last.message).toMatch(
+    /^Finished with problems: \d+ of 30 rows checked\. \d+ rows? not refreshed because the service failed/,
+  );
   expect(last.failedJobs).toBe(1);
   expect(last.propertiesDone).toBeLessThan(30);
   expect(last.jobs[0].processed).toBe(last.propertiesDone);
@@ -145,7 +152,9 @@ test("Stop ends a stalled job: rows keep earlier values or say they were not che
   const stopped = env.run("cancelBulkCheck");
   expect(stopped.phase).toBe("stopped");
   // A stopped job is "stopped", not "failed", and its rows are not counted as checked.
-  expect(stopped.message).toBe("Stopped by you: 0 of 15 rows checked. 15 rows are in jobs already sent: choose Resume to collect them (no new job is sent).");
+  expect(stopped.message).toBe(
+    "Stopped by you: 0 of 15 rows checked. 15 rows are in jobs already sent: choose Resume to collect them (no new job is sent).",
+  );
   expect(stopped.jobs).toEqual([expect.objectContaining({ status: "stopped", processed: 0, total: 15 })]);
   expect(stopped.propertiesDone).toBe(0);
   expect(stopped.failedJobs).toBe(0);
@@ -170,9 +179,13 @@ test("a submit answered with 500 is not sent again (the service may have made th
   }
   expect(p.phase).toBe("done");
   expect((await sandbox.stats()).bulk_submit).toBe(1);
-  expect(p.message).toMatch(/^Finished with problems: 0 of 30 rows checked\. 30 rows not checked: sending their job failed and the service may have created it; run the check again for them\./);
+  expect(p.message).toMatch(
+    /^Finished with problems: 0 of 30 rows checked\. 30 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
+  );
   expect(p.propertiesDone).toBe(0);
   expect(p.jobs).toEqual([{ jobId: null, status: "failed", processed: 0, total: 30 }]);
   const msg = outputCol(env.sheet, "message");
-  expect(String(cellValue(env.sheet, 2, msg))).toMatch(/^Not checked: sending this row's bulk job failed \(HTTP 500: Internal server error \(sandbox fault\)\), and the service may have created the job anyway\. Run the check again to try again\.$/);
+  expect(String(cellValue(env.sheet, 2, msg))).toMatch(
+    /^Not checked: sending this row's bulk job failed \(HTTP 500: Internal server error \(sandbox fault\)\), and the service may have created the job anyway\. Run the check again to try again\.$/,
+  );
 });

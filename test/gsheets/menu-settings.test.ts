@@ -12,14 +12,21 @@ test("Code.js declares every entry point as a top-level function, parses as ES20
   const code = fs.readFileSync(path.join(DIST, "Code.js"), "utf8");
   // Parsed as an ES2020 script (?. and ?? are allowed: see gsheets/webpack.gsheets.js for why Apps Script takes them):
   // class fields, private names or anything later fail here, and so does any import/export.
-  const program = acorn.parse(code, { ecmaVersion: 2020, sourceType: "script" }) as unknown as { body: { type: string; id?: { name: string } }[] };
+  const program = acorn.parse(code, { ecmaVersion: 2020, sourceType: "script" }) as unknown as {
+    body: { type: string; id?: { name: string } }[];
+  };
   const topLevel = new Set(program.body.filter((n) => n.type === "FunctionDeclaration").map((n) => n.id!.name));
   // Every name the menu, the sidebar (ServerApi) and the triggers call, read from the sources, not listed by hand.
   const src = (f: string) => fs.readFileSync(path.join(__dirname, "../..", f), "utf8");
   const menu = [...src("gsheets/server/menu.ts").matchAll(/addItem\("[^"]+", "(\w+)"\)/g)].map((m) => m[1]);
   const sidebar = [...src("gsheets/sidebar/sidebar.ts").matchAll(/call\("(\w+)"/g)].map((m) => m[1]);
   const api = src("gsheets/shared/api.ts");
-  const serverApi = [...api.slice(api.indexOf("export interface ServerApi")).split("\n}")[0].matchAll(/^\s+(\w+)\(/gm)].map((m) => m[1]);
+  const serverApi = [
+    ...api
+      .slice(api.indexOf("export interface ServerApi"))
+      .split("\n}")[0]
+      .matchAll(/^\s+(\w+)\(/gm),
+  ].map((m) => m[1]);
   // The time-driven trigger's function, named where the schedule installs it.
   const triggers = [...src("gsheets/server/schedule.ts").matchAll(/export const HANDLER = "(\w+)"/g)].map((m) => m[1]);
   expect(triggers).toEqual(["scheduledRecheck"]);
@@ -86,9 +93,17 @@ test("settings: validated before storing, key masked in every answer, removable"
   expect(noHttps.ok).toBe(false);
   expect(noHttps.message).toMatch(/https/);
   expect(env.userProperties.data.size).toBe(0);
-  const ok = env.run("saveSettings", { apiKey: "secret-key-123456", baseUrl: "https://api.property-compliance.example/v1", plan: "enterprise" });
+  const ok = env.run("saveSettings", {
+    apiKey: "secret-key-123456",
+    baseUrl: "https://api.property-compliance.example/v1",
+    plan: "enterprise",
+  });
   expect(ok.ok).toBe(true);
-  expect(ok.settings).toMatchObject({ hasKey: true, baseUrl: "https://api.property-compliance.example/v1", plan: "enterprise" });
+  expect(ok.settings).toMatchObject({
+    hasKey: true,
+    baseUrl: "https://api.property-compliance.example/v1",
+    plan: "enterprise",
+  });
   expect(JSON.stringify(ok)).not.toContain("secret-key-123456");
   expect(JSON.stringify(env.run("getSidebarState"))).not.toContain("secret-key-123456");
   expect(env.documentProperties.data.size + env.scriptProperties.data.size).toBe(0);

@@ -16,7 +16,10 @@ let sandbox: SandboxProcess;
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0, limits: { professional: { perMinute: 100000, perDay: 1000000 } } });
+  sandbox = await startSandboxProcess({
+    msPerProperty: 0,
+    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+  });
   props = await sandbox.properties(10000);
 });
 afterAll(async () => {
@@ -27,13 +30,22 @@ beforeEach(async () => {
 });
 
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";
-const sheetNamed = (env: GasEnvironment, name: string) => env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
+const sheetNamed = (env: GasEnvironment, name: string) =>
+  env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
 
 /** A sheet holding a table (UPRN, Address, Landlord) whose header is at `row`; returns its data rows. */
-function seed(sheet: FakeSheet, rows: SandboxProperty[], row = 1, uprnOf?: (p: SandboxProperty, i: number) => string): { first: number; last: number } {
+function seed(
+  sheet: FakeSheet,
+  rows: SandboxProperty[],
+  row = 1,
+  uprnOf?: (p: SandboxProperty, i: number) => string,
+): { first: number; last: number } {
   if (sheet.maxRows < row + rows.length + 10) sheet.maxRows = row + rows.length + 10;
   if (sheet.maxCols < 60) sheet.maxCols = 60;
-  sheet.seed(row, 1, [["UPRN", "Address", "Landlord"], ...rows.map((p, i) => [uprnOf ? uprnOf(p, i) : p.uprn, p.address, `Landlord ${i % 7}`])]);
+  sheet.seed(row, 1, [
+    ["UPRN", "Address", "Landlord"],
+    ...rows.map((p, i) => [uprnOf ? uprnOf(p, i) : p.uprn, p.address, `Landlord ${i % 7}`]),
+  ]);
   return { first: row + 1, last: row + rows.length };
 }
 
@@ -128,10 +140,17 @@ test("tables on two sheets and two on one sheet share the list: checking each in
     if (i > 0 && t.afterMs === undefined) break;
     createGasEnvironment({ from: env }).run(t.handler, { authMode: "FULL", triggerUid: t.id });
   }
-  const runs = sheetNamed(env, "Run log")!.peek(2, 1, sheetNamed(env, "Run log")!.getLastRow() - 1, RUN_LOG_HEADERS.length);
+  const runs = sheetNamed(env, "Run log")!.peek(
+    2,
+    1,
+    sheetNamed(env, "Run log")!.getLastRow() - 1,
+    RUN_LOG_HEADERS.length,
+  );
   expect(runs.filter((r) => r[2] === "scheduled")).toHaveLength(3);
   expect(notesNow(env)).toEqual({ notes: typed, closed: 0 });
-  expect(new Set(list(env).open.map((r) => r[c("Table")]))).toEqual(new Set(["Sheet1 A1", `Sheet1 A${b.first - 1}`, "South"]));
+  expect(new Set(list(env).open.map((r) => r[c("Table")]))).toEqual(
+    new Set(["Sheet1 A1", `Sheet1 A${b.first - 1}`, "South"]),
+  );
 
   // The South sheet deleted: its actions stay on the list under their own heading, and the summary says so.
   env.spreadsheet.deleteSheet(south);
@@ -159,7 +178,12 @@ test("10,000 rows with 5 % duplicate UPRNs: every note typed survives a refresh,
   // Both rows of a duplicated UPRN have their own action (and note) for the same check and due date.
   const dupes = new Set(rows.filter((_p, i) => i % 20 === 18).map((p) => p.uprn));
   const twice = new Map<string, number>();
-  for (const r of open) if (dupes.has(String(r[c("UPRN")]))) twice.set(`${r[c("UPRN")]}|${r[c("Check")]}|${r[c("Action ID")]!.toString().split(".").pop()}`, (twice.get(`${r[c("UPRN")]}|${r[c("Check")]}|${r[c("Action ID")]!.toString().split(".").pop()}`) ?? 0) + 1);
+  for (const r of open)
+    if (dupes.has(String(r[c("UPRN")])))
+      twice.set(
+        `${r[c("UPRN")]}|${r[c("Check")]}|${r[c("Action ID")]!.toString().split(".").pop()}`,
+        (twice.get(`${r[c("UPRN")]}|${r[c("Check")]}|${r[c("Action ID")]!.toString().split(".").pop()}`) ?? 0) + 1,
+      );
   expect([...twice.values()].filter((n) => n === 2).length).toBeGreaterThan(20);
   env.run("refreshActionSheets", { actionDays: 90 });
   const now = notesNow(env);
@@ -188,8 +212,17 @@ test("a column the user inserts in the list keeps its values (a date stays that 
   const grid = before.grid.map((r, i) => {
     const row = [...r];
     const id = String(r[before.c("Action ID")]);
-    row.splice(2, 0, i === 0 ? "Assigned to" : i % 2 && i <= before.open.length ? `Agent for ${id}` : "", i === 0 ? "Follow up" : i % 2 && i <= before.open.length ? "2027-03-01" : "");
-    return row.map((v) => (isDate(v) ? `${zonedParts(v.getTime(), "Pacific/Auckland").year}-${String(zonedParts(v.getTime(), "Pacific/Auckland").month).padStart(2, "0")}-${String(zonedParts(v.getTime(), "Pacific/Auckland").day).padStart(2, "0")}` : v));
+    row.splice(
+      2,
+      0,
+      i === 0 ? "Assigned to" : i % 2 && i <= before.open.length ? `Agent for ${id}` : "",
+      i === 0 ? "Follow up" : i % 2 && i <= before.open.length ? "2027-03-01" : "",
+    );
+    return row.map((v) =>
+      isDate(v)
+        ? `${zonedParts(v.getTime(), "Pacific/Auckland").year}-${String(zonedParts(v.getTime(), "Pacific/Auckland").month).padStart(2, "0")}-${String(zonedParts(v.getTime(), "Pacific/Auckland").day).padStart(2, "0")}`
+        : v,
+    );
   });
   before.sheet.clear();
   before.sheet.seed(1, 1, grid);
@@ -197,12 +230,18 @@ test("a column the user inserts in the list keeps its values (a date stays that 
   // On any row of the list: a re-check lists the sidebar's window (30 days), so some are under Later then.
   const assigned = (e: GasEnvironment) => {
     const { grid, c } = list(e);
-    return grid.slice(1).filter((r) => r[c("Assigned to")]).map((r) => [r[c("Assigned to")], `Agent for ${r[c("Action ID")]}`, r[c("Follow up")]]);
+    return grid
+      .slice(1)
+      .filter((r) => r[c("Assigned to")])
+      .map((r) => [r[c("Assigned to")], `Agent for ${r[c("Action ID")]}`, r[c("Follow up")]]);
   };
   const typed = assigned(env).length;
   expect(typed).toBeGreaterThan(10);
   const sameDay = (v: unknown) => isDate(v) && v.getTime() === zonedTimeToUtc("2027-03-01", "Pacific/Auckland");
-  for (const e of [() => env.run("refreshActionSheets", { actionDays: 90 }), () => check(env, env.sheet, `A1:A${t.last}`)]) {
+  for (const e of [
+    () => env.run("refreshActionSheets", { actionDays: 90 }),
+    () => check(env, env.sheet, `A1:A${t.last}`),
+  ]) {
     await e();
     expect(list(env).header.slice(2, 4)).toEqual(["Assigned to", "Follow up"]);
     const now = assigned(env);
@@ -268,7 +307,9 @@ describe.each([
     const uprnCol = 1;
     const dueCol = outputCol(env.sheet, "action_due");
     const first = open.find((r) => r[c("Window")] !== "");
-    const row = env.sheet.peek(2, 1, t.last - 1, dueCol).find((r) => String(r[uprnCol - 1]) === String(first![c("UPRN")]))!;
+    const row = env.sheet
+      .peek(2, 1, t.last - 1, dueCol)
+      .find((r) => String(r[uprnCol - 1]) === String(first![c("UPRN")]))!;
     expect(isDate(row[dueCol - 1])).toBe(true);
     // The block counts its Days left from the file's day of the check too: every row's Days left is its Action due
     // minus the file's day, never the UTC day's count.
@@ -286,7 +327,10 @@ test("a row re-used for another property, and a demo check followed by a real on
   const t = seed(env.sheet, props.slice(800, 840));
   await check(env, env.sheet, `A1:A${t.last}`);
   // Rows 2 and 3 now hold other properties.
-  env.sheet.seed(2, 1, [[props[900].uprn, props[900].address], [props[901].uprn, props[901].address]]);
+  env.sheet.seed(2, 1, [
+    [props[900].uprn, props[900].address],
+    [props[901].uprn, props[901].address],
+  ]);
   await check(env, env.sheet, `A1:A${t.last}`);
   const changeLog = () => {
     const s = sheetNamed(env, "Change log");
@@ -309,8 +353,14 @@ test("a row re-used for another property, and a demo check followed by a real on
   expect(l.open.length).toBeGreaterThan(0);
   for (const r of l.open) expect(String(r[l.c("Action")])).toContain(DEMO_NOTE);
   const summary = sheetNamed(demo, "Compliance summary")!;
-  expect(summary.peek(1, 1, summary.getLastRow(), 7).flat().some((v) => String(v).startsWith(`${DEMO_NOTE}:`))).toBe(true);
-  const runLog = () => sheetNamed(demo, "Run log")!.peek(2, 1, sheetNamed(demo, "Run log")!.getLastRow() - 1, RUN_LOG_HEADERS.length);
+  expect(
+    summary
+      .peek(1, 1, summary.getLastRow(), 7)
+      .flat()
+      .some((v) => String(v).startsWith(`${DEMO_NOTE}:`)),
+  ).toBe(true);
+  const runLog = () =>
+    sheetNamed(demo, "Run log")!.peek(2, 1, sheetNamed(demo, "Run log")!.getLastRow() - 1, RUN_LOG_HEADERS.length);
   expect(String(runLog()[0][RUN_LOG_HEADERS.indexOf("Problem")])).toContain(DEMO_NOTE);
   const cal = demo.run("actionCalendar");
   expect(cal.ok).toBe(true);

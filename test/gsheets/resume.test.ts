@@ -24,7 +24,11 @@ beforeEach(async () => {
 test("resume after the sidebar closes: a fresh execution finds the run in user properties and finishes it", async () => {
   const first = createGasEnvironment();
   configure(first, sandbox);
-  const { firstRow, lastRow } = seedTable(first.sheet, ["UPRN", "Postcode"], props.slice(0, 1200).map((p) => [p.uprn, p.postcode]));
+  const { firstRow, lastRow } = seedTable(
+    first.sheet,
+    ["UPRN", "Postcode"],
+    props.slice(0, 1200).map((p) => [p.uprn, p.postcode]),
+  );
   first.sheet.select(`A${firstRow}:B${lastRow}`);
   const start = first.run("startBulkCheck", {});
   expect(start.ok).toBe(true);
@@ -53,7 +57,11 @@ test("resume after the sidebar closes: a fresh execution finds the run in user p
 test("rows sorted and edited mid-run: results follow their property, an edited row is asked to re-run", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 8).map((p) => [p.uprn]));
+  const { firstRow, lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 8).map((p) => [p.uprn]),
+  );
   env.sheet.select(`A${firstRow}:A${lastRow}`);
   expect(env.run("startBulkCheck", {}).ok).toBe(true);
   // The user swaps rows 2 and 3 and types another property into row 4 before results arrive.
@@ -74,7 +82,11 @@ test("rows sorted and edited mid-run: results follow their property, an edited r
 test("the cache emptied mid-run changes nothing: the run's state lives in user properties, rows edited meanwhile still get their own results", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 8).map((p) => [p.uprn]));
+  const { firstRow, lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 8).map((p) => [p.uprn]),
+  );
   env.sheet.select(`A${firstRow}:A${lastRow}`);
   expect(env.run("startBulkCheck", {}).ok).toBe(true);
   env.userCache.data.clear();

@@ -34,7 +34,11 @@ beforeEach(async () => {
 function table(n: number) {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, n).map((p) => [p.uprn]));
+  const { firstRow, lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, n).map((p) => [p.uprn]),
+  );
   env.sheet.select(`A${firstRow}:A${lastRow}`);
   return { env, firstRow, lastRow };
 }
@@ -48,7 +52,9 @@ describe("a run whose results columns cannot be written always ends", () => {
 
     const p = env.run("pollBulkCheck");
     expect(p.phase).toBe("stopped");
-    expect(p.message).toContain(`results columns (B:${LAST}) were deleted or moved during the check, so the check stopped`);
+    expect(p.message).toContain(
+      `results columns (B:${LAST}) were deleted or moved during the check, so the check stopped`,
+    );
     // Nothing more is asked of the service, and nothing is written into the columns that took the block's place.
     expect((await sandbox.stats()).total).toBe(before.total);
     expect(env.sheet.getLastColumn()).toBe(1);
@@ -66,7 +72,9 @@ describe("a run whose results columns cannot be written always ends", () => {
     env.sheet.deleteColumns(2, W);
     const stopped = env.run("cancelBulkCheck");
     expect(stopped.phase).toBe("stopped");
-    expect(stopped.message).toMatch(new RegExp(`^Stopped by you. Nothing was written: The results columns \\(B:${LAST}\\) were deleted`));
+    expect(stopped.message).toMatch(
+      new RegExp(`^Stopped by you. Nothing was written: The results columns \\(B:${LAST}\\) were deleted`),
+    );
     expect(env.run("getSidebarState").run.phase).toBe("stopped");
     expect(env.run("startBulkCheck", {}).askResume).toBe(true);
     expect(env.run("startBulkCheck", { anyway: true }).ok).toBe(true);
@@ -78,7 +86,9 @@ describe("a run whose results columns cannot be written always ends", () => {
     env.sheet.writeError = "Exception: You are trying to edit a protected cell or object.";
     const stopped = env.run("cancelBulkCheck");
     expect(stopped.phase).toBe("stopped");
-    expect(stopped.message).toMatch(/Stopped by you.*the rows could not be updated \(Exception: You are trying to edit a protected cell/);
+    expect(stopped.message).toMatch(
+      /Stopped by you.*the rows could not be updated \(Exception: You are trying to edit a protected cell/,
+    );
     expect(env.run("pollBulkCheck").phase).toBe("stopped");
   });
 
@@ -89,7 +99,9 @@ describe("a run whose results columns cannot be written always ends", () => {
     const polls = await pollToEnd(env);
     const last = polls[polls.length - 1];
     expect(last.phase).toBe("stopped");
-    expect(last.message).toMatch(/results? could not be written to the sheet \(Exception: You are trying to edit a protected cell/);
+    expect(last.message).toMatch(
+      /results? could not be written to the sheet \(Exception: You are trying to edit a protected cell/,
+    );
     env.sheet.writeError = null;
     // Its results are not on the sheet yet: asked to resume it first, or checked anyway (it stays resumable).
     expect(env.run("startBulkCheck", {}).askResume).toBe(true);
@@ -156,7 +168,11 @@ describe("selections and lookups Apps Script cannot take as they are", () => {
   test("a selection of several areas is refused with a message, nothing sent or written", () => {
     const env = createGasEnvironment();
     configure(env, sandbox);
-    seedTable(env.sheet, ["UPRN"], props.slice(0, 12).map((p) => [p.uprn]));
+    seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 12).map((p) => [p.uprn]),
+    );
     env.sheet.select("A2:A5,A8:A10");
     expect(env.run("getSidebarState").selection).toBe("Sheet1!A2:A5, A8:A10");
     const mark = env.log.mark();

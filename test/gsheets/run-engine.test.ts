@@ -45,13 +45,21 @@ function table(n: number, opts: { header?: boolean } = {}) {
 function rowsOf(env: GasEnvironment, firstRow: number, lastRow: number, blockCol: number) {
   const input = env.sheet.peek(firstRow, 1, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
   const block = env.sheet.peek(firstRow, blockCol, lastRow - firstRow + 1, W);
-  return input.map((uprn, i) => ({ uprn, matched: String(block[i][MATCHED] ?? ""), message: String(block[i][MESSAGE] ?? "") }));
+  return input.map((uprn, i) => ({
+    uprn,
+    matched: String(block[i][MATCHED] ?? ""),
+    message: String(block[i][MESSAGE] ?? ""),
+  }));
 }
 
 /** Sorts rows [first, last] by `order` (a permutation of offsets), moving whole rows as Sheets' sort does. */
 function sortRows(env: GasEnvironment, first: number, last: number, order: number[], cols: number) {
   const rows = env.sheet.peek(first, 1, last - first + 1, cols);
-  env.sheet.seed(first, 1, order.map((i) => rows[i]));
+  env.sheet.seed(
+    first,
+    1,
+    order.map((i) => rows[i]),
+  );
 }
 
 const bulkSubmits = async () => (await sandbox.stats()).bulk_submit;
@@ -78,40 +86,46 @@ test("only the input column sorted during a run: results still follow their prop
   expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(12);
 });
 
-test.each([true, false])("a column inserted left of the block during a run (header row: %s): the block moves, no user cell is written over", async (header) => {
-  const { env, firstRow, lastRow } = table(10, { header });
-  const mapping = header ? {} : { mapping: { uprn: "A" } };
-  const start = env.run("startBulkCheck", mapping);
-  expect(start.ok).toBe(true);
-  const blockCol = header ? outputCol(env.sheet, "compliance_score") : 3;
-  env.sheet.insertColumnBefore(blockCol);
-  // The user types in the new column at once.
-  for (let r = firstRow; r <= lastRow; r++) env.sheet.seed(r, blockCol, [[`mine ${r}`]]);
-  const last = (await pollToEnd(env)).pop();
-  expect(last.phase).toBe("done");
-  for (let r = firstRow; r <= lastRow; r++) expect(cellValue(env.sheet, r, blockCol)).toBe(`mine ${r}`);
-  const rows = rowsOf(env, firstRow, lastRow, blockCol + 1);
-  expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(10);
-});
+test.each([true, false])(
+  "a column inserted left of the block during a run (header row: %s): the block moves, no user cell is written over",
+  async (header) => {
+    const { env, firstRow, lastRow } = table(10, { header });
+    const mapping = header ? {} : { mapping: { uprn: "A" } };
+    const start = env.run("startBulkCheck", mapping);
+    expect(start.ok).toBe(true);
+    const blockCol = header ? outputCol(env.sheet, "compliance_score") : 3;
+    env.sheet.insertColumnBefore(blockCol);
+    // The user types in the new column at once.
+    for (let r = firstRow; r <= lastRow; r++) env.sheet.seed(r, blockCol, [[`mine ${r}`]]);
+    const last = (await pollToEnd(env)).pop();
+    expect(last.phase).toBe("done");
+    for (let r = firstRow; r <= lastRow; r++) expect(cellValue(env.sheet, r, blockCol)).toBe(`mine ${r}`);
+    const rows = rowsOf(env, firstRow, lastRow, blockCol + 1);
+    expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(10);
+  },
+);
 
-test.each([true, false])("a column inserted before Resume (header row: %s): Resume writes into the moved block, with no new job", async (header) => {
-  const { env, firstRow, lastRow } = table(10, { header });
-  expect(env.run("startBulkCheck", header ? {} : { mapping: { uprn: "A" } }).ok).toBe(true);
-  const stopped = env.run("cancelBulkCheck");
-  expect(stopped.phase).toBe("stopped");
-  expect(stopped.resumable).toBe(true);
-  const posts = await bulkSubmits();
-  const blockCol = header ? outputCol(env.sheet, "compliance_score") : 3;
-  env.sheet.insertColumnBefore(blockCol);
-  for (let r = firstRow; r <= lastRow; r++) env.sheet.seed(r, blockCol, [[`mine ${r}`]]);
-  const resumed = env.run("resumeBulkCheck");
-  expect(resumed.phase).toBe("running");
-  const last = (await pollToEnd(env)).pop();
-  expect(last.message).toMatch(/^Done: 10 rows checked\./);
-  expect(await bulkSubmits()).toBe(posts);
-  for (let r = firstRow; r <= lastRow; r++) expect(cellValue(env.sheet, r, blockCol)).toBe(`mine ${r}`);
-  expect(rowsOf(env, firstRow, lastRow, blockCol + 1).filter((r) => r.matched === r.uprn)).toHaveLength(10);
-});
+test.each([true, false])(
+  "a column inserted before Resume (header row: %s): Resume writes into the moved block, with no new job",
+  async (header) => {
+    const { env, firstRow, lastRow } = table(10, { header });
+    expect(env.run("startBulkCheck", header ? {} : { mapping: { uprn: "A" } }).ok).toBe(true);
+    const stopped = env.run("cancelBulkCheck");
+    expect(stopped.phase).toBe("stopped");
+    expect(stopped.resumable).toBe(true);
+    const posts = await bulkSubmits();
+    const blockCol = header ? outputCol(env.sheet, "compliance_score") : 3;
+    env.sheet.insertColumnBefore(blockCol);
+    for (let r = firstRow; r <= lastRow; r++) env.sheet.seed(r, blockCol, [[`mine ${r}`]]);
+    const resumed = env.run("resumeBulkCheck");
+    expect(resumed.phase).toBe("running");
+    const last = (await pollToEnd(env)).pop();
+    expect(last.message).toMatch(/^Done: 10 rows checked\./);
+    expect(await bulkSubmits()).toBe(posts);
+    for (let r = firstRow; r <= lastRow; r++) expect(cellValue(env.sheet, r, blockCol)).toBe(`mine ${r}`);
+    expect(rowsOf(env, firstRow, lastRow, blockCol + 1).filter((r) => r.matched === r.uprn)).toHaveLength(10);
+  },
+);
 
 test("one cell edited mid-run on a 12-job run: the jobs not yet sent still go, without that row; the run does not say Done", async () => {
   const { env, firstRow, lastRow } = table(60);
@@ -148,20 +162,28 @@ test("writes refused, then Resume: every row is written from the jobs already se
   const last = (await pollToEnd(env)).pop();
   expect(last.message).toMatch(/^Done: 15 rows checked\./);
   expect(await bulkSubmits()).toBe(posts);
-  expect(rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score")).filter((r) => r.matched === r.uprn)).toHaveLength(15);
+  expect(
+    rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score")).filter((r) => r.matched === r.uprn),
+  ).toHaveLength(15);
 });
 
 describe("a submit that failed after the service made the job is never sent again", () => {
-  test.each(["created_504", "created_garbled", "created_drop"])("%s: one job for one batch, its rows say the job may exist", async (kind) => {
-    const { env, firstRow, lastRow } = table(5);
-    await sandbox.setFaults([{ kind, route: "bulk_submit", count: 1 }]);
-    expect(env.run("startBulkCheck", {}).ok).toBe(true);
-    const last = (await pollToEnd(env)).pop();
-    // Counted at the client: the sandbox does not count a request whose connection it dropped.
-    expect(env.fetches.filter((f) => f.method === "POST")).toHaveLength(1);
-    expect(last.message).toMatch(/5 rows not checked: sending their job failed and the service may have created it; run the check again for them\./);
-    for (const r of rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score"))) expect(r.message).toMatch(/the service may have created the job anyway\. Run the check again/);
-  });
+  test.each(["created_504", "created_garbled", "created_drop"])(
+    "%s: one job for one batch, its rows say the job may exist",
+    async (kind) => {
+      const { env, firstRow, lastRow } = table(5);
+      await sandbox.setFaults([{ kind, route: "bulk_submit", count: 1 }]);
+      expect(env.run("startBulkCheck", {}).ok).toBe(true);
+      const last = (await pollToEnd(env)).pop();
+      // Counted at the client: the sandbox does not count a request whose connection it dropped.
+      expect(env.fetches.filter((f) => f.method === "POST")).toHaveLength(1);
+      expect(last.message).toMatch(
+        /5 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
+      );
+      for (const r of rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score")))
+        expect(r.message).toMatch(/the service may have created the job anyway\. Run the check again/);
+    },
+  );
 
   test("504s after the jobs were made, three batches: three POSTs, three jobs", async () => {
     const { env } = table(15);
@@ -190,18 +212,26 @@ test("the daily quota runs out mid-run: paused with the time to resume; after th
   try {
     const env = createGasEnvironment();
     configure(env, small); // 1 request: the key is tried
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 15).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 15).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     expect(env.run("startBulkCheck", {}).ok).toBe(true); // 413, then 3 jobs: 5 requests
     const paused = (await pollToEnd(env)).pop();
     expect(paused.phase).toBe("paused");
-    expect(paused.message).toMatch(/^Paused: .*used up until .* UTC\. \d+ of 15 rows checked; choose Resume after .* UTC to collect the other \d+ rows \(jobs already sent are not sent again\)\./);
+    expect(paused.message).toMatch(
+      /^Paused: .*used up until .* UTC\. \d+ of 15 rows checked; choose Resume after .* UTC to collect the other \d+ rows \(jobs already sent are not sent again\)\./,
+    );
     expect(paused.resumable).toBe(true);
     const posts = (await small.stats()).bulk_submit;
     expect(posts).toBe(4);
     // Rows waiting say so, and keep their "Checking…" mark for the Resume.
     const blockCol = outputCol(env.sheet, "compliance_score");
-    expect(rowsOf(env, firstRow, lastRow, blockCol).some((r) => /^Checking… (\(run \w+\) )?Waiting/.test(r.message))).toBe(true);
+    expect(
+      rowsOf(env, firstRow, lastRow, blockCol).some((r) => /^Checking… (\(run \w+\) )?Waiting/.test(r.message)),
+    ).toBe(true);
 
     await small.advanceClock(24 * 3600 * 1000);
     env.clock.offsetMs += 24 * 3600 * 1000;
@@ -222,7 +252,9 @@ test("a filtered selection: rows hidden by the filter are not sent and not writt
   expect(start.ok).toBe(true);
   expect(start.progress.properties).toBe(8);
   const last = (await pollToEnd(env)).pop();
-  expect(last.message).toMatch(/^Done: 8 rows checked\. 2 rows hidden by a filter were skipped: not sent and not written\./);
+  expect(last.message).toMatch(
+    /^Done: 8 rows checked\. 2 rows hidden by a filter were skipped: not sent and not written\./,
+  );
   const rows = rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score"));
   rows.forEach((r, i) => {
     if (i === 2 || i === 5) expect([r.matched, r.message]).toEqual(["", ""]);

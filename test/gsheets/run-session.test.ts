@@ -33,13 +33,21 @@ function rowsOf(env: GasEnvironment, firstRow: number, lastRow: number) {
   const blockCol = outputCol(env.sheet, "compliance_score");
   const input = env.sheet.peek(firstRow, 1, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
   const block = env.sheet.peek(firstRow, blockCol, lastRow - firstRow + 1, W);
-  return input.map((uprn, i) => ({ uprn, matched: String(block[i][MATCHED] ?? ""), message: String(block[i][MESSAGE] ?? "") }));
+  return input.map((uprn, i) => ({
+    uprn,
+    matched: String(block[i][MATCHED] ?? ""),
+    message: String(block[i][MESSAGE] ?? ""),
+  }));
 }
 
 test("a stopped run, then a check of other rows, then Resume: no row is called changed, each paid job is POSTed once and collected", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  seedTable(env.sheet, ["UPRN"], props.slice(0, 120).map((p) => [p.uprn]));
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 120).map((p) => [p.uprn]),
+  );
 
   // Run 1 (rows 2-101): one job, sent, polled once, then stopped while the service still works on it.
   env.sheet.select("A2:A101");
@@ -97,7 +105,11 @@ test("a stopped run, then a check of other rows, then Resume: no row is called c
 test("a key revoked after it was saved: one POST, every row says why, and the Run log has the run with its reason", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  seedTable(env.sheet, ["UPRN"], props.slice(0, 6).map((p) => [p.uprn]));
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 6).map((p) => [p.uprn]),
+  );
   // Save refuses a key the service rejects; this one was revoked after it was saved.
   env.userProperties.data.set("compliance.apiKey", "not-a-real-key");
   env.sheet.select("A2:A7");
@@ -120,7 +132,11 @@ test("paused on the day's quota, the sidebar opened the next day offers Resume, 
   try {
     const env = createGasEnvironment();
     configure(env, small);
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 15).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 15).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     const paused = (await pollToEnd(env)).pop();

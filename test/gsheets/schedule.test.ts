@@ -19,7 +19,11 @@ let props: SandboxProperty[];
 beforeAll(async () => {
   // Limits raised so that four checks of 10,000 rows in a few minutes are not slowed by the per-minute limit; the
   // plan's cap stays 1,000 a job, so 10,000 rows are 10 jobs.
-  sandbox = await startSandboxProcess({ msPerProperty: 0, today: DAY1, limits: { professional: { perMinute: 100000, perDay: 1000000 } } });
+  sandbox = await startSandboxProcess({
+    msPerProperty: 0,
+    today: DAY1,
+    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+  });
   props = await sandbox.properties(10000);
 });
 afterAll(async () => {
@@ -65,11 +69,24 @@ test("the trigger is installed once and replaced, never duplicated, when the sch
 
   const daily = env.run("saveSchedule", { mode: "daily", hour: 7 });
   expect(daily.ok).toBe(true);
-  expect(daily.message).toMatch(/^Scheduled: Daily between 07:00 and 08:00 \(Europe\/London\), as owner@example\.com\. Apps Script picks a minute within that hour\./);
+  expect(daily.message).toMatch(
+    /^Scheduled: Daily between 07:00 and 08:00 \(Europe\/London\), as owner@example\.com\. Apps Script picks a minute within that hour\./,
+  );
   expect(daily.message).toMatch(/Nothing to re-check yet/);
   const first = onlyTrigger(env);
-  expect(first).toMatchObject({ handler: HANDLER, user: "owner@example.com", every: { days: 1, hour: 7, timeZone: "Europe/London" } });
-  expect(daily.schedule).toMatchObject({ mode: "daily", hour: 7, runsAs: "owner@example.com", mine: true, warning: "", stale: "" });
+  expect(first).toMatchObject({
+    handler: HANDLER,
+    user: "owner@example.com",
+    every: { days: 1, hour: 7, timeZone: "Europe/London" },
+  });
+  expect(daily.schedule).toMatchObject({
+    mode: "daily",
+    hour: 7,
+    runsAs: "owner@example.com",
+    mine: true,
+    warning: "",
+    stale: "",
+  });
   expect(daily.schedule.summary).toBe("Daily between 07:00 and 08:00 (Europe/London), as owner@example.com.");
 
   // Changed: the trigger is replaced (the old one deleted first: a second would be refused).
@@ -88,7 +105,12 @@ test("the trigger is installed once and replaced, never duplicated, when the sch
   expect(env.script.created).toHaveLength(4);
 
   // Refused input leaves the trigger as it was.
-  for (const bad of [{ mode: "daily", hour: 24 }, { mode: "daily", hour: "7.5" }, { mode: "weekly", hour: 3, weekday: "Funday" }, { mode: "hourly" }]) {
+  for (const bad of [
+    { mode: "daily", hour: 24 },
+    { mode: "daily", hour: "7.5" },
+    { mode: "weekly", hour: 3, weekday: "Funday" },
+    { mode: "hourly" },
+  ]) {
     const r = env.run("saveSchedule", bad);
     expect(r.ok).toBe(false);
     expect(onlyTrigger(env).every).toMatchObject({ days: 1, hour: 23 });
@@ -117,7 +139,11 @@ test("the trigger is installed once and replaced, never duplicated, when the sch
 test("re-authorisation needed: one Run log row says so, and nothing is fetched or written", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 5).map((p) => [p.uprn]));
+  const { lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 5).map((p) => [p.uprn]),
+  );
   await checkFromSidebar(env, `A1:A${lastRow}`);
   expect(env.run("saveSchedule", { mode: "daily", hour: 6 }).ok).toBe(true);
   const t = onlyTrigger(env);
@@ -141,7 +167,11 @@ test("re-authorisation needed: one Run log row says so, and nothing is fetched o
 test("the stale banner: shown once no scheduled re-check has succeeded for 26 hours, with the Run log's last problem; not before", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 5).map((p) => [p.uprn]));
+  const { lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 5).map((p) => [p.uprn]),
+  );
   await checkFromSidebar(env, `A1:A${lastRow}`);
   expect(env.run("saveSchedule", { mode: "daily", hour: 6 }).ok).toBe(true);
   fire(env, onlyTrigger(env));
@@ -159,7 +189,9 @@ test("the stale banner: shown once no scheduled re-check has succeeded for 26 ho
   fire(env, onlyTrigger(env));
   env.clock.offsetMs += 2 * HOUR; // 27 hours since the last success
   const stale = env.run("getSidebarState").schedule.stale;
-  expect(stale).toMatch(/^Results may be out of date: no scheduled re-check has succeeded for more than 26 hours \(since .* UTC\)\. Last problem in the Run log: Re-authorisation needed/);
+  expect(stale).toMatch(
+    /^Results may be out of date: no scheduled re-check has succeeded for more than 26 hours \(since .* UTC\)\. Last problem in the Run log: Re-authorisation needed/,
+  );
 
   // Access given again, the trigger fires: fresh again.
   env.script.authStatus = "NOT_REQUIRED";
@@ -178,7 +210,11 @@ test("a 10,000-row table re-checked by the trigger: submitted in one execution, 
     await checkFromSidebar(env, "A1:A10001");
   }
   // 60 days on at the service: certificates expire, statuses change.
-  const moved = await fetch(`${sandbox.url}/__sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_days: 60 }) });
+  const moved = await fetch(`${sandbox.url}/__sandbox/clock`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ advance_days: 60 }),
+  });
   expect(moved.ok).toBe(true);
   // Both re-checked on the add-on's clock at 01:00 UTC tomorrow, so that "days to next expiry" and the windows
   // (counted from the day of the check) are worked out on the same day in both.
@@ -197,7 +233,12 @@ test("a 10,000-row table re-checked by the trigger: submitted in one execution, 
     const mark = scheduled.fetches.length;
     fire(scheduled, t);
     const sent = scheduled.fetches.slice(mark);
-    executions.push({ ms: scheduled.vmDurations[scheduled.vmDurations.length - 1].ms, posts: sent.filter((f) => f.method === "POST").length, gets: sent.filter((f) => f.method === "GET").length, trigger: t });
+    executions.push({
+      ms: scheduled.vmDurations[scheduled.vmDurations.length - 1].ms,
+      posts: sent.filter((f) => f.method === "POST").length,
+      gets: sent.filter((f) => f.method === "GET").length,
+      trigger: t,
+    });
   }
   scheduled.network.hangMs = 0;
   expect(executions.length).toBeGreaterThanOrEqual(2);
@@ -221,12 +262,16 @@ test("a 10,000-row table re-checked by the trigger: submitted in one execution, 
   const block = (env: GasEnvironment) => {
     const start = outputCol(env.sheet, "compliance_score");
     const checkedAt = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
-    return env.sheet.peek(2, start, 10000, OUTPUT_COLUMNS.length).map((r) => r.map((v, i) => (i === checkedAt ? "" : v instanceof Date ? v.toISOString() : v)));
+    return env.sheet
+      .peek(2, start, 10000, OUTPUT_COLUMNS.length)
+      .map((r) => r.map((v, i) => (i === checkedAt ? "" : v instanceof Date ? v.toISOString() : v)));
   };
   const got = block(scheduled);
   expect(got).toEqual(block(manual));
   expect(String(cellValue(scheduled.sheet, 10001, outputCol(scheduled.sheet, "matched_uprn")))).toBe(props[9999].uprn);
-  expect(got.filter((r) => /Checking/.test(String(r[OUTPUT_COLUMNS.findIndex((c) => c.key === "message")])))).toEqual([]);
+  expect(got.filter((r) => /Checking/.test(String(r[OUTPUT_COLUMNS.findIndex((c) => c.key === "message")])))).toEqual(
+    [],
+  );
 
   // The Change log: the same changes (but the Run at time), found by the same rules.
   const changes = (env: GasEnvironment) => {
@@ -244,7 +289,10 @@ test("a 10,000-row table re-checked by the trigger: submitted in one execution, 
   const s = runLog(scheduled);
   const m = runLog(manual);
   expect(s.map((r) => r[TRIGGER])).toEqual(["manual", "scheduled"]);
-  const counts = (r: unknown[]) => ["Rows", "Checked", "Changed", "Worse", "Errors", "Problem"].map((h) => r[RUN_LOG_HEADERS.indexOf(h as (typeof RUN_LOG_HEADERS)[number])]);
+  const counts = (r: unknown[]) =>
+    ["Rows", "Checked", "Changed", "Worse", "Errors", "Problem"].map(
+      (h) => r[RUN_LOG_HEADERS.indexOf(h as (typeof RUN_LOG_HEADERS)[number])],
+    );
   expect(counts(s[1])).toEqual(counts(m[1]));
   expect(counts(s[1]).slice(0, 3)).toEqual([10000, 10000, logged.length]);
 }, 900000);
@@ -252,7 +300,11 @@ test("a 10,000-row table re-checked by the trigger: submitted in one execution, 
 test("a scheduled re-check makes no more requests than the sidebar's check: one POST per job of 1,000, one GET per job once done", async () => {
   // Inside one execution the harness's sleep moves only the script's clock, not the sandbox's (harness/gas.ts), so the
   // jobs here end at once: what is counted is the requests the run makes beyond one POST and one GET per job.
-  const timed = await startSandboxProcess({ msPerProperty: 0, today: DAY1, limits: { professional: { perMinute: 100000, perDay: 1000000 } } });
+  const timed = await startSandboxProcess({
+    msPerProperty: 0,
+    today: DAY1,
+    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+  });
   try {
     const rows = (await timed.properties(2500)).map((p) => [p.uprn]);
     const env = createGasEnvironment();
@@ -284,7 +336,11 @@ test("a scheduled re-check makes no more requests than the sidebar's check: one 
 test("an execution that dies (past 6 minutes) is picked up by the follow-up it installed: the jobs already sent are collected, none is sent twice", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 2500).map((p) => [p.uprn]));
+  const { lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 2500).map((p) => [p.uprn]),
+  );
   await checkFromSidebar(env, `A1:A${lastRow}`);
   expect(env.run("saveSchedule", { mode: "daily", hour: 5 }).ok).toBe(true);
   const submitsBefore = (await sandbox.stats()).bulk_submit;
@@ -328,7 +384,11 @@ function counts(r: unknown[]) {
 test("UrlFetch's daily limit: once the re-checks have sent their share today, the trigger sends nothing, says so in the Run log, and waits for tomorrow", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
-  const { lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(20, 30).map((p) => [p.uprn]));
+  const { lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(20, 30).map((p) => [p.uprn]),
+  );
   await checkFromSidebar(env, `A1:A${lastRow}`);
   expect(env.run("saveSchedule", { mode: "daily", hour: 6 }).ok).toBe(true);
   const t = onlyTrigger(env);
@@ -341,7 +401,9 @@ test("UrlFetch's daily limit: once the re-checks have sent their share today, th
   expect(env.fetches.length).toBe(fetches);
   const rows = runLog(env);
   expect(rows).toHaveLength(logged + 1);
-  expect(String(rows[rows.length - 1][PROBLEM])).toMatch(/^Paused: the re-checks sent 15,000 requests today.*go on tomorrow/);
+  expect(String(rows[rows.length - 1][PROBLEM])).toMatch(
+    /^Paused: the re-checks sent 15,000 requests today.*go on tomorrow/,
+  );
   // One trigger still (never two): a follow-up that fires after midnight UTC.
   const follow = onlyTrigger(env);
   expect(follow.afterMs).toBeGreaterThan(0);
@@ -353,16 +415,28 @@ test("UrlFetch's daily limit: once the re-checks have sent their share today, th
 test("the plan's quota used up mid re-check: the run pauses, the follow-up waits until the quota is back, and the re-check then ends with every row answered", async () => {
   // A plan of 4 requests a day. The table is checked from the sidebar while it has 3 rows (2 requests); rows are added
   // since, so the re-check of the whole table needs 3 jobs (6 requests): it runs out part-way.
-  const small = await startSandboxProcess({ msPerProperty: 0, today: DAY1, limits: { professional: { perMinute: 100000, perDay: 4 } } });
+  const small = await startSandboxProcess({
+    msPerProperty: 0,
+    today: DAY1,
+    limits: { professional: { perMinute: 100000, perDay: 4 } },
+  });
   try {
     const few = await small.properties(2500);
     const env = createGasEnvironment();
     configure(env, small);
-    seedTable(env.sheet, ["UPRN"], few.slice(0, 3).map((p) => [p.uprn]));
+    seedTable(
+      env.sheet,
+      ["UPRN"],
+      few.slice(0, 3).map((p) => [p.uprn]),
+    );
     await checkFromSidebar(env, "A1:A4");
     expect(env.run("saveSchedule", { mode: "daily", hour: 6 }).ok).toBe(true);
     env.sheet.maxRows = 2510;
-    env.sheet.seed(5, 1, few.slice(3).map((p) => [p.uprn]));
+    env.sheet.seed(
+      5,
+      1,
+      few.slice(3).map((p) => [p.uprn]),
+    );
     // The next day: the day's quota is back.
     env.clock.offsetMs += 24 * HOUR + 60_000;
     await small.advanceClock(24 * HOUR + 60_000);

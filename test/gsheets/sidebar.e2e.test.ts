@@ -49,7 +49,16 @@ maybe("Google Sheets sidebar in Chromium", () => {
     expect(await page.textContent("#api-key-help")).toMatch(/your account's API page/);
 
     // The tabs follow the ARIA pattern: only the selected tab is in the Tab order, arrows move between them.
-    expect(await page.$$eval('[role="tab"]', (t) => t.map((x) => [x.id, x.getAttribute("aria-selected"), (x as HTMLElement).tabIndex, x.getAttribute("aria-controls")]))).toEqual([
+    expect(
+      await page.$$eval('[role="tab"]', (t) =>
+        t.map((x) => [
+          x.id,
+          x.getAttribute("aria-selected"),
+          (x as HTMLElement).tabIndex,
+          x.getAttribute("aria-controls"),
+        ]),
+      ),
+    ).toEqual([
       ["tab-check", "false", -1, "panel-check"],
       ["tab-lookup", "false", -1, "panel-lookup"],
       ["tab-settings", "true", 0, "panel-settings"],
@@ -97,18 +106,31 @@ maybe("Google Sheets sidebar in Chromium", () => {
 
     await page.click("#tab-check");
     await page.click("#check-btn");
-    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 90000 });
-    const progress = await page.$eval("#progress", (el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max]);
-    expect(progress[0]).toBe(progress[1]);
-    expect(await page.textContent("#progress-text")).toMatch(/^1,098 of 1,098 properties checked · 1,100 rows \(1 with input errors, 1 duplicate\)/);
-    expect(await page.textContent("#run-status")).toBe("Done: 1,100 rows checked, 1 with errors (see the Message column).");
-    expect(await page.getAttribute("#run-status", "class")).not.toMatch(/error/);
-    expect(await page.$$eval("#jobs li", (li) => li.map((x) => (x.textContent || "").replace(/\(bulk_[^)]*\)/, "(id)")))).toEqual([
-      "Job 1 (id): completed, 1,000 of 1,000 checked",
-      "Job 2 (id): completed, 98 of 98 checked",
+    await page.waitForFunction(
+      () => /^Done/.test(document.getElementById("run-status")!.textContent || ""),
+      undefined,
+      { timeout: 90000 },
+    );
+    const progress = await page.$eval("#progress", (el) => [
+      (el as HTMLProgressElement).value,
+      (el as HTMLProgressElement).max,
     ]);
+    expect(progress[0]).toBe(progress[1]);
+    expect(await page.textContent("#progress-text")).toMatch(
+      /^1,098 of 1,098 properties checked · 1,100 rows \(1 with input errors, 1 duplicate\)/,
+    );
+    expect(await page.textContent("#run-status")).toBe(
+      "Done: 1,100 rows checked, 1 with errors (see the Message column).",
+    );
+    expect(await page.getAttribute("#run-status", "class")).not.toMatch(/error/);
+    expect(
+      await page.$$eval("#jobs li", (li) => li.map((x) => (x.textContent || "").replace(/\(bulk_[^)]*\)/, "(id)"))),
+    ).toEqual(["Job 1 (id): completed, 1,000 of 1,000 checked", "Job 2 (id): completed, 98 of 98 checked"]);
     expect(await page.$$eval("#notes li", (li) => li.map((x) => x.textContent || ""))).toEqual(
-      expect.arrayContaining(["1 row with input errors; see its Message.", "1 duplicate row shares a check with an earlier row."]),
+      expect.arrayContaining([
+        "1 row with input errors; see its Message.",
+        "1 duplicate row shares a check with an earlier row.",
+      ]),
     );
     expect(calls.filter((c) => c === "startBulkCheck")).toHaveLength(1);
     expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThanOrEqual(1);
@@ -143,7 +165,10 @@ maybe("Google Sheets sidebar in Chromium", () => {
       cols
         .map((c) => {
           const v = cellValue(env.sheet, r, c);
-          const text = v instanceof Date || Object.prototype.toString.call(v) === "[object Date]" ? (v as Date).toISOString().slice(0, 10) : String(v);
+          const text =
+            v instanceof Date || Object.prototype.toString.call(v) === "[object Date]"
+              ? (v as Date).toISOString().slice(0, 10)
+              : String(v);
           const fill = env.sheet.effectiveFill(r, c) || "#fff";
           const font = env.sheet.effectiveFont(r, c) || "#202124";
           return `<td style="background:${fill};color:${font}">${text.replace(/</g, "&lt;")}</td>`;
@@ -171,7 +196,10 @@ maybe("Google Sheets sidebar in Chromium", () => {
     ] as const) {
       await page.fill(field, typed);
       await page.click("#save-settings");
-      await page.waitForFunction((src) => new RegExp(src).test(document.getElementById("message")!.textContent || ""), said.source);
+      await page.waitForFunction(
+        (src) => new RegExp(src).test(document.getElementById("message")!.textContent || ""),
+        said.source,
+      );
       expect(await page.getAttribute(field, "aria-invalid")).toBe("true");
       expect(await page.evaluate(() => document.activeElement!.id)).toBe("win-eicr-urgent");
       // What was typed stays in the field to be corrected.
@@ -184,22 +212,34 @@ maybe("Google Sheets sidebar in Chromium", () => {
   test("reopening the sidebar resumes a running check; lookup inserts a UPRN into the active cell", async () => {
     const env = createGasEnvironment();
     env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 400).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 400).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
 
     // The user had closed the sidebar; opening it again (a fresh execution) picks the run up.
     const reopened = createGasEnvironment({ from: env });
     const { page } = await openSidebar(browser, reopened);
-    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 90000 });
+    await page.waitForFunction(
+      () => /^Done/.test(document.getElementById("run-status")!.textContent || ""),
+      undefined,
+      { timeout: 90000 },
+    );
     expect(String(cellValue(env.sheet, lastRow, outputCol(env.sheet, "matched_uprn")))).toBe(props[399].uprn);
 
     // The Selection line follows the sheet: at once when the sidebar gets focus, and every few seconds anyway.
     env.sheet.select("H20");
     await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-    await page.waitForFunction(() => document.getElementById("selection")!.textContent === "Sheet1!H20", undefined, { timeout: 3000 });
+    await page.waitForFunction(() => document.getElementById("selection")!.textContent === "Sheet1!H20", undefined, {
+      timeout: 3000,
+    });
     env.sheet.select("B3:C4");
-    await page.waitForFunction(() => document.getElementById("selection")!.textContent === "Sheet1!B3:C4", undefined, { timeout: 8000 });
+    await page.waitForFunction(() => document.getElementById("selection")!.textContent === "Sheet1!B3:C4", undefined, {
+      timeout: 8000,
+    });
     env.sheet.select("H20");
 
     await page.click("#tab-lookup");
@@ -230,7 +270,11 @@ maybe("Google Sheets sidebar in Chromium", () => {
     env.sheet.select("A:B");
     const { page } = await openSidebar(browser, env);
     await page.click("#check-btn");
-    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 60000 });
+    await page.waitForFunction(
+      () => /^Done/.test(document.getElementById("run-status")!.textContent || ""),
+      undefined,
+      { timeout: 60000 },
+    );
     const notes = await page.$$eval("#notes li", (li) => li.map((x) => x.textContent || ""));
     expect(notes.join(" ")).toMatch(/Results go in columns C:/);
     expect(notes.join(" ")).toMatch(/left out/);
@@ -239,8 +283,16 @@ maybe("Google Sheets sidebar in Chromium", () => {
     // The user renames one of our headers, then checks again: their column is left alone and the notes say why.
     env.sheet.seed(1, outputCol(env.sheet, "message"), [["My comments"]]);
     await page.click("#check-btn");
-    await page.waitForFunction(() => /were changed/.test(document.getElementById("notes")!.textContent || ""), undefined, { timeout: 60000 });
-    await page.waitForFunction(() => /^Done/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 60000 });
+    await page.waitForFunction(
+      () => /were changed/.test(document.getElementById("notes")!.textContent || ""),
+      undefined,
+      { timeout: 60000 },
+    );
+    await page.waitForFunction(
+      () => /^Done/.test(document.getElementById("run-status")!.textContent || ""),
+      undefined,
+      { timeout: 60000 },
+    );
     expect(await page.isEnabled("#check-btn")).toBe(true);
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-block-changed.png"), fullPage: true });
     await page.close();
@@ -249,7 +301,11 @@ maybe("Google Sheets sidebar in Chromium", () => {
   test("Stop pressed while a poll holds the lock: the progress stays, polling goes on, and the stop is retried until it ends the run", async () => {
     const env = createGasEnvironment();
     env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 600).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 600).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     await sandbox.setFaults([{ kind: "job_stall", count: 1 }]); // the job never finishes on its own: only Stop ends the run
     const { page, calls } = await openSidebar(browser, env);
@@ -264,23 +320,32 @@ maybe("Google Sheets sidebar in Chromium", () => {
     expect(await page.isDisabled("#stop-btn")).toBe(true);
     // Still polling (the server answers "busy" too), and Stop asked again.
     const polled = calls.filter((c) => c === "pollBulkCheck").length;
-    for (let i = 0; i < 100 && calls.filter((c) => c === "pollBulkCheck").length <= polled; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && calls.filter((c) => c === "pollBulkCheck").length <= polled; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThan(polled);
     expect(calls.filter((c) => c === "cancelBulkCheck").length).toBeGreaterThanOrEqual(2);
     expect(env.run("getSidebarState").run.phase).toBe("running");
 
     env.userLock.busy = false;
-    await page.waitForFunction(() => /Stopped by you/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 10000 });
+    await page.waitForFunction(
+      () => /Stopped by you/.test(document.getElementById("run-status")!.textContent || ""),
+      undefined,
+      { timeout: 10000 },
+    );
     expect(env.run("getSidebarState").run.phase).toBe("stopped");
     // Stopped, not finished: only the results received count (the stalled job sent half), the job "stopped",
     // the status styled as such.
     const stoppedAt = env.run("getSidebarState").run.propertiesDone;
     expect(stoppedAt).toBeLessThan(600);
-    expect(await page.textContent("#run-status")).toBe(`Stopped by you: ${stoppedAt} of 600 rows checked. ${600 - stoppedAt} rows are in jobs already sent: choose Resume to collect them (no new job is sent).`);
+    expect(await page.textContent("#run-status")).toBe(
+      `Stopped by you: ${stoppedAt} of 600 rows checked. ${600 - stoppedAt} rows are in jobs already sent: choose Resume to collect them (no new job is sent).`,
+    );
     // The job was sent and paid for: Resume is offered, and collects it without a new job.
     expect(await page.isVisible("#resume-btn")).toBe(true);
     expect(await page.$eval("#progress", (el) => (el as HTMLProgressElement).value)).toBe(stoppedAt);
-    expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([expect.stringMatching(new RegExp(`^Job 1 \\(bulk_[^)]+\\): stopped, ${stoppedAt} of 600 checked$`))]);
+    expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([
+      expect.stringMatching(new RegExp(`^Job 1 \\(bulk_[^)]+\\): stopped, ${stoppedAt} of 600 checked$`)),
+    ]);
     expect(await page.getAttribute("#run-status", "class")).toBe("msg error");
     expect(await page.isEnabled("#check-btn")).toBe(true);
     expect(await page.isHidden("#stop-btn")).toBe(true);
@@ -290,7 +355,11 @@ maybe("Google Sheets sidebar in Chromium", () => {
   test("every submit fails (500s on 1,100 rows): 'Sending…', no job sent twice, then not Done, nothing counted as checked, and why", async () => {
     const env = createGasEnvironment();
     env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 1100).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 1100).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     await sandbox.setFaults([{ kind: "error_500", count: 100 }]);
     const postsBefore = (await sandbox.stats()).bulk_submit;
@@ -302,19 +371,29 @@ maybe("Google Sheets sidebar in Chromium", () => {
 
     await page.click("#check-btn");
     // Both submits fail within the start (one at a time: the second goes only once the first has an answer).
-    await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("run-status")!.textContent || ""), undefined, { timeout: 60000 });
+    await page.waitForFunction(
+      () => /^(Done|Finished)/.test(document.getElementById("run-status")!.textContent || ""),
+      undefined,
+      { timeout: 60000 },
+    );
     // A 500 on a submit may come after the job was made: never sent again on its own (one POST per job).
     expect((await sandbox.stats()).bulk_submit - postsBefore).toBe(2);
-    expect(await page.textContent("#run-status")).toMatch(/^Finished with problems: 0 of 1,100 rows checked\. 1,100 rows not checked: sending their job failed and the service may have created it; run the check again for them\./);
+    expect(await page.textContent("#run-status")).toMatch(
+      /^Finished with problems: 0 of 1,100 rows checked\. 1,100 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
+    );
     expect(await page.getAttribute("#run-status", "class")).toBe("msg error");
-    expect(await page.$eval("#progress", (el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([0, 1100]);
+    expect(
+      await page.$eval("#progress", (el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max]),
+    ).toEqual([0, 1100]);
     expect(await page.textContent("#progress-text")).toMatch(/^0 of 1,100 properties checked · 1,100 rows/);
     expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([
       "Job 1 (not created): failed, 0 of 1,000 checked",
       "Job 2 (not created): failed, 0 of 100 checked",
     ]);
     // Why, in the error box, as an alert.
-    expect(await page.textContent("#message")).toMatch(/^Not checked: sending this row's bulk job failed \(HTTP 500: Internal server error \(sandbox fault\)\), and the service may have created the job anyway/);
+    expect(await page.textContent("#message")).toMatch(
+      /^Not checked: sending this row's bulk job failed \(HTTP 500: Internal server error \(sandbox fault\)\), and the service may have created the job anyway/,
+    );
     expect(await page.getAttribute("#message", "class")).toBe("msg error");
     expect(await page.getAttribute("#message", "role")).toBe("alert");
     expect(await page.isEnabled("#check-btn")).toBe(true);
@@ -326,20 +405,30 @@ maybe("Google Sheets sidebar in Chromium", () => {
     const env = createGasEnvironment();
     env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
     env.spreadsheet.timeZone = "Europe/London";
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 20).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 20).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     expect((await pollToEnd(env)).pop().phase).toBe("done");
 
     const { page } = await openSidebar(browser, env);
     // The last run's line, and links to the two log sheets.
-    await page.waitForFunction(() => /^Last run .* \(manual\): 20 of 20 rows checked/.test(document.getElementById("last-run")!.textContent || ""));
+    await page.waitForFunction(() =>
+      /^Last run .* \(manual\): 20 of 20 rows checked/.test(document.getElementById("last-run")!.textContent || ""),
+    );
     expect(await page.isVisible("#open-change-log")).toBe(true);
     await page.click("#open-run-log");
-    await page.waitForFunction(() => /"Run log" sheet is open/.test(document.getElementById("message")!.textContent || ""));
+    await page.waitForFunction(() =>
+      /"Run log" sheet is open/.test(document.getElementById("message")!.textContent || ""),
+    );
     expect(env.spreadsheet.active.getName()).toBe("Run log");
     await page.click("#open-change-log");
-    await page.waitForFunction(() => /No "Change log" sheet yet/.test(document.getElementById("message")!.textContent || ""));
+    await page.waitForFunction(() =>
+      /No "Change log" sheet yet/.test(document.getElementById("message")!.textContent || ""),
+    );
 
     // Off at first: no day or hour asked for. Weekly asks for both.
     expect(await page.inputValue("#schedule-mode")).toBe("off");
@@ -350,18 +439,31 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.selectOption("#schedule-day", "WEDNESDAY");
     await page.selectOption("#schedule-hour", "9");
     await page.click("#save-schedule");
-    await page.waitForFunction(() => /^Scheduled: Every Wednesday between 09:00 and 10:00 \(Europe\/London\), as owner@example\.com\./.test(document.getElementById("message")!.textContent || ""));
-    expect(await page.textContent("#schedule-summary")).toBe("Every Wednesday between 09:00 and 10:00 (Europe/London), as owner@example.com.");
-    expect(await page.$$eval("#schedule-tables li", (li) => li.map((x) => x.textContent))).toEqual(["Sheet1: the table under header row 1"]);
+    await page.waitForFunction(() =>
+      /^Scheduled: Every Wednesday between 09:00 and 10:00 \(Europe\/London\), as owner@example\.com\./.test(
+        document.getElementById("message")!.textContent || "",
+      ),
+    );
+    expect(await page.textContent("#schedule-summary")).toBe(
+      "Every Wednesday between 09:00 and 10:00 (Europe/London), as owner@example.com.",
+    );
+    expect(await page.$$eval("#schedule-tables li", (li) => li.map((x) => x.textContent))).toEqual([
+      "Sheet1: the table under header row 1",
+    ]);
     expect(env.script.triggers).toHaveLength(1);
-    expect(env.script.triggers[0]).toMatchObject({ handler: "scheduledRecheck", every: { weeks: 1, weekday: "WEDNESDAY", hour: 9 } });
+    expect(env.script.triggers[0]).toMatchObject({
+      handler: "scheduledRecheck",
+      every: { weeks: 1, weekday: "WEDNESDAY", hour: 9 },
+    });
 
     // Changed to daily: the trigger is replaced, not added to.
     await page.selectOption("#schedule-mode", "daily");
     expect(await page.isHidden("#schedule-day-box")).toBe(true);
     await page.selectOption("#schedule-hour", "7");
     await page.click("#save-schedule");
-    await page.waitForFunction(() => /^Scheduled: Daily between 07:00/.test(document.getElementById("message")!.textContent || ""));
+    await page.waitForFunction(() =>
+      /^Scheduled: Daily between 07:00/.test(document.getElementById("message")!.textContent || ""),
+    );
     expect(env.script.triggers).toHaveLength(1);
     expect(env.script.triggers[0].every).toMatchObject({ days: 1, hour: 7 });
     await page.close();
@@ -369,11 +471,16 @@ maybe("Google Sheets sidebar in Chromium", () => {
     // 27 hours on, and the one scheduled run since needed re-authorisation: the banner says so, above every tab.
     env.clock.offsetMs += 27 * 60 * 60 * 1000;
     env.script.authStatus = "REQUIRED";
-    createGasEnvironment({ from: env }).run("scheduledRecheck", { authMode: "FULL", triggerUid: env.script.triggers[0].id });
+    createGasEnvironment({ from: env }).run("scheduledRecheck", {
+      authMode: "FULL",
+      triggerUid: env.script.triggers[0].id,
+    });
     const reopened = await openSidebar(browser, createGasEnvironment({ from: env }));
     const stale = reopened.page;
     await stale.waitForSelector("#stale-banner:not([hidden])");
-    expect(await stale.textContent("#stale-banner")).toMatch(/^Results may be out of date: no scheduled re-check has succeeded for more than 26 hours .*Last problem in the Run log: Re-authorisation needed/);
+    expect(await stale.textContent("#stale-banner")).toMatch(
+      /^Results may be out of date: no scheduled re-check has succeeded for more than 26 hours .*Last problem in the Run log: Re-authorisation needed/,
+    );
     expect(await stale.getAttribute("#stale-banner", "role")).toBe("alert");
     expect(await stale.textContent("#last-run")).toMatch(/\(scheduled\).*Re-authorisation needed/);
     await stale.screenshot({ path: path.join(OUT, "gsheets-sidebar-schedule.png"), fullPage: true });

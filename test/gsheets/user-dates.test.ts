@@ -27,13 +27,26 @@ beforeEach(async () => {
 const today = () => new Date().toISOString().slice(0, 10);
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const asResult = (p: SandboxProperty) => ({ uprn: p.uprn, address: p.address, compliance_score: 0, risk_level: "high", checks: p.checks }) as unknown as CheckResult;
+const asResult = (p: SandboxProperty) =>
+  ({
+    uprn: p.uprn,
+    address: p.address,
+    compliance_score: 0,
+    risk_level: "high",
+    checks: p.checks,
+  }) as unknown as CheckResult;
 
 /** Properties whose next action, with a deposit received 5 days ago, is the deposit's: so the block's Action due shows it. */
 function depositLed(n: number, received: string): SandboxProperty[] {
   // England's rule (Housing Act 2004 s.213): a Welsh or Scottish postcode counts its own way (test/gsheets/countries.test.ts).
   const english = (p: SandboxProperty) => rulesCountry(countryOf(p.postcode)) === "England";
-  const out = props.filter((p) => english(p) && p.checks.deposit_protection?.status === "fail" && nextObligation(asResult(p), { today: today(), userDates: { depositReceived: received } })?.check === "deposit_protection");
+  const out = props.filter(
+    (p) =>
+      english(p) &&
+      p.checks.deposit_protection?.status === "fail" &&
+      nextObligation(asResult(p), { today: today(), userDates: { depositReceived: received } })?.check ===
+        "deposit_protection",
+  );
   if (out.length < n) throw new Error(`only ${out.length} sandbox properties fit`);
   return out.slice(0, n);
 }
@@ -86,12 +99,20 @@ test("text and date cells in the forms agents type are read as the day they name
   for (let i = 0; i < 6; i++) {
     expect([i, dueOf(i), at(i, "message")]).toEqual([i, expected, ""]);
   }
-  expect(at(6, "message")).toBe('Deposit received "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.');
+  expect(at(6, "message")).toBe(
+    'Deposit received "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.',
+  );
   expect(at(7, "message")).toBe('Deposit received "31/02/2026" is not a day of the calendar: correct the date.');
   // An empty cell is no date and no problem: the rule's own answer, due now: the file's day, Auckland's, not UTC's.
   expect(at(8, "message")).toBe("");
-  expect(dueOf(8)).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Auckland" }).format(new Date(Date.now() + env.clock.offsetMs)));
-  expect(last.message).toMatch(/2 rows have a date in your own columns that could not be read: the Message column names the column and the value/);
+  expect(dueOf(8)).toBe(
+    new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Auckland" }).format(
+      new Date(Date.now() + env.clock.offsetMs),
+    ),
+  );
+  expect(last.message).toMatch(
+    /2 rows have a date in your own columns that could not be read: the Message column names the column and the value/,
+  );
   expect(outputHeaders()).toContain("Message");
 });
 
@@ -107,5 +128,7 @@ test("numbers-only text is read month-first only in a month-first locale, and re
   expect(dueOf(0)).toBe(addDays(received, 29));
   expect(at(0, "message")).toBe("");
   // In a month-first file, "28/11/2026" reads only day-first: refused, not guessed.
-  expect(String(at(1, "message"))).toMatch(/^Deposit received ".+" is not a date in this file's order, month first \(03\/15\/2021\); it reads only the other way round/);
+  expect(String(at(1, "message"))).toMatch(
+    /^Deposit received ".+" is not a date in this file's order, month first \(03\/15\/2021\); it reads only the other way round/,
+  );
 });

@@ -69,7 +69,8 @@ describe("1. whole-column selection", () => {
     expect(String(cellValue(env.sheet, 51, uprn))).toBe(props[49].uprn);
     // Nothing at all below the data in our block: no wall of "empty row" errors.
     const blockStart = outputCol(env.sheet, "compliance_score");
-    for (const r of [52, 53, 60, 100, 1000]) expect(env.sheet.peek(r, blockStart, 1, W)[0].every((v) => v === "")).toBe(true);
+    for (const r of [52, 53, 60, 100, 1000])
+      expect(env.sheet.peek(r, blockStart, 1, W)[0].every((v) => v === "")).toBe(true);
     expect(cellValue(env.sheet, 60, 4)).toBe("a note far below the table");
   });
 
@@ -80,7 +81,9 @@ describe("1. whole-column selection", () => {
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(false);
     // The cells the person selected, not the table rows they fall in; and what to select instead.
-    expect(start.message).toMatch(/^Nothing to check in A10:A40, the cells you selected: no UPRN, postcode or address there\. Select rows of your table \(with its header row or the rows under it\)/);
+    expect(start.message).toMatch(
+      /^Nothing to check in A10:A40, the cells you selected: no UPRN, postcode or address there\. Select rows of your table \(with its header row or the rows under it\)/,
+    );
     expect(env.log.calls.filter((c) => c.write)).toEqual([]);
   });
 });
@@ -88,7 +91,10 @@ describe("1. whole-column selection", () => {
 describe("1b. a selection that is not rows of the table", () => {
   test("one empty cell beside the table: the message names that cell, not the table row it falls in", () => {
     const env = fresh();
-    env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ...props.slice(0, 5).map((p) => [p.uprn, p.postcode, p.address])]);
+    env.sheet.seed(1, 1, [
+      ["UPRN", "Postcode", "Address"],
+      ...props.slice(0, 5).map((p) => [p.uprn, p.postcode, p.address]),
+    ]);
     env.sheet.select("F20");
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(false);
@@ -115,7 +121,11 @@ describe("2. header row not at the top of the selection", () => {
   test("a title row above the header, rows 5–20 selected: only those rows are checked, headers go on the header row", async () => {
     const env = fresh();
     env.sheet.seed(1, 1, [["Lettings portfolio, March"], ["UPRN", "Postcode"]]);
-    env.sheet.seed(3, 1, props.slice(0, 28).map((p) => [p.uprn, p.postcode]));
+    env.sheet.seed(
+      3,
+      1,
+      props.slice(0, 28).map((p) => [p.uprn, p.postcode]),
+    );
     env.sheet.select("A5:B20");
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(true);
@@ -133,7 +143,11 @@ describe("2. header row not at the top of the selection", () => {
 
   test("a header below the first ten rows (a long preamble) is still found from the selection", async () => {
     const env = fresh();
-    env.sheet.seed(1, 1, Array.from({ length: 11 }, (_, i) => [`Preamble line ${i + 1}`]));
+    env.sheet.seed(
+      1,
+      1,
+      Array.from({ length: 11 }, (_, i) => [`Preamble line ${i + 1}`]),
+    );
     env.sheet.seed(12, 1, [["Property ref", "Post code"], ...props.slice(0, 8).map((p) => [p.uprn, p.postcode])]);
     env.sheet.select("A14:B18");
     const start = env.run("startBulkCheck", {});
@@ -193,7 +207,9 @@ describe("4. the user's own columns beside the data", () => {
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(true);
     // One blank column after the last column in use, as in Excel (core's newBlockColumn).
-    expect(start.progress.notes.join(" ")).toMatch(/Results go in columns I:.*after the last column in use \(G\), so none of your columns is overwritten/);
+    expect(start.progress.notes.join(" ")).toMatch(
+      /Results go in columns I:.*after the last column in use \(G\), so none of your columns is overwritten/,
+    );
     await pollToEnd(env);
     const blockCol = outputCol(env.sheet, "compliance_score");
     expect(blockCol).toBe(9);
@@ -213,13 +229,19 @@ describe("4. the user's own columns beside the data", () => {
 describe("5. no header row, columns chosen by letter", () => {
   test("a re-run updates the same block in place instead of adding a second one", async () => {
     const env = fresh();
-    env.sheet.seed(1, 1, props.slice(40, 46).map((p) => [p.uprn]));
+    env.sheet.seed(
+      1,
+      1,
+      props.slice(40, 46).map((p) => [p.uprn]),
+    );
     env.sheet.select("A1:A6");
     const first = env.run("startBulkCheck", { mapping: { uprn: "A" } });
     expect(first.ok).toBe(true);
     expect(first.progress.notes.join(" ")).toMatch(/No header row/);
     await pollToEnd(env);
-    expect(String(cellValue(env.sheet, 1, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(props[40].uprn);
+    expect(String(cellValue(env.sheet, 1, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(
+      props[40].uprn,
+    );
 
     // A second execution (another day, the sidebar reopened) re-runs the same selection.
     const later = createGasEnvironment({ from: env });
@@ -228,7 +250,12 @@ describe("5. no header row, columns chosen by letter", () => {
     expect(second.progress.outputA1.startsWith("B1:")).toBe(true);
     await pollToEnd(later);
     // Nothing right of the one block.
-    expect(env.sheet.peek(1, 2 + W, 6, 5).flat().every((v) => v === "")).toBe(true);
+    expect(
+      env.sheet
+        .peek(1, 2 + W, 6, 5)
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
   });
 });
 
@@ -248,7 +275,11 @@ describe("6. the user changed our results block", () => {
 
     const again = env.run("startBulkCheck", {});
     expect(again.ok).toBe(true);
-    expect(again.progress.notes.join(" ")).toMatch(new RegExp(`results columns from an earlier check \\(B:${letters(1 + W)}\\) were changed .* left as they are and fresh results go in a new block`));
+    expect(again.progress.notes.join(" ")).toMatch(
+      new RegExp(
+        `results columns from an earlier check \\(B:${letters(1 + W)}\\) were changed .* left as they are and fresh results go in a new block`,
+      ),
+    );
     await pollToEnd(env);
     expect(env.sheet.peek(1, 2, 6, W + 1)).toEqual(old);
     expect(cellValue(env.sheet, 2, epc)).toBe("keep me");
@@ -272,7 +303,11 @@ describe("6. the user changed our results block", () => {
 
   test("no header row: a column with data inserted inside the remembered block is never written over; a new block goes after it", async () => {
     const env = fresh();
-    env.sheet.seed(1, 1, props.slice(60, 64).map((p) => [p.uprn]));
+    env.sheet.seed(
+      1,
+      1,
+      props.slice(60, 64).map((p) => [p.uprn]),
+    );
     env.sheet.select("A1:A4");
     expect(env.run("startBulkCheck", { mapping: { uprn: "A" } }).ok).toBe(true);
     await pollToEnd(env);
@@ -281,7 +316,9 @@ describe("6. the user changed our results block", () => {
     // As in Excel: the changed block is left as it is, and fresh results go in a new block after it.
     const fresh2 = env.run("startBulkCheck", { mapping: { uprn: "A" } });
     expect(fresh2.ok).toBe(true);
-    expect(fresh2.progress.notes.join(" ")).toMatch(/were changed since .*left as they are and fresh results go in a new block after them/);
+    expect(fresh2.progress.notes.join(" ")).toMatch(
+      /were changed since .*left as they are and fresh results go in a new block after them/,
+    );
     expect(env.sheet.peek(1, 3, 4, 1).flat()).toEqual(["mine", "mine", "mine", "mine"]);
     // Right of the whole old block (B, plus the inserted column, plus its W columns), one column apart, not over it.
     expect(fresh2.progress.outputA1.startsWith(`${letters(2 + 1 + W + 1)}1:`)).toBe(true);
@@ -292,15 +329,25 @@ describe("6. the user changed our results block", () => {
 
   test("no header row: after the user deleted the old results, a re-run starts a fresh block", async () => {
     const env = fresh();
-    env.sheet.seed(1, 1, props.slice(64, 66).map((p) => [p.uprn]));
+    env.sheet.seed(
+      1,
+      1,
+      props.slice(64, 66).map((p) => [p.uprn]),
+    );
     env.sheet.select("A1:A2");
     expect(env.run("startBulkCheck", { mapping: { uprn: "A" } }).ok).toBe(true);
     await pollToEnd(env);
-    env.sheet.seed(1, 2, Array.from({ length: 2 }, () => Array.from({ length: W }, () => "")));
+    env.sheet.seed(
+      1,
+      2,
+      Array.from({ length: 2 }, () => Array.from({ length: W }, () => "")),
+    );
     const again = env.run("startBulkCheck", { mapping: { uprn: "A" } });
     expect(again.ok).toBe(true);
     await pollToEnd(env);
-    expect(String(cellValue(env.sheet, 2, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(props[65].uprn);
+    expect(String(cellValue(env.sheet, 2, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(
+      props[65].uprn,
+    );
   });
 });
 
@@ -319,7 +366,12 @@ describe("7. tiny and degenerate inputs", () => {
 
   test("zero valid rows: nothing is sent, every row says what to fix, the summary says nothing was sent", async () => {
     const env = fresh();
-    env.sheet.seed(1, 1, [["UPRN", "Postcode"], ["abc", ""], ["", "not a postcode"], ["#N/A", ""]]);
+    env.sheet.seed(1, 1, [
+      ["UPRN", "Postcode"],
+      ["abc", ""],
+      ["", "not a postcode"],
+      ["#N/A", ""],
+    ]);
     env.sheet.select("A2:B4");
     const before = env.fetches.length;
     const sent = (await sandbox.stats()).total; // Save tried the key once
@@ -388,7 +440,9 @@ describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
     b.sheet.select("A2:A4");
     const refused = b.run("startBulkCheck", {});
     expect(refused.ok).toBe(false);
-    expect(refused.message).toMatch(/running in another of your spreadsheets \("Properties"\).*Wait for it to finish there/);
+    expect(refused.message).toMatch(
+      /running in another of your spreadsheets \("Properties"\).*Wait for it to finish there/,
+    );
     expect(JSON.stringify(b.sheet.getRange(1, 1, 10, 26).getValues())).toBe(before);
     // The first spreadsheet's check goes on and ends there, untouched; then the other may check.
     const last = (await pollToEnd(a)).pop();
@@ -457,7 +511,9 @@ describe("9. settings as people paste them", () => {
     // Only the version path missing: not "another address", but the one to use.
     const bare = env.run("saveSettings", { baseUrl: "https://api.property-compliance.example" });
     expect(bare.ok).toBe(false);
-    expect(bare.message).toBe("https://api.property-compliance.example is missing the end of the service's address: use https://api.property-compliance.example/v1.");
+    expect(bare.message).toBe(
+      "https://api.property-compliance.example is missing the end of the service's address: use https://api.property-compliance.example/v1.",
+    );
     expect(other.settings.baseUrl).toBe("http://localhost:3001/v1");
     expect(env.run("saveSettings", { baseUrl: "https://api.property-compliance.example/v1/" }).ok).toBe(true);
   });
@@ -480,7 +536,11 @@ describe("9. settings as people paste them", () => {
 
   test("Save tries a new key once: a refused key is not saved, a good one is 'accepted', an unreachable service saves with a warning", () => {
     const env = createGasEnvironment();
-    const refused = env.run("saveSettings", { apiKey: "sandbox-revoked-key-42", baseUrl: sandbox.baseUrl, plan: "enterprise" });
+    const refused = env.run("saveSettings", {
+      apiKey: "sandbox-revoked-key-42",
+      baseUrl: sandbox.baseUrl,
+      plan: "enterprise",
+    });
     expect(refused.ok).toBe(false);
     expect(refused.message).toMatch(/^Not saved: The API key was not accepted by the service/);
     expect(JSON.stringify(refused)).not.toContain("sandbox-revoked-key-42");
@@ -504,18 +564,24 @@ describe("9. settings as people paste them", () => {
     // Nobody answering (nothing listens on port 9): saved, and the answer says the key was not tried.
     const down = env.run("saveSettings", { apiKey: API_KEY, baseUrl: "http://127.0.0.1:9/v1" });
     expect(down).toMatchObject({ ok: true, warning: true });
-    expect(down.message).toMatch(/^Saved, but the service did not confirm the key: Could not reach the compliance service/);
+    expect(down.message).toMatch(
+      /^Saved, but the service did not confirm the key: Could not reach the compliance service/,
+    );
     expect(env.userProperties.data.get("compliance.baseUrl")).toBe("http://127.0.0.1:9/v1");
     expect(JSON.stringify([refused, ok, noApi, down, env.consoleLines])).not.toContain(API_KEY);
   });
 
   test("an emptied base URL goes back to the default, and Save says so", () => {
     const env = createGasEnvironment();
-    expect(env.run("saveSettings", { baseUrl: "http://localhost:3001/v1" }).settings.baseUrl).toBe("http://localhost:3001/v1");
+    expect(env.run("saveSettings", { baseUrl: "http://localhost:3001/v1" }).settings.baseUrl).toBe(
+      "http://localhost:3001/v1",
+    );
     const reset = env.run("saveSettings", { baseUrl: "  " });
     expect(reset.ok).toBe(true);
     expect(reset.settings.baseUrl).toBe("https://api.property-compliance.example/v1");
-    expect(reset.message).toBe("Settings saved. The service address is back to the default, https://api.property-compliance.example/v1.");
+    expect(reset.message).toBe(
+      "Settings saved. The service address is back to the default, https://api.property-compliance.example/v1.",
+    );
     expect(env.userProperties.data.has("compliance.baseUrl")).toBe(false);
   });
 
@@ -531,6 +597,8 @@ describe("9. settings as people paste them", () => {
     expect(last.message).toMatch(/API key was removed/);
     expect(env.fetches.length).toBe(before);
     // Its job was sent: the row waits for Resume (once a key is back), never loses what is there.
-    expect(String(cellValue(env.sheet, 61, outputCol(env.sheet, "message")))).toMatch(/API key was removed|Choose Resume to collect it/);
+    expect(String(cellValue(env.sheet, 61, outputCol(env.sheet, "message")))).toMatch(
+      /API key was removed|Choose Resume to collect it/,
+    );
   });
 });

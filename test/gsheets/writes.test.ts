@@ -50,7 +50,11 @@ describe("re-runs keep date and timestamp cells as they were", () => {
     const env = createGasEnvironment();
     env.spreadsheet.timeZone = zone;
     configure(env, sandbox);
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(0, 5).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(0, 5).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     await pollToEnd(env);
@@ -61,14 +65,20 @@ describe("re-runs keep date and timestamp cells as they were", () => {
     expect(env.run("cancelBulkCheck").phase).toBe("stopped");
     expect(dateCells(env, firstRow)).toEqual(before);
     // The stopped row keeps its values and waits for Resume (its job was sent: Resume collects it, no new job).
-    expect(String(cellValue(env.sheet, firstRow, outputCol(env.sheet, "message")))).toMatch(/Choose Resume to collect it/);
+    expect(String(cellValue(env.sheet, firstRow, outputCol(env.sheet, "message")))).toMatch(
+      /Choose Resume to collect it/,
+    );
   });
 
   test("a failed job on a re-run keeps the earlier dates of its rows", async () => {
     const env = createGasEnvironment();
     env.spreadsheet.timeZone = zone;
     configure(env, sandbox);
-    const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], props.slice(5, 10).map((p) => [p.uprn]));
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN"],
+      props.slice(5, 10).map((p) => [p.uprn]),
+    );
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     await pollToEnd(env);
@@ -77,9 +87,14 @@ describe("re-runs keep date and timestamp cells as they were", () => {
     await sandbox.setFaults([{ kind: "job_fail", count: 1 }]);
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     await pollToEnd(env);
-    expect(String(cellValue(env.sheet, lastRow, outputCol(env.sheet, "message")))).toMatch(/Values are from the previous check/);
+    expect(String(cellValue(env.sheet, lastRow, outputCol(env.sheet, "message")))).toMatch(
+      /Values are from the previous check/,
+    );
     expect(dateCells(env, lastRow)).toEqual(before);
-    const texts = env.sheet.peek(firstRow, 2, lastRow - firstRow + 1, W).flat().filter((v) => typeof v === "string");
+    const texts = env.sheet
+      .peek(firstRow, 2, lastRow - firstRow + 1, W)
+      .flat()
+      .filter((v) => typeof v === "string");
     expect(texts.filter((t) => (t as string).includes('"'))).toEqual([]);
   });
 });
@@ -141,14 +156,22 @@ describe("no header row: rows added below", () => {
   test("checking the new rows 11–20 after 1–10 updates the one block; colour rules do not pile up", async () => {
     const env = createGasEnvironment();
     configure(env, sandbox);
-    env.sheet.seed(1, 1, props.slice(50, 60).map((p) => [p.uprn]));
+    env.sheet.seed(
+      1,
+      1,
+      props.slice(50, 60).map((p) => [p.uprn]),
+    );
     env.sheet.select("A1:A10");
     const first = env.run("startBulkCheck", { mapping: { uprn: "A" } });
     expect(first.progress.outputA1).toBe(`B1:${colLetters(1 + W)}10`);
     await pollToEnd(env);
     const rules = env.sheet.rules.length;
 
-    env.sheet.seed(11, 1, props.slice(60, 70).map((p) => [p.uprn]));
+    env.sheet.seed(
+      11,
+      1,
+      props.slice(60, 70).map((p) => [p.uprn]),
+    );
     env.sheet.select("A11:A20");
     const second = env.run("startBulkCheck", { mapping: { uprn: "A" } });
     expect(second.ok).toBe(true);
@@ -157,7 +180,13 @@ describe("no header row: rows added below", () => {
     expect(env.sheet.rules.length).toBe(rules);
     // The sheet grew once to fit the block, not per run, and nothing was written right of the block.
     expect(env.sheet.maxCols).toBe(Math.max(26, 1 + W));
-    if (env.sheet.maxCols > 1 + W) expect(env.sheet.peek(1, 2 + W, 20, env.sheet.maxCols - 1 - W).flat().every((v) => v === "")).toBe(true);
+    if (env.sheet.maxCols > 1 + W)
+      expect(
+        env.sheet
+          .peek(1, 2 + W, 20, env.sheet.maxCols - 1 - W)
+          .flat()
+          .every((v) => v === ""),
+      ).toBe(true);
     const uprn = 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
     expect(String(cellValue(env.sheet, 1, uprn))).toBe(props[50].uprn);
     expect(String(cellValue(env.sheet, 20, uprn))).toBe(props[69].uprn);

@@ -30,12 +30,17 @@ export async function axeSeriousViolations(page: Page): Promise<{ violations: Ax
         rule: v.id,
         impact: v.impact,
         help: v.help,
-        targets: v.nodes.map((n: any) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ").trim() ?? ""}`),
+        targets: v.nodes.map(
+          (n: any) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ").trim() ?? ""}`,
+        ),
       })),
     };
   }, WCAG_TAGS);
   if (process.env.AXE_ALL) return result;
-  return { passes: result.passes, violations: result.violations.filter((v: AxeFinding) => v.impact === "serious" || v.impact === "critical") };
+  return {
+    passes: result.passes,
+    violations: result.violations.filter((v: AxeFinding) => v.impact === "serious" || v.impact === "critical"),
+  };
 }
 
 export interface TabStop {
@@ -57,10 +62,16 @@ export async function tabWalk(page: Page, maxStops = 120): Promise<{ stops: TabS
     await page.addScriptTag({ content: AXE_SOURCE });
   }
   const expected = await page.evaluate(() => {
-    const sel = 'a[href], button, input, select, textarea, summary, [tabindex]';
+    const sel = "a[href], button, input, select, textarea, summary, [tabindex]";
     const label = (el: Element) => el.id || `${el.tagName.toLowerCase()}:${(el.textContent ?? "").trim().slice(0, 30)}`;
     return [...document.querySelectorAll<HTMLElement>(sel)]
-      .filter((el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden")
+      .filter(
+        (el) =>
+          el.tabIndex >= 0 &&
+          !(el as HTMLButtonElement).disabled &&
+          el.getClientRects().length > 0 &&
+          getComputedStyle(el).visibility !== "hidden",
+      )
       .filter((el) => !el.closest("details:not([open])") || el.matches("details > summary"))
       .map(label);
   });

@@ -7,7 +7,13 @@
 import { countryOf, nextObligation, parseCheckResult, rulesCountry, type CheckResult } from "../../core";
 import { checkResultFor, type Dataset } from "../../sandbox/dataset";
 
-const LABEL: Record<string, string> = { epc: "EPC", gas_safety: "Gas safety", eicr: "EICR", licensing: "Licensing", deposit_protection: "Deposit" };
+const LABEL: Record<string, string> = {
+  epc: "EPC",
+  gas_safety: "Gas safety",
+  eicr: "EICR",
+  licensing: "Licensing",
+  deposit_protection: "Deposit",
+};
 
 function parse(v: unknown): CheckResult {
   const r = parseCheckResult(JSON.parse(JSON.stringify(v)));

@@ -10,7 +10,10 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 /** true: run the browser tests; false: skip them (warned). Throws under CI, where a skip would hide a gap. */
 export function chromiumAvailable(what = "Excel task pane browser tests"): boolean {
   if (fs.existsSync(CHROMIUM)) return true;
-  if (process.env.CI) throw new Error(`CI is set but Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  if (process.env.CI)
+    throw new Error(
+      `CI is set but Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`,
+    );
   console.warn(
     `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
       `!! SKIPPING the ${what}: no Chromium at ${CHROMIUM}.\n` +
@@ -23,6 +26,14 @@ export function chromiumAvailable(what = "Excel task pane browser tests"): boole
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }

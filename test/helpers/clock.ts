@@ -87,7 +87,10 @@ export function testClock(): TestClock {
         try {
           const res = await inner(url, init as Parameters<FetchLike>[1]);
           const text = await res.text();
-          return new Response([101, 204, 205, 304].includes(res.status) ? null : text, { status: res.status, headers: res.headers as HeadersInit });
+          return new Response([101, 204, 205, 304].includes(res.status) ? null : text, {
+            status: res.status,
+            headers: res.headers as HeadersInit,
+          });
         } finally {
           inFlight--;
           arm();

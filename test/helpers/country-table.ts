@@ -12,9 +12,26 @@ export interface PlaceProperty {
   checks: Record<string, unknown>;
 }
 
-export const COUNTRY_HEADER = ["UPRN", "Postcode", "Country", "Tenancy start", "Smoke alarms checked", "Legionella assessment", "Legionella evidence", "Rent Smart Wales", "Landlord registration"];
+export const COUNTRY_HEADER = [
+  "UPRN",
+  "Postcode",
+  "Country",
+  "Tenancy start",
+  "Smoke alarms checked",
+  "Legionella assessment",
+  "Legionella evidence",
+  "Rent Smart Wales",
+  "Landlord registration",
+];
 
-const asResult = (p: PlaceProperty) => ({ uprn: p.uprn, address: p.address, compliance_score: 0, risk_level: "high", checks: p.checks }) as unknown as CheckResult;
+const asResult = (p: PlaceProperty) =>
+  ({
+    uprn: p.uprn,
+    address: p.address,
+    compliance_score: 0,
+    risk_level: "high",
+    checks: p.checks,
+  }) as unknown as CheckResult;
 const inCountry = (p: PlaceProperty, c: string) => {
   const a = countryOf(p.postcode);
   return a.kind === "country" ? a.country === c : a.kind === "out_of_scope" && a.place === c;
@@ -27,8 +44,20 @@ export function countryTable(props: readonly PlaceProperty[], today: string) {
     return p;
   };
   const scotStart = addDays(today, -20);
-  const scot = pick("Scottish, deposit first", (p) => inCountry(p, "Scotland") && (p.checks.deposit_protection as { status?: string } | undefined)?.status === "fail" && nextObligation(asResult(p), { today, country: "Scotland", tenancyStart: scotStart })?.check === "deposit_protection");
-  const wales = pick("Welsh, deposit first", (p) => inCountry(p, "Wales") && /contract-holder/.test(nextObligation(asResult(p), { today, country: "Wales" })?.action ?? ""));
+  const scot = pick(
+    "Scottish, deposit first",
+    (p) =>
+      inCountry(p, "Scotland") &&
+      (p.checks.deposit_protection as { status?: string } | undefined)?.status === "fail" &&
+      nextObligation(asResult(p), { today, country: "Scotland", tenancyStart: scotStart })?.check ===
+        "deposit_protection",
+  );
+  const wales = pick(
+    "Welsh, deposit first",
+    (p) =>
+      inCountry(p, "Wales") &&
+      /contract-holder/.test(nextObligation(asResult(p), { today, country: "Wales" })?.action ?? ""),
+  );
   const ni = pick("Northern Irish", (p) => inCountry(p, "Northern Ireland"));
   const english = props.filter((p) => inCountry(p, "England") && p.uprn !== scot.uprn).slice(0, 2);
   if (english.length < 2) throw new Error("too few English sandbox properties");
@@ -41,7 +70,17 @@ export function countryTable(props: readonly PlaceProperty[], today: string) {
     [scot.uprn, scot.postcode, "", scotStart, "", "", "", "", scotRegistered],
     [wales.uprn, wales.postcode, "Cymru", "", "", "", "", walesRegistered, "2024-01-10"],
     [ni.uprn, ni.postcode, "", "", "", "", "", "", ""],
-    [eng1.uprn, eng1.postcode, "", engStart, addDays(today, -100), "", "https://example.org/legionella-eng1.pdf", "", ""],
+    [
+      eng1.uprn,
+      eng1.postcode,
+      "",
+      engStart,
+      addDays(today, -100),
+      "",
+      "https://example.org/legionella-eng1.pdf",
+      "",
+      "",
+    ],
     [eng2.uprn, eng2.postcode, "", "soon", "", "", "", "", ""],
   ];
   return {

@@ -45,14 +45,25 @@ export function structuredToA1(formula: string, tables: readonly TableDef[]): st
   // Outside string literals only: "text [in brackets]" stays text.
   return formula
     .split(/("(?:[^"]|"")*")/)
-    .map((part, i) => (i % 2 ? part : part.replace(/([A-Za-z_\\][\w.\\]*)\[((?:[^[\]]|\[(?:[^\]']|'.)*\])*)\]/g, (whole, name: string, spec: string) => resolve(whole, name, spec, tables))))
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part.replace(
+            /([A-Za-z_\\][\w.\\]*)\[((?:[^[\]]|\[(?:[^\]']|'.)*\])*)\]/g,
+            (whole, name: string, spec: string) => resolve(whole, name, spec, tables),
+          ),
+    )
     .join("");
 }
 
 function resolve(whole: string, name: string, spec: string, tables: readonly TableDef[]): string {
   const t = tables.find((x) => x.name.toLowerCase() === name.toLowerCase());
   if (!t) return whole;
-  const items = spec.includes("[") ? [...spec.matchAll(/\[((?:[^\]']|'.)*)\]|(:)/g)].map((m) => (m[2] ? ":" : m[1])) : spec.trim() ? [spec] : [];
+  const items = spec.includes("[")
+    ? [...spec.matchAll(/\[((?:[^\]']|'.)*)\]|(:)/g)].map((m) => (m[2] ? ":" : m[1]))
+    : spec.trim()
+      ? [spec]
+      : [];
   let rows: [number, number] = [t.r + 1, t.r + t.rows - 1];
   let cols: [number, number] = [t.c, t.c + t.cols - 1];
   const col = (n: string) => t.headers.findIndex((h) => h.toLowerCase() === unescape(n).toLowerCase());
@@ -80,10 +91,15 @@ function resolve(whole: string, name: string, spec: string, tables: readonly Tab
  * The computed values of `sheet` when every sheet of `sheets` is loaded (formulas are strings starting with "="). With
  * `tables`, structured references to them are resolved first (HyperFormula has no Excel Tables).
  */
-export function computeSheet(sheets: Record<string, Grid>, sheet: string, opts: { tables?: readonly TableDef[] } = {}): unknown[][] {
+export function computeSheet(
+  sheets: Record<string, Grid>,
+  sheet: string,
+  opts: { tables?: readonly TableDef[] } = {},
+): unknown[][] {
   const data: Record<string, unknown[][]> = {};
   const tables = opts.tables ?? [];
-  const cell = (v: unknown) => (tables.length && typeof v === "string" && v.startsWith("=") ? structuredToA1(v, tables) : v);
+  const cell = (v: unknown) =>
+    tables.length && typeof v === "string" && v.startsWith("=") ? structuredToA1(v, tables) : v;
   for (const [name, grid] of Object.entries(sheets)) data[name] = grid.map((r) => r.map((v) => cellForEngine(cell(v))));
   const hf = HyperFormula.buildFromSheets(data as never, { licenseKey: "gpl-v3" });
   try {

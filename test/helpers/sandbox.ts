@@ -54,7 +54,7 @@ export const NO_API = "sandbox-no-api";
 export interface Call {
   status: number;
   headers: Headers;
-  body: any;  
+  body: any;
   text: string;
 }
 

@@ -27,7 +27,15 @@ describe("inputShiftNow", () => {
   });
 
   test("the input cannot move left of column A; only rows still waiting count; a tie keeps the input where it was", () => {
-    expect(inputShiftNow(U.map((u) => [u]), { uprn: 0 }, -1, all, keys)).toBe(0);
+    expect(
+      inputShiftNow(
+        U.map((u) => [u]),
+        { uprn: 0 },
+        -1,
+        all,
+        keys,
+      ),
+    ).toBe(0);
     const rows = U.map((u) => ["", u]);
     expect(inputShiftNow(rows, { uprn: 0 }, 1, () => false, keys)).toBe(0);
     expect(inputShiftNow(rows, { uprn: 0 }, 1, (i) => i === 0, keys)).toBe(1);

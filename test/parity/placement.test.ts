@@ -26,7 +26,7 @@ const letters = (n: number) => {
   for (let c = n + 1; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
   return s;
 };
-const colIndex = (a1: string) => [...(/^[A-Z]+/.exec(a1)![0])].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+const colIndex = (a1: string) => [.../^[A-Z]+/.exec(a1)![0]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
 
 async function excelColumn(grid: unknown[][], selection: string): Promise<number | string> {
   const s = createStandIn();
@@ -54,7 +54,10 @@ const ours = outputHeaders();
 const cases: [string, () => unknown[][], number][] = [
   [
     "the user's own EPC columns (UPRN, Postcode, EPC status, EPC rating, EPC expiry, Notes) are the user's: results go right of them",
-    () => [["UPRN", "Postcode", "EPC status", "EPC rating", "EPC expiry", "Notes"], ...uprns.slice(0, 3).map((u) => [u, "", "pass", "C", "2030-01-01", "n"])],
+    () => [
+      ["UPRN", "Postcode", "EPC status", "EPC rating", "EPC expiry", "Notes"],
+      ...uprns.slice(0, 3).map((u) => [u, "", "pass", "C", "2030-01-01", "n"]),
+    ],
     6,
   ],
   [
@@ -62,18 +65,28 @@ const cases: [string, () => unknown[][], number][] = [
     () => [["UPRN", "Notes", "", "", "Other"], ...uprns.slice(0, 3).map((u) => [u, "n", "", "", "x"])],
     6,
   ],
-  ["an intact results block: updated in place", () => [["UPRN", ...ours], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => "")])], 1],
+  [
+    "an intact results block: updated in place",
+    () => [["UPRN", ...ours], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => "")])],
+    1,
+  ],
   [
     "a block an earlier version wrote (its 23 headers, no action columns yet), with the user's Notes two columns after it: updated in place",
     () => {
       const legacy = ours.slice(0, ours.indexOf("Message") + 1);
-      return [["UPRN", ...legacy, "", "", "", "", "", "Notes"], ...uprns.slice(0, 3).map((u) => [u, ...legacy.map(() => ""), "", "", "", "", "", "n"])];
+      return [
+        ["UPRN", ...legacy, "", "", "", "", "", "Notes"],
+        ...uprns.slice(0, 3).map((u) => [u, ...legacy.map(() => ""), "", "", "", "", "", "n"]),
+      ];
     },
     1,
   ],
   [
     "a results block the user changed (a column inserted inside it): left alone, a new block after everything",
-    () => [["UPRN", ...ours.slice(0, 3), "My flag", ...ours.slice(3)], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => ""), "keep"])],
+    () => [
+      ["UPRN", ...ours.slice(0, 3), "My flag", ...ours.slice(3)],
+      ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => ""), "keep"]),
+    ],
     ours.length + 3,
   ],
 ];
@@ -101,7 +114,11 @@ test("no header row, a re-run after the user inserted a column inside the result
   const { pollToEnd } = await import("../gsheets/harness/table");
   await pollToEnd(env);
   const block = env.sheet.peek(1, 2, 3, outputHeaders().length);
-  s.api.seed("Sheet1", "B1", block.map((r) => r.map((v) => (v instanceof Date ? v.toISOString().slice(0, 19).replace("T", " ") : v))));
+  s.api.seed(
+    "Sheet1",
+    "B1",
+    block.map((r) => r.map((v) => (v instanceof Date ? v.toISOString().slice(0, 19).replace("T", " ") : v))),
+  );
   env.sheet.insertColumnBefore(3);
   env.sheet.seed(1, 3, [["mine"], ["mine"], ["mine"]]);
   const excelGrid = s.api.read("Sheet1", `A1:${letters(outputHeaders().length + 1)}3`).values as unknown[][];
@@ -138,12 +155,19 @@ describe("tables side by side in one header row (A:B and D:E, both UPRN / Postco
   const W = outputHeaders().length;
   const grid = (withRightBlock: boolean) => [
     ["UPRN", "Postcode", "", "UPRN", "Postcode", ...(withRightBlock ? ours : [])],
-    ...uprns.slice(0, 3).map((u, i) => [u, "", "", uprns[3 + (i % 2)], "", ...(withRightBlock ? ours.map(() => "") : [])]),
+    ...uprns
+      .slice(0, 3)
+      .map((u, i) => [u, "", "", uprns[3 + (i % 2)], "", ...(withRightBlock ? ours.map(() => "") : [])]),
   ];
   test.each([
     ["the right table, no block yet: beside it", false, "D2:E4", 5],
     ["the right table, its block beside it: updated in place", true, "D2:E4", 5],
-    ["the left table, the right table's block in the row: a block of its own after everything, not the right table's", true, "A2:B4", 5 + W + 1],
+    [
+      "the left table, the right table's block in the row: a block of its own after everything, not the right table's",
+      true,
+      "A2:B4",
+      5 + W + 1,
+    ],
   ])("%s", async (_name, withRightBlock, selection, expected) => {
     const g = grid(withRightBlock as boolean);
     const excel = await excelColumn(g, selection as string);

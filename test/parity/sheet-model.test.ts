@@ -48,7 +48,11 @@ interface Step {
 async function inExcel(grid: unknown[][], steps: Step[]): Promise<{ grid: string[][]; refused: string[] }> {
   const s = createStandIn();
   const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
-  const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: "sandbox-professional", fetch: (url, init) => fetch(url, init as RequestInit) as never });
+  const client = createClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: (url, init) => fetch(url, init as RequestInit) as never,
+  });
   s.api.seed("Sheet1", "A1", grid);
   const refused: string[] = [];
   for (const [i, step] of steps.entries()) {
@@ -59,7 +63,13 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<{ grid: string
       continue;
     }
     // Each check a minute after the one before, as a user's are: this run's rows are known by their Checked at time.
-    await runCheck(prep.check, { excelRun, client, plan: "professional", actionSheets: false, now: () => Date.now() + i * 60_000 });
+    await runCheck(prep.check, {
+      excelRun,
+      client,
+      plan: "professional",
+      actionSheets: false,
+      now: () => Date.now() + i * 60_000,
+    });
   }
   return { grid: normalise(s.api.read("Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`).values), refused };
 }
@@ -83,10 +93,26 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<{ grid: strin
 }
 
 /** The results block's column of `what` (Matched UPRN, Message) from a 0-based block start, rows first..last (1-based). */
-const column = (grid: string[][], start: number, what: number, first: number, last: number) => grid.slice(first - 1, last).map((r) => r[start + what]);
+const column = (grid: string[][], start: number, what: number, first: number, last: number) =>
+  grid.slice(first - 1, last).map((r) => r[start + what]);
 
-const stacked = () => [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [u[2], "c"], [], [], [], ["UPRN", "Notes"], [u[3], "d"], [u[4], "e"], [u[5], "f"]];
-const sideBySide = () => [["UPRN", "Postcode", "", "UPRN", "Postcode"], ...[0, 1, 2].map((i) => [u[i], "", "", u[3 + i], ""])];
+const stacked = () => [
+  ["UPRN", "Notes"],
+  [u[0], "a"],
+  [u[1], "b"],
+  [u[2], "c"],
+  [],
+  [],
+  [],
+  ["UPRN", "Notes"],
+  [u[3], "d"],
+  [u[4], "e"],
+  [u[5], "f"],
+];
+const sideBySide = () => [
+  ["UPRN", "Postcode", "", "UPRN", "Postcode"],
+  ...[0, 1, 2].map((i) => [u[i], "", "", u[3 + i], ""]),
+];
 const noGap = () => [["UPRN", "Postcode", "UPRN", "Postcode"], ...[0, 1, 2].map((i) => [u[i], "", u[3 + i], ""])];
 
 interface Scenario {
@@ -159,7 +185,11 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a title row mentioning UPRN above the real header (Ref | UPRN | Postcode): the header row is used, every row checked, the title untouched",
-    grid: () => [["UPRN checks - March 2026", "", ""], ["Ref", "UPRN", "Postcode"], ...u.slice(0, 4).map((x, i) => [`P${i}`, x, ""])],
+    grid: () => [
+      ["UPRN checks - March 2026", "", ""],
+      ["Ref", "UPRN", "Postcode"],
+      ...u.slice(0, 4).map((x, i) => [`P${i}`, x, ""]),
+    ],
     steps: [{ select: "B3:B6" }],
     expect: (g) => {
       expect(g[0].slice(0, 4)).toEqual(["UPRN checks - March 2026", "", "", ""]);
@@ -173,12 +203,19 @@ const scenarios: Scenario[] = [
     steps: [{ select: "A2:A5" }],
     expect: (g) => {
       expect(column(g, 1, MATCHED, 2, 5)).toEqual([u[6], u[6], u[6], u[6]]);
-      expect(column(g, 1, MESSAGE, 3, 5)).toEqual(["Same property as row 2; checked once.", "Same property as row 2; checked once.", "Same property as row 2; checked once."]);
+      expect(column(g, 1, MESSAGE, 3, 5)).toEqual([
+        "Same property as row 2; checked once.",
+        "Same property as row 2; checked once.",
+        "Same property as row 2; checked once.",
+      ]);
     },
   },
   {
     name: "the user's own EPC columns and Notes beside the UPRN: results go right of them, nothing of theirs overwritten",
-    grid: () => [["UPRN", "Postcode", "EPC status", "EPC rating", "Notes"], ...u.slice(0, 3).map((x) => [x, "", "pass", "C", "mine"])],
+    grid: () => [
+      ["UPRN", "Postcode", "EPC status", "EPC rating", "Notes"],
+      ...u.slice(0, 3).map((x) => [x, "", "pass", "C", "mine"]),
+    ],
     steps: [{ select: "A2:A4" }],
     expect: (g) => {
       expect(g.slice(1, 4).map((r) => r.slice(2, 5))).toEqual([0, 1, 2].map(() => ["pass", "C", "mine"]));
@@ -202,7 +239,20 @@ describe("the same grid in Excel and Google Sheets", () => {
     const sheets = await inSheets(s.grid(), s.steps);
     expect(excel.refused).toEqual([]);
     expect(sheets.refused).toEqual([]);
-    const brief = (g: string[][]) => g.map((r, i) => `${i + 1}: ${r.slice(0, 6).join("|")} || ${r.map((v, c) => (v === "Matched UPRN" || /^\d{12}$/.test(v) || c % 1 === 0 && /Same|changed|not valid|No UPRN/.test(v) ? `${c}:${v.slice(0, 30)}` : "")).filter(Boolean).join(" ")}`).join("\n");
+    const brief = (g: string[][]) =>
+      g
+        .map(
+          (r, i) =>
+            `${i + 1}: ${r.slice(0, 6).join("|")} || ${r
+              .map((v, c) =>
+                v === "Matched UPRN" || /^\d{12}$/.test(v) || (c % 1 === 0 && /Same|changed|not valid|No UPRN/.test(v))
+                  ? `${c}:${v.slice(0, 30)}`
+                  : "",
+              )
+              .filter(Boolean)
+              .join(" ")}`,
+        )
+        .join("\n");
     if (process.env.SHOW_GRIDS) console.log(`EXCEL\n${brief(excel.grid)}\nSHEETS\n${brief(sheets.grid)}`);
     s.expect(excel.grid);
     expect(sheets.grid).toEqual(excel.grid);

@@ -20,10 +20,18 @@ describe("authentication", () => {
 
   test("unknown key, wrong scheme, empty bearer: 401 invalid_api_key", async () => {
     expectError(await call(CHECK, { key: "sandbox-nope" }), 401, "invalid_api_key");
-    expectError(await call(CHECK, { key: null, headers: { Authorization: "Basic c2FuZGJveA==" } }), 401, "invalid_api_key");
+    expectError(
+      await call(CHECK, { key: null, headers: { Authorization: "Basic c2FuZGJveA==" } }),
+      401,
+      "invalid_api_key",
+    );
     expectError(await call(CHECK, { key: null, headers: { Authorization: `Token ${PRO}` } }), 401, "invalid_api_key");
     expectError(await call(CHECK, { key: null, headers: { Authorization: "Bearer" } }), 401, "invalid_api_key");
-    expectError(await call(CHECK, { key: null, headers: { Authorization: `Bearer ${PRO.toUpperCase()}` } }), 401, "invalid_api_key");
+    expectError(
+      await call(CHECK, { key: null, headers: { Authorization: `Bearer ${PRO.toUpperCase()}` } }),
+      401,
+      "invalid_api_key",
+    );
   });
 
   test("basic plan key: 403 plan_not_permitted", async () => {
@@ -38,7 +46,11 @@ describe("authentication", () => {
   });
 
   test("every API route needs a key", async () => {
-    expectError(await call("/api/check/bulk", { key: null, body: { properties: [{ uprn: "1" }] } }), 401, "missing_api_key");
+    expectError(
+      await call("/api/check/bulk", { key: null, body: { properties: [{ uprn: "1" }] } }),
+      401,
+      "missing_api_key",
+    );
     expectError(await call("/api/check/bulk/bulk_abc/results", { key: null }), 401, "missing_api_key");
     expectError(await call("/api/addresses?postcode=SW1A2AA", { key: null }), 401, "missing_api_key");
   });
@@ -58,8 +70,16 @@ describe("error bodies", () => {
   });
 
   test("a body that is not JSON: 400 invalid_json, with or without a JSON content type", async () => {
-    expectError(await call("/api/check/bulk", { rawBody: "{not json", headers: { "Content-Type": "application/json" } }), 400, "invalid_json");
-    expectError(await call("/api/check/bulk", { rawBody: "{not json", headers: { "Content-Type": "text/plain" } }), 400, "invalid_json");
+    expectError(
+      await call("/api/check/bulk", { rawBody: "{not json", headers: { "Content-Type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
+    expectError(
+      await call("/api/check/bulk", { rawBody: "{not json", headers: { "Content-Type": "text/plain" } }),
+      400,
+      "invalid_json",
+    );
     // Counted before the body is read, so an unknown path with a broken body still carries the headers.
     const unknown = await call("/api/nothing", { rawBody: "{not json" });
     expectError(unknown, 400, "invalid_json");
@@ -91,17 +111,37 @@ describe("error bodies", () => {
         socket.on("end", () => resolve(text));
         socket.on("error", reject);
       });
-    const parse = (text: string) => ({ status: Number(text.split(" ")[1]), body: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) });
-    const nonAscii = parse(await raw(Buffer.concat([Buffer.from("GET /v1/api/addresses?query="), Buffer.from([0xc5, 0xb5, 0x0a]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")])));
+    const parse = (text: string) => ({
+      status: Number(text.split(" ")[1]),
+      body: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)),
+    });
+    const nonAscii = parse(
+      await raw(
+        Buffer.concat([
+          Buffer.from("GET /v1/api/addresses?query="),
+          Buffer.from([0xc5, 0xb5, 0x0a]),
+          Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n"),
+        ]),
+      ),
+    );
     expect(nonAscii.status).toBe(400);
-    expect(nonAscii.body.error).toMatchObject({ code: "invalid_request", status: 400, message: expect.stringMatching(/could not be read/) });
-    const huge = parse(await raw(Buffer.from(`GET /v1/api/check?uprn=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)));
+    expect(nonAscii.body.error).toMatchObject({
+      code: "invalid_request",
+      status: 400,
+      message: expect.stringMatching(/could not be read/),
+    });
+    const huge = parse(
+      await raw(Buffer.from(`GET /v1/api/check?uprn=1 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)),
+    );
     expect(huge.status).toBe(431);
     expect(huge.body.error.code).toBe("headers_too_large");
   });
 
   test("a body above 32 MB: 413 payload_too_large", async () => {
-    const res = await call("/api/check/bulk", { rawBody: "[" + "1,".repeat(17_000_000) + "1]", headers: { "Content-Type": "application/json" } });
+    const res = await call("/api/check/bulk", {
+      rawBody: "[" + "1,".repeat(17_000_000) + "1]",
+      headers: { "Content-Type": "application/json" },
+    });
     expectError(res, 413, "payload_too_large");
     expectRateHeaders(res);
   });
@@ -180,7 +220,8 @@ describe("CORS for the add-ins' browser hosts", () => {
       const res = await call(CHECK, { key, headers: { Origin: "https://script.google.com" } });
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       const exposed = (res.headers.get("access-control-expose-headers") ?? "").toLowerCase();
-      for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]) expect(exposed).toContain(h);
+      for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"])
+        expect(exposed).toContain(h);
     }
   });
 });

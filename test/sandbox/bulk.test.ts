@@ -12,11 +12,17 @@ beforeAll(async () => ({ sb, call } = await start({ msPerProperty: 0 })));
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-const uprns = (n: number) => sb.dataset().properties.slice(0, n).map((p) => ({ uprn: p.uprn }));
+const uprns = (n: number) =>
+  sb
+    .dataset()
+    .properties.slice(0, n)
+    .map((p) => ({ uprn: p.uprn }));
 const submit = (body: unknown, key = ENT) => call("/api/check/bulk", { key, body });
 
 test("202: job_id, processing, total_properties, estimated_completion, results_url", async () => {
-  const res = await submit({ properties: [{ uprn: "100023336956" }, { postcode: "SW1A 2AA", address: "10 Downing Street" }] });
+  const res = await submit({
+    properties: [{ uprn: "100023336956" }, { postcode: "SW1A 2AA", address: "10 Downing Street" }],
+  });
   expect(res.status).toBe(202);
   expectRateHeaders(res);
   expect(res.body.job_id).toMatch(/^bulk_[a-z0-9]+$/);
@@ -30,8 +36,16 @@ test("202: job_id, processing, total_properties, estimated_completion, results_u
   const results = await call(res.body.results_url);
   expect(results.status).toBe(200);
   expect(results.body).toMatchObject({
-    job_id: res.body.job_id, status: "completed", total_properties: 2, processed_properties: 2,
-    checks: [...CHECK_NAMES], page: 1, per_page: 1000, total_pages: 1, next_page_url: null, error: null,
+    job_id: res.body.job_id,
+    status: "completed",
+    total_properties: 2,
+    processed_properties: 2,
+    checks: [...CHECK_NAMES],
+    page: 1,
+    per_page: 1000,
+    total_pages: 1,
+    next_page_url: null,
+    error: null,
   });
   expect(results.body.completed_at).toMatch(/Z$/);
   expect(results.body.created_at).toMatch(/Z$/);
@@ -49,7 +63,11 @@ test("plan caps: professional 1,000, enterprise 10,000; beyond is 413 batch_too_
   expect(error.details).toEqual({ max_batch_size: 1000, plan: "professional", submitted: 1001 });
   expect((await submit({ properties: uprns(10_000) })).status).toBe(202);
   const tooMany = await submit({ properties: uprns(10_001) });
-  expect(expectError(tooMany, 413, "batch_too_large").details).toEqual({ max_batch_size: 10_000, plan: "enterprise", submitted: 10_001 });
+  expect(expectError(tooMany, 413, "batch_too_large").details).toEqual({
+    max_batch_size: 10_000,
+    plan: "enterprise",
+    submitted: 10_001,
+  });
 });
 
 test("invalid or unknown elements become error items, not a failed request", async () => {
@@ -71,14 +89,25 @@ test("invalid or unknown elements become error items, not a failed request", asy
   const items = (await call(res.body.results_url)).body.results;
   expect(items.map((i: { index: number }) => i.index)).toEqual(properties.map((_, i) => i));
   expect(items.map((i: { input: unknown }) => i.input)).toEqual(properties);
-  const codes = items.map((i: { status: string; error?: { code: string } }) => (i.status === "completed" ? "ok" : i.error!.code));
+  const codes = items.map((i: { status: string; error?: { code: string } }) =>
+    i.status === "completed" ? "ok" : i.error!.code,
+  );
   expect(codes).toEqual([
-    "ok", "invalid_uprn", "invalid_postcode", "property_not_found", "property_not_found",
-    "invalid_request", "invalid_request", "invalid_request", "ambiguous_property", "ok",
+    "ok",
+    "invalid_uprn",
+    "invalid_postcode",
+    "property_not_found",
+    "property_not_found",
+    "invalid_request",
+    "invalid_request",
+    "invalid_request",
+    "ambiguous_property",
+    "ok",
   ]);
   expect(items[0].result.uprn).toBe(ex.shortUprn.property.uprn);
   expect(items[8].error.details.candidates.length).toBe(ex.sharedPostcode.properties.length);
-  for (const item of items.filter((i: { status: string }) => i.status === "error")) expect(typeof item.error.message).toBe("string");
+  for (const item of items.filter((i: { status: string }) => i.status === "error"))
+    expect(typeof item.error.message).toBe("string");
 });
 
 test("a checks subset: results hold only those, scored over them", async () => {
@@ -108,7 +137,7 @@ test("pagination: 2,500 properties are 3 pages of 1,000 linked by next_page_url"
   const properties = uprns(2500);
   const job = await submit({ properties });
   let url: string | null = job.body.results_url;
-  const pages: any[] = [];  
+  const pages: any[] = [];
   while (url) {
     const res = await call(url);
     expect(res.status).toBe(200);
@@ -116,7 +145,9 @@ test("pagination: 2,500 properties are 3 pages of 1,000 linked by next_page_url"
     url = res.body.next_page_url;
   }
   expect(pages.map((p) => [p.page, p.per_page, p.total_pages, p.results.length])).toEqual([
-    [1, 1000, 3, 1000], [2, 1000, 3, 1000], [3, 1000, 3, 500],
+    [1, 1000, 3, 1000],
+    [2, 1000, 3, 1000],
+    [3, 1000, 3, 500],
   ]);
   expect(pages[0].next_page_url).toBe(`/api/check/bulk/${job.body.job_id}/results?page=2&per_page=1000`);
   expect(pages[2].next_page_url).toBeNull();
@@ -219,8 +250,13 @@ describe("callback", () => {
       const expected = createHmac("sha256", "test-secret").update(`${ts}.${body}`).digest("hex");
       expect(headers["x-compliance-signature"]).toBe(`sha256=${expected}`);
       expect(JSON.parse(body)).toEqual({
-        event: "bulk.completed", job_id: job.body.job_id, status: "completed", total_properties: 20,
-        processed_properties: 20, completed_at: expect.stringMatching(/Z$/), results_url: job.body.results_url,
+        event: "bulk.completed",
+        job_id: job.body.job_id,
+        status: "completed",
+        total_properties: 20,
+        processed_properties: 20,
+        completed_at: expect.stringMatching(/Z$/),
+        results_url: job.body.results_url,
       });
       const results = (await hooked.call(job.body.results_url)).body;
       expect(results.status).toBe("completed");
@@ -235,7 +271,9 @@ describe("callback", () => {
     await waitFor(() => received.length > 0);
     expect(received).toHaveLength(1);
     const { headers, body } = received[0];
-    const sig = createHmac("sha256", "sandbox-webhook-secret").update(`${headers["x-compliance-timestamp"]}.${body}`).digest("hex");
+    const sig = createHmac("sha256", "sandbox-webhook-secret")
+      .update(`${headers["x-compliance-timestamp"]}.${body}`)
+      .digest("hex");
     expect(headers["x-compliance-signature"]).toBe(`sha256=${sig}`);
     expect(JSON.parse(body).job_id).toBe(job.body.job_id);
   });

@@ -43,7 +43,12 @@ describe("GET /api/check", () => {
 
   test("by postcode: with or without the space, any case", async () => {
     const { postcode, property } = ex().singlePropertyPostcode;
-    for (const form of [postcode, postcode.replace(" ", ""), postcode.toLowerCase(), postcode.toLowerCase().replace(" ", "")]) {
+    for (const form of [
+      postcode,
+      postcode.replace(" ", ""),
+      postcode.toLowerCase(),
+      postcode.toLowerCase().replace(" ", ""),
+    ]) {
       const res = await call("/api/check" + q({ postcode: form }));
       expect(res.status).toBe(200);
       expect(res.body.uprn).toBe(property.uprn);
@@ -76,13 +81,19 @@ describe("GET /api/check", () => {
     const amb = ex().ambiguousAddress;
     const res2 = await call("/api/check" + q({ postcode: amb.postcode, address: amb.address }));
     const error2 = expectError(res2, 409, "ambiguous_property");
-    expect(error2.details.candidates.map((c: { uprn: string }) => c.uprn).sort()).toEqual(amb.matches.map((p) => p.uprn).sort());
+    expect(error2.details.candidates.map((c: { uprn: string }) => c.uprn).sort()).toEqual(
+      amb.matches.map((p) => p.uprn).sort(),
+    );
   });
 
   test("404 property_not_found for an unknown UPRN, postcode or address", async () => {
     expectError(await call("/api/check" + q({ uprn: ex().unknownUprn })), 404, "property_not_found");
     expectError(await call("/api/check" + q({ postcode: ex().unknownPostcode })), 404, "property_not_found");
-    expectError(await call("/api/check" + q({ postcode: "SW1A 2AA", address: "11 Downing Street" })), 404, "property_not_found");
+    expectError(
+      await call("/api/check" + q({ postcode: "SW1A 2AA", address: "11 Downing Street" })),
+      404,
+      "property_not_found",
+    );
   });
 
   test("400s: neither field, a bad UPRN, a bad postcode", async () => {
@@ -106,7 +117,14 @@ describe("GET /api/addresses", () => {
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(properties.length);
       expect(res.body.results.map((r: { uprn: string }) => r.uprn)).toEqual(properties.map((p) => p.uprn));
-      expect(Object.keys(res.body.results[0]).sort()).toEqual(["address", "address_line_1", "address_line_2", "postcode", "town", "uprn"]);
+      expect(Object.keys(res.body.results[0]).sort()).toEqual([
+        "address",
+        "address_line_1",
+        "address_line_2",
+        "postcode",
+        "town",
+        "uprn",
+      ]);
       expect(res.body.results[0].postcode).toBe(postcode);
     }
   });
@@ -114,14 +132,28 @@ describe("GET /api/addresses", () => {
   test("by free text: every word must occur, case-insensitive, commas ignored", async () => {
     const res = await call("/api/addresses" + q({ query: "downing street, LONDON" }));
     expect(res.status).toBe(200);
-    expect(res.body.results[0]).toMatchObject({ uprn: "100023336956", address_line_1: "10 Downing Street", town: "London" });
+    expect(res.body.results[0]).toMatchObject({
+      uprn: "100023336956",
+      address_line_1: "10 Downing Street",
+      town: "London",
+    });
     const target = ex().sharedPostcode.properties[0];
     const res2 = await call("/api/addresses" + q({ query: `${target.address_line_1} ${target.postcode}` }));
     expect(res2.body.results.map((r: { uprn: string }) => r.uprn)).toContain(target.uprn);
   });
 
   test("& # + quotes and non-ASCII are handled safely", async () => {
-    for (const query of ["Smith & Sons", "#12", "C++ Road", "Flat 3 + 4", "\"quoted\" 'single'", "ß 你好 🏠", "%", "\\", "&&&"]) {
+    for (const query of [
+      "Smith & Sons",
+      "#12",
+      "C++ Road",
+      "Flat 3 + 4",
+      "\"quoted\" 'single'",
+      "ß 你好 🏠",
+      "%",
+      "\\",
+      "&&&",
+    ]) {
       const res = await call("/api/addresses" + q({ query }));
       expect(res.status).toBe(200);
       expect(Array.isArray(res.body.results)).toBe(true);
@@ -172,7 +204,8 @@ describe("address matching is by whole words", () => {
         if (!sa) continue;
         for (const b of list) {
           const sb2 = split(b.address_line_1);
-          if (sb2 && sb2[2] === sa[2] && sb2[1] !== sa[1] && sb2[1].endsWith(sa[1])) out.push({ postcode, short: a.address_line_1, long: b.address_line_1 });
+          if (sb2 && sb2[2] === sa[2] && sb2[1] !== sa[1] && sb2[1].endsWith(sa[1]))
+            out.push({ postcode, short: a.address_line_1, long: b.address_line_1 });
         }
       }
       if (out.length >= 5) break;
@@ -204,7 +237,10 @@ describe("address matching is by whole words", () => {
   test("free text ignores accents: Glyndwr finds Glyndŵr", async () => {
     const accented = sb.dataset().properties.find((p) => /[^\x00-\x7f]/.test(p.address));
     if (!accented) throw new Error("the register has no address with an accent to test");
-    const plainWords = accented.address.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[ ,]+/);
+    const plainWords = accented.address
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .split(/[ ,]+/);
     const word = plainWords.find((w, i) => w !== accented.address.split(/[ ,]+/)[i])!;
     const res = await call("/api/addresses" + q({ query: word, limit: "100" }));
     expect(res.status).toBe(200);

@@ -10,16 +10,27 @@ const KEY = { authorization: "Bearer sandbox-professional", connection: "close" 
 test("set, move and reset the day over HTTP; answers change exactly where a date crossed a threshold", async () => {
   const sb = await startSandbox({ port: 0, today: "2027-01-31" });
   try {
-    const json = async (path: string, init?: RequestInit) => (await fetch(`${sb.url}${path}`, { ...init, headers: { ...KEY, "content-type": "application/json", ...(init?.headers ?? {}) } })).json();
+    const json = async (path: string, init?: RequestInit) =>
+      (
+        await fetch(`${sb.url}${path}`, {
+          ...init,
+          headers: { ...KEY, "content-type": "application/json", ...(init?.headers ?? {}) },
+        })
+      ).json();
     expect(await json("/__sandbox/clock")).toEqual({ today: "2027-01-31", anchor: "2027-01-31" });
     const anchor = buildDatasetFor(new Date("2027-01-31T12:00:00Z"));
     expect(sb.dataset().properties.map((p) => p.uprn)).toEqual(anchor.properties.map((p) => p.uprn));
 
     // A gas certificate due in 20 days: a warning today, a fail 60 days on, its expiry unchanged.
-    const gas = anchor.properties.find((p) => p.facts.gas_safety === "certificate" && daysUntil(anchor, p.checks.gas_safety.expiry!) === 20)!;
+    const gas = anchor.properties.find(
+      (p) => p.facts.gas_safety === "certificate" && daysUntil(anchor, p.checks.gas_safety.expiry!) === 20,
+    )!;
     const before = await json(`/v1/api/check?uprn=${gas.uprn}`);
     expect(before.checks.gas_safety).toMatchObject({ status: "warning", expiry: gas.checks.gas_safety.expiry });
-    expect(await json("/__sandbox/clock", { method: "POST", body: JSON.stringify({ advance_days: 60 }) })).toEqual({ today: "2027-04-01", anchor: "2027-01-31" });
+    expect(await json("/__sandbox/clock", { method: "POST", body: JSON.stringify({ advance_days: 60 }) })).toEqual({
+      today: "2027-04-01",
+      anchor: "2027-01-31",
+    });
     const after = await json(`/v1/api/check?uprn=${gas.uprn}`);
     expect(after.checks.gas_safety).toEqual({ ...before.checks.gas_safety, status: "fail" });
 
@@ -34,7 +45,8 @@ test("set, move and reset the day over HTTP; answers change exactly where a date
       for (const check of ["epc", "gas_safety", "eicr", "licensing", "deposit_protection"] as const) {
         const a = p.checks[check] as { status: string; expiry?: string | null };
         const b = q.checks[check] as { status: string; expiry?: string | null };
-        if ((b.expiry ?? null) !== (a.expiry ?? null)) expiryMoved.push(`${p.uprn} ${check}: ${a.expiry} -> ${b.expiry}`);
+        if ((b.expiry ?? null) !== (a.expiry ?? null))
+          expiryMoved.push(`${p.uprn} ${check}: ${a.expiry} -> ${b.expiry}`);
         if (a.status === b.status) continue;
         changed++;
         const d = daysUntil(moved, b.expiry!);
@@ -46,7 +58,9 @@ test("set, move and reset the day over HTTP; answers change exactly where a date
     expect(wrongStatus).toEqual([]);
     expect(changed).toBeGreaterThan(1000);
 
-    expect(await json("/__sandbox/clock", { method: "POST", body: JSON.stringify({ today: "31/01/2027" }) })).toMatchObject({ error: { code: "invalid_request" } });
+    expect(
+      await json("/__sandbox/clock", { method: "POST", body: JSON.stringify({ today: "31/01/2027" }) }),
+    ).toMatchObject({ error: { code: "invalid_request" } });
     expect(await json("/__sandbox/clock", { method: "DELETE" })).toEqual({ today: "2027-01-31", anchor: "2027-01-31" });
     expect((await json(`/v1/api/check?uprn=${gas.uprn}`)).checks.gas_safety.status).toBe("warning");
   } finally {

@@ -21,7 +21,9 @@ function countries(ds: Dataset): Record<string, { properties: number; postcodes:
     o.properties++;
     o.postcodes.add(p.postcode);
   }
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { properties: v.properties, postcodes: v.postcodes.size }]));
+  return Object.fromEntries(
+    Object.entries(out).map(([k, v]) => [k, { properties: v.properties, postcodes: v.postcodes.size }]),
+  );
 }
 
 const ds = buildDatasetFor(FIXED);
@@ -35,19 +37,30 @@ test("the counts are sandbox/README.md's Countries table", () => {
   });
 });
 
-test.each(["Wales", "Scotland"])("%s has every case its own rules treat: deposits unprotected, EICRs missing, unsatisfactory and dated, EPCs rated F-G and D-E", (country) => {
-  const here = ds.properties.filter((p) => place(p) === country);
-  const count = (f: (p: Property) => boolean) => here.filter(f).length;
-  expect({
-    depositUnprotected: count((p) => p.checks.deposit_protection.status === "fail") > 10,
-    eicrMissing: count((p) => p.facts.eicr === "missing") > 10,
-    eicrUnsatisfactory: count((p) => p.facts.eicr === "unsatisfactory") > 10,
-    eicrDated: count((p) => p.checks.eicr.status !== "not_required" && p.checks.eicr.expiry !== null) > 10,
-    epcFG: count((p) => p.checks.epc.rating === "F" || p.checks.epc.rating === "G") > 10,
-    epcDE: count((p) => p.checks.epc.rating === "D" || p.checks.epc.rating === "E") > 10,
-    hmoLicence: count((p) => /HMO/.test(p.checks.licensing.scheme ?? "")) > 10,
-  }).toEqual({ depositUnprotected: true, eicrMissing: true, eicrUnsatisfactory: true, eicrDated: true, epcFG: true, epcDE: true, hmoLicence: true });
-});
+test.each(["Wales", "Scotland"])(
+  "%s has every case its own rules treat: deposits unprotected, EICRs missing, unsatisfactory and dated, EPCs rated F-G and D-E",
+  (country) => {
+    const here = ds.properties.filter((p) => place(p) === country);
+    const count = (f: (p: Property) => boolean) => here.filter(f).length;
+    expect({
+      depositUnprotected: count((p) => p.checks.deposit_protection.status === "fail") > 10,
+      eicrMissing: count((p) => p.facts.eicr === "missing") > 10,
+      eicrUnsatisfactory: count((p) => p.facts.eicr === "unsatisfactory") > 10,
+      eicrDated: count((p) => p.checks.eicr.status !== "not_required" && p.checks.eicr.expiry !== null) > 10,
+      epcFG: count((p) => p.checks.epc.rating === "F" || p.checks.epc.rating === "G") > 10,
+      epcDE: count((p) => p.checks.epc.rating === "D" || p.checks.epc.rating === "E") > 10,
+      hmoLicence: count((p) => /HMO/.test(p.checks.licensing.scheme ?? "")) > 10,
+    }).toEqual({
+      depositUnprotected: true,
+      eicrMissing: true,
+      eicrUnsatisfactory: true,
+      eicrDated: true,
+      epcFG: true,
+      epcDE: true,
+      hmoLicence: true,
+    });
+  },
+);
 
 test("Northern Ireland's properties are there to show the out-of-scope message", () => {
   const ni = ds.properties.find((p) => place(p) === "Northern Ireland");

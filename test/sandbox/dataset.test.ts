@@ -1,8 +1,17 @@
 /** The register covers every case the add-ins must render, and is the same for every build of a day. */
 import { isValid } from "postcode";
 import {
-  CHECK_NAMES, CHECK_STATUSES, DEPOSIT_SCHEMES, EPC_RATINGS, WARNING_WINDOW_DAYS,
-  buildDatasetFor, checkResultFor, daysUntil, findExamples, getDataset, scoreChecks,
+  CHECK_NAMES,
+  CHECK_STATUSES,
+  DEPOSIT_SCHEMES,
+  EPC_RATINGS,
+  WARNING_WINDOW_DAYS,
+  buildDatasetFor,
+  checkResultFor,
+  daysUntil,
+  findExamples,
+  getDataset,
+  scoreChecks,
 } from "../../sandbox/dataset";
 
 const today = new Date();
@@ -17,7 +26,9 @@ test("at least 20,000 properties, unique UPRNs, several per postcode, all postco
   expect(sizes[Math.floor(sizes.length / 2)]).toBeGreaterThanOrEqual(5);
   expect(sizes[sizes.length - 1]).toBeLessThanOrEqual(30);
   expect(new Set([...ds.byPostcode.keys()].map((pc) => pc.split(" ")[0])).size).toBeGreaterThanOrEqual(40);
-  const duplicated = [...ds.byPostcode.values()].filter((list) => new Set(list.map((p) => p.address_line_1)).size !== list.length);
+  const duplicated = [...ds.byPostcode.values()].filter(
+    (list) => new Set(list.map((p) => p.address_line_1)).size !== list.length,
+  );
   expect(duplicated).toEqual([]);
 });
 
@@ -46,7 +57,8 @@ test("EPC: ratings A-G, F/G fail, expired fails, within 90 days warns", () => {
     const epc = p.checks.epc;
     if (epc.status === "not_required") return epc.rating !== null || epc.expiry !== null;
     const days = daysUntil(ds, epc.expiry as string);
-    const expected = epc.rating === "F" || epc.rating === "G" || days < 0 ? "fail" : days <= WARNING_WINDOW_DAYS ? "warning" : "pass";
+    const expected =
+      epc.rating === "F" || epc.rating === "G" || days < 0 ? "fail" : days <= WARNING_WINDOW_DAYS ? "warning" : "pass";
     return epc.status !== expected;
   });
   expect(wrong).toEqual([]);
@@ -62,7 +74,11 @@ test("EPC: ratings A-G, F/G fail, expired fails, within 90 days warns", () => {
 
 test("gas, EICR, licensing and deposit cases carry the documented fields", () => {
   expect(ex.gasNoSupply.checks.gas_safety).toEqual({ status: "not_required", last_certificate: null, expiry: null });
-  expect(ex.eicrMissing.checks.eicr).toMatchObject({ status: "fail", expiry: null, detail: "No EICR on record for this property." });
+  expect(ex.eicrMissing.checks.eicr).toMatchObject({
+    status: "fail",
+    expiry: null,
+    detail: "No EICR on record for this property.",
+  });
   expect(ex.eicrUnsatisfactory.checks.eicr.status).toBe("fail");
   expect(ex.eicrUnsatisfactory.checks.eicr.detail).toMatch(/Unsatisfactory/);
   expect(ex.eicrSatisfactory.checks.eicr).toMatchObject({ status: "pass", detail: null });
@@ -72,19 +88,28 @@ test("gas, EICR, licensing and deposit cases carry the documented fields", () =>
   expect(ex.licensing.additionalHmo.checks.licensing.scheme).toBe("Additional HMO licence");
   expect(ex.licensing.mandatoryHmo.checks.licensing.scheme).toBe("Mandatory HMO licence");
   expect(ds.properties.some((p) => p.checks.licensing.scheme === "Selective licence (Newham)")).toBe(true);
-  for (const s of DEPOSIT_SCHEMES) expect(ex.deposit[s].checks.deposit_protection).toMatchObject({ status: "pass", scheme: s });
-  expect(ex.deposit.unprotected.checks.deposit_protection).toEqual({ status: "fail", scheme: null, protected_date: null });
+  for (const s of DEPOSIT_SCHEMES)
+    expect(ex.deposit[s].checks.deposit_protection).toMatchObject({ status: "pass", scheme: s });
+  expect(ex.deposit.unprotected.checks.deposit_protection).toEqual({
+    status: "fail",
+    scheme: null,
+    protected_date: null,
+  });
   expect(ex.deposit.noDeposit.checks.deposit_protection.status).toBe("not_required");
   const oddGas = ds.properties.filter((p) => {
     const gas = p.checks.gas_safety;
-    return gas.expiry && gas.last_certificate && daysUntil(ds, gas.expiry) - daysUntil(ds, gas.last_certificate) !== 365;
+    return (
+      gas.expiry && gas.last_certificate && daysUntil(ds, gas.expiry) - daysUntil(ds, gas.last_certificate) !== 365
+    );
   });
   expect(oddGas).toEqual([]);
 });
 
 test("an unsatisfactory EICR's remedial date is the last of the 28 days starting with the inspection (SI 2020/312 reg 3(4))", () => {
   const dayMs = (iso: string) => Date.parse(iso + "T00:00:00Z");
-  const unsatisfactory = ds.properties.map((p) => p.checks.eicr).filter((e) => e.status === "fail" && /Unsatisfactory/.test(e.detail ?? ""));
+  const unsatisfactory = ds.properties
+    .map((p) => p.checks.eicr)
+    .filter((e) => e.status === "fail" && /Unsatisfactory/.test(e.detail ?? ""));
   expect(unsatisfactory.length).toBeGreaterThan(50);
   for (const e of unsatisfactory) {
     // The register dates an inspection by its report's expiry, 5 x 365 days on.
@@ -103,8 +128,14 @@ test("score 0-100 from the statuses present; risk follows score and fails", () =
   });
   expect(badScores).toEqual([]);
   expect([...seen].sort()).toEqual(["high", "low", "medium"]);
-  expect(scoreChecks({ epc: { status: "pass", rating: "B", expiry: "2030-01-01" } })).toEqual({ score: 100, risk: "low" });
-  expect(scoreChecks({ epc: { status: "fail", rating: "G", expiry: "2030-01-01" } })).toEqual({ score: 0, risk: "high" });
+  expect(scoreChecks({ epc: { status: "pass", rating: "B", expiry: "2030-01-01" } })).toEqual({
+    score: 100,
+    risk: "low",
+  });
+  expect(scoreChecks({ epc: { status: "fail", rating: "G", expiry: "2030-01-01" } })).toEqual({
+    score: 0,
+    risk: "high",
+  });
   const sub = checkResultFor(ex.byCheckStatus.epc.fail, ["epc"]);
   expect(Object.keys(sub.checks)).toEqual(["epc"]);
   expect(sub.compliance_score).toBe(0);
@@ -125,6 +156,7 @@ test("deterministic across two builds of the same day; dates move with the day",
   expect(JSON.stringify(a.properties)).toBe(JSON.stringify(b.properties));
   const tomorrow = buildDatasetFor(new Date(today.getTime() + 86_400_000));
   expect(tomorrow.properties.map((p) => p.uprn)).toEqual(a.properties.map((p) => p.uprn));
-  expect(daysUntil(tomorrow, tomorrow.properties[5].checks.epc.expiry ?? tomorrow.today))
-    .toBe(daysUntil(a, a.properties[5].checks.epc.expiry ?? a.today));
+  expect(daysUntil(tomorrow, tomorrow.properties[5].checks.epc.expiry ?? tomorrow.today)).toBe(
+    daysUntil(a, a.properties[5].checks.epc.expiry ?? a.today),
+  );
 });

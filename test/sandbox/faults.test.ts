@@ -11,7 +11,11 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const CHECK = "/api/check?uprn=100023336956";
-const uprns = (n: number) => sb.dataset().properties.slice(0, n).map((p) => ({ uprn: p.uprn }));
+const uprns = (n: number) =>
+  sb
+    .dataset()
+    .properties.slice(0, n)
+    .map((p) => ({ uprn: p.uprn }));
 const addFaults = (rules: unknown[]) => call("/__sandbox/faults", { key: null, body: { rules } });
 
 test("latency delays the response by latency_ms, then answers normally; count limits the hits", async () => {
@@ -112,15 +116,20 @@ test("a failed job's callback is bulk.failed; a stalled job sends none", async (
   const received: string[] = [];
   const server = http.createServer((req, res) => {
     let b = "";
-    req.on("data", (c) => (b += c)).on("end", () => {
-      received.push(b);
-      res.end();
-    });
+    req
+      .on("data", (c) => (b += c))
+      .on("end", () => {
+        received.push(b);
+        res.end();
+      });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   try {
-    sb.setFaults([{ kind: "job_stall", count: 1 }, { kind: "job_fail", count: 1 }]);
+    sb.setFaults([
+      { kind: "job_stall", count: 1 },
+      { kind: "job_fail", count: 1 },
+    ]);
     await call("/api/check/bulk", { body: { properties: uprns(4), callback_url: hook } });
     const failed = await call("/api/check/bulk", { body: { properties: uprns(4), callback_url: hook } });
     const end = Date.now() + 3000;
@@ -128,7 +137,10 @@ test("a failed job's callback is bulk.failed; a stalled job sends none", async (
     await new Promise((r) => setTimeout(r, 200));
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0])).toMatchObject({
-      event: "bulk.failed", job_id: failed.body.job_id, status: "failed", processed_properties: 2,
+      event: "bulk.failed",
+      job_id: failed.body.job_id,
+      status: "failed",
+      processed_properties: 2,
       error: { code: "job_failed" },
     });
   } finally {
@@ -137,14 +149,22 @@ test("a failed job's callback is bulk.failed; a stalled job sends none", async (
 });
 
 test("faults over HTTP: add, list, validate; reset clears them", async () => {
-  const added = await addFaults([{ kind: "error_500", route: "addresses", count: 3 }, { kind: "latency", latency_ms: 10 }]);
+  const added = await addFaults([
+    { kind: "error_500", route: "addresses", count: 3 },
+    { kind: "latency", latency_ms: 10 },
+  ]);
   expect(added.status).toBe(200);
   expect(added.body.rules).toEqual([
     { kind: "error_500", route: "addresses", count: 3 },
     { kind: "latency", route: "any", latency_ms: 10 },
   ]);
   expect((await call("/__sandbox/faults", { key: null })).body.rules).toHaveLength(2);
-  for (const rules of [[{ kind: "explode" }], [{ kind: "error_500", route: "nowhere" }], [{ kind: "error_500", count: 0 }], "x"]) {
+  for (const rules of [
+    [{ kind: "explode" }],
+    [{ kind: "error_500", route: "nowhere" }],
+    [{ kind: "error_500", count: 0 }],
+    "x",
+  ]) {
     expectError(await addFaults(rules as unknown[]), 400, "invalid_request");
   }
   expect((await call("/__sandbox/reset", { key: null, method: "POST" })).body).toEqual({ ok: true });

@@ -29,7 +29,9 @@ test.each(["SIGTERM", "SIGINT"] as const)("serves, then exits 0 on %s", async (s
   const { child, baseUrl, output } = launch();
   try {
     const base = await baseUrl;
-    const res = await fetch(`${base}/api/check?uprn=100023336956`, { headers: { Authorization: "Bearer sandbox-professional" } });
+    const res = await fetch(`${base}/api/check?uprn=100023336956`, {
+      headers: { Authorization: "Bearer sandbox-professional" },
+    });
     expect(res.status).toBe(200);
     for (const key of ["sandbox-professional", "sandbox-enterprise", "sandbox-no-api"]) expect(output()).toContain(key);
     const done = exited(child);

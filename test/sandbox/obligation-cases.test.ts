@@ -6,8 +6,14 @@
  * no code with core). The counts are sandbox/README.md's "Obligation cases" table: change both together.
  */
 import {
-  DATED_CHECKS, DUE_BUCKETS, buildDatasetFor, daysUntil, findExamples,
-  type Dataset, type DueBucket, type Property,
+  DATED_CHECKS,
+  DUE_BUCKETS,
+  buildDatasetFor,
+  daysUntil,
+  findExamples,
+  type Dataset,
+  type DueBucket,
+  type Property,
 } from "../../sandbox/dataset";
 import { startSandbox } from "../../sandbox/app";
 
@@ -28,8 +34,12 @@ function obligationCases(ds: Dataset): Record<string, number> {
   out["EPC rated D or E"] = count((p) => p.checks.epc.rating === "D" || p.checks.epc.rating === "E");
   out["EICR unsatisfactory"] = count((p) => p.facts.eicr === "unsatisfactory" && p.checks.eicr.status === "fail");
   out["EICR missing"] = count((p) => p.facts.eicr === "missing" && p.checks.eicr.status === "fail");
-  out["gas certificate missing"] = count((p) => p.facts.gas_safety === "missing" && p.checks.gas_safety.status === "fail");
-  out["deposit unprotected"] = count((p) => p.facts.deposit === "unprotected" && p.checks.deposit_protection.status === "fail");
+  out["gas certificate missing"] = count(
+    (p) => p.facts.gas_safety === "missing" && p.checks.gas_safety.status === "fail",
+  );
+  out["deposit unprotected"] = count(
+    (p) => p.facts.deposit === "unprotected" && p.checks.deposit_protection.status === "fail",
+  );
   out["licence needed, none held"] = count((p) => p.checks.licensing.status === "fail");
   return out;
 }
@@ -42,7 +52,9 @@ describe.each(DAYS)("when today is %s", (now) => {
   const cases = obligationCases(ds);
 
   test("every obligation case has at least one property", () => {
-    const missing = Object.entries(cases).filter(([, n]) => n < 1).map(([name]) => name);
+    const missing = Object.entries(cases)
+      .filter(([, n]) => n < 1)
+      .map(([name]) => name);
     expect(missing).toEqual([]);
     // Under 7 days is the rarest dated case: still dozens of properties for each check.
     for (const check of DATED_CHECKS) expect(cases[`${check} within7`]).toBeGreaterThan(20);
@@ -60,7 +72,11 @@ describe.each(DAYS)("when today is %s", (now) => {
         if (check === "epc") expect(["F", "G"]).not.toContain(p.checks.epc.rating);
         if (check === "eicr") expect(p.facts.eicr).toBe("satisfactory");
         // Passed means a fail; due within 60 days is inside the service's 90-day warning window.
-        expect({ check, bucket, status: c.status }).toEqual({ check, bucket, status: bucket === "overdue" ? "fail" : "warning" });
+        expect({ check, bucket, status: c.status }).toEqual({
+          check,
+          bucket,
+          status: bucket === "overdue" ? "fail" : "warning",
+        });
       }
     }
   });
@@ -72,10 +88,22 @@ describe.each(DAYS)("when today is %s", (now) => {
 
 test("the counts are sandbox/README.md's table", () => {
   expect(obligationCases(buildDatasetFor(new Date(FIXED)))).toEqual({
-    "gas_safety overdue": 1186, "gas_safety within7": 213, "gas_safety within30": 638, "gas_safety within60": 839,
-    "eicr overdue": 1200, "eicr within7": 212, "eicr within30": 635, "eicr within60": 867,
-    "epc overdue": 1400, "epc within7": 277, "epc within30": 765, "epc within60": 1028,
-    "licensing overdue": 421, "licensing within7": 67, "licensing within30": 223, "licensing within60": 300,
+    "gas_safety overdue": 1186,
+    "gas_safety within7": 213,
+    "gas_safety within30": 638,
+    "gas_safety within60": 839,
+    "eicr overdue": 1200,
+    "eicr within7": 212,
+    "eicr within30": 635,
+    "eicr within60": 867,
+    "epc overdue": 1400,
+    "epc within7": 277,
+    "epc within30": 765,
+    "epc within60": 1028,
+    "licensing overdue": 421,
+    "licensing within7": 67,
+    "licensing within30": 223,
+    "licensing within60": 300,
     "EPC rated F or G": 1995,
     "EPC rated D or E": 9347,
     "EICR unsatisfactory": 1026,
@@ -103,7 +131,10 @@ test("GET /__sandbox/examples names the same due-date examples, and the service'
     });
     const answer = (await check.json()) as { checks: Record<string, { status: string; expiry?: string }> };
     const days = daysUntil(sb.dataset(), answer.checks.gas_safety.expiry!);
-    expect({ status: answer.checks.gas_safety.status, inWeek: days >= 0 && days <= 7 }).toEqual({ status: "warning", inWeek: true });
+    expect({ status: answer.checks.gas_safety.status, inWeek: days >= 0 && days <= 7 }).toEqual({
+      status: "warning",
+      inWeek: true,
+    });
   } finally {
     sb.app.server.closeAllConnections();
     await sb.close();

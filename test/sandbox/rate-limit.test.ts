@@ -31,7 +31,10 @@ test("professional: 60 requests a minute, then 429 rate_limited with Retry-After
 describe("with a controllable clock and small limits", () => {
   let t = Date.UTC(2026, 10, 22, 9, 0, 0);
   const setup = () =>
-    start({ now: () => new Date(t), limits: { professional: { perMinute: 3, perDay: 5 }, enterprise: { perMinute: 4, perDay: 100 } } });
+    start({
+      now: () => new Date(t),
+      limits: { professional: { perMinute: 3, perDay: 5 }, enterprise: { perMinute: 4, perDay: 100 } },
+    });
 
   test("the minute window resets 60 s after its first request; the day window does not", async () => {
     const { sb, call } = await setup();
@@ -88,12 +91,14 @@ describe("with a controllable clock and small limits", () => {
       const burst = async () => Promise.all(Array.from({ length: 8 }, () => call(CHECK, { key: PRO })));
       const minute = await burst();
       expect(minute.filter((r) => r.status === 200)).toHaveLength(3);
-      for (const r of minute.filter((r) => r.status !== 200)) expect(expectError(r, 429, "rate_limited").details.scope).toBe("minute");
+      for (const r of minute.filter((r) => r.status !== 200))
+        expect(expectError(r, 429, "rate_limited").details.scope).toBe("minute");
       t += 60_000;
       // The five refused requests were not counted: two more reach the day's 5.
       const day = await burst();
       expect(day.filter((r) => r.status === 200)).toHaveLength(2);
-      for (const r of day.filter((r) => r.status !== 200)) expect(expectError(r, 429, "rate_limited").details.scope).toBe("day");
+      for (const r of day.filter((r) => r.status !== 200))
+        expect(expectError(r, 429, "rate_limited").details.scope).toBe("day");
       const badUrl = await call("/api/check/bulk/%ZZ/results", { key: PRO });
       expect(expectError(badUrl, 429, "rate_limited").details.scope).toBe("day");
       expect(badUrl.headers.get("x-ratelimit-limit")).toBe("5");

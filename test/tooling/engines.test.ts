@@ -21,7 +21,11 @@ function installed(dir: string, out: { name: string; version: string; node?: str
     const file = path.join(at, "package.json");
     if (!fs.existsSync(file)) continue;
     const j = JSON.parse(fs.readFileSync(file, "utf8"));
-    out.push({ name: j.name, version: j.version, node: typeof j.engines?.node === "string" ? j.engines.node : undefined });
+    out.push({
+      name: j.name,
+      version: j.version,
+      node: typeof j.engines?.node === "string" ? j.engines.node : undefined,
+    });
     installed(path.join(at, "node_modules"), out);
   }
   return out;
@@ -37,6 +41,8 @@ test("every installed package accepts that Node", () => {
   const min = semver.minVersion(pkg.engines.node)!.version;
   const all = installed(path.join(ROOT, "node_modules"));
   expect(all.length).toBeGreaterThan(300);
-  const refusing = all.filter((p) => p.node && semver.validRange(p.node) && !semver.satisfies(min, p.node)).map((p) => `${p.name}@${p.version} wants node ${p.node}`);
+  const refusing = all
+    .filter((p) => p.node && semver.validRange(p.node) && !semver.satisfies(min, p.node))
+    .map((p) => `${p.name}@${p.version} wants node ${p.node}`);
   expect(refusing).toEqual([]);
 });

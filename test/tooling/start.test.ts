@@ -21,7 +21,9 @@ afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
 function listen(host: string): Promise<net.Server & { port: number }> {
   return new Promise((resolve) => {
     const server = net.createServer();
-    server.listen({ port: 0, host }, () => resolve(Object.assign(server, { port: (server.address() as net.AddressInfo).port })));
+    server.listen({ port: 0, host }, () =>
+      resolve(Object.assign(server, { port: (server.address() as net.AddressInfo).port })),
+    );
   });
 }
 const freePort = async () => {
@@ -33,7 +35,10 @@ const freePort = async () => {
 function runStart(env: Record<string, string>): Promise<{ code: number | null; out: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts/start.js")], { cwd: ROOT, env: { ...process.env, HOME: home, USERPROFILE: home, ...env } });
+    const child = spawn(process.execPath, [path.join(ROOT, "scripts/start.js")], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: home, USERPROFILE: home, ...env },
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -48,29 +53,42 @@ function runStart(env: Record<string, string>): Promise<{ code: number | null; o
 test.each([
   ["the dev server's port", "DEV_SERVER_PORT", "localhost"],
   ["the sandbox's port", "SANDBOX_PORT", "127.0.0.1"],
-])("%s taken: npm start fails within 10 s, naming the port and the variables to change", async (_name, variable, host) => {
-  if (fs.existsSync(path.join(ROOT, ".start-state.json"))) return console.warn("skipped: an `npm start` of this checkout is running");
-  const busy = await listen(host);
-  try {
-    const other = await freePort();
-    const env = variable === "DEV_SERVER_PORT" ? { DEV_SERVER_PORT: String(busy.port), SANDBOX_PORT: String(other) } : { DEV_SERVER_PORT: String(other), SANDBOX_PORT: String(busy.port) };
-    const r = await runStart(env);
-    expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(10_000);
-    expect(r.out).toContain(`port ${busy.port} is already in use`);
-    expect(r.out).toContain("npm stop");
-    expect(r.out).toMatch(/DEV_SERVER_PORT=\d+ SANDBOX_PORT=\d+ npm start/);
-    // Nothing was started or left behind.
-    expect(fs.existsSync(path.join(ROOT, ".start-state.json"))).toBe(false);
-  } finally {
-    await new Promise((r) => busy.close(r));
-  }
-});
+])(
+  "%s taken: npm start fails within 10 s, naming the port and the variables to change",
+  async (_name, variable, host) => {
+    if (fs.existsSync(path.join(ROOT, ".start-state.json")))
+      return console.warn("skipped: an `npm start` of this checkout is running");
+    const busy = await listen(host);
+    try {
+      const other = await freePort();
+      const env =
+        variable === "DEV_SERVER_PORT"
+          ? { DEV_SERVER_PORT: String(busy.port), SANDBOX_PORT: String(other) }
+          : { DEV_SERVER_PORT: String(other), SANDBOX_PORT: String(busy.port) };
+      const r = await runStart(env);
+      expect(r.code).toBe(1);
+      expect(r.ms).toBeLessThan(10_000);
+      expect(r.out).toContain(`port ${busy.port} is already in use`);
+      expect(r.out).toContain("npm stop");
+      expect(r.out).toMatch(/DEV_SERVER_PORT=\d+ SANDBOX_PORT=\d+ npm start/);
+      // Nothing was started or left behind.
+      expect(fs.existsSync(path.join(ROOT, ".start-state.json"))).toBe(false);
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
+  },
+);
 
 async function writeCerts(validityDays: number): Promise<string> {
   const dir = path.join(home, ".office-addin-dev-certs");
   fs.mkdirSync(dir, { recursive: true });
-  const ca = await mkcert.createCA({ organization: "Old CA", countryCode: "GB", state: "London", locality: "London", validity: validityDays + 1 });
+  const ca = await mkcert.createCA({
+    organization: "Old CA",
+    countryCode: "GB",
+    state: "London",
+    locality: "London",
+    validity: validityDays + 1,
+  });
   const cert = await mkcert.createCert({ domains: ["localhost"], validity: validityDays, ca });
   fs.writeFileSync(path.join(dir, "ca.crt"), ca.cert);
   fs.writeFileSync(path.join(dir, "localhost.crt"), cert.cert);
@@ -79,11 +97,18 @@ async function writeCerts(validityDays: number): Promise<string> {
 }
 
 function ensure(): { out: string; result: { renewed: boolean; daysLeft?: number } } {
-  const r = spawnSync(process.execPath, ["-e", "require('./scripts/dev-certs').ensureCertificates().then((r) => console.log('RESULT ' + JSON.stringify({ renewed: r.renewed, daysLeft: r.daysLeft })))"], {
-    cwd: ROOT,
-    env: { ...process.env, HOME: home, USERPROFILE: home },
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      "-e",
+      "require('./scripts/dev-certs').ensureCertificates().then((r) => console.log('RESULT ' + JSON.stringify({ renewed: r.renewed, daysLeft: r.daysLeft })))",
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, HOME: home, USERPROFILE: home },
+      encoding: "utf8",
+    },
+  );
   const line = r.stdout.split("\n").find((l) => l.startsWith("RESULT "));
   if (!line) throw new Error(`no result: ${r.stdout} ${r.stderr}`);
   return { out: r.stdout, result: JSON.parse(line.slice(7)) };
@@ -113,7 +138,12 @@ test("a certificate valid for 30 days is kept as it is", async () => {
 
 test("npm start's certificate lines: one message on a first run, where the CA is, its end date and how to trust it; every run says it again", () => {
   const script = `require('./scripts/dev-certs').ensureCertificates().then((r) => console.log(require('./scripts/dev-certs').certificateNotice(r.defaults, r.made)))`;
-  const once = () => spawnSync(process.execPath, ["-e", script], { cwd: ROOT, env: { ...process.env, HOME: home, USERPROFILE: home }, encoding: "utf8" }).stdout;
+  const once = () =>
+    spawnSync(process.execPath, ["-e", script], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: home, USERPROFILE: home },
+      encoding: "utf8",
+    }).stdout;
   const first = once();
   const ca = path.join(home, ".office-addin-dev-certs", "ca.crt");
   const until = new Date(validTo(ca)).toISOString().slice(0, 10);
@@ -130,11 +160,14 @@ test("npm start's certificate lines: one message on a first run, where the CA is
   expect(second).toContain(`valid until ${until}`);
   expect(second).toMatch(/stays trusted until it is remade/);
   // The section the message names exists.
-  expect(fs.readFileSync(path.join(ROOT, "docs/excel.md"), "utf8")).toMatch(/^## Trusting the development certificate$/m);
+  expect(fs.readFileSync(path.join(ROOT, "docs/excel.md"), "utf8")).toMatch(
+    /^## Trusting the development certificate$/m,
+  );
 });
 
 test("a program listening only on IPv6 [::1] at the dev server's port is found too", async () => {
-  if (fs.existsSync(path.join(ROOT, ".start-state.json"))) return console.warn("skipped: an `npm start` of this checkout is running");
+  if (fs.existsSync(path.join(ROOT, ".start-state.json")))
+    return console.warn("skipped: an `npm start` of this checkout is running");
   const busy = await listen("::1").catch(() => null);
   if (!busy) return console.warn("skipped: this machine has no IPv6 loopback");
   try {
@@ -149,7 +182,12 @@ test("a program listening only on IPv6 [::1] at the dev server's port is found t
 test("the sandbox alone: SANDBOX_PORT (npm start's name) sets its port; a taken port says what to do; / and /v1 say what they are", async () => {
   const busy = await listen("127.0.0.1");
   try {
-    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "sandbox/main.ts")], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: String(busy.port) }, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "sandbox/main.ts")], {
+      cwd: ROOT,
+      env: { ...process.env, SANDBOX_PORT: String(busy.port) },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`port ${busy.port} is already in use`);
     expect(r.stderr).toMatch(/SANDBOX_PORT=3101 npm run sandbox/);
@@ -158,7 +196,10 @@ test("the sandbox alone: SANDBOX_PORT (npm start's name) sets its port; a taken 
     await new Promise((r) => busy.close(r));
   }
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "sandbox/main.ts")], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: String(port) } });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "sandbox/main.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, SANDBOX_PORT: String(port) },
+  });
   try {
     let out = "";
     await new Promise<void>((resolve, reject) => {
@@ -171,7 +212,11 @@ test("the sandbox alone: SANDBOX_PORT (npm start's name) sets its port; a taken 
     expect(out).toContain(`http://127.0.0.1:${port}/v1`);
     const base = await fetch(`http://127.0.0.1:${port}/v1`);
     expect(base.status).toBe(200);
-    expect(await base.json()).toMatchObject({ service: expect.stringMatching(/sandbox/), base_url: "/v1", sandbox_keys: expect.arrayContaining(["sandbox-professional"]) });
+    expect(await base.json()).toMatchObject({
+      service: expect.stringMatching(/sandbox/),
+      base_url: "/v1",
+      sandbox_keys: expect.arrayContaining(["sandbox-professional"]),
+    });
     const home = await fetch(`http://127.0.0.1:${port}/`);
     expect(home.status).toBe(200);
     expect(home.headers.get("content-type")).toMatch(/text\/html/);

@@ -26,10 +26,14 @@ export function ensureExcelBuild(): string {
     fs.statSync(path.join(ROOT, "manifest.xml")).mtimeMs,
   );
   if (!fs.existsSync(marker) || fs.statSync(marker).mtimeMs < sources) {
-    execFileSync(process.execPath, [require.resolve("webpack-cli/bin/cli.js"), "--mode", "production", "--env", "target=excel"], {
-      cwd: ROOT,
-      stdio: "pipe",
-    });
+    execFileSync(
+      process.execPath,
+      [require.resolve("webpack-cli/bin/cli.js"), "--mode", "production", "--env", "target=excel"],
+      {
+        cwd: ROOT,
+        stdio: "pipe",
+      },
+    );
   }
   return DIST;
 }

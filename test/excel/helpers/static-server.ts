@@ -17,7 +17,10 @@ const TYPES: Record<string, string> = {
 };
 
 /** `mounts` adds folders under a path, as the dev server does: { "office-js": node_modules/@microsoft/office-js/dist }. */
-export async function serveStatic(root: string, mounts: Record<string, string> = {}): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveStatic(
+  root: string,
+  mounts: Record<string, string> = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     let rel = decodeURIComponent((req.url ?? "/").split("?")[0]).replace(/^\/+/, "") || "taskpane.html";
     let base = root;

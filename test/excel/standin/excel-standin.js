@@ -34,12 +34,14 @@
     // Whole columns ("A:C") and whole rows ("5:20"), as Excel names a column or row selection.
     const cols = /^\$?([A-Za-z]+):\$?([A-Za-z]+)$/.exec(local);
     if (cols) {
-      const a = colIndex(cols[1]), b = colIndex(cols[2]);
+      const a = colIndex(cols[1]),
+        b = colIndex(cols[2]);
       return { sheet, r: 0, c: Math.min(a, b), rows: MAX_ROWS, cols: Math.abs(b - a) + 1 };
     }
     const rowsOnly = /^\$?(\d+):\$?(\d+)$/.exec(local);
     if (rowsOnly) {
-      const a = Number(rowsOnly[1]) - 1, b = Number(rowsOnly[2]) - 1;
+      const a = Number(rowsOnly[1]) - 1,
+        b = Number(rowsOnly[2]) - 1;
       return { sheet, r: Math.min(a, b), c: 0, rows: Math.abs(b - a) + 1, cols: MAX_COLS };
     }
     const parts = local.split(":");
@@ -50,7 +52,13 @@
     };
     const a = cell(parts[0]);
     const b = parts[1] ? cell(parts[1]) : a;
-    return { sheet, r: Math.min(a.r, b.r), c: Math.min(a.c, b.c), rows: Math.abs(b.r - a.r) + 1, cols: Math.abs(b.c - a.c) + 1 };
+    return {
+      sheet,
+      r: Math.min(a.r, b.r),
+      c: Math.min(a.c, b.c),
+      rows: Math.abs(b.r - a.r) + 1,
+      cols: Math.abs(b.c - a.c) + 1,
+    };
   }
   function isBlank(cell) {
     return !cell || cell.value === "" || cell.value === null || cell.value === undefined;
@@ -105,7 +113,12 @@
     state.tableSeq = 0;
     if (opts.restore) {
       const r = typeof opts.restore === "string" ? JSON.parse(opts.restore) : opts.restore;
-      for (const t of r.tables || []) state.tables.push({ ...t, filters: new Map((t.filters || []).map(([k, v]) => [k, new Set(v)])), hiddenByFilter: new Set(t.hiddenByFilter || []) });
+      for (const t of r.tables || [])
+        state.tables.push({
+          ...t,
+          filters: new Map((t.filters || []).map(([k, v]) => [k, new Set(v)])),
+          hiddenByFilter: new Set(t.hiddenByFilter || []),
+        });
       state.tableSeq = state.tables.reduce((m, t) => Math.max(m, t.id), 0);
     }
     const cellText = (cell) => (isBlank(cell) ? "" : String(cell.value));
@@ -117,8 +130,10 @@
       const k = String(key).toLowerCase();
       return state.tables.find((t) => t.name.toLowerCase() === k || String(t.id) === String(key));
     }
-    const overlaps = (t, box) => box.r < t.r + t.rows && t.r < box.r + box.rows && box.c < t.c + t.cols && t.c < box.c + box.cols;
-    const inside = (t, box) => t.r >= box.r && t.c >= box.c && t.r + t.rows <= box.r + box.rows && t.c + t.cols <= box.c + box.cols;
+    const overlaps = (t, box) =>
+      box.r < t.r + t.rows && t.r < box.r + box.rows && box.c < t.c + t.cols && t.c < box.c + box.cols;
+    const inside = (t, box) =>
+      t.r >= box.r && t.c >= box.c && t.r + t.rows <= box.r + box.rows && t.c + t.cols <= box.c + box.cols;
     /** Range.getTables: the tables a range overlaps (or holds whole), top to bottom, then left to right. */
     function tablesOver(sheet, box, fullyContained) {
       return state.tables
@@ -127,7 +142,8 @@
     }
     /** Why a table name is refused (Excel: starts with a letter, _ or \, no spaces, not a cell address, unique), or "". */
     function tableNameProblem(name, self) {
-      if (!/^[A-Za-z_\\][A-Za-z0-9_.\\]*$/.test(name) || /^[A-Za-z]{1,3}\d+$/.test(name) || /^[RrCc]$/.test(name)) return `InvalidArgument: "${name}" is not a valid table name`;
+      if (!/^[A-Za-z_\\][A-Za-z0-9_.\\]*$/.test(name) || /^[A-Za-z]{1,3}\d+$/.test(name) || /^[RrCc]$/.test(name))
+        return `InvalidArgument: "${name}" is not a valid table name`;
       const other = findTable(name);
       if (other && other !== self) return `InvalidArgument: a table named ${name} already exists`;
       return "";
@@ -136,7 +152,17 @@
       const seq = state.tableSeq + 1;
       let n = seq;
       while (findTable("Table" + n)) n++;
-      return { id: seq, name: "Table" + n, sheet, r: box.r, c: box.c, rows: Math.max(2, box.rows), cols: box.cols, filters: new Map(), hiddenByFilter: new Set() };
+      return {
+        id: seq,
+        name: "Table" + n,
+        sheet,
+        r: box.r,
+        c: box.c,
+        rows: Math.max(2, box.rows),
+        cols: box.cols,
+        filters: new Map(),
+        hiddenByFilter: new Set(),
+      };
     }
     function placeTable(t) {
       state.tableSeq = Math.max(state.tableSeq, t.id);
@@ -189,22 +215,37 @@
      */
     function addTableColumn(t, index, values, name) {
       const at = index === null || index === undefined ? t.cols : index;
-      if (at < 0 || at > t.cols) throw new Error(`InvalidArgument: column index ${index} is outside the table ${t.name}`);
+      if (at < 0 || at > t.cols)
+        throw new Error(`InvalidArgument: column index ${index} is outside the table ${t.name}`);
       for (const o of state.tables) {
         if (o === t || o.sheet !== t.sheet || o.c + o.cols <= t.c + at) continue;
         const rowsOverlap = o.r < t.r + t.rows && t.r < o.r + o.rows;
         if (!rowsOverlap) continue;
-        if (o.r < t.r || o.r + o.rows > t.r + t.rows) throw new Error(`InvalidOperation: inserting a column into ${t.name} would shift part of the table ${o.name}`);
+        if (o.r < t.r || o.r + o.rows > t.r + t.rows)
+          throw new Error(
+            `InvalidOperation: inserting a column into ${t.name} would shift part of the table ${o.name}`,
+          );
       }
       shiftRight(t.sheet, t.r, t.rows, t.c + at, 1);
-      for (const o of state.tables) if (o !== t && o.sheet === t.sheet && o.c >= t.c + at && o.r >= t.r && o.r + o.rows <= t.r + t.rows) o.c++;
+      for (const o of state.tables)
+        if (o !== t && o.sheet === t.sheet && o.c >= t.c + at && o.r >= t.r && o.r + o.rows <= t.r + t.rows) o.c++;
       t.filters = new Map([...t.filters].map(([j, v]) => [j >= at ? j + 1 : j, v]));
       t.cols++;
       const body = values ? (values.length === t.rows ? values.slice(1) : values) : null;
-      if (body && body.length !== t.rows - 1) throw new Error(`InvalidArgument: ${values.length} values for a table of ${t.rows - 1} data rows`);
-      const header = name !== undefined && name !== null ? String(name) : values && values.length === t.rows ? String(values[0][0]) : "";
+      if (body && body.length !== t.rows - 1)
+        throw new Error(`InvalidArgument: ${values.length} values for a table of ${t.rows - 1} data rows`);
+      const header =
+        name !== undefined && name !== null
+          ? String(name)
+          : values && values.length === t.rows
+            ? String(values[0][0])
+            : "";
       let h = header || "Column" + t.cols;
-      const taken = new Set(tableHeaders(t).filter((_x, j) => j !== at).map((x) => x.toLowerCase()));
+      const taken = new Set(
+        tableHeaders(t)
+          .filter((_x, j) => j !== at)
+          .map((x) => x.toLowerCase()),
+      );
       for (let n = 2; taken.has(h.toLowerCase()); n++) h = (header || "Column") + n;
       writeValue(ensureCell(t.sheet, t.r, t.c + at), h);
       if (body) body.forEach((row, i) => writeValue(ensureCell(t.sheet, t.r + 1 + i, t.c + at), row[0]));
@@ -229,21 +270,30 @@
       const cells = sheetCells(t.sheet);
       const snap = rows.map((r) => Array.from({ length: t.cols }, (_, j) => cells.get(r + "," + (t.c + j))));
       const rank = (cell) => (isBlank(cell) ? 2 : typeof cell.value === "number" ? 0 : 1);
-      const order = snap.map((_x, i) => i).sort((a, b) => {
-        for (const f of fields) {
-          const x = snap[a][f.key], y = snap[b][f.key];
-          const ra = rank(x), rb = rank(y);
-          if (ra === 2 || rb === 2) {
-            if (ra !== rb) return ra - rb;
-            continue;
+      const order = snap
+        .map((_x, i) => i)
+        .sort((a, b) => {
+          for (const f of fields) {
+            const x = snap[a][f.key],
+              y = snap[b][f.key];
+            const ra = rank(x),
+              rb = rank(y);
+            if (ra === 2 || rb === 2) {
+              if (ra !== rb) return ra - rb;
+              continue;
+            }
+            const asc = f.ascending === false ? -1 : 1;
+            if (ra !== rb) return (ra - rb) * asc;
+            const cmp =
+              ra === 0
+                ? x.value - y.value
+                : String(x.value).localeCompare(String(y.value), undefined, {
+                    sensitivity: f.matchCase ? "variant" : "base",
+                  });
+            if (cmp) return cmp * asc;
           }
-          const asc = f.ascending === false ? -1 : 1;
-          if (ra !== rb) return (ra - rb) * asc;
-          const cmp = ra === 0 ? x.value - y.value : String(x.value).localeCompare(String(y.value), undefined, { sensitivity: f.matchCase ? "variant" : "base" });
-          if (cmp) return cmp * asc;
-        }
-        return a - b;
-      });
+          return a - b;
+        });
       rows.forEach((r, i) => {
         snap[order[i]].forEach((cell, j) => {
           const k = r + "," + (t.c + j);
@@ -258,17 +308,21 @@
      * it, within its rows, makes that column the table's (named from its header cell, or Column<n>).
      */
     function expandTablesFor(sheet) {
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const t of state.tables) {
           if (t.sheet !== sheet) continue;
-          const below = Array.from({ length: t.cols }, (_, j) => cellAt(sheet, t.r + t.rows, t.c + j)).some((cell) => !isBlank(cell));
+          const below = Array.from({ length: t.cols }, (_, j) => cellAt(sheet, t.r + t.rows, t.c + j)).some(
+            (cell) => !isBlank(cell),
+          );
           const clear = (box) => !state.tables.some((o) => o !== t && o.sheet === sheet && overlaps(o, box));
           if (below && clear({ r: t.r + t.rows, c: t.c, rows: 1, cols: t.cols })) {
             t.rows++;
             grew = true;
           }
-          const right = Array.from({ length: t.rows }, (_, i) => cellAt(sheet, t.r + i, t.c + t.cols)).some((cell) => !isBlank(cell));
+          const right = Array.from({ length: t.rows }, (_, i) => cellAt(sheet, t.r + i, t.c + t.cols)).some(
+            (cell) => !isBlank(cell),
+          );
           if (right && clear({ r: t.r, c: t.c + t.cols, rows: t.rows, cols: 1 })) {
             t.cols++;
             const head = ensureCell(sheet, t.r, t.c + t.cols - 1);
@@ -290,7 +344,15 @@
       const cells = sheetCells(sheet);
       let cell = cells.get(r + "," + c);
       if (!cell) {
-        cell = { value: "", formula: null, numberFormat: "General", fill: null, font: null, bold: false, prefixed: false };
+        cell = {
+          value: "",
+          formula: null,
+          numberFormat: "General",
+          fill: null,
+          font: null,
+          bold: false,
+          prefixed: false,
+        };
         cells.set(r + "," + c, cell);
       }
       return cell;
@@ -328,11 +390,17 @@
 
     /** Bounding box of the used cells of a sheet. */
     function usedBox(sheet) {
-      let r0 = Infinity, c0 = Infinity, r1 = -1, c1 = -1;
+      let r0 = Infinity,
+        c0 = Infinity,
+        r1 = -1,
+        c1 = -1;
       for (const [k, cell] of sheetCells(sheet)) {
         if (isBlank(cell)) continue;
         const [r, c] = k.split(",").map(Number);
-        r0 = Math.min(r0, r); c0 = Math.min(c0, c); r1 = Math.max(r1, r); c1 = Math.max(c1, c);
+        r0 = Math.min(r0, r);
+        c0 = Math.min(c0, c);
+        r1 = Math.max(r1, r);
+        c1 = Math.max(c1, c);
       }
       return r1 < 0 ? null : { r: r0, c: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
     }
@@ -342,15 +410,21 @@
      * used cells rather than the box's border, so a 20,000-row table takes one pass instead of 20,000 border scans.
      */
     function currentRegion(sheet, box) {
-      let r0 = box.r, c0 = box.c, r1 = box.r + box.rows - 1, c1 = box.c + box.cols - 1;
+      let r0 = box.r,
+        c0 = box.c,
+        r1 = box.r + box.rows - 1,
+        c1 = box.c + box.cols - 1;
       const used = [];
       for (const [k, cell] of sheetCells(sheet)) if (!isBlank(cell)) used.push(k.split(",").map(Number));
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const [rr, cc] of used) {
           const near = rr >= r0 - 1 && rr <= r1 + 1 && cc >= c0 - 1 && cc <= c1 + 1;
           if (!near || (rr >= r0 && rr <= r1 && cc >= c0 && cc <= c1)) continue;
-          r0 = Math.min(r0, rr); r1 = Math.max(r1, rr); c0 = Math.min(c0, cc); c1 = Math.max(c1, cc);
+          r0 = Math.min(r0, rr);
+          r1 = Math.max(r1, rr);
+          c0 = Math.min(c0, cc);
+          c1 = Math.max(c1, cc);
           grew = true;
         }
       }
@@ -378,7 +452,8 @@
         obj.__loaded = obj.__loaded || new Set();
         obj.__pending = obj.__pending || new Set();
         obj.load = function (names) {
-          const list = typeof names === "string" ? names.split(",").map((s) => s.trim()) : Array.isArray(names) ? names : props;
+          const list =
+            typeof names === "string" ? names.split(",").map((s) => s.trim()) : Array.isArray(names) ? names : props;
           for (const n of list) obj.__pending.add(n);
           loads.push(obj);
           return obj;
@@ -406,17 +481,43 @@
       function chartObject(sheet, entry) {
         return {
           isNullObject: false,
-          load() { return this; },
-          set name(v) { charge(v); apply(() => (entry.name = v)); },
-          get name() { return entry.name; },
-          title: { set text(v) { charge(v); apply(() => (entry.title = v)); } },
-          legend: { set position(v) { apply(() => (entry.legend = v)); } },
-          setPosition(start, end) { charge(start); apply(() => (entry.position = [start, end])); },
+          load() {
+            return this;
+          },
+          set name(v) {
+            charge(v);
+            apply(() => (entry.name = v));
+          },
+          get name() {
+            return entry.name;
+          },
+          title: {
+            set text(v) {
+              charge(v);
+              apply(() => (entry.title = v));
+            },
+          },
+          legend: {
+            set position(v) {
+              apply(() => (entry.legend = v));
+            },
+          },
+          setPosition(start, end) {
+            charge(start);
+            apply(() => (entry.position = [start, end]));
+          },
           setData(source, seriesBy) {
             charge(source.__get_address());
             apply(() => Object.assign(entry, { source: source.__get_address(), seriesBy: seriesBy || "Auto" }));
           },
-          delete() { apply(() => state.charts.set(sheet, chartsOf(sheet).filter((x) => x !== entry))); },
+          delete() {
+            apply(() =>
+              state.charts.set(
+                sheet,
+                chartsOf(sheet).filter((x) => x !== entry),
+              ),
+            );
+          },
         };
       }
 
@@ -452,13 +553,15 @@
         };
         Object.defineProperty(coll, "items", {
           get() {
-            if (!coll.__loaded.has("items")) throw new Error("PropertyNotLoaded: items was read before load() and sync()");
+            if (!coll.__loaded.has("items"))
+              throw new Error("PropertyNotLoaded: items was read before load() and sync()");
             return items();
           },
         });
         Object.defineProperty(coll, "count", {
           get() {
-            if (!coll.__loaded.has("count")) throw new Error("PropertyNotLoaded: count was read before load() and sync()");
+            if (!coll.__loaded.has("count"))
+              throw new Error("PropertyNotLoaded: count was read before load() and sync()");
             return list().length;
           },
         });
@@ -492,10 +595,11 @@
                 applyFilters(t);
               });
             },
-            clear: () => apply(() => {
-              t.filters.delete(at());
-              applyFilters(t);
-            }),
+            clear: () =>
+              apply(() => {
+                t.filters.delete(at());
+                applyFilters(t);
+              }),
           },
         };
         return loadable(col, ["name", "index", "id"]);
@@ -510,16 +614,29 @@
             apply(() => (added.index = addTableColumn(t, index, values, name)));
             return tableColumnObject(t, () => added.index);
           },
-          getItem: (key) => (typeof key === "number" ? tableColumnObject(t, key - 1) : byName(key) >= 0 ? tableColumnObject(t, byName(key)) : missing(`column ${key} of table ${t.name}`)),
+          getItem: (key) =>
+            typeof key === "number"
+              ? tableColumnObject(t, key - 1)
+              : byName(key) >= 0
+                ? tableColumnObject(t, byName(key))
+                : missing(`column ${key} of table ${t.name}`),
           getItemOrNullObject: (key) => (byName(key) >= 0 ? tableColumnObject(t, byName(key)) : nullObject()),
           getItemAt: (i) => tableColumnObject(t, i),
         });
-        const rows = collection(() => Array.from({ length: t.rows - 1 }, (_x, i) => loadable({ __get_index: () => i, getRange: () => range(t.sheet, t.r + 1 + i, t.c, 1, t.cols) }, ["index"])), {
-          add: (index, values) => {
-            charge(values || []);
-            apply(() => addTableRows(t, index, values));
+        const rows = collection(
+          () =>
+            Array.from({ length: t.rows - 1 }, (_x, i) =>
+              loadable({ __get_index: () => i, getRange: () => range(t.sheet, t.r + 1 + i, t.c, 1, t.cols) }, [
+                "index",
+              ]),
+            ),
+          {
+            add: (index, values) => {
+              charge(values || []);
+              apply(() => addTableRows(t, index, values));
+            },
           },
-        });
+        );
         const table = {
           isNullObject: false,
           __get_name: () => t.name,
@@ -542,7 +659,10 @@
             apply: (fields, matchCase) => {
               charge(fields);
               apply(() => {
-                sortTable(t, fields.map((f) => ({ ...f, matchCase })));
+                sortTable(
+                  t,
+                  fields.map((f) => ({ ...f, matchCase })),
+                );
                 applyFilters(t);
               });
             },
@@ -550,21 +670,24 @@
           autoFilter: {
             apply: (_range, columnIndex, criteria) => {
               charge([columnIndex, criteria]);
-              if (!criteria || criteria.filterOn !== "Values") throw new Error("stand-in: only Values filters are modelled");
+              if (!criteria || criteria.filterOn !== "Values")
+                throw new Error("stand-in: only Values filters are modelled");
               apply(() => {
                 t.filters.set(columnIndex, new Set(criteria.values.map((v) => String(v))));
                 applyFilters(t);
               });
             },
-            clearCriteria: () => apply(() => {
+            clearCriteria: () =>
+              apply(() => {
+                t.filters.clear();
+                applyFilters(t);
+              }),
+          },
+          clearFilters: () =>
+            apply(() => {
               t.filters.clear();
               applyFilters(t);
             }),
-          },
-          clearFilters: () => apply(() => {
-            t.filters.clear();
-            applyFilters(t);
-          }),
           reapplyFilters: () => apply(() => applyFilters(t)),
         };
         return loadable(table, ["name", "id", "showHeaders", "showTotals"]);
@@ -577,9 +700,13 @@
             const text = typeof address === "string" ? address : address.__get_address();
             const a = parseAddress(text);
             const on = a.sheet || sheet || state.activeSheet;
-            if (!hasHeaders) throw new Error("stand-in: tables.add(address, false) is not modelled (Excel inserts a header row above the cells)");
+            if (!hasHeaders)
+              throw new Error(
+                "stand-in: tables.add(address, false) is not modelled (Excel inserts a header row above the cells)",
+              );
             const t = newTable(on, a);
-            if (state.tables.some((o) => o.sheet === on && overlaps(o, t))) pendingError = new Error(`InvalidArgument: a table cannot overlap another table (${text})`);
+            if (state.tables.some((o) => o.sheet === on && overlaps(o, t)))
+              pendingError = new Error(`InvalidArgument: a table cannot overlap another table (${text})`);
             charge(text);
             apply(() => placeTable(t));
             return tableObject(t);
@@ -607,7 +734,10 @@
             return range(name, a.r, a.c, a.rows, a.cols);
           },
           freezePanes: {
-            freezeRows: (n) => { charge(n); apply(() => state.frozenRows.set(name, n)); },
+            freezeRows: (n) => {
+              charge(n);
+              apply(() => state.frozenRows.set(name, n));
+            },
           },
           charts: {
             add: (type, source, seriesBy) => {
@@ -632,21 +762,27 @@
             used.isNullObject = false;
             return used;
           },
-          activate: () => { state.activeSheet = name; },
+          activate: () => {
+            state.activeSheet = name;
+          },
         };
         Object.defineProperty(ws, "tables", { get: () => tableCollection(name) });
         return loadable(ws, ["name"]);
       }
 
       function range(sheet, r, c, rows, cols) {
-        const grid = (fn) => Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => fn(cellAt(sheet, r + i, c + j), i, j)));
+        const grid = (fn) =>
+          Array.from({ length: rows }, (_, i) =>
+            Array.from({ length: cols }, (_, j) => fn(cellAt(sheet, r + i, c + j), i, j)),
+          );
         const checkDims = (v, what) => {
           if (!Array.isArray(v) || v.length !== rows || v.some((row) => !Array.isArray(row) || row.length !== cols)) {
             throw new Error(`InvalidArgument: ${what} must be ${rows}x${cols} for ${rg.__get_address()}`);
           }
         };
         const rg = {
-          __get_address: () => `${sheet}!${colLetters(c)}${r + 1}${rows * cols > 1 ? `:${colLetters(c + cols - 1)}${r + rows}` : ""}`,
+          __get_address: () =>
+            `${sheet}!${colLetters(c)}${r + 1}${rows * cols > 1 ? `:${colLetters(c + cols - 1)}${r + rows}` : ""}`,
           __get_rowIndex: () => r,
           __get_columnIndex: () => c,
           __get_rowCount: () => rows,
@@ -655,7 +791,9 @@
           __set_values: (v) => {
             checkDims(v, "values");
             charge(v);
-            apply(() => v.forEach((row, i) => row.forEach((val, j) => writeValue(ensureCell(sheet, r + i, c + j), val))));
+            apply(() =>
+              v.forEach((row, i) => row.forEach((val, j) => writeValue(ensureCell(sheet, r + i, c + j), val))),
+            );
           },
           __get_formulas: () => grid((cell) => (cell && cell.formula ? cell.formula : cell ? cell.value : "")),
           __set_formulas: (v) => {
@@ -703,7 +841,9 @@
           __set_numberFormat: (v) => {
             checkDims(v, "numberFormat");
             charge(v);
-            apply(() => v.forEach((row, i) => row.forEach((f, j) => (ensureCell(sheet, r + i, c + j).numberFormat = f))));
+            apply(() =>
+              v.forEach((row, i) => row.forEach((f, j) => (ensureCell(sheet, r + i, c + j).numberFormat = f))),
+            );
           },
           worksheet: worksheet(sheet),
           format: {
@@ -748,14 +888,18 @@
           getUsedRange() {
             const b = usedBox(sheet);
             if (!b) return range(sheet, r, c, 1, 1);
-            const r0 = Math.max(r, b.r), c0 = Math.max(c, b.c);
-            const r1 = Math.min(r + rows - 1, b.r + b.rows - 1), c1 = Math.min(c + cols - 1, b.c + b.cols - 1);
+            const r0 = Math.max(r, b.r),
+              c0 = Math.max(c, b.c);
+            const r1 = Math.min(r + rows - 1, b.r + b.rows - 1),
+              c1 = Math.min(c + cols - 1, b.c + b.cols - 1);
             return range(sheet, r0, c0, Math.max(1, r1 - r0 + 1), Math.max(1, c1 - c0 + 1));
           },
           getUsedRangeOrNullObject(_valuesOnly) {
             const b = usedBox(sheet);
-            const r0 = b ? Math.max(r, b.r) : 0, c0 = b ? Math.max(c, b.c) : 0;
-            const r1 = b ? Math.min(r + rows - 1, b.r + b.rows - 1) : -1, c1 = b ? Math.min(c + cols - 1, b.c + b.cols - 1) : -1;
+            const r0 = b ? Math.max(r, b.r) : 0,
+              c0 = b ? Math.max(c, b.c) : 0;
+            const r1 = b ? Math.min(r + rows - 1, b.r + b.rows - 1) : -1,
+              c1 = b ? Math.min(c + cols - 1, b.c + b.cols - 1) : -1;
             if (!b || r1 < r0 || c1 < c0) return nullObject();
             const used = range(sheet, r0, c0, r1 - r0 + 1, c1 - c0 + 1);
             used.isNullObject = false;
@@ -801,12 +945,27 @@
           }
           return n;
         };
-        return loadable(rg, ["address", "rowIndex", "columnIndex", "rowCount", "columnCount", "values", "formulas", "numberFormat", "rowHidden"]);
+        return loadable(rg, [
+          "address",
+          "rowIndex",
+          "columnIndex",
+          "rowCount",
+          "columnCount",
+          "values",
+          "formulas",
+          "numberFormat",
+          "rowHidden",
+        ]);
       }
 
       /** What *OrNullObject methods return when there is nothing: isNullObject is true; its other properties must not be read. */
       function nullObject() {
-        return { isNullObject: true, load() { return this; } };
+        return {
+          isNullObject: true,
+          load() {
+            return this;
+          },
+        };
       }
 
       /** workbook.getSelectedRanges(): a RangeAreas with areaCount, address ("Sheet1!A1:A5,Sheet1!C1:C5") and areas.items. */
@@ -818,7 +977,9 @@
           areas: {
             __loaded: false,
             load(names) {
-              const list = (typeof names === "string" ? names.split(",") : names || []).map((n) => n.trim().replace(/^items\//, "")).filter(Boolean);
+              const list = (typeof names === "string" ? names.split(",") : names || [])
+                .map((n) => n.trim().replace(/^items\//, ""))
+                .filter(Boolean);
               for (const b of boxes) b.load(list);
               // items become readable at the next sync, like any loaded property.
               loads.push({ __pending: new Set(["items"]), __loaded: { add: () => (this.__loaded = true) } });
@@ -836,8 +997,17 @@
       ctx.workbook = {
         getSelectedRange: () => {
           // Excel: "If there are multiple ranges selected, this method will throw an error" (at the sync).
-          if (state.areas.length > 1) pendingError = new Error("InvalidSelection: the current selection is invalid for this operation (several areas are selected)");
-          return range(state.activeSheet, state.selection.r, state.selection.c, state.selection.rows, state.selection.cols);
+          if (state.areas.length > 1)
+            pendingError = new Error(
+              "InvalidSelection: the current selection is invalid for this operation (several areas are selected)",
+            );
+          return range(
+            state.activeSheet,
+            state.selection.r,
+            state.selection.c,
+            state.selection.rows,
+            state.selection.cols,
+          );
         },
         getSelectedRanges: () => rangeAreas(),
         get tables() {
@@ -851,7 +1021,8 @@
           },
           getItemOrNullObject: (name) => (state.sheets.has(name) ? worksheet(name) : nullObject()),
           add: (name) => {
-            if (state.sheets.has(name)) pendingError = new Error(`ItemAlreadyExists: a worksheet named ${name} already exists`);
+            if (state.sheets.has(name))
+              pendingError = new Error(`ItemAlreadyExists: a worksheet named ${name} already exists`);
             charge(name);
             apply(() => sheetCells(name));
             return worksheet(name);
@@ -884,7 +1055,9 @@
           pendingError = null;
           // What Office.js reports (OfficeExtension.Error code) while a cell is being edited; nothing queued is applied.
           throw Object.assign(
-            new Error("Excel is in cell-editing mode. Please exit the edit mode by pressing ENTER or TAB or selecting another cell, and then try again."),
+            new Error(
+              "Excel is in cell-editing mode. Please exit the edit mode by pressing ENTER or TAB or selecting another cell, and then try again.",
+            ),
             { code: "InvalidOperationInCellEditMode", name: "RichApi.Error" },
           );
         }
@@ -902,11 +1075,14 @@
         for (const op of ops.splice(0)) op();
         // Excel on the web caps a response at 5 MB too: loading the values of a million-row column fails.
         let responseBytes = 0;
-        for (const obj of loads) if (obj.__pending.has("values") && obj.__responseBytes) responseBytes += obj.__responseBytes();
+        for (const obj of loads)
+          if (obj.__pending.has("values") && obj.__responseBytes) responseBytes += obj.__responseBytes();
         state.stats.maxResponseBytes = Math.max(state.stats.maxResponseBytes, responseBytes);
         if (responseBytes > REQUEST_LIMIT) {
           loads.splice(0);
-          throw new Error(`ResponsePayloadSizeLimitExceeded: about ${responseBytes} bytes of values in one response (Excel on the web allows 5 MB)`);
+          throw new Error(
+            `ResponsePayloadSizeLimitExceeded: about ${responseBytes} bytes of values in one response (Excel on the web allows 5 MB)`,
+          );
         }
         for (const obj of loads.splice(0)) for (const p of obj.__pending) obj.__loaded.add(p);
         await Promise.resolve();
@@ -937,7 +1113,15 @@
         else state.customFunctions[id] = fn;
       },
       Error: CFError,
-      ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!", nullReference: "#NULL!", invalidName: "#NAME?", invalidReference: "#REF!" },
+      ErrorCode: {
+        invalidValue: "#VALUE!",
+        notAvailable: "#N/A",
+        divisionByZero: "#DIV/0!",
+        invalidNumber: "#NUM!",
+        nullReference: "#NULL!",
+        invalidName: "#NAME?",
+        invalidReference: "#REF!",
+      },
     };
 
     const actions = {};
@@ -957,13 +1141,16 @@
           return state.displayLanguage === undefined ? "en-GB" : state.displayLanguage;
         },
         // Every requirement set is supported unless a test lists it in state.unsupportedSets ("ExcelApi 1.16").
-        requirements: { isSetSupported: (name, version) => !(state.unsupportedSets || []).includes(`${name} ${version}`) },
+        requirements: {
+          isSetSupported: (name, version) => !(state.unsupportedSets || []).includes(`${name} ${version}`),
+        },
       },
       actions: { associate: (id, fn) => (actions[id] = fn) },
       StartupBehavior: { load: "Load", none: "None" },
       addin: {
         setStartupBehavior: async (behavior) => {
-          if (behavior !== "Load" && behavior !== "None") throw new Error("InvalidArgument: startup behavior " + behavior);
+          if (behavior !== "Load" && behavior !== "None")
+            throw new Error("InvalidArgument: startup behavior " + behavior);
           state.startupCalls.push(behavior);
           state.startupBehavior = behavior;
         },
@@ -993,10 +1180,12 @@
       /** Put a 2D block of values at an A1 address of a sheet (created if needed); numbers stay numbers. */
       seed(sheet, address, values) {
         const a = parseAddress(address);
-        values.forEach((row, i) => row.forEach((v, j) => {
-          const cell = ensureCell(sheet, a.r + i, a.c + j);
-          cell.value = v;
-        }));
+        values.forEach((row, i) =>
+          row.forEach((v, j) => {
+            const cell = ensureCell(sheet, a.r + i, a.c + j);
+            cell.value = v;
+          }),
+        );
       },
       /** Select a range; "A2:A5,C2:C5" selects several areas, as Ctrl+click does. */
       select(sheet, address) {
@@ -1024,14 +1213,15 @@
           if (before <= t.c) t.c += count;
           else if (before < t.c + t.cols) {
             t.cols += count;
-            for (let j = 0; j < count; j++) writeValue(ensureCell(sheet, t.r, before + j), "Column" + (before - t.c + j + 1));
+            for (let j = 0; j < count; j++)
+              writeValue(ensureCell(sheet, t.r, before + j), "Column" + (before - t.c + j + 1));
           }
         }
       },
       /** Hide (a filter, or Hide Rows) or show rows: `count` rows from the 0-based row `first`. */
       hideRows(sheet, first, count, hide) {
         const set = hiddenSet(sheet);
-        for (let i = 0; i < count; i++) (hide === false ? set.delete(first + i) : set.add(first + i));
+        for (let i = 0; i < count; i++) hide === false ? set.delete(first + i) : set.add(first + i);
       },
       /** Insert whole rows before a 0-based row index, shifting cells (and hidden rows) down, as Insert > Sheet Rows does. */
       insertRows(sheet, before, count) {
@@ -1067,7 +1257,8 @@
         for (const [k, cell] of moved) cells.set(k, cell);
         for (const t of state.tables) {
           if (t.sheet !== sheet) continue;
-          if (first <= t.r && first + count > t.r) throw new Error("stand-in: deleting a table's header row is not modelled");
+          if (first <= t.r && first + count > t.r)
+            throw new Error("stand-in: deleting a table's header row is not modelled");
           if (first + count <= t.r) t.r -= count;
           else if (first < t.r + t.rows) t.rows -= Math.min(count, t.r + t.rows - first);
         }
@@ -1119,7 +1310,15 @@
       },
       /** Every table as it stands: name, sheet, 0-based top-left, size (header row included) and column names. */
       tables() {
-        return state.tables.map((t) => ({ name: t.name, sheet: t.sheet, r: t.r, c: t.c, rows: t.rows, cols: t.cols, headers: tableHeaders(t) }));
+        return state.tables.map((t) => ({
+          name: t.name,
+          sheet: t.sheet,
+          r: t.r,
+          c: t.c,
+          rows: t.rows,
+          cols: t.cols,
+          headers: tableHeaders(t),
+        }));
       },
       /** Rows hidden on a sheet (0-based), by a filter or by hand. */
       hiddenRows(sheet) {
@@ -1130,7 +1329,12 @@
         const a = parseAddress(address);
         const out = { values: [], formulas: [], fills: [], fonts: [], numberFormats: [], prefixed: [] };
         for (let i = 0; i < a.rows; i++) {
-          const v = [], f = [], fi = [], fo = [], nf = [], p = [];
+          const v = [],
+            f = [],
+            fi = [],
+            fo = [],
+            nf = [],
+            p = [];
           for (let j = 0; j < a.cols; j++) {
             const cell = cellAt(sheet, a.r + i, a.c + j);
             v.push(cell ? cell.value : "");
@@ -1140,12 +1344,24 @@
             nf.push(cell ? cell.numberFormat : "General");
             p.push(cell ? cell.prefixed : false);
           }
-          out.values.push(v); out.formulas.push(f); out.fills.push(fi); out.fonts.push(fo); out.numberFormats.push(nf); out.prefixed.push(p);
+          out.values.push(v);
+          out.formulas.push(f);
+          out.fills.push(fi);
+          out.fonts.push(fo);
+          out.numberFormats.push(nf);
+          out.prefixed.push(p);
         }
         return out;
       },
       resetStats() {
-        state.stats = { syncs: 0, requests: 0, maxRequestBytes: 0, maxResponseBytes: 0, totalBytes: 0, calculations: 0 };
+        state.stats = {
+          syncs: 0,
+          requests: 0,
+          maxRequestBytes: 0,
+          maxResponseBytes: 0,
+          totalBytes: 0,
+          calculations: 0,
+        };
       },
       /** The user starts (true) or ends (false) typing in a cell; while on, every sync fails as Excel's does. */
       setCellEditMode(on) {
@@ -1158,7 +1374,11 @@
           sheets: [...state.sheets].map(([name, cells]) => [name, [...cells]]),
           settings: state.savedSettings,
           startupBehavior: state.startupBehavior,
-          tables: state.tables.map((t) => ({ ...t, filters: [...t.filters].map(([k, v]) => [k, [...v]]), hiddenByFilter: [...t.hiddenByFilter] })),
+          tables: state.tables.map((t) => ({
+            ...t,
+            filters: [...t.filters].map(([k, v]) => [k, [...v]]),
+            hiddenByFilter: [...t.hiddenByFilter],
+          })),
         });
       },
       /** Sheet names, in creation order. */

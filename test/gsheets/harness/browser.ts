@@ -55,7 +55,9 @@ export async function openSidebar(browser: Browser, env: GasEnvironment): Promis
     }
   });
   await page.addInitScript(RUN_SHIM);
-  await page.route("https://sidebar.gsheets.test/", (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+  await page.route("https://sidebar.gsheets.test/", (route) =>
+    route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
+  );
   await page.goto("https://sidebar.gsheets.test/");
   return { page, calls };
 }

@@ -16,7 +16,14 @@ export interface CallRecord {
 
 export class CallLog {
   calls: CallRecord[] = [];
-  record(target: CallRecord["target"], method: string, write: boolean, a1?: string, cells?: number, sheet?: string): void {
+  record(
+    target: CallRecord["target"],
+    method: string,
+    write: boolean,
+    a1?: string,
+    cells?: number,
+    sheet?: string,
+  ): void {
     this.calls.push({ target, method, write, a1, cells, sheet });
   }
   mark(): number {
@@ -39,7 +46,10 @@ const colNumber = columnNumber;
  * A1 notation, including Sheets' open-ended forms: whole columns ("A:C", as clicking column letters
  * selects: rows 1 to the sheet's last row) and whole rows ("5:20", columns A to the last column).
  */
-export function parseA1(a1: string, bounds?: { maxRows: number; maxCols: number }): { row: number; col: number; rows: number; cols: number } {
+export function parseA1(
+  a1: string,
+  bounds?: { maxRows: number; maxCols: number },
+): { row: number; col: number; rows: number; cols: number } {
   const s = a1.includes("!") ? a1.slice(a1.lastIndexOf("!") + 1) : a1;
   const wholeCols = /^\$?([A-Z]+):\$?([A-Z]+)$/i.exec(s.trim());
   if (wholeCols && bounds) {
@@ -68,19 +78,45 @@ function rangeList(ranges: FakeRange[]) {
 
 /** Wall-clock fields of an instant in a time zone, as Sheets shows them there. */
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-export function zonedParts(ms: number, timeZone: string): Record<"year" | "month" | "day" | "hour" | "minute" | "second", number> {
+export function zonedParts(
+  ms: number,
+  timeZone: string,
+): Record<"year" | "month" | "day" | "hour" | "minute" | "second", number> {
   if (timeZone === "Etc/UTC" || timeZone === "UTC") {
     const d = new Date(ms);
-    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+    };
   }
   let format = zoneFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    format = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
     zoneFormats.set(timeZone, format);
   }
   const parts = format.formatToParts(new Date(ms));
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: get("hour"),
+    minute: get("minute"),
+    second: get("second"),
+  };
 }
 
 /** "2031-10-27" or "2026-11-22 18:36:06" read as a local time in the zone (what Sheets does with typed dates). */
@@ -113,7 +149,8 @@ function isDate(v: unknown): v is Date {
 /** A number in a date-formatted cell is read back as a Date (local midnight of that day, as Sheets does). */
 let zoneOf: () => string = () => "Etc/UTC";
 function dateFormatted(cell: { value: unknown; format?: string } | undefined): Date | undefined {
-  if (!cell || typeof cell.value !== "number" || !cell.format || !/y/i.test(cell.format) || !/d/i.test(cell.format)) return undefined;
+  if (!cell || typeof cell.value !== "number" || !cell.format || !/y/i.test(cell.format) || !/d/i.test(cell.format))
+    return undefined;
   const day = new Date(Date.UTC(1899, 11, 30) + Math.floor(cell.value) * 86_400_000).toISOString().slice(0, 10);
   return new Date(zonedTimeToUtc(day, zoneOf()));
 }
@@ -203,7 +240,14 @@ export class FakeChartBuilder {
   }
   build(): FakeChart {
     if (!this.type || !this.ranges.length) throw new Error("Exception: A chart needs a type and at least one range.");
-    return new FakeChart(this.from ? this.from.id : `chart-${++chartIds}`, this.type, this.ranges, this.options, this.headers, this.position);
+    return new FakeChart(
+      this.from ? this.from.id : `chart-${++chartIds}`,
+      this.type,
+      this.ranges,
+      this.options,
+      this.headers,
+      this.position,
+    );
   }
 }
 
@@ -251,16 +295,27 @@ export class FakeConditionalFormatRule {
   }
   copy(): FakeRuleBuilder {
     const b = new FakeRuleBuilder();
-    b.state = { ranges: this.ranges.slice(), criteria: { ...this.criteria }, background: this.background, fontColor: this.fontColor };
+    b.state = {
+      ranges: this.ranges.slice(),
+      criteria: { ...this.criteria },
+      background: this.background,
+      fontColor: this.fontColor,
+    };
     return b;
   }
   /** The fill this rule gives a value, or undefined when it does not apply. */
   fillFor(value: unknown): string | null | undefined {
     if (this.criteria.type === BooleanCriteria.TEXT_EQUAL_TO) {
-      return String(value ?? "").toLowerCase() === String(this.criteria.values[0]).toLowerCase() ? this.background : undefined;
+      return String(value ?? "").toLowerCase() === String(this.criteria.values[0]).toLowerCase()
+        ? this.background
+        : undefined;
     }
     if (this.criteria.type === BooleanCriteria.TEXT_CONTAINS) {
-      return String(value ?? "").toLowerCase().includes(String(this.criteria.values[0]).toLowerCase()) ? this.background : undefined;
+      return String(value ?? "")
+        .toLowerCase()
+        .includes(String(this.criteria.values[0]).toLowerCase())
+        ? this.background
+        : undefined;
     }
     return undefined;
   }
@@ -270,7 +325,12 @@ export class FakeConditionalFormatRule {
 }
 
 export class FakeRuleBuilder {
-  state: { ranges: FakeRange[]; criteria: { type: string; values: unknown[] } | null; background: string | null; fontColor: string | null } = {
+  state: {
+    ranges: FakeRange[];
+    criteria: { type: string; values: unknown[] } | null;
+    background: string | null;
+    fontColor: string | null;
+  } = {
     ranges: [],
     criteria: null,
     background: null,
@@ -299,7 +359,12 @@ export class FakeRuleBuilder {
   build(): FakeConditionalFormatRule {
     if (!this.state.criteria) throw new Error("Exception: A conditional format rule needs a condition.");
     if (!this.state.ranges.length) throw new Error("Exception: A conditional format rule needs at least one range.");
-    return new FakeConditionalFormatRule(this.state.ranges, this.state.criteria, this.state.background, this.state.fontColor);
+    return new FakeConditionalFormatRule(
+      this.state.ranges,
+      this.state.criteria,
+      this.state.background,
+      this.state.fontColor,
+    );
   }
 }
 
@@ -316,7 +381,9 @@ export class FakeRange {
   }
   getA1Notation(): string {
     const start = `${columnLetter(this.col)}${this.row}`;
-    return this.rows === 1 && this.cols === 1 ? start : `${start}:${columnLetter(this.col + this.cols - 1)}${this.row + this.rows - 1}`;
+    return this.rows === 1 && this.cols === 1
+      ? start
+      : `${start}:${columnLetter(this.col + this.cols - 1)}${this.row + this.rows - 1}`;
   }
   getRow() {
     return this.row;
@@ -340,7 +407,8 @@ export class FakeRange {
     return this.sheet;
   }
   getCell(r: number, c: number): FakeRange {
-    if (r < 1 || c < 1 || r > this.rows || c > this.cols) throw new Error("Exception: The coordinates of the range are outside the dimensions of the range.");
+    if (r < 1 || c < 1 || r > this.rows || c > this.cols)
+      throw new Error("Exception: The coordinates of the range are outside the dimensions of the range.");
     return new FakeRange(this.sheet, this.row + r - 1, this.col + c - 1, 1, 1);
   }
   getValues(): unknown[][] {
@@ -349,7 +417,9 @@ export class FakeRange {
   }
   getDisplayValues(): string[][] {
     this.rec("getDisplayValues", false, this.rows * this.cols);
-    return this.sheet.readBlock(this.row, this.col, this.rows, this.cols).map((r) => r.map((v) => (isDate(v) ? v.toISOString().slice(0, 10) : String(v))));
+    return this.sheet
+      .readBlock(this.row, this.col, this.rows, this.cols)
+      .map((r) => r.map((v) => (isDate(v) ? v.toISOString().slice(0, 10) : String(v))));
   }
   getFormulas(): string[][] {
     this.rec("getFormulas", false, this.rows * this.cols);
@@ -363,11 +433,15 @@ export class FakeRange {
     this.rec("setValues", true, this.rows * this.cols);
     if (this.sheet.writeError) throw new Error(this.sheet.writeError);
     if (!Array.isArray(values) || values.length !== this.rows) {
-      throw new Error(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${values?.length} but the range has ${this.rows}.`);
+      throw new Error(
+        `Exception: The number of rows in the data does not match the number of rows in the range. The data has ${values?.length} but the range has ${this.rows}.`,
+      );
     }
     values.forEach((r) => {
       if (!Array.isArray(r) || r.length !== this.cols) {
-        throw new Error(`Exception: The number of columns in the data does not match the number of columns in the range. The data has ${r?.length} but the range has ${this.cols}.`);
+        throw new Error(
+          `Exception: The number of columns in the data does not match the number of columns in the range. The data has ${r?.length} but the range has ${this.cols}.`,
+        );
       }
     });
     this.sheet.writeBlock(this.row, this.col, values);
@@ -375,7 +449,11 @@ export class FakeRange {
   }
   setValue(value: unknown): this {
     this.rec("setValue", true, this.rows * this.cols);
-    this.sheet.writeBlock(this.row, this.col, Array.from({ length: this.rows }, () => Array.from({ length: this.cols }, () => value)));
+    this.sheet.writeBlock(
+      this.row,
+      this.col,
+      Array.from({ length: this.rows }, () => Array.from({ length: this.cols }, () => value)),
+    );
     return this;
   }
   setNumberFormat(format: string): this {
@@ -413,7 +491,13 @@ export class FakeRange {
   }
   getBackgrounds(): string[][] {
     this.rec("getBackgrounds", false, this.rows * this.cols);
-    return this.sheet.readBlock(this.row, this.col, this.rows, this.cols, (c) => c?.background ?? "#ffffff") as string[][];
+    return this.sheet.readBlock(
+      this.row,
+      this.col,
+      this.rows,
+      this.cols,
+      (c) => c?.background ?? "#ffffff",
+    ) as string[][];
   }
   activate(): this {
     this.rec("activate", false);
@@ -486,8 +570,13 @@ export class FakeSheet {
   getRange(a: number | string, col?: number, rows = 1, cols = 1): FakeRange {
     this.rec("getRange", false);
     const r = typeof a === "string" ? parseA1(a, this) : { row: a, col: col as number, rows, cols };
-    if (!(r.row >= 1 && r.col >= 1 && r.rows >= 1 && r.cols >= 1) || !Number.isInteger(r.row + r.col + r.rows + r.cols)) {
-      throw new Error(`Exception: The starting row/column or the number of rows/columns of the range is invalid (${JSON.stringify(r)}).`);
+    if (
+      !(r.row >= 1 && r.col >= 1 && r.rows >= 1 && r.cols >= 1) ||
+      !Number.isInteger(r.row + r.col + r.rows + r.cols)
+    ) {
+      throw new Error(
+        `Exception: The starting row/column or the number of rows/columns of the range is invalid (${JSON.stringify(r)}).`,
+      );
     }
     if (r.row + r.rows - 1 > this.maxRows || r.col + r.cols - 1 > this.maxCols) {
       throw new Error("Exception: The coordinates of the range are outside the dimensions of the sheet.");
@@ -558,7 +647,9 @@ export class FakeSheet {
     }
     this.cells = moved;
     this.rules = this.rules.map((rule) => {
-      const ranges = rule.getRanges().map((x) => (x.col > after ? new FakeRange(this, x.row, x.col + howMany, x.rows, x.cols) : x));
+      const ranges = rule
+        .getRanges()
+        .map((x) => (x.col > after ? new FakeRange(this, x.row, x.col + howMany, x.rows, x.cols) : x));
       return rule.copy().setRanges(ranges).build();
     });
     this.maxCols += howMany;
@@ -567,7 +658,8 @@ export class FakeSheet {
   deleteColumns(start: number, howMany: number): this {
     this.rec("deleteColumns", true);
     const end = start + howMany - 1;
-    if (start < 1 || end > this.maxCols || howMany >= this.maxCols) throw new Error("Exception: Those columns are out of bounds.");
+    if (start < 1 || end > this.maxCols || howMany >= this.maxCols)
+      throw new Error("Exception: Those columns are out of bounds.");
     const moved = new CellMap();
     for (const [k, v] of this.cells) {
       const [r, c] = k.split(",").map(Number);
@@ -618,7 +710,8 @@ export class FakeSheet {
   extent(): { rows: number; cols: number } {
     // Every change of a value goes through cells.set (writeBlock, forEachCell), so an unchanged version is an unchanged extent.
     const seen = this.extentSeen;
-    if (seen && seen.cells === this.cells && seen.version === this.cells.version) return { rows: seen.rows, cols: seen.cols };
+    if (seen && seen.cells === this.cells && seen.version === this.cells.version)
+      return { rows: seen.rows, cols: seen.cols };
     let rows = 0;
     let cols = 0;
     for (const [k, v] of this.cells) {
@@ -645,7 +738,13 @@ export class FakeSheet {
       }
     }
   }
-  readBlock(row: number, col: number, rows: number, cols: number, pick: (c: CellData | undefined) => unknown = (c) => dateFormatted(c) ?? c?.value ?? ""): unknown[][] {
+  readBlock(
+    row: number,
+    col: number,
+    rows: number,
+    cols: number,
+    pick: (c: CellData | undefined) => unknown = (c) => dateFormatted(c) ?? c?.value ?? "",
+  ): unknown[][] {
     const out: unknown[][] = [];
     for (let r = 0; r < rows; r++) {
       const line: unknown[] = [];
@@ -749,7 +848,8 @@ export class FakeSheet {
         cell.formula = v;
         cell.value = "#FORMULA";
       } else if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) cell.value = Number(v);
-      else if (/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(v)) cell.value = this.makeDate(zonedTimeToUtc(v, this.timeZone()));
+      else if (/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(v))
+        cell.value = this.makeDate(zonedTimeToUtc(v, this.timeZone()));
       else cell.value = v;
       return;
     }
@@ -829,7 +929,14 @@ export class FakeSpreadsheet {
     this.active = this.addSheet("Sheet1");
   }
   addSheet(name: string, maxRows = 1000, maxCols = 26): FakeSheet {
-    const s = new FakeSheet(this.log, this.makeDate, name, this.nextId === 0 ? 0 : 1000 + this.nextId, maxRows, maxCols);
+    const s = new FakeSheet(
+      this.log,
+      this.makeDate,
+      name,
+      this.nextId === 0 ? 0 : 1000 + this.nextId,
+      maxRows,
+      maxCols,
+    );
     s.timeZone = () => this.timeZone;
     s.owner = this;
     zoneOf = () => this.timeZone;
@@ -840,7 +947,8 @@ export class FakeSpreadsheet {
   /** Sheets makes a new sheet the active one, as here. Names are unique. */
   insertSheet(name: string, _index?: number): FakeSheet {
     this.log.record("Spreadsheet", "insertSheet", true);
-    if (this.sheets.some((s) => (s as any).name === name)) throw new Error(`Exception: A sheet with the name "${name}" already exists. Please enter another name.`);
+    if (this.sheets.some((s) => (s as any).name === name))
+      throw new Error(`Exception: A sheet with the name "${name}" already exists. Please enter another name.`);
     const s = this.addSheet(name, 1000, 26);
     this.active = s;
     return s;

@@ -13,11 +13,20 @@ import { passTime } from "./sandbox";
 export const DIST = path.resolve(__dirname, "../../../dist/gsheets");
 
 type RawReply = { status: number; rawHeaders: string[]; body: string } | { error: string };
-type WireRequest = { url: string; method?: string; headers?: Record<string, string>; payload?: string; contentType?: string };
+type WireRequest = {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  payload?: string;
+  contentType?: string;
+};
 
 let syncHttp: ((reqs: WireRequest[]) => RawReply[]) | null = null;
 function http(): (reqs: WireRequest[]) => RawReply[] {
-  if (!syncHttp) syncHttp = createSyncFn(path.join(__dirname, "http-worker.mjs"), { timeout: 120000 }) as (reqs: WireRequest[]) => RawReply[];
+  if (!syncHttp)
+    syncHttp = createSyncFn(path.join(__dirname, "http-worker.mjs"), { timeout: 120000 }) as (
+      reqs: WireRequest[],
+    ) => RawReply[];
   return syncHttp;
 }
 
@@ -34,7 +43,14 @@ const EXECUTION_MAX_MS = 6 * 60 * 1000;
 export function formatDate(date: Date, timeZone: string, pattern: string): string {
   const p = zonedParts(date.getTime(), timeZone);
   const two = (n: number) => String(n).padStart(2, "0");
-  const fields: Record<string, string> = { yyyy: String(p.year), MM: two(p.month), dd: two(p.day), HH: two(p.hour), mm: two(p.minute), ss: two(p.second) };
+  const fields: Record<string, string> = {
+    yyyy: String(p.year),
+    MM: two(p.month),
+    dd: two(p.day),
+    HH: two(p.hour),
+    mm: two(p.minute),
+    ss: two(p.second),
+  };
   return pattern.replace(/[A-Za-z]+/g, (t) => {
     if (!(t in fields)) throw new Error(`formatDate stand-in: unsupported pattern letters "${t}"`);
     return fields[t];
@@ -51,7 +67,8 @@ export class FakeLock {
     return true;
   }
   waitLock(ms?: number) {
-    if (!this.tryLock(ms)) throw new Error("Exception: Lock timeout: another process was holding the lock for too long.");
+    if (!this.tryLock(ms))
+      throw new Error("Exception: Lock timeout: another process was holding the lock for too long.");
   }
   releaseLock() {
     this.held = false;
@@ -108,7 +125,8 @@ export interface ScriptState {
   nextId: number;
 }
 
-export const ADDON_TRIGGER_LIMIT_ERROR = "This add-on has created too many time-based triggers in this document for this Google user account.";
+export const ADDON_TRIGGER_LIMIT_ERROR =
+  "This add-on has created too many time-based triggers in this document for this Google user account.";
 
 function fakeScriptApp(state: ScriptState, docId: () => string, now: () => number) {
   const view = (t: FakeTrigger) => ({
@@ -119,7 +137,9 @@ function fakeScriptApp(state: ScriptState, docId: () => string, now: () => numbe
     getTriggerSourceId: () => null,
     __id: t.id,
   });
-  const WeekDay = Object.fromEntries(["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"].map((d) => [d, d]));
+  const WeekDay = Object.fromEntries(
+    ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"].map((d) => [d, d]),
+  );
   function clockBuilder(handler: string) {
     const t: FakeTrigger = { id: "", handler, user: state.user, docId: docId(), createdAtMs: 0 };
     const every = () => (t.every ??= {});
@@ -144,8 +164,10 @@ function fakeScriptApp(state: ScriptState, docId: () => string, now: () => numbe
       },
       everyHours: (n: number) => ((every().days = n / 24), b),
       create: () => {
-        if (state.triggers.some((x) => x.user === t.user && x.docId === t.docId)) throw new Error(`Exception: ${ADDON_TRIGGER_LIMIT_ERROR}`);
-        if (!t.every && t.afterMs === undefined) throw new Error("Exception: The trigger has no schedule (everyDays, everyWeeks or after).");
+        if (state.triggers.some((x) => x.user === t.user && x.docId === t.docId))
+          throw new Error(`Exception: ${ADDON_TRIGGER_LIMIT_ERROR}`);
+        if (!t.every && t.afterMs === undefined)
+          throw new Error("Exception: The trigger has no schedule (everyDays, everyWeeks or after).");
         t.id = `trigger-${++state.nextId}`;
         t.createdAtMs = now();
         state.triggers.push(t);
@@ -157,7 +179,8 @@ function fakeScriptApp(state: ScriptState, docId: () => string, now: () => numbe
   }
   return {
     newTrigger: (handler: string) => ({ timeBased: () => clockBuilder(handler) }),
-    getUserTriggers: (_doc: unknown) => state.triggers.filter((t) => t.user === state.user && t.docId === docId()).map(view),
+    getUserTriggers: (_doc: unknown) =>
+      state.triggers.filter((t) => t.user === state.user && t.docId === docId()).map(view),
     getProjectTriggers: () => state.triggers.filter((t) => t.user === state.user).map(view),
     deleteTrigger: (v: { __id: string }) => {
       state.triggers = state.triggers.filter((t) => t.id !== v.__id);
@@ -165,7 +188,8 @@ function fakeScriptApp(state: ScriptState, docId: () => string, now: () => numbe
     },
     getAuthorizationInfo: (_mode: string) => ({
       getAuthorizationStatus: () => state.authStatus,
-      getAuthorizationUrl: () => (state.authStatus === "REQUIRED" ? "https://script.google.com/macros/fake-reauthorise" : null),
+      getAuthorizationUrl: () =>
+        state.authStatus === "REQUIRED" ? "https://script.google.com/macros/fake-reauthorise" : null,
     }),
     AuthMode: { NONE: "NONE", LIMITED: "LIMITED", CUSTOM_FUNCTION: "CUSTOM_FUNCTION", FULL: "FULL" },
     AuthorizationStatus: { REQUIRED: "REQUIRED", NOT_REQUIRED: "NOT_REQUIRED" },
@@ -200,7 +224,8 @@ export class FakeProperties {
     const next = new Map(deleteAllOthers ? [] : this.data);
     for (const [k, v] of Object.entries(obj)) {
       const s = String(v);
-      if (Buffer.byteLength(k) + Buffer.byteLength(s) > PROPERTY_VALUE_MAX) throw new Error(`Exception: Argument too large: value (${k})`);
+      if (Buffer.byteLength(k) + Buffer.byteLength(s) > PROPERTY_VALUE_MAX)
+        throw new Error(`Exception: Argument too large: value (${k})`);
       next.set(k, s);
     }
     let total = 0;
@@ -302,7 +327,9 @@ export interface GasEnvironment {
  * `from`: a new vm over the same spreadsheet, stores and logs, i.e. a fresh Apps Script execution (or a
  * reopened sidebar) that shares nothing with the earlier one but what Google's services keep.
  */
-export function createGasEnvironment(opts: { codePath?: string; from?: GasEnvironment; otherSpreadsheet?: boolean } = {}): GasEnvironment {
+export function createGasEnvironment(
+  opts: { codePath?: string; from?: GasEnvironment; otherSpreadsheet?: boolean } = {},
+): GasEnvironment {
   const codePath = opts.codePath ?? path.join(DIST, "Code.js");
   if (!fs.existsSync(codePath)) throw new Error(`${codePath} is missing: run \`npm run build:gsheets\` first`);
   const from = opts.from;
@@ -325,8 +352,20 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
   const userLock = from?.userLock ?? new FakeLock();
   const clock: Clock = from?.clock ?? { offsetMs: 0 };
   const network: NetworkFaults = from?.network ?? {};
-  const script: ScriptState = from?.script ?? { triggers: [], created: [], deleted: [], authStatus: "NOT_REQUIRED", user: "owner@example.com", nextId: 0 };
-  (vm.runInContext("(function (clock) { var now = Date.now; Date.now = function () { return now.call(Date) + clock.offsetMs; }; })", context) as (c: Clock) => void)(clock);
+  const script: ScriptState = from?.script ?? {
+    triggers: [],
+    created: [],
+    deleted: [],
+    authStatus: "NOT_REQUIRED",
+    user: "owner@example.com",
+    nextId: 0,
+  };
+  (
+    vm.runInContext(
+      "(function (clock) { var now = Date.now; Date.now = function () { return now.call(Date) + clock.offsetMs; }; })",
+      context,
+    ) as (c: Clock) => void
+  )(clock);
   const vmNow = () => Date.now() + clock.offsetMs;
   // The execution in progress: past 6 minutes every service call throws and the call ends with that error.
   let execution: { startMs: number; killed: boolean } | null = null;
@@ -354,10 +393,18 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     };
   }
   function settle(wire: WireRequest, reply: RawReply, params: any, viaFetchAll: boolean) {
-    fetches.push({ method: wire.method!, url: wire.url, headers: wire.headers || {}, status: "error" in reply ? null : reply.status, viaFetchAll });
+    fetches.push({
+      method: wire.method!,
+      url: wire.url,
+      headers: wire.headers || {},
+      status: "error" in reply ? null : reply.status,
+      viaFetchAll,
+    });
     if ("error" in reply) throw new Error(`Exception: Address unavailable: ${wire.url}`);
     if (!params.muteHttpExceptions && reply.status >= 400) {
-      throw new Error(`Exception: Request failed for ${new URL(wire.url).host} returned code ${reply.status}. Truncated server response: ${reply.body.slice(0, 200)}`);
+      throw new Error(
+        `Exception: Request failed for ${new URL(wire.url).host} returned code ${reply.status}. Truncated server response: ${reply.body.slice(0, 200)}`,
+      );
     }
     return httpResponse(reply);
   }
@@ -379,7 +426,15 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
       const wires = requests.map((r) => toWire(r.url, r));
       const replies = http()(wires);
       if (network.fetchAllThrowsAfterSending) {
-        wires.forEach((w, i) => fetches.push({ method: w.method!, url: w.url, headers: w.headers || {}, status: "error" in replies[i] ? null : (replies[i] as { status: number }).status, viaFetchAll: true }));
+        wires.forEach((w, i) =>
+          fetches.push({
+            method: w.method!,
+            url: w.url,
+            headers: w.headers || {},
+            status: "error" in replies[i] ? null : (replies[i] as { status: number }).status,
+            viaFetchAll: true,
+          }),
+        );
         throw new Error(network.fetchAllThrowsAfterSending);
       }
       return replies.map((rep, i) => settle(wires[i], rep, requests[i], true));
@@ -418,14 +473,18 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     return out;
   }
   const HtmlService = {
-    createHtmlOutputFromFile: (name: string) => htmlOutput(fs.readFileSync(path.join(path.dirname(codePath), `${name}.html`), "utf8")),
+    createHtmlOutputFromFile: (name: string) =>
+      htmlOutput(fs.readFileSync(path.join(path.dirname(codePath), `${name}.html`), "utf8")),
     createHtmlOutput: (html: string) => htmlOutput(html),
     SandboxMode: { IFRAME: "IFRAME" },
   };
   const SpreadsheetApp = {
     getActive: () => (log.record("SpreadsheetApp", "getActive", false), spreadsheet),
     getActiveSpreadsheet: () => (log.record("SpreadsheetApp", "getActiveSpreadsheet", false), spreadsheet),
-    getActiveRangeList: () => (log.record("SpreadsheetApp", "getActiveRangeList", false), spreadsheet.active.getActiveRangeList()),
+    getActiveRangeList: () => (
+      log.record("SpreadsheetApp", "getActiveRangeList", false),
+      spreadsheet.active.getActiveRangeList()
+    ),
     getActiveSheet: () => (log.record("SpreadsheetApp", "getActiveSheet", false), spreadsheet.active),
     getActiveRange: () => (log.record("SpreadsheetApp", "getActiveRange", false), spreadsheet.active.activeRange),
     getUi: () => ui,
@@ -434,7 +493,8 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
     BooleanCriteria,
   };
   const otherLock = new FakeLock();
-  const logLine = (...a: unknown[]) => consoleLines.push(a.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(" "));
+  const logLine = (...a: unknown[]) =>
+    consoleLines.push(a.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(" "));
 
   Object.assign(context, {
     SpreadsheetApp,
@@ -446,7 +506,11 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
       getDocumentProperties: () => documentProperties,
       getScriptProperties: () => scriptProperties,
     },
-    CacheService: { getUserCache: () => userCache, getScriptCache: () => new FakeCache(), getDocumentCache: () => new FakeCache() },
+    CacheService: {
+      getUserCache: () => userCache,
+      getScriptCache: () => new FakeCache(),
+      getDocumentCache: () => new FakeCache(),
+    },
     LockService: { getUserLock: () => userLock, getScriptLock: () => otherLock, getDocumentLock: () => otherLock },
     ScriptApp: fakeScriptApp(script, () => spreadsheet.getId(), vmNow),
     Session: {
@@ -510,7 +574,10 @@ export function createGasEnvironment(opts: { codePath?: string; from?: GasEnviro
 }
 
 /** Polls as the sidebar does (waiting waitMs between calls, on the test clock) until the run ends; returns every progress. */
-export async function pollUntilDone(env: GasEnvironment, opts: { maxPolls?: number; onPoll?: (p: any, i: number) => void } = {}) {
+export async function pollUntilDone(
+  env: GasEnvironment,
+  opts: { maxPolls?: number; onPoll?: (p: any, i: number) => void } = {},
+) {
   const all: any[] = [];
   for (let i = 0; i < (opts.maxPolls ?? 500); i++) {
     const p = env.run("pollBulkCheck");

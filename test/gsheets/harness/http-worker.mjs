@@ -21,12 +21,18 @@ function one(req) {
       headers["Content-Type"] = req.contentType || "application/x-www-form-urlencoded";
       headers["Content-Length"] = Buffer.byteLength(req.payload);
     }
-    const r = lib.request(url, { method: (req.method || "GET").toUpperCase(), headers, timeout: req.timeoutMs || 60000 }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", (e) => resolve({ error: e.message }));
-    });
+    const r = lib.request(
+      url,
+      { method: (req.method || "GET").toUpperCase(), headers, timeout: req.timeoutMs || 60000 },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", (e) => resolve({ error: e.message }));
+      },
+    );
     r.on("timeout", () => r.destroy(new Error("Timeout")));
     r.on("error", (e) => resolve({ error: e.message }));
     if (req.payload !== undefined) r.write(req.payload);

@@ -12,7 +12,13 @@ async function main(): Promise<void> {
   // The sandbox's clock, which a test can move on (a day, for a daily quota's reset).
   let offsetMs = 0;
   const today = process.env.SANDBOX_TODAY || undefined;
-  const sandbox = await startSandbox({ port: 0, msPerProperty, limits, today, now: () => new Date(Date.now() + offsetMs) });
+  const sandbox = await startSandbox({
+    port: 0,
+    msPerProperty,
+    limits,
+    today,
+    now: () => new Date(Date.now() + offsetMs),
+  });
   const controls: Record<string, (...a: any[]) => unknown> = {
     setFaults: (rules: FaultRule[]) => sandbox.setFaults(rules),
     addFaults: (rules: FaultRule[]) => sandbox.addFaults(rules),
@@ -26,7 +32,13 @@ async function main(): Promise<void> {
       sandbox
         .dataset()
         .properties.slice(0, n)
-        .map((p: any) => ({ uprn: p.uprn, postcode: p.postcode, address: p.address_line_1, fullAddress: p.address, checks: p.checks })),
+        .map((p: any) => ({
+          uprn: p.uprn,
+          postcode: p.postcode,
+          address: p.address_line_1,
+          fullAddress: p.address,
+          checks: p.checks,
+        })),
     close: async () => {
       await sandbox.close();
       setTimeout(() => process.exit(0), 10);

@@ -19,7 +19,14 @@ export interface SandboxProcess {
   setFaults(rules: unknown[]): Promise<void>;
   addFaults(rules: unknown[]): Promise<void>;
   clearFaults(): Promise<void>;
-  stats(): Promise<{ total: number; check: number; bulk_submit: number; bulk_results: number; addresses: number; by_status: Record<string, number> }>;
+  stats(): Promise<{
+    total: number;
+    check: number;
+    bulk_submit: number;
+    bulk_results: number;
+    addresses: number;
+    by_status: Record<string, number>;
+  }>;
   reset(): Promise<void>;
   properties(n: number): Promise<SandboxProperty[]>;
   /** Moves the sandbox's clock on (rate-limit windows, job progress, "today"). */
@@ -40,7 +47,9 @@ export async function passTime(env: { clock: { offsetMs: number } }, ms: number)
   await Promise.all([...running].map((s) => s.advanceClock(step)));
 }
 
-export async function startSandboxProcess(opts: { msPerProperty?: number; limits?: unknown; today?: string } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(
+  opts: { msPerProperty?: number; limits?: unknown; today?: string } = {},
+): Promise<SandboxProcess> {
   const script = path.join(__dirname, "sandbox-process.ts");
   const child: ChildProcess = fork(script, [], {
     execArgv: ["--import", "tsx"],

@@ -16,7 +16,11 @@ export function configure(env: GasEnvironment, sandbox: SandboxProcess, key = AP
 }
 
 /** Header + rows starting at A1; returns the sheet rows of the data. */
-export function seedTable(sheet: FakeSheet, header: unknown[], rows: unknown[][]): { firstRow: number; lastRow: number } {
+export function seedTable(
+  sheet: FakeSheet,
+  header: unknown[],
+  rows: unknown[][],
+): { firstRow: number; lastRow: number } {
   if (sheet.maxRows < rows.length + 10) sheet.maxRows = rows.length + 10;
   sheet.seed(1, 1, [header, ...rows]);
   return { firstRow: 2, lastRow: rows.length + 1 };
@@ -38,7 +42,10 @@ export function cellValue(sheet: FakeSheet, row: number, col: number): unknown {
   return sheet.peek(row, col, 1, 1)[0][0];
 }
 
-export const STATUS_KEYS: [string, string][] = OUTPUT_COLUMNS.filter((c) => c.kind === "status").map((c) => [c.key, c.check as string]);
+export const STATUS_KEYS: [string, string][] = OUTPUT_COLUMNS.filter((c) => c.kind === "status").map((c) => [
+  c.key,
+  c.check as string,
+]);
 
 export function expectedFill(status: unknown): string | null {
   const c = STATUS_COLOURS[String(status) as DisplayStatus];
@@ -50,10 +57,14 @@ export function expectedFill(status: unknown): string | null {
  * runs append to): their writes are counted apart from the block's.
  */
 export const ACTION_SHEETS = ["Action list", "Compliance summary", "Change log", "Change log (archive)", "Run log"];
-const onActionSheets = (c: { sheet?: string; method: string }) => (c.sheet !== undefined && ACTION_SHEETS.includes(c.sheet)) || c.method === "insertSheet";
+const onActionSheets = (c: { sheet?: string; method: string }) =>
+  (c.sheet !== undefined && ACTION_SHEETS.includes(c.sheet)) || c.method === "insertSheet";
 
 /** A poll's writes to the checked sheet (the results block), and apart, its writes to the Action list and summary. */
-export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { result: any; writes: string[]; calls: number; actionWrites: string[] } {
+export function writesPerPoll(
+  env: GasEnvironment,
+  poll: () => unknown,
+): { result: any; writes: string[]; calls: number; actionWrites: string[] } {
   const mark = env.log.mark();
   const result = poll();
   const all = env.log.writesSince(mark);
@@ -64,7 +75,11 @@ export function writesPerPoll(env: GasEnvironment, poll: () => unknown): { resul
 }
 
 /** Polls as the sidebar does, letting the returned waitMs (capped) pass on the test clock, until the run ends. */
-export async function pollToEnd(env: GasEnvironment, perPoll?: (writes: string[], calls: number, p: any, actionWrites?: string[]) => void, maxPolls = 400) {
+export async function pollToEnd(
+  env: GasEnvironment,
+  perPoll?: (writes: string[], calls: number, p: any, actionWrites?: string[]) => void,
+  maxPolls = 400,
+) {
   const progress: any[] = [];
   for (let i = 0; i < maxPolls; i++) {
     const { result, writes, calls, actionWrites } = writesPerPoll(env, () => env.run("pollBulkCheck"));
