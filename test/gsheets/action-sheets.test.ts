@@ -278,23 +278,24 @@ async function lastPollCalls(env: GasEnvironment, rows: number): Promise<{ last:
   throw new Error("the run did not end");
 }
 
-test("a 2,500-row run's last poll only writes results (at most 25 SpreadsheetApp calls); the Action list, summary and Run log follow in one call of a fixed size, and the list is complete", async () => {
+test("a run's last poll only writes results (at most 25 SpreadsheetApp calls); the Action list, summary and Run log follow in one call of a fixed size, and the list is complete", async () => {
   const env = createGasEnvironment();
-  env.sheet.maxRows = 2520;
+  // Two jobs of 1,000; npm run bench measures a 2,500-row run (the calls do not grow with the rows).
+  env.sheet.maxRows = 1220;
   configure(env, sandbox);
   seedTable(
     env.sheet,
     ["UPRN"],
-    props.slice(0, 2500).map((p) => [p.uprn]),
+    props.slice(0, 1200).map((p) => [p.uprn]),
   );
   // The first run makes the three sheets; the second finds them.
-  const first = await lastPollCalls(env, 2500);
+  const first = await lastPollCalls(env, 1200);
   const made = listRows(env).open;
-  const second = await lastPollCalls(env, 2500);
+  const second = await lastPollCalls(env, 1200);
   // The last poll writes the last results and says the end is due; "Done" only once every row has its result.
   for (const run of [first, second]) {
     expect(run.last).toBeLessThanOrEqual(25);
-    expect(run.done).toMatchObject({ phase: "done", endDue: true, rows: 2500, propertiesDone: 2500 });
+    expect(run.done).toMatchObject({ phase: "done", endDue: true, rows: 1200, propertiesDone: 1200 });
     expect(run.done.message).toMatch(/^Done/);
   }
   // The end of the run: the spreadsheet, its time zone and each sheet asked once, the table read once, whatever the
@@ -302,8 +303,8 @@ test("a 2,500-row run's last poll only writes results (at most 25 SpreadsheetApp
   expect(first.end).toBeLessThanOrEqual(45);
   expect(second.end).toBeLessThanOrEqual(45);
   // Complete: the list the run made is the one a rebuild from every row gives, and the second run's is the same.
-  expect(made.length).toBeGreaterThan(50);
-  expect(new Set(made.map((r) => String(r[3]))).size).toBeGreaterThan(20);
+  expect(made.length).toBeGreaterThan(25);
+  expect(new Set(made.map((r) => String(r[3]))).size).toBeGreaterThan(10);
   expect(listRows(env).open).toEqual(made);
   expect(env.run("refreshActionSheets", {}).ok).toBe(true);
   expect(listRows(env).open).toEqual(made);
