@@ -134,6 +134,14 @@ maybe("Google Sheets sidebar in Chromium", () => {
     );
     expect(calls.filter((c) => c === "startBulkCheck")).toHaveLength(1);
     expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThanOrEqual(1);
+    // Right after the last poll, the sidebar asks for the end of the run once: the Action list, summary and Run log.
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll("#notes li")).some((li) => /Action list/.test(li.textContent || "")),
+    );
+    expect(calls.filter((c) => c === "finishBulkCheck")).toHaveLength(1);
+    expect(calls.lastIndexOf("finishBulkCheck")).toBeGreaterThan(calls.lastIndexOf("pollBulkCheck"));
+    expect(env.spreadsheet.getSheetByName("Action list")).toBeTruthy();
+    expect(env.spreadsheet.getSheetByName("Run log")!.getLastRow()).toBe(2);
 
     // The sheet: every data row has a result or its own error, coloured by status.
     const uprnCol = outputCol(env.sheet, "matched_uprn");
