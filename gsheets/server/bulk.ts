@@ -336,6 +336,8 @@ export function resumeBulkCheck(): RunProgress | null {
         clearRun(HELD_SLOT);
       }
       if (!run) return null;
+      // The part already done gets its end (Action list, Run log) first, as it had before the end was its own call.
+      if (run.endDue) finishRun(run);
       resumeRun(run.engine, Date.now());
       run.phase = run.engine.phase === "running" ? "running" : sheetPhase(run);
       say(run);

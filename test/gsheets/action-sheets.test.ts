@@ -310,6 +310,38 @@ test("a run's last poll only writes results (at most 25 SpreadsheetApp calls); t
   expect(listRows(env).open).toEqual(made);
 }, 300_000);
 
+test("a run whose end was never asked for (the sidebar closed after the last poll) gets its Action list and Run log before the next check, once", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 60).map((p) => [p.uprn]),
+  );
+  env.sheet.select("A2:A61");
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  let p = env.run("pollBulkCheck");
+  for (let i = 0; i < 50 && p.phase === "running"; i++) {
+    await passTime(env, Math.min(p.waitMs, 3000));
+    p = env.run("pollBulkCheck");
+  }
+  expect(p).toMatchObject({ phase: "done", endDue: true });
+  // Every row has its result; the end is not built yet.
+  expect(sheetNamed(env, "Action list")).toBeUndefined();
+  expect(sheetNamed(env, "Run log")).toBeUndefined();
+  // The sidebar reopened shows the run as still to finish.
+  expect(createGasEnvironment({ from: env }).run("getSidebarState").run.endDue).toBe(true);
+  // The next check builds the first one's end before it starts: one Run log row for it, and the Action list.
+  env.sheet.select("A2:A31");
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect(sheetNamed(env, "Action list")).toBeDefined();
+  expect(sheetNamed(env, "Run log")!.getLastRow()).toBe(2);
+  await pollToEnd(env);
+  expect(sheetNamed(env, "Run log")!.getLastRow()).toBe(3);
+  expect(env.run("finishBulkCheck").endDue).toBeUndefined();
+  expect(sheetNamed(env, "Run log")!.getLastRow()).toBe(3);
+});
+
 test("the calendar: one all-day event per listed action on its due date, with a reminder 7 days before", async () => {
   const env = await checkTable(props.slice(900, 1100));
   const { open } = listRows(env);
