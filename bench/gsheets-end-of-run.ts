@@ -1,17 +1,28 @@
 /**
  * Google Sheets, measured on the BUILT Code.js in a vm against the sandbox (build first: npm run build:gsheets):
- * - the SpreadsheetApp calls of a 2,500-row check's last poll (the one that writes the last results, the Action list,
- *   the Compliance summary and the Run log), against the same poll without those sheets;
+ * - the SpreadsheetApp calls of a 2,500-row check's last poll (the one that writes the last results), and of the call
+ *   the sidebar makes right after it (finishBulkCheck: the Action list, the Compliance summary and the Run log);
  * - the HTTP requests of a scheduled re-check of 10,000 rows, against the floor: one POST per job of the plan's cap,
  *   one GET per job once done, and the further result pages.
  * Run: npx tsx bench/gsheets-end-of-run.ts
  */
 import { createGasEnvironment, type GasEnvironment } from "../test/gsheets/harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "../test/gsheets/harness/sandbox";
+import {
+  passTime,
+  startSandboxProcess,
+  type SandboxProcess,
+  type SandboxProperty,
+} from "../test/gsheets/harness/sandbox";
 import { summary } from "./summary";
 
-/** Checks rows A2:A(n+1) from the sidebar, polling as the sidebar does; returns each poll's SpreadsheetApp calls. */
-async function checkFromSidebar(env: GasEnvironment, rows: number): Promise<{ polls: number[]; lastPoll: string[] }> {
+/**
+ * Checks rows A2:A(n+1) from the sidebar, polling as the sidebar does (its waits on the vm's and the sandbox's one
+ * clock), then asking for the end of the run; returns each poll's SpreadsheetApp calls and the end call's.
+ */
+async function checkFromSidebar(
+  env: GasEnvironment,
+  rows: number,
+): Promise<{ polls: number[]; lastPoll: string[]; end: string[] }> {
   env.sheet.select(`A2:A${rows + 1}`);
   const start = env.run("startBulkCheck", {});
   if (!start.ok) throw new Error(start.message);
@@ -19,7 +30,7 @@ async function checkFromSidebar(env: GasEnvironment, rows: number): Promise<{ po
   const polls: number[] = [];
   let lastPoll: string[] = [];
   while (p && p.phase === "running") {
-    await new Promise((r) => setTimeout(r, Math.min(p.waitMs, 5000)));
+    await passTime(env, Math.min(p.waitMs, 5000));
     const mark = env.log.mark();
     p = env.run("pollBulkCheck");
     const calls = env.log.since(mark);
@@ -27,7 +38,14 @@ async function checkFromSidebar(env: GasEnvironment, rows: number): Promise<{ po
     lastPoll = calls.map((c) => `${c.target}.${c.method}`);
   }
   if (!p || p.phase !== "done") throw new Error(`the check ended ${p?.phase}: ${p?.message}`);
-  return { polls, lastPoll };
+  let end: string[] = [];
+  if (p.endDue) {
+    const mark = env.log.mark();
+    p = env.run("finishBulkCheck");
+    end = env.log.since(mark).map((c) => `${c.target}.${c.method}`);
+    if (!p || p.endDue) throw new Error("the end of the run was not built");
+  }
+  return { polls, lastPoll, end };
 }
 
 function table(sandbox: SandboxProcess, props: SandboxProperty[], rows: number): GasEnvironment {
@@ -46,11 +64,11 @@ function table(sandbox: SandboxProcess, props: SandboxProperty[], rows: number):
 /** The last poll of a 2,500-row check, in a new spreadsheet (the Action list, summary and Run log are made in it). */
 export async function lastPollCalls(sandbox: SandboxProcess, props: SandboxProperty[]) {
   const env = table(sandbox, props, 2500);
-  const { polls, lastPoll } = await checkFromSidebar(env, 2500);
-  // The same poll without the sheets made at the end: a poll that writes results and ends nothing (the largest before it).
+  const { polls, lastPoll, end } = await checkFromSidebar(env, 2500);
+  // A poll that writes results and ends nothing (the largest before the last), for comparison.
   const before = Math.max(0, ...polls.slice(0, -1));
   console.log(
-    `sheets: 2,500-row check, ${polls.length} polls; the last made ${lastPoll.length} SpreadsheetApp calls (a poll before it, at most ${before})`,
+    `sheets: 2,500-row check, ${polls.length} polls; the last made ${lastPoll.length} SpreadsheetApp calls (a poll before it, at most ${before}); the end of the run (Action list, summary, Run log) ${end.length} calls in its own server call`,
   );
   summary(
     "Google Sheets, SpreadsheetApp calls in a 2,500-row run's last poll",
@@ -60,7 +78,7 @@ export async function lastPollCalls(sandbox: SandboxProcess, props: SandboxPrope
     "target: 25",
     0,
   );
-  return { last: lastPoll.length, before };
+  return { last: lastPoll.length, before, end: end.length };
 }
 
 /** A scheduled re-check of a 10,000-row table the sidebar checked first: its requests, by method. */
@@ -74,7 +92,7 @@ export async function scheduledRecheckRequests(sandbox: SandboxProcess, props: S
   for (let i = 0; i < 6; i++) {
     const t = env.script.triggers[0];
     if (!t || (i > 0 && t.afterMs === undefined)) break; // the schedule's own trigger is back: the re-check ended
-    if (t.afterMs !== undefined) env.clock.offsetMs += t.afterMs;
+    if (t.afterMs !== undefined) await passTime(env, t.afterMs);
     createGasEnvironment({ from: env }).run(t.handler, { authMode: "FULL", triggerUid: t.id });
     executions++;
   }

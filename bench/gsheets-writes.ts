@@ -52,9 +52,11 @@ async function main(): Promise<void> {
           cells: writes.reduce((n, w) => n + (w.cells ?? 0), 0),
         });
       }
+      // The sidebar's call right after the last poll: the Action list, summary and Run log.
+      if (p && p.endDue) p = env.run("finishBulkCheck");
       const stats = await sandbox.stats();
       const total = env.log.since(mark0);
-      // The Action list and Compliance summary: built in the poll that ended the run; then a refresh (the steady cost).
+      // The Action list and Compliance summary: built by the call after the last poll; then a refresh (the steady cost).
       const onSheets = (x: { sheet?: string; method: string }) =>
         x.sheet === "Action list" || x.sheet === "Compliance summary" || x.method === "insertSheet";
       const built = total.filter((x) => x.write && onSheets(x)).length;
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
         `floor: ${floor} (key check, 1 POST per job, 1 GET per 1,000 results)`,
         0,
       );
-      // Writes per poll while results come in; the last poll also builds the Action list and summary (counted above).
+      // Writes per poll while results come in (the last poll writes the last results).
       const during = perPoll.slice(0, -1);
       summary(
         `Sheets: most writes in one poll while results arrive, ${c.rows.toLocaleString("en-GB")} rows (${c.plan})`,

@@ -13,9 +13,21 @@ import { CHECK_NAMES, type CheckName } from "./checks";
 import { DEMO_NOTE } from "./demo-key";
 import { safeCellText, type Cell } from "./layout";
 import { addDays } from "./obligations";
-import { blockActions, type BlockProperty, type BlockRef, type ListItem, type ListOptions } from "./actions";
+import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
+import type { BlockRef } from "./compliance-summary";
 import { doneWithoutEvidence } from "./own-obligations";
 import { cellDay } from "./user-columns";
+import {
+  CLOSED_TITLE,
+  GONE_TITLE,
+  LATER_TITLE,
+  USER_TYPED,
+  isTyped,
+  layout,
+  readExisting,
+  userCell,
+  type KeptRow,
+} from "./action-list-columns";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 const plain = (v: unknown) => text(v).replace(/^'/, "");
@@ -36,48 +48,6 @@ export interface PortfolioTable {
   ownerHeader?: string;
   /** Where its results block stands, for the summary's live formulas. */
   block?: BlockRef;
-}
-
-export const CLOSED_TITLE = "Closed: these actions are no longer due; kept for what was typed in Done and Notes";
-export const LATER_TITLE = "Later: due after the chosen window; listed here because something was typed on them";
-export const GONE_TITLE = "Table no longer found";
-const TITLES = [CLOSED_TITLE.slice(0, 7), LATER_TITLE.slice(0, 6), GONE_TITLE];
-
-/** Headers the list writes itself; every other column (Done, Notes and the user's own) is the user's. */
-const COMPUTED = [
-  "Window",
-  "Due",
-  "Days left",
-  "UPRN",
-  "Address",
-  "Check",
-  "Action",
-  "Rule",
-  "Table",
-  "Row",
-  "Action ID",
-];
-const USER_TYPED = ["Done", "Evidence", "Notes"];
-
-/** `evidence`: the list has an Evidence column (some table has own-obligation columns, or the list had one). */
-export function actionListHeaders(ownerHeader?: string, evidence = false): string[] {
-  return [
-    "Window",
-    "Due",
-    "Days left",
-    "UPRN",
-    "Address",
-    ...(ownerHeader ? [ownerHeader] : []),
-    "Check",
-    "Action",
-    "Rule",
-    "Table",
-    "Row",
-    "Done",
-    ...(evidence ? ["Evidence"] : []),
-    "Notes",
-    "Action ID",
-  ];
 }
 
 /** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */
@@ -134,120 +104,6 @@ export function actionId(tableId: string, rowId: string, check: CheckName | stri
 
 /** The table id an Action ID starts with. */
 export const tableOfActionId = (id: string) => (id.includes(".") ? id.slice(0, id.indexOf(".")) : "");
-
-// ---------------------------------------------------------------------------------------------------------------
-// The list as it stands.
-
-interface Existing {
-  /** Each column of the sheet: its header as written (trimmed). */
-  header: string[];
-  rows: KeptRow[];
-}
-
-interface KeptRow {
-  /** Its index in the sheet's rows as read. */
-  at: number;
-  id: string;
-  uprn: string;
-  check: string;
-  due: string;
-  table: string;
-  /** The row's cells, by column of the existing sheet. */
-  cells: readonly unknown[];
-  done: unknown;
-  /** Something typed in Done, Notes or a column of the user's. */
-  typed: boolean;
-}
-
-const isTyped = (v: unknown) => v !== "" && v !== null && v !== undefined && v !== false;
-
-function readExisting(existing: readonly (readonly unknown[])[], ownerHeaders: ReadonlySet<string>): Existing | null {
-  const headerAt = existing.findIndex(
-    (r) => r.some((v) => text(v).toLowerCase() === "uprn") && r.some((v) => text(v).toLowerCase() === "check"),
-  );
-  if (headerAt < 0) return null;
-  const width = Math.max(...existing.map((r) => r.length));
-  const header = Array.from({ length: width }, (_v, i) => text(existing[headerAt][i]));
-  const low = header.map((h) => h.toLowerCase());
-  const at = (name: string) => low.indexOf(name.toLowerCase());
-  const c = {
-    id: at("Action ID"),
-    uprn: at("UPRN"),
-    check: at("Check"),
-    due: at("Due"),
-    table: at("Table"),
-    done: at("Done"),
-  };
-  const computed = new Set([...COMPUTED, ...ownerHeaders].map((h) => h.toLowerCase()));
-  const userCols = header.map((h, i) => i).filter((i) => !computed.has(low[i]));
-  const rows: KeptRow[] = [];
-  for (let at = headerAt + 1; at < existing.length; at++) {
-    const r = existing[at];
-    const first = text(r[0]);
-    if (TITLES.some((t) => first.startsWith(t)) && r.slice(1).every((v) => !isTyped(v))) continue;
-    const uprn = plain(r[c.uprn]);
-    const id = c.id >= 0 ? plain(r[c.id]) : "";
-    const typed = userCols.some((i) => isTyped(r[i]));
-    if (!uprn && !id && !typed) continue;
-    rows.push({
-      at,
-      id,
-      uprn,
-      check: text(r[c.check]),
-      due: (c.due >= 0 ? cellDay(r[c.due]) : null) ?? "",
-      table: c.table >= 0 ? plain(r[c.table]) : "",
-      cells: r,
-      done: c.done >= 0 ? r[c.done] : "",
-      typed,
-    });
-  }
-  return { header, rows };
-}
-
-/** What a user typed, written back as it was (a checkbox's true/false stays a boolean), formula-safe. */
-function userCell(v: unknown): Cell {
-  if (typeof v === "boolean") return v as unknown as Cell;
-  if (typeof v === "number") return v;
-  if (v === null || v === undefined) return "";
-  if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return cellDay(v) ?? "";
-  return safeCellText(String(v));
-}
-
-type Column = { kind: "ours"; name: string } | { kind: "user"; index: number; header: string };
-
-/**
- * The list's columns: the sheet's own order when there is one (a column the user added, anywhere, stays where it is,
- * with its header); ours that are missing go back after the one they follow.
- */
-function layout(
-  ex: Existing | null,
-  ownerHeader: string | undefined,
-  ownerHeaders: ReadonlySet<string>,
-  evidence: boolean,
-): Column[] {
-  const std = actionListHeaders(ownerHeader, evidence || !!ex?.header.some((h) => h.toLowerCase() === "evidence"));
-  if (!ex) return std.map((name) => ({ kind: "ours", name }));
-  const stdLow = std.map((h) => h.toLowerCase());
-  const cols: Column[] = [];
-  const placed = new Set<string>();
-  const used = (i: number) => ex.rows.some((r) => isTyped(r.cells[i]));
-  ex.header.forEach((h, i) => {
-    const k = stdLow.indexOf(h.toLowerCase());
-    if (k >= 0 && !placed.has(stdLow[k])) {
-      placed.add(stdLow[k]);
-      cols.push({ kind: "ours", name: std[k] });
-    } else if (ownerHeaders.has(h) && !USER_TYPED.includes(h)) {
-      // Another table's owner column heading: the list's one owner column takes its place.
-    } else if (h || used(i)) cols.push({ kind: "user", index: i, header: h });
-  });
-  std.forEach((name, k) => {
-    if (placed.has(name.toLowerCase())) return;
-    const before = k === 0 ? -1 : cols.findIndex((c) => c.kind === "ours" && c.name.toLowerCase() === stdLow[k - 1]);
-    cols.splice(before + 1, 0, { kind: "ours", name });
-    placed.add(name.toLowerCase());
-  });
-  return cols;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The list.

@@ -23,6 +23,7 @@ import { a1, columnNumber, findSheet, locateTable, wholeTableEnd } from "./sheet
 import {
   afterRun,
   beginRun,
+  finishRun,
   errorText,
   pollRun,
   progressOf,
@@ -113,6 +114,11 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     };
   }
   const existing = here(stored);
+  // A run whose end was never built (the sidebar closed right after its last poll): built now, before a new one.
+  if (existing && existing.endDue) {
+    finishRun(existing);
+    save(existing);
+  }
   if (existing && existing.phase === "running") {
     return {
       ok: false,
@@ -235,7 +241,8 @@ export function pollBulkCheck(): RunProgress | null {
       let waitMs = 1000;
       try {
         waitMs = pollRun(run, callStartMs);
-        if (run.phase !== "running") afterRun(run);
+        // The Action list, summary and Run log are built by the next call (finishBulkCheck), not in this one.
+        if (run.phase !== "running") run.endDue = true;
       } catch (e) {
         // A sheet that cannot be read or written would fail every poll the same way: stop, say why, keep the state.
         stopRun(run.engine);
@@ -244,6 +251,28 @@ export function pollBulkCheck(): RunProgress | null {
       }
       save(run);
       return withHeld(progressOf(run, waitMs));
+    },
+    () => {
+      const run = here(loadRun());
+      return run ? { ...progressOf(run), waitMs: 1000 } : null;
+    },
+  );
+}
+
+/**
+ * After the poll that wrote a run's last results: its Action list, Compliance summary and Run log, built once from
+ * the results block (a constant number of sheet calls). The sidebar calls it as soon as a poll says endDue.
+ */
+export function finishBulkCheck(): RunProgress | null {
+  return withUserLock(
+    () => {
+      const run = here(loadRun());
+      if (!run) return null;
+      if (run.endDue) {
+        finishRun(run);
+        save(run);
+      }
+      return withHeld(progressOf(run));
     },
     () => {
       const run = here(loadRun());
@@ -307,6 +336,8 @@ export function resumeBulkCheck(): RunProgress | null {
         clearRun(HELD_SLOT);
       }
       if (!run) return null;
+      // The part already done gets its end (Action list, Run log) first, as it had before the end was its own call.
+      if (run.endDue) finishRun(run);
       resumeRun(run.engine, Date.now());
       run.phase = run.engine.phase === "running" ? "running" : sheetPhase(run);
       say(run);

@@ -3,7 +3,7 @@
  * gas-webpack-plugin turns each `global.x = ...` into a top-level function declaration in Code.js.
  */
 import type { ServerApi } from "../shared/api";
-import { cancelBulkCheck, currentRun, pollBulkCheck, resumeBulkCheck, startBulkCheck } from "./bulk";
+import { cancelBulkCheck, currentRun, finishBulkCheck, pollBulkCheck, resumeBulkCheck, startBulkCheck } from "./bulk";
 import { actionCalendarFile, refreshActionSheets } from "./actions";
 import { insertSampleTable } from "./demo";
 import { insertUprn, lookupAddresses } from "./lookup";
@@ -11,7 +11,8 @@ import { checkSelectedRows, onInstall, onOpen, showSettings, showSidebar } from 
 import { takeIntent } from "./runstore";
 import { removeApiKey, saveSettings, settingsView } from "./settings";
 import { lastRunLine, openLogSheet } from "./logs";
-import { saveSchedule, scheduleView, scheduledRecheck } from "./schedule";
+import { saveSchedule, scheduleView } from "./schedule";
+import { scheduledRecheck } from "./recheck";
 
 declare const global: Record<string, unknown>;
 
@@ -41,6 +42,7 @@ const api: ServerApi = {
   removeApiKey,
   startBulkCheck,
   pollBulkCheck,
+  finishBulkCheck,
   cancelBulkCheck,
   resumeBulkCheck,
   lookupAddresses,
@@ -63,6 +65,7 @@ global.saveSettings = api.saveSettings;
 global.removeApiKey = api.removeApiKey;
 global.startBulkCheck = api.startBulkCheck;
 global.pollBulkCheck = api.pollBulkCheck;
+global.finishBulkCheck = api.finishBulkCheck;
 global.cancelBulkCheck = api.cancelBulkCheck;
 global.resumeBulkCheck = api.resumeBulkCheck;
 global.lookupAddresses = api.lookupAddresses;

@@ -64,6 +64,7 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
     // Why, when the whole run failed (core's one rule: a refused key, the service down): said once, in the error box.
     problem: run.phase === "done" ? wholeRunFailureText(run.engine) : "",
     resumable: c.resumable > 0,
+    ...(run.endDue ? { endDue: true } : {}),
   };
 }
 

@@ -53,6 +53,16 @@ function endRun(run: SheetRun): string {
 }
 
 /**
+ * The end of a run whose last poll wrote its last results (and marked the end due): the Action list, summary and Run
+ * log built once, in their own server call, so that the last poll costs no more than any other. Done once.
+ */
+export function finishRun(run: SheetRun): void {
+  if (!run.endDue) return;
+  delete run.endDue;
+  afterRun(run);
+}
+
+/**
  * Why the run did not check everything, for the Run log (and the schedule's staleness): core's one rule
  * (runLogProblem), in the sidebar's words for the run; empty when it ended well.
  */

@@ -40,6 +40,11 @@ export interface SheetRun {
   engine: RunState;
   /** The engine's property list and keys were too large for user properties and wait in the user cache. */
   propertiesInCache?: boolean;
+  /**
+   * Every row has its result or its reason; the Action list, the Compliance summary and the Run log are still to be
+   * built (finishRun): the sidebar asks for them right after its last poll, a scheduled re-check in its next step.
+   */
+  endDue?: boolean;
   /** Who started it (the Run log's Trigger): the sidebar (absent: manual) or the schedule. */
   trigger?: Trigger;
   /** The columns were chosen by hand (letters), not read from a header row: a scheduled re-check uses them too. */

@@ -40,8 +40,8 @@ import { rowChanges, worseCount, type Change, type Trigger } from "../../core/ch
 import { count, errorText } from "../shared/words";
 import { sendFor, sendRunRequests } from "./http";
 import { MANUAL_SLOT, type SheetRun } from "./runstore";
-import { afterRun, runProblem, save } from "./runend";
-export { afterRun, runProblem, save };
+import { afterRun, finishRun, runProblem, save } from "./runend";
+export { afterRun, finishRun, runProblem, save };
 export { withUserLock } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import {

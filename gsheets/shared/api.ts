@@ -87,6 +87,8 @@ export interface RunProgress {
   failedJobs: number;
   /** Why, when every job failed (core's describeError of the first job's error); otherwise empty. */
   problem: string;
+  /** The results are written; the Action list, summary and Run log are not yet built: call finishBulkCheck. */
+  endDue?: boolean;
   /** Rows in jobs already sent (or queued while paused) that Resume can still collect, without sending any job twice. */
   resumable: boolean;
 }
@@ -174,6 +176,8 @@ export interface ServerApi {
   /** anyway: check even though a run is unfinished (it is set aside, still resumable); without it, askResume asks first. */
   startBulkCheck(opts: { mapping?: ColumnLetters; anyway?: boolean }): StartResult;
   pollBulkCheck(): RunProgress | null;
+  /** After the last poll: builds the Action list, summary and Run log of a run whose results are all written. */
+  finishBulkCheck(): RunProgress | null;
   cancelBulkCheck(): StopResult | null;
   /** Goes on with a paused or stopped run: collects the jobs already sent, sends the ones not sent. */
   resumeBulkCheck(): RunProgress | null;

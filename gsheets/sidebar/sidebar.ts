@@ -178,12 +178,32 @@ async function poll(): Promise<void> {
       schedulePoll(p.waitMs);
     }
     // A finished run's summary is already under the progress bar: do not repeat it in the top box.
+    else if (p && p.endDue) void finishRun();
     else if (p) showEnd(p);
   } catch (e) {
     // A failed call (a server hiccup, a lost connection) is retried with back-off; the job keeps running.
     failures++;
     showMessage(`Could not reach the add-on's server (${errorText(e)}); retrying…`, true);
     schedulePoll(Math.min(30000, 1000 * Math.pow(2, failures)));
+  }
+}
+
+/**
+ * Every row has its result: the Action list, Compliance summary and Run log are built by their own server call, so
+ * the last poll is as short as the others. Asked again while a poll holds the lock.
+ */
+async function finishRun(): Promise<void> {
+  showMessage("Results written. Building the Action list and Compliance summary…");
+  try {
+    const p = await call("finishBulkCheck");
+    renderRun(p);
+    if (p && p.endDue) window.setTimeout(() => void finishRun(), p.waitMs || 1000);
+    else if (p) showEnd(p);
+  } catch (e) {
+    showMessage(
+      `The Action list could not be built (${errorText(e)}); the results are written. Press "Refresh action list" to build it.`,
+      true,
+    );
   }
 }
 
@@ -351,7 +371,8 @@ async function init(state?: SidebarState): Promise<void> {
     if (s.run && s.run.phase === "running") {
       showMessage("Resuming the running check…");
       schedulePoll(0);
-    } else if (s.intent === "check" && s.settings.hasKey) void startCheck();
+    } else if (s.run && s.run.endDue) void finishRun();
+    else if (s.intent === "check" && s.settings.hasKey) void startCheck();
   } catch (e) {
     showMessage(errorText(e), true);
   }

@@ -20,7 +20,8 @@ let sandbox: SandboxProcess;
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 1 });
+  // 5 ms a property: a job outlasts the start call even on a busy machine (the polls pass the time on the test clock).
+  sandbox = await startSandboxProcess({ msPerProperty: 5 });
   props = await sandbox.properties(3000);
 });
 afterAll(async () => {

@@ -28,7 +28,9 @@ test("Code.js declares every entry point as a top-level function, parses as ES20
       .matchAll(/^\s+(\w+)\(/gm),
   ].map((m) => m[1]);
   // The time-driven trigger's function, named where the schedule installs it.
-  const triggers = [...src("gsheets/server/schedule.ts").matchAll(/export const HANDLER = "(\w+)"/g)].map((m) => m[1]);
+  const triggers = [...src("gsheets/server/schedule-store.ts").matchAll(/export const HANDLER = "(\w+)"/g)].map(
+    (m) => m[1],
+  );
   expect(triggers).toEqual(["scheduledRecheck"]);
   const needed = [...new Set(["onOpen", "onInstall", ...menu, ...sidebar, ...serverApi, ...triggers])].sort();
   expect(menu.length).toBeGreaterThanOrEqual(3);

@@ -20,7 +20,7 @@ beforeAll(async () => {
     msPerProperty: 0,
     limits: { professional: { perMinute: 100000, perDay: 1000000 } },
   });
-  props = await sandbox.properties(10000);
+  props = await sandbox.properties(1000);
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -164,16 +164,17 @@ test("tables on two sheets and two on one sheet share the list: checking each in
   expect(String(states[6])).toMatch(/^No longer found/);
 }, 240_000);
 
-test("10,000 rows with 5 % duplicate UPRNs: every note typed survives a refresh, and the calendar's UIDs are unique", async () => {
+test("a table with 5 % duplicate UPRNs: every note typed survives a refresh, and the calendar's UIDs are unique", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);
   // Every 20th row is another flat under the UPRN of the row before it.
-  const rows = props.slice(0, 10000);
+  // 1,000 rows: the share of duplicates is what matters here; npm run bench times the large tables.
+  const rows = props.slice(0, 1000);
   const t = seed(env.sheet, rows, 1, (p, i) => (i % 20 === 19 ? rows[i - 1].uprn : p.uprn));
   await check(env, env.sheet, `A1:A${t.last}`);
   env.run("refreshActionSheets", { actionDays: 90 });
   const notes = typeNotes(env);
-  expect(notes.size).toBeGreaterThan(1000);
+  expect(notes.size).toBeGreaterThan(100);
   const { open, c } = list(env);
   // Both rows of a duplicated UPRN have their own action (and note) for the same check and due date.
   const dupes = new Set(rows.filter((_p, i) => i % 20 === 18).map((p) => p.uprn));
@@ -184,7 +185,7 @@ test("10,000 rows with 5 % duplicate UPRNs: every note typed survives a refresh,
         `${r[c("UPRN")]}|${r[c("Check")]}|${r[c("Action ID")]!.toString().split(".").pop()}`,
         (twice.get(`${r[c("UPRN")]}|${r[c("Check")]}|${r[c("Action ID")]!.toString().split(".").pop()}`) ?? 0) + 1,
       );
-  expect([...twice.values()].filter((n) => n === 2).length).toBeGreaterThan(20);
+  expect([...twice.values()].filter((n) => n === 2).length).toBeGreaterThan(2);
   env.run("refreshActionSheets", { actionDays: 90 });
   const now = notesNow(env);
   expect(now.closed).toBe(0);

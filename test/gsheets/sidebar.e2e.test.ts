@@ -22,7 +22,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
 
   beforeAll(async () => {
     fs.mkdirSync(OUT, { recursive: true });
-    sandbox = await startSandboxProcess({ msPerProperty: 5 });
+    sandbox = await startSandboxProcess({ msPerProperty: 1 });
     props = await sandbox.properties(1200);
     browser = await launch();
   });
@@ -134,6 +134,14 @@ maybe("Google Sheets sidebar in Chromium", () => {
     );
     expect(calls.filter((c) => c === "startBulkCheck")).toHaveLength(1);
     expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThanOrEqual(1);
+    // Right after the last poll, the sidebar asks for the end of the run once: the Action list, summary and Run log.
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll("#notes li")).some((li) => /Action list/.test(li.textContent || "")),
+    );
+    expect(calls.filter((c) => c === "finishBulkCheck")).toHaveLength(1);
+    expect(calls.lastIndexOf("finishBulkCheck")).toBeGreaterThan(calls.lastIndexOf("pollBulkCheck"));
+    expect(env.spreadsheet.getSheetByName("Action list")).toBeTruthy();
+    expect(env.spreadsheet.getSheetByName("Run log")!.getLastRow()).toBe(2);
 
     // The sheet: every data row has a result or its own error, coloured by status.
     const uprnCol = outputCol(env.sheet, "matched_uprn");
@@ -299,58 +307,65 @@ maybe("Google Sheets sidebar in Chromium", () => {
   });
 
   test("Stop pressed while a poll holds the lock: the progress stays, polling goes on, and the stop is retried until it ends the run", async () => {
-    const env = createGasEnvironment();
-    env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
-    const { firstRow, lastRow } = seedTable(
-      env.sheet,
-      ["UPRN"],
-      props.slice(0, 600).map((p) => [p.uprn]),
-    );
-    env.sheet.select(`A${firstRow}:A${lastRow}`);
-    await sandbox.setFaults([{ kind: "job_stall", count: 1 }]); // the job never finishes on its own: only Stop ends the run
-    const { page, calls } = await openSidebar(browser, env);
-    await page.click("#check-btn");
-    await page.waitForSelector("#stop-btn:not([hidden])");
+    // Its own sandbox at 5 ms a property: the stalled job's estimate keeps the sidebar polling every few seconds.
+    const slow = await startSandboxProcess({ msPerProperty: 5 });
+    try {
+      const env = createGasEnvironment();
+      env.run("saveSettings", { apiKey: API_KEY, baseUrl: slow.baseUrl, plan: "professional" });
+      const { firstRow, lastRow } = seedTable(
+        env.sheet,
+        ["UPRN"],
+        props.slice(0, 600).map((p) => [p.uprn]),
+      );
+      env.sheet.select(`A${firstRow}:A${lastRow}`);
+      await slow.setFaults([{ kind: "job_stall", count: 1 }]); // the job never finishes on its own: only Stop ends the run
+      const { page, calls } = await openSidebar(browser, env);
+      await page.click("#check-btn");
+      await page.waitForSelector("#stop-btn:not([hidden])");
 
-    env.userLock.busy = true; // a poll in flight holds the user lock
-    await page.click("#stop-btn");
-    await page.waitForFunction(() => /stopping as soon as/.test(document.getElementById("message")!.textContent || ""));
-    expect(await page.isHidden("#run")).toBe(false);
-    expect(await page.isDisabled("#check-btn")).toBe(true);
-    expect(await page.isDisabled("#stop-btn")).toBe(true);
-    // Still polling (the server answers "busy" too), and Stop asked again.
-    const polled = calls.filter((c) => c === "pollBulkCheck").length;
-    for (let i = 0; i < 100 && calls.filter((c) => c === "pollBulkCheck").length <= polled; i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThan(polled);
-    expect(calls.filter((c) => c === "cancelBulkCheck").length).toBeGreaterThanOrEqual(2);
-    expect(env.run("getSidebarState").run.phase).toBe("running");
+      env.userLock.busy = true; // a poll in flight holds the user lock
+      await page.click("#stop-btn");
+      await page.waitForFunction(() =>
+        /stopping as soon as/.test(document.getElementById("message")!.textContent || ""),
+      );
+      expect(await page.isHidden("#run")).toBe(false);
+      expect(await page.isDisabled("#check-btn")).toBe(true);
+      expect(await page.isDisabled("#stop-btn")).toBe(true);
+      // Still polling (the server answers "busy" too), and Stop asked again.
+      const polled = calls.filter((c) => c === "pollBulkCheck").length;
+      for (let i = 0; i < 100 && calls.filter((c) => c === "pollBulkCheck").length <= polled; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThan(polled);
+      expect(calls.filter((c) => c === "cancelBulkCheck").length).toBeGreaterThanOrEqual(2);
+      expect(env.run("getSidebarState").run.phase).toBe("running");
 
-    env.userLock.busy = false;
-    await page.waitForFunction(
-      () => /Stopped by you/.test(document.getElementById("run-status")!.textContent || ""),
-      undefined,
-      { timeout: 10000 },
-    );
-    expect(env.run("getSidebarState").run.phase).toBe("stopped");
-    // Stopped, not finished: only the results received count (the stalled job sent half), the job "stopped",
-    // the status styled as such.
-    const stoppedAt = env.run("getSidebarState").run.propertiesDone;
-    expect(stoppedAt).toBeLessThan(600);
-    expect(await page.textContent("#run-status")).toBe(
-      `Stopped by you: ${stoppedAt} of 600 rows checked. ${600 - stoppedAt} rows are in jobs already sent: choose Resume to collect them (no new job is sent).`,
-    );
-    // The job was sent and paid for: Resume is offered, and collects it without a new job.
-    expect(await page.isVisible("#resume-btn")).toBe(true);
-    expect(await page.$eval("#progress", (el) => (el as HTMLProgressElement).value)).toBe(stoppedAt);
-    expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([
-      expect.stringMatching(new RegExp(`^Job 1 \\(bulk_[^)]+\\): stopped, ${stoppedAt} of 600 checked$`)),
-    ]);
-    expect(await page.getAttribute("#run-status", "class")).toBe("msg error");
-    expect(await page.isEnabled("#check-btn")).toBe(true);
-    expect(await page.isHidden("#stop-btn")).toBe(true);
-    await page.close();
-    await sandbox.clearFaults();
+      env.userLock.busy = false;
+      await page.waitForFunction(
+        () => /Stopped by you/.test(document.getElementById("run-status")!.textContent || ""),
+        undefined,
+        { timeout: 10000 },
+      );
+      expect(env.run("getSidebarState").run.phase).toBe("stopped");
+      // Stopped, not finished: only the results received count (the stalled job sent half), the job "stopped",
+      // the status styled as such.
+      const stoppedAt = env.run("getSidebarState").run.propertiesDone;
+      expect(stoppedAt).toBeLessThan(600);
+      expect(await page.textContent("#run-status")).toBe(
+        `Stopped by you: ${stoppedAt} of 600 rows checked. ${600 - stoppedAt} rows are in jobs already sent: choose Resume to collect them (no new job is sent).`,
+      );
+      // The job was sent and paid for: Resume is offered, and collects it without a new job.
+      expect(await page.isVisible("#resume-btn")).toBe(true);
+      expect(await page.$eval("#progress", (el) => (el as HTMLProgressElement).value)).toBe(stoppedAt);
+      expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([
+        expect.stringMatching(new RegExp(`^Job 1 \\(bulk_[^)]+\\): stopped, ${stoppedAt} of 600 checked$`)),
+      ]);
+      expect(await page.getAttribute("#run-status", "class")).toBe("msg error");
+      expect(await page.isEnabled("#check-btn")).toBe(true);
+      expect(await page.isHidden("#stop-btn")).toBe(true);
+      await page.close();
+    } finally {
+      await slow.close();
+    }
   });
   test("every submit fails (500s on 1,100 rows): 'Sending…', no job sent twice, then not Done, nothing counted as checked, and why", async () => {
     const env = createGasEnvironment();

@@ -16,7 +16,8 @@ let sandbox: SandboxProcess;
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 2 });
+  // 20 ms a property: a small job outlasts the start call even on a busy machine (polls pass the time on the test clock).
+  sandbox = await startSandboxProcess({ msPerProperty: 20 });
   props = await sandbox.properties(400);
 });
 afterAll(async () => {

@@ -22,12 +22,23 @@ type WireRequest = {
 };
 
 let syncHttp: ((reqs: WireRequest[]) => RawReply[]) | null = null;
-function http(): (reqs: WireRequest[]) => RawReply[] {
+function syncFetch(): (reqs: WireRequest[]) => RawReply[] {
   if (!syncHttp)
     syncHttp = createSyncFn(path.join(__dirname, "http-worker.mjs"), { timeout: 120000 }) as (
       reqs: WireRequest[],
     ) => RawReply[];
   return syncHttp;
+}
+
+/**
+ * The header that carries the vm's clock (its offset from real time) to a sandbox started by harness/sandbox.ts, which
+ * moves its own clock up to it: time the vm lets pass (Utilities.sleep, a trigger's delay) passes for the sandbox's
+ * jobs and rate windows too. Added on the wire only; the requests the add-on made are recorded without it.
+ */
+export const CLOCK_HEADER = "x-harness-clock-offset";
+function clockedHttp(clock: Clock): (reqs: WireRequest[]) => RawReply[] {
+  return (reqs) =>
+    syncFetch()(reqs.map((r) => ({ ...r, headers: { ...(r.headers || {}), [CLOCK_HEADER]: String(clock.offsetMs) } })));
 }
 
 /** Limits of the real services that our code must respect; the stand-ins throw as Apps Script does. */
@@ -377,6 +388,7 @@ export function createGasEnvironment(
     }
   };
   userProperties.guard = guard;
+  const http = () => clockedHttp(clock);
   const hang = () => {
     if (network.hangMs) clock.offsetMs += network.hangMs;
     guard();
@@ -520,8 +532,8 @@ export function createGasEnvironment(
     },
     Utilities: {
       // Apps Script's sleep blocks the execution for ms: here the vm's clock moves on by ms at once (the 6-minute limit
-      // sees the time pass) and the test does not wait for it. The sandbox's own clock does not move with it, so the
-      // scheduled-execution tests give the sandbox instant jobs (msPerProperty 0).
+      // sees the time pass) and the test does not wait for it. The sandbox's clock follows with the next request
+      // (CLOCK_HEADER), so its jobs progress as far as the sleep says.
       sleep: (ms: number) => {
         clock.offsetMs += Math.max(0, ms);
       },
@@ -573,7 +585,10 @@ export function createGasEnvironment(
   };
 }
 
-/** Polls as the sidebar does (waiting waitMs between calls, on the test clock) until the run ends; returns every progress. */
+/**
+ * Polls as the sidebar does (waiting waitMs between calls, on the test clock) until the run ends, then asks for the
+ * end of the run (finishBulkCheck) when the last poll says it is due, as the sidebar does; returns every progress.
+ */
 export async function pollUntilDone(
   env: GasEnvironment,
   opts: { maxPolls?: number; onPoll?: (p: any, i: number) => void } = {},
@@ -583,6 +598,10 @@ export async function pollUntilDone(
     const p = env.run("pollBulkCheck");
     all.push(p);
     opts.onPoll?.(p, i);
+    if (p && p.endDue) {
+      all.push(env.run("finishBulkCheck"));
+      return all;
+    }
     if (!p || p.phase !== "running") return all;
     await passTime(env, Math.min(p.waitMs, 5000));
   }

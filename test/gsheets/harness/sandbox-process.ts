@@ -2,23 +2,40 @@
  * Runs the sandbox in its own process for the Apps Script harness: the vm blocks the test's main thread
  * during each synchronous UrlFetchApp call, so the server it calls must not share that thread.
  */
-import { startSandbox, type FaultRule } from "../../../sandbox/app";
+import type { AddressInfo } from "node:net";
+import { buildSandbox, type FaultRule } from "../../../sandbox/app";
+
+/** The vm's clock offset on each request (harness/gas.ts CLOCK_HEADER). */
+const CLOCK_HEADER = "x-harness-clock-offset";
 
 type Msg = { id: number; method: string; args: unknown[] };
 
 async function main(): Promise<void> {
   const msPerProperty = Number(process.env.SANDBOX_MS_PER_PROPERTY ?? 2);
   const limits = process.env.SANDBOX_LIMITS ? JSON.parse(process.env.SANDBOX_LIMITS) : undefined;
-  // The sandbox's clock, which a test can move on (a day, for a daily quota's reset).
+  // The sandbox's clock, which a test can move on (a day, for a daily quota's reset), and which moves up to the vm's
+  // clock with each request from it: one clock for both, never going back.
   let offsetMs = 0;
   const today = process.env.SANDBOX_TODAY || undefined;
-  const sandbox = await startSandbox({
-    port: 0,
-    msPerProperty,
-    limits,
-    today,
-    now: () => new Date(Date.now() + offsetMs),
+  const app = await buildSandbox({ msPerProperty, limits, today, now: () => new Date(Date.now() + offsetMs) });
+  app.addHook("onRequest", async (req) => {
+    const vm = Number(req.headers[CLOCK_HEADER]);
+    if (Number.isFinite(vm) && vm > offsetMs) offsetMs = vm;
   });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const c = app.sandbox;
+  const sandbox = {
+    url,
+    baseUrl: `${url}/v1`,
+    close: () => app.close(),
+    setFaults: (rules: FaultRule[]) => c.setFaults(rules),
+    addFaults: (rules: FaultRule[]) => c.addFaults(rules),
+    clearFaults: () => c.clearFaults(),
+    stats: () => c.stats(),
+    reset: () => c.reset(),
+    dataset: () => c.dataset(),
+  };
   const controls: Record<string, (...a: any[]) => unknown> = {
     setFaults: (rules: FaultRule[]) => sandbox.setFaults(rules),
     addFaults: (rules: FaultRule[]) => sandbox.addFaults(rules),

@@ -74,7 +74,10 @@ export function writesPerPoll(
   return { result, writes, calls, actionWrites };
 }
 
-/** Polls as the sidebar does, letting the returned waitMs (capped) pass on the test clock, until the run ends. */
+/**
+ * Polls as the sidebar does, letting the returned waitMs (capped) pass on the test clock, until the run ends; then
+ * the end of the run (finishBulkCheck, the Action list, summary and Run log) when the last poll says it is due.
+ */
 export async function pollToEnd(
   env: GasEnvironment,
   perPoll?: (writes: string[], calls: number, p: any, actionWrites?: string[]) => void,
@@ -85,6 +88,12 @@ export async function pollToEnd(
     const { result, writes, calls, actionWrites } = writesPerPoll(env, () => env.run("pollBulkCheck"));
     perPoll?.(writes, calls, result, actionWrites);
     progress.push(result);
+    if (result && result.endDue) {
+      const end = writesPerPoll(env, () => env.run("finishBulkCheck"));
+      perPoll?.(end.writes, end.calls, end.result, end.actionWrites);
+      progress.push(end.result);
+      return progress;
+    }
     if (!result || result.phase !== "running") return progress;
     await passTime(env, Math.min(result.waitMs, 3000));
   }

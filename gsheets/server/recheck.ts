@@ -1,0 +1,337 @@
+/**
+ * The scheduled re-check in Google Sheets: the time-driven trigger's handler (the Schedule section that sets it is
+ * schedule.ts), which re-checks the tables that checks from the sidebar recorded (watch.ts)
+ * with the same engine, columns, Change log and Run log as a check from the sidebar (sheetrun.ts).
+ *
+ * One trigger, always. An Editor add-on may have one time-driven trigger per user per document, firing at most
+ * hourly, so a re-check cannot have a second trigger to collect its jobs. Instead the one trigger always points at
+ * the next thing to do:
+ * - an execution submits the jobs and keeps collecting (sleeping between polls) for up to STEP_BUDGET_MS, far
+ *   inside Apps Script's 6 minutes; most re-checks end within it;
+ * - as it starts work it replaces the schedule's trigger with a one-off follow-up an hour later (the add-on
+ *   minimum), so that an execution that dies (6 minutes, a Google error) or runs out of time is picked up; the job
+ *   ids wait in user properties (runstore.ts), and a follow-up only collects them (GETs), never submits twice;
+ * - when the re-check ends, the schedule's trigger is installed again.
+ * The plan's quota pauses a re-check until the quota is back (the follow-up waits that long); UrlFetch's daily
+ * limit is kept by counting this re-check's requests per day (DAILY_FETCH_BUDGET).
+ */
+import { nextDueInMs, resumeRun, stopRun } from "../../core";
+import type { RunLogEntry } from "../../core/changes";
+import { appendRunLog, runBy } from "./logs";
+import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
+import {
+  addFetches,
+  clearPass,
+  DAY_MS,
+  effectiveUser,
+  fetchesToday,
+  FOLLOW_UP_MS,
+  installFollowUp,
+  installRecurring,
+  loadPass,
+  loadRecord,
+  loadStatus,
+  removeOwnTriggers,
+  runSlot,
+  savePass,
+  saveStatus,
+  type Pass,
+  type ScheduleRecord,
+} from "./schedule-store";
+import { loadSettings, type Settings } from "./settings";
+import { findSheet, locateTable, wholeTableEnd } from "./sheet";
+import { beginRun, errorText, finishRun, pollRun, readTableRows, runProblem, save, withUserLock } from "./sheetrun";
+import { forgetWatch, listWatches, watchOf } from "./watch";
+
+/** No step starts after this long in an execution; a step sends for at most a minute (SEND_BUDGET_MS), then writes. */
+const STEP_BUDGET_MS = 4 * 60 * 1000;
+/** A re-check still not done after this many executions (a day of hourly follow-ups) is given up and logged. */
+const MAX_EXECUTIONS = 24;
+/** UrlFetch allows 20,000 calls a day on a consumer account: the re-check leaves the rest for the sidebar. */
+export const DAILY_FETCH_BUDGET = 15000;
+/** A check from the sidebar saved this recently is in progress: the re-check waits for it. */
+const MANUAL_RUN_FRESH_MS = 10 * 60 * 1000;
+
+export const REAUTH_PROBLEM =
+  "Re-authorisation needed: the add-on asks for permissions not granted yet, so the scheduled re-check did nothing. Open the sidebar (Extensions › Property compliance › Open sidebar) and allow access.";
+
+// ---- the trigger's handler ----
+
+function logScheduled(startedMs: number, text: string): void {
+  // The Run log's line (core's runLogLine) ends the problem with its own full stop.
+  const problem = text.replace(/\.$/, "");
+  const entry: RunLogEntry = {
+    startedAt: new Date(startedMs).toISOString(),
+    endedAt: new Date(Date.now()).toISOString(),
+    trigger: "scheduled",
+    runBy: runBy(),
+    rows: 0,
+    checked: 0,
+    changed: 0,
+    worse: 0,
+    errors: 0,
+    problem,
+  };
+  appendRunLog(entry);
+}
+
+function authorizationRequired(): boolean {
+  try {
+    return (
+      ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus() ===
+      ScriptApp.AuthorizationStatus.REQUIRED
+    );
+  } catch (_e) {
+    return false;
+  }
+}
+
+function requestsOf(run: SheetRun | null): number {
+  return run ? run.engine.requests.submit + run.engine.requests.results : 0;
+}
+
+type StepOutcome = { waitMs: number; busy?: true } | { passDone: true } | { pausedUntilMs: number };
+
+/** A recorded table's scheduled run: the table found again where it is now, every row under its header re-checked. */
+function beginTable(
+  key: string | number,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+): { ok: true; run: SheetRun } | { ok: false; message: string } {
+  const w = watchOf(key);
+  const sheet = w ? findSheet(w.sheetId) : null;
+  if (!w || !sheet) {
+    forgetWatch(key);
+    return { ok: false, message: `The sheet "${w ? w.sheetName : key}" was deleted, so it is no longer re-checked.` };
+  }
+  const name = sheet.getName();
+  // The recorded input columns choose the table again where tables stand side by side in one header row.
+  const cols = [w.mapping.uprn, w.mapping.postcode, w.mapping.address].filter((c): c is number => c !== undefined);
+  const span = cols.length ? { firstCol: Math.min(...cols) + 1, lastCol: Math.max(...cols) + 1 } : {};
+  const table = locateTable(
+    sheet,
+    w.manualMapping ? w.mapping : null,
+    w.headerRow
+      ? { firstRow: w.headerRow + 1, lastRow: w.headerRow + 1, ...span }
+      : { firstRow: w.firstRow, lastRow: w.lastRow, ...span },
+  );
+  if ("problem" in table) return { ok: false, message: `${name}: ${table.problem}` };
+  const firstRow = table.headerRow ? table.headerRow + 1 : w.firstRow;
+  // Every row under the header, to the table's first blank row (as a header-row selection does, and Excel's re-check).
+  const endRow = table.headerRow
+    ? wholeTableEnd(table, firstRow, sheet.getLastRow())
+    : Math.min(w.lastRow, sheet.getLastRow());
+  const read = readTableRows(sheet, table, firstRow, endRow);
+  if (read.endRow < firstRow) return { ok: false, message: `${name}: the table has no rows to re-check now.` };
+  return beginRun(
+    {
+      sheet,
+      table,
+      firstRow,
+      endRow: read.endRow,
+      values: read.values,
+      wholeTable: !!table.headerRow,
+      manualMapping: w.manualMapping,
+      trigger: "scheduled",
+      slot: runSlot(),
+    },
+    settings,
+  );
+}
+
+/** The table is done with: why it did not end well (if it did not) is kept for the pass's status. */
+function endTable(pass: Pass, run: SheetRun | null, problem?: string): void {
+  const failed = run ? runProblem(run) : "";
+  const why = problem || (failed ? `${run!.sheetName}: ${failed}` : "");
+  if (why) pass.problems.push(why);
+  pass.sheets.shift();
+  clearRun(runSlot());
+  savePass(pass);
+}
+
+/** One step of the pass under the user lock: begin the next table, or poll the one under way, like one sidebar poll. */
+function stepPass(
+  pass: Pass,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+  firstInExecution: boolean,
+): StepOutcome {
+  const run = loadRun(runSlot());
+  if (!run) {
+    const key = pass.sheets[0];
+    if (key === undefined) return { passDone: true };
+    const started = Date.now();
+    const begun = beginTable(key, settings);
+    if (!begun.ok) {
+      logScheduled(started, begun.message);
+      endTable(pass, null, begun.message);
+      return { waitMs: 0 };
+    }
+    addFetches(requestsOf(begun.run));
+    // beginRun has stored the run, and logged it when it ended at once.
+    if (begun.run.phase !== "running") endTable(pass, begun.run);
+    return { waitMs: nextDueInMs(begun.run.engine, Date.now()) };
+  }
+  if (run.endDue) {
+    // The step after the one that wrote the last results: the Action list, summary and Run log, once.
+    finishRun(run);
+    endTable(pass, run);
+    return { waitMs: 0 };
+  }
+  if (run.phase === "paused" || (firstInExecution && run.phase === "running")) {
+    // A new execution: what was sent is collected (GETs), a submit that may have reached the service is never sent again.
+    const until = run.engine.pausedUntilMs || 0;
+    if (run.phase === "paused" && until > Date.now()) return { pausedUntilMs: until };
+    resumeRun(run.engine, Date.now());
+    run.phase = "running";
+  }
+  if (run.phase !== "running") {
+    endTable(pass, run);
+    return { waitMs: 0 };
+  }
+  const before = requestsOf(run);
+  let waitMs = 0;
+  try {
+    waitMs = pollRun(run, Date.now());
+  } catch (e) {
+    stopRun(run.engine);
+    run.phase = "stopped";
+    run.message = `The re-check of ${run.sheetName} stopped: the sheet could not be read or written (${errorText(e)}).`;
+  }
+  addFetches(requestsOf(run) - before);
+  // pollRun moves the phase on (TypeScript keeps the narrowing from before the call).
+  const phase = run.phase as SheetRun["phase"];
+  if (phase === "paused") {
+    save(run);
+    return { pausedUntilMs: run.engine.pausedUntilMs || Date.now() + FOLLOW_UP_MS };
+  }
+  if (phase !== "running") {
+    // Its results are all written: the next step builds the end of the run (in this execution, or the next one).
+    run.endDue = true;
+    save(run);
+    return { waitMs: 0 };
+  }
+  save(run);
+  return { waitMs };
+}
+
+/** The pass ended: its status for the stale banner, and the schedule's own trigger back in place. */
+function finishPass(pass: Pass, rec: ScheduleRecord): void {
+  clearPass();
+  const status = loadStatus();
+  status.lastRunAtMs = Date.now();
+  if (!pass.problems.length) status.lastSuccessAtMs = Date.now();
+  saveStatus(status);
+  installRecurring(rec);
+}
+
+/**
+ * The time-driven trigger's function. Checks authorisation before anything else; then re-checks each recorded
+ * table in turn, within STEP_BUDGET_MS, and leaves the one trigger pointing at what comes next.
+ */
+export function scheduledRecheck(_e?: unknown): void {
+  const startedMs = Date.now();
+  if (authorizationRequired()) {
+    logScheduled(startedMs, REAUTH_PROBLEM);
+    return;
+  }
+  const rec = loadRecord();
+  const me = effectiveUser();
+  if (!rec || rec.mode === "off") {
+    // Turned off (by this person or another editor) after this trigger was made: it removes itself.
+    removeOwnTriggers();
+    clearPass();
+    return;
+  }
+  if (rec.runsAs && me && rec.runsAs !== me) {
+    removeOwnTriggers();
+    clearPass();
+    logScheduled(
+      startedMs,
+      `${rec.runsAs} set the schedule since, so ${me}'s trigger removed itself; nothing was re-checked by it.`,
+    );
+    return;
+  }
+  const settings = loadSettings();
+  if (!settings.config) {
+    logScheduled(
+      startedMs,
+      "No API key: it was removed in Settings, so nothing was re-checked. Add the key again; the schedule stays on.",
+    );
+    return;
+  }
+  const config = { ...settings, config: settings.config };
+  const manual = loadRun(MANUAL_SLOT);
+  if (
+    manual &&
+    manual.phase === "running" &&
+    startedMs - (manual.savedAtMs || manual.startedAtMs) < MANUAL_RUN_FRESH_MS
+  ) {
+    installFollowUp(FOLLOW_UP_MS);
+    logScheduled(
+      startedMs,
+      "Waited: a check started from the sidebar was running, so the scheduled re-check tries again in an hour.",
+    );
+    return;
+  }
+  let pass = loadPass();
+  if (!pass) {
+    const tables = listWatches();
+    if (!tables.length) {
+      logScheduled(
+        startedMs,
+        "Nothing to re-check yet: check a table with the sidebar's button first; the schedule re-checks every table checked from there.",
+      );
+      return;
+    }
+    pass = {
+      startedAtMs: startedMs,
+      sheets: tables.map((w) => w.key ?? w.sheetId),
+      total: tables.length,
+      executions: 0,
+      problems: [],
+    };
+  }
+  pass.executions++;
+  savePass(pass);
+  installFollowUp(FOLLOW_UP_MS);
+  if (pass.executions > MAX_EXECUTIONS) {
+    const run = loadRun(runSlot());
+    logScheduled(
+      pass.startedAtMs,
+      `The scheduled re-check was given up after ${pass.executions - 1} attempts${run ? ` (${run.sheetName}: ${run.message})` : ""}.`,
+    );
+    pass.problems.push("given up");
+    finishPass(pass, rec);
+    return;
+  }
+  let first = true;
+  while (Date.now() - startedMs < STEP_BUDGET_MS) {
+    if (fetchesToday() >= DAILY_FETCH_BUDGET) {
+      logScheduled(
+        startedMs,
+        `Paused: the re-checks sent ${DAILY_FETCH_BUDGET.toLocaleString("en-GB")} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`,
+      );
+      const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
+      installFollowUp(midnight - Date.now());
+      return;
+    }
+    // The user lock for each step only, as a sidebar poll takes it: the sidebar is never kept waiting for minutes.
+    const step = withUserLock<StepOutcome | null>(
+      () => stepPass(pass!, config, first),
+      () => null,
+    ) || { waitMs: 2000, busy: true };
+    if (!("busy" in step)) first = false;
+    if ("passDone" in step) {
+      finishPass(pass, rec);
+      return;
+    }
+    if ("pausedUntilMs" in step) {
+      // The plan's quota is used up: the follow-up waits until it is back.
+      installFollowUp(step.pausedUntilMs - Date.now());
+      return;
+    }
+    const left = STEP_BUDGET_MS - (Date.now() - startedMs);
+    if (left <= 0) break;
+    if (step.waitMs > 0) Utilities.sleep(Math.min(step.waitMs, left, 30000));
+  }
+  // Out of time: the follow-up trigger (installed above) collects the rest within the hour.
+}
