@@ -9,6 +9,7 @@ export * from "./ratelimit";
 export * from "./schemas";
 export * from "./requests";
 export * from "./responses";
+export * from "./results-page";
 export * from "./rows";
 export * from "./plan";
 export * from "./jobs";
