@@ -5,114 +5,27 @@
  * through core's real client and run engine over real HTTP. A comment above a test says what the user gets and why;
  * every test asserts it.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  createClient,
-  interpretCheckResponse,
-  outputHeaders,
-  outputRow,
-  type FetchLike,
-  type Outcome,
-} from "../../core";
+import { createClient, interpretCheckResponse, outputHeaders, outputRow, type FetchLike } from "../../core";
 import { MAX_ESTIMATE_MS, MIN_POLL_MS, startJob } from "../../core/jobs";
+import {
+  MISSING,
+  U,
+  checkResult,
+  closeServers,
+  errorOf,
+  jobStore,
+  serve,
+  timed,
+  uprns,
+  words,
+  type Job,
+  type Prop,
+  type Reply,
+  type Req,
+  type Served,
+} from "../helpers/interop-server";
 
-// ---------------------------------------------------------------- tiny server harness (as in client-interop.test.ts)
-
-interface Req {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-  at: number;
-}
-interface Reply {
-  status?: number;
-  body?: unknown;
-  text?: string;
-  headers?: Record<string, string>;
-}
-type Handler = (req: Req) => Reply | Promise<Reply>;
-interface Served {
-  baseUrl: string;
-  origin: string;
-  log: Req[];
-  count(method: string, pathPrefix?: string): number;
-}
-
-const servers: http.Server[] = [];
-
-async function serve(handler: Handler): Promise<Served> {
-  const log: Req[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", async () => {
-      const u = new URL(req.url ?? "/", "http://x");
-      const r: Req = { method: req.method ?? "GET", path: u.pathname, query: u.searchParams, body, at: Date.now() };
-      log.push(r);
-      let reply: Reply;
-      try {
-        reply = await handler(r);
-      } catch (e) {
-        reply = { status: 500, text: `test server fault: ${(e as Error).message}` };
-      }
-      const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-      const text = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : "");
-      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type"))
-        headers["content-type"] = "application/json";
-      res.writeHead(reply.status ?? 200, headers);
-      res.end(reply.status === 204 ? undefined : text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  servers.push(server);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    baseUrl: `${origin}/v1`,
-    origin,
-    log,
-    count: (method, prefix = "") => log.filter((r) => r.method === method && r.path.startsWith(prefix)).length,
-  };
-}
-
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-});
-
-// ---------------------------------------------------------------- a small world of properties
-
-interface Prop {
-  uprn?: string;
-  postcode?: string;
-  address?: string;
-}
-const U = (i: number) => String(100000000000 + i);
-const MISSING = U(99);
-const uprns = (from: number, n: number): Prop[] => Array.from({ length: n }, (_, i) => ({ uprn: U(from + i) }));
-
-function checkResult(
-  uprn: string,
-  address = `${Number(uprn) % 1000} High Street, Leeds, LS1 4AP`,
-): Record<string, any> {
-  return {
-    uprn,
-    address,
-    compliance_score: 72,
-    risk_level: "medium",
-    checks: {
-      epc: { status: "pass", rating: "C", expiry: "2031-04-02" },
-      gas_safety: { status: "warning", last_certificate: "2025-12-01", expiry: "2026-12-01" },
-      eicr: { status: "fail", detail: "No EICR on record for this property." },
-      licensing: { status: "not_required", scheme: null },
-      deposit_protection: { status: "pass", scheme: "DPS", protected_date: "2025-03-14" },
-    },
-    last_updated: "2026-11-20T09:12:44Z",
-  };
-}
+afterAll(closeServers);
 
 /** The spec's item shape (the sandbox's). */
 function indexedItem(p: Prop, index: number): Record<string, unknown> {
@@ -126,33 +39,6 @@ function indexedItem(p: Prop, index: number): Record<string, unknown> {
     : { index, input: p, status: "completed", result: checkResult(p.uprn!) };
 }
 
-interface Job {
-  id: string;
-  props: Prop[];
-  polls: number;
-}
-function jobStore() {
-  const jobs = new Map<string, Job>();
-  let n = 0;
-  return {
-    submit(body: string): Job {
-      const job: Job = {
-        id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`,
-        props: JSON.parse(body).properties,
-        polls: 0,
-      };
-      jobs.set(job.id, job);
-      return job;
-    },
-    /** The job a path names (…/bulk/<id>[/results]), its poll counted. */
-    poll(path: string): Job | undefined {
-      const id = /\/bulk\/([^/]+)/.exec(path)?.[1];
-      const job = id ? jobs.get(decodeURIComponent(id)) : undefined;
-      if (job) job.polls++;
-      return job;
-    },
-  };
-}
 const spec202 = (job: Job): Reply => ({
   status: 202,
   body: {
@@ -165,15 +51,7 @@ const spec202 = (job: Job): Reply => ({
 
 // ---------------------------------------------------------------- outcome helpers
 
-const word = (o: Outcome | undefined) => (!o ? "undefined" : "result" in o ? o.result.uprn : `!${o.error.kind}`);
-const words = (os: (Outcome | undefined)[]) => os.map(word);
-const errorOf = (o: Outcome | undefined) => (o && "error" in o ? o.error : undefined);
 const expectedWords = (props: Prop[]) => props.map((p) => (p.uprn === MISSING ? "!not_found" : p.uprn!));
-async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const t0 = Date.now();
-  const value = await fn();
-  return { value, ms: Date.now() - t0 };
-}
 const col = (name: string) => outputHeaders().indexOf(name);
 
 /**
