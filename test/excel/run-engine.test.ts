@@ -18,15 +18,16 @@ import {
 } from "../../excel/taskpane/check-run";
 import type { SandboxOptions } from "../../sandbox/app";
 import { testClock } from "../helpers/clock";
-import { deleteColumns } from "../helpers/excel-workbook";
+import {
+  MATCHED,
+  MESSAGE,
+  OUTPUT_WIDTH as WIDTH,
+  colLetters,
+  deleteColumns,
+  workbook,
+} from "../helpers/excel-workbook";
 import { knownUprns, startTestSandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 
-const WIDTH = OUTPUT_COLUMNS.length;
-const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
-const MATCHED = col("Matched UPRN");
-const MESSAGE = col("Message");
 const DAY = 86_400_000;
 
 /** One clock for the sandbox's jobs and the pane's waits: a job of 20 at 400 ms a property takes 8 s on it, not in real time. */
@@ -34,12 +35,6 @@ const clock = testClock();
 
 function start(opts: SandboxOptions = {}): Promise<Sandbox> {
   return startTestSandbox({ now: clock.date, ...opts });
-}
-
-function workbook() {
-  const s = createStandIn();
-  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
-  return { s, excelRun, api: s.api };
 }
 
 /** A client whose fetch lets a test act on the sheet right after a given request's answer (before it is written). */
