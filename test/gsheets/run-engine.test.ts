@@ -29,8 +29,7 @@ beforeEach(async () => {
 });
 
 function table(n: number, opts: { header?: boolean } = {}) {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   const rows = props.slice(0, n).map((p) => [p.uprn, `note ${p.uprn}`]);
   if (opts.header === false) {
     env.sheet.seed(1, 1, rows);
