@@ -7,6 +7,7 @@
 import { STATUS_COLOURS } from "../../core";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, pollToEnd } from "./harness/table";
+import { columnNumber } from "../helpers/columns";
 import { EPC, OUTPUT_WIDTH as W, blockColumn, configuredEnv, resultAt } from "../helpers/gsheets-results";
 
 let sandbox: SandboxProcess;
@@ -69,7 +70,7 @@ describe("two tables on one sheet", () => {
       "D2:E6": `F1:${blocks["D2:E6"].split(":")[1]}`,
       "A2:B6": expect.not.stringMatching(/^F1:/),
     });
-    const col = (a1: string) => [.../^[A-Z]+/.exec(a1)![0]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+    const col = (a1: string) => columnNumber(/^[A-Z]+/.exec(a1)![0]);
     right.forEach((p, i) => expect(resultAt(env, 2 + i, col(blocks["D2:E6"])).matched).toBe(p.uprn));
     left.forEach((p, i) => expect(resultAt(env, 2 + i, col(blocks["A2:B6"])).matched).toBe(p.uprn));
   });
