@@ -21,7 +21,8 @@ import { buildPortfolioList, type ActionListSheet, type PortfolioTable } from ".
 import { cellDay, userDatesOf, type UserColumns } from "./user-columns";
 import { rulesCountry, type CountryAnswer } from "./country";
 import { readUserDate } from "./dates";
-import { detectOwnColumns, ownInputsOf, ownObligations, type OwnInput, type OwnKey } from "./own-obligations";
+import { detectOwnColumns, ownInputsOf, ownObligations, type OwnInput } from "./own-obligations";
+import type { OwnKey } from "./own-rules";
 import { rowPlace } from "./row-place";
 
 export { cellDay, detectUserColumns, readUserDates, userDatesOf, type UserColumns } from "./user-columns";

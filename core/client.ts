@@ -22,8 +22,8 @@ import {
   interpretCheckResponse,
   interpretResultsResponse,
   type Interpreted,
-  type ResultsPage,
 } from "./responses";
+import type { ResultsPage } from "./results-page";
 import { normaliseProperty, type InputRow, type PropertyQuery } from "./rows";
 import type { AddressList, BulkJob, CheckResult } from "./schemas";
 import { isDemoKey } from "./demo-key";

@@ -7,7 +7,8 @@ import type { CheckName } from "./checks";
 import { isAboutProperty, serviceError, type ServiceError } from "./errors";
 import type { Outcome } from "./plan";
 import { buildBulkResultsRequest, type ClientConfig, type HttpRequest } from "./requests";
-import type { ResultsItem, ResultsPage } from "./responses";
+import type { ResultsItem, ResultsPage } from "./results-page";
+import { contradicts, fitsPostcodeQuery } from "./result-identity";
 import { propertyKey, type PropertyQuery } from "./rows";
 import { parseCheckResult, type BulkJob } from "./schemas";
 import { withQuery } from "./url";
@@ -272,41 +273,6 @@ function follow(s: JobState, next: string, numbered: boolean, nextStart: number)
   return out;
 }
 
-/** Letters and digits only, upper case: how a postcode is compared ("sw1a2aa" = "SW1A 2AA"). */
-function compact(s: unknown): string {
-  return typeof s === "string" ? s.replace(/[^a-z0-9]+/gi, "").toUpperCase() : "";
-}
-
-/** The whole words of an address, lower case, accents folded: "2 Jubilee Rd." -> ["2", "jubilee", "rd"]. */
-function addressWords(s: unknown): string[] {
-  if (typeof s !== "string") return [];
-  return (
-    s
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .match(/[a-z0-9]+/g) ?? []
-  );
-}
-
-/** Does the address begin with the first line asked for, word for word? "2 Jubilee Road" is not "42 Jubilee Road". */
-function startsWithLine(address: unknown, line: string): boolean {
-  const have = addressWords(address);
-  const want = addressWords(line);
-  return want.length > 0 && want.length <= have.length && want.every((w, i) => have[i] === w);
-}
-
-/** Does a check result (its address / postcode) fit a postcode query (and its first line, when given)? */
-function fitsPostcodeQuery(result: unknown, q: PropertyQuery): "address" | "postcode" | null {
-  if (!q.postcode || q.uprn || !result || typeof result !== "object") return null;
-  const r = result as Record<string, unknown>;
-  const where = compact(r.address) + "|" + compact(r.postcode) + "|" + compact(r.full_address);
-  if (!where.includes(compact(q.postcode))) return null;
-  if (q.address && (startsWithLine(r.address, q.address) || startsWithLine(r.full_address, q.address)))
-    return "address";
-  return q.address ? null : "postcode";
-}
-
 /**
  * A short signature of a page's items: equal pages (a server that ignores the page or cursor) have equal ones. It
  * reads each item's index and property and the first and last items whole, not every result: a page of 1,000 is
@@ -334,32 +300,6 @@ function loopError(s: JobState): ServiceError {
     "results_loop",
     `The service kept sending the same page of results for bulk job ${s.jobId}, so ${left === s.total ? "its" : `${left.toLocaleString("en-GB")} of its`} ${s.total.toLocaleString("en-GB")} ${s.total === 1 ? "row was" : "rows were"} not checked; run the check again for them.`,
   );
-}
-
-const POSTCODE_IN_TEXT = /\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b/gi;
-
-/** Whether a result says it is another property than the one asked: another UPRN, postcode or first line. */
-function contradicts(result: unknown, q: PropertyQuery | undefined): boolean {
-  if (!q || !result || typeof result !== "object") return false;
-  const r = result as Record<string, unknown>;
-  if (q.uprn)
-    return (
-      r.uprn !== undefined &&
-      r.uprn !== null &&
-      String(r.uprn).replace(/^0+(?=\d)/, "") !== q.uprn.replace(/^0+(?=\d)/, "")
-    );
-  // Only a postcode the result states (its own field, or one written in its address) can contradict the row's.
-  const stated = [
-    r.postcode,
-    ...[r.address, r.full_address].flatMap((a) => (typeof a === "string" ? (a.match(POSTCODE_IN_TEXT) ?? []) : [])),
-  ]
-    .map(compact)
-    .filter(Boolean);
-  if (q.postcode && stated.length > 0 && !stated.includes(compact(q.postcode))) return true;
-  const lines = [r.address, r.full_address, r.address_line_1, r.line_1].filter(
-    (v) => typeof v === "string" && v.trim(),
-  );
-  return !!q.address && lines.length > 0 && !lines.some((l) => startsWithLine(l, q.address!));
 }
 
 /**

@@ -4,7 +4,7 @@
  * it, so the add-ins' bundles do not carry it. Checked 2026-11-25.
  */
 import type { Source } from "./country-sources";
-import type { OwnKey } from "./own-obligations";
+import type { OwnKey } from "./own-rules";
 
 export const OWN_SOURCES: Readonly<Record<OwnKey, Source>> = {
   smoke_alarms: {

@@ -12,7 +12,8 @@ import {
   type HeaderSource,
 } from "../ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../requests";
-import { interpretBulkSubmitResponse, interpretResultsResponse, type ResultsPage } from "../responses";
+import { interpretBulkSubmitResponse, interpretResultsResponse } from "../responses";
+import type { ResultsPage } from "../results-page";
 import {
   RUN_POLICY,
   compactMembers,

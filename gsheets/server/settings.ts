@@ -14,13 +14,8 @@ import {
 } from "../../core/requests";
 import { describeError, isAboutProperty } from "../../core/errors";
 import { interpretAddressResponse } from "../../core/responses";
-import {
-  ACTION_LIST_DAYS,
-  parseWindowSettings,
-  storedActionDays,
-  storedWindows,
-  type WindowSettings,
-} from "../../core/obligations";
+import type { WindowSettings } from "../../core/obligations";
+import { ACTION_LIST_DAYS, parseWindowSettings, storedActionDays, storedWindows } from "../../core/window-settings";
 import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo-key";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";

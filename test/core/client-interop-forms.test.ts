@@ -2,117 +2,30 @@
  * The core against servers that are NOT the sandbox, answering where the spec says "not shown" in the other forms a
  * reasonable server uses (rate-limit headers, bodies and statuses, submit answers, value forms, result envelopes, job
  * words); test/core/client-interop.test.ts holds the other choices. Small node:http servers on loopback, driven
- * through core's real client and run engine over real HTTP. A comment "Was a bug" names the code path the test guards;
- * every test asserts what a user should get.
+ * through core's real client and run engine over real HTTP. A comment above a test says what the user gets and why;
+ * every test asserts it.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  createClient,
-  interpretCheckResponse,
-  outputHeaders,
-  outputRow,
-  type FetchLike,
-  type Outcome,
-} from "../../core";
+import { createClient, interpretCheckResponse, outputHeaders, outputRow, type FetchLike } from "../../core";
 import { MAX_ESTIMATE_MS, MIN_POLL_MS, startJob } from "../../core/jobs";
+import {
+  MISSING,
+  U,
+  checkResult,
+  closeServers,
+  errorOf,
+  jobStore,
+  serve,
+  timed,
+  uprns,
+  words,
+  type Job,
+  type Prop,
+  type Reply,
+  type Req,
+  type Served,
+} from "../helpers/interop-server";
 
-// ---------------------------------------------------------------- tiny server harness (as in client-interop.test.ts)
-
-interface Req {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-  at: number;
-}
-interface Reply {
-  status?: number;
-  body?: unknown;
-  text?: string;
-  headers?: Record<string, string>;
-}
-type Handler = (req: Req) => Reply | Promise<Reply>;
-interface Served {
-  baseUrl: string;
-  origin: string;
-  log: Req[];
-  count(method: string, pathPrefix?: string): number;
-}
-
-const servers: http.Server[] = [];
-
-async function serve(handler: Handler): Promise<Served> {
-  const log: Req[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", async () => {
-      const u = new URL(req.url ?? "/", "http://x");
-      const r: Req = { method: req.method ?? "GET", path: u.pathname, query: u.searchParams, body, at: Date.now() };
-      log.push(r);
-      let reply: Reply;
-      try {
-        reply = await handler(r);
-      } catch (e) {
-        reply = { status: 500, text: `test server fault: ${(e as Error).message}` };
-      }
-      const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-      const text = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : "");
-      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type"))
-        headers["content-type"] = "application/json";
-      res.writeHead(reply.status ?? 200, headers);
-      res.end(reply.status === 204 ? undefined : text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  servers.push(server);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    baseUrl: `${origin}/v1`,
-    origin,
-    log,
-    count: (method, prefix = "") => log.filter((r) => r.method === method && r.path.startsWith(prefix)).length,
-  };
-}
-
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-});
-
-// ---------------------------------------------------------------- a small world of properties
-
-interface Prop {
-  uprn?: string;
-  postcode?: string;
-  address?: string;
-}
-const U = (i: number) => String(100000000000 + i);
-const MISSING = U(99);
-const uprns = (from: number, n: number): Prop[] => Array.from({ length: n }, (_, i) => ({ uprn: U(from + i) }));
-
-function checkResult(
-  uprn: string,
-  address = `${Number(uprn) % 1000} High Street, Leeds, LS1 4AP`,
-): Record<string, any> {
-  return {
-    uprn,
-    address,
-    compliance_score: 72,
-    risk_level: "medium",
-    checks: {
-      epc: { status: "pass", rating: "C", expiry: "2031-04-02" },
-      gas_safety: { status: "warning", last_certificate: "2025-12-01", expiry: "2026-12-01" },
-      eicr: { status: "fail", detail: "No EICR on record for this property." },
-      licensing: { status: "not_required", scheme: null },
-      deposit_protection: { status: "pass", scheme: "DPS", protected_date: "2025-03-14" },
-    },
-    last_updated: "2026-11-20T09:12:44Z",
-  };
-}
+afterAll(closeServers);
 
 /** The spec's item shape (the sandbox's). */
 function indexedItem(p: Prop, index: number): Record<string, unknown> {
@@ -126,33 +39,6 @@ function indexedItem(p: Prop, index: number): Record<string, unknown> {
     : { index, input: p, status: "completed", result: checkResult(p.uprn!) };
 }
 
-interface Job {
-  id: string;
-  props: Prop[];
-  polls: number;
-}
-function jobStore() {
-  const jobs = new Map<string, Job>();
-  let n = 0;
-  return {
-    submit(body: string): Job {
-      const job: Job = {
-        id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`,
-        props: JSON.parse(body).properties,
-        polls: 0,
-      };
-      jobs.set(job.id, job);
-      return job;
-    },
-    /** The job a path names (…/bulk/<id>[/results]), its poll counted. */
-    poll(path: string): Job | undefined {
-      const id = /\/bulk\/([^/]+)/.exec(path)?.[1];
-      const job = id ? jobs.get(decodeURIComponent(id)) : undefined;
-      if (job) job.polls++;
-      return job;
-    },
-  };
-}
 const spec202 = (job: Job): Reply => ({
   status: 202,
   body: {
@@ -165,15 +51,7 @@ const spec202 = (job: Job): Reply => ({
 
 // ---------------------------------------------------------------- outcome helpers
 
-const word = (o: Outcome | undefined) => (!o ? "undefined" : "result" in o ? o.result.uprn : `!${o.error.kind}`);
-const words = (os: (Outcome | undefined)[]) => os.map(word);
-const errorOf = (o: Outcome | undefined) => (o && "error" in o ? o.error : undefined);
 const expectedWords = (props: Prop[]) => props.map((p) => (p.uprn === MISSING ? "!not_found" : p.uprn!));
-async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const t0 = Date.now();
-  const value = await fn();
-  return { value, ms: Date.now() - t0 };
-}
 const col = (name: string) => outputHeaders().indexOf(name);
 
 /**
@@ -265,8 +143,8 @@ describe("(A) rate limits announced other ways", () => {
 
   const deltaSeconds = (resetAtMs: number) => String(Math.max(0, Math.ceil((resetAtMs - Date.now()) / 1000)));
 
-  // Was a bug: core/ratelimit.ts parseRateLimit (line 62) reads only X-RateLimit-*; the IETF draft's unprefixed
-  // RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset are ignored, so the client sends into an exhausted window.
+  // The IETF draft's unprefixed RateLimit-Limit / -Remaining / -Reset are read like X-RateLimit-*, so the client never
+  // sends into a window the server says is spent.
   test("IETF draft headers RateLimit-Limit / -Remaining / -Reset (no X- prefix): nothing sent into an exhausted window", async () => {
     const { s, stats } = await limited(
       (l, r, at) => ({
@@ -281,7 +159,7 @@ describe("(A) rate limits announced other ways", () => {
     expect(stats.violations).toBe(0);
   });
 
-  // Was a bug: same place; the structured `RateLimit: limit=3, remaining=0, reset=1` header (draft-ietf-httpapi-ratelimit-headers) is ignored.
+  // The draft's single structured header (draft-ietf-httpapi-ratelimit-headers) is read the same way.
   test("IETF draft single header `RateLimit: limit=3, remaining=0, reset=1`: nothing sent into an exhausted window", async () => {
     const { s, stats } = await limited(
       (l, r, at) => ({ RateLimit: `limit=${l}, remaining=${r}, reset=${deltaSeconds(at)}` }),
@@ -292,8 +170,7 @@ describe("(A) rate limits announced other ways", () => {
     expect(stats.violations).toBe(0);
   });
 
-  // Was a bug: core/ratelimit.ts num() (line 38) + resetToEpochMs (line 47) read X-RateLimit-Reset only as a number; an ISO 8601 date is NaN, so with
-  // Remaining 0 the client waits a flat 1 s (waitBeforeNextRequest's fallback) and hits a window that resets later.
+  // A reset given as a date is waited for to that date; a flat one-second fallback would hit a window that resets later.
   test("X-RateLimit-Reset as an ISO 8601 date: the client waits until that date, not a flat second", async () => {
     const { s, stats } = await limited(
       (l, r, at) => ({
@@ -366,9 +243,8 @@ describe("(A) rate limits announced other ways", () => {
     expect(ms).toBeLessThan(4000);
   });
 
-  // Was a bug: core/run.ts getFailed (rate_limited branch, line 495) neither counts a 429 on a GET as a failure nor lets the
-  // job's deadline end it: checkJobDeadline (core/jobs.ts line 169) needs lastPollAtMs, which only a results PAGE sets.
-  // A poll answered 429 forever (a quota the server never resets for this job) polls once a second with no end.
+  // A poll refused 429 forever (a quota the server never resets for this job) counts as a failed poll, and the job's
+  // deadline still ends it: the rows end with a reason instead of polling once a second with no end.
   test("every poll answered 429 with no headers: the rows end (rate_limited or timeout) within the job timeout, not never", async () => {
     const store = jobStore();
     const s = await serve((req) =>
@@ -408,9 +284,8 @@ describe("(B) bodies and statuses", () => {
     expect(words(await client.screen(props))).toEqual(expectedWords(props));
   });
 
-  // Was a bug: core/responses.ts parseJson (line 23) passes the text to JSON.parse as it is. fetch's text() drops a BOM, but
-  // Apps Script's getContentText() (gsheets/server/http.ts:48, :127) keeps it, so in Google Sheets every answer of a
-  // server that writes a BOM is "not valid JSON". Shown here with a fetch whose text() keeps the BOM, as UrlFetchApp does.
+  // fetch's text() drops a UTF-8 BOM but Apps Script's getContentText() keeps it: the body is read as JSON either way, so
+  // a server that writes a BOM is understood in Google Sheets too. Shown with a fetch whose text() keeps the BOM.
   test("JSON with a UTF-8 BOM through a transport that keeps the BOM (as UrlFetchApp.getContentText does)", async () => {
     const s = await serve((req) => ({
       headers: { "content-type": "application/json" },
@@ -433,9 +308,8 @@ describe("(B) bodies and statuses", () => {
     expect(interpretCheckResponse(200, {}, "\uFEFF" + JSON.stringify(checkResult(U(3))), Date.now()).ok).toBe(true);
   });
 
-  // Was a bug: core/responses.ts interpret (line 106) parses any 2xx as the success shape; a 200 whose body is an error
-  // ({ error: { code, message } }) becomes "Malformed check result: uprn: …" (malformed_response, retried 4 times)
-  // instead of the server's own error (here not_found, "No property with UPRN …").
+  // A 200 whose body is an error ({ error: { code, message } }) is the server's own error (here not found, in its
+  // words), not a malformed result retried four times.
   test("check(): 200 with an error body { error: { code, message } } gives the server's error, not 'malformed'", async () => {
     const s = await serve((req) => ({
       body: { error: { code: "property_not_found", message: `No property with UPRN ${req.query.get("uprn")}.` } },
@@ -453,9 +327,8 @@ describe("(B) bodies and statuses", () => {
     });
   });
 
-  // Was a bug: core/responses.ts parseResultsPage (line 279): an envelope without a status word reads as "completed"; a 200
-  // { error: { code: "job_not_found" } } on a poll ends the job with "finished without a result for this property"
-  // (server / missing_result) on every row; the server's reason is lost.
+  // A poll answered 200 with an error body and no status word ends the job with the server's reason on every row,
+  // not "finished without a result for this property".
   test("results poll answered 200 with an error body: rows get job_failed with the server's reason, not 'finished without a result'", async () => {
     const store = jobStore();
     const s = await serve((req) =>
@@ -468,9 +341,8 @@ describe("(B) bodies and statuses", () => {
     expect(errorOf(out[0])!.message).toMatch(/expired/);
   });
 
-  // Was a bug: core/responses.ts interpret (line 106) reads an empty 2xx body as malformed JSON; core/run.ts getFailed (line
-  // 502) counts it as a transient failure and after RUN_POLICY.maxGetFailures (5) in a row fails the job. A server that
-  // answers 202 (or 204) with no body while a job is processing, for 6 polls, loses every row.
+  // A 2xx with an empty body while a job processes (202 Accepted, 204 No Content) means "nothing yet": polled again
+  // until the results come, never counted toward the failures that end a job.
   test("results poll answered 202 with an empty body while processing (6 times), then the results: every row gets its result", async () => {
     const store = jobStore();
     const s = await serve((req) => {
@@ -501,9 +373,8 @@ describe("(B) bodies and statuses", () => {
     expect(s.count("POST")).toBe(1);
   });
 
-  // Was a bug: core/errors.ts kindForStatus maps 409 to "ambiguous" and 425 to "invalid_input"; core/run.ts getFailed (line
-  // 502) treats neither as transient, so a results URL that says "not ready yet" (409 Conflict / 425 Too Early) before
-  // the job finishes fails every row at the first poll.
+  // 409 Conflict and 425 Too Early from a results URL mean "not ready yet": polled again, not taken as a final
+  // ambiguous or invalid answer for every row.
   for (const [status, code] of [
     [409, "job_not_ready"],
     [425, "too_early"],
@@ -542,9 +413,8 @@ describe("(C) bulk submit answered in other ways", () => {
   }
   const props = [...uprns(1, 2), { uprn: MISSING }];
 
-  // Was a bug: core/responses.ts interpretBulkSubmitResponse / core/schemas.ts bulkJobSchema (job_id required, body required);
-  // core/run.ts acceptReply (line 429) has no use for the Location header. A 202 with only `Location: …/bulk/<id>` and an
-  // empty body is "malformed" and every row says the job may have been created: the job the server made is never read.
+  // A 202 with an empty body and only a Location header names the job the server made: it is read there, never taken
+  // for a malformed answer that leaves every row saying the job may have been created.
   test("202 with an empty body and only a Location header: the job is found there, one POST, every row answered", async () => {
     const s = await submitServer((job) => ({
       status: 202,
@@ -556,8 +426,7 @@ describe("(C) bulk submit answered in other ways", () => {
     expect(s.count("POST")).toBe(1);
   });
 
-  // Was a bug: core/schemas.ts bulkJobSchema (line 64) requires `job_id`; a server that calls it `id` gets every row "may have
-  // been created" (malformed_response) though the job is there.
+  // A job id sent as `id` rather than `job_id` is the job's id.
   test("201 { id, status: 'queued' } (id, not job_id): the job is polled, every row answered", async () => {
     const s = await submitServer((job) => ({ status: 201, body: { id: job.id, status: "queued" } }));
     const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props);
@@ -565,8 +434,7 @@ describe("(C) bulk submit answered in other ways", () => {
     expect(s.count("POST")).toBe(1);
   });
 
-  // Was a bug: same (core/schemas.ts bulkJobSchema, core/run.ts acceptReply): a server that does small batches at once and
-  // answers 200 { status: "completed", results: [...] } with no job id makes every row "may have been created".
+  // A small batch answered at once (200 with the results inline, no job id) is read as it stands: no job to poll.
   test("200 with the results inline and no job id (a small batch done at once): every row answered, one POST, no poll", async () => {
     const s = await submitServer((job) => ({
       status: 200,
@@ -609,8 +477,8 @@ describe("(D) check results with values in other forms", () => {
     ]).toEqual(["pass", "fail", "warning", "not_required"]);
   });
 
-  // Was a bug: core/checks.ts displayStatus (line 15) only trims and lower-cases: "Not Required" and "not-required" are not
-  // "not_required", so the cell says "unknown" (and Message "is not a status this add-in knows").
+  // Status words are compared without case, spaces, hyphens or underscores mattering: "Not Required" is not_required,
+  // never "unknown".
   test("'Not Required' and 'not-required' are shown as not_required, not unknown", async () => {
     const r = await one(
       withChecks(U(1), (r) => {
@@ -630,8 +498,7 @@ describe("(D) check results with values in other forms", () => {
     expect(String(row[col("Message")])).toMatch(/compliant/);
   });
 
-  // Was a bug: core/schemas.ts checkResultSchema `compliance_score: opt(z.number())` (line 47): a score sent as a numeric
-  // string ("65") fails the whole result, so the row gets "Malformed check result" instead of its result.
+  // A score sent as a numeric string is read as that number; one odd field never sinks the whole result.
   test("compliance_score as a numeric string '65': the result is read, score 65", async () => {
     const r = await one(withChecks(U(1), (r) => (r.compliance_score = "65")));
     expect(r.uprn).toBe(U(1));
@@ -658,22 +525,19 @@ describe("(D) check results with values in other forms", () => {
     expect(row[col("Last updated (UTC)")]).toBe("2026-11-20 08:12:44");
   });
 
-  // Was a bug: core/schemas.ts dateField (line 30) cuts only "YYYY-MM-DDT…" timestamps to their date; a space-separated
-  // "2027-01-31 00:00:00" (Python's str(datetime), many SQL drivers) fails the whole result as malformed.
+  // A space-separated timestamp (Python's str(datetime), many SQL drivers) is cut to its date like an ISO one.
   test("dates as 'YYYY-MM-DD HH:MM:SS' (space, not T): the result is read, the date kept", async () => {
     const r = await one(withChecks(U(1), (r) => (r.checks.epc.expiry = "2027-01-31 00:00:00")));
     expect(outputRow({ result: r }, "2026-11-20T10:00:00Z")[col("EPC expiry")]).toBe("2027-01-31");
   });
 
-  // Was a bug: core/schemas.ts checkResultSchema `last_updated: opt(isoTimestamp)` (line 60): an informational field sent as
-  // Unix seconds (a number) sinks the whole result ("Malformed check result: last_updated …"); the checks are lost.
+  // An informational field in another form (last_updated as Unix seconds) is passed over; the checks are still read.
   test("last_updated as Unix seconds (a number): the result is still read", async () => {
     const r = await one(withChecks(U(1), (r) => (r.last_updated = 1795597964)));
     expect(r.uprn).toBe(U(1));
   });
 
-  // Was a bug: core/schemas.ts checkResultSchema `checks: preprocess(..., z.looseObject(...))` (line 50): checks sent as a list of named members
-  // ([{ name: "epc", status: "pass", ... }]) fail the whole result as malformed.
+  // Checks sent as a list of named members are read as the five checks.
   test("checks as a list of named members [{ name, status, ... }]: read as the five checks", async () => {
     const base = checkResult(U(1));
     const r = await one({
@@ -688,8 +552,7 @@ describe("(D) check results with values in other forms", () => {
     ]);
   });
 
-  // Was a bug: core/responses.ts interpretCheckResponse -> core/schemas.ts parseCheckResult takes the body as the result; an
-  // envelope { data: {...} } (JSON:API style) or { result: {...} } is "Malformed check result: uprn …".
+  // A result wrapped in an envelope ({ data: ... } in JSON:API style, or { result: ... }) is read from inside it.
   for (const key of ["data", "result"]) {
     test(`a check result wrapped in { ${key}: … }: read`, async () => {
       const r = await one({ [key]: checkResult(U(1)) });
@@ -710,8 +573,7 @@ describe("(E) results envelopes and items in other shapes", () => {
   }
   const props: Prop[] = [...uprns(1, 3), { uprn: MISSING }, ...uprns(5, 3)];
 
-  // Was a bug: core/schemas.ts bulkResultsSchema `results: list` (line 103) and core/responses.ts parseResultsPage (line 267)
-  // take only an array; results as an object keyed by uprn make every poll "malformed" and the job fails after 5.
+  // Results sent as an object keyed by UPRN are read like a list.
   test("results as an object keyed by uprn: every row gets its result", async () => {
     const s = await resultsServer((job) => ({
       body: {
@@ -751,10 +613,8 @@ describe("(E) results envelopes and items in other shapes", () => {
     expect(words(out)).toEqual(expectedWords(props));
   });
 
-  // Was a bug: core/responses.ts parseResultsPage / core/jobs.ts acceptResultsPage (line 365: `page.page && page.totalPages`,
-  // line 302: `numbered = !!(page.page && page.perPage)`) take page 0 as "no page number": a server that numbers pages
-  // from 0 (page 0 of total_pages 3, no next link) ends the job after its first page; the other rows get "finished
-  // without a result".
+  // Pages numbered from 0 are pages too: a server that counts page 0 of 3 with no next link has every page fetched,
+  // not its first page taken for the last.
   test("pages numbered from 0 (page, per_page, total_pages; no next link): every page fetched, every row answered", async () => {
     const SIZE = 3;
     const s = await resultsServer((job, req) => {
@@ -806,9 +666,8 @@ describe("(E) results envelopes and items in other shapes", () => {
     expect(words(out)).toEqual([U(1), U(1), U(2)]);
   });
 
-  // Was a bug: core/jobs.ts acceptResultsPage step 1 (line 316) places an item at its `index` without checking the item's own
-  // input echo / result uprn. A server that numbers items from 1 puts every result on the NEXT row (and the last is
-  // "could not be matched") -- wrong data on wrong rows, silently.
+  // An item's own input echo or UPRN outranks its index: a server that numbers items from 1 still has each result
+  // placed on its own row, never silently on the next.
   test("items indexed from 1 (index 1..n) with their input echoed: each result on its own row, never the next one", async () => {
     const s = await resultsServer((job) => ({
       body: { status: "completed", results: job.props.map((p, i) => ({ ...indexedItem(p, i), index: i + 1 })) },
@@ -817,10 +676,8 @@ describe("(E) results envelopes and items in other shapes", () => {
     expect(words(out)).toEqual(expectedWords(props));
   });
 
-  // Was a bug: core/responses.ts itemError (line 194) reads only `code` (and `status`) of an error object and only "_not_found"
-  // in a string: an item error as a sentence ("Property not found"), as { type, detail }, as flat error_code /
-  // error_message fields, or as errors: [...] becomes kind "server" (a service failure: the row keeps stale values and
-  // says "the service had a problem") or loses the server's words, instead of "not found" with the server's message.
+  // An item error in any of the shapes servers use (a sentence, { type, detail }, flat error_code / error_message, an
+  // errors list) says "not found" in the server's words, not a service failure that keeps stale values.
   const shapes: [string, (p: Prop, i: number) => Record<string, unknown>][] = [
     ["error as a sentence", (p, i) => ({ index: i, input: p, error: `Property ${p.uprn} not found` })],
     [
@@ -933,9 +790,8 @@ describe("(F) job status words, estimates and counts", () => {
     });
   }
 
-  // Was a bug: core/jobs.ts acceptResultsPage (line 373: `stillRunning = page.status === "running" || …`): with a status word
-  // it does not know ("ready", read as running), a job whose EVERY row has arrived is polled again and again until the job
-  // timeout (10 min by default) before the run ends. With every row received there is nothing left to wait for.
+  // A job whose every row has arrived is over, whatever its status word: an unknown word ("ready") does not keep the
+  // run polling until the job timeout.
   test("unknown job word ('ready') with every row's result listed: the run ends at once, not at the job timeout", async () => {
     const store = jobStore();
     const s = await serve((req) => {
@@ -951,9 +807,8 @@ describe("(F) job status words, estimates and counts", () => {
     expect(s.count("GET")).toBe(1);
   });
 
-  // Was unbounded: core/jobs.ts startJob set deadline = max(now, estimated_completion) + jobTimeoutMs with no cap on the
-  // estimate, so a server whose estimate is far off (a day, a year) kept the rows waiting that long. The estimate is
-  // now believed up to MAX_ESTIMATE_MS (6 h) ahead; shown on startJob, as hours cannot pass in a test.
+  // An estimated_completion far off (a day, a year) is believed only up to MAX_ESTIMATE_MS (6 h) ahead, so a server's
+  // wild estimate never keeps the rows waiting that long. Shown on startJob, as hours cannot pass in a test.
   test("estimated_completion a year ahead: the job's deadline is at most 6 h + jobTimeoutMs away; a near estimate is kept", () => {
     const now = Date.UTC(2026, 10, 25, 9);
     const far = startJob(

@@ -4,92 +4,28 @@
  * also"). Real fetch, real sockets. Every test checks each row's outcome: same length and order as the
  * input, the right result on the right row, the right error kind on the right row, in bounded time.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { RUN_POLICY, createClient, outputHeaders, outputRow, type Outcome } from "../../core";
+import { RUN_POLICY, createClient, outputHeaders, outputRow } from "../../core";
+import {
+  MISSING,
+  U,
+  checkResult,
+  closeServers,
+  errorOf,
+  jobStore,
+  serve,
+  timed,
+  uprns,
+  words,
+  type Job,
+  type Prop,
+  type Reply,
+  type Served,
+} from "../helpers/interop-server";
 
-// ---------------------------------------------------------------- tiny server harness
-
-interface Req {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-  at: number;
-}
-interface Reply {
-  status?: number;
-  body?: unknown;
-  text?: string;
-  headers?: Record<string, string>;
-  /** Destroy the socket instead of answering. */
-  destroy?: boolean;
-}
-type Handler = (req: Req) => Reply | Promise<Reply>;
-
-interface Served {
-  baseUrl: string;
-  origin: string;
-  log: Req[];
-  count(method: string, pathPrefix?: string): number;
-}
-
-const servers: http.Server[] = [];
-
-async function serve(handler: Handler): Promise<Served> {
-  const log: Req[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", async () => {
-      const u = new URL(req.url ?? "/", "http://x");
-      const r: Req = { method: req.method ?? "GET", path: u.pathname, query: u.searchParams, body, at: Date.now() };
-      log.push(r);
-      let reply: Reply;
-      try {
-        reply = await handler(r);
-      } catch (e) {
-        reply = { status: 500, text: `test server fault: ${(e as Error).message}` };
-      }
-      if (reply.destroy) {
-        req.socket.destroy();
-        return;
-      }
-      const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-      const text = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : "");
-      if (reply.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type"))
-        headers["content-type"] = "application/json";
-      res.writeHead(reply.status ?? 200, headers);
-      res.end(reply.status === 204 ? undefined : text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  servers.push(server);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    baseUrl: `${origin}/v1`,
-    origin,
-    log,
-    count: (method, prefix = "") => log.filter((r) => r.method === method && r.path.startsWith(prefix)).length,
-  };
-}
-
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-});
+afterAll(closeServers);
 
 // ---------------------------------------------------------------- a small world of properties
 
-interface Prop {
-  uprn?: string;
-  postcode?: string;
-  address?: string;
-}
-const U = (i: number) => String(100000000000 + i);
-const MISSING = U(99);
 const BY_POSTCODE: Record<string, { uprn: string; address: string }> = {
   SW1A2AA: { uprn: "200000000001", address: "10 Downing Street, London, SW1A 2AA" },
   EC1A1BB: { uprn: "200000000002", address: "1 Example Road, London, EC1A 1BB" },
@@ -104,23 +40,6 @@ function resolve(p: Prop): { uprn: string; address: string } | null {
   return BY_POSTCODE[(p.postcode ?? "").replace(/\s/g, "").toUpperCase()] ?? null;
 }
 
-function checkResult(uprn: string, address: string): Record<string, unknown> {
-  return {
-    uprn,
-    address,
-    compliance_score: 72,
-    risk_level: "medium",
-    checks: {
-      epc: { status: "pass", rating: "C", expiry: "2031-04-02" },
-      gas_safety: { status: "warning", last_certificate: "2025-12-01", expiry: "2026-12-01" },
-      eicr: { status: "fail", detail: "No EICR on record for this property." },
-      licensing: { status: "not_required", scheme: null },
-      deposit_protection: { status: "pass", scheme: "DPS", protected_date: "2025-03-14" },
-    },
-    last_updated: "2026-11-20T09:12:44Z",
-  };
-}
-
 /** The spec's item shape (our sandbox's), used by servers that do not vary it. */
 function indexedItem(p: Prop, index: number): Record<string, unknown> {
   const r = resolve(p);
@@ -129,33 +48,6 @@ function indexedItem(p: Prop, index: number): Record<string, unknown> {
     : { index, input: p, status: "error", error: { code: "property_not_found", message: "No such property." } };
 }
 
-interface Job {
-  id: string;
-  props: Prop[];
-  polls: number;
-}
-function jobStore() {
-  const jobs = new Map<string, Job>();
-  let n = 0;
-  return {
-    submit(body: string): Job {
-      const job: Job = {
-        id: `bulk_${(++n).toString(36)}x${Math.random().toString(36).slice(2, 8)}`,
-        props: JSON.parse(body).properties,
-        polls: 0,
-      };
-      jobs.set(job.id, job);
-      return job;
-    },
-    /** The job a results path names, its poll counted. */
-    poll(path: string): Job | undefined {
-      const id = /\/bulk\/([^/]+)\/results/.exec(path)?.[1];
-      const job = id ? jobs.get(decodeURIComponent(id)) : undefined;
-      if (job) job.polls++;
-      return job;
-    },
-  };
-}
 const soon = (ms = 150) => new Date(Date.now() + ms).toISOString();
 const spec202 = (job: Job): Reply => ({
   status: 202,
@@ -170,16 +62,6 @@ const spec202 = (job: Job): Reply => ({
 
 // ---------------------------------------------------------------- outcome helpers
 
-/** A row as one word: the result's uprn, or "!" + the error kind. */
-const word = (o: Outcome | undefined) => (!o ? "undefined" : "result" in o ? o.result.uprn : `!${o.error.kind}`);
-const words = (os: (Outcome | undefined)[]) => os.map(word);
-const errorOf = (o: Outcome | undefined) => (o && "error" in o ? o.error : undefined);
-const uprns = (from: number, n: number): Prop[] => Array.from({ length: n }, (_, i) => ({ uprn: U(from + i) }));
-async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const t0 = Date.now();
-  const value = await fn();
-  return { value, ms: Date.now() - t0 };
-}
 function shuffle<T>(xs: T[]): T[] {
   // a fixed derangement-ish order: reversed, then odd positions first
   const r = [...xs].reverse();
@@ -880,14 +762,11 @@ describe("(28) a 413 that names no cap, and links to another origin", () => {
 
   test("a results_url on another origin is fetched without the key", async () => {
     const seen: (string | undefined)[] = [];
-    const rawStorage = http.createServer((req, res) => {
+    const storage = await serve((req) => {
       seen.push(req.headers.authorization);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ status: "completed", results: [{ index: 0, result: checkResult(U(1), "x") }] }));
+      return { body: { status: "completed", results: [{ index: 0, result: checkResult(U(1), "x") }] } };
     });
-    await new Promise<void>((r) => rawStorage.listen(0, "127.0.0.1", r));
-    servers.push(rawStorage);
-    const other = `http://127.0.0.1:${(rawStorage.address() as AddressInfo).port}/results/j1`;
+    const other = `${storage.origin}/results/j1`;
     const api = await serve((req) =>
       req.method === "POST"
         ? { status: 202, body: { job_id: "j1", status: "processing", results_url: other } }

@@ -1,5 +1,5 @@
 /**
- * What a new user's sheets and a real server's answers bring that the sandbox's own shapes do not: header
+ * What people's own sheets and a real server's answers bring that the sandbox's own shapes do not: header
  * words in other forms, invisible characters, keys pasted from formatted pages, links to other origins,
  * 404s from a wrong base URL, unindexed results at look-alike addresses, runs resumed long after.
  */

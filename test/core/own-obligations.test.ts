@@ -3,8 +3,6 @@
  * Evidence, and a table of dated cases per obligation and country, each naming its source.
  */
 import {
-  OWN_RULES,
-  PRS_DATABASE,
   detectContextColumns,
   detectOwnColumns,
   doneWithoutEvidence,
@@ -14,9 +12,9 @@ import {
   ownObligations,
   type OwnContext,
   type OwnInput,
-  type OwnKey,
   type OwnObligation,
 } from "../../core/own-obligations";
+import { OWN_RULES, PRS_DATABASE, type OwnKey } from "../../core/own-rules";
 import { OWN_SOURCES } from "../../core/own-sources";
 import type { Country } from "../../core/country";
 

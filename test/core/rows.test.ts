@@ -134,7 +134,7 @@ describe("planScreening and fanOut", () => {
   });
 });
 
-describe("cells a new user's sheets hold (found by test/gsheets/explore.test.ts; core, so Excel reads them alike)", () => {
+describe("cells people's sheets hold, read in core so Excel and Google Sheets read them alike", () => {
   test("a text UPRN ending in .0 (a CSV from a number column) is that UPRN; 12.5 is not", () => {
     const r = readPropertyRows([["UPRN"], ["100023336956.0"], ["100023336956.00"], ["12.5"]]);
     expect(r.rows.map((x) => x.property?.uprn ?? x.error?.code)).toEqual([

@@ -12,8 +12,7 @@ import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/ta
 import { checkResultFor } from "../../sandbox/dataset";
 import { countryTable } from "../helpers/country-table";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+import { createStandIn, colLetters } from "../helpers/excel-workbook";
 
 let sb: Sandbox;
 beforeAll(async () => {

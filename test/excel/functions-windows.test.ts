@@ -18,9 +18,8 @@ import { createRuntime, installRuntime, type ComplianceRuntime } from "../../exc
 import { memoryStore } from "../../excel/settings";
 import { checkResultFor } from "../../sandbox/dataset";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
+import { createStandIn } from "../helpers/excel-workbook";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn } = require("./standin/excel-standin.js");
 const KEY = "sandbox-professional";
 const g = globalThis as any;
 const saved = { CustomFunctions: g.CustomFunctions, Office: g.Office };

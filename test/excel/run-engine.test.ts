@@ -18,14 +18,16 @@ import {
 } from "../../excel/taskpane/check-run";
 import type { SandboxOptions } from "../../sandbox/app";
 import { testClock } from "../helpers/clock";
+import {
+  MATCHED,
+  MESSAGE,
+  OUTPUT_WIDTH as WIDTH,
+  colLetters,
+  deleteColumns,
+  workbook,
+} from "../helpers/excel-workbook";
 import { knownUprns, startTestSandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 
-const WIDTH = OUTPUT_COLUMNS.length;
-const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
-const MATCHED = col("Matched UPRN");
-const MESSAGE = col("Message");
 const DAY = 86_400_000;
 
 /** One clock for the sandbox's jobs and the pane's waits: a job of 20 at 400 ms a property takes 8 s on it, not in real time. */
@@ -33,12 +35,6 @@ const clock = testClock();
 
 function start(opts: SandboxOptions = {}): Promise<Sandbox> {
   return startTestSandbox({ now: clock.date, ...opts });
-}
-
-function workbook() {
-  const s = createStandIn();
-  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
-  return { s, excelRun, api: s.api };
 }
 
 /** A client whose fetch lets a test act on the sheet right after a given request's answer (before it is written). */
@@ -224,6 +220,58 @@ describe("results follow their property", () => {
       expect(r[2 + MATCHED]).toBe("");
     }
     expect(pairs(api, 1, 18, 0, 2).filter((p) => p.matched === p.uprn)).toHaveLength(18);
+    expect(summary.title).not.toBe("Done");
+  }, 30_000);
+
+  for (const change of ["inserted", "deleted"] as const) {
+    test(`a column ${change} at A, left of the UPRN column, before any result came back: every row gets its own result, the user's columns untouched`, async () => {
+      const { excelRun, api } = workbook();
+      const uprns = knownUprns(sb, 10);
+      // "Ref | UPRN | Notes": deleting A removes Ref; inserting at A adds a column "New".
+      api.seed("Sheet1", "A1", [["Ref", "UPRN", "Notes"], ...uprns.map((u, i) => [`r${i}`, u, `n${i}`])]);
+      api.select("Sheet1", "B1");
+      const prep = await prepareCheck(excelRun, { plan: "professional" });
+      if (!prep.ok) throw new Error(prep.message);
+      expect(prep.check.origin.columnIndex).toBe(3);
+      let changedBeforeResults = false;
+      const client = clientWith(sb, ({ method, n }) => {
+        if (method !== "POST" || n.post !== 1) return;
+        changedBeforeResults = n.get === 0;
+        if (change === "inserted") {
+          api.insertColumns("Sheet1", 0, 1);
+          api.seed("Sheet1", "A1", [["New"], ...uprns.map((_u, i) => [`new${i}`])]);
+        } else deleteColumns(api, "Sheet1", 0, 1);
+      });
+      const summary = await runCheck(prep.check, deps(excelRun, client));
+      expect(changedBeforeResults).toBe(true);
+      expect(summary.title).toBe("Done");
+      const user =
+        change === "inserted"
+          ? [["New", "Ref", "UPRN", "Notes"], ...uprns.map((u, i) => [`new${i}`, `r${i}`, u, `n${i}`])]
+          : [["UPRN", "Notes"], ...uprns.map((u, i) => [u, `n${i}`])];
+      const width = user[0].length;
+      const rows = api.read("Sheet1", `A1:${colLetters(width + WIDTH - 1)}11`).values as unknown[][];
+      expect(rows.map((r) => r.slice(0, width))).toEqual(user);
+      expect(rows.map((r) => r[width + MATCHED])).toEqual(["Matched UPRN", ...uprns]);
+    }, 30_000);
+  }
+
+  test("the user types into a row's Message cell while it is still checking: their text is kept, and the run does not say every row was checked", async () => {
+    const { excelRun, api } = workbook();
+    const uprns = knownUprns(sb, 10);
+    const check = await prepared(excelRun, api, uprns);
+    const typedAt = `${colLetters(2 + MESSAGE)}11`;
+    let typed = false;
+    const client = clientWith(sb, ({ method }) => {
+      if (method === "POST" && !typed) {
+        typed = true;
+        api.seed("Sheet1", typedAt, [["call the agent"]]);
+      }
+    });
+    const summary = await runCheck(check, deps(excelRun, client));
+    expect(typed).toBe(true);
+    expect(api.read("Sheet1", typedAt).values[0][0]).toBe("call the agent");
+    expect(pairs(api, 1, 9, 0, 2).filter((p) => p.matched === p.uprn)).toHaveLength(9);
     expect(summary.title).not.toBe("Done");
   }, 30_000);
 });

@@ -20,8 +20,7 @@ import { memoryStore } from "../../excel/settings";
 import { prepareCheck, runCheck, summaryText, type ExcelRun } from "../../excel/taskpane/check-run";
 import { checkResultFor } from "../../sandbox/dataset";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+import { createStandIn, colLetters } from "../helpers/excel-workbook";
 
 let sb: Sandbox;
 beforeAll(async () => {

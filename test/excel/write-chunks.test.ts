@@ -6,8 +6,7 @@ import { outputRow, type CheckResult } from "../../core";
 import { EXCEL_REQUEST_BUDGET_BYTES, packWriteChunks, requestFloor, utf8Bytes } from "../../core/write-chunks";
 import { writeOutputRows } from "../../excel/taskpane/sheet";
 import { buildDatasetFor, checkResultFor } from "../../sandbox/dataset";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn } = require("./standin/excel-standin.js");
+import { createStandIn } from "../helpers/excel-workbook";
 
 /** The stand-in's limit: 5 MiB, the larger reading of Excel's "5 MB" (core budgets against the smaller). */
 const STANDIN_LIMIT = 5 * 1024 * 1024;

@@ -2,19 +2,11 @@
  * The bulk check as Apps Script runs it: the BUILT Code.js in a vm, real HTTP to the sandbox, the sheet in
  * memory. 2,500 rows on a Professional key, bad and duplicate rows, and writes that stay per poll, not per row.
  */
-import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
+import type { GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
-import {
-  API_KEY,
-  STATUS_KEYS,
-  cellValue,
-  configure,
-  expectedFill,
-  outputCol,
-  pollToEnd,
-  seedTable,
-} from "./harness/table";
+import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
+import { configuredEnv } from "../helpers/gsheets-results";
 
 let sandbox: SandboxProcess;
 let props: SandboxProperty[];
@@ -32,8 +24,7 @@ beforeEach(async () => {
 });
 
 test("2,500 rows on a Professional key: 3 jobs, every row written, coloured by rule, bounded writes per poll", async () => {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   const rows = props.slice(0, 2500).map((p) => [p.uprn, p.postcode, p.address, "my note"]);
   const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN", "Postcode", "Address", "Notes"], rows);
   env.sheet.select(`A${firstRow}:D${lastRow}`);
@@ -85,8 +76,7 @@ test("2,500 rows on a Professional key: 3 jobs, every row written, coloured by r
 });
 
 test("invalid and duplicate rows: per-row messages before anything is sent, duplicates checked once", async () => {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   const good = props.slice(0, 5);
   const rows: unknown[][] = [
     [good[0].uprn, "", ""],
@@ -137,8 +127,7 @@ test("invalid and duplicate rows: per-row messages before anything is sent, dupl
 });
 
 test("re-run updates the block in place, never piles up colour rules, and never touches a user's column", async () => {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   const rows = props.slice(10, 30).map((p) => [p.uprn]);
   const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], rows);
   env.sheet.select(`A${firstRow}:A${lastRow}`);
@@ -166,8 +155,7 @@ function headerRow(env: GasEnvironment) {
 }
 
 test("the API key stays in user properties: never in the sheet, a log, a result or other stores", async () => {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   seedTable(
     env.sheet,
     ["UPRN"],

@@ -2,9 +2,9 @@
  * Service failures as the sandbox produces them (5xx, 429, garbled JSON, failed jobs, refused keys), run
  * through the BUILT Code.js: what was already written survives, and people get a clear message.
  */
-import { createGasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
-import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
+import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
+import { configuredEnv } from "../helpers/gsheets-results";
 
 let sandbox: SandboxProcess;
 let props: SandboxProperty[];
@@ -21,8 +21,7 @@ beforeEach(async () => {
 });
 
 function table(n: number, offset = 0) {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   const { firstRow, lastRow } = seedTable(
     env.sheet,
     ["UPRN"],

@@ -7,9 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { columnLetter } from "../helpers/columns";
 import { OUTPUT_COLUMNS } from "../../core";
-import { DIST, createGasEnvironment } from "./harness/gas";
+import { DIST } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
-import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
+import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
+import { configuredEnv } from "../helpers/gsheets-results";
 
 const W = OUTPUT_COLUMNS.length;
 /** The last column letter of a block starting at B. */
@@ -32,8 +33,7 @@ beforeEach(async () => {
 });
 
 function table(n: number) {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   const { firstRow, lastRow } = seedTable(
     env.sheet,
     ["UPRN"],
@@ -166,8 +166,7 @@ describe("Apps Script's 6-minute limit", () => {
 
 describe("selections and lookups Apps Script cannot take as they are", () => {
   test("a selection of several areas is refused with a message, nothing sent or written", () => {
-    const env = createGasEnvironment();
-    configure(env, sandbox);
+    const env = configuredEnv(sandbox);
     seedTable(
       env.sheet,
       ["UPRN"],
@@ -185,8 +184,7 @@ describe("selections and lookups Apps Script cannot take as they are", () => {
   });
 
   test("an address search too long for a 2 KB URL is refused before sending; the sidebar's inputs have a maxlength", () => {
-    const env = createGasEnvironment();
-    configure(env, sandbox);
+    const env = configuredEnv(sandbox);
     const fetches = env.fetches.length;
     const r = env.run("lookupAddresses", { query: "Flat 1 ".repeat(400) });
     expect(r.ok).toBe(false);
@@ -198,8 +196,7 @@ describe("selections and lookups Apps Script cannot take as they are", () => {
   });
 
   test("a search with more matches than it shows says so, with the total the service gave", () => {
-    const env = createGasEnvironment();
-    configure(env, sandbox);
+    const env = configuredEnv(sandbox);
     const r = env.run("lookupAddresses", { query: "road" });
     expect(r.ok).toBe(true);
     expect(r.addresses.length).toBe(50);

@@ -1,12 +1,13 @@
 /**
  * The sidebar's bulk check under everyday actions, over the built Code.js and the real sandbox: a sort, a column
- * inserted, a cell edited mid-run, writes refused, failures after the service made the job, a daily quota, a
- * filter. Each ends with every row holding its own property's result or its own reason, and no job sent twice.
+ * inserted or deleted, rows inserted or deleted, a cell edited or a result cell typed into mid-run, writes refused,
+ * failures after the service made the job, a daily quota, a filter. Each ends with every row holding its own property's result or its own reason, and no job sent twice.
  */
 import { OUTPUT_COLUMNS } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
+import { blockColumn, configuredEnv, resultAt } from "../helpers/gsheets-results";
 
 let sandbox: SandboxProcess;
 let props: SandboxProperty[];
@@ -28,8 +29,7 @@ beforeEach(async () => {
 });
 
 function table(n: number, opts: { header?: boolean } = {}) {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
+  const env = configuredEnv(sandbox);
   const rows = props.slice(0, n).map((p) => [p.uprn, `note ${p.uprn}`]);
   if (opts.header === false) {
     env.sheet.seed(1, 1, rows);
@@ -275,4 +275,73 @@ test("GETs of one job are at least a second apart", async () => {
   const gets = env.fetches.filter((f) => f.method === "GET" && /results/.test(f.url)).length;
   expect(gets).toBeLessThanOrEqual(Math.ceil((vmNow() - started) / 1000) + 1);
   env.run("cancelBulkCheck");
+});
+
+describe("the sheet changing during a run", () => {
+  // The input columns are found again at every poll: a column inserted or deleted left of them moves the mapping
+  // with them, so no row reads its neighbour's column.
+  test.each([
+    ["inserted at A", false],
+    ["deleted at A", true],
+  ])("a column %s (left of the data) mid-run: every row still gets its own result", async (_what, del) => {
+    const env = configuredEnv(sandbox);
+    const ps = props.slice(0, 12);
+    env.sheet.seed(1, 1, [["Ref", "UPRN"], ...ps.map((p, i) => [`r${i}`, p.uprn])]);
+    env.sheet.select("A2:B13");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    if (del) env.sheet.deleteColumns(1, 1);
+    else env.sheet.insertColumnBefore(1);
+    const uprnCol = del ? 1 : 3;
+    const last = (await pollToEnd(env)).pop();
+    const col = blockColumn(env, 1);
+    const rows = ps.map((_p, i) => ({
+      uprn: String(cellValue(env.sheet, 2 + i, uprnCol)),
+      ...resultAt(env, 2 + i, col),
+    }));
+    expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(12);
+    expect(last.message).toMatch(/^Done: 12 rows checked/);
+  });
+
+  test("rows inserted above the header mid-run: results go to the moved rows, the title row is untouched", async () => {
+    const env = configuredEnv(sandbox);
+    const ps = props.slice(0, 10);
+    env.sheet.seed(1, 1, [["UPRN"], ...ps.map((p) => [p.uprn])]);
+    env.sheet.select("A2:A11");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    env.sheet.insertRowsAfter(0, 2);
+    env.sheet.seed(1, 1, [["My portfolio"]]);
+    const last = (await pollToEnd(env)).pop();
+    expect(last.phase).toBe("done");
+    const col = blockColumn(env, 3);
+    ps.forEach((p, i) => expect(resultAt(env, 4 + i, col).matched).toBe(p.uprn));
+    expect(cellValue(env.sheet, 1, 1)).toBe("My portfolio");
+  });
+
+  test("three rows deleted mid-run: the others get their results, the summary counts the three", async () => {
+    const env = configuredEnv(sandbox);
+    const ps = props.slice(0, 12);
+    env.sheet.seed(1, 1, [["UPRN"], ...ps.map((p) => [p.uprn])]);
+    env.sheet.select("A2:A13");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    env.sheet.deleteRows(6, 3);
+    const last = (await pollToEnd(env)).pop();
+    expect(last.message).toMatch(/9 of 12 rows checked\. 3 rows changed or deleted while the check ran/);
+    const col = blockColumn(env, 1);
+    for (let r = 2; r <= 10; r++) expect(resultAt(env, r, col).matched).toBe(String(cellValue(env.sheet, r, 1)));
+    expect(resultAt(env, 11, col).all.every((v) => v === "")).toBe(true);
+  });
+
+  test("the user types into a row's Message cell while it is still checking: their text is kept, the run does not say all rows were checked", async () => {
+    const env = configuredEnv(sandbox);
+    const ps = props.slice(0, 12);
+    env.sheet.seed(1, 1, [["UPRN"], ...ps.map((p) => [p.uprn])]);
+    env.sheet.select("A2:A13");
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    const col = blockColumn(env, 1);
+    expect(resultAt(env, 13, col).message).toMatch(/^Checking/);
+    env.sheet.seed(13, col + MESSAGE, [["call the agent first"]]);
+    const last = (await pollToEnd(env)).pop();
+    expect(cellValue(env.sheet, 13, col + MESSAGE)).toBe("call the agent first");
+    expect(last.message).toMatch(/11 of 12 rows checked\. 1 row changed or deleted/);
+  });
 });

@@ -6,8 +6,9 @@
  */
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
-import { API_KEY, cellValue, configure, headerRow, outputCol, pollToEnd } from "./harness/table";
+import { API_KEY, cellValue, headerRow, outputCol, pollToEnd } from "./harness/table";
 import { columnLetter } from "../helpers/columns";
+import { configuredEnv } from "../helpers/gsheets-results";
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 
 const W = OUTPUT_COLUMNS.length;
@@ -27,12 +28,6 @@ beforeEach(async () => {
   await sandbox.reset();
 });
 
-function fresh(): GasEnvironment {
-  const env = createGasEnvironment();
-  configure(env, sandbox);
-  return env;
-}
-
 /** Every cell of a row, as the user sees it. */
 function rowValues(env: GasEnvironment, row: number): unknown[] {
   return env.sheet.peek(row, 1, 1, env.sheet.maxCols)[0];
@@ -44,7 +39,7 @@ function countOf(values: unknown[], v: unknown): number {
 
 describe("1. whole-column selection", () => {
   test("A:C on a 1,000-row sheet with 50 data rows: the blank tail is left out, a blank row in the middle gets its own message", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     expect(env.sheet.maxRows).toBe(1000);
     const rows: unknown[][] = props.slice(0, 50).map((p) => [p.uprn, p.postcode, p.address]);
     rows[19] = ["", "", ""]; // sheet row 21 is blank
@@ -76,7 +71,7 @@ describe("1. whole-column selection", () => {
   });
 
   test("a selection with only blank rows says so instead of writing errors", () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], [props[0].uprn]]);
     env.sheet.select("A10:A40");
     const start = env.run("startBulkCheck", {});
@@ -91,7 +86,7 @@ describe("1. whole-column selection", () => {
 
 describe("1b. a selection that is not rows of the table", () => {
   test("one empty cell beside the table: the message names that cell, not the table row it falls in", () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [
       ["UPRN", "Postcode", "Address"],
       ...props.slice(0, 5).map((p) => [p.uprn, p.postcode, p.address]),
@@ -106,7 +101,7 @@ describe("1b. a selection that is not rows of the table", () => {
   });
 
   test("the header row alone: the whole table is checked, and the status and notes say so", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN", "Postcode"], ...props.slice(0, 12).map((p) => [p.uprn, p.postcode])]);
     env.sheet.select("A1:B1");
     const start = env.run("startBulkCheck", {});
@@ -120,7 +115,7 @@ describe("1b. a selection that is not rows of the table", () => {
 
 describe("2. header row not at the top of the selection", () => {
   test("a title row above the header, rows 5–20 selected: only those rows are checked, headers go on the header row", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["Lettings portfolio, March"], ["UPRN", "Postcode"]]);
     env.sheet.seed(
       3,
@@ -143,7 +138,7 @@ describe("2. header row not at the top of the selection", () => {
   });
 
   test("a header below the first ten rows (a long preamble) is still found from the selection", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(
       1,
       1,
@@ -161,7 +156,7 @@ describe("2. header row not at the top of the selection", () => {
 
 describe("3. the values people really have in UPRN and postcode columns", () => {
   test("numbers, apostrophe text, spaces, lowercase postcodes; dates, booleans, #N/A and scientific notation get a message that says what to fix", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     const [a, b, c, d, e] = props.slice(20, 25);
     const rows: unknown[][] = [
       [Number(a.uprn), "", ""], // a number (Sheets may display 1.00023E+11)
@@ -200,7 +195,7 @@ describe("3. the values people really have in UPRN and postcode columns", () => 
 
 describe("4. the user's own columns beside the data", () => {
   test("Notes right of the data and more data further right: never overwritten, placement explained, re-run in place", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     const rows = props.slice(30, 40).map((p, i) => [p.uprn, `note ${i}`, "", "", `owner ${i}`]);
     env.sheet.seed(1, 1, [["UPRN", "Notes", "", "", "Owner"], ...rows]);
     env.sheet.seed(15, 7, [["stray value in G15"]]);
@@ -229,7 +224,7 @@ describe("4. the user's own columns beside the data", () => {
 
 describe("5. no header row, columns chosen by letter", () => {
   test("a re-run updates the same block in place instead of adding a second one", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(
       1,
       1,
@@ -264,7 +259,7 @@ describe("6. the user changed our results block", () => {
   // As in Excel (core's findHeaderBlock and newBlockColumn): a block of ours the user changed is left exactly as it
   // is, and fresh results go in a new block after everything, with a note saying why.
   test("a column inserted inside the block: the re-run leaves the changed block alone and writes a new block after it", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], ...props.slice(50, 55).map((p) => [p.uprn])]);
     env.sheet.select("A2:A6");
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
@@ -288,7 +283,7 @@ describe("6. the user changed our results block", () => {
   });
 
   test("one of our headers renamed: the renamed column kept, fresh results in a new block", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], ...props.slice(55, 58).map((p) => [p.uprn])]);
     env.sheet.select("A2:A4");
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
@@ -303,7 +298,7 @@ describe("6. the user changed our results block", () => {
   });
 
   test("no header row: a column with data inserted inside the remembered block is never written over; a new block goes after it", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(
       1,
       1,
@@ -329,7 +324,7 @@ describe("6. the user changed our results block", () => {
   });
 
   test("no header row: after the user deleted the old results, a re-run starts a fresh block", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(
       1,
       1,
@@ -354,7 +349,7 @@ describe("6. the user changed our results block", () => {
 
 describe("7. tiny and degenerate inputs", () => {
   test("one row", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], [props[70].uprn]]);
     env.sheet.select("A2");
     const start = env.run("startBulkCheck", {});
@@ -366,7 +361,7 @@ describe("7. tiny and degenerate inputs", () => {
   });
 
   test("zero valid rows: nothing is sent, every row says what to fix, the summary says nothing was sent", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [
       ["UPRN", "Postcode"],
       ["abc", ""],
@@ -387,7 +382,7 @@ describe("7. tiny and degenerate inputs", () => {
   });
 
   test("ten rows of the same UPRN: checked once, every row filled, the copies point at the first", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], ...Array.from({ length: 10 }, () => [props[71].uprn])]);
     env.sheet.select("A2:A11");
     const start = env.run("startBulkCheck", {});
@@ -404,7 +399,7 @@ describe("7. tiny and degenerate inputs", () => {
 
 describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
   test("a second check while one runs is refused with the running check's progress; the first finishes untouched", async () => {
-    const a = fresh();
+    const a = configuredEnv(sandbox);
     a.sheet.seed(1, 1, [["UPRN"], ...props.slice(100, 300).map((p) => [p.uprn])]);
     a.sheet.select("A2:A201");
     const first = a.run("startBulkCheck", {});
@@ -426,7 +421,7 @@ describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
   });
 
   test("a check running in another of the user's spreadsheets is not this sidebar's: not shown, polled, stopped or written here", async () => {
-    const a = fresh();
+    const a = configuredEnv(sandbox);
     a.sheet.seed(1, 1, [["UPRN"], ...props.slice(320, 380).map((p) => [p.uprn])]);
     a.sheet.select("A2:A61");
     expect(a.run("startBulkCheck", {}).ok).toBe(true);
@@ -455,7 +450,7 @@ describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
   });
 
   test("the sheet renamed mid-run: results still land, the sidebar shows the new name", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], ...props.slice(300, 320).map((p) => [p.uprn])]);
     env.sheet.select("A2:A21");
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
@@ -467,7 +462,7 @@ describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
   });
 
   test("the sheet deleted mid-run: the run stops with a message and nothing is written elsewhere", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     const other = env.spreadsheet.addSheet("Other");
     env.sheet.seed(1, 1, [["UPRN"], ...props.slice(320, 330).map((p) => [p.uprn])]);
     env.sheet.select("A2:A11");
@@ -587,7 +582,7 @@ describe("9. settings as people paste them", () => {
   });
 
   test("the key removed mid-run: the run stops, rows not yet checked say so, nothing more is sent", async () => {
-    const env = fresh();
+    const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], ...props.slice(200, 260).map((p) => [p.uprn])]);
     env.sheet.select("A2:A61");
     expect(env.run("startBulkCheck", {}).ok).toBe(true);

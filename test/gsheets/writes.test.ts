@@ -7,13 +7,10 @@ import { OUTPUT_COLUMNS } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
+import { columnLetter } from "../helpers/columns";
 
 const W = OUTPUT_COLUMNS.length;
-const colLetters = (n: number) => {
-  let s = "";
-  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
-  return s;
-};
+const colLetters = columnLetter;
 const DATE_KEYS = OUTPUT_COLUMNS.filter((c) => c.kind === "date" || c.kind === "datetime").map((c) => c.key);
 
 let sandbox: SandboxProcess;

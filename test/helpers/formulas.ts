@@ -4,6 +4,7 @@
  * Test-only (HyperFormula's GPL-3.0 licence key is for this non-distributed use); nothing of it reaches a bundle.
  */
 import { HyperFormula } from "hyperformula";
+import { columnLetter } from "./columns";
 
 export type Grid = unknown[][];
 
@@ -26,11 +27,8 @@ export interface TableDef {
   headers: string[];
 }
 
-const letters = (i: number): string => {
-  let s = "";
-  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-};
+/** Column letters of a 0-based column index. */
+const letters = (i: number): string => columnLetter(i + 1);
 /** Excel escapes ' [ ] # in a column specifier with a leading '. */
 const unescape = (name: string) => name.trim().replace(/'(.)/g, "$1");
 

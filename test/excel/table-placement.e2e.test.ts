@@ -1,25 +1,23 @@
 /**
- * Exploratory checks of the BUILT task pane (dist/excel) in headless Chromium with the Excel stand-in, on workbooks the
- * other e2e tests do not use; explore.test.ts and table-placement.test.ts have the same scenarios at the engine level.
+ * Where the BUILT task pane (dist/excel) puts its results when its Check button is pressed on a table checked before,
+ * in headless Chromium with the Excel stand-in: in place, never a second block, and never over another table's block.
+ * table-placement.test.ts holds the same sheets at the level of the pane's code.
  */
 import * as fs from "fs";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
-import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
+import { outputHeaders } from "../../core";
 import { findExamples } from "../../sandbox/dataset";
 import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
+import { MATCHED, OUTPUT_WIDTH as W, colLetters } from "../helpers/excel-workbook";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { colLetters } = require("./standin/excel-standin.js");
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const run = chromiumAvailable() ? describe : describe.skip;
-const W = OUTPUT_COLUMNS.length;
-const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
 
-run("Excel task pane, explored by a new user", () => {
+run("the built task pane checks a table again in place", () => {
   let sb: Sandbox;
   let web: { url: string; close: () => Promise<void> };
   let browser: Browser;
@@ -100,7 +98,7 @@ run("Excel task pane, explored by a new user", () => {
     expect(wide.every((r) => r.slice(2 + W).every((v) => v === ""))).toBe(true);
   }, 60_000);
 
-  test("stacked tables, both checked, then whole column A:A: the upper table is checked again, the lower table's results header survives", async () => {
+  test("stacked tables, both checked with the button, then whole column A:A: the upper table is checked again, the lower table's results header survives", async () => {
     const u = knownUprns(sb, 6);
     await seed("Sheet1", "A1", [
       ["UPRN", "Notes"],
