@@ -12,6 +12,7 @@ import {
   resumeRun,
   selectionEnd,
   stopRun,
+  oneCellNote,
   wholeTableSelected,
   type ColumnMapping,
   type RunState,
@@ -57,7 +58,7 @@ function nothingToCheck(selection: GoogleAppsScript.Spreadsheet.Range | null): s
 
 function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
   const list = areas.map((r) => r.getA1Notation()).join(", ");
-  return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`;
+  return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`;
 }
 
 /**
@@ -197,6 +198,15 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     table.notes.push(
       `Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`,
     );
+  const oneCell = selection
+    ? oneCellNote({
+        rows: selection.getNumRows(),
+        columns: selection.getNumColumns(),
+        sheetRow: selection.getRow(),
+        onOrAboveHeader: wholeTable,
+      })
+    : "";
+  if (oneCell) table.notes.unshift(oneCell);
 
   if (question) saveRun(existing!, HELD_SLOT);
   const begun = beginRun(

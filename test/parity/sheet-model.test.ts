@@ -145,7 +145,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       );
       const lines = (await page.evaluate(() => (window as any).__statuses)) as string[];
       const first = lines.find((t) => t && t !== "Reading the selection…") ?? "";
-      if (first.startsWith("Checking ") || first.startsWith("None of the ")) said.push(first.split("\n")[0]);
+      if (first.startsWith("Checking ") || first.startsWith("None of the ")) said.push(first);
       else refused.push(first);
     }
     const values = (await api("read", "Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`)) as { values: unknown[][] };
@@ -169,7 +169,7 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       refused.push(r.message);
       continue;
     }
-    said.push("");
+    said.push((r.progress?.notes ?? []).join("\n"));
     await pollToEnd(env);
   }
   return { grid: normalise(env.sheet.peek(1, 1, ROWS, COLS)), refused, said };
@@ -204,9 +204,23 @@ interface Scenario {
   steps: Step[];
   /** What the grid must show besides being the same in both hosts. */
   expect: (g: string[][]) => void;
+  /** What each host must have said it checks, one pattern for each check. */
+  said?: RegExp[];
 }
 
 const scenarios: Scenario[] = [
+  {
+    name: "one cell selected in a data row: only that row is checked, and both add-ins say so and how to check the whole table",
+    grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
+    steps: [{ select: "B3" }],
+    expect: (g) => {
+      expect(column(g, 2, MATCHED, 2, 4)).toEqual(["", u[1], ""]);
+      expect(g[0].slice(2, 2 + W)).toEqual(outputHeaders());
+    },
+    said: [
+      /You selected one cell, so only its row \(row 3\) is checked\. To check the whole table, select its header row\./,
+    ],
+  },
   {
     name: "stacked tables, both checked, then the whole column A:A: the upper table is checked again; the lower table's results header and the blank rows between stay as they were",
     grid: stacked,
@@ -340,6 +354,10 @@ run("the same grid in Excel and Google Sheets", () => {
         .join("\n");
     if (process.env.SHOW_GRIDS) console.log(`EXCEL\n${brief(excel.grid)}\nSHEETS\n${brief(sheets.grid)}`);
     s.expect(excel.grid);
+    for (const [i, pattern] of (s.said ?? []).entries()) {
+      expect(excel.said[i]).toMatch(pattern);
+      expect(sheets.said[i]).toMatch(pattern);
+    }
     expect(sheets.grid).toEqual(excel.grid);
   });
 });
