@@ -30,12 +30,14 @@ export {
 export type { OutcomeToWrite, RowNow } from "./rows";
 export {
   keepForResume,
+  MAX_SET_ASIDE,
   newRunId,
   resumeFirstQuestion,
   runLogProblem,
   setAside,
+  setAsideRefusal,
   takeOut,
   wholeRunFailure,
   wholeRunFailureText,
 } from "./session";
-export type { UnfinishedPlace } from "./session";
+export type { HeldRun, UnfinishedPlace } from "./session";

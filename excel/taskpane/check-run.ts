@@ -41,6 +41,7 @@ import {
   resumeFirstQuestion,
   runLogProblem,
   setAside,
+  setAsideRefusal,
   takeOut,
 } from "../../core";
 import type { UserStore } from "../settings";
@@ -507,15 +508,27 @@ async function saveHeld(store: UserStore, held: UnfinishedRun[]): Promise<void> 
   );
 }
 
-/** The run stored under UNFINISHED_KEY, unless it is `runId`'s own, moves to the runs set aside (core setAside). */
+const placeOf = (r: UnfinishedRun) => ({ sheet: r.sheet, startedAtMs: Date.parse(r.startedAt) });
+
+/**
+ * The run stored under UNFINISHED_KEY, unless it is `runId`'s own, moves to the runs set aside (core setAside). Past
+ * core's cap this throws core's refusal, before anything is written or sent: no paid job's Resume is dropped.
+ */
 async function setAsideStored(store: UserStore, runId: string): Promise<void> {
   const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
   if (!current || current.state.runId === runId) return;
   await saveHeld(
     store,
-    setAside(await heldRuns(store), current, (r) => r.state),
+    setAside(await heldRuns(store), current, (r) => r.state, placeOf),
   );
   await store.removeItem(UNFINISHED_KEY).catch(() => undefined);
+}
+
+/** Why a new check may not set the unfinished run aside (core's setAsideRefusal, naming both runs); "" when it may. */
+export async function setAsideRefused(store: UserStore): Promise<string> {
+  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
+  const held = (await heldRuns(store)).map((r) => ({ state: r.state, where: placeOf(r) }));
+  return setAsideRefusal(held, current && { state: current.state, where: placeOf(current) });
 }
 
 /**
@@ -560,11 +573,11 @@ export async function resumeRun(saved: UnfinishedRun, deps: RunDeps): Promise<Ru
   const run: UnfinishedRun = { ...saved, state };
   // Taken up again: out of the runs set aside, and another unfinished run stored meanwhile is set aside in its place.
   if (deps.store) {
-    await setAsideStored(deps.store, state.runId);
     await saveHeld(
       deps.store,
       takeOut(await heldRuns(deps.store), state.runId, (r) => r.state),
     );
+    await setAsideStored(deps.store, state.runId);
   }
   const tally = newTally();
   // Changes of rows written before the pane closed (or Excel refused a write) are logged with the rest.

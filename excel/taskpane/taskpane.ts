@@ -247,6 +247,13 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
     say("unfinished-text", question);
     return;
   }
+  // Checking anyway sets the unfinished run aside; past core's cap the user is told to resume one first.
+  const refused = anyway ? await (await checkRun()).setAsideRefused(store) : "";
+  if (refused) {
+    $("unfinished").hidden = false;
+    say("unfinished-text", refused);
+    return;
+  }
   startAction();
   say("status", "");
   placement = "";

@@ -11,10 +11,12 @@ import {
   resumeFirstQuestion,
   resumeRun,
   selectionEnd,
+  setAsideRefusal,
   stopRun,
   oneCellNote,
   wholeTableSelected,
   type ColumnMapping,
+  type HeldRun,
   type RunState,
 } from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
@@ -128,13 +130,10 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   if (question && !(opts && opts.anyway))
     return { ok: false, message: question, askResume: true, progress: progressOf(existing!) };
   if (question) {
+    // Checking anyway sets the unfinished run aside; past core's cap the user is told to resume one first.
     const held = heldRun();
-    if (held)
-      return {
-        ok: false,
-        message: `Two checks are unfinished already (${describeRun(held)} and ${describeRun(existing!)}): choose Resume to finish one first, so that no job already paid for is lost.`,
-        progress: progressOf(existing!),
-      };
+    const refused = setAsideRefusal(held ? [heldOf(held)] : [], heldOf(existing!));
+    if (refused) return { ok: false, message: refused, progress: progressOf(existing!) };
   }
   const manual = lettersToMapping(opts && opts.mapping);
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
@@ -328,6 +327,11 @@ export function resumeBulkCheck(): RunProgress | null {
       return run ? { ...progressOf(run), waitMs: 1000 } : null;
     },
   );
+}
+
+/** A run as core's set-aside rule reads it. */
+function heldOf(run: SheetRun): HeldRun {
+  return { state: run.engine, where: { sheet: run.sheetName, startedAtMs: run.startedAtMs } };
 }
 
 /** The run set aside by a check begun while it was unfinished, when it is this spreadsheet's and still resumable. */
