@@ -6,15 +6,8 @@
  */
 import { OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient, markTag, runTag } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import {
-  loadUnfinished,
-  prepareCheck,
-  resumeFirst,
-  resumeRun,
-  runCheck,
-  setAsideRefused,
-  type ExcelRun,
-} from "../../excel/taskpane/check-run";
+import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { loadUnfinished, resumeFirst, setAsideRefused } from "../../excel/taskpane/unfinished";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
