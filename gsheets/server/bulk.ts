@@ -23,19 +23,8 @@ import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../sha
 import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
 import { a1, columnNumber, findSheet, locateTable, wholeTableEnd } from "./sheet";
-import {
-  afterRun,
-  beginRun,
-  errorText,
-  pollRun,
-  progressOf,
-  readTableRows,
-  save,
-  say,
-  sheetPhase,
-  step,
-  withUserLock,
-} from "./sheetrun";
+import { afterRun, errorText, pollRun, progressOf, save, say, sheetPhase, step, withUserLock } from "./sheetrun";
+import { beginRun, readTableRows } from "./runbegin";
 
 export { progressOf };
 

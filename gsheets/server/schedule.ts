@@ -23,7 +23,8 @@ import { appendRunLog, lastRunLogProblem, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import { loadSettings, type Settings } from "./settings";
 import { findSheet, locateTable, wholeTableEnd } from "./sheet";
-import { afterRun, beginRun, errorText, pollRun, readTableRows, runProblem, save, withUserLock } from "./sheetrun";
+import { afterRun, errorText, pollRun, runProblem, save, withUserLock } from "./sheetrun";
+import { beginRun, readTableRows } from "./runbegin";
 import { forgetWatch, listWatches, watchOf } from "./watch";
 
 /** The trigger's function: a top-level function of Code.js (index.ts). */
