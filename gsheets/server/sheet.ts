@@ -12,7 +12,7 @@ import {
   findHeaderBlockOfTable,
   findHeaderRow,
   looksLikeHeaderRow,
-  newBlockColumn,
+  placeBlock,
   rowsOfWholeTable,
   outputHeaders,
   safeCellText,
@@ -274,33 +274,19 @@ export function locateTable(
     else if (memo) found = { start: memo.col - 1 };
     if (!found) lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }
-  // The table: the input columns and the header cells next to them; the new block goes beside it when free.
-  let tableEnd = inputCols;
+  // The table: the input columns and the header cells next to them; the new block goes beside it when free (core).
   const edge = headerRow ? headerValues : selection ? sheet.getRange(selFirst, 1, 1, lastCol).getValues()[0] : [];
-  // Tables side by side with no blank column between: this table ends where the selected one does (core's rule).
-  const limit = chosen ? chosen.last + 1 : edge.length;
-  while (
-    tableEnd < limit &&
-    !isBlank(edge[tableEnd]) &&
-    !(changedAt !== null && tableEnd + 1 >= changedAt) &&
-    !(found && tableEnd >= found.start)
-  )
-    tableEnd++;
-  const besideFree =
-    changedAt === null &&
-    (lastCol <= tableEnd ||
-      sheet
-        .getRange(
-          Math.max(1, headerRow || selFirst),
-          tableEnd + 1,
-          Math.max(1, lastRow - Math.max(1, headerRow || selFirst) + 1),
-          Math.min(BLOCK_WIDTH, lastCol - tableEnd),
-        )
-        .getValues()
-        .every((r) => r.every(isBlank)));
-  const blockCol = found
-    ? found.start + 1
-    : newBlockColumn({ tableEnd: tableEnd - 1, lastUsed: lastCol - 1, freeBeside: besideFree }) + 1;
+  const from = Math.max(1, headerRow || selFirst);
+  const { tableEnd, besideFree, blockCol } = placeBlock({
+    edge,
+    inputEnd: inputCols,
+    // Tables side by side with no blank column between: this table ends where the selected one does (core's rule).
+    limit: chosen ? chosen.last + 1 : undefined,
+    found: found ? found.start + 1 : undefined,
+    changedAt: changedAt ?? undefined,
+    lastUsed: lastCol,
+    beside: (end, width) => sheet.getRange(from, end + 1, Math.max(1, lastRow - from + 1), width).getValues(),
+  });
   if (changedAt !== null) {
     notes.push(
       `The results columns from an earlier check (${columnLetter(changedAt)}:${columnLetter(changedAt + BLOCK_WIDTH - 1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`,
