@@ -8,8 +8,10 @@
  */
 export { RUN_POLICY, RUN_TRANSITIONS, createRun, moveRun, endRun, isMaybeCreated, resumeRun, stopRun } from "./state";
 export type { CreateRunOptions, Fate, RunEvent, RunJob, RunJobPhase, RunPhase, RunState } from "./state";
-export { acceptReply, classifyTransportError, dueRequests, nextDueInMs } from "./engine";
-export type { Due, DueOptions, DueRequest, Reply, TransportFailure } from "./engine";
+export { dueRequests, nextDueInMs } from "./due";
+export type { Due, DueOptions, DueRequest } from "./due";
+export { acceptReply, classifyTransportError } from "./engine";
+export type { Reply, TransportFailure } from "./engine";
 export { loadRunState, storedState } from "./store";
 export { isRunDone, jobViews, runCounts, runSummary } from "./report";
 export type { JobView, RunCounts } from "./report";
@@ -30,12 +32,14 @@ export {
 export type { OutcomeToWrite, RowNow } from "./rows";
 export {
   keepForResume,
+  MAX_SET_ASIDE,
   newRunId,
   resumeFirstQuestion,
   runLogProblem,
   setAside,
+  setAsideRefusal,
   takeOut,
   wholeRunFailure,
   wholeRunFailureText,
 } from "./session";
-export type { UnfinishedPlace } from "./session";
+export type { HeldRun, UnfinishedPlace } from "./session";

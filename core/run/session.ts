@@ -86,14 +86,60 @@ export function resumeFirstQuestion(state: RunState | null | undefined, where: U
 }
 
 /**
- * The runs set aside for a later Resume, after `run` is set aside too: each run once (by id), only runs a Resume can
- * still use, newest last, at most `max` (the oldest are dropped first when the store is full).
+ * How many runs a check may set aside, in both add-ins. One: the user is asked to resume an unfinished run before
+ * every new check, so two unfinished checks are already one more than they meant to leave; a third check is refused
+ * (setAsideRefusal) until one is resumed, so no run's paid jobs are ever dropped to make room. One run also fits
+ * Google Sheets' property store, where each value is limited in size.
  */
-export function setAside<T>(held: readonly T[], run: T, stateOf: (t: T) => RunState, max = 5): T[] {
+export const MAX_SET_ASIDE = 1;
+
+/** A run that may be set aside: its state and where it is, in the user's words. */
+export interface HeldRun {
+  state: RunState;
+  where: UnfinishedPlace;
+}
+
+function describeHeld(h: HeldRun): string {
+  const rows = h.state.rowsTotal;
+  const started = new Date(h.where.startedAtMs).toISOString().slice(0, 16).replace("T", " ");
+  return `${rows.toLocaleString("en-GB")} row${rows === 1 ? "" : "s"} on ${h.where.sheet}, started ${started} UTC, run ${runTag(h.state.runId)}`;
+}
+
+/**
+ * Whether a new check may set `current` aside: "" when it may (it has nothing to resume, or there is room); else the
+ * refusal both add-ins show, naming every unfinished run, so the user resumes one first. Nothing is dropped.
+ */
+export function setAsideRefusal(held: readonly HeldRun[], current: HeldRun | null): string {
+  if (!current || !keepForResume(current.state)) return "";
+  const waiting = held.filter((h) => h.state.runId !== current.state.runId && keepForResume(h.state));
+  if (waiting.length < MAX_SET_ASIDE) return "";
+  const all = [...waiting, current];
+  return (
+    `${all.length === 2 ? "Two" : all.length} checks are unfinished already (${all.map(describeHeld).join("; and ")}). ` +
+    "Choose Resume to finish one first, so that no job already paid for is lost; then check these rows."
+  );
+}
+
+/**
+ * The runs set aside for a later Resume, after `run` is set aside too: each run once (by id), only runs a Resume can
+ * still use, newest last. Hosts ask setAsideRefusal first; past MAX_SET_ASIDE this throws that refusal rather than
+ * drop a run whose jobs are paid for.
+ */
+export function setAside<T>(
+  held: readonly T[],
+  run: T,
+  stateOf: (t: T) => RunState,
+  whereOf: (t: T) => UnfinishedPlace,
+): T[] {
   const id = stateOf(run).runId;
+  const refused = setAsideRefusal(
+    held.map((h) => ({ state: stateOf(h), where: whereOf(h) })),
+    { state: stateOf(run), where: whereOf(run) },
+  );
+  if (refused) throw new Error(refused);
   const out = held.filter((h) => stateOf(h).runId !== id && keepForResume(stateOf(h)));
   if (keepForResume(stateOf(run))) out.push(run);
-  return out.slice(Math.max(0, out.length - max));
+  return out;
 }
 
 /** The runs set aside, less the one with this id (taken up again by Resume, or finished). */

@@ -157,8 +157,8 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
     return {
       ok: false,
       problem: selected.length
-        ? "The selected rows are empty: select the rows to check (or one cell of the table)."
-        : "The selection has no data rows: select the rows to check (or one cell of the table).",
+        ? "The selected rows are empty: select the rows to check (or the table's header row, to check all of it)."
+        : "The selection has no data rows: select the rows to check (or the table's header row, to check all of it).",
       offerColumns: false,
     };
   }

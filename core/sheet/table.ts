@@ -123,6 +123,23 @@ export function wholeTableSelected(selectionLastRow: number, headerRow: number |
   return headerRow !== null && selectionLastRow <= headerRow;
 }
 
+/**
+ * One selected cell means its own row, in both add-ins; the header row selected means the whole table
+ * (wholeTableSelected). A check spends the plan's daily quota and cannot be taken back: a table of thousands of rows
+ * checked because the user clicked one cell to re-check one property would spend the day's quota for nothing, while
+ * checking more rows is one selection away. `cells` is the selection's size, `sheetRow` its 1-based row; the answer is
+ * the sentence both add-ins show before the check (what will be checked, and how to check the whole table), or "".
+ */
+export function oneCellNote(sel: {
+  rows: number;
+  columns: number;
+  sheetRow: number;
+  onOrAboveHeader: boolean;
+}): string {
+  if (sel.rows !== 1 || sel.columns !== 1 || sel.onOrAboveHeader) return "";
+  return `You selected one cell, so only its row (row ${sel.sheetRow}) is checked. To check the whole table, select its header row.`;
+}
+
 /** How many rows of a table under its header the whole table holds (see wholeTableSelected). */
 export function rowsOfWholeTable(rows: readonly (readonly unknown[])[]): number {
   const i = rows.findIndex((r) => r.every(isBlank));

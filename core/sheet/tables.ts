@@ -29,13 +29,13 @@ export function tableAtCell<T extends { name: string; box: GridBox }>(
 }
 
 /**
- * The rows a selection means, as offsets into the Table's range (0 is its header row): one cell, or the header row, means
- * the whole Table (blank rows in it too); a block of rows means those of them inside the Table (rows selected below it
- * are not the Table's, and not checked).
+ * The rows a selection means, as offsets into the Table's range (0 is its header row): the header row means the whole
+ * Table (blank rows in it too), and so does `whole` (a re-check from the Table's header cell); rows, or one cell
+ * (oneCellNote), mean those of them inside the Table (rows selected below it are not the Table's, and not checked).
  */
-export function tableSelectedOffsets(table: GridBox, selection: GridBox, single: boolean): [number, number] {
+export function tableSelectedOffsets(table: GridBox, selection: GridBox, whole: boolean): [number, number] {
   const last = table.rowCount - 1;
-  if (single || selection.rowIndex + selection.rowCount - 1 <= table.rowIndex) return [0, last];
+  if (whole || selection.rowIndex + selection.rowCount - 1 <= table.rowIndex) return [0, last];
   return [
     Math.max(0, selection.rowIndex - table.rowIndex),
     Math.min(last, selection.rowIndex + selection.rowCount - 1 - table.rowIndex),
@@ -43,8 +43,8 @@ export function tableSelectedOffsets(table: GridBox, selection: GridBox, single:
 }
 
 /** How many selected rows lie outside the Table (above or below it): they are not the Table's, and are not checked. */
-export function selectedRowsOutside(table: GridBox, selection: GridBox, single: boolean): number {
-  if (single) return 0;
+export function selectedRowsOutside(table: GridBox, selection: GridBox, whole: boolean): number {
+  if (whole) return 0;
   const [from, to] = tableSelectedOffsets(table, selection, false);
   if (selection.rowIndex + selection.rowCount - 1 <= table.rowIndex)
     return Math.max(0, table.rowIndex - selection.rowIndex);

@@ -22,7 +22,6 @@ import {
   matchRows,
   resumeRun as resumeEngine,
   runCounts,
-  runSummary,
   dateProblemsLine,
   storedState,
   type OutcomeToWrite,
@@ -38,16 +37,14 @@ import {
   rowPlace,
   keepForResume,
   newRunId,
-  resumeFirstQuestion,
   runLogProblem,
-  setAside,
-  takeOut,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
-import { HELD_KEY, LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
+import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
+import { setAsideStored, takeUpStored, type UnfinishedRun } from "./unfinished";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
 import {
   MESSAGE,
@@ -133,20 +130,6 @@ export function writeErrorText(e: unknown): string {
   }
   return `Excel did not accept the results: ${message}`;
 }
-
-/**
- * What the pane keeps per user (OfficeRuntime.storage, not the workbook) so a closed pane can resume: core's stored
- * run state, and where on the sheet its rows were last seen (a hint: they are found again before every write).
- */
-export interface UnfinishedRun extends RunPlace {
-  version: 2;
-  startedAt: string;
-  plan: PlanName;
-  state: RunState;
-  /** Changes of rows already written that the Change log does not have yet (it is written at the end of a run). */
-  changes?: (Change & { runAt: string })[];
-}
-export { UNFINISHED_KEY, LAST_BLOCK_KEY, HELD_KEY };
 
 /** The results block of the last check, as stored after it (a hint: the block is found again before use). */
 export async function lastBlock(store: UserStore): Promise<RunPlace | null> {
@@ -479,75 +462,6 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   return drive(run, state, deps, tally);
 }
 
-function readUnfinished(raw: unknown): UnfinishedRun | null {
-  try {
-    const run = (typeof raw === "string" ? JSON.parse(raw) : raw) as UnfinishedRun | null;
-    if (!run || run.version !== 2) return null;
-    const state = loadRunState(run.state);
-    return state ? { ...run, state } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The runs set aside by a check begun while they were unfinished (newest last), each still resumable. */
-async function heldRuns(store: UserStore): Promise<UnfinishedRun[]> {
-  try {
-    const list = JSON.parse((await store.getItem(HELD_KEY)) ?? "[]") as unknown[];
-    return Array.isArray(list) ? list.map(readUnfinished).filter((r): r is UnfinishedRun => !!r) : [];
-  } catch {
-    return [];
-  }
-}
-
-async function saveHeld(store: UserStore, held: UnfinishedRun[]): Promise<void> {
-  const stored = held.map((r) => ({ ...r, state: storedState(r.state) }));
-  await (stored.length ? store.setItem(HELD_KEY, JSON.stringify(stored)) : store.removeItem(HELD_KEY)).catch(
-    () => undefined,
-  );
-}
-
-/** The run stored under UNFINISHED_KEY, unless it is `runId`'s own, moves to the runs set aside (core setAside). */
-async function setAsideStored(store: UserStore, runId: string): Promise<void> {
-  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
-  if (!current || current.state.runId === runId) return;
-  await saveHeld(
-    store,
-    setAside(await heldRuns(store), current, (r) => r.state),
-  );
-  await store.removeItem(UNFINISHED_KEY).catch(() => undefined);
-}
-
-/**
- * The unfinished run saved by a pane that was closed (or whose writes Excel refused), if any; else the newest run set
- * aside by a later check.
- */
-export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | null> {
-  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
-  if (current) return current;
-  const held = await heldRuns(store);
-  return held.length ? held[held.length - 1] : null;
-}
-
-/** Discard forgets the unfinished run the pane offers (loadUnfinished's): the stored one, else the newest set aside. */
-export async function discardUnfinished(store: UserStore): Promise<void> {
-  if (await store.getItem(UNFINISHED_KEY).catch(() => null))
-    return void (await store.removeItem(UNFINISHED_KEY).catch(() => undefined));
-  await saveHeld(store, (await heldRuns(store)).slice(0, -1));
-}
-
-/** The question for a check begun while a run is unfinished (core's words): resume it first? Empty when none is. */
-export async function resumeFirst(store: UserStore): Promise<string> {
-  const run = await loadUnfinished(store);
-  return run ? resumeFirstQuestion(run.state, { sheet: run.sheet, startedAtMs: Date.parse(run.startedAt) }) : "";
-}
-
-/** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's runSummary words). */
-export function unfinishedText(run: UnfinishedRun): string {
-  const s = runSummary(run.state);
-  return `A check of ${run.state.rowsTotal} row${run.state.rowsTotal === 1 ? "" : "s"} on ${run.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, is unfinished. ${s.lines[0] ?? ""}`.trim();
-}
-
 /**
  * Goes on with an unfinished run: jobs already sent are collected (never sent again), jobs not yet sent are sent, and
  * results are written where their rows are now, found again on the sheet (sorted, moved, a column inserted).
@@ -559,13 +473,7 @@ export async function resumeRun(saved: UnfinishedRun, deps: RunDeps): Promise<Ru
   resumeEngine(state, now());
   const run: UnfinishedRun = { ...saved, state };
   // Taken up again: out of the runs set aside, and another unfinished run stored meanwhile is set aside in its place.
-  if (deps.store) {
-    await setAsideStored(deps.store, state.runId);
-    await saveHeld(
-      deps.store,
-      takeOut(await heldRuns(deps.store), state.runId, (r) => r.state),
-    );
-  }
+  if (deps.store) await takeUpStored(deps.store, state.runId);
   const tally = newTally();
   // Changes of rows written before the pane closed (or Excel refused a write) are logged with the rest.
   if (Array.isArray(saved.changes)) tally.changes.push(...saved.changes);

@@ -5,6 +5,7 @@
 import {
   OUTPUT_COLUMNS,
   columnsNamed,
+  oneCellNote,
   planScreening,
   planTable,
   type ColumnMapping,
@@ -148,6 +149,12 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
           : plan.kind === "after-changed"
             ? `Results: new block at ${a1(rowsOf(at))}. The results block at ${a1(rowsOf(plan.changedAt!))} was changed (a column inserted or a header renamed), so it is left as it is.`
             : `Results: new block at ${a1(rowsOf(at))}, after your last column, because the columns right of your data (${a1(rowsOf(plan.first + plan.count))}) are not empty. Nothing of yours is overwritten.`;
+    const oneCell = oneCellNote({
+      rows: sel.oneCell ? 1 : 0,
+      columns: 1,
+      sheetRow: region.rowIndex + sel.selectedOffsets[0] + 1,
+      onOrAboveHeader: plan.headerRow !== null && sel.selectedOffsets[1] - plan.top <= plan.headerRow,
+    });
     const origin = { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: at };
     const previous = await readBlock(context, rowsOf(at));
     const problems = plan.rows
@@ -166,7 +173,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
         inPlace: inTable ? !inTable.added : plan.kind === "in-place",
         previous,
         distinct: screening.properties.length,
-        placement,
+        placement: oneCell ? `${oneCell}\n${placement}` : placement,
         blankRowsSkipped: plan.blankRowsSkipped,
       },
     };

@@ -33,13 +33,15 @@ export interface SelectionRead {
   /** The data table: the current region of the selection's top-left cell, grown to take in every selected row. */
   region: Block;
   values: unknown[][];
-  /** Selected rows as offsets into `values` (all rows when one cell is selected). */
+  /** Selected rows as offsets into `values` (all rows for the whole table around a cell). */
   selectedOffsets: [number, number];
   /** Selected columns (0-based sheet columns, inclusive). */
   selectedColumns: [number, number];
   address: string;
   /** The Excel Table the selection is in (then `region` is the Table's range), if any. */
   table?: { name: string; block: Block; rowsOutside: number };
+  /** The user's selection was one cell (core's oneCellNote says what that checks). */
+  oneCell?: boolean;
 }
 
 /** Column letters of a 0-based index: 0 -> A, 27 -> AB. */
@@ -77,7 +79,7 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   if (areas.areaCount > 1) {
     const list = areas.address.split(",").map(local).join(", ");
     return {
-      problem: `You selected ${areas.areaCount} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`,
+      problem: `You selected ${areas.areaCount} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`,
     };
   }
   const selection = context.workbook.getSelectedRange();
@@ -92,7 +94,7 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   const single = selection.rowCount === 1 && selection.columnCount === 1;
   if (!single && used.isNullObject)
     return {
-      problem: `The selection (${local(selection.address)}) is empty: select the rows to check, or one cell of the table.`,
+      problem: `The selection (${local(selection.address)}) is empty: select the rows to check, or the table's header row to check all of it.`,
     };
   // The selected cells in use: A:C on a sheet of 51 rows is A1:C51, not a million rows.
   const sel = single
@@ -103,11 +105,12 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
         rowCount: used.rowCount,
         columnCount: used.columnCount,
       };
-  return readTableOf(context, sheet, sel, single, selection.address);
+  // One cell means its own row (core's oneCellNote), as any selection of rows does.
+  return { ...(await readTableOf(context, sheet, sel, false, selection.address)), oneCell: single };
 }
 
 /**
- * The table around one cell, as if the user had selected that cell: every row of the table counts as selected. Used
+ * The whole table around one cell: every row of the table counts as selected. Used
  * by re-check on open, which starts from the header cell of a block recorded by an earlier check (found again first).
  */
 export async function readTableAround(
@@ -131,7 +134,7 @@ async function readTableOf(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   sel: { rowIndex: number; columnIndex: number; rowCount: number; columnCount: number },
-  single: boolean,
+  whole: boolean,
   address: string,
 ): Promise<SelectionRead> {
   // A cell in an Excel Table: the table is that Table, whatever stands around it.
@@ -140,10 +143,10 @@ async function readTableOf(
     return {
       region: table.block,
       values: await readBlock(context, table.block),
-      selectedOffsets: tableSelectedOffsets(table.block, sel, single),
+      selectedOffsets: tableSelectedOffsets(table.block, sel, whole),
       selectedColumns: [table.block.columnIndex, table.block.columnIndex + table.block.columnCount - 1],
       address,
-      table: { ...table, rowsOutside: selectedRowsOutside(table.block, sel, single) },
+      table: { ...table, rowsOutside: selectedRowsOutside(table.block, sel, whole) },
     };
   // Excel's surrounding region is that of the top-left cell only.
   const around = sheet.getRangeByIndexes(sel.rowIndex, sel.columnIndex, 1, 1).getSurroundingRegion();
@@ -162,7 +165,7 @@ async function readTableOf(
     columnCount: right - left,
   };
   const values = await readBlock(context, block);
-  const selectedOffsets: [number, number] = single
+  const selectedOffsets: [number, number] = whole
     ? [0, block.rowCount - 1]
     : [sel.rowIndex - top, sel.rowIndex + sel.rowCount - 1 - top];
   const selectedColumns: [number, number] = [sel.columnIndex, sel.columnIndex + sel.columnCount - 1];

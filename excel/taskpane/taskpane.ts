@@ -16,7 +16,8 @@ import {
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
-import type { ExcelRun, RunProgress, RunSummary, UnfinishedRun } from "./check-run";
+import type { ExcelRun, RunProgress, RunSummary } from "./check-run";
+import type { UnfinishedRun } from "./unfinished";
 import { HELD_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { $, banner, clientFor, errorText, openSettings, say } from "./pane-ui";
 import { wireSettings } from "./settings-pane";
@@ -25,6 +26,7 @@ import { dueBlocks, recordBlock, watchedBlocks, workbookSettings } from "./watch
 
 /** Checking rows (check-run.ts, the sheet code, core's engine) is a chunk loaded on first use: the page starts without it. */
 const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
+const unfinishedRuns = () => import(/* webpackChunkName: "check" */ "./unfinished");
 const excelRun: ExcelRun = (fn) => Excel.run(fn);
 const rt = complianceRuntime();
 const store = defaultUserStore();
@@ -240,11 +242,18 @@ function showProblems(problems: { row: number; message: string }[]): void {
 
 async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, anyway = false): Promise<void> {
   // A run still unfinished: the user is asked to resume it first; checking anyway keeps it aside, still resumable.
-  const question = anyway || !(await unfinished()) ? "" : await (await checkRun()).resumeFirst(store);
+  const question = anyway || !(await unfinished()) ? "" : await (await unfinishedRuns()).resumeFirst(store);
   $("check-anyway").hidden = !question;
   if (question) {
     $("unfinished").hidden = false;
     say("unfinished-text", question);
+    return;
+  }
+  // Checking anyway sets the unfinished run aside; past core's cap the user is told to resume one first.
+  const refused = anyway ? await (await unfinishedRuns()).setAsideRefused(store) : "";
+  if (refused) {
+    $("unfinished").hidden = false;
+    say("unfinished-text", refused);
     return;
   }
   startAction();
@@ -312,7 +321,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
 async function unfinished(): Promise<UnfinishedRun | null> {
   if (!(await store.getItem(UNFINISHED_KEY).catch(() => null)) && !(await store.getItem(HELD_KEY).catch(() => null)))
     return null;
-  return (await checkRun()).loadUnfinished(store);
+  return (await unfinishedRuns()).loadUnfinished(store);
 }
 
 async function offerResume(): Promise<void> {
@@ -320,7 +329,7 @@ async function offerResume(): Promise<void> {
   if (!run) return;
   $("unfinished").hidden = false;
   $("check-anyway").hidden = true;
-  say("unfinished-text", (await checkRun()).unfinishedText(run));
+  say("unfinished-text", (await unfinishedRuns()).unfinishedText(run));
 }
 
 async function resume(): Promise<void> {
@@ -531,7 +540,7 @@ function wire(): void {
   $("map-apply").addEventListener("click", () => checkWithMapping());
   $("resume").addEventListener("click", () => void resume());
   $("discard").addEventListener("click", async () => {
-    await (await checkRun()).discardUnfinished(store);
+    await (await unfinishedRuns()).discardUnfinished(store);
     $("unfinished").hidden = true;
     void offerResume();
   });

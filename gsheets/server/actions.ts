@@ -29,7 +29,8 @@ import { errorText } from "../shared/words";
 import { dayInFileZone, todayInFileZone } from "./days";
 import { loadRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
-import { BLOCK_WIDTH, columnLetter, datesAsText, findSheet, inspectBlock } from "./sheet";
+import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
+import { datesAsText } from "./block-rows";
 import { listWatches, type Watch } from "./watch";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

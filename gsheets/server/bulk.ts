@@ -11,9 +11,12 @@ import {
   resumeFirstQuestion,
   resumeRun,
   selectionEnd,
+  setAsideRefusal,
   stopRun,
+  oneCellNote,
   wholeTableSelected,
   type ColumnMapping,
+  type HeldRun,
   type RunState,
 } from "../../core";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
@@ -22,18 +25,17 @@ import { loadSettings } from "./settings";
 import { a1, columnNumber, findSheet, locateTable, wholeTableEnd } from "./sheet";
 import {
   afterRun,
-  beginRun,
-  finishRun,
   errorText,
+  finishRun,
   pollRun,
   progressOf,
-  readTableRows,
   save,
   say,
   sheetPhase,
   step,
   withUserLock,
 } from "./sheetrun";
+import { beginRun, readTableRows } from "./runbegin";
 
 export { progressOf };
 
@@ -58,7 +60,7 @@ function nothingToCheck(selection: GoogleAppsScript.Spreadsheet.Range | null): s
 
 function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
   const list = areas.map((r) => r.getA1Notation()).join(", ");
-  return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.`;
+  return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`;
 }
 
 /**
@@ -133,13 +135,10 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   if (question && !(opts && opts.anyway))
     return { ok: false, message: question, askResume: true, progress: progressOf(existing!) };
   if (question) {
+    // Checking anyway sets the unfinished run aside; past core's cap the user is told to resume one first.
     const held = heldRun();
-    if (held)
-      return {
-        ok: false,
-        message: `Two checks are unfinished already (${describeRun(held)} and ${describeRun(existing!)}): choose Resume to finish one first, so that no job already paid for is lost.`,
-        progress: progressOf(existing!),
-      };
+    const refused = setAsideRefusal(held ? [heldOf(held)] : [], heldOf(existing!));
+    if (refused) return { ok: false, message: refused, progress: progressOf(existing!) };
   }
   const manual = lettersToMapping(opts && opts.mapping);
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
@@ -203,6 +202,15 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     table.notes.push(
       `Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`,
     );
+  const oneCell = selection
+    ? oneCellNote({
+        rows: selection.getNumRows(),
+        columns: selection.getNumColumns(),
+        sheetRow: selection.getRow(),
+        onOrAboveHeader: wholeTable,
+      })
+    : "";
+  if (oneCell) table.notes.unshift(oneCell);
 
   if (question) saveRun(existing!, HELD_SLOT);
   const begun = beginRun(
@@ -349,6 +357,11 @@ export function resumeBulkCheck(): RunProgress | null {
       return run ? { ...progressOf(run), waitMs: 1000 } : null;
     },
   );
+}
+
+/** A run as core's set-aside rule reads it. */
+function heldOf(run: SheetRun): HeldRun {
+  return { state: run.engine, where: { sheet: run.sheetName, startedAtMs: run.startedAtMs } };
 }
 
 /** The run set aside by a check begun while it was unfinished, when it is this spreadsheet's and still resumable. */

@@ -40,7 +40,8 @@ import {
 } from "./schedule-store";
 import { loadSettings, type Settings } from "./settings";
 import { findSheet, locateTable, wholeTableEnd } from "./sheet";
-import { beginRun, errorText, finishRun, pollRun, readTableRows, runProblem, save, withUserLock } from "./sheetrun";
+import { errorText, finishRun, pollRun, runProblem, save, withUserLock } from "./sheetrun";
+import { beginRun, readTableRows } from "./runbegin";
 import { forgetWatch, listWatches, watchOf } from "./watch";
 
 /** No step starts after this long in an execution; a step sends for at most a minute (SEND_BUDGET_MS), then writes. */

@@ -11,9 +11,8 @@ import {
   findHeaderBlock,
   findHeaderBlockOfTable,
   findHeaderRow,
-  hostRow,
   looksLikeHeaderRow,
-  newBlockColumn,
+  placeBlock,
   rowsOfWholeTable,
   outputHeaders,
   safeCellText,
@@ -21,7 +20,7 @@ import {
   windowColumnIndexes,
 } from "../../core";
 import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
-import type { Cell, ColumnMapping, HeaderBlock } from "../../core";
+import type { ColumnMapping, HeaderBlock } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -58,7 +57,7 @@ export function findSheet(sheetId: number): Sheet | null {
 }
 
 /** Text that Sheets would read as a formula is written with a leading apostrophe (shown as plain text). */
-function safeCell(v: unknown): unknown {
+export function safeCell(v: unknown): unknown {
   return typeof v === "string" ? safeCellText(v) : v;
 }
 
@@ -275,33 +274,19 @@ export function locateTable(
     else if (memo) found = { start: memo.col - 1 };
     if (!found) lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }
-  // The table: the input columns and the header cells next to them; the new block goes beside it when free.
-  let tableEnd = inputCols;
+  // The table: the input columns and the header cells next to them; the new block goes beside it when free (core).
   const edge = headerRow ? headerValues : selection ? sheet.getRange(selFirst, 1, 1, lastCol).getValues()[0] : [];
-  // Tables side by side with no blank column between: this table ends where the selected one does (core's rule).
-  const limit = chosen ? chosen.last + 1 : edge.length;
-  while (
-    tableEnd < limit &&
-    !isBlank(edge[tableEnd]) &&
-    !(changedAt !== null && tableEnd + 1 >= changedAt) &&
-    !(found && tableEnd >= found.start)
-  )
-    tableEnd++;
-  const besideFree =
-    changedAt === null &&
-    (lastCol <= tableEnd ||
-      sheet
-        .getRange(
-          Math.max(1, headerRow || selFirst),
-          tableEnd + 1,
-          Math.max(1, lastRow - Math.max(1, headerRow || selFirst) + 1),
-          Math.min(BLOCK_WIDTH, lastCol - tableEnd),
-        )
-        .getValues()
-        .every((r) => r.every(isBlank)));
-  const blockCol = found
-    ? found.start + 1
-    : newBlockColumn({ tableEnd: tableEnd - 1, lastUsed: lastCol - 1, freeBeside: besideFree }) + 1;
+  const from = Math.max(1, headerRow || selFirst);
+  const { tableEnd, besideFree, blockCol } = placeBlock({
+    edge,
+    inputEnd: inputCols,
+    // Tables side by side with no blank column between: this table ends where the selected one does (core's rule).
+    limit: chosen ? chosen.last + 1 : undefined,
+    found: found ? found.start + 1 : undefined,
+    changedAt: changedAt ?? undefined,
+    lastUsed: lastCol,
+    beside: (end, width) => sheet.getRange(from, end + 1, Math.max(1, lastRow - from + 1), width).getValues(),
+  });
   if (changedAt !== null) {
     notes.push(
       `The results columns from an earlier check (${columnLetter(changedAt)}:${columnLetter(changedAt + BLOCK_WIDTH - 1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`,
@@ -438,127 +423,4 @@ export function ensureStatusRules(sheet: Sheet, blockCol: number, firstDataRow: 
   );
   sheet.setConditionalFormatRules(others.concat(rules, windowRules));
   return true;
-}
-
-export function readRows(sheet: Sheet, firstRow: number, lastRow: number, cols: number): unknown[][] {
-  if (lastRow < firstRow) return [];
-  return sheet.getRange(firstRow, 1, lastRow - firstRow + 1, cols).getValues();
-}
-
-/**
- * At most this many setValues per write: as many as a poll has requests, since each results page fills one
- * run of rows. Rows further apart than that are written with the rows between them (see writeBlockRows).
- */
-export const MAX_WRITE_BANDS = 10;
-
-/** Runs of consecutive rows; past maxBands, the smallest gaps are closed first so that little is rewritten. */
-export function rowBands(rows: number[], maxBands = MAX_WRITE_BANDS): [number, number][] {
-  const sorted = rows.slice().sort((a, b) => a - b);
-  const bands: [number, number][] = [];
-  for (const r of sorted) {
-    const last = bands[bands.length - 1];
-    if (last && r <= last[1] + 1) last[1] = Math.max(last[1], r);
-    else bands.push([r, r]);
-  }
-  if (bands.length <= maxBands) return bands;
-  const gaps = bands.slice(1).map((b, i) => ({ i, size: b[0] - bands[i][1] }));
-  const close = new Set(
-    gaps
-      .sort((a, b) => a.size - b.size || a.i - b.i)
-      .slice(0, bands.length - Math.max(1, maxBands))
-      .map((g) => g.i),
-  );
-  const merged: [number, number][] = [];
-  bands.forEach((b, i) => {
-    if (i > 0 && close.has(i - 1)) merged[merged.length - 1][1] = b[1];
-    else merged.push([b[0], b[1]]);
-  });
-  return merged;
-}
-
-function isDate(v: unknown): v is Date {
-  return Object.prototype.toString.call(v) === "[object Date]";
-}
-
-/**
- * Sheets reads our date and timestamp text back as Date objects; core expects the text it wrote. Turned back
- * in the spreadsheet's time zone (the one Sheets read the text in), so a kept value is rewritten unchanged.
- */
-export function datesAsText(row: unknown[], timeZone: () => string): unknown[] {
-  return row.map((v, i) => {
-    if (!isDate(v)) return v;
-    const kind = OUTPUT_COLUMNS[i] ? OUTPUT_COLUMNS[i].kind : "datetime";
-    return Utilities.formatDate(v, timeZone(), kind === "date" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm:ss");
-  });
-}
-
-/**
- * Write some rows of the output block: one getValues + one setValues per band of consecutive rows, so that
- * rows not being updated are left alone (a user's formula or an edit made meanwhile survives). Only when the
- * rows fall into more than MAX_WRITE_BANDS bands are the nearest bands joined; the rows between them are
- * written back as read a moment before, formulas as formulas.
- */
-export function writeBlockRows(
-  sheet: Sheet,
-  blockCol: number,
-  rows: Map<number, (previous: unknown[]) => Cell[]>,
-): { bands: number } | null {
-  if (!rows.size) return null;
-  let zone = "";
-  const timeZone = () => zone || (zone = SpreadsheetApp.getActive().getSpreadsheetTimeZone());
-  const bands = rowBands([...rows.keys()]);
-  for (const [first, last] of bands) {
-    const range = sheet.getRange(first, blockCol, last - first + 1, BLOCK_WIDTH);
-    const previous = range.getValues();
-    let updated = 0;
-    for (let r = first; r <= last; r++) if (rows.has(r)) updated++;
-    const formulas = updated < previous.length ? range.getFormulas() : null;
-    const values = previous.map((prev, i) => {
-      const make = rows.get(first + i);
-      if (make) return hostRow(make(datesAsText(prev, timeZone))).map(safeCell);
-      return prev.map((v, c) => (formulas && formulas[i][c] ? formulas[i][c] : safeCell(v)));
-    });
-    range.setValues(values);
-  }
-  return { bands: bands.length };
-}
-
-/**
- * Before a poll or Stop writes: is the run's block still there? Columns deleted (the block past the sheet's
- * edge, or its headers gone) or a header changed: a problem, so the run ends instead of failing every poll or
- * writing into someone else's columns. Columns inserted left of it: the block is found again by its headers.
- */
-export function checkBlock(
-  sheet: Sheet,
-  headerRow: number,
-  blockCol: number,
-  lastRow: number,
-): { col: number } | { problem: string } {
-  const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
-  const gone = `The results columns (${span}) were deleted or moved during the check`;
-  if (lastRow > sheet.getMaxRows())
-    return { problem: `Rows of the checked table were deleted during the check (it covered rows up to ${lastRow})` };
-  let col = blockCol;
-  if (headerRow) {
-    const header = sheet.getRange(headerRow, 1, 1, Math.max(1, sheet.getLastColumn())).getValues()[0];
-    const block = inspectBlock(header);
-    if (!block) return { problem: gone };
-    if (block.changed.length) {
-      const c = block.changed[0];
-      return {
-        problem: `The results columns (${span}) were changed during the check: column ${columnLetter(c.col)} is headed "${c.found}" where "${c.expected}" was expected`,
-      };
-    }
-    col = block.start + 1;
-  }
-  if (col + BLOCK_WIDTH - 1 > sheet.getMaxColumns()) return { problem: gone };
-  return { col };
-}
-
-/** Rows of [first, last] hidden by a filter (only asked when the sheet has one: one call per row otherwise). */
-export function hiddenByFilter(sheet: Sheet, first: number, last: number): Set<number> {
-  const hidden = new Set<number>();
-  if (!sheet.getFilter()) return hidden;
-  for (let r = first; r <= last; r++) if (sheet.isRowHiddenByFilter(r)) hidden.add(r);
-  return hidden;
 }

@@ -19,6 +19,8 @@ import {
   runTag,
   serviceError,
   setAside,
+  setAsideRefusal,
+  MAX_SET_ASIDE,
   stopRun,
   takeOut,
   waitingRow,
@@ -89,14 +91,41 @@ test("a stopped run with jobs sent is kept and asked about; runs set aside are k
   expect(keepForResume(done)).toBe(true);
   markWritten(done, [{ property: 0, present: true }]);
   expect(resumeFirstQuestion(done, { sheet: "Sheet1", startedAtMs: 0 })).toBe("");
-  const held = setAside(
-    setAside([], { state: s }, (h) => h.state),
-    { state: done },
-    (h) => h.state,
-  );
+  const where = { sheet: "Sheet1", startedAtMs: Date.UTC(2026, 10, 25, 9, 30) };
+  const st = (h: { state: RunState }) => h.state;
+  const at = () => where;
+  const held = setAside(setAside([], { state: s }, st, at), { state: done }, st, at);
   expect(held.map((h) => h.state.runId)).toEqual(["run_s"]);
-  expect(setAside(held, { state: s }, (h) => h.state)).toHaveLength(1);
-  expect(takeOut(held, "run_s", (h) => h.state)).toEqual([]);
+  expect(setAside(held, { state: s }, st, at)).toHaveLength(1);
+  expect(takeOut(held, "run_s", st)).toEqual([]);
+});
+
+test("set aside: one unfinished run at most; a third check is refused naming both unfinished runs, and none is dropped", () => {
+  const where = (sheet: string) => ({ sheet, startedAtMs: Date.UTC(2026, 10, 25, 9, 30) });
+  const a = run(["100023336956", "10033544614"], "run_a");
+  const b = run(["100023336956"], "run_b");
+  stopRun(a);
+  stopRun(b);
+  expect(MAX_SET_ASIDE).toBe(1);
+  // Nothing set aside yet: the first unfinished run may be.
+  expect(setAsideRefusal([], { state: a, where: where("Lettings") })).toBe("");
+  const held = [{ state: a, where: where("Lettings") }];
+  // A second unfinished run would make two set aside: refused, naming both; setAside throws it rather than drop one.
+  const refusal = setAsideRefusal(held, { state: b, where: where("Sheet2") });
+  expect(refusal).toBe(
+    `Two checks are unfinished already (2 rows on Lettings, started 2026-11-25 09:30 UTC, run ${runTag("run_a")}; and 1 row on Sheet2, started 2026-11-25 09:30 UTC, run ${runTag("run_b")}). Choose Resume to finish one first, so that no job already paid for is lost; then check these rows.`,
+  );
+  expect(() =>
+    setAside(
+      held,
+      { state: b, where: where("Sheet2") },
+      (h) => h.state,
+      (h) => h.where,
+    ),
+  ).toThrow(refusal);
+  // The same run set aside again, or a run with nothing left to resume, is no reason to refuse.
+  expect(setAsideRefusal(held, { state: a, where: where("Lettings") })).toBe("");
+  expect(setAsideRefusal(held, null)).toBe("");
 });
 
 test("the whole run failed: a fatal error, or the service failing every row sent; not when some rows were answered", () => {

@@ -6,7 +6,8 @@
 import { CHANGE_LOG_HEADERS, OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient } from "../../core";
 import { expectedChanges, loggedKey } from "../helpers/changes";
 import { memoryStore } from "../../excel/settings";
-import { loadUnfinished, prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { loadUnfinished } from "../../excel/taskpane/unfinished";
 import { findExamples } from "../../sandbox/dataset";
 import { startSandbox } from "../../sandbox/app";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports

@@ -6,15 +6,15 @@
 import { OUTPUT_COLUMNS, STATUS_COLOURS, createClient, outputHeaders, outputRow, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import {
-  loadUnfinished,
   prepareCheck,
   resumeRun,
   runCheck,
   summaryText,
-  UNFINISHED_KEY,
   type ExcelRun,
   type RunProgress,
 } from "../../excel/taskpane/check-run";
+import { loadUnfinished } from "../../excel/taskpane/unfinished";
+import { UNFINISHED_KEY } from "../../excel/taskpane/stored";
 import { insertAddress, writeOutputRows } from "../../excel/taskpane/sheet";
 import { checkResultFor } from "../../sandbox/dataset";
 import { testClock } from "../helpers/clock";

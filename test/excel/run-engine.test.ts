@@ -7,15 +7,14 @@
 import { OUTPUT_COLUMNS, createClient, runSummary, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import {
-  loadUnfinished,
   prepareCheck,
   resumeRun,
   runCheck,
   summaryText,
-  unfinishedText,
   type ExcelRun,
   type RunDeps,
 } from "../../excel/taskpane/check-run";
+import { loadUnfinished, unfinishedText } from "../../excel/taskpane/unfinished";
 import type { SandboxOptions } from "../../sandbox/app";
 import { testClock } from "../helpers/clock";
 import {

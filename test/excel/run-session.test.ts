@@ -6,14 +6,8 @@
  */
 import { OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient, markTag, runTag } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import {
-  loadUnfinished,
-  prepareCheck,
-  resumeFirst,
-  resumeRun,
-  runCheck,
-  type ExcelRun,
-} from "../../excel/taskpane/check-run";
+import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { loadUnfinished, resumeFirst, setAsideRefused } from "../../excel/taskpane/unfinished";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
@@ -126,6 +120,66 @@ test("a stopped run, then a check of two other rows, then Resume: no row is call
   // Nothing is left to resume.
   expect(await loadUnfinished(store)).toBeNull();
   expect(await resumeFirst(store)).toBe("");
+}, 60_000);
+
+test("two unfinished runs: a third check is refused naming both, before any write or POST, and each run's Resume still collects its paid job", async () => {
+  const { excelRun, api } = workbook();
+  const u = knownUprns(sb, 70);
+  api.seed("Sheet1", "A1", [["UPRN"], ...u.map((x) => [x])]);
+  const store = memoryStore();
+  const stopAfterFirstPage = async (range: string) => {
+    api.select("Sheet1", range);
+    const stop = new AbortController();
+    const r = await runCheck(await prepared(excelRun), {
+      excelRun,
+      client: client(undefined, (url, method) => method === "GET" && url.includes("/results") && stop.abort()),
+      plan: "professional",
+      store,
+      actionSheets: false,
+      signal: stop.signal,
+    });
+    expect(r.resumable).toBe(true);
+  };
+  await stopAfterFirstPage("A2:A31");
+  await stopAfterFirstPage("A32:A61");
+  expect(sb.stats().bulk_submit).toBe(2);
+
+  // A third check: core's cap (one run set aside) is reached, so it is refused, naming both runs.
+  const refusal = await setAsideRefused(store);
+  expect(refusal).toMatch(
+    /^Two checks are unfinished already \(30 rows on Sheet1, started .* UTC, run \w+; and 30 rows on Sheet1, started .* UTC, run \w+\)\. Choose Resume to finish one first, so that no job already paid for is lost; then check these rows\.$/,
+  );
+  api.select("Sheet1", "A65:A66");
+  await expect(
+    runCheck(await prepared(excelRun), {
+      excelRun,
+      client: client(),
+      plan: "professional",
+      store,
+      actionSheets: false,
+    }),
+  ).rejects.toThrow(refusal);
+  expect(sb.stats().bulk_submit).toBe(2);
+  expect(block(api, 65, 66).map((r) => r[MESSAGE])).toEqual(["", ""]);
+
+  // Resume twice: the newest run, then the one set aside; both collected with GETs only.
+  for (const [first, last] of [
+    [32, 61],
+    [2, 31],
+  ]) {
+    const saved = await loadUnfinished(store);
+    const done = await resumeRun(saved!, {
+      excelRun,
+      client: client(),
+      plan: "professional",
+      store,
+      actionSheets: false,
+    });
+    expect(done.title).toBe("Done");
+    expect(block(api, first, last).map((r) => r[MATCHED])).toEqual(u.slice(first - 2, last - 1));
+  }
+  expect(await loadUnfinished(store)).toBeNull();
+  expect(sb.stats().bulk_submit).toBe(2);
 }, 60_000);
 
 test("a key revoked after it was saved: every row says why, one POST is spent, and the Run log has the run with its reason", async () => {

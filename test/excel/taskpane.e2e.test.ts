@@ -205,8 +205,8 @@ run("Excel task pane in Chromium", () => {
     fs.mkdirSync(OUT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(OUT_DIR, "excel-taskpane.png"), fullPage: true });
 
-    // Second run from one cell: the same block is updated; nothing appears to its right; the user's column is kept.
-    await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B3"));
+    // Second run from a cell of the header row (the whole table): the same block is updated; nothing appears to its right; the user's column is kept.
+    await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B1"));
     await page.click("#check");
     await page.waitForFunction(
       () =>
@@ -419,7 +419,7 @@ run("Excel task pane in Chromium", () => {
       await waitText("settings-status", /^Base URL saved/);
     };
     const recheck = async () => {
-      await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B3"));
+      await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B1"));
       await page.click("#check");
       await waitIdle();
     };
@@ -473,7 +473,7 @@ run("Excel task pane in Chromium", () => {
     const LATENCY = 1_500;
     sb.setFaults([{ kind: "latency", route: "bulk_submit", latency_ms: LATENCY }]);
     try {
-      await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B3"));
+      await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B1"));
       await page.click("#check");
       await page.waitForSelector("#cancel:not([hidden])");
       expect(await focused()).toBe("cancel");

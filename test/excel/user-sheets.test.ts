@@ -135,7 +135,7 @@ test("3. a selection of two areas gets a clear message and nothing is read or wr
   const prep = await prepareCheck(excelRun, { plan: "professional" });
   expect(prep.ok).toBe(false);
   expect((prep as { message: string }).message).toBe(
-    "You selected 2 separate areas (A2:A3, A5:A6). Select one block of rows (click the first row, Shift+click the last), or one cell of the table, and check again.",
+    "You selected 2 separate areas (A2:A3, A5:A6). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.",
   );
   expect(sb.stats().total).toBe(0);
 });

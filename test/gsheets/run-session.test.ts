@@ -102,6 +102,48 @@ test("a stopped run, then a check of other rows, then Resume: no row is called c
   expect(reopened.run("getSidebarState").run.resumable).toBe(false);
 }, 120_000);
 
+test("two unfinished runs: a third check is refused naming both, sends nothing, and each run's Resume still collects its paid job", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 70).map((p) => [p.uprn]),
+  );
+  const stopAfterOnePoll = (range: string, anyway: boolean) => {
+    env.sheet.select(range);
+    expect(env.run("startBulkCheck", { anyway }).ok).toBe(true);
+    expect(env.run("pollBulkCheck").phase).toBe("running");
+    expect(env.run("cancelBulkCheck").resumable).toBe(true);
+  };
+  stopAfterOnePoll("A2:A31", false);
+  stopAfterOnePoll("A32:A61", true);
+  expect((await sandbox.stats()).bulk_submit).toBe(2);
+
+  // A third check, even "anyway": core's cap (one run set aside) is reached, so it is refused, naming both runs.
+  env.sheet.select("A65:A66");
+  const third = env.run("startBulkCheck", { anyway: true });
+  expect(third.ok).toBe(false);
+  expect(third.message).toMatch(
+    /^Two checks are unfinished already \(30 rows on Sheet1, started .* UTC, run \w+; and 30 rows on Sheet1, started .* UTC, run \w+\)\. Choose Resume to finish one first, so that no job already paid for is lost; then check these rows\.$/,
+  );
+  expect((await sandbox.stats()).bulk_submit).toBe(2);
+  expect(rowsOf(env, 65, 66).map((r) => r.message)).toEqual(["", ""]);
+
+  // Resume twice: the sidebar's own run, then the one set aside; both collected with GETs only.
+  for (const range of [
+    [32, 61],
+    [2, 31],
+  ]) {
+    expect(env.run("resumeBulkCheck").phase).toBe("running");
+    expect((await pollToEnd(env)).pop().phase).toBe("done");
+    expect(rowsOf(env, range[0], range[1]).map((r) => r.matched)).toEqual(
+      props.slice(range[0] - 2, range[1] - 1).map((p) => p.uprn),
+    );
+  }
+  expect((await sandbox.stats()).bulk_submit).toBe(2);
+}, 60_000);
+
 test("a key revoked after it was saved: one POST, every row says why, and the Run log has the run with its reason", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);

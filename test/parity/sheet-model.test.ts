@@ -1,31 +1,57 @@
 /**
  * The same sheet gets the same grid in Excel and in Google Sheets. Each scenario seeds one grid, then selects and
- * checks one or more times, in the Excel stand-in (the pane's prepareCheck and runCheck) and in the Sheets stand-in
- * running the built Code.js (startBulkCheck, polled to the end), both against the sandbox; the two sheets must then
- * hold the same cells. Both add-ins decide the table, its header, the rows checked and the results block with
- * core/sheet. Times and dates are compared as "a time" / "a date" (each host writes them in its own form).
+ * checks one or more times: in the BUILT Excel task pane (dist/excel, in headless Chromium over the Excel stand-in,
+ * its Check button clicked) and in the Sheets stand-in running the built Code.js (startBulkCheck, polled to the end),
+ * each against a sandbox on loopback; the two sheets must then hold the same cells. Both add-ins decide the table, its
+ * header, the rows checked and the results block with core/sheet. Times and dates are compared as "a time" / "a date"
+ * (each host writes them in its own form).
+ *
+ * Each host has its own sandbox: the Sheets harness moves its sandbox's clock on with the script's sleeps, and a pane
+ * reading that clock (from the service's Date header) would wait out the difference in real time.
  */
-import { OUTPUT_COLUMNS, createClient, outputHeaders } from "../../core";
-import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import * as fs from "fs";
+import * as path from "path";
+import type { Browser, Page } from "playwright-core";
+import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
+import { ensureExcelBuild } from "../excel/helpers/build";
+import { serveStatic } from "../excel/helpers/static-server";
+import { chromiumAvailable, launch } from "../helpers/chromium";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { createGasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
 import { configure, pollToEnd } from "../gsheets/harness/table";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("../excel/standin/excel-standin.js");
+const { colLetters } = require("../excel/standin/excel-standin.js");
 
+const STANDIN = fs.readFileSync(path.join(__dirname, "../excel/standin/excel-standin.js"), "utf8");
 const W = OUTPUT_COLUMNS.length;
 const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const ROWS = 14;
 const COLS = 2 * W + 12;
+/** The pane's clock starts at the real time, as the Sheets harness's does: "days left" columns count from the same day. */
+const DAY = Date.now();
+const RUNTIME = "property-compliance.excel.runtime";
 
 let sandbox: SandboxProcess;
+let excelSandbox: Sandbox;
+let web: { url: string; close: () => Promise<void> };
+let browser: Browser;
 let u: string[];
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 1 });
+  const dist = ensureExcelBuild();
+  [sandbox, excelSandbox, web, browser] = await Promise.all([
+    startSandboxProcess({ msPerProperty: 1 }),
+    startTestSandbox({ msPerProperty: 1 }),
+    serveStatic(dist),
+    launch(),
+  ]);
   u = (await sandbox.properties(8)).map((p) => p.uprn);
 });
 afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+  await excelSandbox?.close();
   await sandbox?.close();
 });
 
@@ -45,41 +71,97 @@ interface Step {
   select: string;
 }
 
-async function inExcel(grid: unknown[][], steps: Step[]): Promise<{ grid: string[][]; refused: string[] }> {
-  const s = createStandIn();
-  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
-  const client = createClient({
-    baseUrl: sandbox.baseUrl,
-    apiKey: "sandbox-professional",
-    fetch: (url, init) => fetch(url, init as RequestInit) as never,
-  });
-  s.api.seed("Sheet1", "A1", grid);
-  const refused: string[] = [];
-  for (const [i, step] of steps.entries()) {
-    s.api.select("Sheet1", step.select);
-    const prep = await prepareCheck(excelRun, { plan: "professional" });
-    if (!prep.ok) {
-      refused.push(prep.message);
-      continue;
-    }
-    // Each check a minute after the one before, as a user's are: this run's rows are known by their Checked at time.
-    await runCheck(prep.check, {
-      excelRun,
-      client,
-      plan: "professional",
-      actionSheets: false,
-      now: () => Date.now() + i * 60_000,
-    });
-  }
-  return { grid: normalise(s.api.read("Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`).values), refused };
+interface Outcome {
+  grid: string[][];
+  /** The refusals the add-in gave, one for each check it would not start. */
+  refused: string[];
+  /** What the add-in said it would check, one line for each check it started. */
+  said: string[];
 }
 
-async function inSheets(grid: unknown[][], steps: Step[]): Promise<{ grid: string[][]; refused: string[] }> {
+/** The built pane in a fresh page (its own workbook and storage), set up with the sandbox's address and a key. */
+async function openPane(): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 360, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+  await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+  );
+  // "Checked at" is the page's clock; it moves a minute on before each check (below).
+  await page.clock.install({ time: DAY });
+  await page.clock.resume();
+  await page.goto(`${web.url}/taskpane.html`);
+  await page
+    .waitForFunction(
+      (key) => (globalThis as any)[Symbol.for(key)] && document.getElementById("legend")?.children.length,
+      RUNTIME,
+      { timeout: 10_000 },
+    )
+    .catch((e) => {
+      throw new Error(`${e.message}\npage errors: ${errors.join("\n")}`);
+    });
+  await page.evaluate(
+    async ({ baseUrl, key, runtime }) => {
+      const rt = (globalThis as any)[Symbol.for(runtime)];
+      await rt.settings.setBaseUrl(baseUrl);
+      await rt.settings.setApiKey(key);
+    },
+    { baseUrl: excelSandbox.baseUrl, key: "sandbox-professional", runtime: RUNTIME },
+  );
+  return { page, close: () => context.close() };
+}
+
+async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
+  const { page, close } = await openPane();
+  const api = (fn: string, ...args: unknown[]) =>
+    page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [fn, args] as const);
+  try {
+    await api("seed", "Sheet1", "A1", grid);
+    const refused: string[] = [];
+    const said: string[] = [];
+    for (const [i, step] of steps.entries()) {
+      await api("select", "Sheet1", step.select);
+      // Each check a minute after the one before, as a user's are: this run's rows are known by their Checked at time.
+      await page.clock.setSystemTime(DAY + (i + 1) * 60_000);
+      // Every status line the pane shows during the check, to tell a refusal from a check begun.
+      await page.evaluate(() => {
+        const w = window as any;
+        w.__statuses = [];
+        const el = document.getElementById("status")!;
+        w.__observer?.disconnect();
+        w.__observer = new MutationObserver(() => w.__statuses.push(el.textContent ?? ""));
+        w.__observer.observe(el, { childList: true, characterData: true, subtree: true });
+      });
+      await page.click("#check");
+      await page.waitForFunction(
+        () =>
+          !(document.getElementById("check") as HTMLButtonElement).disabled &&
+          document.getElementById("cancel")!.hidden &&
+          (window as any).__statuses.some((t: string) => t && t !== "Reading the selection…"),
+        undefined,
+        { timeout: 20_000 },
+      );
+      const lines = (await page.evaluate(() => (window as any).__statuses)) as string[];
+      const first = lines.find((t) => t && t !== "Reading the selection…") ?? "";
+      if (first.startsWith("Checking ") || first.startsWith("None of the ")) said.push(first);
+      else refused.push(first);
+    }
+    const values = (await api("read", "Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`)) as { values: unknown[][] };
+    return { grid: normalise(values.values), refused, said };
+  } finally {
+    await close();
+  }
+}
+
+async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
   const env = createGasEnvironment();
   configure(env, sandbox);
   env.sheet.maxCols = Math.max(env.sheet.maxCols, COLS + W);
   env.sheet.seed(1, 1, grid);
   const refused: string[] = [];
+  const said: string[] = [];
   for (const step of steps) {
     env.sheet.select(step.select);
     const r = env.run("startBulkCheck", {});
@@ -87,9 +169,10 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<{ grid: strin
       refused.push(r.message);
       continue;
     }
+    said.push((r.progress?.notes ?? []).join("\n"));
     await pollToEnd(env);
   }
-  return { grid: normalise(env.sheet.peek(1, 1, ROWS, COLS)), refused };
+  return { grid: normalise(env.sheet.peek(1, 1, ROWS, COLS)), refused, said };
 }
 
 /** The results block's column of `what` (Matched UPRN, Message) from a 0-based block start, rows first..last (1-based). */
@@ -121,9 +204,23 @@ interface Scenario {
   steps: Step[];
   /** What the grid must show besides being the same in both hosts. */
   expect: (g: string[][]) => void;
+  /** What each host must have said it checks, one pattern for each check. */
+  said?: RegExp[];
 }
 
 const scenarios: Scenario[] = [
+  {
+    name: "one cell selected in a data row: only that row is checked, and both add-ins say so and how to check the whole table",
+    grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
+    steps: [{ select: "B3" }],
+    expect: (g) => {
+      expect(column(g, 2, MATCHED, 2, 4)).toEqual(["", u[1], ""]);
+      expect(g[0].slice(2, 2 + W)).toEqual(outputHeaders());
+    },
+    said: [
+      /You selected one cell, so only its row \(row 3\) is checked\. To check the whole table, select its header row\./,
+    ],
+  },
   {
     name: "stacked tables, both checked, then the whole column A:A: the upper table is checked again; the lower table's results header and the blank rows between stay as they were",
     grid: stacked,
@@ -233,7 +330,9 @@ const scenarios: Scenario[] = [
   },
 ];
 
-describe("the same grid in Excel and Google Sheets", () => {
+const run = chromiumAvailable("parity suite over the built pane") ? describe : describe.skip;
+
+run("the same grid in Excel and Google Sheets", () => {
   test.each(scenarios.map((s) => [s.name, s] as const))("%s", async (_name, s) => {
     const excel = await inExcel(s.grid(), s.steps);
     const sheets = await inSheets(s.grid(), s.steps);
@@ -255,6 +354,10 @@ describe("the same grid in Excel and Google Sheets", () => {
         .join("\n");
     if (process.env.SHOW_GRIDS) console.log(`EXCEL\n${brief(excel.grid)}\nSHEETS\n${brief(sheets.grid)}`);
     s.expect(excel.grid);
+    for (const [i, pattern] of (s.said ?? []).entries()) {
+      expect(excel.said[i]).toMatch(pattern);
+      expect(sheets.said[i]).toMatch(pattern);
+    }
     expect(sheets.grid).toEqual(excel.grid);
   });
 });

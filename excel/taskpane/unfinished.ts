@@ -1,0 +1,122 @@
+/**
+ * The runs a check left unfinished, kept per user (OfficeRuntime.storage) so that Resume can collect their jobs: the
+ * pane's own run, and the run set aside by a check begun while it was unfinished (core's set-aside rule). What the pane
+ * asks and says about them is core's words.
+ */
+import {
+  loadRunState,
+  resumeFirstQuestion,
+  runSummary,
+  setAside,
+  setAsideRefusal,
+  storedState,
+  takeOut,
+  type Change,
+  type PlanName,
+  type RunState,
+} from "../../core";
+import type { UserStore } from "../settings";
+import type { RunPlace } from "./rows-now";
+import { HELD_KEY, UNFINISHED_KEY } from "./stored";
+
+/**
+ * What the pane keeps per user (OfficeRuntime.storage, not the workbook) so a closed pane can resume: core's stored
+ * run state, and where on the sheet its rows were last seen (a hint: they are found again before every write).
+ */
+export interface UnfinishedRun extends RunPlace {
+  version: 2;
+  startedAt: string;
+  plan: PlanName;
+  state: RunState;
+  /** Changes of rows already written that the Change log does not have yet (it is written at the end of a run). */
+  changes?: (Change & { runAt: string })[];
+}
+function readUnfinished(raw: unknown): UnfinishedRun | null {
+  try {
+    const run = (typeof raw === "string" ? JSON.parse(raw) : raw) as UnfinishedRun | null;
+    if (!run || run.version !== 2) return null;
+    const state = loadRunState(run.state);
+    return state ? { ...run, state } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The runs set aside by a check begun while they were unfinished (newest last), each still resumable. */
+async function heldRuns(store: UserStore): Promise<UnfinishedRun[]> {
+  try {
+    const list = JSON.parse((await store.getItem(HELD_KEY)) ?? "[]") as unknown[];
+    return Array.isArray(list) ? list.map(readUnfinished).filter((r): r is UnfinishedRun => !!r) : [];
+  } catch {
+    return [];
+  }
+}
+
+async function saveHeld(store: UserStore, held: UnfinishedRun[]): Promise<void> {
+  const stored = held.map((r) => ({ ...r, state: storedState(r.state) }));
+  await (stored.length ? store.setItem(HELD_KEY, JSON.stringify(stored)) : store.removeItem(HELD_KEY)).catch(
+    () => undefined,
+  );
+}
+
+const placeOf = (r: UnfinishedRun) => ({ sheet: r.sheet, startedAtMs: Date.parse(r.startedAt) });
+
+/**
+ * The run stored under UNFINISHED_KEY, unless it is `runId`'s own, moves to the runs set aside (core setAside). Past
+ * core's cap this throws core's refusal, before anything is written or sent: no paid job's Resume is dropped.
+ */
+export async function setAsideStored(store: UserStore, runId: string): Promise<void> {
+  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
+  if (!current || current.state.runId === runId) return;
+  await saveHeld(
+    store,
+    setAside(await heldRuns(store), current, (r) => r.state, placeOf),
+  );
+  await store.removeItem(UNFINISHED_KEY).catch(() => undefined);
+}
+
+/** Why a new check may not set the unfinished run aside (core's setAsideRefusal, naming both runs); "" when it may. */
+export async function setAsideRefused(store: UserStore): Promise<string> {
+  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
+  const held = (await heldRuns(store)).map((r) => ({ state: r.state, where: placeOf(r) }));
+  return setAsideRefusal(held, current && { state: current.state, where: placeOf(current) });
+}
+
+/**
+ * The unfinished run saved by a pane that was closed (or whose writes Excel refused), if any; else the newest run set
+ * aside by a later check.
+ */
+export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | null> {
+  const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
+  if (current) return current;
+  const held = await heldRuns(store);
+  return held.length ? held[held.length - 1] : null;
+}
+
+/** Discard forgets the unfinished run the pane offers (loadUnfinished's): the stored one, else the newest set aside. */
+export async function discardUnfinished(store: UserStore): Promise<void> {
+  if (await store.getItem(UNFINISHED_KEY).catch(() => null))
+    return void (await store.removeItem(UNFINISHED_KEY).catch(() => undefined));
+  await saveHeld(store, (await heldRuns(store)).slice(0, -1));
+}
+
+/** The question for a check begun while a run is unfinished (core's words): resume it first? Empty when none is. */
+export async function resumeFirst(store: UserStore): Promise<string> {
+  const run = await loadUnfinished(store);
+  return run ? resumeFirstQuestion(run.state, { sheet: run.sheet, startedAtMs: Date.parse(run.startedAt) }) : "";
+}
+
+/** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's runSummary words). */
+export function unfinishedText(run: UnfinishedRun): string {
+  const s = runSummary(run.state);
+  return `A check of ${run.state.rowsTotal} row${run.state.rowsTotal === 1 ? "" : "s"} on ${run.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, is unfinished. ${s.lines[0] ?? ""}`.trim();
+}
+
+/** A run taken up again by Resume leaves the runs set aside; another unfinished run stored meanwhile takes its place. */
+export async function takeUpStored(store: UserStore, runId: string): Promise<void> {
+  await saveHeld(
+    store,
+    takeOut(await heldRuns(store), runId, (r) => r.state),
+  );
+  await setAsideStored(store, runId);
+}

@@ -1,0 +1,197 @@
+/**
+ * A check run begun on a sheet, for the sidebar (bulk.ts) and the schedule (schedule.ts) alike: the rows read from
+ * the located table, the run created, its first submits sent, then every row given its line ("Checking…", or its
+ * input error). sheetrun.ts steps it from there.
+ */
+import {
+  acceptReply,
+  checkingRow,
+  createRun,
+  dueRequests,
+  outputRow,
+  readPropertyRows,
+  runCounts,
+  serviceError,
+  newRunId,
+  type Cell,
+  type InputRow,
+} from "../../core";
+import { type Trigger } from "../../core/changes";
+import { count } from "../shared/words";
+import { sendFor, sendRunRequests } from "./http";
+import { MANUAL_SLOT, type SheetRun } from "./runstore";
+import { afterRun, save } from "./runend";
+import { type Settings } from "./settings";
+import {
+  ensureBlockFits,
+  ensureStatusRules,
+  formatTextColumns,
+  rememberBlock,
+  writeHeaders,
+  type Table,
+} from "./sheet";
+import { hiddenByFilter, readRows, writeBlockRows } from "./block-rows";
+import { say, sheetPhase } from "./progress";
+
+import { SEND_BUDGET_MS, isBlankCell, readTableNow, writeOutcomes } from "./sheetrun";
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/**
+ * The rows from firstRow to endRow of the table's input columns, less the blank tail (whole columns select every row
+ * of the sheet; the rows after the last one whose input columns hold anything are not a wall of "empty row" errors).
+ */
+export function readTableRows(
+  sheet: Sheet,
+  table: Table,
+  firstRow: number,
+  endRow: number,
+): { values: unknown[][]; endRow: number } {
+  const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter(
+    (c): c is number => c !== undefined,
+  );
+  if (endRow < firstRow) return { values: [], endRow };
+  const values = readRows(sheet, firstRow, endRow, table.inputCols);
+  let last = values.length - 1;
+  while (last >= 0 && cols.every((c) => isBlankCell(values[last][c]))) last--;
+  return { values: values.slice(0, last + 1), endRow: firstRow + last };
+}
+
+/** What to check: the rows read from a located table (the sidebar's selection, or a table the schedule re-checks). */
+export interface RunPlan {
+  sheet: Sheet;
+  table: Table;
+  /** Sheet rows of values[0] and of its last row. */
+  firstRow: number;
+  endRow: number;
+  values: unknown[][];
+  wholeTable: boolean;
+  manualMapping: boolean;
+  trigger: Trigger;
+  /** Where the run's state is stored (runstore.ts). */
+  slot: string;
+}
+
+/**
+ * Creates the run and sends its first submits before anything is written, then every row gets its line ("Checking…",
+ * or its input error) and what already arrived. A refused key or plan ends the run with one request: every row says
+ * why (core's run policy, as in Excel) and the Run log has the run.
+ */
+export function beginRun(
+  plan: RunPlan,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+): { ok: true; run: SheetRun } | { ok: false; message: string } {
+  const { sheet, table, firstRow, endRow, values, wholeTable } = plan;
+  const hidden = hiddenByFilter(sheet, firstRow, endRow);
+  const read = readPropertyRows(values, { mapping: table.mapping, hasHeader: false });
+  const rows: InputRow[] = read.rows.filter((r) => !hidden.has(firstRow + r.index));
+  const now = Date.now();
+  const runId = newRunId(now, Math.random());
+  // The plan's batch cap is core's (core/checks.ts PLANS), the same in both add-ins.
+  // A re-check nobody waits for (the schedule) keeps to the plan's job size: fewest requests, not the earliest end.
+  const engine = createRun(rows, {
+    plan: settings.plan,
+    nowMs: now,
+    runId,
+    skippedRows: hidden.size,
+    spread: plan.trigger === "manual",
+  });
+  const validRows = rows.filter((r) => r.key && !r.error).length;
+  const run: SheetRun = {
+    v: 2,
+    runId,
+    sheetId: sheet.getSheetId(),
+    sheetName: sheet.getName(),
+    spreadsheetId: SpreadsheetApp.getActiveSpreadsheet().getId(),
+    spreadsheetName: SpreadsheetApp.getActiveSpreadsheet().getName(),
+    headerRow: table.headerRow,
+    firstRow,
+    lastRow: endRow,
+    inputCols: table.inputCols,
+    ...(table.firstCol > 1 ? { inputFirstCol: table.firstCol } : {}),
+    mapping: table.mapping,
+    blockCol: table.blockCol,
+    phase: engine.phase === "running" ? "running" : "done",
+    message: "",
+    notes: table.notes.slice(),
+    startedAtMs: now,
+    rowsWritten: 0,
+    duplicateRows: validRows - engine.properties.length,
+    engine,
+  };
+  if (wholeTable) run.wholeTable = true;
+  if (plan.manualMapping) run.manualMapping = true;
+  if (plan.trigger !== "manual") run.trigger = plan.trigger;
+  if (plan.slot !== MANUAL_SLOT) run.slot = plan.slot;
+
+  // The first submit goes alone, before anything is written: a refused key or plan costs one request. Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
+  for (let round = 0; round < 3; round++) {
+    // Each round can hang as long as UrlFetchApp lets a request: none starts after the call's sending minute.
+    if (round > 0 && Date.now() >= now + SEND_BUDGET_MS) break;
+    const due = dueRequests(engine, settings.config, Date.now());
+    if (!due.requests.length) break;
+    // A scheduled run stores its state before a submit is sent, as step() does: an execution that dies while
+    // sending is followed by one that knows the job may exist and never sends it again.
+    if (plan.slot !== MANUAL_SLOT) save(run);
+    const replies = sendRunRequests(
+      due.requests.map((r) => r.request),
+      sendFor(settings.config),
+      now + SEND_BUDGET_MS,
+    );
+    due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
+    if (engine.fatal) break;
+  }
+
+  ensureBlockFits(sheet, table.blockCol);
+  // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
+  if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
+  formatTextColumns(sheet, table.blockCol, firstRow, endRow);
+  ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
+  if (!table.headerRow) {
+    rememberBlock(sheet, table.blockCol);
+    run.notes.push(
+      "No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.",
+    );
+  }
+  // Every row gets its line now: input errors at their row, the rest "Checking…" (earlier values kept).
+  const nowIso = new Date(now).toISOString();
+  const marks = new Map<number, (prev: unknown[]) => Cell[]>();
+  rows.forEach((row) => {
+    const sheetRow = firstRow + row.index;
+    if (row.error || !row.key)
+      marks.set(sheetRow, (prev) =>
+        outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev),
+      );
+    else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso, runId));
+  });
+  writeBlockRows(sheet, table.blockCol, marks);
+  run.rowsWritten = marks.size;
+  const table2 = readTableNow(sheet, run, {
+    headerRow: table.headerRow,
+    blockCol: table.blockCol,
+    header: table.headerRow ? table.headerValues : undefined,
+  });
+  run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
+  run.phase = sheetPhase(run);
+
+  const invalid = runCounts(engine).invalid;
+  if (!engine.properties.length) {
+    run.phase = "done";
+    run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
+  } else {
+    say(run);
+    if (invalid)
+      run.notes.push(`${count(invalid, "row")} with input errors; see ${invalid === 1 ? "its" : "their"} Message.`);
+    if (run.duplicateRows)
+      run.notes.push(
+        `${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`,
+      );
+    if (hidden.size)
+      run.notes.push(
+        `${count(hidden.size, "row")} hidden by a filter ${hidden.size === 1 ? "was" : "were"} skipped: not sent and not written.`,
+      );
+  }
+  if (run.phase !== "running") afterRun(run);
+  save(run);
+  return { ok: true, run };
+}
