@@ -1,13 +1,26 @@
 /**
- * Jest runs the TypeScript sources with ts-jest, transpiling each file alone (test/tsconfig.jest.json sets isolatedModules):
- * `npm run typecheck` already checks the types, before the tests. Tests that need bundles use dist/ built by `npm test`.
+ * Jest runs the TypeScript sources through SWC, transpiling each file alone with tsconfig.json's settings (ES2019,
+ * CommonJS with esModuleInterop, class fields assigned as TypeScript does for that target, source maps) and without
+ * type-checking: `npm run typecheck` already checks the types, before the tests. jest.mock calls are hoisted as usual.
+ * Tests that need bundles use dist/ built by `npm test`.
  */
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/test/tsconfig.jest.json" }],
+    "^.+\\.ts$": [
+      "@swc/jest",
+      {
+        jsc: {
+          parser: { syntax: "typescript" },
+          target: "es2019",
+          transform: { useDefineForClassFields: false },
+        },
+        module: { type: "commonjs" },
+        sourceMaps: "inline",
+      },
+    ],
   },
   moduleNameMapper: {
     // office-addin-mock -> office-addin-manifest -> strip-bom@5 is ESM-only; the CommonJS entry avoids it.

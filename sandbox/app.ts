@@ -124,7 +124,8 @@ function positiveInt(raw: unknown, name: string, fallback: number, max = Infinit
   return Math.min(Number(t), max);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A fault's delay: it never keeps the process alive by itself (a closed sandbox's held requests end with it). */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 export async function buildSandbox(options: SandboxOptions = {}): Promise<SandboxApp> {
   const now = options.now ?? (() => new Date());

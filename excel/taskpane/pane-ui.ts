@@ -1,8 +1,8 @@
 /**
- * The task pane's small shared pieces: element lookup, the status lines and the banner, opening Settings, the client
- * for the saved settings, and how an error reads. Used by taskpane.ts and settings-pane.ts.
+ * The task pane's small shared pieces: element lookup, the status lines and the banner, opening Settings, the quota
+ * line, the client for the saved settings, and how an error reads. Used by taskpane.ts and the other *-pane.ts files.
  */
-import { createClient, describeError, toServiceError } from "../../core";
+import { createClient, describeError, toServiceError, type RateLimitInfo } from "../../core";
 import { complianceRuntime } from "../runtime";
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -39,4 +39,28 @@ export function clientFor(baseUrl: string, apiKey: string, maxRetries?: number) 
 export function errorText(e: unknown): string {
   if (e instanceof Error && !(e as { kind?: string }).kind) return e.message;
   return describeError(toServiceError(e));
+}
+
+/** Clears what an earlier action left: its banner, status, progress, and a settings message such as "Key saved". */
+export function startAction(): void {
+  banner(null);
+  say("settings-status", "");
+}
+
+/** The requests left in the service's current window, as its last answer gave them. */
+export function showQuota(info: RateLimitInfo | undefined): void {
+  if (!info || info.remaining === undefined) return;
+  const reset = info.resetAtMs ? ` (resets in ${Math.max(0, Math.ceil((info.resetAtMs - Date.now()) / 1000))} s)` : "";
+  say("quota", `Requests left: ${info.remaining}${info.limit !== undefined ? ` of ${info.limit}` : ""}${reset}`);
+}
+
+/** A client for the key and base URL saved in Settings; without a key, says where it goes and gives none. */
+export async function savedClient() {
+  const s = await complianceRuntime().settings.load();
+  if (!s.apiKey) {
+    banner("No API key set. Paste the key from the service dashboard (Settings > API Keys) under Settings below.");
+    openSettings("api-key");
+    return null;
+  }
+  return clientFor(s.baseUrl, s.apiKey);
 }

@@ -1,16 +1,15 @@
 /**
- * The task pane's DOM wiring: "Check selected rows", Resume, address lookup, the action list, refresh of the functions,
- * quota display (Settings in settings-pane.ts, the watch card in watch-pane.ts).
+ * The task pane's DOM wiring: "Check selected rows", Resume, re-check on open, the sample table, refresh of the
+ * functions (Settings in settings-pane.ts, the watch card in watch-pane.ts, the Action list in actions-pane.ts, the
+ * UPRN finder in lookup-pane.ts, shared pieces in pane-ui.ts).
  * Everything it does goes through check-run.ts / sheet.ts (Excel) and core (meaning); this file only shows and asks.
  */
 import {
   isDemoKey,
   STATUS_COLOURS,
   WINDOW_COLOURS,
-  type AddressList,
   type ColumnMapping,
   type DisplayStatus,
-  type RateLimitInfo,
   type ServiceError,
   type Window,
 } from "../../core";
@@ -18,11 +17,13 @@ import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
 import type { ExcelRun, RunProgress, RunSummary } from "./check-run";
 import type { UnfinishedRun } from "./unfinished";
-import { HELD_KEY, UNFINISHED_KEY, localDay } from "./stored";
-import { $, banner, clientFor, errorText, openSettings, say } from "./pane-ui";
+import { HELD_KEY, UNFINISHED_KEY } from "./stored";
+import { wireActions } from "./actions-pane";
+import { wireLookup } from "./lookup-pane";
+import { $, banner, clientFor, errorText, openSettings, savedClient, say, showQuota, startAction } from "./pane-ui";
 import { wireSettings } from "./settings-pane";
 import { showLastRun, wireWatch } from "./watch-pane";
-import { dueBlocks, recordBlock, watchedBlocks, workbookSettings } from "./watch-settings";
+import { dueBlocks, recordBlock, workbookSettings } from "./watch-settings";
 
 /** Checking rows (check-run.ts, the sheet code, core's engine) is a chunk loaded on first use: the page starts without it. */
 const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
@@ -31,15 +32,8 @@ const excelRun: ExcelRun = (fn) => Excel.run(fn);
 const rt = complianceRuntime();
 const store = defaultUserStore();
 let running: AbortController | null = null;
-let found: AddressList = [];
 /** Where the last check wrote (kept in the final status line, so the user sees where to look). */
 let placement = "";
-
-function showQuota(info: RateLimitInfo | undefined): void {
-  if (!info || info.remaining === undefined) return;
-  const reset = info.resetAtMs ? ` (resets in ${Math.max(0, Math.ceil((info.resetAtMs - Date.now()) / 1000))} s)` : "";
-  say("quota", `Requests left: ${info.remaining}${info.limit !== undefined ? ` of ${info.limit}` : ""}${reset}`);
-}
 
 /** The Settings field a failure of the whole run points at: the key when refused, the base URL when it is not the API. */
 function settingsFieldFor(e: ServiceError | undefined): "api-key" | "base-url" | undefined {
@@ -47,67 +41,6 @@ function settingsFieldFor(e: ServiceError | undefined): "api-key" | "base-url" |
   if (e.kind === "auth" || e.kind === "forbidden") return "api-key";
   if (e.code === "endpoint_not_found") return "base-url";
   return undefined;
-}
-
-async function client() {
-  const s = await rt.settings.load();
-  if (!s.apiKey) {
-    banner("No API key set. Paste the key from the service dashboard (Settings > API Keys) under Settings below.");
-    openSettings("api-key");
-    return null;
-  }
-  return clientFor(s.baseUrl, s.apiKey);
-}
-
-async function refreshActions(): Promise<void> {
-  const days = Number(($("action-days") as HTMLSelectElement).value);
-  await rt.settings.setActionDays(days);
-  const { lastBlock, actionSheets } = await checkRun();
-  const place = await lastBlock(store);
-  if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
-  say("actions-status", "Building the Action list and Compliance summary…");
-  const s = await rt.settings.load();
-  const r = await (
-    await actionSheets()
-  ).buildActionSheets(excelRun, place, {
-    today: localDay(Date.now()),
-    withinDays: s.actionDays,
-    windows: s.windows,
-    tables: watchedBlocks(workbookSettings()),
-  });
-  say("actions-status", r.line);
-}
-
-async function downloadCalendar(): Promise<void> {
-  const { lastBlock, actionSheets } = await checkRun();
-  const place = await lastBlock(store);
-  if (!place)
-    return say(
-      "actions-status",
-      "No check has been run from this computer yet: check some rows first, then download the calendar.",
-    );
-  const s = await rt.settings.load();
-  const r = await (
-    await actionSheets()
-  ).actionCalendarText(excelRun, place, {
-    today: localDay(Date.now()),
-    withinDays: s.actionDays,
-    windows: s.windows,
-    tables: watchedBlocks(workbookSettings()),
-    nowIso: new Date().toISOString(),
-  });
-  if (!r.ok) return say("actions-status", r.message);
-  const link = $("ics-link") as HTMLAnchorElement;
-  if (link.href) URL.revokeObjectURL(link.href);
-  link.href = URL.createObjectURL(new Blob([r.ics], { type: "text/calendar;charset=utf-8" }));
-  link.download = "compliance-actions.ics";
-  link.textContent = "Save compliance-actions.ics";
-  link.hidden = false;
-  link.click();
-  say(
-    "actions-status",
-    `Calendar of ${r.events} action${r.events === 1 ? "" : "s"} ready: compliance-actions.ics (all-day events, a reminder 7 days before). If nothing was saved, use the link.`,
-  );
 }
 
 function renderLegend(): void {
@@ -216,12 +149,6 @@ function checkWithMapping(): void {
   void check({ mapping, hasHeader: ($("map-header") as HTMLInputElement).checked });
 }
 
-/** Clears what an earlier action left: its banner, status, progress, and a settings message such as "Key saved". */
-function startAction(): void {
-  banner(null);
-  say("settings-status", "");
-}
-
 function showProblems(problems: { row: number; message: string }[]): void {
   if (!problems.length) return;
   const ul = $("problems");
@@ -261,7 +188,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
   placement = "";
   $("problems-box").hidden = true;
   hideProgress();
-  const c = await client();
+  const c = await savedClient();
   if (!c) return;
   const s = await rt.settings.load();
   setRunning(true);
@@ -339,7 +266,7 @@ async function resume(): Promise<void> {
   startAction();
   placement = "";
   hideProgress();
-  const c = await client();
+  const c = await savedClient();
   if (!c) return;
   setRunning(true);
   running = new AbortController();
@@ -367,54 +294,6 @@ async function resume(): Promise<void> {
   } finally {
     running = null;
     setRunning(false, focusAfter);
-  }
-}
-
-async function lookup(ev: Event): Promise<void> {
-  ev.preventDefault();
-  const text = ($("lookup-text") as HTMLInputElement).value.trim();
-  const list = $<HTMLSelectElement>("lookup-results");
-  if (!text) return say("lookup-status", "Type a postcode or some words of the address.");
-  startAction();
-  const c = await client();
-  if (!c) return;
-  say("lookup-status", "Searching…");
-  try {
-    found = await rt.lookups.addresses(text);
-    list.textContent = "";
-    found.forEach((a, i) => list.append(new Option(`${a.address} (UPRN ${a.uprn})`, String(i))));
-    list.hidden = found.length === 0;
-    $("insert-row").hidden = found.length === 0;
-    if (found.length) list.selectedIndex = 0;
-    const total = found.total;
-    const more =
-      total !== undefined && total > found.length
-        ? ` (the first ${found.length} of ${total.toLocaleString("en-GB")}: add words to narrow it)`
-        : "";
-    say(
-      "lookup-status",
-      found.length
-        ? `${found.length} address${found.length === 1 ? "" : "es"} found${more}. Pick one, select a cell, then Insert.`
-        : "No addresses found.",
-    );
-  } catch (e) {
-    say("lookup-status", errorText(e));
-  }
-  showQuota(rt.lastRateLimit);
-}
-
-async function insert(withAddress: boolean): Promise<void> {
-  const a = found[Number($<HTMLSelectElement>("lookup-results").value)];
-  if (!a) return say("lookup-status", "Pick an address first.");
-  try {
-    const { insertAddress } = await import(/* webpackChunkName: "check" */ "./sheet");
-    const done = await excelRun((ctx) => insertAddress(ctx, a.uprn, withAddress ? a.address : null));
-    say(
-      "lookup-status",
-      `Inserted UPRN ${a.uprn} at ${done.uprnAt}${done.addressAt ? ` and the address at ${done.addressAt}` : ""}.${done.skipped ? ` ${done.skipped}` : ""}`,
-    );
-  } catch (e) {
-    say("lookup-status", errorText(e));
   }
 }
 
@@ -548,17 +427,10 @@ function wire(): void {
     $("unfinished").hidden = true;
     void check(undefined, true);
   });
-  $("lookup-form").addEventListener("submit", (e) => void lookup(e));
-  $("insert-uprn").addEventListener("click", () => void insert(false));
-  $("insert-both").addEventListener("click", () => void insert(true));
+  wireLookup(excelRun);
   $("refresh").addEventListener("click", () => void refreshFunctions());
   $("insert-sample").addEventListener("click", () => void insertSampleTable());
-  $("refresh-actions").addEventListener("click", () => void refreshActions());
-  $("action-days").addEventListener(
-    "change",
-    () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)),
-  );
-  $("download-ics").addEventListener("click", () => void downloadCalendar());
+  wireActions(excelRun, store);
 }
 
 /**

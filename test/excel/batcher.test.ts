@@ -277,7 +277,7 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
 
   test("a service that never answers gives a timeout, not #BUSY!", async () => {
     sb.setFaults([{ kind: "latency", latency_ms: 4_000 }]);
-    const b = batcher({}, { requestTimeoutMs: 300, sleep: undefined, flushTimeoutMs: 5_000 });
+    const b = batcher({}, { requestTimeoutMs: 300, flushTimeoutMs: 5_000 });
     const started = Date.now();
     const out = await settleAll(
       uprns()

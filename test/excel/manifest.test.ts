@@ -137,11 +137,15 @@ describe("manifest.xml", () => {
   });
 
   test("a production build with an origin rewrites every localhost URL in the manifest and functions.json; a service URL becomes the default base URL", () => {
+    // The Excel configuration as it is, built around one small module (settings.ts, which reads the service URL):
+    // functions.json is generated from functions.ts whatever the entry, and the manifests are copied as in any build.
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "excel-prod-"));
     const script = `
       const webpack = require("webpack");
       const cfg = require("./excel/webpack.excel.js")({ origin: "https://addin.example.org", serviceUrl: "https://compliance.build-test.example/v1/" }, { mode: "production" });
       cfg.output.path = ${JSON.stringify(out)};
+      cfg.entry = { taskpane: require("path").resolve("excel/settings.ts") };
+      cfg.devtool = false;
       // What is checked is what the build writes, not how small: minifying (most of a production build's time) is left out.
       cfg.optimization = { ...cfg.optimization, minimize: false };
       webpack(cfg, (err, stats) => { if (err || stats.hasErrors()) { console.error(err || stats.toString()); process.exit(1); } });`;
@@ -149,40 +153,61 @@ describe("manifest.xml", () => {
     const built = fs.readFileSync(path.join(out, "manifest.xml"), "utf8");
     expect(built).not.toContain("localhost");
     expect(built).toContain('<SourceLocation DefaultValue="https://addin.example.org/taskpane.html" />');
-    expect(fs.readFileSync(path.join(out, "functions.json"), "utf8")).not.toContain("localhost");
+    const functionsJson = fs.readFileSync(path.join(out, "functions.json"), "utf8");
+    expect(functionsJson).not.toContain("localhost");
+    const helpUrls = (JSON.parse(functionsJson).functions as { helpUrl: string }[]).map((f) => f.helpUrl);
+    expect(helpUrls).toHaveLength(12);
+    expect(helpUrls.filter((u) => !u.startsWith("https://addin.example.org/help.html#"))).toEqual([]);
     // The add-in on a static host has no /v1 of its own: the built default is the service URL it was given.
     const has = (dir: string, bundle: string) =>
       fs.readFileSync(path.join(dir, bundle), "utf8").includes("https://compliance.build-test.example/v1");
-    for (const bundle of ["taskpane.js"]) expect(has(out, bundle)).toBe(true);
+    expect(has(out, "taskpane.js")).toBe(true);
     // Without one (dist/excel, as npm run build:excel makes it) the bundles keep the same-origin default.
     const dist = ensureExcelBuild();
-    for (const bundle of ["taskpane.js"]) expect(has(dist, bundle)).toBe(false);
+    expect(has(dist, "taskpane.js")).toBe(false);
     fs.rmSync(out, { recursive: true, force: true });
   });
 
   test("the dev server on another port (DEV_SERVER_PORT=3100): every URL in both manifests and every function's help link follows it", () => {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), "excel-port-"));
-    const script = `
-      const webpack = require("webpack");
-      const cfg = require("./excel/webpack.excel.js")({}, { mode: "development" });
-      cfg.output.path = ${JSON.stringify(out)};
-      cfg.devtool = false;
-      webpack(cfg, (err, stats) => { if (err || stats.hasErrors()) { console.error(err || stats.toString()); process.exit(1); } });`;
-    execFileSync(process.execPath, ["-e", script], {
-      cwd: ROOT,
-      stdio: "pipe",
-      env: { ...process.env, DEV_SERVER_PORT: "3100" },
-    });
-    const functionsJson = fs.readFileSync(path.join(out, "functions.json"), "utf8");
-    const helpUrls = (JSON.parse(functionsJson).functions as { helpUrl: string }[]).map((f) => f.helpUrl);
+    // The development configuration's own rewriting, applied to the source manifest and to the functions.json the
+    // build generates (dist/excel's, written for the default port 3000). The port is read as a build reads it.
+    const distFunctions = fs.readFileSync(path.join(ensureExcelBuild(), "functions.json"), "utf8");
+    expect(distFunctions).toContain("https://localhost:3000/");
+    const saved = process.env.DEV_SERVER_PORT;
+    process.env.DEV_SERVER_PORT = "3100";
+    const files: Record<string, string> = {};
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the webpack configuration is CommonJS, read here as webpack reads it
+      const config: { plugins: object[] } = require("../../excel/webpack.excel.js")({}, { mode: "development" });
+      const rewriter = config.plugins.find((p) => p.constructor.name === "RewriteOriginPlugin") as {
+        rewrite: (text: string) => string;
+      };
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plugin class the configuration itself requires
+      const CopyWebpackPlugin = require("copy-webpack-plugin");
+      const copy = config.plugins.find((p) => p instanceof CopyWebpackPlugin) as {
+        patterns: { from: string; to: string; transform?: (content: Buffer) => string }[];
+      };
+      const copied = (to: string) => {
+        const pattern = copy.patterns.find((x) => x.from === "manifest.xml" && x.to === to)!;
+        return pattern.transform!(Buffer.from(manifest));
+      };
+      files["functions.json"] = rewriter.rewrite(distFunctions);
+      files["manifest.dev.xml"] = copied("manifest.dev.xml");
+      files["manifest.xml"] = copied("manifest.xml");
+    } finally {
+      if (saved === undefined) delete process.env.DEV_SERVER_PORT;
+      else process.env.DEV_SERVER_PORT = saved;
+    }
+    const helpUrls = (JSON.parse(files["functions.json"]).functions as { helpUrl: string }[]).map((f) => f.helpUrl);
     expect(helpUrls).toHaveLength(12);
     expect(helpUrls.filter((u) => !u.startsWith("https://localhost:3100/help.html#"))).toEqual([]);
-    for (const file of ["functions.json", "manifest.dev.xml", "manifest.xml"]) {
-      const text = fs.readFileSync(path.join(out, file), "utf8");
+    for (const [file, text] of Object.entries(files)) {
       expect({ file, at3000: text.includes("localhost:3000") }).toEqual({ file, at3000: false });
       expect(text).toContain("https://localhost:3100/");
     }
-    fs.rmSync(out, { recursive: true, force: true });
+    // Both manifests are the source's, with the version and, for production, its own Id and name.
+    expect(files["manifest.xml"]).not.toContain("(dev)");
+    expect(files["manifest.dev.xml"]).toContain("(dev)");
   });
 
   test("the built-in service URL: used as the default base URL when set, same origin when not; a non-https one fails the build", () => {

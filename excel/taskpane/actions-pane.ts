@@ -1,0 +1,74 @@
+/**
+ * The task pane's Action list card: the Action list and Compliance summary sheets built from the last check's block,
+ * the days ahead they list, and the calendar (.ics) of the same actions.
+ */
+import type { UserStore } from "../settings";
+import { complianceRuntime } from "../runtime";
+import type { ExcelRun } from "./check-run";
+import { $, say } from "./pane-ui";
+import { localDay } from "./stored";
+import { watchedBlocks, workbookSettings } from "./watch-settings";
+
+/** The same chunk taskpane.ts loads on first use: the page starts without it. */
+const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
+const rt = complianceRuntime();
+
+async function refreshActions(excelRun: ExcelRun, store: UserStore): Promise<void> {
+  const days = Number(($("action-days") as HTMLSelectElement).value);
+  await rt.settings.setActionDays(days);
+  const { lastBlock, actionSheets } = await checkRun();
+  const place = await lastBlock(store);
+  if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
+  say("actions-status", "Building the Action list and Compliance summary…");
+  const s = await rt.settings.load();
+  const r = await (
+    await actionSheets()
+  ).buildActionSheets(excelRun, place, {
+    today: localDay(Date.now()),
+    withinDays: s.actionDays,
+    windows: s.windows,
+    tables: watchedBlocks(workbookSettings()),
+  });
+  say("actions-status", r.line);
+}
+
+async function downloadCalendar(excelRun: ExcelRun, store: UserStore): Promise<void> {
+  const { lastBlock, actionSheets } = await checkRun();
+  const place = await lastBlock(store);
+  if (!place)
+    return say(
+      "actions-status",
+      "No check has been run from this computer yet: check some rows first, then download the calendar.",
+    );
+  const s = await rt.settings.load();
+  const r = await (
+    await actionSheets()
+  ).actionCalendarText(excelRun, place, {
+    today: localDay(Date.now()),
+    withinDays: s.actionDays,
+    windows: s.windows,
+    tables: watchedBlocks(workbookSettings()),
+    nowIso: new Date().toISOString(),
+  });
+  if (!r.ok) return say("actions-status", r.message);
+  const link = $("ics-link") as HTMLAnchorElement;
+  if (link.href) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([r.ics], { type: "text/calendar;charset=utf-8" }));
+  link.download = "compliance-actions.ics";
+  link.textContent = "Save compliance-actions.ics";
+  link.hidden = false;
+  link.click();
+  say(
+    "actions-status",
+    `Calendar of ${r.events} action${r.events === 1 ? "" : "s"} ready: compliance-actions.ics (all-day events, a reminder 7 days before). If nothing was saved, use the link.`,
+  );
+}
+
+export function wireActions(excelRun: ExcelRun, store: UserStore): void {
+  $("refresh-actions").addEventListener("click", () => void refreshActions(excelRun, store));
+  $("action-days").addEventListener(
+    "change",
+    () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)),
+  );
+  $("download-ics").addEventListener("click", () => void downloadCalendar(excelRun, store));
+}
