@@ -78,14 +78,15 @@ async function main(): Promise<void> {
         ].join("\n"),
       );
       console.log(lines[lines.length - 1]);
-      // The floor: Save's one key check, one POST per job, and one GET per 1,000-row page of results.
-      const floor = 1 + start.jobIds.length + Math.ceil(c.rows / 1000);
+      // The floor: Save's one key check, one POST per job sent (a large run may be sent as jobs that run side by side),
+      // and at least one GET per job and per 1,000-row page of results.
+      const floor = 1 + stats.bulk_submit + Math.max(stats.bulk_submit, Math.ceil(c.rows / 1000));
       summary(
         `Sheets: HTTP requests to check ${c.rows.toLocaleString("en-GB")} rows (${c.plan}, with Save's key check)`,
         stats.total,
         "",
         floor,
-        `floor: ${floor} (key check, 1 POST per job, 1 GET per 1,000 results)`,
+        `floor: ${floor} (key check, 1 POST per job sent, 1 GET per job and per 1,000 results)`,
         0,
       );
       // Writes per poll while results come in (the last poll writes the last results).
