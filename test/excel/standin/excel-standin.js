@@ -63,6 +63,11 @@
   function isBlank(cell) {
     return !cell || cell.value === "" || cell.value === null || cell.value === undefined;
   }
+  /** A cell's key "row,column" as [row, column]: the hottest line of a big sheet, so without split and map. */
+  function keyRC(k) {
+    const i = k.indexOf(",");
+    return [+k.slice(0, i), +k.slice(i + 1)];
+  }
   /** Excel turns date-like and number-like text into numbers unless the cell is formatted as text. */
   function excelSerial(iso) {
     const ms = Date.parse(iso + "T00:00:00Z");
@@ -89,8 +94,28 @@
       /** Rows frozen at the top, per sheet. */
       frozenRows: new Map(),
     };
+    /**
+     * Every change to any cell bumps `edits`, so what is derived from a whole sheet (its used range) is worked out once
+     * per change rather than on every read: a sheet's cells are a CellMap, and a value written goes through writeValue
+     * or ensureCell.
+     */
+    let edits = 0;
+    class CellMap extends Map {
+      set(k, v) {
+        edits++;
+        return super.set(k, v);
+      }
+      delete(k) {
+        edits++;
+        return super.delete(k);
+      }
+      clear() {
+        edits++;
+        return super.clear();
+      }
+    }
     function sheetCells(name) {
-      if (!state.sheets.has(name)) state.sheets.set(name, new Map());
+      if (!state.sheets.has(name)) state.sheets.set(name, new CellMap());
       return state.sheets.get(name);
     }
     /** Office.context.document.settings (saved with the workbook) and the add-in's startup behavior (Office.addin). */
@@ -101,7 +126,7 @@
     // A workbook opened again (a page reloaded with api.dump()'s text in opts.restore): its cells and saved settings.
     if (opts.restore) {
       const r = typeof opts.restore === "string" ? JSON.parse(opts.restore) : opts.restore;
-      for (const [name, cells] of r.sheets) state.sheets.set(name, new Map(cells));
+      for (const [name, cells] of r.sheets) state.sheets.set(name, new CellMap(cells));
       state.settings = JSON.parse(JSON.stringify(r.settings || {}));
       state.savedSettings = JSON.parse(JSON.stringify(r.settings || {}));
       state.startupBehavior = r.startupBehavior || "None";
@@ -191,7 +216,7 @@
       const cells = sheetCells(sheet);
       const moved = [];
       for (const [k, cell] of cells) {
-        const [r, c] = k.split(",").map(Number);
+        const [r, c] = keyRC(k);
         if (r >= r0 && r < r0 + rows && c >= col) moved.push([r, c, cell, k]);
       }
       for (const m of moved) cells.delete(m[3]);
@@ -202,7 +227,7 @@
       const cells = sheetCells(sheet);
       const moved = [];
       for (const [k, cell] of cells) {
-        const [r, c] = k.split(",").map(Number);
+        const [r, c] = keyRC(k);
         if (c >= c0 && c < c0 + cols && r >= row) moved.push([r, c, cell, k]);
       }
       for (const m of moved) cells.delete(m[3]);
@@ -341,6 +366,7 @@
       return sheetCells(sheet).get(r + "," + c);
     }
     function ensureCell(sheet, r, c) {
+      edits++;
       const cells = sheetCells(sheet);
       let cell = cells.get(r + "," + c);
       if (!cell) {
@@ -358,6 +384,7 @@
       return cell;
     }
     function writeValue(cell, v) {
+      edits++;
       cell.formula = null;
       cell.prefixed = false;
       if (typeof v === "string") {
@@ -388,15 +415,23 @@
       cell.value = v === null || v === undefined ? "" : v;
     }
 
-    /** Bounding box of the used cells of a sheet. */
+    /** Bounding box of the used cells of a sheet, worked out again only after a cell changed. */
+    const usedBoxes = new Map();
     function usedBox(sheet) {
+      const known = usedBoxes.get(sheet);
+      if (known && known.edits === edits) return known.box && { ...known.box };
+      const box = scanUsedBox(sheet);
+      usedBoxes.set(sheet, { edits, box });
+      return box && { ...box };
+    }
+    function scanUsedBox(sheet) {
       let r0 = Infinity,
         c0 = Infinity,
         r1 = -1,
         c1 = -1;
       for (const [k, cell] of sheetCells(sheet)) {
         if (isBlank(cell)) continue;
-        const [r, c] = k.split(",").map(Number);
+        const [r, c] = keyRC(k);
         r0 = Math.min(r0, r);
         c0 = Math.min(c0, c);
         r1 = Math.max(r1, r);
@@ -415,7 +450,7 @@
         r1 = box.r + box.rows - 1,
         c1 = box.c + box.cols - 1;
       const used = [];
-      for (const [k, cell] of sheetCells(sheet)) if (!isBlank(cell)) used.push(k.split(",").map(Number));
+      for (const [k, cell] of sheetCells(sheet)) if (!isBlank(cell)) used.push(keyRC(k));
       for (let grew = true; grew;) {
         grew = false;
         for (const [rr, cc] of used) {
@@ -816,7 +851,7 @@
             apply(() => {
               const cells = sheetCells(sheet);
               for (const k of [...cells.keys()]) {
-                const [rr, cc] = k.split(",").map(Number);
+                const [rr, cc] = keyRC(k);
                 if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) cells.delete(k);
               }
             });
@@ -828,7 +863,7 @@
               const cells = sheetCells(sheet);
               const moved = new Map();
               for (const [k, cell] of cells) {
-                const [rr, cc] = k.split(",").map(Number);
+                const [rr, cc] = keyRC(k);
                 const inCols = cc >= c && cc < c + cols;
                 if (inCols && rr >= r && rr < r + rows) continue;
                 moved.set((inCols && rr >= r + rows ? rr - rows : rr) + "," + cc, cell);
@@ -938,9 +973,19 @@
         // What loading `values` costs in the response: at least `"",` a cell, plus the text of the cells that hold something.
         rg.__responseBytes = () => {
           let n = rows * cols * 3;
-          for (const [k, cell] of sheetCells(sheet)) {
+          const cells = sheetCells(sheet);
+          if (rows * cols < cells.size) {
+            // A range smaller than the sheet's used cells: look its cells up rather than scan the sheet.
+            for (let rr = r; rr < r + rows; rr++)
+              for (let cc = c; cc < c + cols; cc++) {
+                const cell = cells.get(rr + "," + cc);
+                if (!isBlank(cell)) n += JSON.stringify(cell.value).length;
+              }
+            return n;
+          }
+          for (const [k, cell] of cells) {
             if (isBlank(cell)) continue;
-            const [rr, cc] = k.split(",").map(Number);
+            const [rr, cc] = keyRC(k);
             if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) n += JSON.stringify(cell.value).length;
           }
           return n;
@@ -1203,7 +1248,7 @@
         const cells = sheetCells(sheet);
         const moved = new Map();
         for (const [k, cell] of cells) {
-          const [r, c] = k.split(",").map(Number);
+          const [r, c] = keyRC(k);
           moved.set(r + "," + (c >= before ? c + count : c), cell);
         }
         cells.clear();
@@ -1228,7 +1273,7 @@
         const cells = sheetCells(sheet);
         const moved = new Map();
         for (const [k, cell] of cells) {
-          const [r, c] = k.split(",").map(Number);
+          const [r, c] = keyRC(k);
           moved.set((r >= before ? r + count : r) + "," + c, cell);
         }
         cells.clear();
@@ -1249,7 +1294,7 @@
         const cells = sheetCells(sheet);
         const moved = new Map();
         for (const [k, cell] of cells) {
-          const [r, c] = k.split(",").map(Number);
+          const [r, c] = keyRC(k);
           if (r >= first && r < first + count) continue;
           moved.set((r >= first + count ? r - count : r) + "," + c, cell);
         }
@@ -1272,12 +1317,12 @@
         const inCols = (c) => firstCol === undefined || (c >= firstCol && c < firstCol + colCount);
         const taken = new Map();
         for (const [k, cell] of cells) {
-          const [r, c] = k.split(",").map(Number);
+          const [r, c] = keyRC(k);
           if (r >= first && r < first + order.length && inCols(c)) taken.set(k, cell);
         }
         for (const k of taken.keys()) cells.delete(k);
         for (const [k, cell] of taken) {
-          const [r, c] = k.split(",").map(Number);
+          const [r, c] = keyRC(k);
           const dest = order.indexOf(r - first);
           cells.set(first + dest + "," + c, cell);
         }
