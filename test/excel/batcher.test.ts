@@ -12,12 +12,12 @@ import { knownUprns, scaledSleep, startTestSandbox, type Sandbox } from "../help
 
 /**
  * The clock the batcher's client and the shared sandbox run on: polls, back-offs and job deadlines are kept, in test
- * time. The collect window (setTimer) stays on the real clock, as Excel hands calls over in real time.
+ * time. The collect window (setTimer) runs on it too, and tests hand calls over at set moments on it (`pause`).
  */
 const clock = testClock();
 const onClock = { fetch: clock.fetch(fetch) as typeof fetch, sleep: clock.sleep, now: clock.now };
 
-/** The collect window's timer on the test clock too, for tests that hand calls over at set moments (`pause`). */
+/** The collect window's timer on the test clock. */
 const timersOnClock = {
   setTimer: (fn: () => void, ms: number) => {
     const c = new AbortController();
@@ -43,6 +43,7 @@ function batcher(cfg: Partial<BatcherConfig> = {}, extra: Partial<ConstructorPar
   return new CheckBatcher({
     getConfig: async () => config,
     ...onClock,
+    ...timersOnClock,
     ...extra,
   });
 }
@@ -55,7 +56,7 @@ async function settleAll<T>(ps: Promise<T>[]) {
 
 test("calls that Excel hands over in bursts share one batch while they keep coming (up to maxWaitMs after the first)", async () => {
   const uprns = knownUprns(sb, 200);
-  const b = batcher({}, { windowMs: 250, maxWaitMs: 5000, ...timersOnClock });
+  const b = batcher({}, { windowMs: 250, maxWaitMs: 5000 });
   // Ten bursts of 50 calls, 40 ms apart: one recalculation as Excel delivers it.
   const calls: Promise<unknown>[] = [];
   for (let burst = 0; burst < 10; burst++) {
@@ -66,7 +67,7 @@ test("calls that Excel hands over in bursts share one batch while they keep comi
   expect(sb.stats().bulk_submit).toBe(1);
   // Calls that never stop coming are still sent: the first batch goes at most maxWaitMs after its first call.
   sb.reset();
-  const slow = batcher({}, { maxWaitMs: 300, ...timersOnClock });
+  const slow = batcher({}, { maxWaitMs: 300 });
   const spread: Promise<unknown>[] = [];
   const more = knownUprns(sb, 400).slice(200);
   for (let i = 0; i < 40; i++) {
