@@ -24,6 +24,7 @@ import {
   type Req,
   type Served,
 } from "../helpers/interop-server";
+import { testClock, type TestClock } from "../helpers/clock";
 
 afterAll(closeServers);
 
@@ -55,43 +56,15 @@ const expectedWords = (props: Prop[]) => props.map((p) => (p.uprn === MISSING ? 
 const col = (name: string) => outputHeaders().indexOf(name);
 
 /**
- * A clock K times faster than the real one, for tests whose engine waits are long (back-off, retries): the client's
- * `now` and `sleep` both run on it, so every wait the engine decides is kept, only shorter in real time.
+ * The client's transport on a test clock: its `now`, its `sleep` (which moves the clock on instead of waiting) and its
+ * fetch (so the clock knows when a request is in flight). A server given `clock.now` keeps its windows on the same clock.
  */
-function fastClock(K: number) {
-  const t0 = Date.now();
-  const now = () => t0 + (Date.now() - t0) * K;
-  const sleep = (
-    ms: number,
-    signal?: {
-      aborted: boolean;
-      addEventListener?(t: "abort", f: () => void, o?: { once?: boolean }): void;
-      removeEventListener?(t: "abort", f: () => void): void;
-    },
-  ) =>
-    new Promise<void>((resolve) => {
-      if (signal?.aborted) return resolve();
-      const h = setTimeout(
-        () => {
-          signal?.removeEventListener?.("abort", onAbort);
-          resolve();
-        },
-        Math.max(0, ms / K),
-      );
-      function onAbort() {
-        clearTimeout(h);
-        resolve();
-      }
-      signal?.addEventListener?.("abort", onAbort, { once: true });
-    });
-  return { now, sleep };
-}
+const on = (clock: TestClock) => ({ fetch: clock.fetch(fetch), sleep: clock.sleep, now: clock.now });
 
-/** An abort signal that fires after `ms`: bounds a test whose behaviour today is to wait far too long. */
-function abortAfter(ms: number): AbortSignal {
+/** An abort signal that fires after `ms` on the test clock. */
+function abortAt(clock: TestClock, ms: number): AbortSignal {
   const c = new AbortController();
-  const t = setTimeout(() => c.abort(), ms);
-  (t as { unref?: () => void }).unref?.();
+  void clock.sleep(ms).then(() => c.abort());
   return c.signal;
 }
 
@@ -104,13 +77,13 @@ describe("(A) rate limits announced other ways", () => {
    * A fixed window of LIMIT requests per WINDOW ms (starting at the first request), announced in `style`. A request
    * into an exhausted window is a violation, answered 429 with the same headers and no Retry-After.
    */
-  async function limited(style: Style, LIMIT: number, WINDOW: number) {
+  async function limited(clock: TestClock, style: Style, LIMIT: number, WINDOW: number) {
     let windowStart = -Infinity;
     let used = 0;
     const stats = { violations: 0 };
     const store = jobStore();
     const s = await serve((req) => {
-      const now = Date.now();
+      const now = req.at;
       if (now - windowStart >= WINDOW) {
         windowStart = now;
         used = 0;
@@ -130,49 +103,56 @@ describe("(A) rate limits announced other ways", () => {
       if (req.path.endsWith("/api/check")) return { headers, body: checkResult(req.query.get("uprn")!) };
       const job = store.poll(req.path)!;
       return { headers, body: { status: "completed", results: job.props.map(indexedItem) } };
-    });
+    }, clock);
     return { s, stats };
   }
 
-  async function sequentialChecks(s: Served, n: number) {
-    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, maxRetries: 8 });
+  async function sequentialChecks(clock: TestClock, s: Served, n: number) {
+    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock), maxRetries: 8 });
     const got: string[] = [];
     for (let i = 1; i <= n; i++) got.push((await client.check({ uprn: U(i) })).uprn);
     return got;
   }
 
-  const deltaSeconds = (resetAtMs: number) => String(Math.max(0, Math.ceil((resetAtMs - Date.now()) / 1000)));
+  const deltaSeconds = (clock: TestClock, resetAtMs: number) =>
+    String(Math.max(0, Math.ceil((resetAtMs - clock.now()) / 1000)));
 
   // The IETF draft's unprefixed RateLimit-Limit / -Remaining / -Reset are read like X-RateLimit-*, so the client never
   // sends into a window the server says is spent.
   test("IETF draft headers RateLimit-Limit / -Remaining / -Reset (no X- prefix): nothing sent into an exhausted window", async () => {
+    const clock = testClock();
     const { s, stats } = await limited(
+      clock,
       (l, r, at) => ({
         "RateLimit-Limit": String(l),
         "RateLimit-Remaining": String(r),
-        "RateLimit-Reset": deltaSeconds(at),
+        "RateLimit-Reset": deltaSeconds(clock, at),
       }),
       3,
       1000,
     );
-    expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
+    expect(await sequentialChecks(clock, s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
   });
 
   // The draft's single structured header (draft-ietf-httpapi-ratelimit-headers) is read the same way.
   test("IETF draft single header `RateLimit: limit=3, remaining=0, reset=1`: nothing sent into an exhausted window", async () => {
+    const clock = testClock();
     const { s, stats } = await limited(
-      (l, r, at) => ({ RateLimit: `limit=${l}, remaining=${r}, reset=${deltaSeconds(at)}` }),
+      clock,
+      (l, r, at) => ({ RateLimit: `limit=${l}, remaining=${r}, reset=${deltaSeconds(clock, at)}` }),
       3,
       1000,
     );
-    expect(await sequentialChecks(s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
+    expect(await sequentialChecks(clock, s, 7)).toEqual(uprns(1, 7).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
   });
 
   // A reset given as a date is waited for to that date; a flat one-second fallback would hit a window that resets later.
   test("X-RateLimit-Reset as an ISO 8601 date: the client waits until that date, not a flat second", async () => {
+    const clock = testClock();
     const { s, stats } = await limited(
+      clock,
       (l, r, at) => ({
         "X-RateLimit-Limit": String(l),
         "X-RateLimit-Remaining": String(r),
@@ -181,12 +161,14 @@ describe("(A) rate limits announced other ways", () => {
       2,
       2500,
     );
-    expect(await sequentialChecks(s, 4)).toEqual(uprns(1, 4).map((p) => p.uprn));
+    expect(await sequentialChecks(clock, s, 4)).toEqual(uprns(1, 4).map((p) => p.uprn));
     expect(stats.violations).toBe(0);
   });
 
   test("X-RateLimit-Reset as Unix epoch milliseconds: no request into an exhausted window (check and screen)", async () => {
+    const clock = testClock();
     const { s, stats } = await limited(
+      clock,
       (l, r, at) => ({
         "X-RateLimit-Limit": String(l),
         "X-RateLimit-Remaining": String(r),
@@ -195,9 +177,9 @@ describe("(A) rate limits announced other ways", () => {
       3,
       1200,
     );
-    expect(await sequentialChecks(s, 5)).toEqual(uprns(1, 5).map((p) => p.uprn));
+    expect(await sequentialChecks(clock, s, 5)).toEqual(uprns(1, 5).map((p) => p.uprn));
     const props = uprns(10, 4);
-    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { plan: 2 });
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props, { plan: 2 });
     expect(words(out)).toEqual(expectedWords(props));
     expect(stats.violations).toBe(0);
   });
@@ -207,21 +189,22 @@ describe("(A) rate limits announced other ways", () => {
     let notBefore = 0;
     let early = 0;
     const store = jobStore();
+    const clock = testClock();
     const s = await serve((req) => {
       if (req.at < notBefore) early++;
       if (refusals > 0) {
         refusals--;
-        notBefore = Date.now() + 700;
+        notBefore = req.at + 700;
         return { status: 429, headers: { "Retry-After": "0.7" }, body: { message: "slow down" } };
       }
       if (req.method === "POST") return spec202(store.submit(req.body));
       if (req.path.endsWith("/api/check")) return { body: checkResult(req.query.get("uprn")!) };
       const job = store.poll(req.path)!;
       return { body: { status: "completed", results: job.props.map(indexedItem) } };
-    });
-    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
+    }, clock);
+    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) });
     const props = [...uprns(1, 2), { uprn: MISSING }];
-    const { value, ms } = await timed(() => client.screen(props));
+    const { value, ms } = await timed(() => client.screen(props), clock.now);
     expect(words(value)).toEqual(expectedWords(props));
     expect(s.count("POST")).toBe(4);
     refusals = 1;
@@ -231,16 +214,17 @@ describe("(A) rate limits announced other ways", () => {
   });
 
   test("every submit refused 429 with no headers at all: re-sent a bounded number of times, then each row says rate_limited", async () => {
-    const s = await serve(() => ({ status: 429, body: { message: "Too many requests" } }));
-    const { now, sleep } = fastClock(20);
+    const clock = testClock();
+    const s = await serve(() => ({ status: 429, body: { message: "Too many requests" } }), clock);
     const props = uprns(1, 3);
-    const { value, ms } = await timed(() =>
-      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props),
+    const { value, ms } = await timed(
+      () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props),
+      clock.now,
     );
     expect(words(value)).toEqual(Array(3).fill("!rate_limited"));
     expect(s.count("POST")).toBeGreaterThan(1);
     expect(s.count("POST")).toBeLessThanOrEqual(6);
-    expect(ms).toBeLessThan(4000);
+    expect(ms).toBeLessThan(80_000);
   });
 
   // A poll refused 429 forever (a quota the server never resets for this job) counts as a failed poll, and the job's
@@ -250,11 +234,11 @@ describe("(A) rate limits announced other ways", () => {
     const s = await serve((req) =>
       req.method === "POST" ? spec202(store.submit(req.body)) : { status: 429, body: { message: "Too many requests" } },
     );
-    // 10x clock: a 3 s job timeout; stopped (Cancel) after 25 s of engine time, 2.5 s real, when it is still polling today
-    const { now, sleep } = fastClock(10);
-    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(uprns(1, 2), {
+    // A 3 s job timeout; stopped (Cancel) after 25 s on the test clock, if it were still polling then.
+    const clock = testClock();
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(uprns(1, 2), {
       jobTimeoutMs: 3000,
-      signal: abortAfter(2500),
+      signal: abortAt(clock, 25_000),
     });
     expect(words(out).every((w) => w === "!rate_limited" || w === "!timeout")).toBe(true);
   });
@@ -352,9 +336,9 @@ describe("(B) bodies and statuses", () => {
         ? { status: 202, text: "" }
         : { body: { status: "completed", results: job.props.map(indexedItem) } };
     });
-    const { now, sleep } = fastClock(10);
+    const clock = testClock();
     const props = [...uprns(1, 2), { uprn: MISSING }];
-    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props);
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
     expect(s.count("POST")).toBe(1);
   });
@@ -366,9 +350,9 @@ describe("(B) bodies and statuses", () => {
       const job = store.poll(req.path)!;
       return job.polls <= 2 ? { status: 204 } : { body: { status: "completed", results: job.props.map(indexedItem) } };
     });
-    const { now, sleep } = fastClock(10);
+    const clock = testClock();
     const props = [...uprns(1, 2), { uprn: MISSING }];
-    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props);
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
     expect(s.count("POST")).toBe(1);
   });
@@ -381,15 +365,19 @@ describe("(B) bodies and statuses", () => {
   ] as const) {
     test(`results poll answered ${status} '${code}' before the job finishes: polled again, every row gets its result`, async () => {
       const store = jobStore();
+      const clock = testClock();
       const s = await serve((req) => {
         if (req.method === "POST") return spec202(store.submit(req.body));
         const job = store.poll(req.path)!;
         return job.polls <= 1
           ? { status, body: { error: { code, message: "The job is still processing; try again shortly." } } }
           : { body: { status: "completed", results: job.props.map(indexedItem) } };
-      });
+      }, clock);
       const props = [...uprns(1, 2), { uprn: MISSING }];
-      const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
+      const { value, ms } = await timed(
+        () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props),
+        clock.now,
+      );
       expect(words(value)).toEqual(expectedWords(props));
       expect(s.count("POST")).toBe(1);
       expect(ms).toBeLessThan(4000);
@@ -583,8 +571,8 @@ describe("(E) results envelopes and items in other shapes", () => {
         ),
       },
     }));
-    const { now, sleep } = fastClock(10);
-    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch, now, sleep }).screen(props);
+    const clock = testClock();
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props);
     expect(words(out)).toEqual(expectedWords(props));
   });
 
@@ -750,6 +738,7 @@ describe("(F) job status words, estimates and counts", () => {
   ]) {
     test(`job word '${w}' ends the job with every row answered`, async () => {
       const store = jobStore();
+      const clock = testClock();
       const s = await serve((req) => {
         if (req.method === "POST") return spec202(store.submit(req.body));
         const job = store.poll(req.path)!;
@@ -759,9 +748,10 @@ describe("(F) job status words, estimates and counts", () => {
               ? { status: "processing", results: [] }
               : { status: w, results: job.props.map(indexedItem) },
         };
-      });
-      const { value, ms } = await timed(() =>
-        createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }),
+      }, clock);
+      const { value, ms } = await timed(
+        () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props, { jobTimeoutMs: 20000 }),
+        clock.now,
       );
       expect(words(value)).toEqual(expectedWords(props));
       expect(ms).toBeLessThan(4000);
@@ -771,6 +761,7 @@ describe("(F) job status words, estimates and counts", () => {
   for (const w of ["error", "canceled", "Failed", "ERRORED"]) {
     test(`job word '${w}' with one result listed: that row keeps it, the rest job_failed, promptly`, async () => {
       const store = jobStore();
+      const clock = testClock();
       const s = await serve((req) => {
         if (req.method === "POST") return spec202(store.submit(req.body));
         const job = store.poll(req.path)!;
@@ -781,9 +772,10 @@ describe("(F) job status words, estimates and counts", () => {
             results: [indexedItem(job.props[0], 0)],
           },
         };
-      });
-      const { value, ms } = await timed(() =>
-        createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 20000 }),
+      }, clock);
+      const { value, ms } = await timed(
+        () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props, { jobTimeoutMs: 20000 }),
+        clock.now,
       );
       expect(words(value)).toEqual([U(1), "!job_failed", "!job_failed"]);
       expect(ms).toBeLessThan(3000);
@@ -794,13 +786,15 @@ describe("(F) job status words, estimates and counts", () => {
   // run polling until the job timeout.
   test("unknown job word ('ready') with every row's result listed: the run ends at once, not at the job timeout", async () => {
     const store = jobStore();
+    const clock = testClock();
     const s = await serve((req) => {
       if (req.method === "POST") return spec202(store.submit(req.body));
       const job = store.poll(req.path)!;
       return { body: { status: "ready", results: job.props.map(indexedItem) } };
-    });
-    const { value, ms } = await timed(() =>
-      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, { jobTimeoutMs: 2500 }),
+    }, clock);
+    const { value, ms } = await timed(
+      () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props, { jobTimeoutMs: 2500 }),
+      clock.now,
     );
     expect(words(value)).toEqual(expectedWords(props));
     expect(ms).toBeLessThan(1500);
@@ -826,6 +820,7 @@ describe("(F) job status words, estimates and counts", () => {
 
   test("estimated_completion in the past: polls back off from an early first look, never closer than MIN_POLL_MS, every row answered", async () => {
     const store = jobStore();
+    const clock = testClock();
     const s = await serve((req) => {
       if (req.method === "POST")
         return {
@@ -840,8 +835,11 @@ describe("(F) job status words, estimates and counts", () => {
           results: job.polls >= 3 ? job.props.map(indexedItem) : [],
         },
       };
-    });
-    const { value, ms } = await timed(() => createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props));
+    }, clock);
+    const { value, ms } = await timed(
+      () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props),
+      clock.now,
+    );
     expect(words(value)).toEqual(expectedWords(props));
     const gets = s.log.filter((r) => r.method === "GET").map((r) => r.at);
     const gaps = gets.slice(1).map((at, i) => at - gets[i]);
@@ -854,6 +852,7 @@ describe("(F) job status words, estimates and counts", () => {
 
   test("processed counts that go backwards and items that arrive out of order: every row answered, progress never goes back", async () => {
     const store = jobStore();
+    const clock = testClock();
     const s = await serve((req) => {
       if (req.method === "POST") return spec202(store.submit(req.body));
       const job = store.poll(req.path)!;
@@ -865,12 +864,14 @@ describe("(F) job status words, estimates and counts", () => {
           body: { status: "processing", processed_properties: 1, total_properties: 3, results: [items[2], items[0]] },
         };
       return { body: { status: "completed", processed_properties: 2, total_properties: 3, results: items } };
-    });
+    }, clock);
     const done: number[] = [];
-    const { value, ms } = await timed(() =>
-      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(props, {
-        onProgress: (p) => done.push(p.propertiesDone),
-      }),
+    const { value, ms } = await timed(
+      () =>
+        createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(props, {
+          onProgress: (p) => done.push(p.propertiesDone),
+        }),
+      clock.now,
     );
     expect(words(value)).toEqual(expectedWords(props));
     expect(done).toEqual([...done].sort((a, b) => a - b));

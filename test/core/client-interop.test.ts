@@ -21,6 +21,7 @@ import {
   type Reply,
   type Served,
 } from "../helpers/interop-server";
+import { testClock, type TestClock } from "../helpers/clock";
 
 afterAll(closeServers);
 
@@ -48,14 +49,15 @@ function indexedItem(p: Prop, index: number): Record<string, unknown> {
     : { index, input: p, status: "error", error: { code: "property_not_found", message: "No such property." } };
 }
 
-const soon = (ms = 150) => new Date(Date.now() + ms).toISOString();
-const spec202 = (job: Job): Reply => ({
+/** `ms` after `now()` (the server's clock) as an ISO date. */
+const soon = (ms = 150, now = () => Date.now()) => new Date(now() + ms).toISOString();
+const spec202 = (job: Job, now?: () => number): Reply => ({
   status: 202,
   body: {
     job_id: job.id,
     status: "processing",
     total_properties: job.props.length,
-    estimated_completion: soon(),
+    estimated_completion: soon(150, now),
     results_url: `/api/check/bulk/${job.id}/results`,
   },
 });
@@ -68,6 +70,12 @@ function shuffle<T>(xs: T[]): T[] {
   return [...r.filter((_, i) => i % 2), ...r.filter((_, i) => i % 2 === 0)];
 }
 
+/**
+ * The client's transport on a test clock: its `now`, its `sleep` (which moves the clock on instead of waiting) and its
+ * fetch (so the clock knows when a request is in flight). A server given `clock.now` keeps its windows on the same clock.
+ */
+const on = (clock: TestClock) => ({ fetch: clock.fetch(fetch), sleep: clock.sleep, now: clock.now });
+
 // ================================================================ (1) rate limits
 
 describe("(1) rate limits announced other ways", () => {
@@ -78,9 +86,9 @@ describe("(1) rate limits announced other ways", () => {
     let violations = 0;
     let answered = 0;
     const store = jobStore();
+    const clock = testClock();
     const s = await serve((req) => {
-      const now = Date.now();
-      const sec = Math.floor(now / 1000);
+      const sec = Math.floor(req.at / 1000);
       if (sec !== windowSec) {
         windowSec = sec;
         used = 0;
@@ -105,7 +113,7 @@ describe("(1) rate limits announced other ways", () => {
         "X-RateLimit-Remaining": String(LIMIT - used),
         "X-RateLimit-Reset": String(sec + 1),
       };
-      if (req.method === "POST") return { ...spec202(store.submit(req.body)), headers };
+      if (req.method === "POST") return { ...spec202(store.submit(req.body), clock.now), headers };
       if (req.path.endsWith("/api/check")) {
         const r = resolve({ uprn: req.query.get("uprn") ?? undefined });
         return r
@@ -124,10 +132,10 @@ describe("(1) rate limits announced other ways", () => {
           results: done ? job.props.map(indexedItem) : [],
         },
       };
-    });
-    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
+    }, clock);
+    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) });
     const props = [...uprns(1, 5), { uprn: MISSING }, ...uprns(6, 6)];
-    const { value: outcomes, ms } = await timed(() => client.screen(props, { plan: 4 }));
+    const { value: outcomes, ms } = await timed(() => client.screen(props, { plan: 4 }), clock.now);
     expect(words(outcomes)).toEqual(props.map((p) => (p.uprn === MISSING ? "!not_found" : p.uprn)));
     const checked = [];
     for (const u of [U(20), U(21), U(22)]) checked.push((await client.check({ uprn: u })).uprn);
@@ -144,11 +152,12 @@ describe("(1) rate limits announced other ways", () => {
     let notBefore = 0;
     let early = 0;
     const store = jobStore();
+    const clock = testClock();
     const s = await serve((req) => {
       if (req.at < notBefore) early++;
       if (refusals > 0) {
         refusals--;
-        const at = Math.ceil((Date.now() + 400) / 1000) * 1000; // an HTTP date has whole seconds
+        const at = Math.ceil((req.at + 400) / 1000) * 1000; // an HTTP date has whole seconds
         notBefore = at;
         return {
           status: 429,
@@ -161,13 +170,13 @@ describe("(1) rate limits announced other ways", () => {
           }),
         };
       }
-      if (req.method === "POST") return spec202(store.submit(req.body));
+      if (req.method === "POST") return spec202(store.submit(req.body), clock.now);
       if (req.path.endsWith("/api/check")) return { body: checkResult(req.query.get("uprn")!, "x") };
       const job = store.poll(req.path)!;
       return { body: { status: "completed", results: job.props.map(indexedItem) } };
-    });
-    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch });
-    const { value: outcomes, ms } = await timed(() => client.screen(uprns(1, 3)));
+    }, clock);
+    const client = createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) });
+    const { value: outcomes, ms } = await timed(() => client.screen(uprns(1, 3)), clock.now);
     expect(words(outcomes)).toEqual([U(1), U(2), U(3)]);
     expect(s.count("POST")).toBe(4); // three refused (429: no job made), one accepted
     refusals = 1;
@@ -462,7 +471,7 @@ describe("(5) error bodies in other shapes", () => {
 
   test("screen(): an HTML 503 from a proxy on a poll is retried", async () => {
     proxyHiccups = 2;
-    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(70, 3));
+    const out = await createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(testClock()) }).screen(uprns(70, 3));
     expect(words(out)).toEqual([U(70), U(71), U(72)]);
   });
 });
@@ -518,14 +527,16 @@ describe("(6) failed, cancelled and never-ending jobs", () => {
 
   test("a status word never seen ('paused') that never resolves: rows end with a timeout within jobTimeoutMs", async () => {
     const store = jobStore();
+    const clock = testClock();
     const s = await serve((req) => {
-      if (req.method === "POST") return spec202(store.submit(req.body));
+      if (req.method === "POST") return spec202(store.submit(req.body), clock.now);
       const job = store.poll(req.path)!;
       return { body: { status: "paused", results: [indexedItem(job.props[0], 0)] } };
-    });
+    }, clock);
     const jobTimeoutMs = 2000;
-    const { value: out, ms } = await timed(() =>
-      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen(uprns(1, 3), { jobTimeoutMs }),
+    const { value: out, ms } = await timed(
+      () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen(uprns(1, 3), { jobTimeoutMs }),
+      clock.now,
     );
     expect(words(out)).toEqual([U(1), "!timeout", "!timeout"]);
     expect(ms).toBeGreaterThanOrEqual(jobTimeoutMs);
@@ -681,9 +692,10 @@ describe("(9) address lookups in other shapes", () => {
 describe("(10, 11) network failures", () => {
   test("(10) the socket is destroyed on one poll, then the server recovers: the poll is retried and every row gets its result", async () => {
     const store = jobStore();
+    const clock = testClock();
     let destroyed = 0;
     const s = await serve((req) => {
-      if (req.method === "POST") return spec202(store.submit(req.body));
+      if (req.method === "POST") return spec202(store.submit(req.body), clock.now);
       const job = store.poll(req.path)!;
       if (job.polls === 2) {
         destroyed++;
@@ -695,9 +707,10 @@ describe("(10, 11) network failures", () => {
           results: job.polls >= 3 ? job.props.map(indexedItem) : [],
         },
       };
-    });
-    const { value, ms } = await timed(() =>
-      createClient({ baseUrl: s.baseUrl, apiKey: "k", fetch }).screen([...uprns(1, 3), { uprn: MISSING }]),
+    }, clock);
+    const { value, ms } = await timed(
+      () => createClient({ baseUrl: s.baseUrl, apiKey: "k", ...on(clock) }).screen([...uprns(1, 3), { uprn: MISSING }]),
+      clock.now,
     );
     expect(words(value)).toEqual([U(1), U(2), U(3), "!not_found"]);
     expect(destroyed).toBe(1);

@@ -7,11 +7,31 @@ import type { RateLimitInfo } from "../../core";
 import { CheckBatcher, toFunctionError, type BatcherConfig } from "../../excel/functions/batcher";
 import { AddressLookups } from "../../excel/functions/lookups";
 import { checkResultFor } from "../../sandbox/dataset";
-import { knownUprns, sandbox, scaledSleep, type Sandbox } from "../helpers/sandbox";
+import { testClock } from "../helpers/clock";
+import { knownUprns, scaledSleep, startTestSandbox, type Sandbox } from "../helpers/sandbox";
+
+/**
+ * The clock the batcher's client and the shared sandbox run on: polls, back-offs and job deadlines are kept, in test
+ * time. The collect window (setTimer) runs on it too, and tests hand calls over at set moments on it (`pause`).
+ */
+const clock = testClock();
+const onClock = { fetch: clock.fetch(fetch) as typeof fetch, sleep: clock.sleep, now: clock.now };
+
+/** The collect window's timer on the test clock. */
+const timersOnClock = {
+  setTimer: (fn: () => void, ms: number) => {
+    const c = new AbortController();
+    void clock.sleep(ms, c.signal).then(() => c.signal.aborted || fn());
+    return c;
+  },
+  clearTimer: (h: unknown) => (h as AbortController).abort(),
+};
+/** Waits `ms` on the test clock. */
+const pause = (ms: number) => clock.sleep(ms);
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox(0);
+  sb = await startTestSandbox({ now: clock.date });
 });
 afterAll(async () => {
   await sb.close();
@@ -22,8 +42,8 @@ function batcher(cfg: Partial<BatcherConfig> = {}, extra: Partial<ConstructorPar
   const config: BatcherConfig = { baseUrl: sb.baseUrl, apiKey: "sandbox-professional", plan: "professional", ...cfg };
   return new CheckBatcher({
     getConfig: async () => config,
-    fetch: (u, i) => fetch(u, i),
-    sleep: scaledSleep(20),
+    ...onClock,
+    ...timersOnClock,
     ...extra,
   });
 }
@@ -36,9 +56,7 @@ async function settleAll<T>(ps: Promise<T>[]) {
 
 test("calls that Excel hands over in bursts share one batch while they keep coming (up to maxWaitMs after the first)", async () => {
   const uprns = knownUprns(sb, 200);
-  // A wider quiet window than the default, so a busy test machine's late timers cannot split the bursts.
   const b = batcher({}, { windowMs: 250, maxWaitMs: 5000 });
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   // Ten bursts of 50 calls, 40 ms apart: one recalculation as Excel delivers it.
   const calls: Promise<unknown>[] = [];
   for (let burst = 0; burst < 10; burst++) {
@@ -107,14 +125,15 @@ test("one or two missing UPRNs use a plain GET /api/check; the cache answers the
 
 test("calls that arrive while a batch is out join it instead of asking again; clear() forgets the cache", async () => {
   const uprns = knownUprns(sb, 40);
-  const slow = await sandbox(5);
+  const slow = await startTestSandbox({ msPerProperty: 5, now: clock.date });
   try {
     const b = new CheckBatcher({
       getConfig: async () => ({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", plan: "professional" }),
-      fetch: (u, i) => fetch(u, i),
+      ...onClock,
+      ...timersOnClock,
     });
     const first = Promise.all(uprns.map((u) => b.check(u)));
-    await new Promise((r) => setTimeout(r, 150)); // the window has closed and the job is running
+    await pause(150); // the window (100 ms) has closed and the job (200 ms) is running
     const late = Promise.all(uprns.slice(0, 10).map((u) => b.check(u)));
     await Promise.all([first, late]);
     expect(slow.stats().bulk_submit).toBe(1);
@@ -250,13 +269,13 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
     ["a job that fails half way", "job_fail" as const, 1_500],
     ["a job that stalls half way (ends at the job timeout)", "job_stall" as const, 1_500],
   ])("%s: the first half get results, the rest a message", async (_name, kind, jobTimeoutMs) => {
-    const slow = await sandbox(20);
+    const slow = await startTestSandbox({ msPerProperty: 20, now: clock.date });
     try {
       slow.setFaults([{ kind }]);
       const ten = knownUprns(slow, 10);
       const b = new CheckBatcher({
         getConfig: async () => ({ baseUrl: slow.baseUrl, apiKey: "sandbox-professional", plan: "professional" }),
-        fetch: (u, i) => fetch(u, i),
+        ...onClock,
         jobTimeoutMs,
         // Ten UPRNs would go as single checks; these cases are about a bulk job's failures.
         singleCheckLimit: 2,
@@ -277,7 +296,17 @@ describe("every promise settles: no cell is left on #BUSY!", () => {
 
   test("a service that never answers gives a timeout, not #BUSY!", async () => {
     sb.setFaults([{ kind: "latency", latency_ms: 4_000 }]);
-    const b = batcher({}, { requestTimeoutMs: 300, flushTimeoutMs: 5_000 });
+    // The request timeout races an answer still in flight, which holds the test clock: this case keeps a real timer.
+    const b = batcher(
+      {},
+      {
+        requestTimeoutMs: 300,
+        flushTimeoutMs: 5_000,
+        fetch: (u, i) => fetch(u, i),
+        sleep: scaledSleep(20),
+        now: () => Date.now(),
+      },
+    );
     const started = Date.now();
     const out = await settleAll(
       uprns()

@@ -15,7 +15,8 @@ import {
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { createRuntime, installRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
-import { knownUprns, sandbox, scaledSleep, type Sandbox } from "../helpers/sandbox";
+import { testClock } from "../helpers/clock";
+import { knownUprns, sandbox, scaledSleep, startTestSandbox, type Sandbox } from "../helpers/sandbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 
@@ -305,7 +306,17 @@ test("8. one row; no valid row (nothing sent, every row told why); ten rows of o
 });
 
 test("9. the service failing half way: rows already written stay, the others say why, colours match the statuses", async () => {
-  const slow = await sandbox(5);
+  // The sandbox's job and the client's polls, retries and job deadline on one test clock: kept, in test time.
+  const clock = testClock();
+  const slow = await startTestSandbox({ msPerProperty: 5, now: clock.date });
+  const client = () =>
+    createClient({
+      baseUrl: slow.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: clock.fetch((u, i) => fetch(u, i as RequestInit) as never),
+      sleep: clock.sleep,
+      now: clock.now,
+    });
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(slow, 40);
@@ -314,7 +325,7 @@ test("9. the service failing half way: rows already written stay, the others say
     slow.setFaults([{ kind: "job_fail", count: 1 }]);
     const summary = await runCheck(await prepared(excelRun), {
       excelRun,
-      client: client(slow.baseUrl),
+      client: client(),
       plan: "professional",
     });
     const out = block(api, 1, 2, 41);
@@ -332,7 +343,7 @@ test("9. the service failing half way: rows already written stay, the others say
 
     // A run of 500s on every poll after results were written: values stay, Message says they were not refreshed.
     slow.setFaults([{ kind: "error_500", route: "bulk_results" }]);
-    await runCheck(await prepared(excelRun), { excelRun, client: client(slow.baseUrl), plan: "professional" });
+    await runCheck(await prepared(excelRun), { excelRun, client: client(), plan: "professional" });
     const again = block(api, 1, 2, 41);
     again.values.forEach((r: unknown[], i: number) => {
       expect(r[MESSAGE]).toMatch(/\S/);

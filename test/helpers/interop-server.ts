@@ -37,8 +37,12 @@ export interface Served {
 
 const servers: http.Server[] = [];
 
-/** A server on a free loopback port whose answers are the handler's; its base URL ends in /v1. */
-export async function serve(handler: Handler): Promise<Served> {
+/**
+ * A server on a free loopback port whose answers are the handler's; its base URL ends in /v1. Each request's `at` is
+ * read from `opts.now` (give it the test clock the client runs on, so the log's times are the client's).
+ */
+export async function serve(handler: Handler, opts: { now?: () => number } = {}): Promise<Served> {
+  const now = opts.now ?? (() => Date.now());
   const log: Req[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -50,7 +54,7 @@ export async function serve(handler: Handler): Promise<Served> {
         path: u.pathname,
         query: u.searchParams,
         body,
-        at: Date.now(),
+        at: now(),
         headers: req.headers,
       };
       log.push(r);
@@ -159,8 +163,12 @@ export function jobStore() {
 export const word = (o: Outcome | undefined) => (!o ? "undefined" : "result" in o ? o.result.uprn : `!${o.error.kind}`);
 export const words = (os: (Outcome | undefined)[]) => os.map(word);
 export const errorOf = (o: Outcome | undefined) => (o && "error" in o ? o.error : undefined);
-export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const t0 = Date.now();
+/** How long `fn` took on the clock `now` (the wall unless a test clock is given). */
+export async function timed<T>(
+  fn: () => Promise<T>,
+  now: () => number = () => Date.now(),
+): Promise<{ value: T; ms: number }> {
+  const t0 = now();
   const value = await fn();
-  return { value, ms: Date.now() - t0 };
+  return { value, ms: now() - t0 };
 }
