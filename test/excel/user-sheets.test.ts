@@ -58,7 +58,7 @@ async function prepared(excelRun: ExcelRun, opts: Parameters<typeof prepareCheck
   return prep.check;
 }
 
-test("1. whole columns (A:C) on a 50-row sheet: only the used rows are read and checked; blank rows at the end are counted, not errors", async () => {
+test("whole columns (A:C) on a 50-row sheet: only the used rows are read and checked; blank rows at the end are counted, not errors", async () => {
   const { excelRun, api, s } = workbook();
   const uprns = knownUprns(sb, 50);
   api.seed("Sheet1", "A1", [["UPRN", "Postcode", "Address"], ...uprns.map((u) => [u, "", ""])]);
@@ -99,7 +99,7 @@ test("1. whole columns (A:C) on a 50-row sheet: only the used rows are read and 
   ]);
 });
 
-test("2. the header is found above a selection of rows 5-20, and under a title row", async () => {
+test("the header is found above a selection of rows 5-20, and under a title row", async () => {
   const { excelRun, api } = workbook();
   const uprns = knownUprns(sb, 30);
   api.seed("Sheet1", "A1", [["UPRN", "Landlord"], ...uprns.map((u) => [u, "me"])]);
@@ -129,7 +129,7 @@ test("2. the header is found above a selection of rows 5-20, and under a title r
   expect(block(t.api, 2, 3, 7).values.map((r: unknown[]) => r[MATCHED])).toEqual(uprns.slice(0, 5));
 });
 
-test("3. a selection of two areas gets a clear message and nothing is read or written", async () => {
+test("a selection of two areas gets a clear message and nothing is read or written", async () => {
   const { excelRun, api } = workbook();
   api.seed("Sheet1", "A1", [["UPRN"], ...knownUprns(sb, 6).map((u) => [u])]);
   api.select("Sheet1", "A2:A3,A5:A6");
@@ -141,7 +141,7 @@ test("3. a selection of two areas gets a clear message and nothing is read or wr
   expect(sb.stats().total).toBe(0);
 });
 
-test("4. UPRNs as numbers, as text with an apostrophe or spaces; lowercase postcodes; formula results; Excel error values", async () => {
+test("UPRNs as numbers, as text with an apostrophe or spaces; lowercase postcodes; formula results; Excel error values", async () => {
   const { excelRun, api } = workbook();
   const [u1, u2, u3] = knownUprns(sb, 3);
   const pc = examples.single_property_postcode as string;
@@ -181,7 +181,7 @@ test("4. UPRNs as numbers, as text with an apostrophe or spaces; lowercase postc
   expect(out.values[5][EPC]).toBe("error");
 });
 
-test("5. the user's Notes column directly right of the data is never overwritten; the pane says where results go; a re-run updates in place", async () => {
+test("the user's Notes column directly right of the data is never overwritten; the pane says where results go; a re-run updates in place", async () => {
   const { excelRun, api } = workbook();
   const uprns = knownUprns(sb, 3);
   api.seed("Sheet1", "A1", [["UPRN", "Notes"], ...uprns.map((u, i) => [u, `note ${i}`])]);
@@ -202,7 +202,7 @@ test("5. the user's Notes column directly right of the data is never overwritten
   ).toBe(true);
 });
 
-test("6. data without a header, mapped by hand: no header is written, and a second run updates the same block", async () => {
+test("data without a header, mapped by hand: no header is written, and a second run updates the same block", async () => {
   const { excelRun, api } = workbook();
   const uprns = knownUprns(sb, 4);
   api.seed(
@@ -230,7 +230,7 @@ test("6. data without a header, mapped by hand: no header is written, and a seco
   ).toBe(true);
 });
 
-test("7. a column inserted into our block, or one of our headers renamed: the user's work stays, a fresh block is written and the pane says so", async () => {
+test("a column inserted into our block, or one of our headers renamed: the user's work stays, a fresh block is written and the pane says so", async () => {
   const { excelRun, api } = workbook();
   const uprns = knownUprns(sb, 3);
   api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
@@ -268,7 +268,7 @@ test("7. a column inserted into our block, or one of our headers renamed: the us
   expect(r.api.read("Sheet1", "C1").values[0][0]).toBe("Risk (my words)");
 });
 
-test("8. one row; no valid row (nothing sent, every row told why); ten rows of one UPRN (one property sent)", async () => {
+test("one row; no valid row (nothing sent, every row told why); ten rows of one UPRN (one property sent)", async () => {
   const [u] = knownUprns(sb, 1);
   const one = workbook();
   one.api.seed("Sheet1", "A1", [["UPRN"], [u]]);
@@ -305,7 +305,7 @@ test("8. one row; no valid row (nothing sent, every row told why); ten rows of o
   expect(new Set(block(dup.api, 1, 2, 11).values.map((r: unknown[]) => r[MATCHED]))).toEqual(new Set([u]));
 });
 
-test("9. the service failing half way: rows already written stay, the others say why, colours match the statuses", async () => {
+test("the service failing half way: rows already written stay, the others say why, colours match the statuses", async () => {
   // The sandbox's job and the client's polls, retries and job deadline on one test clock: kept, in test time.
   const clock = testClock();
   const slow = await startTestSandbox({ msPerProperty: 5, now: clock.date });
@@ -359,7 +359,7 @@ test("9. the service failing half way: rows already written stay, the others say
   }
 }, 30_000);
 
-test("10. the functions given odd arguments give #VALUE! or #N/A with a message, never a pending cell", async () => {
+test("the functions given odd arguments give #VALUE! or #N/A with a message, never a pending cell", async () => {
   const s = createStandIn();
   (globalThis as any).CustomFunctions = s.CustomFunctions;
   const rt = createRuntime({ store: memoryStore(), fallbackBaseUrl: sb.baseUrl, fetch: (u, i) => fetch(u, i) });
@@ -406,7 +406,7 @@ test("10. the functions given odd arguments give #VALUE! or #N/A with a message,
   }
 });
 
-test("11. a compliance sheet's own columns named like ours (EPC rating, Gas expiry, Risk level) are the user's: read, never taken for our block", async () => {
+test("a compliance sheet's own columns named like ours (EPC rating, Gas expiry, Risk level) are the user's: read, never taken for our block", async () => {
   const ds = sb.dataset().properties.slice(0, 3);
   const cell = (h: string, p: (typeof ds)[number], i: number) =>
     h === "UPRN" ? p.uprn : h === "Postcode" ? p.postcode : h === "Address" ? p.address_line_1 : `${h} ${i}`;

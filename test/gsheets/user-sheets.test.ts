@@ -37,7 +37,7 @@ function countOf(values: unknown[], v: unknown): number {
   return values.filter((x) => x === v).length;
 }
 
-describe("1. whole-column selection", () => {
+describe("whole-column selection", () => {
   test("A:C on a 1,000-row sheet with 50 data rows: the blank tail is left out, a blank row in the middle gets its own message", async () => {
     const env = configuredEnv(sandbox);
     expect(env.sheet.maxRows).toBe(1000);
@@ -84,7 +84,7 @@ describe("1. whole-column selection", () => {
   });
 });
 
-describe("1b. a selection that is not rows of the table", () => {
+describe("a selection that is not rows of the table", () => {
   test("one empty cell beside the table: the message names that cell, not the table row it falls in", () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [
@@ -113,7 +113,7 @@ describe("1b. a selection that is not rows of the table", () => {
   });
 });
 
-describe("2. header row not at the top of the selection", () => {
+describe("header row not at the top of the selection", () => {
   test("a title row above the header, rows 5–20 selected: only those rows are checked, headers go on the header row", async () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["Lettings portfolio, March"], ["UPRN", "Postcode"]]);
@@ -154,7 +154,7 @@ describe("2. header row not at the top of the selection", () => {
   });
 });
 
-describe("3. the values people really have in UPRN and postcode columns", () => {
+describe("the values people really have in UPRN and postcode columns", () => {
   test("numbers, apostrophe text, spaces, lowercase postcodes; dates, booleans, #N/A and scientific notation get a message that says what to fix", async () => {
     const env = configuredEnv(sandbox);
     const [a, b, c, d, e] = props.slice(20, 25);
@@ -193,7 +193,7 @@ describe("3. the values people really have in UPRN and postcode columns", () => 
   });
 });
 
-describe("4. the user's own columns beside the data", () => {
+describe("the user's own columns beside the data", () => {
   test("Notes right of the data and more data further right: never overwritten, placement explained, re-run in place", async () => {
     const env = configuredEnv(sandbox);
     const rows = props.slice(30, 40).map((p, i) => [p.uprn, `note ${i}`, "", "", `owner ${i}`]);
@@ -222,7 +222,7 @@ describe("4. the user's own columns beside the data", () => {
   });
 });
 
-describe("5. no header row, columns chosen by letter", () => {
+describe("no header row, columns chosen by letter", () => {
   test("a re-run updates the same block in place instead of adding a second one", async () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(
@@ -255,7 +255,7 @@ describe("5. no header row, columns chosen by letter", () => {
   });
 });
 
-describe("6. the user changed our results block", () => {
+describe("the user changed our results block", () => {
   // As in Excel (core's findHeaderBlock and newBlockColumn): a block of ours the user changed is left exactly as it
   // is, and fresh results go in a new block after everything, with a note saying why.
   test("a column inserted inside the block: the re-run leaves the changed block alone and writes a new block after it", async () => {
@@ -347,7 +347,7 @@ describe("6. the user changed our results block", () => {
   });
 });
 
-describe("7. tiny and degenerate inputs", () => {
+describe("tiny and degenerate inputs", () => {
   test("one row", async () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN"], [props[70].uprn]]);
@@ -397,7 +397,7 @@ describe("7. tiny and degenerate inputs", () => {
   });
 });
 
-describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
+describe("two sidebars, and a sheet renamed or deleted mid-run", () => {
   test("a second check while one runs is refused with the running check's progress; the first finishes untouched", async () => {
     const a = configuredEnv(sandbox);
     a.sheet.seed(1, 1, [["UPRN"], ...props.slice(100, 300).map((p) => [p.uprn])]);
@@ -483,7 +483,7 @@ describe("8. two sidebars, and a sheet renamed or deleted mid-run", () => {
   });
 });
 
-describe("9. settings as people paste them", () => {
+describe("settings as people paste them", () => {
   test("http is refused (localhost excepted); a URL outside urlFetchWhitelist is refused with a message naming it", () => {
     const env = createGasEnvironment();
     const http = env.run("saveSettings", { baseUrl: "http://example.com" });
