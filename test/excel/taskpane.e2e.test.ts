@@ -309,7 +309,7 @@ run("Excel task pane in Chromium", () => {
     expect(cells.numberFormats[0][0]).toBe("@");
   });
 
-  test("a new user's sheet: whole columns selected, a column of their own in the way, blank rows; the pane says where results went", async () => {
+  test("whole columns selected, a column of their own in the way, blank rows; the pane says where results went", async () => {
     const st = examples.uprn_by_check_status;
     const rows = [
       ["UPRN", "Landlord"],

@@ -268,7 +268,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.close();
   });
 
-  test("a new user's sheet: whole columns selected beside their Notes column, then a results column they edited", async () => {
+  test("whole columns selected beside their Notes column, then a results column they edited", async () => {
     const env = createGasEnvironment();
     env.run("saveSettings", { apiKey: API_KEY, baseUrl: sandbox.baseUrl, plan: "professional" });
     const rows: unknown[][] = props.slice(0, 50).map((p, i) => [p.uprn, i % 7 === 0 ? "call agent" : ""]);
