@@ -21,6 +21,7 @@ import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/ta
 import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet } from "../helpers/formulas";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
+import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn, colLetters } = require("./standin/excel-standin.js");
 
@@ -32,22 +33,7 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const W = OUTPUT_COLUMNS.length;
-const HEADERS = [
-  "Window",
-  "Due",
-  "Days left",
-  "UPRN",
-  "Address",
-  "Landlord",
-  "Check",
-  "Action",
-  "Rule",
-  "Table",
-  "Row",
-  "Done",
-  "Notes",
-  "Action ID",
-];
+const HEADERS = ACTION_LIST_HEADERS;
 const today = () => new Date().toISOString().slice(0, 10);
 const iso = (serial: unknown) =>
   typeof serial === "number" ? new Date((serial - 25569) * 86400000).toISOString().slice(0, 10) : String(serial);

@@ -13,6 +13,7 @@ import { ensureExcelBuild, ROOT } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { serveStatic } from "./helpers/static-server";
+import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { colLetters } = require("./standin/excel-standin.js");
@@ -346,22 +347,7 @@ run("Excel task pane in Chromium", () => {
     expect(made.sheets).toEqual(expect.arrayContaining(["Action list", "Compliance summary"]));
     expect(made.charts).toBe(1);
     // The sheet's own Landlord column (found by its header) is on the list.
-    expect(made.header).toEqual([
-      "Window",
-      "Due",
-      "Days left",
-      "UPRN",
-      "Address",
-      "Landlord",
-      "Check",
-      "Action",
-      "Rule",
-      "Table",
-      "Row",
-      "Done",
-      "Notes",
-      "Action ID",
-    ]);
+    expect(made.header).toEqual(ACTION_LIST_HEADERS);
     expect(status).toMatch(/2 blank rows at the end of the selection were left out/);
     expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
     const notes = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet2", "D1:D2"));

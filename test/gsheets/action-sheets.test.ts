@@ -11,6 +11,7 @@ import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
 import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
+import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 
 let sandbox: SandboxProcess;
 let props: SandboxProperty[];
@@ -27,22 +28,7 @@ beforeEach(async () => {
   await sandbox.reset();
 });
 
-const HEADERS = [
-  "Window",
-  "Due",
-  "Days left",
-  "UPRN",
-  "Address",
-  "Landlord",
-  "Check",
-  "Action",
-  "Rule",
-  "Table",
-  "Row",
-  "Done",
-  "Notes",
-  "Action ID",
-];
+const HEADERS = ACTION_LIST_HEADERS;
 const sheetNamed = (env: GasEnvironment, name: string) =>
   env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
 /** Dates come from the vm's realm: not `instanceof Date` here. */
