@@ -13,6 +13,8 @@ export type { Due, DueOptions, DueRequest } from "./due";
 export { acceptReply, classifyTransportError } from "./engine";
 export type { Reply, TransportFailure } from "./engine";
 export { loadRunState, storedState } from "./store";
+export { BEGIN_ORDER, beginRunSession } from "./begin";
+export type { BeginIO } from "./begin";
 export { isRunDone, jobViews, runCounts, runSummary } from "./report";
 export type { JobView, RunCounts } from "./report";
 export {

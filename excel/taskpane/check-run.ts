@@ -38,6 +38,8 @@ import {
   keepForResume,
   newRunId,
   runLogProblem,
+  beginRunSession,
+  sendRequest,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
@@ -279,24 +281,37 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   };
 }
 
-/** Drives core's engine to its end with the sheet as the host, then says how it went. */
-async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally): Promise<RunSummary> {
+/** How the run's requests go: the client's transport, with the pane's sleep and Stop. */
+function transportOf(deps: RunDeps) {
   const t = deps.client.transport;
-  const now = deps.now ?? t.now;
-  const iso = () => new Date(now()).toISOString();
-  const writer = sheetWriter(run, state, deps, tally, iso);
-  const save = async (s: RunState) => {
+  return {
+    fetch: t.fetch,
+    sleep: (ms: number, signal?: unknown) =>
+      deps.sleep ? deps.sleep(ms, signal as AbortSignal | undefined) : t.sleep(ms, signal as AbortSignal | undefined),
+    signal: deps.signal,
+    requestTimeoutMs: t.requestTimeoutMs,
+  };
+}
+
+/** Stores the run for Resume (with the changes written so far), never in the workbook. */
+function saver(run: UnfinishedRun, deps: RunDeps, tally: Tally) {
+  return async (s: RunState) => {
     await deps.store
       ?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s), changes: tally.changes }))
       .catch(() => undefined);
   };
+}
+
+/** Drives core's engine to its end with the sheet as the host, then says how it went. */
+async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally): Promise<RunSummary> {
+  const now = deps.now ?? deps.client.transport.now;
+  const iso = () => new Date(now()).toISOString();
+  const writer = sheetWriter(run, state, deps, tally, iso);
+  const save = saver(run, deps, tally);
   const { writesPending } = await driveRun(state, {
     cfg: deps.client.config,
-    fetch: t.fetch,
-    sleep: (ms, signal) => (deps.sleep ? deps.sleep(ms, signal as AbortSignal | undefined) : t.sleep(ms, signal)),
+    ...transportOf(deps),
     now,
-    signal: deps.signal,
-    requestTimeoutMs: t.requestTimeoutMs,
     presentKeys: () => writer.presentKeys(),
     write: (items) => writer.write(items),
     save,
@@ -424,6 +439,8 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   });
   const block: Cell[][] = prepared.previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
   const start: number[] = [];
+  const tally: Tally = newTally();
+  tally.stamps.add(formatTimestamp(iso));
   for (const r of rows) {
     block[r.index] = r.error
       ? outputRow(
@@ -434,10 +451,10 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
         )
       : checkingRow(prepared.previous[r.index], iso, state.runId);
     start.push(r.index);
+    if (!r.error) continue;
+    tally.byRow.set(origin.rowIndex + r.index, { statuses: [], error: true, kept: false, result: false });
+    tally.shown.set(`!${r.error.message}`, block[r.index]);
   }
-  // An unfinished run stored before this one is set aside, not replaced: its jobs stay collectable by Resume.
-  if (deps.store) await setAsideStored(deps.store, state.runId);
-  await startRows(deps, origin, block, start, prepared.headerRow !== null);
   const inputColumns: ColumnMapping = {};
   for (const k of ["uprn", "postcode", "address"] as const)
     if (prepared.mapping[k] !== undefined) inputColumns[k] = region.columnIndex + prepared.mapping[k]!;
@@ -451,13 +468,15 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     inputColumns,
     state,
   };
-  const tally: Tally = newTally();
-  tally.stamps.add(formatTimestamp(iso));
-  for (const r of rows) {
-    if (!r.error) continue;
-    tally.byRow.set(origin.rowIndex + r.index, { statuses: [], error: true, kept: false, result: false });
-    tally.shown.set(`!${r.error.message}`, block[r.index]);
-  }
+  // Core's order (core/run/begin.ts): the unfinished run set aside, the marks, the run stored, the first submit.
+  await beginRunSession(state, {
+    cfg: deps.client.config,
+    now,
+    setAside: deps.store ? () => setAsideStored(deps.store!, state.runId) : undefined,
+    writeMarks: () => startRows(deps, origin, block, start, prepared.headerRow !== null),
+    save: saver(run, deps, tally),
+    send: (requests) => Promise.all(requests.map((r) => sendRequest(transportOf(deps), r))),
+  });
   deps.onProgress?.(progressOf(state));
   return drive(run, state, deps, tally);
 }

@@ -212,7 +212,6 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     : "";
   if (oneCell) table.notes.unshift(oneCell);
 
-  if (question) saveRun(existing!, HELD_SLOT);
   const begun = beginRun(
     {
       sheet,
@@ -224,6 +223,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
       manualMapping: !!manual,
       trigger: "manual",
       slot: MANUAL_SLOT,
+      setAside: question ? () => saveRun(existing!, HELD_SLOT) : undefined,
     },
     { ...settings, config: settings.config },
   );

@@ -1,10 +1,11 @@
 /**
  * A check run begun on a sheet, for the sidebar (bulk.ts) and the schedule (schedule.ts) alike: the rows read from
- * the located table, the run created, its first submits sent, then every row given its line ("Checking…", or its
- * input error). sheetrun.ts steps it from there.
+ * the located table, the run created, every row given its line ("Checking…", or its input error), then its first
+ * submits sent. sheetrun.ts steps it from there.
  */
 import {
   acceptReply,
+  beginRunSession,
   checkingRow,
   createRun,
   dueRequests,
@@ -14,6 +15,7 @@ import {
   serviceError,
   newRunId,
   type Cell,
+  type HttpRequest,
   type InputRow,
 } from "../../core";
 import { type Trigger } from "../../core/changes";
@@ -70,12 +72,14 @@ export interface RunPlan {
   trigger: Trigger;
   /** Where the run's state is stored (runstore.ts). */
   slot: string;
+  /** Sets aside the unfinished run this one replaces in its slot (kept for Resume); absent when there is none. */
+  setAside?: () => void;
 }
 
 /**
- * Creates the run and sends its first submits before anything is written, then every row gets its line ("Checking…",
- * or its input error) and what already arrived. A refused key or plan ends the run with one request: every row says
- * why (core's run policy, as in Excel) and the Run log has the run.
+ * Creates the run and begins it in core's order (core/run/begin.ts): the unfinished run set aside, every row's line
+ * ("Checking…", or its input error), the run stored, then the first submit alone. A refused key or plan ends the run
+ * with one request: every row says why, over its mark (core's run policy, as in Excel), and the Run log has the run.
  */
 export function beginRun(
   plan: RunPlan,
@@ -124,48 +128,55 @@ export function beginRun(
   if (plan.trigger !== "manual") run.trigger = plan.trigger;
   if (plan.slot !== MANUAL_SLOT) run.slot = plan.slot;
 
-  // The first submit goes alone, before anything is written: a refused key or plan costs one request. Once it is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
-  for (let round = 0; round < 3; round++) {
+  // Every row gets its line before anything is sent: input errors at their row, the rest "Checking…" (earlier
+  // values kept).
+  const nowIso = new Date(now).toISOString();
+  const writeMarks = () => {
+    ensureBlockFits(sheet, table.blockCol);
+    // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
+    if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
+    formatTextColumns(sheet, table.blockCol, firstRow, endRow);
+    ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
+    if (!table.headerRow) {
+      rememberBlock(sheet, table.blockCol);
+      run.notes.push(
+        "No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.",
+      );
+    }
+    const marks = new Map<number, (prev: unknown[]) => Cell[]>();
+    rows.forEach((row) => {
+      const sheetRow = firstRow + row.index;
+      if (row.error || !row.key)
+        marks.set(sheetRow, (prev) =>
+          outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev),
+        );
+      else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso, runId));
+    });
+    writeBlockRows(sheet, table.blockCol, marks);
+    run.rowsWritten = marks.size;
+  };
+  const send = (requests: HttpRequest[]) => sendRunRequests(requests, sendFor(settings.config), now + SEND_BUDGET_MS);
+  // Core's order (core/run/begin.ts): the unfinished run set aside, the marks, the run stored, the first submit.
+  beginRunSession(engine, {
+    cfg: settings.config,
+    now: () => Date.now(),
+    setAside: plan.setAside,
+    writeMarks,
+    save: () => save(run),
+    send,
+  });
+  // Once the first is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
+  for (let round = 1; round < 3 && !engine.fatal; round++) {
     // Each round can hang as long as UrlFetchApp lets a request: none starts after the call's sending minute.
-    if (round > 0 && Date.now() >= now + SEND_BUDGET_MS) break;
+    if (Date.now() >= now + SEND_BUDGET_MS) break;
     const due = dueRequests(engine, settings.config, Date.now());
     if (!due.requests.length) break;
-    // A scheduled run stores its state before a submit is sent, as step() does: an execution that dies while
-    // sending is followed by one that knows the job may exist and never sends it again.
-    if (plan.slot !== MANUAL_SLOT) save(run);
-    const replies = sendRunRequests(
-      due.requests.map((r) => r.request),
-      sendFor(settings.config),
-      now + SEND_BUDGET_MS,
-    );
+    // The run is stored before a submit is sent: an execution that dies while sending is followed by one that knows
+    // the job may exist and never sends it again.
+    if (due.requests.some((r) => r.kind === "submit")) save(run);
+    const replies = send(due.requests.map((r) => r.request));
     due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
-    if (engine.fatal) break;
   }
-
-  ensureBlockFits(sheet, table.blockCol);
-  // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
-  if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
-  formatTextColumns(sheet, table.blockCol, firstRow, endRow);
-  ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
-  if (!table.headerRow) {
-    rememberBlock(sheet, table.blockCol);
-    run.notes.push(
-      "No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.",
-    );
-  }
-  // Every row gets its line now: input errors at their row, the rest "Checking…" (earlier values kept).
-  const nowIso = new Date(now).toISOString();
-  const marks = new Map<number, (prev: unknown[]) => Cell[]>();
-  rows.forEach((row) => {
-    const sheetRow = firstRow + row.index;
-    if (row.error || !row.key)
-      marks.set(sheetRow, (prev) =>
-        outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev),
-      );
-    else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso, runId));
-  });
-  writeBlockRows(sheet, table.blockCol, marks);
-  run.rowsWritten = marks.size;
   const table2 = readTableNow(sheet, run, {
     headerRow: table.headerRow,
     blockCol: table.blockCol,

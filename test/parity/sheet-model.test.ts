@@ -77,7 +77,11 @@ interface Outcome {
   refused: string[];
   /** What the add-in said it would check, one line for each check it started. */
   said: string[];
+  /** The grid as the first check's first submit left for the service. */
+  atFirstSubmit: string[][];
 }
+
+const isSubmit = (method: string, url: string) => method === "POST" && new URL(url).pathname === "/v1/api/check/bulk";
 
 /** The built pane in a fresh page (its own workbook and storage), set up with the sandbox's address and a key. */
 async function openPane(): Promise<{ page: Page; close: () => Promise<void> }> {
@@ -117,6 +121,15 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
   const { page, close } = await openPane();
   const api = (fn: string, ...args: unknown[]) =>
     page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [fn, args] as const);
+  let atFirstSubmit: string[][] = [];
+  await page.route(`${excelSandbox.baseUrl}/**`, async (route) => {
+    const r = route.request();
+    if (!atFirstSubmit.length && isSubmit(r.method(), r.url())) {
+      const seen = (await api("read", "Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`)) as { values: unknown[][] };
+      atFirstSubmit = normalise(seen.values);
+    }
+    await route.continue();
+  });
   try {
     await api("seed", "Sheet1", "A1", grid);
     const refused: string[] = [];
@@ -149,7 +162,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       else refused.push(first);
     }
     const values = (await api("read", "Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`)) as { values: unknown[][] };
-    return { grid: normalise(values.values), refused, said };
+    return { grid: normalise(values.values), refused, said, atFirstSubmit };
   } finally {
     await close();
   }
@@ -160,6 +173,11 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
   configure(env, sandbox);
   env.sheet.maxCols = Math.max(env.sheet.maxCols, COLS + W);
   env.sheet.seed(1, 1, grid);
+  let atFirstSubmit: string[][] = [];
+  env.network.beforeSend = (requests) => {
+    if (!atFirstSubmit.length && requests.some((r) => isSubmit(r.method, r.url)))
+      atFirstSubmit = normalise(env.sheet.peek(1, 1, ROWS, COLS));
+  };
   const refused: string[] = [];
   const said: string[] = [];
   for (const step of steps) {
@@ -172,7 +190,7 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
     said.push((r.progress?.notes ?? []).join("\n"));
     await pollToEnd(env);
   }
-  return { grid: normalise(env.sheet.peek(1, 1, ROWS, COLS)), refused, said };
+  return { grid: normalise(env.sheet.peek(1, 1, ROWS, COLS)), refused, said, atFirstSubmit };
 }
 
 /** The results block's column of `what` (Matched UPRN, Message) from a 0-based block start, rows first..last (1-based). */
@@ -359,5 +377,9 @@ run("the same grid in Excel and Google Sheets", () => {
       expect(sheets.said[i]).toMatch(pattern);
     }
     expect(sheets.grid).toEqual(excel.grid);
+    // A run begins in one order in both (core/run/begin.ts): its rows are marked before its first submit leaves.
+    expect(excel.atFirstSubmit.some((r) => r.some((v) => /^Checking/.test(v)))).toBe(true);
+    const untagged = (g: string[][]) => g.map((r) => r.map((v) => v.replace(/\(run [0-9a-z]{5};/, "(run <tag>;")));
+    expect(untagged(sheets.atFirstSubmit)).toEqual(untagged(excel.atFirstSubmit));
   });
 });

@@ -105,6 +105,8 @@ export interface NetworkFaults {
   fetchAllThrowsAfterSending?: string;
   /** Every fetch and fetchAll takes this long on the vm's clock before it answers or throws. */
   hangMs?: number;
+  /** A test's look at the world as requests leave (after any hang, before the service gets them). */
+  beforeSend?: (requests: { method: string; url: string }[]) => void;
 }
 
 /** A time-driven trigger as ScriptApp keeps it: whose, which document's, and when it fires. */
@@ -429,6 +431,7 @@ export function createGasEnvironment(
       checkUrl(url);
       hang();
       const wire = toWire(url, params);
+      network.beforeSend?.([{ method: wire.method!, url: wire.url }]);
       return settle(wire, http()([wire])[0], params, false);
     },
     fetchAll(requests: any[]) {
@@ -436,6 +439,7 @@ export function createGasEnvironment(
       hang();
       if (network.fetchAllThrows) throw new Error(network.fetchAllThrows);
       const wires = requests.map((r) => toWire(r.url, r));
+      network.beforeSend?.(wires.map((w) => ({ method: w.method!, url: w.url })));
       const replies = http()(wires);
       if (network.fetchAllThrowsAfterSending) {
         wires.forEach((w, i) =>
