@@ -10,6 +10,8 @@ import { findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns } 
 import {
   detectColumnsInSelection,
   findHeaderRow,
+  isAnotherHeader,
+  isTitleRow,
   looksLikeHeaderRow,
   rowsOfWholeTable,
   selectionEnd,
@@ -52,6 +54,10 @@ export interface TablePlan {
   mapping: ColumnMapping;
   rows: InputRow[];
   blankRowsSkipped: number;
+  /** The selection was the header row, or rows above it: the whole table is checked (core checkedRowsNote). */
+  whole?: "header" | "above";
+  /** The selection ran into another table, whose header row is this offset (from `top`): it is left as it is. */
+  anotherTable?: number;
   /** Where the results go (sheet column), and why there; `changedAt` is a block of ours the user changed, left alone. */
   at: number;
   kind: BlockKind;
@@ -89,7 +95,9 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   // A title row (or a few notes) above the header: the table starts at the header row.
   if (!s.mapping && s.hasHeader !== false) {
     const h = findHeaderRow(values.slice(0, 10), from);
-    if (h > 0 && h < to) {
+    // The header row itself, or only the title rows above it, selected: the whole table (below).
+    const titleOnly = to < h && values.slice(from, to + 1).every((r) => isTitleRow(r) || r.every(isBlankCell));
+    if (h > 0 && (h <= to || titleOnly)) {
       top = h;
       values = values.slice(h);
       wide = wide.slice(h);
@@ -139,13 +147,19 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
     };
   }
   const under = read.headerRow === null ? 0 : read.headerRow + 1;
+  let whole: TablePlan["whole"];
+  let anotherTable: number | undefined;
   if (wholeTableSelected(to, read.headerRow)) {
     // The header row selected (or a title above it) means the whole table, to its first fully blank row.
+    whole = to === read.headerRow ? "header" : "above";
     from = under;
     to = under - 1 + rowsOfWholeTable(values.slice(from));
   } else {
     // A selection running into a second table below (a whole column, or across the blank rows) keeps to the first.
-    to = Math.max(from - 1, under + selectionEnd(values.slice(under), to - under));
+    const end = Math.max(from - 1, under + selectionEnd(values.slice(under), to - under));
+    const next = end < to ? values.slice(end + 1, to + 1).findIndex(isAnotherHeader) : -1;
+    if (next >= 0) anotherTable = end + 1 + next;
+    to = end;
   }
   const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
   // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
@@ -171,6 +185,8 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
     mapping: read.mapping,
     rows,
     blankRowsSkipped: selected.length - end,
+    ...(whole ? { whole } : {}),
+    ...(anotherTable !== undefined ? { anotherTable } : {}),
   };
   // Our block where it already is, else directly right of the data if free, else after the last column in use.
   const existing = inHeader.exact ?? (read.headerRow === null ? shape : undefined);

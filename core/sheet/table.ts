@@ -140,6 +140,33 @@ export function oneCellNote(sel: {
   return `You selected one cell, so only its row (row ${sel.sheetRow}) is checked. To check the whole table, select its header row.`;
 }
 
+/** Which rows a check takes, against what was selected: sheet rows (1-based), as the user numbers them. */
+export interface CheckedRows {
+  firstRow: number;
+  lastRow: number;
+  /** The selection was the header row, or rows above it (a title): the whole table is checked. */
+  whole?: "header" | "above";
+  /** The selection ran into another table, whose header is this row: that table is left as it is. */
+  anotherHeaderRow?: number;
+  /** Selected rows below lastRow that are empty, left out. */
+  blankBelow?: number;
+}
+
+/**
+ * What both add-ins say, before the check, when the rows checked are not simply the rows selected; "" otherwise.
+ * (One selected cell has its own sentence: oneCellNote.)
+ */
+export function checkedRowsNote(c: CheckedRows): string {
+  const rows = `rows ${c.firstRow}–${c.lastRow}`;
+  if (c.whole)
+    return `You selected ${c.whole === "header" ? "the header row" : "rows above the table"}, so the whole table is checked: ${rows}.`;
+  if (c.anotherHeaderRow)
+    return `Checked ${rows}: the selection runs into another table (its header is row ${c.anotherHeaderRow}), which is left as it is.`;
+  if (c.blankBelow)
+    return `Checked ${rows}: the selected ${c.blankBelow === 1 ? "row" : "rows"} below ${c.lastRow} ${c.blankBelow === 1 ? "is" : "are"} empty and ${c.blankBelow === 1 ? "was" : "were"} left out.`;
+  return "";
+}
+
 /** How many rows of a table under its header the whole table holds (see wholeTableSelected). */
 export function rowsOfWholeTable(rows: readonly (readonly unknown[])[]): number {
   const i = rows.findIndex((r) => r.every(isBlank));

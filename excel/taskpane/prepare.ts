@@ -6,6 +6,7 @@ import {
   OUTPUT_COLUMNS,
   columnsNamed,
   oneCellNote,
+  checkedRowsNote,
   planScreening,
   planTable,
   type ColumnMapping,
@@ -155,6 +156,15 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       sheetRow: region.rowIndex + sel.selectedOffsets[0] + 1,
       onOrAboveHeader: plan.headerRow !== null && sel.selectedOffsets[1] - plan.top <= plan.headerRow,
     });
+    // What the user is told when the rows checked are not simply the rows selected: core's words, as in Sheets.
+    const rowNo = (i: number) => table.rowIndex + i + 1;
+    const scope = checkedRowsNote({
+      firstRow: rowNo(plan.rows[0].index),
+      lastRow: rowNo(plan.rows[plan.rows.length - 1].index),
+      whole: plan.whole,
+      anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
+      blankBelow: plan.blankRowsSkipped,
+    });
     const origin = { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: at };
     const previous = await readBlock(context, rowsOf(at));
     const problems = plan.rows
@@ -173,7 +183,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
         inPlace: inTable ? !inTable.added : plan.kind === "in-place",
         previous,
         distinct: screening.properties.length,
-        placement: oneCell ? `${oneCell}\n${placement}` : placement,
+        placement: [oneCell, scope, placement].filter(Boolean).join("\n"),
         blankRowsSkipped: plan.blankRowsSkipped,
       },
     };

@@ -211,16 +211,13 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
     const { check: p } = prep;
     showProblems(p.problems);
     const valid = p.rows.length - p.problems.length;
-    const skipped = p.blankRowsSkipped
-      ? `\n${p.blankRowsSkipped} blank row${p.blankRowsSkipped === 1 ? " at the end of the selection was" : "s at the end of the selection were"} left out.`
-      : "";
     say(
       "status",
       valid
-        ? `Checking ${valid} row${valid === 1 ? "" : "s"} (${p.distinct} distinct ${p.distinct === 1 ? "property" : "properties"})…\n${p.placement}${skipped}`
-        : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent.\n${p.placement}${skipped}`,
+        ? `Checking ${valid} row${valid === 1 ? "" : "s"} (${p.distinct} distinct ${p.distinct === 1 ? "property" : "properties"})…\n${p.placement}`
+        : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent.\n${p.placement}`,
     );
-    placement = `${p.placement}${skipped}`;
+    placement = p.placement;
     const summary = await runCheck(p, {
       excelRun,
       client: c,

@@ -12,6 +12,7 @@ import {
   resumeRun,
   selectionEnd,
   setAsideRefusal,
+  checkedRowsNote,
   stopRun,
   oneCellNote,
   wholeTableSelected,
@@ -191,17 +192,16 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     endRow = firstRow + end;
   }
   if (endRow < firstRow) return { ok: false, message: nothingToCheck(selection) };
-  if (wholeTable) {
-    const picked = selection!.getLastRow() === table.headerRow ? "the header row" : "rows above the table";
-    table.notes.unshift(`You selected ${picked}, so the whole table is checked: rows ${firstRow}–${endRow}.`);
-  } else if (another)
-    table.notes.push(
-      `Checked rows ${firstRow}–${endRow}: the selection runs into another table (its header is row ${another}), which is left as it is.`,
-    );
-  else if (selectedEnd > endRow)
-    table.notes.push(
-      `Checked rows ${firstRow}–${endRow}: the selected rows below ${endRow} are empty and were left out.`,
-    );
+  // What the user is told when the rows checked are not simply the rows selected: core's words, as in Excel.
+  const scope = checkedRowsNote({
+    firstRow,
+    lastRow: endRow,
+    whole: wholeTable ? (selection!.getLastRow() === table.headerRow ? "header" : "above") : undefined,
+    anotherHeaderRow: another || undefined,
+    blankBelow: selectedEnd > endRow ? selectedEnd - endRow : undefined,
+  });
+  if (scope && wholeTable) table.notes.unshift(scope);
+  else if (scope) table.notes.push(scope);
   const oneCell = selection
     ? oneCellNote({
         rows: selection.getNumRows(),

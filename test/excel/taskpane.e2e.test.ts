@@ -348,7 +348,7 @@ run("Excel task pane in Chromium", () => {
     expect(made.charts).toBe(1);
     // The sheet's own Landlord column (found by its header) is on the list.
     expect(made.header).toEqual(ACTION_LIST_HEADERS);
-    expect(status).toMatch(/2 blank rows at the end of the selection were left out/);
+    expect(status).toMatch(/Checked rows 2–5: the selected rows below 5 are empty and were left out\./);
     expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
     const notes = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet2", "D1:D2"));
     expect(notes.values.flat()).toEqual(["My notes", "call"]);

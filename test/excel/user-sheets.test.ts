@@ -242,7 +242,7 @@ test("a column inserted into our block, or one of our headers renamed: the user'
   const after = await prepared(excelRun);
   expect(after.inPlace).toBe(false);
   expect(after.placement).toBe(
-    `Results: new block at ${colLetters(W + 3)}1:${colLetters(2 * W + 2)}4. The results block at B1:${colLetters(W)}4 was changed (a column inserted or a header renamed), so it is left as it is.`,
+    `You selected the header row, so the whole table is checked: rows 2–4.\nResults: new block at ${colLetters(W + 3)}1:${colLetters(2 * W + 2)}4. The results block at B1:${colLetters(W)}4 was changed (a column inserted or a header renamed), so it is left as it is.`,
   );
   await runCheck(after, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "E1:E4").values.flat()).toEqual(["My EPC notes", "book assessor", "ok", "?"]);
@@ -261,7 +261,7 @@ test("a column inserted into our block, or one of our headers renamed: the user'
   const renamed = await prepared(r.excelRun);
   expect(
     renamed.placement.startsWith(
-      `Results: new block at ${colLetters(W + 2)}1:${colLetters(2 * W + 1)}4. The results block at B1:${colLetters(W)}4 was changed`,
+      `You selected the header row, so the whole table is checked: rows 2–4.\nResults: new block at ${colLetters(W + 2)}1:${colLetters(2 * W + 1)}4. The results block at B1:${colLetters(W)}4 was changed`,
     ),
   ).toBe(true);
   await runCheck(renamed, { excelRun: r.excelRun, client: client(), plan: "professional" });
@@ -418,7 +418,9 @@ test("a compliance sheet's own columns named like ours (EPC rating, Gas expiry, 
   const ca = await prepared(a.excelRun);
   expect(ca.mapping).toMatchObject({ uprn: 4, address: 0 });
   expect(ca.rows.map((r) => r.property?.uprn)).toEqual(ds.map((p) => p.uprn));
-  expect(ca.placement).toBe(`Results: F1:${colLetters(5 + W - 1)}4, right of your data.`);
+  expect(ca.placement).toBe(
+    `You selected the header row, so the whole table is checked: rows 2–4.\nResults: F1:${colLetters(5 + W - 1)}4, right of your data.`,
+  );
   await runCheck(ca, { excelRun: a.excelRun, client: client(), plan: "professional" });
   expect(block(a.api, 5, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(ds.map((p) => p.uprn));
   expect(a.api.read("Sheet1", "B2:D2").values[0]).toEqual(["EPC rating 0", "Gas expiry 0", "EICR expiry 0"]);

@@ -243,6 +243,11 @@ const scenarios: Scenario[] = [
     name: "stacked tables, both checked, then the whole column A:A: the upper table is checked again; the lower table's results header and the blank rows between stay as they were",
     grid: stacked,
     steps: [{ select: "A2:A4" }, { select: "A9:A11" }, { select: "A:A" }],
+    said: [
+      /^/,
+      /^/,
+      /Checked rows 2–4: the selection runs into another table \(its header is row 8\), which is left as it is\./,
+    ],
     expect: (g) => {
       expect(g[7].slice(2, 2 + W)).toEqual(outputHeaders());
       expect(g.slice(4, 7).every((r) => r.every((v) => v === ""))).toBe(true);
@@ -254,6 +259,11 @@ const scenarios: Scenario[] = [
     name: "stacked tables, both checked, then A2:A11 across the blank rows into the lower table: the same",
     grid: stacked,
     steps: [{ select: "A2:A4" }, { select: "A9:A11" }, { select: "A2:A11" }],
+    said: [
+      /^/,
+      /^/,
+      /Checked rows 2–4: the selection runs into another table \(its header is row 8\), which is left as it is\./,
+    ],
     expect: (g) => {
       expect(g[7].slice(2, 2 + W)).toEqual(outputHeaders());
       expect(g.slice(4, 7).every((r) => r.every((v) => v === ""))).toBe(true);
@@ -264,6 +274,7 @@ const scenarios: Scenario[] = [
     name: "stacked tables, the upper table's header row selected: only the upper table is checked",
     grid: stacked,
     steps: [{ select: "A1:B1" }],
+    said: [/You selected the header row, so the whole table is checked: rows 2–4\./],
     expect: (g) => {
       expect(column(g, 2, MATCHED, 2, 4)).toEqual(u.slice(0, 3));
       expect(g.slice(4).every((r) => r.slice(2).every((v) => v === ""))).toBe(true);
@@ -313,6 +324,24 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: "a title row mentioning UPRN above the header, the title selected and then the header row: each checks the whole table under the header, and both add-ins say so",
+    grid: () => [
+      ["UPRN checks - March 2026", "", ""],
+      ["Ref", "UPRN", "Postcode"],
+      ...u.slice(0, 3).map((x, i) => [`P${i}`, x, ""]),
+    ],
+    steps: [{ select: "A1" }, { select: "A2:C2" }],
+    expect: (g) => {
+      expect(g[0].slice(0, 4)).toEqual(["UPRN checks - March 2026", "", "", ""]);
+      expect(g[1].slice(3, 3 + W)).toEqual(outputHeaders());
+      expect(column(g, 3, MATCHED, 3, 5)).toEqual(u.slice(0, 3));
+    },
+    said: [
+      /You selected rows above the table, so the whole table is checked: rows 3–5\./,
+      /You selected the header row, so the whole table is checked: rows 3–5\./,
+    ],
+  },
+  {
     name: "four rows with one UPRN: all four get the result; the three copies say which row was checked",
     grid: () => [["UPRN"], [u[6]], [u[6]], [u[6]], [u[6]]],
     steps: [{ select: "A2:A5" }],
@@ -341,6 +370,10 @@ const scenarios: Scenario[] = [
     name: "a table checked twice, from one cell and then from its header row: the block is updated in place, no second block",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
     steps: [{ select: "B3" }, { select: "A1:B1" }],
+    said: [
+      /You selected one cell, so only its row \(row 3\) is checked\./,
+      /You selected the header row, so the whole table is checked: rows 2–4\./,
+    ],
     expect: (g) => {
       expect(g[0].filter((v) => v === outputHeaders()[0])).toHaveLength(1);
       expect(column(g, 2, MATCHED, 2, 4)).toEqual(u.slice(0, 3));
