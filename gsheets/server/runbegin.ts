@@ -154,6 +154,9 @@ export function beginRun(
     });
     writeBlockRows(sheet, table.blockCol, marks);
     run.rowsWritten = marks.size;
+    // Apps Script may hold writes back until the call ends: the marks reach the sheet before the submit goes, so a
+    // sort or an edit while it is out moves or meets them on their rows.
+    if (rows.some((r) => r.key && !r.error)) SpreadsheetApp.flush();
   };
   const send = (requests: HttpRequest[]) => sendRunRequests(requests, sendFor(settings.config), now + SEND_BUDGET_MS);
   // Core's order (core/run/begin.ts): the unfinished run set aside, the marks, the run stored, the first submit.

@@ -3,7 +3,7 @@
  * BUILT Code.js against the sandbox in a child process: a check begun while another run is unfinished leaves that
  * run's rows and Resume alone; a key revoked after it was saved writes its reason on every row and a Run log row; a
  * run paused on the day's quota is offered for Resume when the sidebar is opened the next day, and Resume collects
- * its jobs with GETs only. Days pass on the injected clocks (the harness's and the sandbox's), never the wall's.
+ * its jobs with GETs only; a run's marks reach the sheet before its first submit leaves. Days pass on the injected clocks (the harness's and the sandbox's), never the wall's.
  */
 import { OUTPUT_COLUMNS, RUN_LOG_HEADERS, markTag } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
@@ -212,4 +212,29 @@ test("paused on the day's quota, the sidebar opened the next day offers Resume, 
   } finally {
     await small.close();
   }
+});
+
+test("a run's Checking… marks are written and flushed to the sheet before its first submit leaves", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 3).map((p) => [p.uprn]),
+  );
+  env.sheet.select("A2:A4");
+  const mark = env.log.mark();
+  let atSubmit: { calls: { method: string; write: boolean }[]; messages: string[] } | undefined;
+  env.network.beforeSend = (requests) => {
+    if (atSubmit || !requests.some((r) => r.method === "POST")) return;
+    atSubmit = { calls: env.log.since(mark), messages: rowsOf(env, 2, 4).map((r) => r.message) };
+  };
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect(atSubmit!.messages.every((m) => markTag(m))).toBe(true);
+  const lastWrite = atSubmit!.calls.map((c) => c.write).lastIndexOf(true);
+  const flush = atSubmit!.calls.findIndex((c) => c.method === "flush");
+  expect(lastWrite).toBeGreaterThanOrEqual(0);
+  expect(flush).toBeGreaterThan(lastWrite);
+  await pollToEnd(env);
+  expect(rowsOf(env, 2, 4).map((r) => r.matched)).toEqual(props.slice(0, 3).map((p) => p.uprn));
 });
