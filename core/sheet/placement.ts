@@ -6,6 +6,7 @@
 import { LEGACY_HEADER_COUNTS, STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "../layout";
 import { detectColumns } from "../rows";
 import { keyOfCell } from "./table";
+import { columnLetters } from "../compliance-summary";
 import { isCheckingMessage } from "../run";
 
 const WIDTH = OUTPUT_COLUMNS.length;
@@ -200,6 +201,27 @@ export function blockColumnByRows(
  */
 export function newBlockColumn(o: { tableEnd: number; lastUsed: number; freeBeside: boolean }): number {
   return o.freeBeside ? o.tableEnd + 1 : Math.max(o.lastUsed, o.tableEnd) + 2;
+}
+
+/** Where a check's results go, as both add-ins say it: a plan's kind and columns (0-based), lettered as the user sees them. */
+export function resultsPlaceNote(p: {
+  kind: "in-place" | "beside" | "after" | "after-changed";
+  /** The block's first column. */
+  at: number;
+  /** The data's first column. */
+  dataFirst: number;
+  /** The first column of a block of ours the user changed (after-changed). */
+  changedAt?: number;
+}): string {
+  const span = (from: number) => `${columnLetters(from)}:${columnLetters(from + WIDTH - 1)}`;
+  if (p.kind === "in-place") return `Results are updated in place in columns ${span(p.at)}.`;
+  if (p.kind === "beside")
+    return `Results go in columns ${span(p.at)}, right of your data in ${columnLetters(p.dataFirst)}:${columnLetters(p.at - 1)}.`;
+  // A new block stands one blank column after the last column in use (newBlockColumn).
+  const after = `Results go in columns ${span(p.at)}, after the last column in use (${columnLetters(p.at - 2)}), so none of your columns is overwritten.`;
+  return p.kind === "after-changed" && p.changedAt !== undefined
+    ? `The results columns from an earlier check (${span(p.changedAt)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.\n${after}`
+    : after;
 }
 
 /**

@@ -9,13 +9,13 @@ import {
   checkedRowsNote,
   planScreening,
   planTable,
+  resultsPlaceNote,
   type ColumnMapping,
   type InputRow,
   type PlanName,
 } from "../../core";
 import {
   SHEET_COLUMNS,
-  a1,
   columnLetter,
   lastUsedColumn,
   readBlock,
@@ -141,15 +141,10 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       columnCount: WIDTH,
     });
     const at = inTable ? region.columnIndex + inTable.at : plan.at;
+    // Where the results go: core's words, as in Sheets.
     const placement = inTable
       ? inTable.placement
-      : plan.kind === "in-place"
-        ? `Results: updated in place in ${a1(rowsOf(at))}.`
-        : plan.kind === "beside"
-          ? `Results: ${a1(rowsOf(at))}, right of your data.`
-          : plan.kind === "after-changed"
-            ? `Results: new block at ${a1(rowsOf(at))}. The results block at ${a1(rowsOf(plan.changedAt!))} was changed (a column inserted or a header renamed), so it is left as it is.`
-            : `Results: new block at ${a1(rowsOf(at))}, after your last column, because the columns right of your data (${a1(rowsOf(plan.first + plan.count))}) are not empty. Nothing of yours is overwritten.`;
+      : resultsPlaceNote({ kind: plan.kind, at, dataFirst: plan.first, changedAt: plan.changedAt });
     const oneCell = oneCellNote({
       rows: sel.oneCell ? 1 : 0,
       columns: 1,

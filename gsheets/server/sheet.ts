@@ -13,6 +13,7 @@ import {
   findHeaderRow,
   looksLikeHeaderRow,
   placeBlock,
+  resultsPlaceNote,
   rowsOfWholeTable,
   outputHeaders,
   safeCellText,
@@ -287,25 +288,20 @@ export function locateTable(
     lastUsed: lastCol,
     beside: (end, width) => sheet.getRange(from, end + 1, Math.max(1, lastRow - from + 1), width).getValues(),
   });
-  if (changedAt !== null) {
-    notes.push(
-      `The results columns from an earlier check (${columnLetter(changedAt)}:${columnLetter(changedAt + BLOCK_WIDTH - 1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`,
-    );
-  }
   if (found && used.some((c) => c >= found!.start && c < found!.start + BLOCK_WIDTH)) {
     return {
       problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.`,
     };
   }
-  const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
-  if (found) notes.push(`Results are updated in place in columns ${span}.`);
-  else {
-    notes.push(
-      besideFree
-        ? `Results go in columns ${span}, right of your data in ${columnLetter(firstCol)}:${columnLetter(tableEnd)}.`
-        : `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`,
-    );
-  }
+  // Where the results go: core's words, as in Excel (columns 0-based there).
+  notes.push(
+    resultsPlaceNote({
+      kind: found ? "in-place" : besideFree ? "beside" : changedAt !== null ? "after-changed" : "after",
+      at: blockCol - 1,
+      dataFirst: firstCol - 1,
+      changedAt: changedAt === null ? undefined : changedAt - 1,
+    }),
+  );
   return {
     sheet,
     headerRow,

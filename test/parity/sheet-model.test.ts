@@ -74,6 +74,8 @@ const normalise = (grid: unknown[][]) => grid.map((r) => r.map(cell));
 type Change =
   | { sort: { first: number; order: number[] } }
   | { insertRowBefore: number }
+  /** A filter hides these rows (1-based). */
+  | { filterOut: number[] }
   | { type: { at: string; values: unknown[][] } };
 
 interface Step {
@@ -156,6 +158,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       for (const c of step.change ?? []) {
         if ("sort" in c) await api("reorderRows", "Sheet1", c.sort.first - 1, c.sort.order);
         else if ("insertRowBefore" in c) await api("insertRows", "Sheet1", c.insertRowBefore - 1, 1);
+        else if ("filterOut" in c) for (const r of c.filterOut) await api("hideRows", "Sheet1", r - 1, 1, true);
         else await api("type", "Sheet1", c.type.at, c.type.values);
       }
       await api("select", "Sheet1", step.select);
@@ -214,6 +217,7 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
           order.map((o) => rows[o]),
         );
       } else if ("insertRowBefore" in c) env.sheet.insertRowsAfter(c.insertRowBefore - 1, 1);
+      else if ("filterOut" in c) env.sheet.filteredOut = new Set(c.filterOut);
       else env.sheet.seed(a1(c.type.at).row, a1(c.type.at).col, c.type.values);
     }
     env.sheet.select(step.select);
@@ -425,6 +429,7 @@ const scenarios: Scenario[] = [
       [ex.unknownPostcode, "d"],
     ],
     steps: [{ select: "A2:A5" }],
+    said: [new RegExp(`Results go in columns C:${colLetters(2 + W - 1)}, right of your data in A:B\\.`)],
     expect: (g) => {
       expect(column(g, 2, MATCHED, 2, 3)).toEqual([0, 1].map(() => ex.singlePropertyPostcode.property.uprn));
       expect(column(g, 2, MESSAGE, 4, 5).every((m) => m !== "")).toBe(true);
@@ -517,6 +522,12 @@ const scenarios: Scenario[] = [
       { select: "A1:B1" },
       { change: [{ type: { at: colLetters(2 + MESSAGE) + "1", values: [["My remarks"]] } }], select: "A1:B1" },
     ],
+    said: [
+      /Results go in columns C:\w+, right of your data in A:B\./,
+      new RegExp(
+        `The results columns from an earlier check \\(C:${colLetters(2 + W - 1)}\\) were changed \\(a column inserted or a header renamed\\), so they are left as they are and fresh results go in a new block\\.\nResults go in columns ${colLetters(3 + W)}:${colLetters(2 + 2 * W)}, after the last column in use \\(${colLetters(1 + W)}\\)`,
+      ),
+    ],
     expect: (g) => {
       expect(g[0]).toContain("My remarks");
     },
@@ -531,6 +542,7 @@ const scenarios: Scenario[] = [
         select: "A1:B1",
       },
     ],
+    said: [/^/, new RegExp(`Results are updated in place in columns C:${colLetters(2 + W - 1)}\\.`)],
     expect: (g) => {
       expect(g.slice(0, 4).map((r) => r[2 + W])).toEqual(["Done", "yes", "", "no"]);
       expect(column(g, 2, MATCHED, 2, 4)).toEqual(u.slice(0, 3));
@@ -549,6 +561,11 @@ const scenarios: Scenario[] = [
     name: "side by side with no gap column, the left table's header selected: only the left table is checked",
     grid: noGap,
     steps: [{ select: "A1:B1" }],
+    said: [
+      new RegExp(
+        `Results go in columns F:${colLetters(5 + W - 1)}, after the last column in use \\(D\\), so none of your columns is overwritten\\.`,
+      ),
+    ],
     expect: (g) => {
       expect(column(g, 5, MATCHED, 2, 4)).toEqual(u.slice(0, 3));
       expect(g[0].filter((v) => v === outputHeaders()[0])).toHaveLength(1);
@@ -561,6 +578,14 @@ const scenarios: Scenario[] = [
     expect: (g) => {
       expect(column(g, 1, MATCHED, 2, 4)).toEqual([u[0], "", u[1]]);
       expect(column(g, 1, MESSAGE, 3, 3)[0]).not.toBe("");
+    },
+  },
+  {
+    name: "a filter hides two rows, then the header row is selected: the hidden rows are neither sent nor written",
+    grid: () => [["UPRN", "Notes"], ...u.slice(0, 5).map((x, i) => [x, `n${i}`])],
+    steps: [{ change: [{ filterOut: [3, 5] }], select: "A1:B1" }],
+    expect: (g) => {
+      expect(column(g, 2, MATCHED, 2, 6)).toEqual([u[0], "", u[2], "", u[4]]);
     },
   },
 ];
