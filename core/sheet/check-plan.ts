@@ -206,3 +206,24 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
     ? { ...base, at, kind: "after-changed", changedAt: first + changed }
     : { ...base, at, kind: "after" };
 }
+
+/**
+ * What both add-ins say as a check begins about the rows that are not sent as they stand: rows with input errors (each
+ * row's Message says what to fix), rows sharing a property with an earlier row (checked once), rows hidden by a filter
+ * (neither sent nor written). One sentence each, only for counts above zero.
+ */
+export function rowsAsideNotes(c: { invalid: number; duplicates: number; hidden: number }): string[] {
+  const n = (k: number, one: string) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : `${one}s`}`;
+  const notes: string[] = [];
+  if (c.invalid)
+    notes.push(`${n(c.invalid, "row")} with input errors; see ${c.invalid === 1 ? "its" : "their"} Message.`);
+  if (c.duplicates)
+    notes.push(
+      `${n(c.duplicates, "duplicate row")} ${c.duplicates === 1 ? "shares" : "share"} a check with an earlier row.`,
+    );
+  if (c.hidden)
+    notes.push(
+      `${n(c.hidden, "row")} hidden by a filter ${c.hidden === 1 ? "was" : "were"} skipped: not sent and not written.`,
+    );
+  return notes;
+}

@@ -10,6 +10,7 @@ import {
   planScreening,
   planTable,
   resultsPlaceNote,
+  rowsAsideNotes,
   type ColumnMapping,
   type InputRow,
   type PlanName,
@@ -17,6 +18,7 @@ import {
 import {
   SHEET_COLUMNS,
   columnLetter,
+  hiddenRowOffsets,
   lastUsedColumn,
   readBlock,
   readSelection,
@@ -50,6 +52,8 @@ export interface PreparedCheck {
   placement: string;
   /** Blank rows at the end of the selection, left out (not a row error each). */
   blankRowsSkipped: number;
+  /** Offsets of the rows hidden by a filter when the check was prepared (runCheck reads them again as it starts). */
+  hidden?: number[];
 }
 
 /**
@@ -162,10 +166,20 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     });
     const origin = { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: at };
     const previous = await readBlock(context, rowsOf(at));
-    const problems = plan.rows
+    // Rows hidden by a filter inside the table: neither sent nor written (Range.rowHidden), and said so before the check.
+    const hiddenSet = new Set(await hiddenRowOffsets(context, table));
+    const hidden = plan.rows.filter((r) => hiddenSet.has(r.index)).map((r) => r.index);
+    const shown = plan.rows.filter((r) => !hiddenSet.has(r.index));
+    const problems = shown
       .filter((r) => r.error)
       .map((r) => ({ row: table.rowIndex + r.index + 1, message: r.error!.message }));
-    const screening = planScreening(plan.rows, { plan: opts.plan });
+    const screening = planScreening(shown, { plan: opts.plan });
+    const valid = shown.filter((r) => r.key && !r.error).length;
+    const aside = rowsAsideNotes({
+      invalid: problems.length,
+      duplicates: valid - screening.properties.length,
+      hidden: hidden.length,
+    });
     return {
       ok: true,
       check: {
@@ -178,7 +192,8 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
         inPlace: inTable ? !inTable.added : plan.kind === "in-place",
         previous,
         distinct: screening.properties.length,
-        placement: [oneCell, scope, placement].filter(Boolean).join("\n"),
+        placement: [oneCell, scope, placement, ...aside].filter(Boolean).join("\n"),
+        hidden,
         blankRowsSkipped: plan.blankRowsSkipped,
       },
     };
