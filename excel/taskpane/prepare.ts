@@ -10,6 +10,7 @@ import {
   planScreening,
   planTable,
   resultsPlaceNote,
+  rowsAfterBlank,
   rowsAsideNotes,
   type ColumnMapping,
   type InputRow,
@@ -157,12 +158,17 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     });
     // What the user is told when the rows checked are not simply the rows selected: core's words, as in Sheets.
     const rowNo = (i: number) => table.rowIndex + i + 1;
+    const lastRow = rowNo(plan.rows[plan.rows.length - 1].index);
+    // Rows of data below the blank row that ends the whole table are not checked, and the user is told (core's rule).
+    const leftBelow =
+      plan.whole && !sel.table ? await rowsBelow(context, table.sheet, lastRow, plan.first, plan.count) : undefined;
     const scope = checkedRowsNote({
       firstRow: rowNo(plan.rows[0].index),
-      lastRow: rowNo(plan.rows[plan.rows.length - 1].index),
+      lastRow,
       whole: plan.whole,
       anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
       blankBelow: plan.blankRowsSkipped,
+      leftBelow,
     });
     const origin = { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: at };
     const previous = await readBlock(context, rowsOf(at));
@@ -198,4 +204,27 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       },
     };
   });
+}
+
+/**
+ * The rows below a table's last row (1-based), over its columns, up to the sheet's last row in use (at most 5,000: a
+ * note counts them, nothing more), as core's rowsAfterBlank reads them.
+ */
+async function rowsBelow(
+  context: Excel.RequestContext,
+  sheet: string,
+  lastRow: number,
+  columnIndex: number,
+  columnCount: number,
+) {
+  const used = context.workbook.worksheets.getItem(sheet).getUsedRangeOrNullObject(true);
+  used.load(["rowIndex", "rowCount"]);
+  await context.sync();
+  if (used.isNullObject) return undefined;
+  const rowCount = Math.min(used.rowIndex + used.rowCount - lastRow, 5_000);
+  if (rowCount <= 0) return undefined;
+  return rowsAfterBlank(
+    await readBlock(context, { sheet, rowIndex: lastRow, columnIndex, rowCount, columnCount }),
+    lastRow,
+  );
 }

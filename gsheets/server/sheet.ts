@@ -14,6 +14,7 @@ import {
   looksLikeHeaderRow,
   placeBlock,
   resultsPlaceNote,
+  rowsAfterBlank,
   rowsOfWholeTable,
   outputHeaders,
   safeCellText,
@@ -329,6 +330,26 @@ export function wholeTableEnd(table: Table, firstRow: number, lastRow: number): 
     .getRange(firstRow, table.firstCol, lastRow - firstRow + 1, Math.max(1, table.tableEnd - table.firstCol + 1))
     .getValues();
   return firstRow + rowsOfWholeTable(grid) - 1;
+}
+
+/** Rows the table's blank row leaves out: at most this many below it are read (a note counts them, nothing more). */
+const BELOW_READ_MAX = 5_000;
+
+/**
+ * Rows of data below the blank rows that end the whole table (core's rowsAfterBlank over the table's columns), to say
+ * they were not checked. `tableLastRow` is the table's last row, `lastRow` the sheet's last row with data.
+ */
+export function rowsBelowTable(table: Table, tableLastRow: number, lastRow: number) {
+  if (lastRow <= tableLastRow) return undefined;
+  const grid = table.sheet
+    .getRange(
+      tableLastRow + 1,
+      table.firstCol,
+      Math.min(lastRow - tableLastRow, BELOW_READ_MAX),
+      Math.max(1, table.tableEnd - table.firstCol + 1),
+    )
+    .getValues();
+  return rowsAfterBlank(grid, tableLastRow);
 }
 
 /** Grow the sheet when our block would pass its last column (Sheets cannot address cells beyond it). */

@@ -591,6 +591,18 @@ const scenarios: Scenario[] = [
       expect(column(g, 2, MATCHED, 2, 6)).toEqual([u[0], "", u[2], "", u[4]]);
     },
   },
+  {
+    name: "a blank row in the middle of a table, its header row selected: the rows above it are checked, and both add-ins name the rows below it as not checked",
+    grid: () => [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [], [u[2], "c"], [u[3], "d"]],
+    steps: [{ select: "A1:B1" }],
+    said: [
+      /You selected the header row, so the whole table is checked: rows 2–3\. Rows 5–6, below the blank row 4, are not checked: select them to check them too\./,
+    ],
+    expect: (g) => {
+      expect(column(g, 2, MATCHED, 2, 3)).toEqual([u[0], u[1]]);
+      expect(g.slice(3, 6).every((r) => r.slice(2).every((v) => v === ""))).toBe(true);
+    },
+  },
 ];
 
 const run = chromiumAvailable("parity suite over the built pane") ? describe : describe.skip;
