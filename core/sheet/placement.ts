@@ -158,6 +158,23 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
 }
 
 /**
+ * A block of ours without a header row that the user edited (a status cell retyped, a column inserted): the first
+ * column from `from` where some non-blank rows still look like ours (looksLikeOurRow) though findBlockByShape no longer
+ * takes the block as ours. It is left as it is, and a new block goes after its whole width.
+ */
+export function findEditedBlockByShape(rows: readonly (readonly unknown[])[], from: number): number | undefined {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  for (let s = Math.max(0, from); s + CHECKED_AT < width; s++) {
+    if (rows.some((r) => looksLikeOurRow(r, s))) return s;
+  }
+  return undefined;
+}
+
+/** What both add-ins say when a header-less block of ours was edited and a new block is written after it. */
+export const EDITED_BLOCK_NOTE =
+  "The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.";
+
+/**
  * One row of our block without a header, by what it holds: a Checking… mark, or our status words and a Checked at
  * time; and its first column a score or blank (a user's column inserted at the block's start is not ours).
  */

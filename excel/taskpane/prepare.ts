@@ -3,6 +3,7 @@
  * input columns and our results block, and validate every row with core. Nothing is sent; check-run.ts runs it.
  */
 import {
+  EDITED_BLOCK_NOTE,
   OUTPUT_COLUMNS,
   columnsNamed,
   oneCellNote,
@@ -149,7 +150,12 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     // Where the results go: core's words, as in Sheets.
     const placement = inTable
       ? inTable.placement
-      : resultsPlaceNote({ kind: plan.kind, at, dataFirst: plan.first, changedAt: plan.changedAt });
+      : [
+          plan.editedAt !== undefined ? EDITED_BLOCK_NOTE : "",
+          resultsPlaceNote({ kind: plan.kind, at, dataFirst: plan.first, changedAt: plan.changedAt }),
+        ]
+          .filter(Boolean)
+          .join("\n");
     const oneCell = oneCellNote({
       rows: sel.oneCell ? 1 : 0,
       columns: 1,

@@ -4,6 +4,7 @@
  */
 import type { DisplayStatus } from "../../core/checks";
 import {
+  EDITED_BLOCK_NOTE,
   OUTPUT_COLUMNS,
   STATUS_COLOURS,
   detectColumns,
@@ -269,10 +270,7 @@ export function locateTable(
   } else if (selection) {
     const memo = rememberedBlock(sheet);
     // A remembered block the user changed is left as it is; fresh results go after it (as in Excel).
-    if (memo && "problem" in memo)
-      notes.push(
-        "The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.",
-      );
+    if (memo && "problem" in memo) notes.push(EDITED_BLOCK_NOTE);
     else if (memo) found = { start: memo.col - 1 };
     if (!found) lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }

@@ -12,7 +12,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
-import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
+import { EDITED_BLOCK_NOTE, OUTPUT_COLUMNS, outputHeaders } from "../../core";
 import { ensureExcelBuild } from "../excel/helpers/build";
 import { serveStatic } from "../excel/helpers/static-server";
 import { chromiumAvailable, launch } from "../helpers/chromium";
@@ -28,6 +28,7 @@ const STANDIN = fs.readFileSync(path.join(__dirname, "../excel/standin/excel-sta
 const W = OUTPUT_COLUMNS.length;
 const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const EPC_STATUS = OUTPUT_COLUMNS.findIndex((c) => c.key === "epc_status");
 const ROWS = 14;
 const COLS = 2 * W + 12;
 /** The pane's clock starts at the real time, as the Sheets harness's does: "days left" columns count from the same day. */
@@ -82,6 +83,9 @@ interface Step {
   /** Done before the selection is made, in order. */
   change?: Change[];
   select: string;
+  /** Columns chosen by hand (letters), for a table whose headers name none; with hasHeader false, it has no header row. */
+  mapping?: { uprn?: string; postcode?: string };
+  hasHeader?: boolean;
 }
 
 /** 1-based row and column of an A1 cell address. */
@@ -173,15 +177,26 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
         w.__observer = new MutationObserver(() => w.__statuses.push(el.textContent ?? ""));
         w.__observer.observe(el, { childList: true, characterData: true, subtree: true });
       });
+      const settled = () =>
+        page.waitForFunction(
+          () =>
+            !(document.getElementById("check") as HTMLButtonElement).disabled &&
+            document.getElementById("cancel")!.hidden &&
+            (window as any).__statuses.some((t: string) => t && t !== "Reading the selection…"),
+          undefined,
+          { timeout: 20_000 },
+        );
       await page.click("#check");
-      await page.waitForFunction(
-        () =>
-          !(document.getElementById("check") as HTMLButtonElement).disabled &&
-          document.getElementById("cancel")!.hidden &&
-          (window as any).__statuses.some((t: string) => t && t !== "Reading the selection…"),
-        undefined,
-        { timeout: 20_000 },
-      );
+      await settled();
+      if (step.mapping) {
+        // Columns chosen by hand, as the user does in the chooser the pane shows: options count from the table's column A.
+        for (const [k, letter] of Object.entries(step.mapping))
+          await page.selectOption(`#map-${k}`, String(a1(`${letter}1`).col - 1));
+        await page.setChecked("#map-header", step.hasHeader !== false);
+        await page.evaluate(() => ((window as any).__statuses = []));
+        await page.click("#map-apply");
+        await settled();
+      }
       const lines = (await page.evaluate(() => (window as any).__statuses)) as string[];
       const first = lines.find((t) => t && t !== "Reading the selection…") ?? "";
       if (first.startsWith("Checking ") || first.startsWith("None of the ")) said.push(first);
@@ -221,7 +236,7 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       else env.sheet.seed(a1(c.type.at).row, a1(c.type.at).col, c.type.values);
     }
     env.sheet.select(step.select);
-    const r = env.run("startBulkCheck", {});
+    const r = env.run("startBulkCheck", step.mapping ? { mapping: step.mapping } : {});
     if (!r.ok) {
       refused.push(r.message);
       continue;
@@ -601,6 +616,37 @@ const scenarios: Scenario[] = [
     expect: (g) => {
       expect(column(g, 2, MATCHED, 2, 3)).toEqual([u[0], u[1]]);
       expect(g.slice(3, 6).every((r) => r.slice(2).every((v) => v === ""))).toBe(true);
+    },
+  },
+  {
+    name: "no header row, the UPRN column chosen by hand: checked, checked again in place, then a status cell retyped and checked again: the edited block is left as it is, the new one stands one blank column after it",
+    grid: () => [
+      [u[0], "a"],
+      [u[1], "b"],
+      [u[2], "c"],
+    ],
+    steps: [
+      { select: "A1:A3", mapping: { uprn: "A" }, hasHeader: false },
+      { select: "A1:A3", mapping: { uprn: "A" }, hasHeader: false },
+      {
+        change: [{ type: { at: `${colLetters(2 + EPC_STATUS)}2`, values: [["ask agent"]] } }],
+        select: "A1:A3",
+        mapping: { uprn: "A" },
+        hasHeader: false,
+      },
+    ],
+    said: [
+      /^/,
+      new RegExp(`Results are updated in place in columns C:${colLetters(2 + W - 1)}\\.`),
+      new RegExp(
+        `${EDITED_BLOCK_NOTE.replace(/[()]/g, "\\$&")}\nResults go in columns ${colLetters(3 + W)}:${colLetters(2 + 2 * W)}, after the last column in use \\(${colLetters(1 + W)}\\)`,
+      ),
+    ],
+    expect: (g) => {
+      expect(column(g, 2, MATCHED, 1, 3)).toEqual(u.slice(0, 3));
+      expect(g[1][2 + EPC_STATUS]).toBe("ask agent");
+      expect(g.slice(0, 3).every((r) => r[2 + W] === "")).toBe(true);
+      expect(column(g, 3 + W, MATCHED, 1, 3)).toEqual(u.slice(0, 3));
     },
   },
 ];
