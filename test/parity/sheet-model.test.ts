@@ -73,7 +73,8 @@ const normalise = (grid: unknown[][]) => grid.map((r) => r.map(cell));
 
 /** What the user does to the sheet before a check: sorts whole rows, inserts a row, or types into cells. */
 type Change =
-  | { sort: { first: number; order: number[] } }
+  /** Row first + i gets what row first + order[i] held; only the first `columns` columns when given (a sort of part of the sheet). */
+  | { sort: { first: number; order: number[]; columns?: number } }
   | { insertRowBefore: number }
   /** A filter hides these rows (1-based). */
   | { filterOut: number[] }
@@ -160,7 +161,14 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
     const said: string[] = [];
     for (const [i, step] of steps.entries()) {
       for (const c of step.change ?? []) {
-        if ("sort" in c) await api("reorderRows", "Sheet1", c.sort.first - 1, c.sort.order);
+        if ("sort" in c)
+          await api(
+            "reorderRows",
+            "Sheet1",
+            c.sort.first - 1,
+            c.sort.order,
+            ...(c.sort.columns ? [0, c.sort.columns] : []),
+          );
         else if ("insertRowBefore" in c) await api("insertRows", "Sheet1", c.insertRowBefore - 1, 1);
         else if ("filterOut" in c) for (const r of c.filterOut) await api("hideRows", "Sheet1", r - 1, 1, true);
         else await api("type", "Sheet1", c.type.at, c.type.values);
@@ -225,7 +233,7 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
     for (const c of step.change ?? []) {
       if ("sort" in c) {
         const { first, order } = c.sort;
-        const rows = env.sheet.peek(first, 1, order.length, env.sheet.maxCols);
+        const rows = env.sheet.peek(first, 1, order.length, c.sort.columns ?? env.sheet.maxCols);
         env.sheet.seed(
           first,
           1,
@@ -647,6 +655,19 @@ const scenarios: Scenario[] = [
       expect(g[1][2 + EPC_STATUS]).toBe("ask agent");
       expect(g.slice(0, 3).every((r) => r[2 + W] === "")).toBe(true);
       expect(column(g, 3 + W, MATCHED, 1, 3)).toEqual(u.slice(0, 3));
+    },
+  },
+  {
+    name: "checked, then only the user's columns sorted (the results left where they were), then checked again: every row's results are its own again",
+    grid: () => [["UPRN", "Notes"], ...u.slice(0, 4).map((x, i) => [x, `n${i}`])],
+    steps: [
+      { select: "A1:B1" },
+      { change: [{ sort: { first: 2, order: [3, 1, 0, 2], columns: 2 } }], select: "A1:B1" },
+    ],
+    expect: (g) => {
+      expect(g.slice(1, 5).map((r) => [r[0], r[1], r[2 + MATCHED]])).toEqual(
+        [3, 1, 0, 2].map((k) => [u[k], `n${k}`, u[k]]),
+      );
     },
   },
 ];
