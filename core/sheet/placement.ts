@@ -170,6 +170,10 @@ export function findEditedBlockByShape(rows: readonly (readonly unknown[])[], fr
   return undefined;
 }
 
+/** What both add-ins say when they write results beside a table without a header row. */
+export const NO_HEADER_NOTE =
+  "No header row: the results columns have no headers either, so the rows stay aligned; a re-run finds them and updates them in place.";
+
 /** What both add-ins say when a header-less block of ours was edited and a new block is written after it. */
 export const EDITED_BLOCK_NOTE =
   "The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.";

@@ -4,6 +4,7 @@
  */
 import {
   EDITED_BLOCK_NOTE,
+  NO_HEADER_NOTE,
   OUTPUT_COLUMNS,
   columnsNamed,
   oneCellNote,
@@ -204,7 +205,9 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
         inPlace: inTable ? !inTable.added : plan.kind === "in-place",
         previous,
         distinct: screening.properties.length,
-        placement: [oneCell, scope, placement, ...aside].filter(Boolean).join("\n"),
+        placement: [oneCell, scope, placement, plan.headerRow === null && !inTable ? NO_HEADER_NOTE : "", ...aside]
+          .filter(Boolean)
+          .join("\n"),
         hidden,
         blankRowsSkipped: plan.blankRowsSkipped,
       },

@@ -4,6 +4,7 @@
  * submits sent. sheetrun.ts steps it from there.
  */
 import {
+  NO_HEADER_NOTE,
   acceptReply,
   beginRunSession,
   checkingRow,
@@ -140,9 +141,7 @@ export function beginRun(
     ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
     if (!table.headerRow) {
       rememberBlock(sheet, table.blockCol);
-      run.notes.push(
-        "No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.",
-      );
+      run.notes.push(NO_HEADER_NOTE);
     }
     const marks = new Map<number, (prev: unknown[]) => Cell[]>();
     rows.forEach((row) => {

@@ -644,7 +644,7 @@ const scenarios: Scenario[] = [
       },
     ],
     said: [
-      /^/,
+      /No header row: the results columns have no headers either, so the rows stay aligned; a re-run finds them and updates them in place\./,
       new RegExp(`Results are updated in place in columns C:${colLetters(2 + W - 1)}\\.`),
       new RegExp(
         `${EDITED_BLOCK_NOTE.replace(/[()]/g, "\\$&")}\nResults go in columns ${colLetters(3 + W)}:${colLetters(2 + 2 * W)}, after the last column in use \\(${colLetters(1 + W)}\\)`,
