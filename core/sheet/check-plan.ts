@@ -6,7 +6,13 @@
  */
 import { OUTPUT_COLUMNS } from "../layout";
 import { detectColumns, readPropertyRows, type ColumnMapping, type InputRow } from "../rows";
-import { findBlockByShape, findHeaderBlockOfTable, newBlockColumn, ourColumns } from "./placement";
+import {
+  findBlockByShape,
+  findEditedBlockByShape,
+  findHeaderBlockOfTable,
+  newBlockColumn,
+  ourColumns,
+} from "./placement";
 import {
   detectColumnsInSelection,
   findHeaderRow,
@@ -62,6 +68,8 @@ export interface TablePlan {
   at: number;
   kind: BlockKind;
   changedAt?: number;
+  /** Without a header row: a block of ours the user edited (sheet column), left alone; the new block goes after it. */
+  editedAt?: number;
 }
 
 export type TableRefusal = {
@@ -131,7 +139,8 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   const mapped = Object.values(s.mapping ?? {}).filter((v): v is number => typeof v === "number");
   const shapeRows =
     s.hasHeader === true || inHeader.exact !== undefined || inHeader.changed !== undefined ? right.slice(1) : right;
-  const shape = findBlockByShape(shapeRows, Math.max(1, ...mapped.map((m) => m + 1)));
+  const shapeFrom = Math.max(1, ...mapped.map((m) => m + 1));
+  const shape = findBlockByShape(shapeRows, shapeFrom);
   const ours = ourColumns(inHeader, shape, s.hasHeader === false ? undefined : right[0], mapped);
   // Our own columns are hidden from header detection only: "Matched UPRN" is never taken for the user's UPRN.
   const input = values.map((r, i) => (i === 0 ? r.map((v, c) => (ours.has(c) ? "" : v)) : r));
@@ -195,7 +204,12 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   const changed = inHeader.changed ?? shape;
   const free = changed === undefined && wide.every((r) => r.slice(beside, beside + WIDTH).every(isBlankCell));
   if (free) return { ...base, at: beside, kind: "beside" };
-  const at = newBlockColumn({ tableEnd: beside - 1, lastUsed: s.lastUsed, freeBeside: false });
+  // Without a header row, a block of ours the user edited: its whole width counts as used (its Message column may be
+  // blank), so the new block stands one blank column after it, as in Sheets, which remembers where it was.
+  const edited =
+    read.headerRow === null && shape === undefined ? findEditedBlockByShape(shapeRows, shapeFrom) : undefined;
+  const lastUsed = edited === undefined ? s.lastUsed : Math.max(s.lastUsed, first + edited + WIDTH - 1);
+  const at = newBlockColumn({ tableEnd: beside - 1, lastUsed, freeBeside: false });
   if (at + WIDTH > s.sheetColumns)
     return {
       ok: false,
@@ -204,5 +218,26 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
     };
   return changed !== undefined
     ? { ...base, at, kind: "after-changed", changedAt: first + changed }
-    : { ...base, at, kind: "after" };
+    : { ...base, at, kind: "after", ...(edited !== undefined ? { editedAt: first + edited } : {}) };
+}
+
+/**
+ * What both add-ins say as a check begins about the rows that are not sent as they stand: rows with input errors (each
+ * row's Message says what to fix), rows sharing a property with an earlier row (checked once), rows hidden by a filter
+ * (neither sent nor written). One sentence each, only for counts above zero.
+ */
+export function rowsAsideNotes(c: { invalid: number; duplicates: number; hidden: number }): string[] {
+  const n = (k: number, one: string) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : `${one}s`}`;
+  const notes: string[] = [];
+  if (c.invalid)
+    notes.push(`${n(c.invalid, "row")} with input errors; see ${c.invalid === 1 ? "its" : "their"} Message.`);
+  if (c.duplicates)
+    notes.push(
+      `${n(c.duplicates, "duplicate row")} ${c.duplicates === 1 ? "shares" : "share"} a check with an earlier row.`,
+    );
+  if (c.hidden)
+    notes.push(
+      `${n(c.hidden, "row")} hidden by a filter ${c.hidden === 1 ? "was" : "were"} skipped: not sent and not written.`,
+    );
+  return notes;
 }

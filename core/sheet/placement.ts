@@ -6,6 +6,7 @@
 import { LEGACY_HEADER_COUNTS, STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "../layout";
 import { detectColumns } from "../rows";
 import { keyOfCell } from "./table";
+import { columnLetters } from "../compliance-summary";
 import { isCheckingMessage } from "../run";
 
 const WIDTH = OUTPUT_COLUMNS.length;
@@ -157,6 +158,27 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
 }
 
 /**
+ * A block of ours without a header row that the user edited (a status cell retyped, a column inserted): the first
+ * column from `from` where some non-blank rows still look like ours (looksLikeOurRow) though findBlockByShape no longer
+ * takes the block as ours. It is left as it is, and a new block goes after its whole width.
+ */
+export function findEditedBlockByShape(rows: readonly (readonly unknown[])[], from: number): number | undefined {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  for (let s = Math.max(0, from); s + CHECKED_AT < width; s++) {
+    if (rows.some((r) => looksLikeOurRow(r, s))) return s;
+  }
+  return undefined;
+}
+
+/** What both add-ins say when they write results beside a table without a header row. */
+export const NO_HEADER_NOTE =
+  "No header row: the results columns have no headers either, so the rows stay aligned; a re-run finds them and updates them in place.";
+
+/** What both add-ins say when a header-less block of ours was edited and a new block is written after it. */
+export const EDITED_BLOCK_NOTE =
+  "The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.";
+
+/**
  * One row of our block without a header, by what it holds: a Checking… mark, or our status words and a Checked at
  * time; and its first column a score or blank (a user's column inserted at the block's start is not ours).
  */
@@ -200,6 +222,27 @@ export function blockColumnByRows(
  */
 export function newBlockColumn(o: { tableEnd: number; lastUsed: number; freeBeside: boolean }): number {
   return o.freeBeside ? o.tableEnd + 1 : Math.max(o.lastUsed, o.tableEnd) + 2;
+}
+
+/** Where a check's results go, as both add-ins say it: a plan's kind and columns (0-based), lettered as the user sees them. */
+export function resultsPlaceNote(p: {
+  kind: "in-place" | "beside" | "after" | "after-changed";
+  /** The block's first column. */
+  at: number;
+  /** The data's first column. */
+  dataFirst: number;
+  /** The first column of a block of ours the user changed (after-changed). */
+  changedAt?: number;
+}): string {
+  const span = (from: number) => `${columnLetters(from)}:${columnLetters(from + WIDTH - 1)}`;
+  if (p.kind === "in-place") return `Results are updated in place in columns ${span(p.at)}.`;
+  if (p.kind === "beside")
+    return `Results go in columns ${span(p.at)}, right of your data in ${columnLetters(p.dataFirst)}:${columnLetters(p.at - 1)}.`;
+  // A new block stands one blank column after the last column in use (newBlockColumn).
+  const after = `Results go in columns ${span(p.at)}, after the last column in use (${columnLetters(p.at - 2)}), so none of your columns is overwritten.`;
+  return p.kind === "after-changed" && p.changedAt !== undefined
+    ? `The results columns from an earlier check (${span(p.changedAt)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.\n${after}`
+    : after;
 }
 
 /**

@@ -150,6 +150,8 @@ export interface CheckedRows {
   anotherHeaderRow?: number;
   /** Selected rows below lastRow that are empty, left out. */
   blankBelow?: number;
+  /** The whole table was checked, and below the blank rows that end it stand rows of data not checked (rowsAfterBlank). */
+  leftBelow?: { firstBlank: number; lastBlank: number; firstRow: number; lastRow: number };
 }
 
 /**
@@ -159,7 +161,7 @@ export interface CheckedRows {
 export function checkedRowsNote(c: CheckedRows): string {
   const rows = `rows ${c.firstRow}–${c.lastRow}`;
   if (c.whole)
-    return `You selected ${c.whole === "header" ? "the header row" : "rows above the table"}, so the whole table is checked: ${rows}.`;
+    return `You selected ${c.whole === "header" ? "the header row" : "rows above the table"}, so the whole table is checked: ${rows}.${c.leftBelow ? ` ${leftBelowNote(c.leftBelow)}` : ""}`;
   if (c.anotherHeaderRow)
     return `Checked ${rows}: the selection runs into another table (its header is row ${c.anotherHeaderRow}), which is left as it is.`;
   if (c.blankBelow)
@@ -213,4 +215,36 @@ export function sameAsNote(row: number): string {
 /** A row's own note (a postcode read another way) with the duplicate's note after it. */
 export function joinNotes(...notes: (string | undefined)[]): string | undefined {
   return notes.filter(Boolean).join(" ") || undefined;
+}
+
+/**
+ * Rows of data below the blank rows that end a table (the whole table runs to its first blank row, rowsOfWholeTable):
+ * `rows` are the rows after the table's last row (sheet row `lastRow`, 1-based), over the table's columns. Their first
+ * run of rows holding something, up to the next blank row, unless it begins with another table's header (a second
+ * table, which is left as it is), in sheet rows. Both add-ins say these rows were not checked (checkedRowsNote), rather
+ * than leave them out silently.
+ */
+export function rowsAfterBlank(
+  rows: readonly (readonly unknown[])[],
+  lastRow: number,
+): CheckedRows["leftBelow"] | undefined {
+  let first = 0;
+  while (first < rows.length && rows[first].every(isBlank)) first++;
+  if (first === 0 || first >= rows.length || isAnotherHeader(rows[first])) return undefined;
+  let last = first;
+  while (last + 1 < rows.length && !rows[last + 1].every(isBlank) && !isAnotherHeader(rows[last + 1])) last++;
+  return {
+    firstBlank: lastRow + 1,
+    lastBlank: lastRow + first,
+    firstRow: lastRow + 1 + first,
+    lastRow: lastRow + 1 + last,
+  };
+}
+
+function leftBelowNote(b: NonNullable<CheckedRows["leftBelow"]>): string {
+  const span = (a: number, z: number) => (a === z ? `${a}` : `${a}–${z}`);
+  const blank = `the blank ${b.firstBlank === b.lastBlank ? "row" : "rows"} ${span(b.firstBlank, b.lastBlank)}`;
+  return b.firstRow === b.lastRow
+    ? `Row ${b.firstRow}, below ${blank}, is not checked: select it to check it too.`
+    : `Rows ${span(b.firstRow, b.lastRow)}, below ${blank}, are not checked: select them to check them too.`;
 }

@@ -3,20 +3,25 @@
  * input columns and our results block, and validate every row with core. Nothing is sent; check-run.ts runs it.
  */
 import {
+  EDITED_BLOCK_NOTE,
+  NO_HEADER_NOTE,
   OUTPUT_COLUMNS,
   columnsNamed,
   oneCellNote,
   checkedRowsNote,
   planScreening,
   planTable,
+  resultsPlaceNote,
+  rowsAfterBlank,
+  rowsAsideNotes,
   type ColumnMapping,
   type InputRow,
   type PlanName,
 } from "../../core";
 import {
   SHEET_COLUMNS,
-  a1,
   columnLetter,
+  hiddenRowOffsets,
   lastUsedColumn,
   readBlock,
   readSelection,
@@ -50,6 +55,8 @@ export interface PreparedCheck {
   placement: string;
   /** Blank rows at the end of the selection, left out (not a row error each). */
   blankRowsSkipped: number;
+  /** Offsets of the rows hidden by a filter when the check was prepared (runCheck reads them again as it starts). */
+  hidden?: number[];
 }
 
 /**
@@ -141,15 +148,15 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       columnCount: WIDTH,
     });
     const at = inTable ? region.columnIndex + inTable.at : plan.at;
+    // Where the results go: core's words, as in Sheets.
     const placement = inTable
       ? inTable.placement
-      : plan.kind === "in-place"
-        ? `Results: updated in place in ${a1(rowsOf(at))}.`
-        : plan.kind === "beside"
-          ? `Results: ${a1(rowsOf(at))}, right of your data.`
-          : plan.kind === "after-changed"
-            ? `Results: new block at ${a1(rowsOf(at))}. The results block at ${a1(rowsOf(plan.changedAt!))} was changed (a column inserted or a header renamed), so it is left as it is.`
-            : `Results: new block at ${a1(rowsOf(at))}, after your last column, because the columns right of your data (${a1(rowsOf(plan.first + plan.count))}) are not empty. Nothing of yours is overwritten.`;
+      : [
+          plan.editedAt !== undefined ? EDITED_BLOCK_NOTE : "",
+          resultsPlaceNote({ kind: plan.kind, at, dataFirst: plan.first, changedAt: plan.changedAt }),
+        ]
+          .filter(Boolean)
+          .join("\n");
     const oneCell = oneCellNote({
       rows: sel.oneCell ? 1 : 0,
       columns: 1,
@@ -158,19 +165,34 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     });
     // What the user is told when the rows checked are not simply the rows selected: core's words, as in Sheets.
     const rowNo = (i: number) => table.rowIndex + i + 1;
+    const lastRow = rowNo(plan.rows[plan.rows.length - 1].index);
+    // Rows of data below the blank row that ends the whole table are not checked, and the user is told (core's rule).
+    const leftBelow =
+      plan.whole && !sel.table ? await rowsBelow(context, table.sheet, lastRow, plan.first, plan.count) : undefined;
     const scope = checkedRowsNote({
       firstRow: rowNo(plan.rows[0].index),
-      lastRow: rowNo(plan.rows[plan.rows.length - 1].index),
+      lastRow,
       whole: plan.whole,
       anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
       blankBelow: plan.blankRowsSkipped,
+      leftBelow,
     });
     const origin = { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: at };
     const previous = await readBlock(context, rowsOf(at));
-    const problems = plan.rows
+    // Rows hidden by a filter inside the table: neither sent nor written (Range.rowHidden), and said so before the check.
+    const hiddenSet = new Set(await hiddenRowOffsets(context, table));
+    const hidden = plan.rows.filter((r) => hiddenSet.has(r.index)).map((r) => r.index);
+    const shown = plan.rows.filter((r) => !hiddenSet.has(r.index));
+    const problems = shown
       .filter((r) => r.error)
       .map((r) => ({ row: table.rowIndex + r.index + 1, message: r.error!.message }));
-    const screening = planScreening(plan.rows, { plan: opts.plan });
+    const screening = planScreening(shown, { plan: opts.plan });
+    const valid = shown.filter((r) => r.key && !r.error).length;
+    const aside = rowsAsideNotes({
+      invalid: problems.length,
+      duplicates: valid - screening.properties.length,
+      hidden: hidden.length,
+    });
     return {
       ok: true,
       check: {
@@ -183,9 +205,35 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
         inPlace: inTable ? !inTable.added : plan.kind === "in-place",
         previous,
         distinct: screening.properties.length,
-        placement: [oneCell, scope, placement].filter(Boolean).join("\n"),
+        placement: [oneCell, scope, placement, plan.headerRow === null && !inTable ? NO_HEADER_NOTE : "", ...aside]
+          .filter(Boolean)
+          .join("\n"),
+        hidden,
         blankRowsSkipped: plan.blankRowsSkipped,
       },
     };
   });
+}
+
+/**
+ * The rows below a table's last row (1-based), over its columns, up to the sheet's last row in use (at most 5,000: a
+ * note counts them, nothing more), as core's rowsAfterBlank reads them.
+ */
+async function rowsBelow(
+  context: Excel.RequestContext,
+  sheet: string,
+  lastRow: number,
+  columnIndex: number,
+  columnCount: number,
+) {
+  const used = context.workbook.worksheets.getItem(sheet).getUsedRangeOrNullObject(true);
+  used.load(["rowIndex", "rowCount"]);
+  await context.sync();
+  if (used.isNullObject) return undefined;
+  const rowCount = Math.min(used.rowIndex + used.rowCount - lastRow, 5_000);
+  if (rowCount <= 0) return undefined;
+  return rowsAfterBlank(
+    await readBlock(context, { sheet, rowIndex: lastRow, columnIndex, rowCount, columnCount }),
+    lastRow,
+  );
 }

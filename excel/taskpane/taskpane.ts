@@ -210,7 +210,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
     $("mapping").hidden = manual ? $("mapping").hidden : true;
     const { check: p } = prep;
     showProblems(p.problems);
-    const valid = p.rows.length - p.problems.length;
+    const valid = p.rows.length - p.problems.length - (p.hidden?.length ?? 0);
     say(
       "status",
       valid

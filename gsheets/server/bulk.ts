@@ -23,7 +23,7 @@ import {
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
-import { a1, columnNumber, findSheet, locateTable, wholeTableEnd } from "./sheet";
+import { a1, columnNumber, findSheet, locateTable, rowsBelowTable, wholeTableEnd } from "./sheet";
 import {
   afterRun,
   errorText,
@@ -181,6 +181,8 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   const selectedEnd = endRow;
   // The whole table ends at its first blank row (core's rule; Excel's surrounding region ends there too).
   if (wholeTable) endRow = Math.min(endRow, wholeTableEnd(table, firstRow, lastRow));
+  // Rows of data below that blank row are not checked, and the user is told (core's rule, as in Excel).
+  const leftBelow = wholeTable ? rowsBelowTable(table, endRow, lastRow) : undefined;
   const read = readTableRows(sheet, table, firstRow, Math.min(endRow, lastRow));
   let values = read.values;
   endRow = read.endRow;
@@ -198,6 +200,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     lastRow: endRow,
     whole: wholeTable ? (selection!.getLastRow() === table.headerRow ? "header" : "above") : undefined,
     anotherHeaderRow: another || undefined,
+    leftBelow,
     blankBelow: selectedEnd > endRow ? selectedEnd - endRow : undefined,
   });
   if (scope && wholeTable) table.notes.unshift(scope);

@@ -4,6 +4,7 @@
  * submits sent. sheetrun.ts steps it from there.
  */
 import {
+  NO_HEADER_NOTE,
   acceptReply,
   beginRunSession,
   checkingRow,
@@ -11,6 +12,7 @@ import {
   dueRequests,
   outputRow,
   readPropertyRows,
+  rowsAsideNotes,
   runCounts,
   serviceError,
   newRunId,
@@ -139,9 +141,7 @@ export function beginRun(
     ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
     if (!table.headerRow) {
       rememberBlock(sheet, table.blockCol);
-      run.notes.push(
-        "No header row: the results columns have no headers; the add-on remembers where they are, so a re-run updates them in place.",
-      );
+      run.notes.push(NO_HEADER_NOTE);
     }
     const marks = new Map<number, (prev: unknown[]) => Cell[]>();
     rows.forEach((row) => {
@@ -194,16 +194,8 @@ export function beginRun(
     run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
   } else {
     say(run);
-    if (invalid)
-      run.notes.push(`${count(invalid, "row")} with input errors; see ${invalid === 1 ? "its" : "their"} Message.`);
-    if (run.duplicateRows)
-      run.notes.push(
-        `${count(run.duplicateRows, "duplicate row")} ${run.duplicateRows === 1 ? "shares" : "share"} a check with an earlier row.`,
-      );
-    if (hidden.size)
-      run.notes.push(
-        `${count(hidden.size, "row")} hidden by a filter ${hidden.size === 1 ? "was" : "were"} skipped: not sent and not written.`,
-      );
+    // Rows not sent as they stand: core's words, as in Excel.
+    run.notes.push(...rowsAsideNotes({ invalid, duplicates: run.duplicateRows, hidden: hidden.size }));
   }
   if (run.phase !== "running") afterRun(run);
   save(run);

@@ -4,6 +4,7 @@
  */
 import type { DisplayStatus } from "../../core/checks";
 import {
+  EDITED_BLOCK_NOTE,
   OUTPUT_COLUMNS,
   STATUS_COLOURS,
   detectColumns,
@@ -13,6 +14,8 @@ import {
   findHeaderRow,
   looksLikeHeaderRow,
   placeBlock,
+  resultsPlaceNote,
+  rowsAfterBlank,
   rowsOfWholeTable,
   outputHeaders,
   safeCellText,
@@ -267,10 +270,7 @@ export function locateTable(
   } else if (selection) {
     const memo = rememberedBlock(sheet);
     // A remembered block the user changed is left as it is; fresh results go after it (as in Excel).
-    if (memo && "problem" in memo)
-      notes.push(
-        "The results columns from the last check were changed since (a column inserted or edited inside them), so they are left as they are and fresh results go in a new block after them.",
-      );
+    if (memo && "problem" in memo) notes.push(EDITED_BLOCK_NOTE);
     else if (memo) found = { start: memo.col - 1 };
     if (!found) lastCol = Math.max(lastCol, retiredBlockEnd(sheet));
   }
@@ -287,25 +287,20 @@ export function locateTable(
     lastUsed: lastCol,
     beside: (end, width) => sheet.getRange(from, end + 1, Math.max(1, lastRow - from + 1), width).getValues(),
   });
-  if (changedAt !== null) {
-    notes.push(
-      `The results columns from an earlier check (${columnLetter(changedAt)}:${columnLetter(changedAt + BLOCK_WIDTH - 1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`,
-    );
-  }
   if (found && used.some((c) => c >= found!.start && c < found!.start + BLOCK_WIDTH)) {
     return {
       problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.`,
     };
   }
-  const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
-  if (found) notes.push(`Results are updated in place in columns ${span}.`);
-  else {
-    notes.push(
-      besideFree
-        ? `Results go in columns ${span}, right of your data in ${columnLetter(firstCol)}:${columnLetter(tableEnd)}.`
-        : `Results go in columns ${span}, after the last column in use (${columnLetter(lastCol)}), so none of your columns is overwritten.`,
-    );
-  }
+  // Where the results go: core's words, as in Excel (columns 0-based there).
+  notes.push(
+    resultsPlaceNote({
+      kind: found ? "in-place" : besideFree ? "beside" : changedAt !== null ? "after-changed" : "after",
+      at: blockCol - 1,
+      dataFirst: firstCol - 1,
+      changedAt: changedAt === null ? undefined : changedAt - 1,
+    }),
+  );
   return {
     sheet,
     headerRow,
@@ -333,6 +328,26 @@ export function wholeTableEnd(table: Table, firstRow: number, lastRow: number): 
     .getRange(firstRow, table.firstCol, lastRow - firstRow + 1, Math.max(1, table.tableEnd - table.firstCol + 1))
     .getValues();
   return firstRow + rowsOfWholeTable(grid) - 1;
+}
+
+/** Rows the table's blank row leaves out: at most this many below it are read (a note counts them, nothing more). */
+const BELOW_READ_MAX = 5_000;
+
+/**
+ * Rows of data below the blank rows that end the whole table (core's rowsAfterBlank over the table's columns), to say
+ * they were not checked. `tableLastRow` is the table's last row, `lastRow` the sheet's last row with data.
+ */
+export function rowsBelowTable(table: Table, tableLastRow: number, lastRow: number) {
+  if (lastRow <= tableLastRow) return undefined;
+  const grid = table.sheet
+    .getRange(
+      tableLastRow + 1,
+      table.firstCol,
+      Math.min(lastRow - tableLastRow, BELOW_READ_MAX),
+      Math.max(1, table.tableEnd - table.firstCol + 1),
+    )
+    .getValues();
+  return rowsAfterBlank(grid, tableLastRow);
 }
 
 /** Grow the sheet when our block would pass its last column (Sheets cannot address cells beyond it). */

@@ -3,7 +3,7 @@
  * checkedRowsNote): the header row means the whole table, a selection into a second table keeps to the first, and
  * blank rows at the end are left out.
  */
-import { checkedRowsNote, planTable, type TablePlan } from "../../core";
+import { checkedRowsNote, planTable, rowsAfterBlank, rowsAsideNotes, type TablePlan } from "../../core";
 
 const U = ["100023336956", "100023336957", "100023336958", "100023336959"];
 const stacked = [["UPRN", "Notes"], [U[0], "a"], [U[1], "b"], [], ["UPRN", "Notes"], [U[2], "c"], [U[3], "d"]];
@@ -68,4 +68,38 @@ test("blank rows at the end of a selection are left out, and one is said in the 
 
 test("the rows selected, all of them checked: nothing to say", () => {
   expect(plan(stacked, 1, 2)).toEqual({ rows: [2, 3], note: "" });
+});
+
+test("rows not sent as they stand are counted in one sentence each, in both add-ins' words, and nothing is said of none", () => {
+  expect(rowsAsideNotes({ invalid: 3, duplicates: 1, hidden: 2 })).toEqual([
+    "3 rows with input errors; see their Message.",
+    "1 duplicate row shares a check with an earlier row.",
+    "2 rows hidden by a filter were skipped: not sent and not written.",
+  ]);
+  expect(rowsAsideNotes({ invalid: 1, duplicates: 1200, hidden: 1 })).toEqual([
+    "1 row with input errors; see its Message.",
+    "1,200 duplicate rows share a check with an earlier row.",
+    "1 row hidden by a filter was skipped: not sent and not written.",
+  ]);
+  expect(rowsAsideNotes({ invalid: 0, duplicates: 0, hidden: 0 })).toEqual([]);
+});
+
+test("rows of data below the blank row that ends the whole table are named as not checked; a second table below is not", () => {
+  // The table's last row is sheet row 3; then one blank row, two rows of data, a blank row and more.
+  const below = [[], [U[2], "c"], ["", "d"], [], [U[3], ""]];
+  const left = rowsAfterBlank(below, 3);
+  expect(left).toEqual({ firstBlank: 4, lastBlank: 4, firstRow: 5, lastRow: 6 });
+  expect(checkedRowsNote({ firstRow: 2, lastRow: 3, whole: "header", leftBelow: left })).toBe(
+    "You selected the header row, so the whole table is checked: rows 2–3. Rows 5–6, below the blank row 4, are not checked: select them to check them too.",
+  );
+  expect(
+    checkedRowsNote({ firstRow: 2, lastRow: 3, whole: "header", leftBelow: rowsAfterBlank([[], [], [U[2]]], 3) }),
+  ).toBe(
+    "You selected the header row, so the whole table is checked: rows 2–3. Row 6, below the blank rows 4–5, is not checked: select it to check it too.",
+  );
+  // Stacked tables: what stands below the blank rows is another table's header, left as it is.
+  expect(rowsAfterBlank(stacked.slice(3), 3)).toBeUndefined();
+  // Nothing below, or no blank row (the table ran to the end of what was read).
+  expect(rowsAfterBlank([[], []], 3)).toBeUndefined();
+  expect(rowsAfterBlank([[U[2]]], 3)).toBeUndefined();
 });

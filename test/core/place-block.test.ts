@@ -3,8 +3,9 @@
  * read of the cells right of the table): beside the table when those columns are free, after the last column in use
  * when they are not, in place when our block is found, and never over a block of ours the user changed.
  */
-import { OUTPUT_COLUMNS } from "../../core";
-import { placeBlock } from "../../core/sheet/placement";
+import { OUTPUT_COLUMNS, planTable, type TablePlan } from "../../core";
+import { placeBlock, resultsPlaceNote } from "../../core/sheet/placement";
+import { columnLetters } from "../../core/compliance-summary";
 
 const W = OUTPUT_COLUMNS.length;
 const blank = () => [[""], [""]];
@@ -51,4 +52,56 @@ test("tables side by side with no gap: the chosen table ends at its own last col
   expect(
     placeBlock({ edge: ["UPRN", "Postcode", "UPRN", "Postcode"], inputEnd: 1, limit: 2, lastUsed: 4, beside: blank }),
   ).toMatchObject({ tableEnd: 2 });
+});
+
+test("where the results go is said in one set of words for both add-ins, in the columns the user sees", () => {
+  const end = (at: number) => columnLetters(at + W - 1);
+  expect(resultsPlaceNote({ kind: "beside", at: 2, dataFirst: 0 })).toBe(
+    `Results go in columns C:${end(2)}, right of your data in A:B.`,
+  );
+  expect(resultsPlaceNote({ kind: "in-place", at: 2, dataFirst: 0 })).toBe(
+    `Results are updated in place in columns C:${end(2)}.`,
+  );
+  // One blank column between the last column in use (D) and the new block (F).
+  expect(resultsPlaceNote({ kind: "after", at: 5, dataFirst: 0 })).toBe(
+    `Results go in columns F:${end(5)}, after the last column in use (D), so none of your columns is overwritten.`,
+  );
+  expect(resultsPlaceNote({ kind: "after-changed", at: W + 3, dataFirst: 0, changedAt: 1 }).split("\n")).toEqual([
+    `The results columns from an earlier check (B:${end(1)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.`,
+    `Results go in columns ${columnLetters(W + 3)}:${end(W + 3)}, after the last column in use (${columnLetters(W + 1)}), so none of your columns is overwritten.`,
+  ]);
+});
+
+test("without a header row, a block of ours the user edited is left as it is and the new block stands one blank column after its whole width", () => {
+  const ours = (score: number) =>
+    OUTPUT_COLUMNS.map((c) =>
+      c.key === "compliance_score"
+        ? score
+        : c.kind === "status"
+          ? "pass"
+          : c.header.startsWith("Checked at")
+            ? "2026-03-01 10:00:00"
+            : "",
+    );
+  const input = [
+    ["100023336956", "a"],
+    ["100023336957", "b"],
+  ];
+  const wide = input.map((r, i) => [...r, ...ours(60 + i)]);
+  const snapshot = (grid: unknown[][]) => ({
+    values: input,
+    column: 0,
+    rows: [0, 1] as [number, number],
+    wide: grid,
+    lastUsed: Math.max(...grid.map((r) => r.map((v) => v !== "").lastIndexOf(true))),
+    sheetColumns: 16384,
+    mapping: { uprn: 0 },
+    hasHeader: false,
+  });
+  expect(planTable(snapshot(wide))).toMatchObject({ ok: true, kind: "in-place", at: 2 });
+  const status = OUTPUT_COLUMNS.findIndex((c) => c.key === "epc_status");
+  const edited = wide.map((r, i) => (i === 1 ? r.map((v, c) => (c === 2 + status ? "ask agent" : v)) : r));
+  const p = planTable(snapshot(edited)) as TablePlan;
+  // The old block's last columns are blank (Message, ...): they count as used, so C:AD is kept and AE stays blank.
+  expect(p).toMatchObject({ ok: true, kind: "after", editedAt: 2, at: 2 + W + 1 });
 });

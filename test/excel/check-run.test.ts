@@ -277,7 +277,7 @@ test("the place for results must be free: a user's column there is never overwri
   const W = OUTPUT_COLUMNS.length;
   expect(
     prep.check.placement.startsWith(
-      `Results: new block at E1:${colLetters(4 + W - 1)}2, after your last column, because the columns right of your data (B1:${colLetters(W)}2) are not empty`,
+      `Results go in columns E:${colLetters(4 + W - 1)}, after the last column in use (C), so none of your columns is overwritten.`,
     ),
   ).toBe(true);
   await runCheck(prep.check, { excelRun, client: client(), plan: "professional" });

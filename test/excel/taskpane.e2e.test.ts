@@ -333,7 +333,9 @@ run("Excel task pane in Chromium", () => {
     });
     const status = await page.textContent("#status");
     expect(status).toMatch(/^Done\. 4 rows checked, 1 with errors/);
-    expect(status).toContain(`Results: new block at F1:${colLetters(5 + OUTPUT_COLUMNS.length - 1)}7`);
+    expect(status).toContain(
+      `Results go in columns F:${colLetters(5 + OUTPUT_COLUMNS.length - 1)}, after the last column in use`,
+    );
     expect(status).toMatch(/"Action list": \d+ actions? overdue or due within 30 days/);
     // The built bundle made both sheets, and the summary's chart.
     const made = await page.evaluate(() => {

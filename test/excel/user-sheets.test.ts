@@ -187,12 +187,12 @@ test("the user's Notes column directly right of the data is never overwritten; t
   api.seed("Sheet1", "A1", [["UPRN", "Notes"], ...uprns.map((u, i) => [u, `note ${i}`])]);
   api.select("Sheet1", "A2:A4");
   const first = await prepared(excelRun);
-  expect(first.placement).toBe(`Results: C1:${colLetters(2 + W - 1)}4, right of your data.`);
+  expect(first.placement).toBe(`Results go in columns C:${colLetters(2 + W - 1)}, right of your data in A:B.`);
   await runCheck(first, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "B1:B4").values.flat()).toEqual(["Notes", "note 0", "note 1", "note 2"]);
   const again = await prepared(excelRun);
   expect(again.inPlace).toBe(true);
-  expect(again.placement).toBe(`Results: updated in place in C1:${colLetters(2 + W - 1)}4.`);
+  expect(again.placement).toBe(`Results are updated in place in columns C:${colLetters(2 + W - 1)}.`);
   await runCheck(again, { excelRun, client: client(), plan: "professional" });
   expect(
     api
@@ -242,7 +242,7 @@ test("a column inserted into our block, or one of our headers renamed: the user'
   const after = await prepared(excelRun);
   expect(after.inPlace).toBe(false);
   expect(after.placement).toBe(
-    `You selected the header row, so the whole table is checked: rows 2–4.\nResults: new block at ${colLetters(W + 3)}1:${colLetters(2 * W + 2)}4. The results block at B1:${colLetters(W)}4 was changed (a column inserted or a header renamed), so it is left as it is.`,
+    `You selected the header row, so the whole table is checked: rows 2–4.\nThe results columns from an earlier check (B:${colLetters(W)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.\nResults go in columns ${colLetters(W + 3)}:${colLetters(2 * W + 2)}, after the last column in use (${colLetters(W + 1)}), so none of your columns is overwritten.`,
   );
   await runCheck(after, { excelRun, client: client(), plan: "professional" });
   expect(api.read("Sheet1", "E1:E4").values.flat()).toEqual(["My EPC notes", "book assessor", "ok", "?"]);
@@ -261,7 +261,7 @@ test("a column inserted into our block, or one of our headers renamed: the user'
   const renamed = await prepared(r.excelRun);
   expect(
     renamed.placement.startsWith(
-      `You selected the header row, so the whole table is checked: rows 2–4.\nResults: new block at ${colLetters(W + 2)}1:${colLetters(2 * W + 1)}4. The results block at B1:${colLetters(W)}4 was changed`,
+      `You selected the header row, so the whole table is checked: rows 2–4.\nThe results columns from an earlier check (B:${colLetters(W)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.\nResults go in columns ${colLetters(W + 2)}:${colLetters(2 * W + 1)},`,
     ),
   ).toBe(true);
   await runCheck(renamed, { excelRun: r.excelRun, client: client(), plan: "professional" });
@@ -419,7 +419,7 @@ test("a compliance sheet's own columns named like ours (EPC rating, Gas expiry, 
   expect(ca.mapping).toMatchObject({ uprn: 4, address: 0 });
   expect(ca.rows.map((r) => r.property?.uprn)).toEqual(ds.map((p) => p.uprn));
   expect(ca.placement).toBe(
-    `You selected the header row, so the whole table is checked: rows 2–4.\nResults: F1:${colLetters(5 + W - 1)}4, right of your data.`,
+    `You selected the header row, so the whole table is checked: rows 2–4.\nResults go in columns F:${colLetters(5 + W - 1)}, right of your data in A:E.`,
   );
   await runCheck(ca, { excelRun: a.excelRun, client: client(), plan: "professional" });
   expect(block(a.api, 5, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(ds.map((p) => p.uprn));
