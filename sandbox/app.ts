@@ -291,6 +291,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
 
   app.addHook("onSend", async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    // The Date header is the sandbox's own clock, as its timestamps and estimates are (Node would send the machine's).
+    reply.header("Date", now().toUTCString());
     const state = states.get(req);
     if (state?.malformed) {
       const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "{}";

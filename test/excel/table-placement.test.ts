@@ -2,7 +2,7 @@
  * Which table the pane checks and where its results go: sheets holding more than one table, a title row, a header
  * lower down or in words of the user's own, whole rows or a cell of our results selected, and a table checked again
  * (in place, never a second block). The task pane's prepareCheck / runCheck against the sandbox over loopback, with the
- * Excel stand-in as the workbook. Core's core/sheet decides; test/parity/sheet-model.test.ts holds the same sheets in
+ * Excel stand-in as the workbook. Core's core/sheet decides; test/parity (tables, rows) holds the same sheets in
  * Google Sheets too.
  */
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";

@@ -1,6 +1,7 @@
 /**
- * The sandbox's clock (issue "Keep a portfolio watched", part 5): its day can be set (SANDBOX_TODAY / the `today`
- * option) and moved over HTTP; the register's dates stay put, so certificates expire and statuses change as it moves.
+ * The sandbox's clock: its day can be set (SANDBOX_TODAY / the `today`
+ * option) and moved over HTTP; the register's dates stay put, so certificates expire and statuses change as it moves;
+ * its Date header follows it.
  */
 import { startSandbox } from "../../sandbox/app";
 import { buildDatasetFor, daysUntil, WARNING_WINDOW_DAYS } from "../../sandbox/dataset";
@@ -65,6 +66,17 @@ test("set, move and reset the day over HTTP; answers change exactly where a date
     expect((await json(`/v1/api/check?uprn=${gas.uprn}`)).checks.gas_safety.status).toBe("warning");
   } finally {
     sb.app.server.closeAllConnections();
+    await sb.close();
+  }
+});
+
+test("the Date header is the sandbox's own clock, as its timestamps are, so a client reads the skew from it", async () => {
+  const at = new Date("2027-03-01T12:34:56Z");
+  const sb = await startSandbox({ port: 0, now: () => at });
+  try {
+    const res = await fetch(`${sb.url}/v1/api/check?uprn=1`, { headers: KEY });
+    expect(res.headers.get("date")).toBe("Mon, 01 Mar 2027 12:34:56 GMT");
+  } finally {
     await sb.close();
   }
 });

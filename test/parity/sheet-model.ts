@@ -1,5 +1,6 @@
 /**
- * The same sheet gets the same grid in Excel and in Google Sheets. Each scenario seeds one grid, then selects and
+ * The parity scenarios and how each runs (tables.test.ts and rows.test.ts run them, a group each, so two jest workers
+ * share them). The same sheet gets the same grid in Excel and in Google Sheets. Each scenario seeds one grid, then selects and
  * checks one or more times: in the BUILT Excel task pane (dist/excel, in headless Chromium over the Excel stand-in,
  * its Check button clicked) and in the Sheets stand-in running the built Code.js (startBulkCheck, polled to the end),
  * each against a sandbox on loopback; the two sheets must then hold the same cells. Both add-ins decide the table, its
@@ -31,8 +32,14 @@ const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const EPC_STATUS = OUTPUT_COLUMNS.findIndex((c) => c.key === "epc_status");
 const ROWS = 14;
 const COLS = 2 * W + 12;
-/** The pane's clock starts at the real time, as the Sheets harness's does: "days left" columns count from the same day. */
-const DAY = Date.now();
+/**
+ * Both add-ins' clocks stand at the next noon UTC (mid-day in the file's zone, Europe/London, in summer too): "days
+ * left" count from the day of the check, and no check may fall on another day in one add-in than in the other.
+ * The pane's page clock, both sandboxes and the Sheets harness's clock are moved there.
+ */
+const NOON = 12 * 3600_000;
+const DAY = Math.ceil((Date.now() - NOON) / 86_400_000) * 86_400_000 + NOON;
+const SHIFT = DAY - Date.now();
 const RUNTIME = "property-compliance.excel.runtime";
 
 let sandbox: SandboxProcess;
@@ -42,22 +49,22 @@ let browser: Browser;
 let u: string[];
 /** The register's named examples: a postcode with one property, one shared by several, a short UPRN... */
 const ex = findExamples(getDataset());
-beforeAll(async () => {
+async function start() {
   const dist = ensureExcelBuild();
   [sandbox, excelSandbox, web, browser] = await Promise.all([
     startSandboxProcess({ msPerProperty: 1 }),
-    startTestSandbox({ msPerProperty: 1 }),
+    startTestSandbox({ msPerProperty: 1, now: () => new Date(Date.now() + SHIFT) }),
     serveStatic(dist),
     launch(),
   ]);
   u = (await sandbox.properties(8)).map((p) => p.uprn);
-});
-afterAll(async () => {
+}
+async function stop() {
   await browser?.close();
   await web?.close();
   await excelSandbox?.close();
   await sandbox?.close();
-});
+}
 
 /** A cell as both hosts can be compared on it: times and dates by kind, numbers and text as text. */
 function cell(v: unknown): string {
@@ -219,6 +226,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
 
 async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
   const env = createGasEnvironment();
+  env.clock.offsetMs = SHIFT;
   configure(env, sandbox);
   env.sheet.maxCols = Math.max(env.sheet.maxCols, COLS + W);
   env.sheet.seed(1, 1, grid);
@@ -278,8 +286,10 @@ const sideBySide = () => [
 ];
 const noGap = () => [["UPRN", "Postcode", "UPRN", "Postcode"], ...[0, 1, 2].map((i) => [u[i], "", u[3 + i], ""])];
 
-interface Scenario {
+export interface Scenario {
   name: string;
+  /** Which suite holds it: tables and selections, or rows (inputs, duplicates, re-checks after the user's changes). */
+  group: "tables" | "rows";
   grid: () => unknown[][];
   /** A function where a step names the sandbox's UPRNs (known only once it runs). */
   steps: Step[] | (() => Step[]);
@@ -289,9 +299,10 @@ interface Scenario {
   said?: RegExp[];
 }
 
-const scenarios: Scenario[] = [
+export const scenarios: Scenario[] = [
   {
     name: "one cell selected in a data row: only that row is checked, and both add-ins say so and how to check the whole table",
+    group: "tables",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
     steps: [{ select: "B3" }],
     expect: (g) => {
@@ -304,6 +315,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "stacked tables, both checked, then the whole column A:A: the upper table is checked again; the lower table's results header and the blank rows between stay as they were",
+    group: "tables",
     grid: stacked,
     steps: [{ select: "A2:A4" }, { select: "A9:A11" }, { select: "A:A" }],
     said: [
@@ -320,6 +332,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "stacked tables, both checked, then A2:A11 across the blank rows into the lower table: the same",
+    group: "tables",
     grid: stacked,
     steps: [{ select: "A2:A4" }, { select: "A9:A11" }, { select: "A2:A11" }],
     said: [
@@ -335,6 +348,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "stacked tables, the upper table's header row selected: only the upper table is checked",
+    group: "tables",
     grid: stacked,
     steps: [{ select: "A1:B1" }],
     said: [/You selected the header row, so the whole table is checked: rows 2–4\./],
@@ -345,6 +359,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "side by side (A:B and D:E), the left table checked first, then the right one: each keeps its own block",
+    group: "tables",
     grid: sideBySide,
     steps: [{ select: "A2:B4" }, { select: "D2:E4" }],
     expect: (g) => {
@@ -356,6 +371,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "side by side (A:B and D:E), the right table checked first, then the left one: each keeps its own block",
+    group: "tables",
     grid: sideBySide,
     steps: [{ select: "D2:E4" }, { select: "A2:B4" }],
     expect: (g) => {
@@ -365,6 +381,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "side by side with no gap column (A:B and C:D), the right table's rows selected, then the left's: each table's own UPRNs are checked, each into its own block",
+    group: "tables",
     grid: noGap,
     steps: [{ select: "C2:D4" }, { select: "A2:B4" }],
     expect: (g) => {
@@ -374,6 +391,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a title row mentioning UPRN above the real header (Ref | UPRN | Postcode): the header row is used, every row checked, the title untouched",
+    group: "tables",
     grid: () => [
       ["UPRN checks - March 2026", "", ""],
       ["Ref", "UPRN", "Postcode"],
@@ -388,6 +406,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a title row mentioning UPRN above the header, the title selected and then the header row: each checks the whole table under the header, and both add-ins say so",
+    group: "tables",
     grid: () => [
       ["UPRN checks - March 2026", "", ""],
       ["Ref", "UPRN", "Postcode"],
@@ -406,6 +425,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "four rows with one UPRN: all four get the result; the three copies say which row was checked",
+    group: "rows",
     grid: () => [["UPRN"], [u[6]], [u[6]], [u[6]], [u[6]]],
     steps: [{ select: "A2:A5" }],
     said: [/3 duplicate rows share a check with an earlier row\./],
@@ -420,6 +440,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "the user's own EPC columns and Notes beside the UPRN: results go right of them, nothing of theirs overwritten",
+    group: "tables",
     grid: () => [
       ["UPRN", "Postcode", "EPC status", "EPC rating", "Notes"],
       ...u.slice(0, 3).map((x) => [x, "", "pass", "C", "mine"]),
@@ -432,6 +453,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a table checked twice, from one cell and then from its header row: the block is updated in place, no second block",
+    group: "tables",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
     steps: [{ select: "B3" }, { select: "A1:B1" }],
     said: [
@@ -445,6 +467,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a postcode-only table, postcodes in lower case and without a space: each is read, and one shared by several properties is asked about at its row",
+    group: "rows",
     grid: () => [
       ["Postcode", "Notes"],
       [ex.singlePropertyPostcode.postcode.toLowerCase(), "a"],
@@ -461,6 +484,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "UPRN, Postcode and Address: a UPRN row, a row found by postcode and address, and an address the postcode holds several of",
+    group: "rows",
     grid: () => [
       ["UPRN", "Postcode", "Address"],
       [u[0], "", ""],
@@ -475,6 +499,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "mistakes in the UPRN column (TBC beside a postcode, N/A, not known, a UPRN with spaces, a blank row): every row has its result or a message at its own row",
+    group: "rows",
     grid: () => [
       ["UPRN", "Postcode", "Notes"],
       [u[0], "", "a"],
@@ -502,6 +527,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "UPRNs typed as numbers, one shorter than 12 digits: each is read as its UPRN",
+    group: "rows",
     grid: () => [["UPRN"], [Number(u[0])], [Number(ex.shortUprn.property.uprn)], [Number(u[1])]],
     steps: [{ select: "A2:A4" }],
     expect: (g) => {
@@ -510,6 +536,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a table whose header is C4, with blank columns left of it and blank rows above: the header row selected checks it, the results go right of it",
+    group: "tables",
     grid: () => [[], [], [], ["", "", "UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => ["", "", x, `n${i}`])],
     steps: [{ select: "C4:D4" }],
     said: [/You selected the header row, so the whole table is checked: rows 5–7\./],
@@ -520,6 +547,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "checked, then sorted by the user (whole rows), then checked again: each row keeps its own results, one block",
+    group: "rows",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 4).map((x, i) => [x, `n${i}`])],
     steps: [{ select: "A1:B1" }, { change: [{ sort: { first: 2, order: [3, 1, 0, 2] } }], select: "A1:B1" }],
     expect: (g) => {
@@ -531,6 +559,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "checked, then a row inserted in the middle with a new UPRN, then checked again: the new row gets its results, the others keep theirs",
+    group: "rows",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
     steps: () => [
       { select: "A1:B1" },
@@ -542,6 +571,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "checked, then the user renames our Message header, then checks again: their column is left alone and the results are written again",
+    group: "rows",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
     steps: [
       { select: "A1:B1" },
@@ -559,6 +589,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "the user's Done column right of the results block, then a re-check: it stays on its row and is not overwritten",
+    group: "rows",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 3).map((x, i) => [x, `n${i}`])],
     steps: [
       { select: "A1:B1" },
@@ -575,6 +606,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "one UPRN in both of two stacked tables: each table's row gets the result",
+    group: "tables",
     grid: () => [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [], [], ["UPRN", "Notes"], [u[2], "c"], [u[0], "d"]],
     steps: [{ select: "A1:B1" }, { select: "A6:B6" }],
     expect: (g) => {
@@ -584,6 +616,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "side by side with no gap column, the left table's header selected: only the left table is checked",
+    group: "tables",
     grid: noGap,
     steps: [{ select: "A1:B1" }],
     said: [
@@ -598,6 +631,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a UPRN the register does not hold among good ones: its row says so, the others get results",
+    group: "rows",
     grid: () => [["UPRN"], [u[0]], [ex.unknownUprn], [u[1]]],
     steps: [{ select: "A2:A4" }],
     expect: (g) => {
@@ -607,6 +641,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a filter hides two rows, then the header row is selected: the hidden rows are neither sent nor written",
+    group: "rows",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 5).map((x, i) => [x, `n${i}`])],
     steps: [{ change: [{ filterOut: [3, 5] }], select: "A1:B1" }],
     said: [/2 rows hidden by a filter were skipped: not sent and not written\./],
@@ -616,6 +651,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "a blank row in the middle of a table, its header row selected: the rows above it are checked, and both add-ins name the rows below it as not checked",
+    group: "tables",
     grid: () => [["UPRN", "Notes"], [u[0], "a"], [u[1], "b"], [], [u[2], "c"], [u[3], "d"]],
     steps: [{ select: "A1:B1" }],
     said: [
@@ -628,6 +664,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "no header row, the UPRN column chosen by hand: checked, checked again in place, then a status cell retyped and checked again: the edited block is left as it is, the new one stands one blank column after it",
+    group: "tables",
     grid: () => [
       [u[0], "a"],
       [u[1], "b"],
@@ -659,6 +696,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "checked, then only the user's columns sorted (the results left where they were), then checked again: every row's results are its own again",
+    group: "rows",
     grid: () => [["UPRN", "Notes"], ...u.slice(0, 4).map((x, i) => [x, `n${i}`])],
     steps: [
       { select: "A1:B1" },
@@ -672,51 +710,60 @@ const scenarios: Scenario[] = [
   },
 ];
 
-const run = chromiumAvailable("parity suite over the built pane") ? describe : describe.skip;
-
-run("the same grid in Excel and Google Sheets", () => {
-  test.each(scenarios.map((s) => [s.name, s] as const))("%s", async (_name, s) => {
-    const steps = typeof s.steps === "function" ? s.steps() : s.steps;
-    // Fresh rate windows for each scenario: the suite's checks together pass a plan's requests per minute.
-    excelSandbox.reset();
-    await sandbox.reset();
-    const excel = await inExcel(s.grid(), steps);
-    const sheets = await inSheets(s.grid(), steps);
-    expect(excel.refused).toEqual([]);
-    expect(sheets.refused).toEqual([]);
-    const brief = (g: string[][]) =>
-      g
-        .map(
-          (r, i) =>
-            `${i + 1}: ${r.slice(0, 6).join("|")} || ${r
-              .map((v, c) =>
-                v === "Matched UPRN" || /^\d{12}$/.test(v) || (c % 1 === 0 && /Same|changed|not valid|No UPRN/.test(v))
-                  ? `${c}:${v.slice(0, 30)}`
-                  : "",
-              )
-              .filter(Boolean)
-              .join(" ")}`,
-        )
-        .join("\n");
-    if (process.env.SHOW_GRIDS) {
-      const diff = excel.grid.flatMap((r, i) =>
-        r.flatMap((v, c) =>
-          v === sheets.grid[i][c] ? [] : [`${colLetters(c)}${i + 1}: excel=${v} sheets=${sheets.grid[i][c]}`],
-        ),
-      );
-      console.log(
-        `EXCEL\n${brief(excel.grid)}\nSHEETS\n${brief(sheets.grid)}\nSAID ${JSON.stringify([excel.said, sheets.said, excel.refused, sheets.refused])}\nDIFF\n${diff.join("\n")}`,
-      );
-    }
-    s.expect(excel.grid);
-    for (const [i, pattern] of (s.said ?? []).entries()) {
-      expect(excel.said[i]).toMatch(pattern);
-      expect(sheets.said[i]).toMatch(pattern);
-    }
-    expect(sheets.grid).toEqual(excel.grid);
-    // A run begins in one order in both (core/run/begin.ts): its rows are marked before its first submit leaves.
-    expect(excel.atFirstSubmit.some((r) => r.some((v) => /^Checking/.test(v)))).toBe(true);
-    const untagged = (g: string[][]) => g.map((r) => r.map((v) => v.replace(/\(run [0-9a-z]{5};/, "(run <tag>;")));
-    expect(untagged(sheets.atFirstSubmit)).toEqual(untagged(excel.atFirstSubmit));
+/**
+ * The scenarios of one group, each run in both add-ins: the same grid, the same words, the same marks as the first
+ * submit leaves. The browser, the pane's server and both sandboxes are started once for the file that calls this.
+ */
+export function parityScenarios(group: Scenario["group"]): void {
+  const run = chromiumAvailable("parity suite over the built pane") ? describe : describe.skip;
+  run("the same grid in Excel and Google Sheets", () => {
+    beforeAll(start);
+    afterAll(stop);
+    test.each(scenarios.filter((s) => s.group === group).map((s) => [s.name, s] as const))("%s", async (_name, s) => {
+      const steps = typeof s.steps === "function" ? s.steps() : s.steps;
+      // Fresh rate windows for each scenario: the suite's checks together pass a plan's requests per minute.
+      excelSandbox.reset();
+      await sandbox.reset();
+      const excel = await inExcel(s.grid(), steps);
+      const sheets = await inSheets(s.grid(), steps);
+      expect(excel.refused).toEqual([]);
+      expect(sheets.refused).toEqual([]);
+      const brief = (g: string[][]) =>
+        g
+          .map(
+            (r, i) =>
+              `${i + 1}: ${r.slice(0, 6).join("|")} || ${r
+                .map((v, c) =>
+                  v === "Matched UPRN" ||
+                  /^\d{12}$/.test(v) ||
+                  (c % 1 === 0 && /Same|changed|not valid|No UPRN/.test(v))
+                    ? `${c}:${v.slice(0, 30)}`
+                    : "",
+                )
+                .filter(Boolean)
+                .join(" ")}`,
+          )
+          .join("\n");
+      if (process.env.SHOW_GRIDS) {
+        const diff = excel.grid.flatMap((r, i) =>
+          r.flatMap((v, c) =>
+            v === sheets.grid[i][c] ? [] : [`${colLetters(c)}${i + 1}: excel=${v} sheets=${sheets.grid[i][c]}`],
+          ),
+        );
+        console.log(
+          `EXCEL\n${brief(excel.grid)}\nSHEETS\n${brief(sheets.grid)}\nSAID ${JSON.stringify([excel.said, sheets.said, excel.refused, sheets.refused])}\nDIFF\n${diff.join("\n")}`,
+        );
+      }
+      s.expect(excel.grid);
+      for (const [i, pattern] of (s.said ?? []).entries()) {
+        expect(excel.said[i]).toMatch(pattern);
+        expect(sheets.said[i]).toMatch(pattern);
+      }
+      expect(sheets.grid).toEqual(excel.grid);
+      // A run begins in one order in both (core/run/begin.ts): its rows are marked before its first submit leaves.
+      expect(excel.atFirstSubmit.some((r) => r.some((v) => /^Checking/.test(v)))).toBe(true);
+      const untagged = (g: string[][]) => g.map((r) => r.map((v) => v.replace(/\(run [0-9a-z]{5};/, "(run <tag>;")));
+      expect(untagged(sheets.atFirstSubmit)).toEqual(untagged(excel.atFirstSubmit));
+    });
   });
-});
+}
