@@ -125,13 +125,14 @@ test("a table no longer found keeps its rows under its own heading, and the summ
   ).toBe(false);
 });
 
-test("10,000 rows with 5 % duplicate UPRNs: every note survives a refresh and a sort, and the calendar's UIDs are unique", () => {
+// Two bulk jobs' worth of rows, as in the Excel case: what it holds does not depend on size (npm run bench measures size).
+test("2,000 rows with 5 % duplicate UPRNs: every note survives a refresh and a sort, and the calendar's UIDs are unique", () => {
   // Every 20th row repeats the UPRN of the row before it (another flat of the same property).
   const uprnOf = (i: number) => String(200000000000 + (i % 20 === 19 ? i - 1 : i));
-  const props = table(10000, { uprnOf });
+  const props = table(2000, { uprnOf });
   const t: PortfolioTable = { id: "t1", sheet: "Portfolio", props };
   const first = buildPortfolioList([t], OPTS);
-  expect(first.open).toBeGreaterThan(1000);
+  expect(first.open).toBeGreaterThan(200);
   const typed = typeNotes(first);
   // The table sorted by address (rows move; each row keeps its own identity).
   const sorted = [...props].sort((x, y) => (x.address < y.address ? 1 : -1)).map((p, i) => ({ ...p, row: i + 2 }));

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../core";
 import { browserAvailable, launch, openSidebar } from "./harness/browser";
 import { createGasEnvironment } from "./harness/gas";
@@ -12,6 +12,18 @@ import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "
 import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, pollToEnd, seedTable } from "./harness/table";
 
 const OUT = path.resolve(__dirname, "../../test-output");
+
+/**
+ * Moves a page opened with { clock: true } on a second at a time until `done`, each step given a moment of the wall
+ * for the calls it starts, rather than waiting out the sidebar's poll and retry intervals.
+ */
+async function advanceUntil(page: Page, done: () => Promise<boolean> | boolean, steps = 60): Promise<void> {
+  for (let i = 0; i < steps && !(await done()); i++) {
+    await page.clock.fastForward(1000);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(await done()).toBe(true);
+}
 const run = browserAvailable();
 const maybe = run ? describe : describe.skip;
 
@@ -230,7 +242,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
 
     // The user had closed the sidebar; opening it again (a fresh execution) picks the run up.
     const reopened = createGasEnvironment({ from: env });
-    const { page } = await openSidebar(browser, reopened);
+    const { page } = await openSidebar(browser, reopened, { clock: true });
     await page.waitForFunction(
       () => /^Done/.test(document.getElementById("run-status")!.textContent || ""),
       undefined,
@@ -245,8 +257,10 @@ maybe("Google Sheets sidebar in Chromium", () => {
       timeout: 3000,
     });
     env.sheet.select("B3:C4");
+    // No focus this time: the next tick of the page's clock (every 5 s) asks.
+    await page.clock.fastForward(5000);
     await page.waitForFunction(() => document.getElementById("selection")!.textContent === "Sheet1!B3:C4", undefined, {
-      timeout: 8000,
+      timeout: 3000,
     });
     env.sheet.select("H20");
 
@@ -319,7 +333,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
       );
       env.sheet.select(`A${firstRow}:A${lastRow}`);
       await slow.setFaults([{ kind: "job_stall", count: 1 }]); // the job never finishes on its own: only Stop ends the run
-      const { page, calls } = await openSidebar(browser, env);
+      const { page, calls } = await openSidebar(browser, env, { clock: true });
       await page.click("#check-btn");
       await page.waitForSelector("#stop-btn:not([hidden])");
 
@@ -332,18 +346,16 @@ maybe("Google Sheets sidebar in Chromium", () => {
       expect(await page.isDisabled("#check-btn")).toBe(true);
       expect(await page.isDisabled("#stop-btn")).toBe(true);
       // Still polling (the server answers "busy" too), and Stop asked again.
-      const polled = calls.filter((c) => c === "pollBulkCheck").length;
-      for (let i = 0; i < 100 && calls.filter((c) => c === "pollBulkCheck").length <= polled; i++)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThan(polled);
-      expect(calls.filter((c) => c === "cancelBulkCheck").length).toBeGreaterThanOrEqual(2);
+      const count = (name: string) => calls.filter((c) => c === name).length;
+      const polled = count("pollBulkCheck");
+      await advanceUntil(page, () => count("pollBulkCheck") > polled && count("cancelBulkCheck") >= 2);
+      expect(count("pollBulkCheck")).toBeGreaterThan(polled);
+      expect(count("cancelBulkCheck")).toBeGreaterThanOrEqual(2);
       expect(env.run("getSidebarState").run.phase).toBe("running");
 
       env.userLock.busy = false;
-      await page.waitForFunction(
-        () => /Stopped by you/.test(document.getElementById("run-status")!.textContent || ""),
-        undefined,
-        { timeout: 10000 },
+      await advanceUntil(page, () =>
+        page.evaluate(() => /Stopped by you/.test(document.getElementById("run-status")!.textContent || "")),
       );
       expect(env.run("getSidebarState").run.phase).toBe("stopped");
       // Stopped, not finished: only the results received count (the stalled job sent half), the job "stopped",

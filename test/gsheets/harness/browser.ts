@@ -40,7 +40,11 @@ const RUN_SHIM = `
  * Opens the sidebar the way Apps Script does: the server's showSidebar() builds the HtmlOutput from the
  * built Sidebar.html, and that exact HTML is what the page loads.
  */
-export async function openSidebar(browser: Browser, env: GasEnvironment): Promise<{ page: Page; calls: string[] }> {
+export async function openSidebar(
+  browser: Browser,
+  env: GasEnvironment,
+  opts: { clock?: boolean } = {},
+): Promise<{ page: Page; calls: string[] }> {
   env.run("showSidebar");
   const html = env.sidebars[env.sidebars.length - 1].html;
   const page = await browser.newPage({ viewport: { width: 300, height: 760 } });
@@ -55,6 +59,8 @@ export async function openSidebar(browser: Browser, env: GasEnvironment): Promis
     }
   });
   await page.addInitScript(RUN_SHIM);
+  // The page's timers on Playwright's clock: time flows as on the wall, and page.clock.fastForward moves it on at once.
+  if (opts.clock) await page.clock.install();
   await page.route("https://sidebar.gsheets.test/", (route) =>
     route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
   );

@@ -1,0 +1,43 @@
+/**
+ * The order jest starts suites in. With timings from an earlier run (jest's cache) the slowest go first anyway; on a
+ * fresh clone there are none and jest goes by file size, which can start a long suite last and leave the other workers
+ * idle at the end. So the suites known to take longest (about 10 s or more each) start first, the rest as jest would.
+ */
+const Sequencer = require("@jest/test-sequencer").default;
+
+const SLOW_FIRST = [
+  "test/parity/sheet-model.test.ts",
+  "test/gsheets/sidebar.e2e.test.ts",
+  "test/excel/check-run.test.ts",
+  "test/gsheets/schedule.test.ts",
+  "test/excel/portfolio.test.ts",
+  "test/gsheets/accessibility.e2e.test.ts",
+  "test/excel/accessibility.e2e.test.ts",
+  "test/core/screen.test.ts",
+  "test/excel/taskpane.e2e.test.ts",
+  "test/excel/change-log.test.ts",
+  "test/gsheets/change-log.test.ts",
+  "test/excel/manifest.test.ts",
+  "test/gsheets/action-sheets.test.ts",
+  "test/excel/action-sheets.test.ts",
+  "test/excel/recheck-on-open.e2e.test.ts",
+  "test/gsheets/bulk.test.ts",
+  "test/sandbox/obligation-cases.test.ts",
+  "test/tooling/start.test.ts",
+];
+
+class SlowFirstSequencer extends Sequencer {
+  sort(tests) {
+    const sorted = super.sort(tests);
+    // Timings known (a cache from an earlier run): jest's order, slowest first, stands.
+    if (sorted.some((t) => t.duration != null)) return sorted;
+    const rank = (t) => {
+      const i = SLOW_FIRST.findIndex((p) => t.path.replace(/\\/g, "/").endsWith(p));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    // A stable sort: the rest keep jest's order by file size.
+    return [...sorted].sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+module.exports = SlowFirstSequencer;
