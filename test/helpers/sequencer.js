@@ -6,7 +6,8 @@
 const Sequencer = require("@jest/test-sequencer").default;
 
 const SLOW_FIRST = [
-  "test/parity/sheet-model.test.ts",
+  "test/parity/tables.test.ts",
+  "test/parity/rows.test.ts",
   "test/gsheets/sidebar.e2e.test.ts",
   "test/excel/check-run.test.ts",
   "test/gsheets/schedule.test.ts",
