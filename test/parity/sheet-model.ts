@@ -17,6 +17,7 @@ import { EDITED_BLOCK_NOTE, OUTPUT_COLUMNS, outputHeaders } from "../../core";
 import { ensureExcelBuild } from "../excel/helpers/build";
 import { serveStatic } from "../excel/helpers/static-server";
 import { chromiumAvailable, launch } from "../helpers/chromium";
+import { columnNumber } from "../helpers/columns";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { createGasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
@@ -99,8 +100,7 @@ interface Step {
 /** 1-based row and column of an A1 cell address. */
 function a1(at: string): { row: number; col: number } {
   const m = /^([A-Z]+)(\d+)$/.exec(at)!;
-  const col = [...m[1]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
-  return { row: Number(m[2]), col };
+  return { row: Number(m[2]), col: columnNumber(m[1]) };
 }
 
 interface Outcome {
@@ -206,7 +206,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       if (step.mapping) {
         // Columns chosen by hand, as the user does in the chooser the pane shows: options count from the table's column A.
         for (const [k, letter] of Object.entries(step.mapping))
-          await page.selectOption(`#map-${k}`, String(a1(`${letter}1`).col - 1));
+          await page.selectOption(`#map-${k}`, String(columnNumber(letter!) - 1));
         await page.setChecked("#map-header", step.hasHeader !== false);
         await page.evaluate(() => ((window as any).__statuses = []));
         await page.click("#map-apply");
@@ -249,7 +249,10 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
         );
       } else if ("insertRowBefore" in c) env.sheet.insertRowsAfter(c.insertRowBefore - 1, 1);
       else if ("filterOut" in c) env.sheet.filteredOut = new Set(c.filterOut);
-      else env.sheet.seed(a1(c.type.at).row, a1(c.type.at).col, c.type.values);
+      else {
+        const at = a1(c.type.at);
+        env.sheet.seed(at.row, at.col, c.type.values);
+      }
     }
     env.sheet.select(step.select);
     const r = env.run("startBulkCheck", step.mapping ? { mapping: step.mapping } : {});
