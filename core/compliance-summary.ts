@@ -5,7 +5,7 @@
  */
 import { CHECK_NAMES } from "./checks";
 import { DEMO_NOTE } from "./demo-key";
-import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
+import { OUTPUT_COLUMNS, columnLetters, safeCellText, type Cell } from "./layout";
 import { CHECK_LABELS, WINDOWS, addMonths } from "./obligations";
 import type { TableCount } from "./action-list";
 import { MEMBERS, blockObligations, type BlockProperty, type ListOptions } from "./actions";
@@ -21,12 +21,6 @@ export interface BlockRef {
   lastRow: number;
   /** The Excel Table whose own columns the block is: formulas then name its columns (Properties[EPC status]). */
   table?: string;
-}
-
-export function columnLetters(index: number): string {
-  let s = "";
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
 }
 
 /**

@@ -447,3 +447,10 @@ export const LEGACY_HEADER_COUNTS: readonly number[] = [
   COLUMNS.findIndex((c) => c.key === "window") + 1,
   COLUMNS.findIndex((c) => c.key === "message") + 1,
 ];
+
+/** A 0-based column index in the letters a spreadsheet shows: 0 = A, 25 = Z, 26 = AA. */
+export function columnLetters(index: number): string {
+  let s = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}

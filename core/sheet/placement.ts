@@ -3,10 +3,16 @@
  * from a user's own columns, by its header cells or, in a table without a header row, by what its rows hold. The
  * same sheet gets the same answer in Excel and in Google Sheets. Pure: rows are arrays of cell values.
  */
-import { LEGACY_HEADER_COUNTS, STATUS_COLOURS, outputHeaders, statusColumnIndexes, OUTPUT_COLUMNS } from "../layout";
+import {
+  LEGACY_HEADER_COUNTS,
+  STATUS_COLOURS,
+  columnLetters,
+  outputHeaders,
+  statusColumnIndexes,
+  OUTPUT_COLUMNS,
+} from "../layout";
 import { detectColumns } from "../rows";
 import { keyOfCell } from "./table";
-import { columnLetters } from "../compliance-summary";
 import { isCheckingMessage } from "../run";
 
 const WIDTH = OUTPUT_COLUMNS.length;
