@@ -7,6 +7,7 @@ import { tableAt } from "./tables";
 import { selectedRowsOutside, tableSelectedOffsets } from "../../core/sheet/tables";
 import { RANGE_OVERHEAD_BYTES, jsonBytes, packWriteChunks } from "../../core/write-chunks";
 import {
+  columnLetters,
   OUTPUT_COLUMNS,
   cellColour,
   columnNumberFormats,
@@ -46,9 +47,7 @@ export interface SelectionRead {
 
 /** Column letters of a 0-based index: 0 -> A, 27 -> AB. */
 export function columnLetter(index: number): string {
-  let s = "";
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
+  return columnLetters(index);
 }
 
 export function a1(block: Block): string {

@@ -4,6 +4,7 @@
  */
 import type { DisplayStatus } from "../../core/checks";
 import {
+  columnLetters,
   EDITED_BLOCK_NOTE,
   OUTPUT_COLUMNS,
   STATUS_COLOURS,
@@ -33,10 +34,9 @@ const HEADER_SCAN_ROWS = 10;
 /** ...or down to the selection, for a table that starts lower (never more than this many rows are read). */
 const HEADER_SCAN_MAX = 500;
 
+/** Column letters of a 1-based column, as Sheets counts them: 1 -> A, 28 -> AB (core's columnLetters). */
 export function columnLetter(col: number): string {
-  let s = "";
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
+  return columnLetters(col - 1);
 }
 
 export function columnNumber(letters: string): number | null {
