@@ -8,6 +8,7 @@ const webpack = require("webpack");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
+const MinimizerPlugin = require("minimizer-webpack-plugin");
 
 const ROOT = path.resolve(__dirname, "..");
 /** The origin written in manifest.xml and functions.ts's help links; builds rewrite it to the origin they serve from. */
@@ -136,7 +137,15 @@ module.exports = (env = {}, argv = {}) => {
     resolve: { extensions: [".ts", ".js"] },
     optimization: {
       splitChunks: false,
-      minimizeOptions: { javascript: { ecma: 2020, compress: { passes: 3 } } },
+      // JavaScript goes through SWC's minifier (Rust): a smaller bundle than terser's with the same options, in a
+      // fraction of its time. webpack's own minimizer ("...") still minifies the pages and the style sheet.
+      minimizeOptions: { javascript: false },
+      minimizer: [
+        "...",
+        new MinimizerPlugin({
+          minify: { implementation: MinimizerPlugin.swcMinify, options: { ecma: 2020, compress: { passes: 3 } } },
+        }),
+      ],
     },
     module: {
       rules: [

@@ -10,6 +10,7 @@ const GasPlugin = require("gas-webpack-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const HtmlInlineScriptPlugin = require("html-inline-script-webpack-plugin");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
+const MinimizerPlugin = require("minimizer-webpack-plugin");
 
 const ROOT = path.resolve(__dirname, "..");
 const HERE = __dirname;
@@ -141,16 +142,20 @@ module.exports = (env = {}, argv = {}) => {
       // Code.js is minified. The entry points stay callable by name: gas-webpack-plugin writes them as top-level
       // function declarations, which a minifier keeps (only names inside the bundle's closure are shortened).
       minimize: true,
+      // SWC's minifier (Rust), as for the Excel add-in: a smaller Code.js than terser's, in a fraction of its time.
       // unsafe_arrows (about 1 KB): a function expression that uses no `this`, `arguments` or `new.target` becomes an
       // arrow; safe here because none is called with `new` (constructors are classes or function declarations, which
       // it leaves alone). Not `unsafe` (String(x) as ""+x and the like: 0.4 KB) nor pure_getters (0.2 KB): they change
       // what an error path does for too little. `toplevel` would buy nothing: every name but the entry points is
       // already inside the bundle's closure and mangled, and the entry points must keep theirs.
-      minimizeOptions: {
-        javascript: { ecma: ES, compress: { passes: 3, unsafe_arrows: true } },
-        html: false,
-        css: false,
-      },
+      minimizer: [
+        new MinimizerPlugin({
+          minify: {
+            implementation: MinimizerPlugin.swcMinify,
+            options: { ecma: ES, compress: { passes: 3, unsafe_arrows: true } },
+          },
+        }),
+      ],
       splitChunks: false,
       runtimeChunk: false,
     },
