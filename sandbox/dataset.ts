@@ -381,7 +381,9 @@ function dayFormatter(today: string): DayFn {
 
 /** ISO 8601 UTC without milliseconds, the service's timestamp format. */
 export function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const iso = new Date(ms).toISOString();
+  // "2026-11-26T01:02:03.456Z" in years 0 to 9999; a wider year ("+012026-...") keeps its own length.
+  return iso.length === 24 ? iso.slice(0, 19) + "Z" : iso.replace(/\.\d{3}Z$/, "Z");
 }
 
 type ExpiryBucket = "past" | "within30" | "within60" | "within90" | "far";
@@ -615,7 +617,9 @@ function buildDataset(today: string): Dataset {
   };
 
   const add = (p: Omit<Property, "address">): void => {
-    const full: Property = { ...p, address: makeAddress(p) };
+    // The object given becomes the property (address last, as a copy would put it): 20,000 copies cost a fifth of a build.
+    const full = p as Property;
+    full.address = makeAddress(p);
     properties.push(full);
     byUprn.set(full.uprn, full);
     const list = byPostcode.get(full.postcode) ?? [];
