@@ -27,6 +27,8 @@ module.exports = {
     "^office-addin-manifest$": require.resolve("office-addin-manifest/lib/officeApp.js"),
   },
   testSequencer: "<rootDir>/test/helpers/sequencer.js",
+  globalSetup: "<rootDir>/test/helpers/global-setup.js",
+  globalTeardown: "<rootDir>/test/helpers/global-teardown.js",
   testTimeout: 120000,
   // Three on a 2-core machine: a suite spends about a third of its time waiting (a browser, a sandbox process, the
   // service's replies), so a third worker fills the idle core time (test/gsheets alone: 94 s with two, 84 s with three).

@@ -50,9 +50,11 @@ export async function passTime(env: { clock: { offsetMs: number } }, ms: number)
 export async function startSandboxProcess(
   opts: { msPerProperty?: number; limits?: unknown; today?: string } = {},
 ): Promise<SandboxProcess> {
-  const script = path.join(__dirname, "sandbox-process.ts");
+  // The bundle jest's global set-up made (test/helpers/global-setup.js), or the TypeScript through tsx without it.
+  const bundle = process.env.COMPLIANCE_TEST_SANDBOX_BUNDLE;
+  const script = bundle || path.join(__dirname, "sandbox-process.ts");
   const child: ChildProcess = fork(script, [], {
-    execArgv: ["--import", "tsx"],
+    execArgv: bundle ? ["--enable-source-maps"] : ["--import", "tsx"],
     env: {
       ...process.env,
       SANDBOX_MS_PER_PROPERTY: String(opts.msPerProperty ?? 2),
