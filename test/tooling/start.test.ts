@@ -222,6 +222,11 @@ test("the sandbox alone: SANDBOX_PORT (npm start's name) sets its port; a taken 
     expect(home.headers.get("content-type")).toMatch(/text\/html/);
     expect(await home.text()).toMatch(/local sandbox[\s\S]*href="\/v1"/);
   } finally {
-    child.kill("SIGTERM");
+    // Waited for: a sandbox still shutting down when the file ends would keep jest's worker from exiting.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
   }
 });
