@@ -11,6 +11,7 @@ import { DEMO_NOTE, DEMO_SHEET } from "../../core/demo-key";
 import { demoProperties } from "../../core/demo";
 import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
+import { standIn } from "./helpers/stand-in-page";
 import { serveStatic } from "./helpers/static-server";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
@@ -77,10 +78,7 @@ run("Excel demo in Chromium, no service", () => {
 
     const width = 7 + OUTPUT_COLUMNS.length;
     const letters = (await page.evaluate((w) => (window as any).__excelStandIn.colLetters(w), width)) as string;
-    const out = await page.evaluate(([s, a]) => (window as any).__excelStandIn.read(s, a), [
-      DEMO_SHEET,
-      `A1:${letters}${n + 5}`,
-    ] as const);
+    const out = await standIn(page)("read", DEMO_SHEET, `A1:${letters}${n + 5}`);
     const header = out.values[0] as string[];
     const msg = header.indexOf("Message");
     const uprnCol = header.indexOf("Matched UPRN");

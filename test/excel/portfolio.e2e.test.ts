@@ -10,6 +10,7 @@ import { DEMO_NOTE } from "../../core/demo-key";
 import { demoSampleSheet } from "../../core/demo";
 import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
+import { standIn } from "./helpers/stand-in-page";
 import { serveStatic } from "./helpers/static-server";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
@@ -40,8 +41,7 @@ run("the workbook's Action list in the built pane", () => {
     await web?.close();
   });
 
-  const grid = (sheet: string) =>
-    page.evaluate((s) => (window as any).__excelStandIn.sourceGrid(s), sheet) as Promise<unknown[][]>;
+  const grid = (sheet: string) => standIn(page)<unknown[][]>("sourceGrid", sheet);
   async function checkSheet(sheet: string, rows: number) {
     await page.evaluate(
       ([s, n]) => {

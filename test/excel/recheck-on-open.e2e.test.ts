@@ -9,6 +9,7 @@ import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, outputHeaders } from "../../core";
 import { findExamples } from "../../sandbox/dataset";
+import { standIn as callStandIn } from "./helpers/stand-in-page";
 import { startSandbox } from "../../sandbox/app";
 import { expectedChanges, loggedKey } from "../helpers/changes";
 import { ensureExcelBuild } from "./helpers/build";
@@ -42,11 +43,7 @@ run("Excel re-check on open in Chromium", () => {
       .catch(async (e) => {
         throw new Error(`${e.message}\n#${id}: ${await text(id)}\npage errors: ${pageErrors.join("\n")}`);
       });
-  const standIn = <T>(fn: string, ...args: unknown[]) =>
-    page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [
-      fn,
-      args,
-    ] as const) as Promise<T>;
+  const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
   const dump = async () => JSON.parse(await standIn<string>("dump"));
   const read = (sheet: string, a1: string) => standIn<{ values: unknown[][] }>("read", sheet, a1).then((r) => r.values);
   /** Closes the workbook and opens it again as saved (after `edit`), waiting for the pane to be wired. */

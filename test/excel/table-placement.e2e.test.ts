@@ -12,6 +12,7 @@ import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
 import { MATCHED, OUTPUT_WIDTH as W, colLetters } from "../helpers/excel-workbook";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
+import { standIn } from "./helpers/stand-in-page";
 import { serveStatic } from "./helpers/static-server";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
@@ -62,8 +63,7 @@ run("the built task pane checks a table again in place", () => {
     page.evaluate(([s, a, v]) => (window as any).__excelStandIn.seed(s, a, v), [sheet, at, values] as const);
   const select = (sheet: string, at: string) =>
     page.evaluate(([s, a]) => (window as any).__excelStandIn.select(s, a), [sheet, at] as const);
-  const read = (sheet: string, at: string) =>
-    page.evaluate(([s, a]) => (window as any).__excelStandIn.read(s, a), [sheet, at] as const);
+  const read = (sheet: string, at: string) => standIn(page)("read", sheet, at);
   const status = () => page.evaluate(() => document.getElementById("status")!.textContent ?? "");
   async function check(): Promise<string> {
     await page.click("#check");

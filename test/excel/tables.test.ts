@@ -21,6 +21,7 @@ import { computeSheet, structuredToA1, type TableDef } from "../helpers/formulas
 import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
+import { standIn } from "./helpers/stand-in-page";
 import { serveStatic } from "./helpers/static-server";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
@@ -429,8 +430,7 @@ run("the built pane checks an Excel Table", () => {
     await sb?.close();
   });
 
-  const api = (fn: string, ...args: unknown[]) =>
-    page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [fn, args] as const);
+  const api = (fn: string, ...args: unknown[]) => standIn(page)(fn, ...args);
   const waitIdle = () =>
     page
       .waitForFunction(

@@ -12,6 +12,7 @@ import { checkResultFor } from "../../sandbox/dataset";
 import { ensureExcelBuild, ROOT } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
+import { standIn } from "./helpers/stand-in-page";
 import { serveStatic } from "./helpers/static-server";
 import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 
@@ -187,7 +188,7 @@ run("Excel task pane in Chromium", () => {
     expect(sb.stats().bulk_submit).toBe(1);
 
     const last = colLetters(4 + OUTPUT_COLUMNS.length - 1);
-    const out = await page.evaluate((addr) => (window as any).__excelStandIn.read("Sheet1", addr), `E1:${last}7`);
+    const out = await standIn(page)("read", "Sheet1", `E1:${last}7`);
     const ds = sb.dataset();
     expect(out.values[0]).toEqual(outputHeaders());
     expect(out.values[1][col("Compliance score")]).toBe(checkResultFor(ds.byUprn.get(st.epc.pass)!).compliance_score);

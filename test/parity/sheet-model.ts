@@ -17,6 +17,7 @@ import { EDITED_BLOCK_NOTE, OUTPUT_COLUMNS, outputHeaders } from "../../core";
 import { ensureExcelBuild } from "../excel/helpers/build";
 import { serveStatic } from "../excel/helpers/static-server";
 import { chromiumAvailable, launch } from "../helpers/chromium";
+import { standIn } from "../excel/helpers/stand-in-page";
 import { columnNumber } from "../helpers/columns";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { createGasEnvironment } from "../gsheets/harness/gas";
@@ -151,8 +152,7 @@ async function openPane(): Promise<{ page: Page; close: () => Promise<void> }> {
 
 async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
   const { page, close } = await openPane();
-  const api = (fn: string, ...args: unknown[]) =>
-    page.evaluate(([f, a]) => (window as any).__excelStandIn[f as string](...(a as unknown[])), [fn, args] as const);
+  const api = standIn(page);
   let atFirstSubmit: string[][] = [];
   await page.route(`${excelSandbox.baseUrl}/**`, async (route) => {
     const r = route.request();
