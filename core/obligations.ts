@@ -87,10 +87,12 @@ const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A valid YYYY-MM-DD (a real calendar day), else null. Accepts a timestamp and keeps its date. */
 export function isoDay(v: unknown): string | null {
   if (typeof v !== "string") return null;
-  let day = isoDays.get(v);
+  // Only the first ten characters count: a timestamp's day is remembered once, whatever its time.
+  const head = v.trim().slice(0, 10);
+  let day = isoDays.get(head);
   if (day === undefined) {
-    day = isoDayOnce(v);
-    remember(isoDays, v, day);
+    day = isoDayOnce(head);
+    remember(isoDays, head, day);
   }
   return day;
 }
@@ -106,8 +108,8 @@ function remember<T>(memo: Map<string, T>, key: string, value: T): void {
   memo.set(key, value);
 }
 
-function isoDayOnce(v: string): string | null {
-  const m = ISO_DAY.exec(v.trim().slice(0, 10));
+function isoDayOnce(head: string): string | null {
+  const m = ISO_DAY.exec(head);
   if (!m) return null;
   const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3] ? m[0] : null;
