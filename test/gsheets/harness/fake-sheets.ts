@@ -143,7 +143,8 @@ function zonedTimeToUtcOnce(text: string, timeZone: string): number {
 }
 
 function isDate(v: unknown): v is Date {
-  return Object.prototype.toString.call(v) === "[object Date]";
+  // Most cells hold text or numbers: only an object can be a Date (of this realm or the vm's).
+  return typeof v === "object" && v !== null && Object.prototype.toString.call(v) === "[object Date]";
 }
 
 /** A number in a date-formatted cell is read back as a Date (local midnight of that day, as Sheets does). */
@@ -151,8 +152,19 @@ let zoneOf: () => string = () => "Etc/UTC";
 function dateFormatted(cell: { value: unknown; format?: string } | undefined): Date | undefined {
   if (!cell || typeof cell.value !== "number" || !cell.format || !/y/i.test(cell.format) || !/d/i.test(cell.format))
     return undefined;
-  const day = new Date(Date.UTC(1899, 11, 30) + Math.floor(cell.value) * 86_400_000).toISOString().slice(0, 10);
-  return new Date(zonedTimeToUtc(day, zoneOf()));
+  return new Date(serialMidnight(Math.floor(cell.value), zoneOf()));
+}
+
+/** Local midnight of a date serial in the zone, remembered: a table reads the same few hundred days over and over. */
+const serialMidnights = new Map<string, number>();
+function serialMidnight(serial: number, timeZone: string): number {
+  const key = `${serial}|${timeZone}`;
+  let ms = serialMidnights.get(key);
+  if (ms === undefined) {
+    const day = new Date(Date.UTC(1899, 11, 30) + serial * 86_400_000).toISOString().slice(0, 10);
+    serialMidnights.set(key, (ms = zonedTimeToUtc(day, timeZone)));
+  }
+  return ms;
 }
 
 /** The cells of a sheet, counting every change so that the sheet's extent is worked out once per change, not per call. */

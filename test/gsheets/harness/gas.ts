@@ -51,7 +51,19 @@ const URL_MAX = 2 * 1024;
 const EXECUTION_MAX_MS = 6 * 60 * 1000;
 
 /** Utilities.formatDate's SimpleDateFormat letters that our code uses; anything else throws, so a test notices. */
+const formatted = new Map<string, string>();
 export function formatDate(date: Date, timeZone: string, pattern: string): string {
+  // Remembered, as zonedTimeToUtc is: a large run formats the same few hundred days over and over.
+  const key = `${date.getTime()}|${timeZone}|${pattern}`;
+  let text = formatted.get(key);
+  if (text === undefined) {
+    if (formatted.size > 100_000) formatted.clear();
+    formatted.set(key, (text = formatDateOnce(date, timeZone, pattern)));
+  }
+  return text;
+}
+
+function formatDateOnce(date: Date, timeZone: string, pattern: string): string {
   const p = zonedParts(date.getTime(), timeZone);
   const two = (n: number) => String(n).padStart(2, "0");
   const fields: Record<string, string> = {
