@@ -617,7 +617,8 @@ function buildDataset(today: string): Dataset {
   };
 
   const add = (p: Omit<Property, "address">): void => {
-    // The object given becomes the property (address last, as a copy would put it): 20,000 copies cost a fifth of a build.
+    // The object given becomes the property (address last, as a copy would put it): copying 20,000 of them cost a
+    // fifth of a build.
     const full = p as Property;
     full.address = makeAddress(p);
     properties.push(full);

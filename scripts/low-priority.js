@@ -1,8 +1,8 @@
 /**
  * Runs a command at the lowest CPU priority: `node scripts/low-priority.js run-p typecheck lint`. `npm test` runs its
- * type-check, lint and format check this way beside the tests, so they use the CPU time the tests leave idle (while
- * they wait on a browser or a sandbox) without slowing the tests. The command's children inherit the priority, on
- * Linux, macOS and Windows alike. Exits with the command's exit code.
+ * type-check, lint and format check this way beside the tests, so they mostly use the CPU time the tests leave idle
+ * (while they wait on a browser or a sandbox). The command's children inherit the priority, on Linux, macOS and
+ * Windows alike. Exits with the command's exit code.
  */
 const os = require("os");
 const { spawn } = require("child_process");
