@@ -28,10 +28,22 @@ interface Build {
 function webpack(cwd: string, target: string, out: string) {
   const script = `
     const webpack = require(${JSON.stringify(path.join(ROOT, "node_modules/webpack"))});
-    const cfg = require("./webpack.config.js")({ target: ${JSON.stringify(target)} }, { mode: "production" })[0];
+    const cfg = require(require("path").join(process.cwd(), "webpack.config.js"))({ target: ${JSON.stringify(target)} }, { mode: "production" })[0];
     cfg.output.path = ${JSON.stringify(out)};
-    webpack(cfg, (err, stats) => { if (err || stats.hasErrors()) { console.error(err || stats.toString("errors-only")); process.exit(1); } });`;
-  execFileSync(process.execPath, ["-e", script], { cwd, stdio: ["ignore", "ignore", "inherit"] });
+    // Closed when done, as webpack's Node API asks: the minimizers' worker pools otherwise keep the process alive.
+    const compiler = webpack(cfg, (err, stats) => {
+      if (err || stats.hasErrors()) { console.error(err || stats.toString("errors-only")); process.exit(1); }
+      compiler.close(() => {});
+    });`;
+  // Run from a file, not `node -e`: the minimizer's worker processes inherit the parent's `-e` and would run the build
+  // again, each in turn.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bench-build-")), "build.js");
+  fs.writeFileSync(file, script);
+  try {
+    execFileSync(process.execPath, [file], { cwd, stdio: ["ignore", "ignore", "inherit"] });
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 }
 
 function buildAt(cwd: string, outDir: string): Build {
