@@ -1,34 +1,16 @@
 /**
  * Runs the BUILT dist/gsheets/Code.js in a bare Node vm context with stand-ins for Google's services only:
  * SpreadsheetApp (recording), PropertiesService, CacheService, LockService, HtmlService, Ui, and a
- * UrlFetchApp that makes real synchronous HTTP requests (a synckit worker) to the sandbox.
+ * UrlFetchApp that makes real synchronous HTTP requests (a worker thread, sync-http.ts) to the sandbox.
  */
 import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
-import { createSyncFn } from "synckit";
 import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, zonedParts, type FakeSheet } from "./fake-sheets";
 import { passTime } from "./sandbox";
+import { syncFetch, type RawReply, type WireRequest } from "./sync-http";
 
 export const DIST = path.resolve(__dirname, "../../../dist/gsheets");
-
-type RawReply = { status: number; rawHeaders: string[]; body: string } | { error: string };
-type WireRequest = {
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  payload?: string;
-  contentType?: string;
-};
-
-let syncHttp: ((reqs: WireRequest[]) => RawReply[]) | null = null;
-function syncFetch(): (reqs: WireRequest[]) => RawReply[] {
-  if (!syncHttp)
-    syncHttp = createSyncFn(path.join(__dirname, "http-worker.mjs"), { timeout: 120000 }) as (
-      reqs: WireRequest[],
-    ) => RawReply[];
-  return syncHttp;
-}
 
 /**
  * The header that carries the vm's clock (its offset from real time) to a sandbox started by harness/sandbox.ts, which
@@ -38,7 +20,7 @@ function syncFetch(): (reqs: WireRequest[]) => RawReply[] {
 export const CLOCK_HEADER = "x-harness-clock-offset";
 function clockedHttp(clock: Clock): (reqs: WireRequest[]) => RawReply[] {
   return (reqs) =>
-    syncFetch()(reqs.map((r) => ({ ...r, headers: { ...(r.headers || {}), [CLOCK_HEADER]: String(clock.offsetMs) } })));
+    syncFetch(reqs.map((r) => ({ ...r, headers: { ...(r.headers || {}), [CLOCK_HEADER]: String(clock.offsetMs) } })));
 }
 
 /** Limits of the real services that our code must respect; the stand-ins throw as Apps Script does. */

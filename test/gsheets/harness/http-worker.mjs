@@ -1,10 +1,14 @@
 /**
  * Worker thread behind the UrlFetchApp stand-in: performs real HTTP requests (in parallel for fetchAll)
  * while the vm that runs Code.js blocks, as Apps Script's synchronous UrlFetchApp does.
+ *
+ * Protocol (test/gsheets/harness/sync-http.ts): a request { id, requests } arrives on parentPort; the replies go back
+ * as { id, replies } on the port given in workerData, and then the shared flag is set and notified, which wakes the
+ * blocked caller.
  */
 import http from "node:http";
 import https from "node:https";
-import { runAsWorker } from "synckit";
+import { parentPort, workerData } from "node:worker_threads";
 
 function one(req) {
   return new Promise((resolve) => {
@@ -40,4 +44,15 @@ function one(req) {
   });
 }
 
-runAsWorker(async (requests) => Promise.all(requests.map(one)));
+const { port, flag } = workerData;
+parentPort.on("message", async ({ id, requests }) => {
+  let replies;
+  try {
+    replies = await Promise.all(requests.map(one));
+  } catch (e) {
+    replies = requests.map(() => ({ error: String(e && e.message ? e.message : e) }));
+  }
+  port.postMessage({ id, replies });
+  Atomics.store(flag, 0, id);
+  Atomics.notify(flag, 0);
+});
