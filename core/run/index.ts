@@ -32,6 +32,8 @@ export {
   waitingRow,
 } from "./rows";
 export type { OutcomeToWrite, RowNow } from "./rows";
+export { PRINT_COLUMNS, PRINT_LENGTH, checkedAtText, movedRows, pendingKeys, resultPrint } from "./moved";
+export type { MovedRow, RowAsRead, RunWritten } from "./moved";
 export {
   keepForResume,
   MAX_SET_ASIDE,

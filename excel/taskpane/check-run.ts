@@ -40,6 +40,8 @@ import {
   runLogProblem,
   beginRunSession,
   sendRequest,
+  resultPrint,
+  checkedAtText,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
@@ -79,9 +81,6 @@ export function actionSheets(): Promise<typeof ActionSheets> {
 }
 
 const STATUS_COLS = statusColumnIndexes();
-const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
-
-// ---- the run: host I/O around core's engine (core/run.ts, core/drive.ts) ----
 
 /** Counts for the progress bar: rowsChecked (answered) fills it; rows not refreshed or not sent never do. */
 export interface RunProgress {
@@ -251,8 +250,8 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
                 result: !error,
               });
               const key = keyOf.get(w.outcome);
-              if (key) tally.shown.set(key, block[w.row]);
-              tally.stamps.add(String(block[w.row][CHECKED_AT]));
+              if (key) tally.shown.set(key, resultPrint(block[w.row]));
+              tally.stamps.add(checkedAtText(block[w.row]));
             }
           }
           const rows = Object.keys(block).map(Number);
@@ -453,7 +452,7 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     start.push(r.index);
     if (!r.error) continue;
     tally.byRow.set(origin.rowIndex + r.index, { statuses: [], error: true, kept: false, result: false });
-    tally.shown.set(`!${r.error.message}`, block[r.index]);
+    tally.shown.set(`!${r.error.message}`, resultPrint(block[r.index]));
   }
   const inputColumns: ColumnMapping = {};
   for (const k of ["uprn", "postcode", "address"] as const)

@@ -8,7 +8,8 @@ import {
   checkingRow,
   detectUserColumns,
   findBlockNow,
-  hostRow,
+  movedRows,
+  pendingKeys,
   outputRow,
   propertiesNow,
   readUserDates,
@@ -16,10 +17,11 @@ import {
   type Cell,
   type ColumnMapping,
   type RowNow,
-  type RunState,
   type UserDates,
 } from "../../core";
 import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
+
+export { pendingKeys };
 
 /** Where a run's sheet parts were last seen (stored with the run state; found again before use). */
 export interface RunPlace {
@@ -32,17 +34,18 @@ export interface RunPlace {
   inputColumns: ColumnMapping;
 }
 
-/** What this run wrote for each property key (and "!" + reason for invalid input), and the Checked at times it wrote. */
+/**
+ * The print (core's resultPrint) of what this run wrote for each property key (and "!" + reason for invalid input),
+ * and the Checked at times it wrote.
+ */
 export interface WrittenRows {
-  shown: Map<string, Cell[]>;
+  shown: Map<string, string>;
   stamps: Set<string>;
 }
 
 const WIDTH = OUTPUT_COLUMNS.length;
-const CHECKED_AT = OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at");
 
 export const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-const MATCHED_UPRN = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
 /** How far (columns) from where it was last seen the block is looked for when its header row is not there. */
 const SEARCH_COLUMNS = 16;
 
@@ -162,23 +165,11 @@ export async function readTableNow(
   };
 }
 
-/** Cells as read back compare equal to cells as written ("'=x" is read as "=x"; 12 and "12" alike). */
-const sameCells = (a: readonly unknown[], b: readonly Cell[]) =>
-  hostRow(b).every(
-    (v, c) => String(a[c] ?? "").trim() === String(typeof v === "string" && v.startsWith("'") ? v.slice(1) : v).trim(),
-  );
-
-export function pendingKeys(state: RunState): Set<string> {
-  const out = new Set<string>();
-  for (let p = 0; p < state.keys.length; p++) if (state.fates[p] === ".") out.add(state.keys[p]);
-  return out;
-}
-
 /**
- * Before matching: rows whose input now names another property than the result this run wrote there (only the input
- * columns were sorted, or a cell edited after its result arrived), and rows still "Checking…" whose property's result
- * this run already wrote elsewhere. They get what this run wrote for their property now, or wait for it ("Checking…",
- * so matchRows writes it when it comes), or core's ROW_CHANGED_ERROR. Rows of this run are known by their Checked at.
+ * Before matching: rows whose result this run wrote but whose input now names another property (only the input columns
+ * were sorted, or a cell edited after its result arrived), and rows still "Checking…" whose property's result this run
+ * already wrote elsewhere. Core's movedRows decides what each gets: the result of its property copied from the row
+ * that shows it, the "Checking…" mark (matchRows writes the result when it comes), or ROW_CHANGED_ERROR.
  */
 export function repairMoved(
   t: TableNow,
@@ -188,28 +179,21 @@ export function repairMoved(
   at: string,
   runId?: string,
 ): void {
-  t.previous.forEach((prev, i) => {
-    const key = t.keys[i];
-    const want = key ? tally.shown.get(key) : undefined;
-    if (t.rowsNow[i].checking) {
-      if (want && !pending.has(key!)) {
-        block[i] = want;
-        t.rowsNow[i] = {};
-      }
-      return;
-    }
-    if (
-      !tally.stamps.has(String(prev[CHECKED_AT] ?? "")) ||
-      String(prev[MESSAGE] ?? "").includes(ROW_CHANGED_ERROR.message)
-    )
-      return;
-    // A row cleared since: nothing to say unless it still shows a property's result.
-    if (!key && String(prev[MATCHED_UPRN] ?? "") === "") return;
-    if (want && sameCells(prev, want)) return;
-    if (want) block[i] = want;
-    else if (key && pending.has(key)) {
-      block[i] = checkingRow(undefined, at, runId);
-      t.rowsNow[i] = { key, checking: true };
-    } else block[i] = outputRow({ error: ROW_CHANGED_ERROR }, at, prev);
+  const rows = t.previous.map((cells, i) => ({ key: t.keys[i], checking: t.rowsNow[i].checking, cells }));
+  const fixes = movedRows(rows, {
+    stamped: (s) => tally.stamps.has(s),
+    printFor: (k) => tally.shown.get(k),
+    prints: new Set(tally.shown.values()),
+    pending,
   });
+  for (const f of fixes) {
+    if (f.kind === "copy") {
+      // As read: date columns come back as serials, text as text (the block's columns keep their formats).
+      block[f.row] = t.previous[f.from].map((v) => (v ?? "") as Cell);
+      t.rowsNow[f.row] = {};
+    } else if (f.kind === "checking") {
+      block[f.row] = checkingRow(undefined, at, runId);
+      t.rowsNow[f.row] = { key: f.key, checking: true };
+    } else block[f.row] = outputRow({ error: ROW_CHANGED_ERROR }, at, t.previous[f.row]);
+  }
 }

@@ -40,6 +40,7 @@ import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
 import { checkBlock, readRows, writeBlockRows } from "./block-rows";
 import { progressOf, say, sheetPhase } from "./progress";
 import { placeReader, readOwnDates, todayInFileZone } from "./days";
+import { keyIndex, noteStamp, noteWritten, readPrintCells, repairMoved } from "./written";
 
 export { progressOf, say, sheetPhase };
 
@@ -70,6 +71,11 @@ interface TableNow {
   rowsNow: RowNow[];
   /** Every row's property key now, marked or not. */
   keys: Set<string>;
+  /** Each row's property key now ("!" + the reason when its input is invalid), and its block cells that say whose result it shows. */
+  rowKeys: (string | undefined)[];
+  read: unknown[][];
+  /** The spreadsheet's time zone, asked for once. */
+  timeZone: () => string;
   notes: (string | undefined)[];
   /** The user's own EICR date / Licence expiry / Deposit received of each row, for the obligations. */
   userDates: (UserDates | undefined)[];
@@ -136,6 +142,7 @@ export function readTableNow(
   sheet: Sheet,
   run: SheetRun,
   at: { headerRow: number; blockCol: number; header?: unknown[] },
+  timeZone: () => string = fileZone(),
 ): TableNow {
   const top = at.headerRow ? at.headerRow + 1 : 1;
   const lastRow = sheet.getLastRow();
@@ -143,11 +150,12 @@ export function readTableNow(
   const shift = at.blockCol - run.blockCol;
   const cols = Math.max(1, run.inputCols + Math.max(0, shift));
   const input = n ? readRows(sheet, top, lastRow, cols) : [];
-  const marks = n ? sheet.getRange(top, at.blockCol + MESSAGE, n, 1).getValues() : [];
+  // The Message (Checking… marks) and the cells that say whose result each row shows, in one read.
+  const read = readPrintCells(sheet, top, n, at.blockCol, timeZone);
   // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
   const now = propertiesNow({
     input,
-    message: (i) => marks[i][0],
+    message: (i) => read[i][MESSAGE],
     inputColumns: run.mapping,
     blockShift: shift,
     keys: new Set(run.engine.keys),
@@ -158,16 +166,19 @@ export function readTableNow(
   const mapping = now.inputColumns;
   const best = now.shift;
   const keys = new Set(now.keys.filter((k): k is string => !!k && !k.startsWith("!")));
-  const read = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
-  const dateProblems = read.map((r) => (r.problems.length ? r.problems : undefined));
+  const own = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
+  const dateProblems = own.map((r) => (r.problems.length ? r.problems : undefined));
   return {
     blockCol: at.blockCol,
     headerRow: at.headerRow,
     top,
     rowsNow,
     keys,
+    rowKeys: now.keys,
+    read,
+    timeZone,
     notes,
-    userDates: read.map((r) => r.dates),
+    userDates: own.map((r) => r.dates),
     dateProblems,
     inputShift: best,
     place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input),
@@ -183,14 +194,17 @@ export function writeOutcomes(
   windows?: WindowSettings,
 ): { rows: number; changed: number } {
   const items = outcomesToWrite(run.engine);
+  const rows = new Map<number, (prev: unknown[]) => Cell[]>();
+  const index = keyIndex(run);
+  // Rows that no longer show their own property's result are put right first (core's movedRows, as in Excel).
+  repairMoved(sheet, run, t, nowIso, rows, index);
   const { writes, written, changed } = matchRows(run.engine, t.rowsNow, items);
   const interim = new Set(items.filter((i) => !i.final).map((i) => i.key));
-  const rows = new Map<number, (prev: unknown[]) => Cell[]>();
+  const shown: { key?: string; cells: Cell[] }[] = [];
   const win = windows ?? loadSettings().windows;
   // Days left count from the file's day of the check (its time zone), as the Action list counts from the file's today.
   let day = "";
-  const fileDay = () =>
-    day || (day = todayInFileZone(Date.parse(nowIso), SpreadsheetApp.getActive().getSpreadsheetTimeZone()));
+  const fileDay = () => day || (day = todayInFileZone(Date.parse(nowIso), t.timeZone()));
   for (const w of writes) {
     const sheetRow = t.top + w.row;
     const key = t.rowsNow[w.row].key;
@@ -215,6 +229,7 @@ export function writeOutcomes(
     rows.set(sheetRow, (prev) => {
       const row = outputRow(outcome, nowIso, prev, note, context);
       changes.push(...rowChanges(prev, row));
+      shown.push({ key, cells: row });
       return row;
     });
   }
@@ -227,6 +242,8 @@ export function writeOutcomes(
       { cause: e },
     );
   }
+  if (rows.size) noteStamp(run, nowIso);
+  noteWritten(run, shown, index);
   // What reached the sheet is logged; the log failing never touches the results.
   if (changes.length) {
     try {
@@ -261,10 +278,16 @@ interface StepResult {
  * The block found again and the rows read as they are now; the run's positions follow what moved (the block, the
  * header row, and the input columns when a column was inserted or deleted left of them), so later reads start there.
  */
-function tableNow(sheet: Sheet, run: SheetRun): TableNow | { problem: string } {
+/** The spreadsheet's time zone, asked for on first use only. */
+function fileZone(): () => string {
+  let zone = "";
+  return () => zone || (zone = SpreadsheetApp.getActive().getSpreadsheetTimeZone());
+}
+
+function tableNow(sheet: Sheet, run: SheetRun, timeZone: () => string): TableNow | { problem: string } {
   const at = relocate(sheet, run);
   if ("problem" in at) return at;
-  const table = readTableNow(sheet, run, at);
+  const table = readTableNow(sheet, run, at, timeZone);
   if (table.inputShift) {
     run.mapping = shiftMapping(run.mapping, table.inputShift);
     run.inputCols = Math.max(1, run.inputCols + table.inputShift);
@@ -290,7 +313,8 @@ export function step(
     run.message = `${problem}, so the check stopped and nothing more was written. Undo the change and choose Resume, or check again to write fresh results.`;
     return { waitMs: 0, problem, unsent: 0, changed: 0 };
   };
-  let table = tableNow(sheet, run);
+  const timeZone = fileZone();
+  let table = tableNow(sheet, run, timeZone);
   if ("problem" in table) return stopped(table.problem);
   let unsent = 0;
   if (run.engine.phase === "running" && apiConfig) {
@@ -306,7 +330,7 @@ export function step(
       due.requests.forEach((r, i) => acceptReply(run.engine, r.id, replies[i], Date.now()));
       unsent = replies.filter((r) => "failure" in r && r.failure === "not_sent").length;
       // The sheet may have changed while the requests were out: found again, as before them.
-      table = tableNow(sheet, run);
+      table = tableNow(sheet, run, timeZone);
       if ("problem" in table) return stopped(table.problem);
     }
   }

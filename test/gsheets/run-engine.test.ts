@@ -86,6 +86,36 @@ test("only the input column sorted during a run: results still follow their prop
   expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(12);
 });
 
+test("only the input columns sorted after some results were written: each row then shows its own property's result or waits for it", async () => {
+  // One job of five never ends, so the first results arrive while the rest are still to come.
+  await sandbox.setFaults([{ kind: "job_stall", count: 1 }]);
+  const { env, firstRow, lastRow } = table(20);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  const blockCol = outputCol(env.sheet, "compliance_score");
+  let written = 0;
+  for (let i = 0; i < 200 && written === 0; i++) {
+    const p = env.run("pollBulkCheck");
+    expect(p.phase).toBe("running");
+    written = rowsOf(env, firstRow, lastRow, blockCol).filter((r) => r.matched !== "").length;
+    if (!written) await passTime(env, Math.min(p.waitMs, 200));
+  }
+  // The stalled job stops after half its properties: the rest of it, three rows, is still to come.
+  expect(written).toBe(17);
+  const order = Array.from({ length: 20 }, (_v, i) => 19 - i);
+  sortRows(env, firstRow, lastRow, order, 2);
+  expect(rowsOf(env, firstRow, lastRow, blockCol).filter((r) => r.matched === r.uprn).length).toBeLessThan(17);
+  expect(env.run("pollBulkCheck").phase).toBe("running");
+  const rows = rowsOf(env, firstRow, lastRow, blockCol);
+  // The seventeen results follow their properties; the three still to come are marked so on their new rows.
+  expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(17);
+  const waiting = rows.filter((r) => r.matched !== r.uprn);
+  expect(waiting).toHaveLength(3);
+  for (const r of waiting) {
+    expect(r.matched).toBe("");
+    expect(r.message).toMatch(/^Checking…/);
+  }
+});
+
 test.each([true, false])(
   "a column inserted left of the block during a run (header row: %s): the block moves, no user cell is written over",
   async (header) => {

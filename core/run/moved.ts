@@ -1,0 +1,125 @@
+/**
+ * Rows of a run that no longer show their own property's result although the run wrote them: only the input columns
+ * were sorted (the results stayed where they were), or a row's input was edited after its result arrived. Both add-ins
+ * read the table again before every write and ask this module what each such row gets, so a sheet gets one answer in
+ * Excel and in Google Sheets.
+ */
+import { OUTPUT_COLUMNS } from "../layout";
+import type { RunState } from "./state";
+
+const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
+const MATCHED_UPRN = col("matched_uprn");
+const MATCHED_ADDRESS = col("matched_address");
+const CHECKED_AT = col("checked_at");
+const MESSAGE = col("message");
+
+/**
+ * The block columns a host must read for movedRows: from Matched UPRN to Message (they stand side by side), 0-based
+ * within the block.
+ */
+const READ = [MATCHED_UPRN, MATCHED_ADDRESS, CHECKED_AT, MESSAGE];
+export const PRINT_COLUMNS = { first: Math.min(...READ), last: Math.max(...READ) };
+
+/** A cell as text the way both hosts read it back: trimmed, a leading apostrophe (text marker) and leading zeros of a number dropped. */
+function text(v: unknown): string {
+  const s = String(v ?? "").trim();
+  const t = s.startsWith("'") ? s.slice(1) : s;
+  return /^\d+$/.test(t) ? t.replace(/^0+(?=\d)/, "") : t;
+}
+
+/** Every print is this long, so a host may keep many side by side in one string. */
+export const PRINT_LENGTH = 6;
+const PRINT_SPACE = 36 ** PRINT_LENGTH;
+
+/**
+ * A short print of the result a block row shows: the property it matched and its message (FNV-1a over them, six
+ * base-36 characters).
+ * Two rows with the same print show the same property's result; a row whose print is none of those the run wrote
+ * was changed by someone (their text in the Message cell), and is left alone.
+ */
+export function resultPrint(cells: readonly unknown[]): string {
+  const s = `${text(cells[MATCHED_UPRN])}\u0001${text(cells[MATCHED_ADDRESS])}\u0001${text(cells[MESSAGE])}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return ((h >>> 0) % PRINT_SPACE).toString(36).padStart(PRINT_LENGTH, "0");
+}
+
+/** The Checked at text of a block row as read back, to compare with the stamps the run wrote. */
+export function checkedAtText(cells: readonly unknown[]): string {
+  return text(cells[CHECKED_AT]);
+}
+
+/** The property keys whose result this run has still to receive. */
+export function pendingKeys(state: RunState): Set<string> {
+  const out = new Set<string>();
+  for (let p = 0; p < state.keys.length; p++) if (state.fates[p] === ".") out.add(state.keys[p]);
+  return out;
+}
+
+export interface RowAsRead {
+  /** The property key the row's input gives now ("!" + the reason when it is invalid); none when blank. */
+  key?: string;
+  /** Its Message still says "Checking…" for this run. */
+  checking?: boolean;
+  /** Its block cells as read (at least PRINT_COLUMNS and Checked at). */
+  cells: readonly unknown[];
+}
+
+export interface RunWritten {
+  /** Whether this run wrote a row with this Checked at text. */
+  stamped(checkedAt: string): boolean;
+  /** The print of what this run wrote for a property key, if it wrote it. */
+  printFor(key: string): string | undefined;
+  /** Every print this run wrote. */
+  prints: ReadonlySet<string>;
+  /** Keys whose result is still to come. */
+  pending: ReadonlySet<string>;
+}
+
+/**
+ * What a row gets: the cells of row `from` (which shows its property's result, as this run wrote it), the run's
+ * "Checking…" mark (its result is still to come, and is written there when it arrives), or core's ROW_CHANGED_ERROR.
+ */
+export type MovedRow =
+  | { row: number; kind: "copy"; from: number }
+  | { row: number; kind: "checking"; key: string }
+  | { row: number; kind: "changed" };
+
+/**
+ * Rows this run wrote whose result is not their input's property now, and rows still "Checking…" whose property's
+ * result this run already wrote elsewhere. A result is copied from a row that shows it; when no row does (it was
+ * deleted or typed over), the row says it changed and to check it again. Rows the run did not write, and rows whose
+ * block someone edited, are left alone.
+ */
+export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow[] {
+  const prints = rows.map((r) => resultPrint(r.cells));
+  // Where each of this run's results is shown now: the first row of this run that shows it.
+  const shownAt = new Map<string, number>();
+  rows.forEach((r, i) => {
+    if (run.prints.has(prints[i]) && !shownAt.has(prints[i]) && run.stamped(checkedAtText(r.cells)))
+      shownAt.set(prints[i], i);
+  });
+  const fix = (row: number, want: string): MovedRow => {
+    const from = shownAt.get(want);
+    return from === undefined ? { row, kind: "changed" } : { row, kind: "copy", from };
+  };
+  const out: MovedRow[] = [];
+  rows.forEach((r, i) => {
+    const want = r.key ? run.printFor(r.key) : undefined;
+    if (r.checking) {
+      if (want !== undefined && !run.pending.has(r.key!)) out.push(fix(i, want));
+      return;
+    }
+    // Only a result this run wrote, still as written, and now beside another property's input.
+    if (!run.prints.has(prints[i]) || !run.stamped(checkedAtText(r.cells)) || prints[i] === want) return;
+    // A row cleared since: nothing to say unless it still shows a property's result.
+    if (!r.key && text(r.cells[MATCHED_UPRN]) === "") return;
+    if (want !== undefined) out.push(fix(i, want));
+    else if (r.key && run.pending.has(r.key)) out.push({ row: i, kind: "checking", key: r.key });
+    else out.push({ row: i, kind: "changed" });
+  });
+  return out;
+}

@@ -1,0 +1,121 @@
+/**
+ * Rows that no longer show their own property's result (core movedRows and resultPrint), the one rule both add-ins
+ * apply before each write: a result follows its property when only the input columns were sorted, a row whose result
+ * is still to come is marked again, and a row the user changed, or that this run did not write, is left alone.
+ */
+import {
+  OUTPUT_COLUMNS,
+  formatTimestamp,
+  movedRows,
+  outputRow,
+  resultPrint,
+  type CheckResult,
+  type RowAsRead,
+  type RunWritten,
+} from "../../core";
+
+const AT = "2026-11-25T10:00:00.000Z";
+const EARLIER = "2026-11-20T09:00:00.000Z";
+const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+
+function result(uprn: string): CheckResult {
+  return {
+    uprn,
+    address: `${uprn.slice(-2)} Test Street, London`,
+    postcode: "SW1A 2AA",
+    compliance_score: 80,
+    risk_level: "low",
+    checks: {},
+    last_updated: "2026-11-01T00:00:00Z",
+  } as unknown as CheckResult;
+}
+
+/** The block row this run writes for a UPRN (at AT, or another time). */
+const shown = (uprn: string, at = AT) => outputRow({ result: result(uprn) }, at, undefined);
+
+/** What the run wrote: a row for each UPRN in `wrote`, still to come for those in `pending`. */
+function run(wrote: string[], pending: string[] = []): RunWritten {
+  const prints = new Map(wrote.map((u) => [u, resultPrint(shown(u))]));
+  return {
+    stamped: (s) => s === formatTimestamp(AT),
+    printFor: (k) => prints.get(k),
+    prints: new Set(prints.values()),
+    pending: new Set(pending),
+  };
+}
+
+test("only the input columns sorted: each row's result is copied from the row that shows its property's", () => {
+  const rows: RowAsRead[] = [
+    { key: "3", cells: shown("1") },
+    { key: "1", cells: shown("2") },
+    { key: "2", cells: shown("3") },
+  ];
+  expect(movedRows(rows, run(["1", "2", "3"]))).toEqual([
+    { row: 0, kind: "copy", from: 2 },
+    { row: 1, kind: "copy", from: 0 },
+    { row: 2, kind: "copy", from: 1 },
+  ]);
+});
+
+test("rows that show their own property's result are left alone", () => {
+  const rows: RowAsRead[] = [
+    { key: "1", cells: shown("1") },
+    { key: "2", cells: shown("2") },
+  ];
+  expect(movedRows(rows, run(["1", "2"]))).toEqual([]);
+});
+
+test("a row beside a property still to come is marked Checking… again; one beside an unknown input says it changed", () => {
+  const rows: RowAsRead[] = [
+    { key: "9", cells: shown("1") },
+    { key: "7", cells: shown("2") },
+  ];
+  const fixes = movedRows(rows, run(["1", "2"], ["9"]));
+  expect(fixes).toEqual([
+    { row: 0, kind: "checking", key: "9" },
+    { row: 1, kind: "changed" },
+  ]);
+});
+
+test("a row whose property's result no row shows any more says it changed, not another property's result", () => {
+  const rows: RowAsRead[] = [{ key: "2", cells: shown("1") }];
+  expect(movedRows(rows, run(["1", "2"]))).toEqual([{ row: 0, kind: "changed" }]);
+});
+
+test("a row still Checking… whose property's result was written elsewhere takes it; one whose result is to come waits", () => {
+  const checking = outputRow({ result: result("5") }, AT, undefined).map((v, i) => (i === MESSAGE ? "Checking…" : ""));
+  const rows: RowAsRead[] = [
+    { key: "1", checking: true, cells: checking },
+    { key: "5", checking: true, cells: checking },
+    { key: "6", cells: shown("1") },
+  ];
+  expect(movedRows(rows, run(["1"], ["5", "6"]))).toEqual([
+    { row: 0, kind: "copy", from: 2 },
+    { row: 2, kind: "checking", key: "6" },
+  ]);
+});
+
+test("rows this run did not write, rows whose block the user edited and cleared rows are left alone", () => {
+  const edited = shown("1");
+  edited[MESSAGE] = "Landlord says the new certificate is in the post";
+  const cleared = shown("1").map(() => "");
+  const rows: RowAsRead[] = [{ key: "2", cells: shown("1", EARLIER) }, { key: "2", cells: edited }, { cells: cleared }];
+  expect(movedRows(rows, run(["1", "2"]))).toEqual([]);
+});
+
+test("a cleared input beside a result this run wrote says it changed", () => {
+  expect(movedRows([{ cells: shown("1") }], run(["1"]))).toEqual([{ row: 0, kind: "changed" }]);
+});
+
+test("a print reads a cell as either host gives it back: a text marker, a number for digits, spaces", () => {
+  const written = shown("100023336956");
+  const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
+  const asNumber = written.slice();
+  asNumber[MATCHED] = 100023336956;
+  const asText = written.slice();
+  asText[MATCHED] = "'100023336956 ";
+  expect(resultPrint(asNumber)).toBe(resultPrint(written));
+  expect(resultPrint(asText)).toBe(resultPrint(written));
+  expect(resultPrint(written)).toHaveLength(6);
+  expect(resultPrint(shown("100023336957"))).not.toBe(resultPrint(written));
+});
