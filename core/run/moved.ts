@@ -13,11 +13,11 @@ const MATCHED_ADDRESS = col("matched_address");
 const CHECKED_AT = col("checked_at");
 const MESSAGE = col("message");
 
-/**
- * The block columns a host must read for movedRows: from Matched UPRN to Message (they stand side by side), 0-based
- * within the block.
- */
 const READ = [MATCHED_UPRN, MATCHED_ADDRESS, CHECKED_AT, MESSAGE];
+/**
+ * The block columns a host reads for movedRows and its "Checking…" marks: Matched UPRN to Message (they stand side by
+ * side), 0-based within the block.
+ */
 export const PRINT_COLUMNS = { first: Math.min(...READ), last: Math.max(...READ) };
 
 /** A cell as text the way both hosts read it back: trimmed, a leading apostrophe (text marker) and leading zeros of a number dropped. */
@@ -32,13 +32,13 @@ export const PRINT_LENGTH = 6;
 const PRINT_SPACE = 36 ** PRINT_LENGTH;
 
 /**
- * A short print of the result a block row shows: the property it matched and its message (FNV-1a over them, six
- * base-36 characters).
- * Two rows with the same print show the same property's result; a row whose print is none of those the run wrote
- * was changed by someone (their text in the Message cell), and is left alone.
+ * A short print of the property a block row's result is for: its Matched UPRN and Matched address (FNV-1a over them,
+ * six base-36 characters). Rows of one property share it whatever their Message says (a duplicate's note, a date of
+ * theirs that could not be read); a row whose print is none of those the run wrote was typed over, and is left alone.
+ * An error names no property: its print is BLANK_PRINT.
  */
 export function resultPrint(cells: readonly unknown[]): string {
-  const s = `${text(cells[MATCHED_UPRN])}\u0001${text(cells[MATCHED_ADDRESS])}\u0001${text(cells[MESSAGE])}`;
+  const s = `${text(cells[MATCHED_UPRN])}\u0001${text(cells[MATCHED_ADDRESS])}`;
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
@@ -46,6 +46,9 @@ export function resultPrint(cells: readonly unknown[]): string {
   }
   return ((h >>> 0) % PRINT_SPACE).toString(36).padStart(PRINT_LENGTH, "0");
 }
+
+/** The print of a row that names no property (an error, or an input that could not be read). */
+export const BLANK_PRINT = resultPrint([]);
 
 /** The Checked at text of a block row as read back, to compare with the stamps the run wrote. */
 export function checkedAtText(cells: readonly unknown[]): string {
@@ -96,28 +99,32 @@ export type MovedRow =
  */
 export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow[] {
   const prints = rows.map((r) => resultPrint(r.cells));
-  // Where each of this run's results is shown now: the first row of this run that shows it.
+  const ours = (i: number) => run.prints.has(prints[i]) && run.stamped(checkedAtText(rows[i].cells));
+  // Where each property's result is shown now: a row of its own that shows it (an error too), else the first row of
+  // this run that shows it (a property's result only: an error says nothing of which property it was for).
+  const inPlace = new Map<string, number>();
   const shownAt = new Map<string, number>();
   rows.forEach((r, i) => {
-    if (run.prints.has(prints[i]) && !shownAt.has(prints[i]) && run.stamped(checkedAtText(r.cells)))
-      shownAt.set(prints[i], i);
+    if (!ours(i) || r.checking) return;
+    if (r.key && !inPlace.has(r.key) && prints[i] === run.printFor(r.key)) inPlace.set(r.key, i);
+    if (prints[i] !== BLANK_PRINT && !shownAt.has(prints[i])) shownAt.set(prints[i], i);
   });
-  const fix = (row: number, want: string): MovedRow => {
-    const from = shownAt.get(want);
+  const fix = (row: number, key: string, want: string): MovedRow => {
+    const from = inPlace.get(key) ?? (want === BLANK_PRINT ? undefined : shownAt.get(want));
     return from === undefined ? { row, kind: "changed" } : { row, kind: "copy", from };
   };
   const out: MovedRow[] = [];
   rows.forEach((r, i) => {
     const want = r.key ? run.printFor(r.key) : undefined;
     if (r.checking) {
-      if (want !== undefined && !run.pending.has(r.key!)) out.push(fix(i, want));
+      if (want !== undefined && !run.pending.has(r.key!)) out.push(fix(i, r.key!, want));
       return;
     }
-    // Only a result this run wrote, still as written, and now beside another property's input.
-    if (!run.prints.has(prints[i]) || !run.stamped(checkedAtText(r.cells)) || prints[i] === want) return;
+    // Only a result this run wrote, still naming the property it was written for, and now beside another's input.
+    if (!ours(i) || prints[i] === want) return;
     // A row cleared since: nothing to say unless it still shows a property's result.
-    if (!r.key && text(r.cells[MATCHED_UPRN]) === "") return;
-    if (want !== undefined) out.push(fix(i, want));
+    if (!r.key && prints[i] === BLANK_PRINT) return;
+    if (want !== undefined) out.push(fix(i, r.key!, want));
     else if (r.key && run.pending.has(r.key)) out.push({ row: i, kind: "checking", key: r.key });
     else out.push({ row: i, kind: "changed" });
   });

@@ -9,6 +9,7 @@ import {
   movedRows,
   outputRow,
   resultPrint,
+  serviceError,
   type CheckResult,
   type RowAsRead,
   type RunWritten,
@@ -17,6 +18,7 @@ import {
 const AT = "2026-11-25T10:00:00.000Z";
 const EARLIER = "2026-11-20T09:00:00.000Z";
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
 
 function result(uprn: string): CheckResult {
   return {
@@ -95,12 +97,46 @@ test("a row still Checking… whose property's result was written elsewhere take
   ]);
 });
 
-test("rows this run did not write, rows whose block the user edited and cleared rows are left alone", () => {
-  const edited = shown("1");
-  edited[MESSAGE] = "Landlord says the new certificate is in the post";
+test("rows this run did not write, rows whose result the user typed over and cleared rows are left alone", () => {
+  const typedOver = shown("1");
+  typedOver[MATCHED] = "n/a";
   const cleared = shown("1").map(() => "");
-  const rows: RowAsRead[] = [{ key: "2", cells: shown("1", EARLIER) }, { key: "2", cells: edited }, { cells: cleared }];
+  const rows: RowAsRead[] = [
+    { key: "2", cells: shown("1", EARLIER) },
+    { key: "2", cells: typedOver },
+    { cells: cleared },
+  ];
   expect(movedRows(rows, run(["1", "2"]))).toEqual([]);
+});
+
+test("rows of one property whose Messages differ (a duplicate's note, the user's words) are not taken for moved rows", () => {
+  const copy = shown("1");
+  copy[MESSAGE] = "Same property as row 2: checked once.";
+  const noted = shown("2");
+  noted[MESSAGE] = "Landlord says the new certificate is in the post";
+  const rows: RowAsRead[] = [
+    { key: "1", cells: shown("1") },
+    { key: "1", cells: copy },
+    { key: "2", cells: noted },
+  ];
+  expect(movedRows(rows, run(["1", "2"]))).toEqual([]);
+});
+
+test("an error names no property: a row beside another row's error says it changed, and takes only its own error", () => {
+  const error = (why: string) => outputRow({ error: serviceError("not_found", "not_found", why) }, AT, undefined);
+  const wrote = run(["1"]);
+  const printFor = (k: string) => (k === "404" || k === "!bad" ? resultPrint(error("x")) : wrote.printFor(k));
+  const errors: RunWritten = { ...wrote, printFor, prints: new Set([...wrote.prints, resultPrint(error("x"))]) };
+  const rows: RowAsRead[] = [
+    { key: "1", cells: error("No property has UPRN 404.") },
+    { key: "404", cells: shown("1") },
+    { key: "!bad", checking: true, cells: shown("1").map((v, i) => (i === MESSAGE ? "Checking…" : "")) },
+  ];
+  expect(movedRows(rows, errors)).toEqual([
+    { row: 0, kind: "copy", from: 1 },
+    { row: 1, kind: "changed" },
+    { row: 2, kind: "changed" },
+  ]);
 });
 
 test("a cleared input beside a result this run wrote says it changed", () => {
@@ -109,7 +145,6 @@ test("a cleared input beside a result this run wrote says it changed", () => {
 
 test("a print reads a cell as either host gives it back: a text marker, a number for digits, spaces", () => {
   const written = shown("100023336956");
-  const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
   const asNumber = written.slice();
   asNumber[MATCHED] = 100023336956;
   const asText = written.slice();
