@@ -74,9 +74,9 @@ export interface RowAsRead {
 export interface RunWritten {
   /** Whether this run wrote a row with this Checked at text. */
   stamped(checkedAt: string): boolean;
-  /** The print of what this run wrote for a property key, if it wrote it. */
+  /** The print of what this run wrote for a property key, if it wrote it (keys of unreadable inputs need none). */
   printFor(key: string): string | undefined;
-  /** Every print this run wrote. */
+  /** Every print this run wrote (BLANK_PRINT, an error's, always counts). */
   prints: ReadonlySet<string>;
   /** Keys whose result is still to come. */
   pending: ReadonlySet<string>;
@@ -99,14 +99,17 @@ export type MovedRow =
  */
 export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow[] {
   const prints = rows.map((r) => resultPrint(r.cells));
-  const ours = (i: number) => run.prints.has(prints[i]) && run.stamped(checkedAtText(rows[i].cells));
+  // What this run wrote for a key: an input it could not read is an error, which names no property.
+  const printFor = (key: string) => (key.startsWith("!") ? BLANK_PRINT : run.printFor(key));
+  const ours = (i: number) =>
+    (prints[i] === BLANK_PRINT || run.prints.has(prints[i])) && run.stamped(checkedAtText(rows[i].cells));
   // Where each property's result is shown now: a row of its own that shows it (an error too), else the first row of
   // this run that shows it (a property's result only: an error says nothing of which property it was for).
   const inPlace = new Map<string, number>();
   const shownAt = new Map<string, number>();
   rows.forEach((r, i) => {
     if (!ours(i) || r.checking) return;
-    if (r.key && !inPlace.has(r.key) && prints[i] === run.printFor(r.key)) inPlace.set(r.key, i);
+    if (r.key && !inPlace.has(r.key) && prints[i] === printFor(r.key)) inPlace.set(r.key, i);
     if (prints[i] !== BLANK_PRINT && !shownAt.has(prints[i])) shownAt.set(prints[i], i);
   });
   const fix = (row: number, key: string, want: string): MovedRow => {
@@ -115,7 +118,7 @@ export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow
   };
   const out: MovedRow[] = [];
   rows.forEach((r, i) => {
-    const want = r.key ? run.printFor(r.key) : undefined;
+    const want = r.key ? printFor(r.key) : undefined;
     if (r.checking) {
       if (want !== undefined && !run.pending.has(r.key!)) out.push(fix(i, r.key!, want));
       return;
@@ -125,8 +128,10 @@ export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow
     // A row cleared since: nothing to say unless it still shows a property's result.
     if (!r.key && prints[i] === BLANK_PRINT) return;
     if (want !== undefined) out.push(fix(i, r.key!, want));
-    else if (r.key && run.pending.has(r.key)) out.push({ row: i, kind: "checking", key: r.key });
-    else out.push({ row: i, kind: "changed" });
+    // Marked again only where it shows another property's result: text typed over a "Checking…" mark stays.
+    else if (r.key && run.pending.has(r.key)) {
+      if (prints[i] !== BLANK_PRINT) out.push({ row: i, kind: "checking", key: r.key });
+    } else out.push({ row: i, kind: "changed" });
   });
   return out;
 }

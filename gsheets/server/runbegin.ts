@@ -38,7 +38,7 @@ import { hiddenByFilter, readRows, writeBlockRows } from "./block-rows";
 import { say, sheetPhase } from "./progress";
 
 import { SEND_BUDGET_MS, isBlankCell, readTableNow, writeOutcomes } from "./sheetrun";
-import { keyIndex, noteStamp, noteWritten } from "./written";
+import { noteStamp } from "./written";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -145,24 +145,17 @@ export function beginRun(
       run.notes.push(NO_HEADER_NOTE);
     }
     const marks = new Map<number, (prev: unknown[]) => Cell[]>();
-    const invalid: { key: string; cells: Cell[] }[] = [];
     rows.forEach((row) => {
       const sheetRow = firstRow + row.index;
       if (row.error || !row.key)
-        marks.set(sheetRow, (prev) => {
-          const cells = outputRow(
-            { error: serviceError("invalid_input", row.error!.code, row.error!.message) },
-            nowIso,
-            prev,
-          );
-          invalid.push({ key: `!${row.error!.message}`, cells });
-          return cells;
-        });
+        marks.set(sheetRow, (prev) =>
+          outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev),
+        );
       else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso, runId));
     });
     writeBlockRows(sheet, table.blockCol, marks);
+    // Their time, so that core's movedRows knows these rows for this run's.
     noteStamp(run, nowIso);
-    noteWritten(run, invalid, keyIndex(run));
     run.rowsWritten = marks.size;
     // Apps Script may hold writes back until the call ends: the marks reach the sheet before the submit goes, so a
     // sort or an edit while it is out moves or meets them on their rows.

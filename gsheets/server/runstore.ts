@@ -50,10 +50,10 @@ export interface SheetRun {
   /** The columns were chosen by hand (letters), not read from a header row: a scheduled re-check uses them too. */
   manualMapping?: boolean;
   /**
-   * What the run has written (written.ts): the Checked at texts it stamped, each property's result print (six
-   * characters a property, by its index in the engine) and the prints of rows with an input error, by reason.
+   * What the run has written (written.ts): the Checked at texts it stamped and each property's result print (six
+   * characters a property, by its index in the engine).
    */
-  written?: { stamps: string[]; prints: string; invalid?: Record<string, string> };
+  written?: { stamps: string[]; prints: string };
   /** The user-properties prefix it is stored under (absent: the sidebar's, MANUAL_SLOT). */
   slot?: string;
   /** When the state was last saved: a "running" manual run not saved for a long while was left by a closed sidebar. */

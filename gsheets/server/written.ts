@@ -25,8 +25,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /** Above this many properties the prints (six characters each) are not kept, so the stored run stays small. */
 const MAX_PRINTED = 20000;
-/** Distinct input errors whose rows' prints are kept ("!" + the reason, as core's propertiesNow keys them). */
-const MAX_INVALID = 200;
 /** Checked at texts kept: one per write, far more than a run makes. */
 const MAX_STAMPS = 2000;
 
@@ -65,14 +63,8 @@ export function noteWritten(
     n <= MAX_PRINTED ? (w.prints.padEnd(n * PRINT_LENGTH, " ").match(new RegExp(`.{${PRINT_LENGTH}}`, "g")) ?? []) : [];
   for (const r of rows) {
     if (!r.key) continue;
-    const print = resultPrint(r.cells);
-    if (r.key.startsWith("!")) {
-      const invalid = (w.invalid ??= {});
-      if (r.key in invalid || Object.keys(invalid).length < MAX_INVALID) invalid[r.key] = print;
-      continue;
-    }
     const p = index(r.key);
-    if (p >= 0 && p < slots.length) slots[p] = print;
+    if (p >= 0 && p < slots.length) slots[p] = resultPrint(r.cells);
   }
   if (slots.length) w.prints = slots.join("");
 }
@@ -84,7 +76,7 @@ export function runWritten(run: SheetRun, pending: ReadonlySet<string>, index: (
     const s = p < 0 ? "" : w.prints.slice(p * PRINT_LENGTH, (p + 1) * PRINT_LENGTH);
     return s.length === PRINT_LENGTH && s !== BLANK ? s : undefined;
   };
-  const prints = new Set<string>(Object.values(w.invalid ?? {}));
+  const prints = new Set<string>();
   for (let p = 0; p * PRINT_LENGTH < w.prints.length; p++) {
     const s = printAt(p);
     if (s) prints.add(s);
@@ -92,7 +84,7 @@ export function runWritten(run: SheetRun, pending: ReadonlySet<string>, index: (
   const stamps = new Set(w.stamps);
   return {
     stamped: (s) => stamps.has(s),
-    printFor: (key) => (key.startsWith("!") ? w.invalid?.[key] : printAt(index(key))),
+    printFor: (key) => printAt(index(key)),
     prints,
     pending,
   };

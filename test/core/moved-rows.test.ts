@@ -125,7 +125,7 @@ test("rows of one property whose Messages differ (a duplicate's note, the user's
 test("an error names no property: a row beside another row's error says it changed, and takes only its own error", () => {
   const error = (why: string) => outputRow({ error: serviceError("not_found", "not_found", why) }, AT, undefined);
   const wrote = run(["1"]);
-  const printFor = (k: string) => (k === "404" || k === "!bad" ? resultPrint(error("x")) : wrote.printFor(k));
+  const printFor = (k: string) => (k === "404" ? resultPrint(error("x")) : wrote.printFor(k));
   const errors: RunWritten = { ...wrote, printFor, prints: new Set([...wrote.prints, resultPrint(error("x"))]) };
   const rows: RowAsRead[] = [
     { key: "1", cells: error("No property has UPRN 404.") },
@@ -137,6 +137,13 @@ test("an error names no property: a row beside another row's error says it chang
     { row: 1, kind: "changed" },
     { row: 2, kind: "changed" },
   ]);
+});
+
+test("words typed over a row's Checking… mark stay while its result is still to come", () => {
+  const typed = shown("1").map(() => "");
+  typed[OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at")] = formatTimestamp(AT);
+  typed[MESSAGE] = "Chased the landlord on Monday";
+  expect(movedRows([{ key: "5", cells: typed }], run(["1"], ["5"]))).toEqual([]);
 });
 
 test("a cleared input beside a result this run wrote says it changed", () => {
