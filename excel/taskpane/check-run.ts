@@ -42,6 +42,7 @@ import {
   sendRequest,
   resultPrint,
   checkedAtText,
+  pendingKeys,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
@@ -50,15 +51,7 @@ import { summarise, summaryText, type RunSummary, type SummaryTally } from "./ru
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { setAsideStored, takeUpStored, type UnfinishedRun } from "./unfinished";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
-import {
-  MESSAGE,
-  fileMonthFirst,
-  pendingKeys,
-  readTableNow,
-  repairMoved,
-  type RunPlace,
-  type WrittenRows,
-} from "./rows-now";
+import { MESSAGE, fileMonthFirst, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
 /**

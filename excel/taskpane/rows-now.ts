@@ -9,7 +9,6 @@ import {
   detectUserColumns,
   findBlockNow,
   movedRows,
-  pendingKeys,
   outputRow,
   propertiesNow,
   readUserDates,
@@ -20,8 +19,6 @@ import {
   type UserDates,
 } from "../../core";
 import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
-
-export { pendingKeys };
 
 /** Where a run's sheet parts were last seen (stored with the run state; found again before use). */
 export interface RunPlace {

@@ -49,6 +49,12 @@ function isDate(v: unknown): v is Date {
   return Object.prototype.toString.call(v) === "[object Date]";
 }
 
+/** The spreadsheet's time zone, asked for on first use only. */
+export function zoneOnce(): () => string {
+  let zone = "";
+  return () => zone || (zone = SpreadsheetApp.getActive().getSpreadsheetTimeZone());
+}
+
 /**
  * Sheets reads our date and timestamp text back as Date objects; core expects the text it wrote. Turned back
  * in the spreadsheet's time zone (the one Sheets read the text in), so a kept value is rewritten unchanged.
@@ -73,8 +79,7 @@ export function writeBlockRows(
   rows: Map<number, (previous: unknown[]) => Cell[]>,
 ): { bands: number } | null {
   if (!rows.size) return null;
-  let zone = "";
-  const timeZone = () => zone || (zone = SpreadsheetApp.getActive().getSpreadsheetTimeZone());
+  const timeZone = zoneOnce();
   const bands = rowBands([...rows.keys()]);
   for (const [first, last] of bands) {
     const range = sheet.getRange(first, blockCol, last - first + 1, BLOCK_WIDTH);

@@ -37,7 +37,7 @@ export { afterRun, finishRun, runProblem, save };
 export { withUserLock } from "./runstore";
 import { loadSettings } from "./settings";
 import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
-import { checkBlock, readRows, writeBlockRows } from "./block-rows";
+import { checkBlock, readRows, writeBlockRows, zoneOnce } from "./block-rows";
 import { progressOf, say, sheetPhase } from "./progress";
 import { placeReader, readOwnDates, todayInFileZone } from "./days";
 import { keyIndex, noteStamp, noteWritten, readPrintCells, repairMoved } from "./written";
@@ -142,7 +142,7 @@ export function readTableNow(
   sheet: Sheet,
   run: SheetRun,
   at: { headerRow: number; blockCol: number; header?: unknown[] },
-  timeZone: () => string = fileZone(),
+  timeZone: () => string = zoneOnce(),
 ): TableNow {
   const top = at.headerRow ? at.headerRow + 1 : 1;
   const lastRow = sheet.getLastRow();
@@ -278,12 +278,6 @@ interface StepResult {
  * The block found again and the rows read as they are now; the run's positions follow what moved (the block, the
  * header row, and the input columns when a column was inserted or deleted left of them), so later reads start there.
  */
-/** The spreadsheet's time zone, asked for on first use only. */
-function fileZone(): () => string {
-  let zone = "";
-  return () => zone || (zone = SpreadsheetApp.getActive().getSpreadsheetTimeZone());
-}
-
 function tableNow(sheet: Sheet, run: SheetRun, timeZone: () => string): TableNow | { problem: string } {
   const at = relocate(sheet, run);
   if ("problem" in at) return at;
@@ -313,7 +307,7 @@ export function step(
     run.message = `${problem}, so the check stopped and nothing more was written. Undo the change and choose Resume, or check again to write fresh results.`;
     return { waitMs: 0, problem, unsent: 0, changed: 0 };
   };
-  const timeZone = fileZone();
+  const timeZone = zoneOnce();
   let table = tableNow(sheet, run, timeZone);
   if ("problem" in table) return stopped(table.problem);
   let unsent = 0;
