@@ -13,14 +13,25 @@ import { syncFetch, type RawReply, type WireRequest } from "./sync-http";
 export const DIST = path.resolve(__dirname, "../../../dist/gsheets");
 
 /**
- * The header that carries the vm's clock (its offset from real time) to a sandbox started by harness/sandbox.ts, which
- * moves its own clock up to it: time the vm lets pass (Utilities.sleep, a trigger's delay) passes for the sandbox's
- * jobs and rate windows too. Added on the wire only; the requests the add-on made are recorded without it.
+ * The headers that carry the vm's clock (its offset from real time, and which clock it is) to a sandbox started by
+ * harness/sandbox.ts, which moves its own clock on with it: time the vm lets pass (Utilities.sleep, a trigger's delay)
+ * passes for the sandbox's jobs and rate windows too. A spreadsheet made later starts its clock at 0 while the sandbox
+ * may be ahead; the sandbox counts each clock from where it first saw it, so that spreadsheet's sleeps move it too.
+ * Added on the wire only; the requests the add-on made are recorded without them.
  */
 export const CLOCK_HEADER = "x-harness-clock-offset";
+export const CLOCK_ID_HEADER = "x-harness-clock-id";
+const clockIds = new WeakMap<Clock, string>();
 function clockedHttp(clock: Clock): (reqs: WireRequest[]) => RawReply[] {
+  if (!clockIds.has(clock)) clockIds.set(clock, `${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const id = clockIds.get(clock)!;
   return (reqs) =>
-    syncFetch(reqs.map((r) => ({ ...r, headers: { ...(r.headers || {}), [CLOCK_HEADER]: String(clock.offsetMs) } })));
+    syncFetch(
+      reqs.map((r) => ({
+        ...r,
+        headers: { ...(r.headers || {}), [CLOCK_HEADER]: String(clock.offsetMs), [CLOCK_ID_HEADER]: id },
+      })),
+    );
 }
 
 /** Limits of the real services that our code must respect; the stand-ins throw as Apps Script does. */

@@ -5,22 +5,27 @@
 import type { AddressInfo } from "node:net";
 import { buildSandbox, type FaultRule } from "../../../sandbox/app";
 
-/** The vm's clock offset on each request (harness/gas.ts CLOCK_HEADER). */
+/** The vm's clock offset, and which vm clock it is, on each request (harness/gas.ts CLOCK_HEADER). */
 const CLOCK_HEADER = "x-harness-clock-offset";
+const CLOCK_ID_HEADER = "x-harness-clock-id";
 
 type Msg = { id: number; method: string; args: unknown[] };
 
 async function main(): Promise<void> {
   const msPerProperty = Number(process.env.SANDBOX_MS_PER_PROPERTY ?? 2);
   const limits = process.env.SANDBOX_LIMITS ? JSON.parse(process.env.SANDBOX_LIMITS) : undefined;
-  // The sandbox's clock, which a test can move on (a day, for a daily quota's reset), and which moves up to the vm's
-  // clock with each request from it: one clock for both, never going back.
+  // The sandbox's clock, which a test can move on (a day, for a daily quota's reset), and which moves on with each vm
+  // clock that calls it, counted from where the sandbox was when it first saw that clock: never going back.
   let offsetMs = 0;
+  const clockBase = new Map<string, number>();
   const today = process.env.SANDBOX_TODAY || undefined;
   const app = await buildSandbox({ msPerProperty, limits, today, now: () => new Date(Date.now() + offsetMs) });
   app.addHook("onRequest", async (req) => {
     const vm = Number(req.headers[CLOCK_HEADER]);
-    if (Number.isFinite(vm) && vm > offsetMs) offsetMs = vm;
+    if (!Number.isFinite(vm)) return;
+    const id = String(req.headers[CLOCK_ID_HEADER] ?? "");
+    if (!clockBase.has(id)) clockBase.set(id, Math.max(0, offsetMs - vm));
+    offsetMs = Math.max(offsetMs, vm + clockBase.get(id)!);
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
