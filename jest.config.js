@@ -33,4 +33,8 @@ module.exports = {
   // Three on a 2-core machine: a suite spends about a third of its time waiting (a browser, a sandbox process, the
   // service's replies), so a third worker fills the idle core time (test/gsheets alone: 94 s with two, 84 s with three).
   maxWorkers: 3,
+  // Each worker leaves within a millisecond or two of being told to (logged inside the workers), but with both cores
+  // busy jest sees the exit later (545 to 649 ms under two CPU burners) than its default 500 ms, and calls a clean exit
+  // a forced one. Two seconds leave room for that; a worker still holding a handle is still reported.
+  workerGracefulExitTimeout: 2000,
 };
