@@ -32,7 +32,15 @@ export {
   waitingRow,
 } from "./rows";
 export type { OutcomeToWrite, RowNow } from "./rows";
-export { PRINT_COLUMNS, PRINT_LENGTH, checkedAtText, movedRows, pendingKeys, resultPrint } from "./moved";
+export {
+  PRINT_COLUMNS,
+  PRINT_LENGTH,
+  checkedAtText,
+  movedRows,
+  pendingKeys,
+  resultPrint,
+  unreadableInput,
+} from "./moved";
 export type { MovedRow, RowAsRead, RunWritten } from "./moved";
 export {
   keepForResume,

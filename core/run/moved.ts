@@ -4,6 +4,7 @@
  * read the table again before every write and ask this module what each such row gets, so a sheet gets one answer in
  * Excel and in Google Sheets.
  */
+import { serviceError, type ServiceError } from "../errors";
 import { OUTPUT_COLUMNS } from "../layout";
 import type { RunState } from "./state";
 
@@ -84,18 +85,20 @@ export interface RunWritten {
 
 /**
  * What a row gets: the cells of row `from` (which shows its property's result, as this run wrote it), the run's
- * "Checking…" mark (its result is still to come, and is written there when it arrives), or core's ROW_CHANGED_ERROR.
+ * "Checking…" mark (its result is still to come, and is written there when it arrives), the error of the input it
+ * holds now when that cannot be read (`error`, written as at the start of the run), or core's ROW_CHANGED_ERROR.
  */
 export type MovedRow =
   | { row: number; kind: "copy"; from: number }
   | { row: number; kind: "checking"; key: string }
+  | { row: number; kind: "unreadable"; error: ServiceError }
   | { row: number; kind: "changed" };
 
 /**
  * Rows this run wrote whose result is not their input's property now, and rows still "Checking…" whose property's
- * result this run already wrote elsewhere. A result is copied from a row that shows it; when no row does (it was
- * deleted or typed over), the row says it changed and to check it again. Rows the run did not write, and rows whose
- * block someone edited, are left alone.
+ * result this run already wrote elsewhere. A result is copied from a row that shows it; an input that cannot be read
+ * gets its own error again; otherwise, when no row shows the result (it was deleted or typed over), the row says it
+ * changed and to check it again. Rows the run did not write, and rows whose block someone edited, are left alone.
  */
 export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow[] {
   const prints = rows.map((r) => resultPrint(r.cells));
@@ -114,7 +117,10 @@ export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow
   });
   const fix = (row: number, key: string, want: string): MovedRow => {
     const from = inPlace.get(key) ?? (want === BLANK_PRINT ? undefined : shownAt.get(want));
-    return from === undefined ? { row, kind: "changed" } : { row, kind: "copy", from };
+    if (from !== undefined) return { row, kind: "copy", from };
+    // An input that cannot be read says so again, wherever it went: its key holds the reason.
+    if (key.startsWith("!")) return { row, kind: "unreadable", error: unreadableInput(key.slice(1)) };
+    return { row, kind: "changed" };
   };
   const out: MovedRow[] = [];
   rows.forEach((r, i) => {
@@ -127,11 +133,16 @@ export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow
     if (!ours(i) || prints[i] === want) return;
     // A row cleared since: nothing to say unless it still shows a property's result.
     if (!r.key && prints[i] === BLANK_PRINT) return;
+    // A row whose result is still to come is marked again: it shows another row's result or error, which this run
+    // stamped (a "Checking…" mark has no Checked at of this run, so words typed over one never come here).
     if (want !== undefined) out.push(fix(i, r.key!, want));
-    // Marked again only where it shows another property's result: text typed over a "Checking…" mark stays.
-    else if (r.key && run.pending.has(r.key)) {
-      if (prints[i] !== BLANK_PRINT) out.push({ row: i, kind: "checking", key: r.key });
-    } else out.push({ row: i, kind: "changed" });
+    else if (r.key && run.pending.has(r.key)) out.push({ row: i, kind: "checking", key: r.key });
+    else out.push({ row: i, kind: "changed" });
   });
   return out;
+}
+
+/** The error a row whose input cannot be read shows (the reason as the input's check gave it). */
+export function unreadableInput(reason: string): ServiceError {
+  return serviceError("invalid_input", "invalid_input", reason);
 }

@@ -191,6 +191,9 @@ export function repairMoved(
     } else if (f.kind === "checking") {
       block[f.row] = checkingRow(undefined, at, runId);
       t.rowsNow[f.row] = { key: f.key, checking: true };
+    } else if (f.kind === "unreadable") {
+      block[f.row] = outputRow({ error: f.error }, at, undefined);
+      t.rowsNow[f.row] = {};
     } else block[f.row] = outputRow({ error: ROW_CHANGED_ERROR }, at, t.previous[f.row]);
   }
 }

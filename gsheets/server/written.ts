@@ -156,6 +156,9 @@ export function repairMoved(
       // Blank but for the mark: the cells it showed were another property's result.
       rows.set(sheetRow, () => checkingRow(undefined, nowIso, run.engine.runId));
       t.rowsNow[f.row] = { key: f.key, checking: true };
+    } else if (f.kind === "unreadable") {
+      rows.set(sheetRow, () => outputRow({ error: f.error }, nowIso, undefined));
+      t.rowsNow[f.row] = {};
     } else rows.set(sheetRow, (prev) => outputRow({ error: ROW_CHANGED_ERROR }, nowIso, prev));
   }
 }

@@ -5,11 +5,13 @@
  */
 import {
   OUTPUT_COLUMNS,
+  checkingRow,
   formatTimestamp,
   movedRows,
   outputRow,
   resultPrint,
   serviceError,
+  unreadableInput,
   type CheckResult,
   type RowAsRead,
   type RunWritten,
@@ -122,7 +124,7 @@ test("rows of one property whose Messages differ (a duplicate's note, the user's
   expect(movedRows(rows, run(["1", "2"]))).toEqual([]);
 });
 
-test("an error names no property: a row beside another row's error says it changed, and takes only its own error", () => {
+test("an error names no property: a row beside another row's error says it changed, and takes only its own error; an unreadable input says why again", () => {
   const error = (why: string) => outputRow({ error: serviceError("not_found", "not_found", why) }, AT, undefined);
   const wrote = run(["1"]);
   const printFor = (k: string) => (k === "404" ? resultPrint(error("x")) : wrote.printFor(k));
@@ -135,15 +137,32 @@ test("an error names no property: a row beside another row's error says it chang
   expect(movedRows(rows, errors)).toEqual([
     { row: 0, kind: "copy", from: 1 },
     { row: 1, kind: "changed" },
-    { row: 2, kind: "changed" },
+    { row: 2, kind: "unreadable", error: unreadableInput("bad") },
   ]);
 });
 
 test("words typed over a row's Checking… mark stay while its result is still to come", () => {
-  const typed = shown("1").map(() => "");
-  typed[OUTPUT_COLUMNS.findIndex((c) => c.key === "checked_at")] = formatTimestamp(AT);
+  // A mark is written with no Checked at (checkingRow): nothing in it is a stamp of this run.
+  const typed = checkingRow(undefined, AT, "run-1");
   typed[MESSAGE] = "Chased the landlord on Monday";
   expect(movedRows([{ key: "5", cells: typed }], run(["1"], ["5"]))).toEqual([]);
+});
+
+test("a row beside a property still to come that shows another row's error is marked Checking… again", () => {
+  const error = outputRow(
+    { error: serviceError("not_found", "not_found", "No property has UPRN 404.") },
+    AT,
+    undefined,
+  );
+  const wrote: RunWritten = { ...run(["1"], ["5"]), printFor: (k) => (k === "404" ? resultPrint(error) : undefined) };
+  const rows: RowAsRead[] = [
+    { key: "5", cells: error },
+    { key: "404", checking: true, cells: checkingRow(undefined, AT, "run-1") },
+  ];
+  expect(movedRows(rows, wrote)).toEqual([
+    { row: 0, kind: "checking", key: "5" },
+    { row: 1, kind: "changed" },
+  ]);
 });
 
 test("a cleared input beside a result this run wrote says it changed", () => {

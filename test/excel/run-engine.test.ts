@@ -161,6 +161,34 @@ describe("results follow their property", () => {
     expect(summary.title).toBe("Done");
   }, 30_000);
 
+  test("only the input columns sorted: a row that then shows another row's error takes its own property's result, an unreadable input says why at its new row", async () => {
+    const { excelRun, api } = workbook();
+    const uprns = ["12AB34", ...knownUprns(sb, 19)];
+    const check = await prepared(excelRun, api, uprns);
+    let swapped: number | undefined;
+    const client = clientWith(sb, ({ n }) => {
+      if (n.get !== 2 || swapped !== undefined) return;
+      // The unreadable input's row (row 0) swaps inputs with a row whose result is still to come.
+      const now = pairs(api, 1, 20, 0, 2);
+      expect(now[0].matched).toBe("");
+      expect(now[0].message).toMatch(/is not valid/);
+      swapped = now.findIndex((p, i) => i > 0 && p.matched === "");
+      expect(swapped).toBeGreaterThan(0);
+      const order = Array.from({ length: 20 }, (_, i) => (i === 0 ? swapped! : i === swapped ? 0 : i));
+      api.reorderRows("Sheet1", 1, order, 0, 1);
+    });
+    const summary = await runCheck(check, deps(excelRun, client));
+    expect(swapped).toBeDefined();
+    const out = pairs(api, 1, 20, 0, 2);
+    // The row beside the swapped property took that property's result, not the unreadable input's error.
+    expect(out[0]).toMatchObject({ uprn: uprns[swapped!], matched: uprns[swapped!] });
+    // The unreadable input says why again on the row it moved to.
+    expect(out[swapped!].uprn).toBe("12AB34");
+    expect(out[swapped!].message).toMatch(/^UPRN "12AB34" is not valid/);
+    expect(out.filter((p) => p.matched === p.uprn)).toHaveLength(19);
+    expect(summaryText(summary)).toMatch(/^Done\. 20 rows checked, 1 with errors/);
+  }, 30_000);
+
   test("rows inserted above and inside the table, and a row deleted, during the run: every row keeps its own results, the deleted one is said", async () => {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(sb, 20);
@@ -199,7 +227,7 @@ describe("results follow their property", () => {
     expect(summaryText(summary)).toMatch(/1 row changed or deleted while the check ran/);
   }, 30_000);
 
-  test("a row whose input is edited during the run gets 'changed while the check ran', never the old property's result", async () => {
+  test("a row whose input is edited during the run says it changed, one cleared says it has no UPRN: never the old property's result", async () => {
     const { excelRun, api } = workbook();
     const all = knownUprns(sb, 22);
     const uprns = all.slice(0, 20);
@@ -214,10 +242,12 @@ describe("results follow their property", () => {
     });
     const summary = await runCheck(check, deps(excelRun, client));
     const rows = api.read("Sheet1", `A20:${colLetters(2 + WIDTH - 1)}21`).values as unknown[][];
-    for (const r of rows) {
-      expect(String(r[2 + MESSAGE])).toMatch(/changed while the check ran/);
-      expect(r[2 + MATCHED]).toBe("");
-    }
+    // As a new check of these rows would say: the cleared row's input cannot be read.
+    expect(rows.map((r) => String(r[2 + MESSAGE]))).toEqual([
+      expect.stringMatching(/changed while the check ran/),
+      expect.stringMatching(/^No UPRN or postcode in this row/),
+    ]);
+    for (const r of rows) expect(r[2 + MATCHED]).toBe("");
     expect(pairs(api, 1, 18, 0, 2).filter((p) => p.matched === p.uprn)).toHaveLength(18);
     expect(summary.title).not.toBe("Done");
   }, 30_000);

@@ -117,6 +117,55 @@ test("only the input columns sorted after some results were written: each row th
   }
 });
 
+test("only the input columns sorted, one cleared: a row that then shows another row's error takes its own property's result, an unreadable input says why at its new row", async () => {
+  // Properties take 20 s each on the sandbox's clock, which moves only as the test lets time pass: after 50 s the
+  // job's first two results are in and three are still to come, whatever the machine's speed.
+  const slow = await startSandboxProcess({
+    msPerProperty: 20_000,
+    limits: { professional: { batchCap: 5, perDay: 10_000 } },
+  });
+  try {
+    const env = configuredEnv(slow);
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN", "My notes"],
+      [["12AB34", "mine 0"], ...props.slice(0, 5).map((p, i) => [p.uprn, `mine ${i + 1}`])],
+    );
+    env.sheet.select(`A${firstRow}:B${lastRow}`);
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    const blockCol = outputCol(env.sheet, "compliance_score");
+    await passTime(env, 50_000);
+    expect(env.run("pollBulkCheck").phase).toBe("running");
+    const before = rowsOf(env, firstRow, lastRow, blockCol);
+    expect(before.slice(1, 3).every((r) => r.matched === r.uprn)).toBe(true);
+    expect(before[0].message).not.toMatch(/^Checking…/);
+    // Only the two inputs are swapped: the unreadable input's error now stands beside the fourth property, whose
+    // result is still to come, and that property's "Checking…" mark beside the unreadable input. The next poll marks
+    // the one, and gives the other its own error again.
+    sortRows(env, firstRow, lastRow, [4, 1, 2, 3, 0, 5], 2);
+    // And the last property's UPRN is cleared (its note stays): that row now says it has none, as in Excel.
+    env.sheet.seed(lastRow, 1, [[""]]);
+    expect(env.run("pollBulkCheck").phase).toBe("running");
+    const marked = rowsOf(env, firstRow, lastRow, blockCol);
+    expect(marked[0]).toMatchObject({ uprn: props[3].uprn, matched: "" });
+    expect(marked[0].message).toMatch(/^Checking…/);
+    expect(marked[4].uprn).toBe("12AB34");
+    expect(marked[4].message).toMatch(/^UPRN "12AB34" is not valid/);
+    expect(marked[5].message).toMatch(/^No UPRN or postcode in this row/);
+    const last = (await pollToEnd(env)).pop();
+    // The cleared row's property found no row to go to: said, not Done.
+    expect(last.message).toMatch(/^Finished with problems: .*1 row changed or deleted while the check ran/);
+    const rows = rowsOf(env, firstRow, lastRow, blockCol);
+    expect(rows.filter((r) => r.uprn && r.matched === r.uprn).map((r) => r.uprn)).toEqual(
+      [3, 0, 1, 2].map((i) => String(props[i].uprn)),
+    );
+    expect(rows[5]).toMatchObject({ uprn: "", matched: "" });
+    expect(rows[5].message).toMatch(/^No UPRN or postcode in this row/);
+  } finally {
+    await slow.close();
+  }
+});
+
 test.each([true, false])(
   "a column inserted left of the block during a run (header row: %s): the block moves, no user cell is written over",
   async (header) => {
