@@ -126,9 +126,7 @@ function sandboxForBench(): Promise<SandboxProcess> {
 }
 
 async function main(): Promise<void> {
-  // A sandbox for each measurement: a sandbox's clock moves up to its spreadsheet's and never back, so a second
-  // spreadsheet (whose clock starts at the real time) would find the sandbox's clock ahead of its own, and its
-  // Utilities.sleep would not move the sandbox's jobs on: the re-check would look at its jobs before they end.
+  // A sandbox for each measurement, so that neither meets the jobs, rate windows or clock the other left behind.
   for (const measure of [lastPollCalls, scheduledRecheckRequests]) {
     const sandbox = await sandboxForBench();
     try {
