@@ -36,6 +36,8 @@ export {
   PRINT_COLUMNS,
   PRINT_LENGTH,
   checkedAtText,
+  movedRowCells,
+  movedRowNow,
   movedRows,
   pendingKeys,
   resultPrint,

@@ -5,7 +5,8 @@
  * Excel and in Google Sheets.
  */
 import { serviceError, type ServiceError } from "../errors";
-import { OUTPUT_COLUMNS } from "../layout";
+import { OUTPUT_COLUMNS, outputRow, type Cell } from "../layout";
+import { ROW_CHANGED_ERROR, checkingRow, type RowNow } from "./rows";
 import type { RunState } from "./state";
 
 const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
@@ -140,6 +141,31 @@ export function movedRows(rows: readonly RowAsRead[], run: RunWritten): MovedRow
     else out.push({ row: i, kind: "changed" });
   });
   return out;
+}
+
+/**
+ * What a host writes for a moved row that is not a copy (a copy is the host's own cells of row `from`): given the
+ * row's cells before the write and the time of this write.
+ */
+export function movedRowCells(
+  f: Exclude<MovedRow, { kind: "copy" }>,
+  atIso: string,
+  previous: readonly unknown[] | undefined,
+  runId?: string,
+): Cell[] {
+  // A mark is blank but for its Message: the cells it showed were another property's result.
+  if (f.kind === "checking") return checkingRow(undefined, atIso, runId);
+  if (f.kind === "unreadable") return outputRow({ error: f.error }, atIso, undefined);
+  return outputRow({ error: ROW_CHANGED_ERROR }, atIso, previous);
+}
+
+/**
+ * The row as matchRows should then see it: marked for its property's result, or taking none (a copy, an unreadable
+ * input's error); undefined leaves it as it was read.
+ */
+export function movedRowNow(f: MovedRow): RowNow | undefined {
+  if (f.kind === "checking") return { key: f.key, checking: true };
+  return f.kind === "changed" ? undefined : {};
 }
 
 /** The error a row whose input cannot be read shows (the reason as the input's check gave it). */

@@ -4,12 +4,11 @@
  */
 import {
   OUTPUT_COLUMNS,
-  ROW_CHANGED_ERROR,
-  checkingRow,
   detectUserColumns,
   findBlockNow,
+  movedRowCells,
+  movedRowNow,
   movedRows,
-  outputRow,
   propertiesNow,
   readUserDates,
   isMonthFirstLocale,
@@ -166,7 +165,8 @@ export async function readTableNow(
  * Before matching: rows whose result this run wrote but whose input now names another property (only the input columns
  * were sorted, or a cell edited after its result arrived), and rows still "Checking…" whose property's result this run
  * already wrote elsewhere. Core's movedRows decides what each gets: the result of its property copied from the row
- * that shows it, the "Checking…" mark (matchRows writes the result when it comes), or ROW_CHANGED_ERROR.
+ * that shows it, the "Checking…" mark (matchRows writes the result when it comes), its unreadable input's error, or
+ * ROW_CHANGED_ERROR; core's movedRowCells makes the cells of all but a copy.
  */
 export function repairMoved(
   t: TableNow,
@@ -184,16 +184,12 @@ export function repairMoved(
     pending,
   });
   for (const f of fixes) {
-    if (f.kind === "copy") {
-      // As read: date columns come back as serials, text as text (the block's columns keep their formats).
-      block[f.row] = t.previous[f.from].map((v) => (v ?? "") as Cell);
-      t.rowsNow[f.row] = {};
-    } else if (f.kind === "checking") {
-      block[f.row] = checkingRow(undefined, at, runId);
-      t.rowsNow[f.row] = { key: f.key, checking: true };
-    } else if (f.kind === "unreadable") {
-      block[f.row] = outputRow({ error: f.error }, at, undefined);
-      t.rowsNow[f.row] = {};
-    } else block[f.row] = outputRow({ error: ROW_CHANGED_ERROR }, at, t.previous[f.row]);
+    // A copy as read: date columns come back as serials, text as text (the block's columns keep their formats).
+    block[f.row] =
+      f.kind === "copy"
+        ? t.previous[f.from].map((v) => (v ?? "") as Cell)
+        : movedRowCells(f, at, t.previous[f.row], runId);
+    const now = movedRowNow(f);
+    if (now) t.rowsNow[f.row] = now;
   }
 }

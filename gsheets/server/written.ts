@@ -6,11 +6,10 @@
 import {
   PRINT_COLUMNS,
   PRINT_LENGTH,
-  ROW_CHANGED_ERROR,
-  checkingRow,
   formatTimestamp,
+  movedRowCells,
+  movedRowNow,
   movedRows,
-  outputRow,
   pendingKeys,
   resultPrint,
   type Cell,
@@ -147,18 +146,11 @@ export function repairMoved(
     source = (i) => datesAsText(grid[i - lo], t.timeZone) as Cell[];
   }
   for (const f of fixes) {
-    const sheetRow = t.top + f.row;
     if (f.kind === "copy") {
       const cells = source(f.from);
-      rows.set(sheetRow, () => cells);
-      t.rowsNow[f.row] = {};
-    } else if (f.kind === "checking") {
-      // Blank but for the mark: the cells it showed were another property's result.
-      rows.set(sheetRow, () => checkingRow(undefined, nowIso, run.engine.runId));
-      t.rowsNow[f.row] = { key: f.key, checking: true };
-    } else if (f.kind === "unreadable") {
-      rows.set(sheetRow, () => outputRow({ error: f.error }, nowIso, undefined));
-      t.rowsNow[f.row] = {};
-    } else rows.set(sheetRow, (prev) => outputRow({ error: ROW_CHANGED_ERROR }, nowIso, prev));
+      rows.set(t.top + f.row, () => cells);
+    } else rows.set(t.top + f.row, (prev) => movedRowCells(f, nowIso, prev, run.engine.runId));
+    const now = movedRowNow(f);
+    if (now) t.rowsNow[f.row] = now;
   }
 }
