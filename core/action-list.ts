@@ -14,7 +14,7 @@ import { DEMO_NOTE } from "./demo-key";
 import { safeCellText, type Cell } from "./layout";
 import { addDays } from "./obligations";
 import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
-import type { BlockRef } from "./compliance-summary";
+import type { BlockRef } from "./block-ref";
 import { doneWithoutEvidence } from "./own-obligations";
 import { cellDay } from "./user-columns";
 import {
@@ -159,6 +159,22 @@ interface Act {
   ob: ListItem;
   id: string;
   kept?: KeptRow;
+}
+
+/**
+ * The Action list of one table (the portfolio of one): see buildPortfolioList, which the hosts call with every table of the workbook.
+ */
+export function buildActionList(
+  props: readonly BlockProperty[],
+  o: ListOptions,
+  existing: readonly (readonly unknown[])[] = [],
+  table: Partial<PortfolioTable> = {},
+): ActionListSheet {
+  return buildPortfolioList(
+    [{ id: table.id ?? "t1", sheet: table.sheet ?? "Sheet1", ...table, props: [...props], ownerHeader: o.ownerHeader }],
+    o,
+    existing,
+  );
 }
 
 /**

@@ -16,8 +16,6 @@ import {
   type WindowDays,
 } from "./obligations";
 import type { CheckResult } from "./schemas";
-import { buildPortfolioList, type ActionListSheet, type PortfolioTable } from "./action-list";
-
 import { cellDay, userDatesOf, type UserColumns } from "./user-columns";
 import { rulesCountry, type CountryAnswer } from "./country";
 import { readUserDate } from "./dates";
@@ -197,23 +195,6 @@ export function blockActions(
     }
   }
   return out;
-}
-
-/**
- * The Action list of one table (the portfolio of one): see buildPortfolioList in core/action-list.ts, which the hosts
- * call with every table of the workbook.
- */
-export function buildActionList(
-  props: readonly BlockProperty[],
-  o: ListOptions,
-  existing: readonly (readonly unknown[])[] = [],
-  table: Partial<PortfolioTable> = {},
-): ActionListSheet {
-  return buildPortfolioList(
-    [{ id: table.id ?? "t1", sheet: table.sheet ?? "Sheet1", ...table, props: [...props], ownerHeader: o.ownerHeader }],
-    o,
-    existing,
-  );
 }
 
 /** The date serial of a YYYY-MM-DD cell, for hosts writing the lists' date columns as real dates. */

@@ -27,22 +27,9 @@ import type { ResultsPage } from "./results-page";
 import { normaliseProperty, type InputRow, type PropertyQuery } from "./rows";
 import type { AddressList, BulkJob, CheckResult } from "./schemas";
 import { isDemoKey } from "./demo-key";
+import type { AbortSignalLike, FetchLike, Sleep } from "./transport";
 
-/** The slice of fetch the client uses, so any fetch-like function (browser, Node, a test's) fits. */
-export type FetchLike = (
-  url: string,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a DOM AbortSignal or a Node one; `any` lets hosts pass their own fetch unwrapped
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: any },
-) => Promise<{ status: number; headers: HeaderSource; text(): Promise<string> }>;
-
-/** The part of AbortSignal the client uses; declared here so core compiles without the DOM library (Apps Script). */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  addEventListener?(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener?(type: "abort", listener: () => void): void;
-}
-
-export type Sleep = (ms: number, signal?: AbortSignalLike) => Promise<void>;
+export type { AbortSignalLike, FetchLike, Sleep } from "./transport";
 
 export interface ClientOptions extends ClientConfig {
   fetch: FetchLike;

@@ -9,19 +9,11 @@ import { OUTPUT_COLUMNS, columnLetters, safeCellText, type Cell } from "./layout
 import { CHECK_LABELS, WINDOWS, addMonths } from "./obligations";
 import type { TableCount } from "./action-list";
 import { MEMBERS, blockObligations, type BlockProperty, type ListOptions } from "./actions";
+import type { BlockRef } from "./block-ref";
 
 const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
 
-/** Where the results block stands, for the summary's formulas. */
-export interface BlockRef {
-  sheet: string;
-  /** 0-based: the block's first column, and its first and last data rows. */
-  column: number;
-  firstRow: number;
-  lastRow: number;
-  /** The Excel Table whose own columns the block is: formulas then name its columns (Properties[EPC status]). */
-  table?: string;
-}
+export type { BlockRef };
 
 /**
  * 'Sheet name'!$E$2:$E$101 for one column of the block; in an Excel Table, the structured reference to the Table's column

@@ -31,7 +31,7 @@ import {
   type Obligation,
   type UserDates,
   type WindowDays,
-} from "./obligations";
+} from "./obligation-days";
 import { addWorkingDays } from "./working-days";
 
 export const CHECKED = "2026-11-25";

@@ -3,7 +3,7 @@
  * ask the engine what is due, send it, hand back the replies, write what arrived, store the state. Apps Script
  * drives the same engine in short polls instead (gsheets/server/bulk.ts).
  */
-import type { FetchLike, AbortSignalLike, Sleep } from "./client";
+import type { FetchLike, AbortSignalLike, Sleep } from "./transport";
 import { serviceError } from "./errors";
 import type { HttpRequest, ClientConfig } from "./requests";
 import type { RateLimitInfo } from "./ratelimit";

@@ -20,15 +20,9 @@ import {
   windowColumnIndexes,
   type Cell,
 } from "../../core";
+import type { Block } from "./block";
 
-/** A rectangle of a worksheet in 0-based indexes. */
-export interface Block {
-  sheet: string;
-  rowIndex: number;
-  columnIndex: number;
-  rowCount: number;
-  columnCount: number;
-}
+export type { Block };
 
 export interface SelectionRead {
   /** The data table: the current region of the selection's top-left cell, grown to take in every selected row. */

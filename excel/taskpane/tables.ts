@@ -5,7 +5,7 @@
  */
 import { OUTPUT_COLUMNS } from "../../core";
 import { tableAtCell, tableResultColumns } from "../../core/sheet/tables";
-import type { Block } from "./sheet";
+import type { Block } from "./block";
 
 /** A Table the selection is in: its name and its whole range, header row included. */
 export interface TableRead {
