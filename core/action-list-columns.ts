@@ -4,6 +4,7 @@
  * keeps it on its action (action-list.ts). Pure.
  */
 import { safeCellText, type Cell } from "./layout";
+import { DATE_FORMAT } from "./obligation-days";
 import { cellDay } from "./user-columns";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
@@ -163,4 +164,36 @@ export function layout(
     placed.add(name.toLowerCase());
   });
   return cols;
+}
+
+/**
+ * The number format of each cell of the list as built (buildPortfolioList's values, headers, user columns and kept
+ * rows): the header row text; Due a date; Days left and Row whole numbers; Done as typed; our other columns text, so a
+ * UPRN or "0123" stays as written; a user's own column keeps each cell's format from the sheet as read
+ * (`existingFormats`, the same rows and columns as the values read), "General" when it had none.
+ */
+export function actionListFormats(
+  list: {
+    values: readonly (readonly unknown[])[];
+    headers: readonly string[];
+    dateColumns: readonly number[];
+    userColumns: readonly { column: number; from: number }[];
+    keptFrom: readonly (number | null)[];
+  },
+  existingFormats: readonly (readonly unknown[])[],
+): string[][] {
+  const own = new Map(list.userColumns.map((u) => [u.column, u.from]));
+  return list.values.map((_r, i) =>
+    list.headers.map((h, c) => {
+      if (i === 0) return "@";
+      const from = own.get(c);
+      if (from !== undefined) {
+        const k = list.keptFrom[i];
+        const kept = k === null || k === undefined ? undefined : existingFormats[k]?.[from];
+        return typeof kept === "string" && kept ? kept : "General";
+      }
+      if (c === list.dateColumns[0]) return DATE_FORMAT;
+      return h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
+    }),
+  );
 }

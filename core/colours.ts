@@ -38,6 +38,26 @@ export function windowColour(value: unknown): { fill: string; font: string } | n
   return w ? { fill: WINDOW_COLOURS[w].fill, font: WINDOW_COLOURS[w].font } : null;
 }
 
+/**
+ * The Action list's own words in its Window column: "Later" (an action typed on, due after the list's window: set aside
+ * until the window reaches it) and "Closed" (its action ended). Greys, told apart: a Later action is still to do.
+ */
+export const LIST_STATE_COLOURS: Record<"Later" | "Closed", { fill: string; font: string }> = {
+  Later: { fill: "#EDEBE9", font: "#323130" },
+  Closed: { fill: "#F3F2F1", font: "#605E5C" },
+};
+
+/** The colour of an Action list Window cell: a window's, Later's or Closed's; null for anything else. */
+export function actionListColour(value: unknown): { fill: string; font: string } | null {
+  if (value === "Later" || value === "Closed") return { ...LIST_STATE_COLOURS[value] };
+  return windowColour(value);
+}
+
+/** Every word the Action list's Window column colours, with its colour: the rules a host sets once over the column. */
+export function actionListColourRules(): { word: string; fill: string; font: string }[] {
+  return [...WINDOWS, "Later" as const, "Closed" as const].map((word) => ({ word, ...actionListColour(word)! }));
+}
+
 export const CHECK_LABELS: Record<CheckName, string> = {
   epc: "EPC",
   gas_safety: "Gas safety",

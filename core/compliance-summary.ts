@@ -27,12 +27,14 @@ export function blockColumnRef(b: BlockRef, key: string): string {
 
 export const SUMMARY_STATUSES = ["pass", "warning", "fail", "not_required"] as const;
 export const MONTHS_AHEAD = 18;
+/** The title of the summary's chart of actions due per month, in both add-ins. */
+export const SUMMARY_CHART_TITLE = `Actions due per month (next ${MONTHS_AHEAD} months; Overdue first)`;
 
 export interface SummarySheet {
   /** Cells from A1; strings starting "=" are formulas (hosts write this grid as formulas). */
   cells: Cell[][];
   /** The chart's source: rows and columns of the due-per-month table, 0-based, header row and label column included. */
-  chart: { firstRow: number; firstColumn: number; rowCount: number; columnCount: number };
+  chart: { firstRow: number; firstColumn: number; rowCount: number; columnCount: number; title: string };
   /** Where each count table stands (0-based), for tests and hosts that format them. */
   tables: { status: number; risk: number; window: number; months: number; tables: number };
   /** Rows (0-based) of header lines to make bold. */
@@ -174,7 +176,13 @@ export function buildSummary(
   }
   return {
     cells,
-    chart: { firstRow: months, firstColumn: 0, rowCount: due.labels.length + 1, columnCount: CHECK_NAMES.length + 1 },
+    chart: {
+      firstRow: months,
+      firstColumn: 0,
+      rowCount: due.labels.length + 1,
+      columnCount: CHECK_NAMES.length + 1,
+      title: SUMMARY_CHART_TITLE,
+    },
     tables: { status, risk, window: windowAt, months, tables: tablesAt },
     headerRows,
   };

@@ -22,7 +22,16 @@ import {
   type WindowDays,
 } from "./obligation-days";
 
-export { WINDOWS, WINDOW_COLOURS, windowColour, CHECK_LABELS, type Window } from "./colours";
+export {
+  WINDOWS,
+  WINDOW_COLOURS,
+  windowColour,
+  CHECK_LABELS,
+  LIST_STATE_COLOURS,
+  actionListColour,
+  actionListColourRules,
+  type Window,
+} from "./colours";
 export {
   DEFAULT_WINDOWS,
   DATE_FORMAT,

@@ -10,6 +10,8 @@ import {
   OUTPUT_COLUMNS,
   SUMMARY_SHEET,
   actionCalendar,
+  actionListColour,
+  actionListFormats,
   actionListLine,
   blockProperties,
   buildPortfolioList,
@@ -21,8 +23,6 @@ import {
   hostDate,
   lastCheckedAt,
   tableRowCount,
-  windowColour,
-  DATE_FORMAT,
   type ActionListSheet,
   type BlockProperty,
   type WindowDays,
@@ -45,7 +45,6 @@ import { tableAt } from "./tables";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 export const CHART_NAME = "Actions due per month";
-const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
 /** Bytes per write sync (the list's values, formats and colours, estimated): under Excel on the web's 5 MB request limit with a margin. */
 const MAX_BYTES = 3_500_000;
 
@@ -241,16 +240,8 @@ export async function buildActionSheets(
       ls.getRange().clear();
       const cols = list.headers.length;
       const due = list.dateColumns[0];
-      // A user's own column keeps each cell's own format (a date typed there stays a date).
-      const own = new Map(list.userColumns.map((u) => [u.column, u.from]));
-      const formatOf = (h: string, c: number, row: number) => {
-        const from = own.get(c);
-        if (from !== undefined) {
-          const k = list.keptFrom[row];
-          return (k !== null && (existingFormats[k]?.[from] as string)) || "General";
-        }
-        return c === due ? DATE_FORMAT : h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
-      };
+      // A user's own column keeps each cell's own format (a date typed there stays a date): core says which.
+      const formats = actionListFormats(list, existingFormats);
       for (let start = 0; start < list.values.length;) {
         let end = start;
         let chunk = 0;
@@ -262,14 +253,12 @@ export async function buildActionSheets(
         }
         const rows = list.values.slice(start, end);
         const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
-        range.numberFormat = rows.map((_r, i) =>
-          list.headers.map((h, c) => (start + i === 0 ? "@" : formatOf(h, c, start + i))),
-        );
+        range.numberFormat = formats.slice(start, end);
         range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
         ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
           rows.map((r, i) => {
             const w = r[list.windowColumn];
-            const colour = start + i === 0 ? null : w === "Closed" || w === "Later" ? CLOSED_COLOUR : windowColour(w);
+            const colour = start + i === 0 ? null : actionListColour(w);
             return [
               {
                 format: colour
@@ -304,7 +293,7 @@ export async function buildActionSheets(
       else {
         const made = ss.charts.add("ColumnStacked", source, "Columns");
         made.name = CHART_NAME;
-        made.title.text = "Actions due per month (next 18 months; Overdue first)";
+        made.title.text = c.title;
         made.setPosition("I4", "R24");
       }
       await context.sync();

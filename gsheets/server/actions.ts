@@ -8,6 +8,8 @@ import {
   ACTION_LIST_SHEET,
   SUMMARY_SHEET,
   actionCalendar,
+  actionListColourRules,
+  actionListFormats,
   actionListLine,
   blockProperties,
   buildPortfolioList,
@@ -23,7 +25,6 @@ import {
   type ColumnMapping,
   type PortfolioTable,
 } from "../../core";
-import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { ActionSheetsResult, CalendarResult } from "../shared/api";
 import { errorText } from "../shared/words";
 import { dayInFileZone, todayInFileZone } from "./days";
@@ -34,10 +35,6 @@ import { datesAsText } from "./block-rows";
 import { listWatches, type Watch } from "./watch";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
-const CHART_TITLE = "Actions due per month (next 18 months; Overdue first)";
-const CLOSED_COLOUR = { fill: "#F3F2F1", font: "#605E5C" };
-const LATER_COLOUR = { fill: "#EDEBE9", font: "#323130" };
 
 const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]";
 
@@ -261,28 +258,6 @@ export function sheetNamed(name: string): { sheet: Sheet; created: boolean } {
   return { sheet, created: true };
 }
 
-/** The number format of each of the list's cells: ours by column; a user's column keeps each cell's own format. */
-function listFormats(list: ActionListSheet, existingFormats: readonly (readonly string[])[]): string[][] {
-  const own = new Map(list.userColumns.map((u) => [u.column, u.from]));
-  return list.values.map((_r, i) =>
-    list.headers.map((h, c) => {
-      if (i === 0) return "@";
-      const from = own.get(c);
-      if (from !== undefined) {
-        const k = list.keptFrom[i];
-        return (k !== null && existingFormats[k] && existingFormats[k][from]) || "General";
-      }
-      return c === list.dateColumns[0]
-        ? DATE_FORMAT
-        : h === "Days left" || h === "Row"
-          ? "0"
-          : h === "Done"
-            ? "General"
-            : "@";
-    }),
-  );
-}
-
 function writeActionList(list: ActionListSheet, existingFormats: readonly (readonly string[])[]): void {
   const { sheet, created } = sheetNamed(ACTION_LIST_SHEET);
   const rows = list.values.length;
@@ -294,7 +269,7 @@ function writeActionList(list: ActionListSheet, existingFormats: readonly (reado
     sheet.insertRowsAfter(maxRows, rows + 1 - maxRows);
     maxRows = rows + 1;
   }
-  const formats = listFormats(list, existingFormats);
+  const formats = actionListFormats(list, existingFormats);
   const range = sheet.getRange(1, 1, rows, cols);
   range.setNumberFormats(formats);
   range.setValues(
@@ -305,27 +280,11 @@ function writeActionList(list: ActionListSheet, existingFormats: readonly (reado
   sheet.setFrozenRows(1);
   // The Window column coloured by rule, as the results block's: the colours follow the words whoever edits them.
   const win = sheet.getRange(2, list.windowColumn + 1, Math.max(1, maxRows - 1), 1);
-  const rules = (Object.keys(WINDOW_COLOURS) as Window[]).map((w) =>
+  const rules = actionListColourRules().map((c) =>
     SpreadsheetApp.newConditionalFormatRule()
-      .whenTextEqualTo(w)
-      .setBackground(WINDOW_COLOURS[w].fill)
-      .setFontColor(WINDOW_COLOURS[w].font)
-      .setRanges([win])
-      .build(),
-  );
-  rules.push(
-    SpreadsheetApp.newConditionalFormatRule()
-      .whenTextEqualTo("Closed")
-      .setBackground(CLOSED_COLOUR.fill)
-      .setFontColor(CLOSED_COLOUR.font)
-      .setRanges([win])
-      .build(),
-  );
-  rules.push(
-    SpreadsheetApp.newConditionalFormatRule()
-      .whenTextEqualTo("Later")
-      .setBackground(LATER_COLOUR.fill)
-      .setFontColor(LATER_COLOUR.font)
+      .whenTextEqualTo(c.word)
+      .setBackground(c.fill)
+      .setFontColor(c.font)
       .setRanges([win])
       .build(),
   );
@@ -366,7 +325,7 @@ function writeSummary(tables: readonly PortfolioTable[], list: ActionListSheet, 
     .addRange(source)
     .setNumHeaders(1)
     .setOption("isStacked", true)
-    .setOption("title", CHART_TITLE)
+    .setOption("title", c.title)
     .setPosition(summary.tables.status + 1, 9, 0, 0);
   if (charts.length) sheet.updateChart(builder.build());
   else sheet.insertChart(builder.build());

@@ -7,6 +7,7 @@
 import ICAL from "ical.js";
 import {
   OUTPUT_COLUMNS,
+  SUMMARY_CHART_TITLE,
   WINDOWS,
   WINDOW_COLOURS,
   createClient,
@@ -159,7 +160,13 @@ test("the summary's COUNTIFs, computed by a real formula engine, equal the block
   await runCheck(again.check, { excelRun: wb.excelRun, client: client(), plan, store: wb.store });
   const charts = wb.api.charts("Compliance summary");
   expect(charts).toHaveLength(1);
-  expect(charts[0]).toMatchObject({ name: CHART_NAME, type: "ColumnStacked", seriesBy: "Columns" });
+  // Its title is core's, the same words as the Sheets chart.
+  expect(charts[0]).toMatchObject({
+    name: CHART_NAME,
+    type: "ColumnStacked",
+    seriesBy: "Columns",
+    title: SUMMARY_CHART_TITLE,
+  });
   const months = rowOf("Actions due");
   expect(charts[0].source).toBe(`Compliance summary!A${months + 1}:F${months + 20}`);
 });

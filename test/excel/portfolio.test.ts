@@ -6,7 +6,14 @@
  * history only of the same property, never of demo answers; everything built from demo answers says so.
  */
 import ICAL from "ical.js";
-import { CHANGE_LOG_HEADERS, DEMO_NOTE, RUN_LOG_HEADERS, createClient, type PlanName } from "../../core";
+import {
+  CHANGE_LOG_HEADERS,
+  DEMO_NOTE,
+  LIST_STATE_COLOURS,
+  RUN_LOG_HEADERS,
+  createClient,
+  type PlanName,
+} from "../../core";
 import { demoSampleSheet } from "../../core/demo";
 import { memoryStore } from "../../excel/settings";
 import { actionCalendarText, buildActionSheets } from "../../excel/taskpane/action-sheets";
@@ -218,6 +225,13 @@ test("a column the user inserts keeps its values (a date stays a date) after a r
   const narrow = await refresh(7);
   expect(narrow.closed).toBe(0);
   expect(list(wb).grid.some((r) => String(r[0]).startsWith("Later:"))).toBe(true);
+  // A Later action is still to do: its Window cell is Later's grey, not Closed's (core's colour, as in Sheets).
+  const w = list(wb);
+  const later = w.grid.findIndex((r) => r[w.c("Window")] === "Later");
+  expect(later).toBeGreaterThan(0);
+  const windowCell = `${String.fromCharCode(65 + w.c("Window"))}${later + 1}`;
+  expect(wb.api.read("Action list", windowCell).fills[0][0]).toBe(LIST_STATE_COLOURS.Later.fill);
+  expect(LIST_STATE_COLOURS.Later.fill).not.toBe(LIST_STATE_COLOURS.Closed.fill);
   expect(notesNow(wb)).toEqual({ notes, closed: 0 });
   await refresh(90);
   expect(list(wb).grid.some((r) => String(r[0]).startsWith("Later:"))).toBe(false);

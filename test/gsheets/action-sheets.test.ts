@@ -5,7 +5,15 @@
  * writes that do not grow with the rows, the calendar, a block of an earlier version, and the window settings.
  */
 import ICAL from "ical.js";
-import { CHECK_NAMES, WINDOWS, WINDOW_COLOURS, outputHeaders, parseCheckResult, obligationsFor } from "../../core";
+import {
+  CHECK_NAMES,
+  SUMMARY_CHART_TITLE,
+  WINDOWS,
+  WINDOW_COLOURS,
+  outputHeaders,
+  parseCheckResult,
+  obligationsFor,
+} from "../../core";
 import { computeSheet } from "../helpers/formulas";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
@@ -155,6 +163,8 @@ test("the summary's live COUNTIF formulas equal the block's own counts, and one 
   const chart = summary.charts[0];
   expect(chart.type).toBe("COLUMN");
   expect(chart.options.isStacked).toBe(true);
+  // Its title is core's, the same words as Excel's chart.
+  expect(chart.options.title).toBe(SUMMARY_CHART_TITLE);
   const range = chart.ranges[0];
   expect([range.rows, range.cols]).toEqual([20, 6]);
   expect(cellValue(summary, range.row + 1, 1)).toBe("Overdue");

@@ -6,7 +6,7 @@
  * is only of the same property, never of demo answers; everything built from demo answers says so.
  */
 import ICAL from "ical.js";
-import { CHANGE_LOG_HEADERS, DEMO_NOTE, RUN_LOG_HEADERS, daysBetween } from "../../core";
+import { CHANGE_LOG_HEADERS, DEMO_NOTE, LIST_STATE_COLOURS, RUN_LOG_HEADERS, daysBetween } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { zonedParts, zonedTimeToUtc, type FakeSheet } from "./harness/fake-sheets";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
@@ -257,6 +257,10 @@ test("a column the user inserts in the list keeps its values (a date stays that 
   env.run("refreshActionSheets", { actionDays: 7 });
   const narrow = list(env);
   expect(narrow.grid.some((r) => String(r[0]).startsWith("Later:"))).toBe(true);
+  // A Later action is still to do: its Window cell is Later's grey, not Closed's (core's colour, as in Excel).
+  const later = narrow.grid.findIndex((r) => r[narrow.c("Window")] === "Later");
+  expect(later).toBeGreaterThan(0);
+  expect(narrow.sheet.effectiveFill(later + 1, narrow.c("Window") + 1)).toBe(LIST_STATE_COLOURS.Later.fill);
   expect(notesNow(env)).toEqual({ notes, closed: 0 });
   env.run("refreshActionSheets", { actionDays: 90 });
   expect(notesNow(env)).toEqual({ notes, closed: 0 });
