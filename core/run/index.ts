@@ -30,6 +30,7 @@ export {
   matchRows,
   outcomesToWrite,
   waitingRow,
+  startRow,
 } from "./rows";
 export type { OutcomeToWrite, RowNow } from "./rows";
 export {

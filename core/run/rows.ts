@@ -4,6 +4,7 @@
  */
 import { describeError, isAboutProperty, serviceError, type ServiceError } from "../errors";
 import type { Outcome } from "../plan";
+import type { InputRow } from "../rows";
 import { OUTPUT_COLUMNS, outputRow, type Cell } from "../layout";
 import { collectable, isMaybeCreated, moveRun, isSettled, members, setFate, type Fate, type RunState } from "./state";
 
@@ -119,16 +120,40 @@ export function checkingRow(previous: readonly unknown[] | undefined, checkedAtI
   return row;
 }
 
-/** The row of a result that waits (paused, stopped): still "Checking…", so a Resume finds it and its property, and why. */
+/**
+ * The row a host writes into each row of a run as it begins: an invalid row's reason at once (with its note, a postcode
+ * read another way), else the Checking… mark. Both add-ins write the same words.
+ */
+export function startRow(
+  row: Pick<InputRow, "error" | "note">,
+  previous: readonly unknown[] | undefined,
+  checkedAtIso: string,
+  runId?: string,
+): Cell[] {
+  return row.error
+    ? outputRow(
+        { error: serviceError("invalid_input", row.error.code, row.error.message) },
+        checkedAtIso,
+        previous,
+        row.note,
+      )
+    : checkingRow(previous, checkedAtIso, runId);
+}
+
+/**
+ * The row of a result that waits (paused, stopped): still "Checking…", so a Resume finds it and its property, and why
+ * (the waiting outcome's error, in core's words).
+ */
 export function waitingRow(
   previous: readonly unknown[] | undefined,
   checkedAtIso: string,
-  why: string,
+  why: ServiceError | undefined,
   runId?: string,
 ): Cell[] {
   const row = checkingRow(previous, checkedAtIso);
+  const text = why ? describeError(why) : "";
   row[MESSAGE_COLUMN] =
-    `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${why.replace(/[\s.]+$/, "")}.`;
+    `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${text.replace(/[\s.]+$/, "")}.`;
   return row;
 }
 

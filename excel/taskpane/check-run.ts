@@ -6,14 +6,13 @@ import {
   OUTPUT_COLUMNS,
   formatTimestamp,
   outputRow,
-  serviceError,
   statusColumnIndexes,
   type Cell,
   type ColumnMapping,
   type ComplianceClient,
   type PlanName,
   type RateLimitInfo,
-  checkingRow,
+  startRow,
   waitingRow,
   createRun,
   driveRun,
@@ -209,7 +208,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           for (const w of m.writes) {
             const prev = t.previous[w.row];
             if (interim.has(w.outcome)) {
-              block[w.row] = waitingRow(prev, at, "error" in w.outcome ? w.outcome.error.message : "", state.runId);
+              block[w.row] = waitingRow(prev, at, "error" in w.outcome ? w.outcome.error : undefined, state.runId);
               tally.waiting.set(
                 w.row,
                 (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)),
@@ -434,14 +433,7 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
   const tally: Tally = newTally();
   tally.stamps.add(formatTimestamp(iso));
   for (const r of rows) {
-    block[r.index] = r.error
-      ? outputRow(
-          { error: serviceError("invalid_input", r.error.code, r.error.message) },
-          iso,
-          prepared.previous[r.index],
-          r.note,
-        )
-      : checkingRow(prepared.previous[r.index], iso, state.runId);
+    block[r.index] = startRow(r, prepared.previous[r.index], iso, state.runId);
     start.push(r.index);
     if (!r.error) continue;
     tally.byRow.set(origin.rowIndex + r.index, { statuses: [], error: true, kept: false, result: false });

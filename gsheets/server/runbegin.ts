@@ -7,14 +7,12 @@ import {
   NO_HEADER_NOTE,
   acceptReply,
   beginRunSession,
-  checkingRow,
+  startRow,
   createRun,
   dueRequests,
-  outputRow,
   readPropertyRows,
   rowsAsideNotes,
   runCounts,
-  serviceError,
   newRunId,
   type Cell,
   type HttpRequest,
@@ -29,7 +27,7 @@ import { type Settings } from "./settings";
 import {
   ensureBlockFits,
   ensureStatusRules,
-  formatTextColumns,
+  formatBlockColumns,
   rememberBlock,
   writeHeaders,
   type Table,
@@ -138,7 +136,7 @@ export function beginRun(
     ensureBlockFits(sheet, table.blockCol);
     // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
     if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
-    formatTextColumns(sheet, table.blockCol, firstRow, endRow);
+    formatBlockColumns(sheet, table.blockCol, firstRow, endRow);
     ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
     if (!table.headerRow) {
       rememberBlock(sheet, table.blockCol);
@@ -147,11 +145,7 @@ export function beginRun(
     const marks = new Map<number, (prev: unknown[]) => Cell[]>();
     rows.forEach((row) => {
       const sheetRow = firstRow + row.index;
-      if (row.error || !row.key)
-        marks.set(sheetRow, (prev) =>
-          outputRow({ error: serviceError("invalid_input", row.error!.code, row.error!.message) }, nowIso, prev),
-        );
-      else marks.set(sheetRow, (prev) => checkingRow(prev, nowIso, runId));
+      marks.set(sheetRow, (prev) => startRow(row, prev, nowIso, runId));
     });
     writeBlockRows(sheet, table.blockCol, marks);
     // Their time, so that core's movedRows knows these rows for this run's.

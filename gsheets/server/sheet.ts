@@ -5,6 +5,7 @@
 import type { DisplayStatus } from "../../core/checks";
 import {
   columnLetters,
+  columnNumberFormats,
   EDITED_BLOCK_NOTE,
   OUTPUT_COLUMNS,
   STATUS_COLOURS,
@@ -23,7 +24,7 @@ import {
   statusColumnIndexes,
   windowColumnIndexes,
 } from "../../core";
-import { DATE_FORMAT, WINDOW_COLOURS, type Window } from "../../core/obligations";
+import { WINDOW_COLOURS, type Window } from "../../core/obligations";
 import type { ColumnMapping, HeaderBlock } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -363,18 +364,17 @@ export function writeHeaders(sheet: Sheet, headerRow: number, blockCol: number):
 }
 
 /**
- * Text and status columns get the plain-text format, so that Sheets keeps "0123" or "100023336956" as
- * written instead of turning them into numbers; dates and numbers keep automatic formats. One call.
+ * Each column of the block gets core's number format (columnNumberFormats, as in Excel): text stays as written ("0123",
+ * "100023336956", a Checked at time), dates written as date serials are real dates that sort and filter. One call per
+ * format.
  */
-export function formatTextColumns(sheet: Sheet, blockCol: number, firstRow: number, lastRow: number): void {
+export function formatBlockColumns(sheet: Sheet, blockCol: number, firstRow: number, lastRow: number): void {
   if (lastRow < firstRow) return;
-  const of = (kinds: string[]) =>
-    OUTPUT_COLUMNS.map((c, i) =>
-      kinds.indexOf(c.kind) >= 0 ? a1(firstRow, blockCol + i, lastRow - firstRow + 1, 1) : "",
-    ).filter(Boolean);
-  sheet.getRangeList(of(["text", "status", "window"])).setNumberFormat("@");
-  // Dates are written as date serials: with this format they are real dates that sort and filter.
-  sheet.getRangeList(of(["date"])).setNumberFormat(DATE_FORMAT);
+  const formats = columnNumberFormats();
+  for (const format of formats.filter((f, i) => formats.indexOf(f) === i)) {
+    const columns = formats.map((f, i) => (f === format ? a1(firstRow, blockCol + i, lastRow - firstRow + 1, 1) : ""));
+    sheet.getRangeList(columns.filter(Boolean)).setNumberFormat(format);
+  }
 }
 
 function ruleIsOurs(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule, blockCol: number): boolean {

@@ -7,7 +7,6 @@ import {
   OUTPUT_COLUMNS,
   acceptReply,
   waitingRow,
-  describeError,
   dueRequests,
   blockColumnByRows,
   findBlockNow,
@@ -210,7 +209,7 @@ export function writeOutcomes(
     const key = t.rowsNow[w.row].key;
     const outcome: Outcome = w.outcome;
     if (key && interim.has(key) && "error" in outcome) {
-      rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, describeError(outcome.error), run.engine.runId));
+      rows.set(sheetRow, (prev) => waitingRow(prev, nowIso, outcome.error, run.engine.runId));
       continue;
     }
     const note = t.notes[w.row];

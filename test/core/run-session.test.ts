@@ -4,6 +4,9 @@
  */
 import {
   RUN_TRANSITIONS,
+  describeError,
+  normaliseProperty,
+  startRow,
   createRun,
   endRun,
   inputShiftAtRest,
@@ -52,6 +55,25 @@ test("every phase move is in the one table, and a move that is not there is refu
   expect(s.phase).toBe("stopped");
 });
 
+test("a waiting row says why in core's words (describeError), and an invalid row at a run's start its reason and note", () => {
+  const a = newRunId(1_000, 0.1);
+  const at = "2026-11-25T00:00:00Z";
+  const failed = serviceError("server", "internal_error", "The service failed");
+  expect(String(waitingRow(undefined, at, failed, a)[MESSAGE])).toBe(
+    `Checking… (run ${runTag(a)}) ${describeError(failed).replace(/[\s.]+$/, "")}.`,
+  );
+  // The service's bare words are not what a user reads: core adds what to do next.
+  expect(describeError(failed)).not.toBe(failed.message);
+  const invalid = { ...normaliseProperty("12x", "", ""), note: 'Postcode "sw1a2aa" read as SW1A 2AA.' };
+  expect(invalid.error).toBeDefined();
+  const message = String(startRow(invalid, undefined, at, a)[MESSAGE]);
+  expect(message).toContain(invalid.error!.message.replace(/\.$/, ""));
+  expect(message).toContain(invalid.note);
+  expect(isCheckingMessage(startRow(normaliseProperty("100023336956", "", ""), undefined, at, a)[MESSAGE], a)).toBe(
+    true,
+  );
+});
+
 test("Checking… marks carry their run's tag: a run takes its own and untagged marks, never another run's", () => {
   const a = newRunId(1_000, 0.1);
   const b = newRunId(1_000, 0.2);
@@ -59,7 +81,12 @@ test("Checking… marks carry their run's tag: a run takes its own and untagged 
   expect(runTag(a)).toMatch(/^[0-9a-z]{5}$/);
   const mark = String(checkingRow(undefined, "2026-11-25T00:00:00Z", a)[MESSAGE]);
   const waiting = String(
-    waitingRow(undefined, "2026-11-25T00:00:00Z", "Stopped before this row's result arrived", a)[MESSAGE],
+    waitingRow(
+      undefined,
+      "2026-11-25T00:00:00Z",
+      serviceError("cancelled", "stopped", "Stopped before this row's result arrived"),
+      a,
+    )[MESSAGE],
   );
   for (const m of [mark, waiting]) {
     expect(markTag(m)).toBe(runTag(a));

@@ -3,7 +3,7 @@
  * updated are written (a user's formula between them survives), and a sheet without a header row keeps one
  * block when rows are added below.
  */
-import { OUTPUT_COLUMNS } from "../../core";
+import { OUTPUT_COLUMNS, columnNumberFormats } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
@@ -57,6 +57,9 @@ describe("re-runs keep date and timestamp cells as they were", () => {
     await pollToEnd(env);
     const before = dateCells(env, firstRow);
     expect(Object.values(before).filter((v) => typeof v === "number").length).toBeGreaterThanOrEqual(3);
+    // Every column of the block has core's number format, as in Excel: Checked at stays the text written, dates are dates.
+    const start = outputCol(env.sheet, OUTPUT_COLUMNS[0].key);
+    expect(env.sheet.getRange(firstRow, start, 1, W).getNumberFormats()[0]).toEqual(columnNumberFormats());
 
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     expect(env.run("cancelBulkCheck").phase).toBe("stopped");
