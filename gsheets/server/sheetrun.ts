@@ -8,10 +8,8 @@ import {
   acceptReply,
   waitingRow,
   dueRequests,
-  blockColumnByRows,
   findBlockNow,
   findHeaderBlock,
-  looksLikeOurRow,
   markWritten,
   matchRows,
   nextDueInMs,
@@ -87,9 +85,10 @@ interface TableNow {
 }
 
 /**
- * Finds the results block again before every write: from its header cells (the header row may have moved with rows
- * inserted or deleted above it), or, in a table without a header row, from what the block's rows hold (Checking…
- * marks, our statuses and times), near where it was. A problem sentence when it is gone or changed.
+ * Finds the results block again before every write with core's findBlockNow, as the Excel pane does: from its header
+ * cells (the header row may have moved with rows inserted or deleted above it), or, in a table without a header row,
+ * from what the block's rows hold (Checking… marks, our statuses and times), near where it was. A problem sentence when
+ * it is gone or changed.
  */
 function relocate(
   sheet: Sheet,
@@ -99,37 +98,33 @@ function relocate(
   const gone = {
     problem: `The results columns (${columnLetter(run.blockCol)}:${columnLetter(run.blockCol + BLOCK_WIDTH - 1)}) were deleted or moved during the check`,
   };
-  if (run.headerRow) {
-    const lastCol = Math.max(1, sheet.getLastColumn());
-    const headerNow = run.headerRow <= lastRow ? sheet.getRange(run.headerRow, 1, 1, lastCol).getValues()[0] : null;
-    // The block nearest to where it was: another table's block may stand in the same header row.
-    const here = headerNow ? inspectBlock(headerNow, findHeaderBlock(headerNow, run.blockCol - 1)) : null;
-    if (here && !here.changed.length) return { headerRow: run.headerRow, blockCol: here.start + 1, header: headerNow! };
-    if (here) {
-      const checked = checkBlock(sheet, run.headerRow, run.blockCol, 0);
-      return "problem" in checked ? checked : gone;
-    }
-    // Rows inserted or deleted above the table moved its header row: look for our intact headers near it.
-    const rows = Math.min(lastRow, run.headerRow + 200);
-    const grid = rows > 0 ? sheet.getRange(1, 1, rows, lastCol).getValues() : [];
-    const at = findBlockNow(grid, { headerRow: run.headerRow - 1, blockColumn: run.blockCol - 1 });
-    return at && at.headerRow !== null
-      ? { headerRow: at.headerRow + 1, blockCol: at.blockColumn + 1, header: grid[at.headerRow] }
-      : gone;
-  }
   if (lastRow < 1) return gone;
-  const read = (from: number, to: number) => sheet.getRange(1, from, lastRow, to - from + 1).getValues();
-  const score = (grid: unknown[][], c: number) => grid.reduce((n, row) => n + (looksLikeOurRow(row, c) ? 1 : 0), 0);
-  if (
-    run.blockCol + BLOCK_WIDTH - 1 <= sheet.getMaxColumns() &&
-    score(read(run.blockCol, run.blockCol + BLOCK_WIDTH - 1), 0) > 0
-  )
-    return { headerRow: 0, blockCol: run.blockCol };
-  // A column inserted (or deleted) left of the block moved it: find it by what its rows hold, nearest first.
-  const from = Math.max(1, run.blockCol - SEARCH_COLUMNS);
-  const to = Math.min(sheet.getMaxColumns(), run.blockCol + SEARCH_COLUMNS + BLOCK_WIDTH);
-  const col = blockColumnByRows(read(from, to), run.blockCol, from, SEARCH_COLUMNS);
-  return col === undefined ? gone : { headerRow: 0, blockCol: col };
+  // Rows inserted above the header row are looked for up to 200 rows below where it was; a header-less block in every row.
+  const rows = run.headerRow ? Math.min(lastRow, run.headerRow + 200) : lastRow;
+  // A block with a header row is within the columns in use; one without is read to its full width, which may pass them
+  // (its last columns blank), wherever it moved within the search.
+  const lastCol = Math.max(1, sheet.getLastColumn());
+  const cols = run.headerRow
+    ? lastCol
+    : Math.min(sheet.getMaxColumns(), Math.max(lastCol, run.blockCol + BLOCK_WIDTH - 1 + SEARCH_COLUMNS));
+  const grid = sheet.getRange(1, 1, rows, cols).getValues();
+  const at = findBlockNow(
+    grid,
+    { headerRow: run.headerRow ? run.headerRow - 1 : null, blockColumn: run.blockCol - 1 },
+    SEARCH_COLUMNS,
+  );
+  if (at) {
+    const headerRow = at.headerRow === null ? 0 : at.headerRow + 1;
+    return { headerRow, blockCol: at.blockColumn + 1, header: at.headerRow === null ? undefined : grid[at.headerRow] };
+  }
+  // Our block still in its header row but changed (a header renamed, a column inserted inside it): say what changed.
+  const headerNow = run.headerRow && run.headerRow <= rows ? grid[run.headerRow - 1] : null;
+  const here = headerNow ? inspectBlock(headerNow, findHeaderBlock(headerNow, run.blockCol - 1)) : null;
+  if (here && here.changed.length) {
+    const checked = checkBlock(sheet, run.headerRow, run.blockCol, 0);
+    if ("problem" in checked) return checked;
+  }
+  return gone;
 }
 
 /**
