@@ -11,7 +11,7 @@
  */
 import { CHECK_NAMES, type CheckName } from "./checks";
 import { DEMO_NOTE } from "./demo-key";
-import { safeCellText, type Cell } from "./layout";
+import { columnLetters, safeCellText, type Cell } from "./layout";
 import { addDays } from "./obligations";
 import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
 import type { BlockRef } from "./block-ref";
@@ -48,6 +48,24 @@ export interface PortfolioTable {
   ownerHeader?: string;
   /** Where its results block stands, for the summary's live formulas. */
   block?: BlockRef;
+}
+
+/**
+ * Where a table starts, as its label shows it when a sheet holds two: its first input column and its header row (0-based;
+ * null without one: its block is read from the top of the sheet, so row 1). The same in both add-ins.
+ */
+export function tableAnchor(firstColumn: number, headerRow: number | null): string {
+  return `${columnLetters(firstColumn)}${(headerRow ?? 0) + 1}`;
+}
+
+/**
+ * The portfolio's tables in one order in both add-ins: the remembered ones as they were recorded, the current run's
+ * table in its own place among them (it was checked before), or last when it is new.
+ */
+export function portfolioOrder<T>(remembered: readonly T[], current: T | undefined, id: (t: T) => string): T[] {
+  if (current === undefined) return [...remembered];
+  const at = remembered.findIndex((t) => id(t) === id(current));
+  return at < 0 ? [...remembered, current] : remembered.map((t, i) => (i === at ? current : t));
 }
 
 /** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */

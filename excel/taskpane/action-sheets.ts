@@ -12,11 +12,12 @@ import {
   actionCalendar,
   actionListColour,
   actionListFormats,
+  portfolioOrder,
+  tableAnchor,
   actionListLine,
   blockProperties,
   buildPortfolioList,
   buildSummary,
-  columnLetters,
   shortHash,
   type PortfolioTable,
   detectUserColumns,
@@ -67,20 +68,18 @@ export function tableIdOf(p: RunPlace): string {
   return `x${shortHash(p.sheet)}${p.headerRow !== null ? `h${p.headerRow + 1}c${first + 1}` : `b${p.blockColumn + 1}`}`;
 }
 
-const sameTable = (a: RunPlace, b: RunPlace) => tableIdOf(a) === tableIdOf(b);
-
 /** Every table of the portfolio read as it is now (a sheet or block not found says why). */
 async function readPortfolio(
   context: Excel.RequestContext,
   run: RunPlace,
   others: readonly RunPlace[],
 ): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
-  const places = [...others.filter((p) => !sameTable(p, run)), run];
+  const places = portfolioOrder(others, run, tableIdOf);
   const tables: PortfolioTable[] = [];
   const reads: BlockRead[] = [];
   for (const p of places) {
     const inputs = Object.values(p.inputColumns).filter((v): v is number => typeof v === "number");
-    const anchor = `${columnLetters(inputs.length ? Math.min(...inputs) : p.blockColumn)}${(p.headerRow ?? 0) + 1}`;
+    const anchor = tableAnchor(inputs.length ? Math.min(...inputs) : p.blockColumn, p.headerRow);
     const id = tableIdOf(p);
     let r: BlockRead | { problem: string };
     try {

@@ -10,6 +10,8 @@ import {
   actionCalendar,
   actionListColourRules,
   actionListFormats,
+  portfolioOrder,
+  tableAnchor,
   actionListLine,
   blockProperties,
   buildPortfolioList,
@@ -209,18 +211,15 @@ const placeOfWatch = (w: Watch): TablePlace => ({
  * the run just made, each read again; one not found says why.
  */
 function portfolio(current?: SheetRun | null): PortfolioTable[] {
-  const places: TablePlace[] = listWatches().map(placeOfWatch);
-  if (current) {
-    const i = places.findIndex((p) => tableId(p) === tableId(current));
-    if (i >= 0) places[i] = current;
-    else places.push(current);
-  }
+  const places = portfolioOrder<TablePlace>(listWatches().map(placeOfWatch), current ?? undefined, tableId);
   return places.map((p) => {
     const id = tableId(p);
     const r = readBlock(p);
-    const anchor = p.headerRow
-      ? `${columnLetter(p.inputFirstCol || 1)}${p.headerRow}`
-      : `${columnLetter(p.blockCol)}${p.firstRow}`;
+    const inputs = Object.values(p.mapping).filter((v): v is number => typeof v === "number");
+    const anchor = tableAnchor(
+      inputs.length ? Math.min(...inputs) : p.blockCol - 1,
+      p.headerRow ? p.headerRow - 1 : null,
+    );
     if ("problem" in r) return { id, sheet: p.sheetName, anchor, props: null, problem: r.problem };
     const name = r.sheet.getName();
     return {

@@ -7,6 +7,8 @@
 import ICAL from "ical.js";
 import {
   CLOSED_TITLE,
+  portfolioOrder,
+  tableAnchor,
   DEMO_NOTE,
   GONE_TITLE,
   LATER_TITLE,
@@ -257,4 +259,14 @@ describe("the Change log compares a row only with the same property's earlier re
     // The same property checked for real twice still logs its change.
     expect(rowChanges(x, real).length).toBeGreaterThan(0);
   });
+});
+
+test("one portfolio order in both add-ins: a table checked again keeps its place, a new one goes last; anchors by header row", () => {
+  const id = (t: { id: string }) => t.id;
+  const remembered = [{ id: "a" }, { id: "b", v: 1 }, { id: "c" }];
+  expect(portfolioOrder(remembered, { id: "b", v: 2 }, id)).toEqual([{ id: "a" }, { id: "b", v: 2 }, { id: "c" }]);
+  expect(portfolioOrder(remembered, { id: "d" }, id).map(id)).toEqual(["a", "b", "c", "d"]);
+  expect(portfolioOrder(remembered, undefined, id)).toEqual(remembered);
+  expect(tableAnchor(2, 3)).toBe("C4");
+  expect(tableAnchor(0, null)).toBe("A1");
 });
