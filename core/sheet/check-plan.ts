@@ -4,7 +4,7 @@
  * columns, the rows to check, and where the results block goes. Nothing is read or written here; the host reads the
  * snapshot, asks this, and writes where it says. Columns are 0-based sheet columns; rows are offsets into `values`.
  */
-import { OUTPUT_COLUMNS } from "../layout";
+import { OUTPUT_COLUMNS, columnLetters } from "../layout";
 import { detectColumns, readPropertyRows, type ColumnMapping, type InputRow } from "../rows";
 import {
   findBlockByShape,
@@ -199,7 +199,23 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   };
   // Our block where it already is, else directly right of the data if free, else after the last column in use.
   const existing = inHeader.exact ?? (read.headerRow === null ? shape : undefined);
-  if (existing !== undefined) return { ...base, at: first + existing, kind: "in-place" };
+  if (existing !== undefined) {
+    const inputs = Object.values(read.mapping).filter((v): v is number => typeof v === "number");
+    const overlap = inputOverlapProblem(
+      inputs.map((c) => first + c),
+      first + existing,
+    );
+    if (overlap)
+      return {
+        ok: false,
+        problem: overlap,
+        offerColumns: true,
+        found: columnsNamed(input[0] ?? []),
+        hasHeader: read.headerRow !== null,
+        header: values[0] ?? [],
+      };
+    return { ...base, at: first + existing, kind: "in-place" };
+  }
   const beside = first + count;
   const changed = inHeader.changed ?? shape;
   const free = changed === undefined && wide.every((r) => r.slice(beside, beside + WIDTH).every(isBlankCell));
@@ -219,6 +235,16 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   return changed !== undefined
     ? { ...base, at, kind: "after-changed", changedAt: first + changed }
     : { ...base, at, kind: "after", ...(edited !== undefined ? { editedAt: first + edited } : {}) };
+}
+
+/**
+ * Input columns chosen inside our results block (its Matched UPRN taken for the UPRN, say) would be written over by the
+ * results: refused, with what to do. Columns are 0-based sheet columns; `at` is the block's first.
+ */
+export function inputOverlapProblem(inputColumns: readonly number[], at: number): string | undefined {
+  return inputColumns.some((c) => c >= at && c < at + WIDTH)
+    ? `The chosen input columns overlap the results block at ${columnLetters(at)}; choose other columns.`
+    : undefined;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   findHeaderBlock,
   findHeaderBlockOfTable,
   findHeaderRow,
+  inputOverlapProblem,
   looksLikeHeaderRow,
   placeBlock,
   resultsPlaceNote,
@@ -288,11 +289,9 @@ export function locateTable(
     lastUsed: lastCol,
     beside: (end, width) => sheet.getRange(from, end + 1, Math.max(1, lastRow - from + 1), width).getValues(),
   });
-  if (found && used.some((c) => c >= found!.start && c < found!.start + BLOCK_WIDTH)) {
-    return {
-      problem: `The chosen input columns overlap the results block at ${columnLetter(blockCol)}; choose other columns.`,
-    };
-  }
+  // Input columns inside our block would be written over: core's rule and words, as in Excel.
+  const overlap = found ? inputOverlapProblem(used, found.start) : undefined;
+  if (overlap) return { problem: overlap };
   // Where the results go: core's words, as in Excel (columns 0-based there).
   notes.push(
     resultsPlaceNote({

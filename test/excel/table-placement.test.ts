@@ -302,6 +302,25 @@ describe("the header row", () => {
     ).toBe(true);
   });
 
+  test("input columns chosen inside our results block are refused, with the chooser offered again (as in Sheets): the results would be written over them", async () => {
+    const { excelRun, api } = workbook();
+    const u = knownUprns(sb, 3);
+    api.seed("Sheet1", "A1", [["UPRN", "Town"], ...u.map((x) => [x, "Leeds"])]);
+    api.select("Sheet1", "A1:B1");
+    await runCheck(await prepared(excelRun, { plan: "professional" }), deps(excelRun));
+    // The block stands at C; its Matched UPRN column chosen as the UPRN.
+    api.select("Sheet1", "A2:A4");
+    const refused = await prepareCheck(excelRun, {
+      plan: "professional",
+      mapping: { uprn: 2 + MATCHED },
+      hasHeader: true,
+    });
+    if (refused.ok) throw new Error("expected a refusal");
+    expect(refused.message).toBe("The chosen input columns overlap the results block at C; choose other columns.");
+    expect(refused.headers[0]).toBe("A (UPRN)");
+    expect(block(api, "Sheet1", 2, 2, 4).values.map((r: unknown[]) => r[MATCHED])).toEqual(u);
+  });
+
   test("a 'Property ID' header, the UPRN column chosen by hand as the pane's chooser sends it: the block's headers go on the header row, and a second check is in place", async () => {
     const { excelRun, api } = workbook();
     const u = knownUprns(sb, 3);

@@ -4,10 +4,10 @@
  * builds itself refused. The BUILT Code.js in a vm, real HTTP to the sandbox. test/excel/table-placement.test.ts holds
  * the same sheets in Excel.
  */
-import { STATUS_COLOURS } from "../../core";
+import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../core";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, pollToEnd } from "./harness/table";
-import { columnNumber } from "../helpers/columns";
+import { columnLetter, columnNumber } from "../helpers/columns";
 import { EPC, OUTPUT_WIDTH as W, blockColumn, configuredEnv, resultAt } from "../helpers/gsheets-results";
 
 let sandbox: SandboxProcess;
@@ -248,4 +248,22 @@ describe("the add-on's own sheets", () => {
     );
     expect(list.peek(1, 1, 4, 11)).toEqual(before);
   });
+});
+
+test("input columns chosen inside our results block are refused and the columns asked for again (core's words, as in Excel): the results would be written over them", async () => {
+  const env = configuredEnv(sandbox);
+  const rows = props.slice(30, 33);
+  env.sheet.seed(1, 1, [["UPRN", "Town"], ...rows.map((p) => [p.uprn, "Leeds"])]);
+  env.sheet.select("A1:B1");
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  await pollToEnd(env);
+  const col = blockColumn(env, 1);
+  expect(col).toBe(3);
+  // The block's Matched UPRN column (its own UPRNs) chosen as the UPRN column.
+  const matched = columnLetter(col + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn"));
+  env.sheet.select("A2:A4");
+  const r = env.run("startBulkCheck", { mapping: { uprn: matched } });
+  expect(r.ok).toBe(false);
+  expect(r.message).toBe("The chosen input columns overlap the results block at C; choose other columns.");
+  rows.forEach((p, i) => expect(resultAt(env, 2 + i, col).matched).toBe(p.uprn));
 });
