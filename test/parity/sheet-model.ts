@@ -711,22 +711,6 @@ export const scenarios: Scenario[] = [
       );
     },
   },
-  {
-    name: "the selection runs past the table into blank rows, its last row holding only the user's note: that row is the table's and gets its message in both, the blank rows after it are left out",
-    group: "rows",
-    grid: () => [
-      ["UPRN", "Notes"],
-      [u[0], ""],
-      [u[1], ""],
-      ["", "ask the landlord"],
-    ],
-    steps: [{ select: "A2:B6" }],
-    expect: (g) => {
-      expect(column(g, 2, MATCHED, 2, 3)).toEqual([u[0], u[1]]);
-      expect(g[3][2 + MESSAGE]).not.toBe("");
-      expect(g.slice(4, 6).every((r) => r.slice(2).every((v) => v === ""))).toBe(true);
-    },
-  },
 ];
 
 /**
