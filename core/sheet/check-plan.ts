@@ -19,7 +19,6 @@ import {
   isAnotherHeader,
   isTitleRow,
   looksLikeHeaderRow,
-  rowsBeforeBlankTail,
   rowsOfWholeTable,
   selectionEnd,
   wholeTableSelected,
@@ -173,10 +172,9 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   }
   const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
   // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
-  const end = rowsBeforeBlankTail(
-    selected.map((r) => input[r.index]),
-    ours,
-  );
+  let end = selected.length;
+  const userBlank = (r: readonly unknown[]) => r.every((v, c) => ours.has(c) || isBlankCell(v));
+  while (end > 0 && selected[end - 1].error?.code === "empty_row" && userBlank(input[selected[end - 1].index])) end--;
   const rows = selected.slice(0, end);
   if (rows.length === 0) {
     return {

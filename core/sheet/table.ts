@@ -248,17 +248,3 @@ function leftBelowNote(b: NonNullable<CheckedRows["leftBelow"]>): string {
     ? `Row ${b.firstRow}, below ${blank}, is not checked: select it to check it too.`
     : `Rows ${span(b.firstRow, b.lastRow)}, below ${blank}, are not checked: select them to check them too.`;
 }
-
-/**
- * How many of `rows` come before the rows at their end that are blank in every user cell (`ours`, our block's columns,
- * aside): those are left out of a check and counted, not each given an "empty row" message. A row with anything of the
- * user's in it (a note beside a blank UPRN) is the table's, and gets its message. Both add-ins end a selection so.
- */
-export function rowsBeforeBlankTail(
-  rows: readonly (readonly unknown[])[],
-  ours: ReadonlySet<number> = new Set(),
-): number {
-  let end = rows.length;
-  while (end > 0 && rows[end - 1].every((v, c) => ours.has(c) || isBlank(v))) end--;
-  return end;
-}

@@ -12,7 +12,6 @@ import {
   dueRequests,
   readPropertyRows,
   rowsAsideNotes,
-  rowsBeforeBlankTail,
   runCounts,
   newRunId,
   type Cell,
@@ -36,7 +35,7 @@ import {
 import { hiddenByFilter, readRows, writeBlockRows } from "./block-rows";
 import { say, sheetPhase } from "./progress";
 
-import { SEND_BUDGET_MS, readTableNow, writeOutcomes } from "./sheetrun";
+import { SEND_BUDGET_MS, isBlankCell, readTableNow, writeOutcomes } from "./sheetrun";
 import { noteStamp } from "./written";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -55,13 +54,10 @@ export function readTableRows(
     (c): c is number => c !== undefined,
   );
   if (endRow < firstRow) return { values: [], endRow };
-  // The rows blank at the end are those blank in every cell of the table (its columns and the input columns), as in
-  // Excel: a row with only a note of the user's is the table's, and gets its message.
-  const width = Math.max(table.inputCols, table.tableEnd);
-  const wide = readRows(sheet, firstRow, endRow, width);
-  const own = (c: number) => (c >= table.firstCol - 1 && c < table.tableEnd) || cols.includes(c);
-  const end = rowsBeforeBlankTail(wide.map((r) => r.filter((_v, c) => own(c))));
-  return { values: wide.slice(0, end).map((r) => r.slice(0, table.inputCols)), endRow: firstRow + end - 1 };
+  const values = readRows(sheet, firstRow, endRow, table.inputCols);
+  let last = values.length - 1;
+  while (last >= 0 && cols.every((c) => isBlankCell(values[last][c]))) last--;
+  return { values: values.slice(0, last + 1), endRow: firstRow + last };
 }
 
 /** What to check: the rows read from a located table (the sidebar's selection, or a table the schedule re-checks). */

@@ -267,19 +267,3 @@ test("input columns chosen inside our results block are refused and the columns 
   expect(r.message).toBe("The chosen input columns overlap the results block at C; choose other columns.");
   rows.forEach((p, i) => expect(resultAt(env, 2 + i, col).matched).toBe(p.uprn));
 });
-
-test("a last row with only the user's note (its UPRN blank) is the table's and gets its message, as in Excel; blank rows after it are left out", async () => {
-  const env = configuredEnv(sandbox);
-  const rows = props.slice(40, 42);
-  env.sheet.seed(1, 1, [["UPRN", "Notes"], ...rows.map((p) => [p.uprn, ""]), ["", "ask the landlord"]]);
-  env.sheet.select("A2:B6");
-  const start = env.run("startBulkCheck", {});
-  expect(start.ok).toBe(true);
-  expect(start.progress.rangeA1).toBe("A2:A4");
-  await pollToEnd(env);
-  const col = blockColumn(env, 1);
-  rows.forEach((p, i) => expect(resultAt(env, 2 + i, col).matched).toBe(p.uprn));
-  const message = col + OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-  expect(String(cellValue(env.sheet, 4, message))).toMatch(/empty|blank|UPRN or Postcode/i);
-  expect(cellValue(env.sheet, 5, message)).toBe("");
-});
