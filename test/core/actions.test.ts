@@ -6,7 +6,9 @@
 import ICAL from "ical.js";
 import {
   ACTION_LIST_DAYS,
+  CHECK_LABELS,
   CLOSED_TITLE,
+  MEMBERS,
   OUTPUT_COLUMNS,
   actionCalendar,
   blockProperties,
@@ -82,8 +84,18 @@ describe("reading a results block", () => {
 });
 
 describe("the Action list", () => {
-  test("lists every overdue action and those due within N days, by due date, formula-safe", () => {
+  test("lists every overdue action, every failed check's, and those due within N days, by due date, formula-safe", () => {
     const { props } = table(1000);
+    // The block's own status of a check, by the list's UPRN and Check label.
+    const statusKey = Object.fromEntries(MEMBERS.map(([name, key]) => [CHECK_LABELS[name], key]));
+    const statusOf = (uprn: unknown, label: unknown) =>
+      props.find((p) => p.uprn === uprn)!.cells[OUTPUT_COLUMNS.findIndex((c) => c.key === statusKey[String(label)])];
+    const failed = props.flatMap((p) =>
+      MEMBERS.filter(([, key]) => p.cells[OUTPUT_COLUMNS.findIndex((c) => c.key === key)] === "fail").map(
+        ([name]) => `${p.uprn} ${CHECK_LABELS[name]}`,
+      ),
+    );
+    expect(failed.length).toBeGreaterThan(100);
     for (const n of ACTION_LIST_DAYS) {
       const list = buildActionList(props, { today: TODAY, withinDays: n, ownerHeader: "Landlord" });
       expect(list.headers).toEqual(ACTION_LIST_HEADERS);
@@ -91,10 +103,18 @@ describe("the Action list", () => {
       expect(open.length).toBeGreaterThan(10);
       const dues = open.map((r) => String(r[1]));
       expect([...dues].sort()).toEqual(dues);
-      // Checked over every row, reported together.
-      expect(open.filter((r) => !(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= n)))).toEqual(
-        [],
-      );
+      // Checked over every row, reported together: beyond the window, only what answers a failed check.
+      expect(
+        open.filter(
+          (r) =>
+            !(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= n)) &&
+            statusOf(r[3], r[6]) !== "fail",
+        ),
+      ).toEqual([]);
+      // Every failed check is listed, whatever the window, and never as OK or Plan.
+      const listed = new Set(open.map((r) => `${r[3]} ${r[6]}`));
+      expect(failed.filter((f) => !listed.has(f))).toEqual([]);
+      expect(open.filter((r) => statusOf(r[3], r[6]) === "fail" && (r[0] === "OK" || r[0] === "Plan"))).toEqual([]);
       expect(open.flat().filter((v) => typeof v === "string" && /^[=+\-@]/.test(v))).toEqual([]);
     }
     const week = buildActionList(props, { today: TODAY, withinDays: 7 }).open;
