@@ -117,7 +117,7 @@ export interface TableCount {
   properties: number;
   demo: number;
   overdue: number;
-  /** Listed (overdue or due within the window). */
+  /** Listed (overdue, due within the window, or answering a failed check). */
   open: number;
   later: number;
   closed: number;

@@ -10,10 +10,12 @@ import {
   addWorkingDays,
   blockProperties,
   buildActionList,
+  checkingRow,
   obligationsFor,
   outputHeaders,
   outputRow,
   rowChanges,
+  serviceError,
   type CheckName,
   type CheckResult,
   type Obligation,
@@ -81,7 +83,8 @@ function checkRow(
 ) {
   const result = resultOf(checks, POSTCODES[country]);
   const place = rowCountry(POSTCODES[country], country);
-  const cells = outputRow({ result }, `${today}T09:00:00Z`, previous, undefined, {
+  // Checked at 20:00 UTC the evening before: the file's own day (Auckland's, say) is `today`, UTC's the day before.
+  const cells = outputRow({ result }, `${addDays(today, -1)}T20:00:00Z`, previous, undefined, {
     day: today,
     country: place,
     tenancyStart: dates.tenancyStart,
@@ -175,9 +178,13 @@ describe("an F or G rating keeps the day it was first reported, in every country
   const DAY2 = "2027-02-01";
   const DAY40 = "2027-03-12";
   test.each(COUNTRIES)(
-    "%s: checked on day 1 and again on day 2 and day 40, the block and the Action list both say day 1; no change logged",
+    "%s: checked on day 1 and again on day 2 and day 40 (each through a Checking… mark), the block and the Action list both say day 1; no change logged",
     (country) => {
-      const checks = { epc: { status: "fail", rating: "F", expiry: "2031-05-01" } };
+      // An expired gas certificate is the row's Next action: only the Message keeps the EPC's day.
+      const checks = {
+        epc: { status: "fail", rating: "F", expiry: "2031-05-01" },
+        gas_safety: { status: "fail", last_certificate: "2025-12-01", expiry: "2026-12-01" },
+      };
       const listDue = (props: ReturnType<typeof checkRow>["props"], today: string) => {
         const list = buildActionList(props, { today, withinDays: 30 });
         const h = (name: string) => list.headers.indexOf(name);
@@ -187,21 +194,30 @@ describe("an F or G rating keeps the day it was first reported, in every country
           .map((r) => r[h("Due")]);
       };
       const day1 = checkRow(country, checks, DAY1);
-      expect(day1.cells[at("Action due")]).toBe(DAY1);
+      expect([day1.cells[at("Action due")], day1.cells[at("Next action")]]).toEqual([
+        "2026-12-01",
+        expect.stringMatching(/^Gas safety check overdue/),
+      ]);
+      expect(String(day1.cells[at("Message")])).toContain(`first reported on ${DAY1}`);
       expect(listDue(day1.props, DAY1)).toEqual([DAY1]);
       let previous = day1.cells;
       for (const day of [DAY2, DAY40]) {
-        const again = checkRow(country, checks, day, previous);
-        expect([day, again.cells[at("Action due")], String(again.cells[at("Next action")])]).toEqual([
-          day,
-          DAY1,
-          expect.stringContaining(`first reported ${DAY1}`),
-        ]);
+        // As both hosts do: the row says "Checking…" while its result is on the way, and the result is written over it.
+        const marked = checkingRow(previous, `${day}T08:00:00Z`, "run-1");
+        expect(String(marked[at("Message")])).toMatch(/^Checking… \(run \w{5}; .*; EPC rated F first reported on/);
+        const again = checkRow(country, checks, day, marked);
         expect(String(again.cells[at("Message")])).toContain(`first reported on ${DAY1}`);
         expect(listDue(again.props, day)).toEqual([DAY1]);
         expect(rowChanges(previous, again.cells)).toEqual([]);
         previous = again.cells;
       }
+      // A refresh that failed keeps the day too.
+      const failed = outputRow(
+        { error: serviceError("network", "offline", "Offline.") },
+        `${DAY40}T08:00:00Z`,
+        previous,
+      );
+      expect(String(failed[at("Message")])).toContain(`first reported on ${DAY1}`);
     },
   );
 });

@@ -8,7 +8,15 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
-import { addDays, addWorkingDays, countryOf, daysBetween, nextObligation, serialDate } from "../../core";
+import {
+  addDays,
+  addWorkingDays,
+  countryOf,
+  daysBetween,
+  nextObligation,
+  serialDate,
+  type CheckResult,
+} from "../../core";
 import { checkResultFor, type Property } from "../../sandbox/dataset";
 import { startSandbox } from "../../sandbox/app";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
@@ -23,6 +31,8 @@ const DAY2 = "2027-02-01";
 /** Noon of a day on the page's local clock (the browser runs in this process's time zone). */
 const noon = (day: string) => new Date(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10), 12);
 
+/** The sandbox's answer for a property, as the add-in reads it. */
+const resultOf = (p: Property) => checkResultFor(p) as unknown as CheckResult;
 const scottish = (p: Property) => {
   const c = countryOf(p.postcode);
   return c.kind === "country" && c.country === "Scotland";
@@ -91,7 +101,7 @@ run("failed checks in the built pane", () => {
         scottish(p) &&
         steady(p) &&
         p.checks.deposit_protection.status === "fail" &&
-        nextObligation(checkResultFor(p), { today: DAY1, country: "Scotland", tenancyStart: start })?.check ===
+        nextObligation(resultOf(p), { today: DAY1, country: "Scotland", tenancyStart: start })?.check ===
           "deposit_protection",
     );
     const rated = ps.find(
@@ -99,7 +109,7 @@ run("failed checks in the built pane", () => {
         scottish(p) &&
         steady(p) &&
         p.checks.epc.status === "fail" &&
-        /first reported/.test(nextObligation(checkResultFor(p), { today: DAY1, country: "Scotland" })?.action ?? ""),
+        /first reported/.test(nextObligation(resultOf(p), { today: DAY1, country: "Scotland" })?.action ?? ""),
     );
     if (!deposit || !rated) throw new Error("no such Scottish sandbox properties");
 
