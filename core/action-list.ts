@@ -117,7 +117,7 @@ export interface TableCount {
   properties: number;
   demo: number;
   overdue: number;
-  /** Listed (overdue or due within the window). */
+  /** Listed (overdue, due within the window, or answering a failed check). */
   open: number;
   later: number;
   closed: number;
@@ -162,11 +162,11 @@ interface Act {
 }
 
 /**
- * The Action list of the portfolio: the header row, the open actions (overdue and due within N days, by due date, then
- * table, row and check), then, when there are any: "Later" (actions due after the window on which something was
- * typed: they come back when the window reaches them), "Closed" (rows typed on whose action has ended: a new date, the
- * property gone, or marked Done and past its due date), and one section per table no longer found, its rows as they
- * were until the user deletes them. `existing` is the sheet as it is now (values from A1, dates as YYYY-MM-DD text or
+ * The Action list of the portfolio: the header row, the open actions (overdue, due within N days, and every one that
+ * answers a failed check; by due date, then table, row and check), then, when there are any: "Later" (actions due
+ * after the window on which something was typed: they come back when the window reaches them), "Closed" (rows typed
+ * on whose action has ended: a new date, the property gone, or marked Done and past its due date), and one section per
+ * table no longer found, its rows as they were until the user deletes them. `existing` is the sheet as it is now (values from A1, dates as YYYY-MM-DD text or
  * serials): what the user typed goes back on the action it was typed on, found by its Action ID.
  */
 export function buildPortfolioList(
@@ -243,7 +243,8 @@ export function buildPortfolioList(
     // An own-obligation with no date ("Record when the alarms were checked") stays open until its column says.
     const due = a.ob.due;
     if (a.kept && isTyped(a.kept.done) && due && due < o.today) closed.push(a.kept);
-    else if (!due || a.ob.window === "Overdue" || due <= last) open.push(a);
+    // A failed check's action is listed however far off its date: a failure is never left for later.
+    else if (!due || a.ob.window === "Overdue" || a.ob.failed || due <= last) open.push(a);
     else if (a.kept?.typed) later.push(a);
   }
   const rank = (c: string) => (CHECK_NAMES as readonly string[]).indexOf(c) + 1 || 99;

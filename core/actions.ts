@@ -146,6 +146,8 @@ export interface ListItem {
   rule: string;
   /** Set for an own-obligation: the Evidence cell of the source row ("" when the table has none or it is empty). */
   evidence?: string;
+  /** It answers a check the service failed: listed whatever its window (Obligation.failed). */
+  failed?: true;
 }
 
 /**
@@ -169,6 +171,7 @@ export function blockActions(
           window: ob.window,
           action: ob.action,
           rule: ob.rule,
+          ...(ob.failed ? { failed: ob.failed } : {}),
         },
       });
   }

@@ -133,9 +133,10 @@ export function buildSummary(
   row("Risk level", "Properties");
   for (const level of ["low", "medium", "high"])
     row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
+  // Both sides in brackets: over two blocks, "a-b+c" would add the second block's counts it must take away.
   row(
     "other / none",
-    `=${over("checked_at", (ref) => `COUNTA(${ref})`)}-${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("-")}`,
+    `=(${over("checked_at", (ref) => `COUNTA(${ref})`)})-(${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("+")})`,
   );
   row(
     "Average score",

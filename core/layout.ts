@@ -252,6 +252,17 @@ export function firstReportedOf(cells: readonly unknown[] | undefined): Obligati
   return (rating === "F" || rating === "G") && day ? { epc_mees: day } : undefined;
 }
 
+/**
+ * The notes of a row's Message (its block cells, OUTPUT_COLUMNS order) that name the day an F or G rating was first
+ * reported: whatever else a refresh writes in Message (a "Checking…" mark, a failed refresh), these stay in it, so that
+ * firstReportedOf reads the same day from the row on the next check.
+ */
+export function firstReportedNotes(cells: readonly unknown[] | undefined): string[] {
+  return String(cells?.[MESSAGE] ?? "")
+    .split("; ")
+    .filter((x) => FIRST_REPORTED.test(x));
+}
+
 export const OUTPUT_COLUMNS: readonly OutputColumn[] = COLUMNS.map(({ read: _read, ...c }) => c);
 const MESSAGE = COLUMNS.findIndex((c) => c.key === "message");
 const CHECKED_AT = COLUMNS.findIndex((c) => c.key === "checked_at");
@@ -353,9 +364,7 @@ export function outputRow(
     const text = describeError(outcome.error);
     if (keepsEarlierValues(outcome.error, previous)) {
       const row = COLUMNS.map((c, i) => toCell(previous![i], c.kind));
-      const kept = String(previous![MESSAGE] ?? "")
-        .split("; ")
-        .filter((x) => FIRST_REPORTED.test(x));
+      const kept = firstReportedNotes(previous);
       row[MESSAGE] = safeCellText(
         [
           `Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`,

@@ -52,6 +52,11 @@ export interface Obligation {
   firstReported?: string;
   /** A note for the row's Message (what the due date counts from when the law gives none). */
   note?: string;
+  /**
+   * The obligation that answers the service's "fail" of its check (the check's most urgent one): never OK, at the latest
+   * "Book", and on the Action list whatever its window (core/obligations.ts, neverOk).
+   */
+  failed?: true;
 }
 
 /** Dates the user keeps in their own table (by header: "EICR date", "Licence expiry", "Deposit received"). */
@@ -429,6 +434,29 @@ const BY_CHECK: Record<CheckName, (m: Record<string, unknown>, status: string, o
     deposit_protection: deposit,
   };
 
+/**
+ * A failed check is never OK, in any country and whatever its rule's date: the most urgent obligation of each check the
+ * service failed is due soon at the latest (its window "Book" unless already more urgent), is marked `failed` (the
+ * Action list lists it whatever its window), and, when no rule gave it a date, is due on the day counted from. The
+ * check's other obligations (a dated renewal) are kept as they are. Takes and returns most urgent first.
+ */
+export function neverOk(
+  obligations: readonly Obligation[],
+  result: CheckResult,
+  o: Pick<ObligationOptions, "today">,
+): Obligation[] {
+  const seen = new Set<CheckName>();
+  return obligations
+    .map((ob) => {
+      if (seen.has(ob.check) || displayStatus(member(result, ob.check)?.status) !== "fail") return ob;
+      seen.add(ob.check);
+      const soon = ob.window !== null && SEVERITY[ob.window] <= SEVERITY.Book;
+      const dated = ob.due ? {} : { due: o.today, daysLeft: 0 };
+      return { ...ob, ...dated, window: soon ? ob.window : "Book", failed: true } as Obligation;
+    })
+    .sort(compareObligations);
+}
+
 /** Every obligation of one check, most urgent first; empty when the check is absent or not required. */
 export function checkObligations(result: CheckResult, check: CheckName, o: ObligationOptions): Obligation[] {
   const m = member(result, check);
@@ -437,7 +465,7 @@ export function checkObligations(result: CheckResult, check: CheckName, o: Oblig
   if (shown === "not_required") return [];
   // An unknown status word: the rules cannot say what it means.
   if (shown === "unknown") return [undated(check, "Plan", "Check this property's record", RULES[check])];
-  return BY_CHECK[check](m, shown, o).sort(compareObligations);
+  return neverOk(BY_CHECK[check](m, shown, o).sort(compareObligations), result, o);
 }
 
 /** One check's most urgent obligation; null when the check is absent or not required. */
@@ -452,7 +480,13 @@ export function obligationFor(result: CheckResult, check: CheckName, o: Obligati
 export function obligationsFor(result: CheckResult, o: ObligationOptions): Obligation[] {
   const checks = o.checks ?? CHECK_NAMES;
   const england = checks.flatMap((c) => checkObligations(result, c, o)).sort(compareObligations);
-  return o.country ? adjustForCountry(england, o.country, (c) => member(result, c), o) : england;
+  return o.country
+    ? neverOk(
+        adjustForCountry(england, o.country, (c) => member(result, c), o),
+        result,
+        o,
+      )
+    : england;
 }
 
 /** The row's most urgent obligation with something to do (an OK with no action is not one). */
