@@ -38,6 +38,8 @@ function clockedHttp(clock: Clock): (reqs: WireRequest[]) => RawReply[] {
 const PROPERTY_VALUE_MAX = 9 * 1024;
 const PROPERTY_STORE_MAX = 500 * 1024;
 const CACHE_VALUE_MAX = 100 * 1024;
+const CACHE_KEY_MAX = 250;
+const CACHE_SECONDS_MAX = 6 * 60 * 60;
 /** UrlFetchApp refuses longer URLs. */
 const URL_MAX = 2 * 1024;
 /** Apps Script ends an execution after 6 minutes, wherever it is. */
@@ -264,28 +266,67 @@ export class FakeProperties {
   }
 }
 
+/**
+ * CacheService as Google documents it: best-effort. An entry lasts at most its expiry (10 minutes unless given, 6
+ * hours at most) and may be dropped earlier: `evictAll()` empties it as Google may at any moment, and `evictEvery`
+ * drops every entry after that many reads of the cache. Keys hold 250 characters, values 100 KB (bytes, UTF-8).
+ */
 export class FakeCache {
   data = new Map<string, string>();
+  private expiresAtMs = new Map<string, number>();
+  /** Set by a test: every this many get/getAll calls, the whole cache is dropped first (0: never). */
+  evictEvery = 0;
+  private reads = 0;
+  evictions = 0;
+  constructor(private readonly now: () => number = () => Date.now()) {}
+  evictAll() {
+    this.data.clear();
+    this.expiresAtMs.clear();
+    this.evictions++;
+  }
+  private live(k: string): boolean {
+    const at = this.expiresAtMs.get(k);
+    if (at !== undefined && this.now() >= at) {
+      this.data.delete(k);
+      this.expiresAtMs.delete(k);
+    }
+    return this.data.has(k);
+  }
+  private read() {
+    this.reads++;
+    if (this.evictEvery > 0 && this.reads % this.evictEvery === 0) this.evictAll();
+  }
+  private checkKey(k: string) {
+    if (String(k).length > CACHE_KEY_MAX) throw new Error("Exception: Argument too large: key");
+  }
   get(k: string) {
-    return this.data.has(k) ? this.data.get(k)! : null;
+    this.checkKey(k);
+    this.read();
+    return this.live(k) ? this.data.get(k)! : null;
   }
   getAll(keys: string[]) {
+    keys.forEach((k) => this.checkKey(k));
+    this.read();
     const out: Record<string, string> = {};
-    for (const k of keys) if (this.data.has(k)) out[k] = this.data.get(k)!;
+    for (const k of keys) if (this.live(k)) out[k] = this.data.get(k)!;
     return out;
   }
-  put(k: string, v: string, _seconds?: number) {
+  put(k: string, v: string, seconds = 600) {
+    this.checkKey(k);
     if (Buffer.byteLength(String(v)) > CACHE_VALUE_MAX) throw new Error("Exception: Argument too large: value");
+    if (!(seconds >= 1 && seconds <= CACHE_SECONDS_MAX)) throw new Error(`Exception: Invalid argument: ${seconds}`);
     this.data.set(k, String(v));
+    this.expiresAtMs.set(k, this.now() + seconds * 1000);
   }
   putAll(obj: Record<string, string>, seconds?: number) {
     for (const [k, v] of Object.entries(obj)) this.put(k, v, seconds);
   }
   remove(k: string) {
     this.data.delete(k);
+    this.expiresAtMs.delete(k);
   }
   removeAll(keys: string[]) {
-    keys.forEach((k) => this.data.delete(k));
+    keys.forEach((k) => this.remove(k));
   }
 }
 
@@ -360,7 +401,6 @@ export function createGasEnvironment(
   const userProperties = from?.userProperties ?? new FakeProperties();
   const documentProperties = (!opts.otherSpreadsheet && from?.documentProperties) || new FakeProperties();
   const scriptProperties = from?.scriptProperties ?? new FakeProperties();
-  const userCache = from?.userCache ?? new FakeCache();
   const fetches: FetchRecord[] = from?.fetches ?? [];
   const consoleLines: string[] = from?.consoleLines ?? [];
   const sidebars: { title: string; html: string }[] = from?.sidebars ?? [];
@@ -369,6 +409,8 @@ export function createGasEnvironment(
   const vmDurations: { name: string; ms: number }[] = from?.vmDurations ?? [];
   const userLock = from?.userLock ?? new FakeLock();
   const clock: Clock = from?.clock ?? { offsetMs: 0 };
+  // Expiry on the vm's clock: time a test lets pass (passTime, a trigger's delay) ages the cache too.
+  const userCache = from?.userCache ?? new FakeCache(() => Date.now() + clock.offsetMs);
   const network: NetworkFaults = from?.network ?? {};
   const script: ScriptState = from?.script ?? {
     triggers: [],
@@ -529,8 +571,8 @@ export function createGasEnvironment(
     },
     CacheService: {
       getUserCache: () => userCache,
-      getScriptCache: () => new FakeCache(),
-      getDocumentCache: () => new FakeCache(),
+      getScriptCache: () => new FakeCache(vmNow),
+      getDocumentCache: () => new FakeCache(vmNow),
     },
     LockService: { getUserLock: () => userLock, getScriptLock: () => otherLock, getDocumentLock: () => otherLock },
     ScriptApp: fakeScriptApp(script, () => spreadsheet.getId(), vmNow),
