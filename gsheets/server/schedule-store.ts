@@ -19,6 +19,16 @@ const STATUS_KEY = "compliance.schedule.status";
 /** User properties (the trigger's user), per spreadsheet: the re-check under way, and the day's request count. */
 const USER_PREFIX = "compliance.sched.";
 const FETCHES_KEY = "compliance.fetches";
+/** User properties: the trigger run time the re-checks used today (UTC), and the spreadsheets this user scheduled. */
+const RUNTIME_KEY = "compliance.triggerMs";
+const SCHEDULED_KEY = "compliance.scheduled";
+
+/** Google: a user may hold 20 triggers of one script (this add-on), across all their spreadsheets. */
+export const TRIGGERS_PER_USER = 20;
+/** Google: a consumer account's triggers run 90 minutes a day in all; then none runs until the next day. */
+export const TRIGGER_MINUTES_PER_DAY = 90;
+/** The re-checks stop for the day when this much is used, leaving room for the execution under way to end. */
+export const TRIGGER_BUDGET_MS = (TRIGGER_MINUTES_PER_DAY - 6) * 60 * 1000;
 
 export interface ScheduleRecord {
   mode: ScheduleMode;
@@ -107,6 +117,38 @@ export function addFetches(n: number): void {
     FETCHES_KEY,
     `${new Date(Date.now()).toISOString().slice(0, 10)}:${fetchesToday() + n}`,
   );
+}
+
+const today = () => new Date(Date.now()).toISOString().slice(0, 10);
+
+/** Trigger run time this user's re-checks used today (UTC), in every spreadsheet: Google counts it per user. */
+export function runtimeTodayMs(): number {
+  const raw = PropertiesService.getUserProperties().getProperty(RUNTIME_KEY) || "";
+  const [day, ms] = raw.split(":");
+  return day === today() ? Number(ms) || 0 : 0;
+}
+
+export function addRuntime(ms: number): void {
+  if (ms <= 0) return;
+  PropertiesService.getUserProperties().setProperty(RUNTIME_KEY, `${today()}:${Math.round(runtimeTodayMs() + ms)}`);
+}
+
+/** The spreadsheets (id to name) where this user's schedule is on: named when the 20 triggers are all used. */
+export function scheduledFiles(): Record<string, string> {
+  return readJson<Record<string, string>>(PropertiesService.getUserProperties(), SCHEDULED_KEY) || {};
+}
+
+export function noteScheduled(on: boolean): void {
+  const ss = SpreadsheetApp.getActive();
+  const files = scheduledFiles();
+  if (on) files[ss.getId()] = ss.getName();
+  else delete files[ss.getId()];
+  PropertiesService.getUserProperties().setProperty(SCHEDULED_KEY, JSON.stringify(files));
+}
+
+/** This user's triggers of this add-on in all their spreadsheets (Google's limit counts them all). */
+export function triggersHeld(): number {
+  return ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === HANDLER).length;
 }
 
 // ---- the trigger ----

@@ -143,7 +143,17 @@ export interface ScriptState {
   /** Session.getEffectiveUser() / getActiveUser() address. */
   user: string;
   nextId: number;
+  /** Trigger run time used, by user and UTC day ("user|2026-11-27"), against TRIGGER_RUNTIME_PER_DAY_MS. */
+  runtimeMs?: Record<string, number>;
 }
+
+/** A user may hold 20 triggers of one script (an add-on is one script), across all their documents. */
+export const TRIGGERS_PER_USER_MAX = 20;
+export const TRIGGERS_PER_USER_ERROR =
+  "This script has too many triggers. Triggers must be deleted from the script before more can be added.";
+/** Consumer accounts: 90 minutes of trigger run time a day, after which triggers do not run. */
+export const TRIGGER_RUNTIME_PER_DAY_MS = 90 * 60 * 1000;
+export const TRIGGER_RUNTIME_ERROR = "Service using too much computer time for one day. Try again tomorrow.";
 
 export const ADDON_TRIGGER_LIMIT_ERROR =
   "This add-on has created too many time-based triggers in this document for this Google user account.";
@@ -186,6 +196,8 @@ function fakeScriptApp(state: ScriptState, docId: () => string, now: () => numbe
       create: () => {
         if (state.triggers.some((x) => x.user === t.user && x.docId === t.docId))
           throw new Error(`Exception: ${ADDON_TRIGGER_LIMIT_ERROR}`);
+        if (state.triggers.filter((x) => x.user === t.user).length >= TRIGGERS_PER_USER_MAX)
+          throw new Error(`Exception: ${TRIGGERS_PER_USER_ERROR}`);
         if (!t.every && t.afterMs === undefined)
           throw new Error("Exception: The trigger has no schedule (everyDays, everyWeeks or after).");
         t.id = `trigger-${++state.nextId}`;
@@ -634,6 +646,40 @@ export function createGasEnvironment(
       }
     },
   };
+}
+
+const runtimeKey = (env: GasEnvironment) =>
+  `${env.script.user}|${new Date(Date.now() + env.clock.offsetMs).toISOString().slice(0, 10)}`;
+
+/** Trigger run time the user has used today (the vm clock's UTC day). */
+export function triggerRuntimeToday(env: GasEnvironment): number {
+  return (env.script.runtimeMs ?? {})[runtimeKey(env)] ?? 0;
+}
+
+/**
+ * A time-driven trigger fires as Apps Script fires it: a fresh execution over `env`'s stores, its run time counted
+ * against the user's day. Past the day's 90 minutes it does not run: the execution fails with Google's error, and a
+ * one-off trigger is spent all the same (it is gone from the list); a recurring one waits for its next time.
+ */
+export function fireTrigger(env: GasEnvironment, t: FakeTrigger): GasEnvironment {
+  const spend = () => {
+    if (t.afterMs !== undefined) env.script.triggers = env.script.triggers.filter((x) => x.id !== t.id);
+  };
+  if (triggerRuntimeToday(env) >= TRIGGER_RUNTIME_PER_DAY_MS) {
+    spend();
+    throw new Error(TRIGGER_RUNTIME_ERROR);
+  }
+  const exec = createGasEnvironment({ from: env });
+  const key = runtimeKey(exec);
+  const before = Date.now() + env.clock.offsetMs;
+  spend();
+  try {
+    exec.run(t.handler, { authMode: "FULL", triggerUid: t.id });
+  } finally {
+    const runtime = env.script.runtimeMs ?? (env.script.runtimeMs = {});
+    runtime[key] = (runtime[key] ?? 0) + (Date.now() + env.clock.offsetMs - before);
+  }
+  return exec;
 }
 
 /**
