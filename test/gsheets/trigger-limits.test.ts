@@ -5,11 +5,11 @@
  */
 import {
   createGasEnvironment,
-  fireTrigger,
   TRIGGER_RUNTIME_ERROR,
   TRIGGER_RUNTIME_PER_DAY_MS,
   type GasEnvironment,
 } from "./harness/gas";
+import { fireTrigger } from "./harness/triggers";
 import { startSandboxProcess, type SandboxProcess } from "./harness/sandbox";
 import { configure } from "./harness/table";
 

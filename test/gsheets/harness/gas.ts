@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
 import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, zonedParts, type FakeSheet } from "./fake-sheets";
+import { FakeCache } from "./fake-cache";
 import { passTime } from "./sandbox";
 import { syncFetch, type RawReply, type WireRequest } from "./sync-http";
 
@@ -37,9 +38,6 @@ function clockedHttp(clock: Clock): (reqs: WireRequest[]) => RawReply[] {
 /** Limits of the real services that our code must respect; the stand-ins throw as Apps Script does. */
 const PROPERTY_VALUE_MAX = 9 * 1024;
 const PROPERTY_STORE_MAX = 500 * 1024;
-const CACHE_VALUE_MAX = 100 * 1024;
-const CACHE_KEY_MAX = 250;
-const CACHE_SECONDS_MAX = 6 * 60 * 60;
 /** UrlFetchApp refuses longer URLs. */
 const URL_MAX = 2 * 1024;
 /** Apps Script ends an execution after 6 minutes, wherever it is. */
@@ -278,70 +276,6 @@ export class FakeProperties {
   }
 }
 
-/**
- * CacheService as Google documents it: best-effort. An entry lasts at most its expiry (10 minutes unless given, 6
- * hours at most) and may be dropped earlier: `evictAll()` empties it as Google may at any moment, and `evictEvery`
- * drops every entry after that many reads of the cache. Keys hold 250 characters, values 100 KB (bytes, UTF-8).
- */
-export class FakeCache {
-  data = new Map<string, string>();
-  private expiresAtMs = new Map<string, number>();
-  /** Set by a test: every this many get/getAll calls, the whole cache is dropped first (0: never). */
-  evictEvery = 0;
-  private reads = 0;
-  evictions = 0;
-  constructor(private readonly now: () => number = () => Date.now()) {}
-  evictAll() {
-    this.data.clear();
-    this.expiresAtMs.clear();
-    this.evictions++;
-  }
-  private live(k: string): boolean {
-    const at = this.expiresAtMs.get(k);
-    if (at !== undefined && this.now() >= at) {
-      this.data.delete(k);
-      this.expiresAtMs.delete(k);
-    }
-    return this.data.has(k);
-  }
-  private read() {
-    this.reads++;
-    if (this.evictEvery > 0 && this.reads % this.evictEvery === 0) this.evictAll();
-  }
-  private checkKey(k: string) {
-    if (String(k).length > CACHE_KEY_MAX) throw new Error("Exception: Argument too large: key");
-  }
-  get(k: string) {
-    this.checkKey(k);
-    this.read();
-    return this.live(k) ? this.data.get(k)! : null;
-  }
-  getAll(keys: string[]) {
-    keys.forEach((k) => this.checkKey(k));
-    this.read();
-    const out: Record<string, string> = {};
-    for (const k of keys) if (this.live(k)) out[k] = this.data.get(k)!;
-    return out;
-  }
-  put(k: string, v: string, seconds = 600) {
-    this.checkKey(k);
-    if (Buffer.byteLength(String(v)) > CACHE_VALUE_MAX) throw new Error("Exception: Argument too large: value");
-    if (!(seconds >= 1 && seconds <= CACHE_SECONDS_MAX)) throw new Error(`Exception: Invalid argument: ${seconds}`);
-    this.data.set(k, String(v));
-    this.expiresAtMs.set(k, this.now() + seconds * 1000);
-  }
-  putAll(obj: Record<string, string>, seconds?: number) {
-    for (const [k, v] of Object.entries(obj)) this.put(k, v, seconds);
-  }
-  remove(k: string) {
-    this.data.delete(k);
-    this.expiresAtMs.delete(k);
-  }
-  removeAll(keys: string[]) {
-    keys.forEach((k) => this.remove(k));
-  }
-}
-
 export interface FetchRecord {
   method: string;
   url: string;
@@ -368,6 +302,8 @@ function httpResponse(reply: { status: number; rawHeaders: string[]; body: strin
     getContent: () => Array.from(Buffer.from(reply.body, "utf8")),
   };
 }
+
+export { FakeCache };
 
 export interface GasEnvironment {
   context: vm.Context;
@@ -646,40 +582,6 @@ export function createGasEnvironment(
       }
     },
   };
-}
-
-const runtimeKey = (env: GasEnvironment) =>
-  `${env.script.user}|${new Date(Date.now() + env.clock.offsetMs).toISOString().slice(0, 10)}`;
-
-/** Trigger run time the user has used today (the vm clock's UTC day). */
-export function triggerRuntimeToday(env: GasEnvironment): number {
-  return (env.script.runtimeMs ?? {})[runtimeKey(env)] ?? 0;
-}
-
-/**
- * A time-driven trigger fires as Apps Script fires it: a fresh execution over `env`'s stores, its run time counted
- * against the user's day. Past the day's 90 minutes it does not run: the execution fails with Google's error, and a
- * one-off trigger is spent all the same (it is gone from the list); a recurring one waits for its next time.
- */
-export function fireTrigger(env: GasEnvironment, t: FakeTrigger): GasEnvironment {
-  const spend = () => {
-    if (t.afterMs !== undefined) env.script.triggers = env.script.triggers.filter((x) => x.id !== t.id);
-  };
-  if (triggerRuntimeToday(env) >= TRIGGER_RUNTIME_PER_DAY_MS) {
-    spend();
-    throw new Error(TRIGGER_RUNTIME_ERROR);
-  }
-  const exec = createGasEnvironment({ from: env });
-  const key = runtimeKey(exec);
-  const before = Date.now() + env.clock.offsetMs;
-  spend();
-  try {
-    exec.run(t.handler, { authMode: "FULL", triggerUid: t.id });
-  } finally {
-    const runtime = env.script.runtimeMs ?? (env.script.runtimeMs = {});
-    runtime[key] = (runtime[key] ?? 0) + (Date.now() + env.clock.offsetMs - before);
-  }
-  return exec;
 }
 
 /**
