@@ -112,22 +112,19 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
       const list = readList(run.runId, run.listPieces);
       const parsed = list === null ? null : parseList(list);
       if (!parsed)
-        return {
-          ...run,
-          phase: run.phase === "running" ? "stopped" : run.phase,
-          message: `This check's list of properties was kept on the hidden sheet "${RUN_DATA_SHEET}", which was deleted or changed, so its results cannot be matched to rows. Nothing more is sent for it: check the rows again.`,
-        };
+        return lostList(
+          run,
+          `This check's list of properties was kept on the hidden sheet "${RUN_DATA_SHEET}", which was deleted or changed, so its results cannot be matched to rows. Nothing more is sent for it: check the rows again.`,
+        );
       run.engine.properties = parsed.properties;
       run.engine.keys = parsed.keys;
     } else if (run.propertiesInCache) {
       const cached = cachedKeys<{ properties: RunState["properties"]; keys: string[] }>(run.runId);
       if (!cached)
-        return {
-          ...run,
-          phase: run.phase === "running" ? "stopped" : run.phase,
-          message:
-            "The saved list of this check's properties expired (it is kept 6 hours when a check is this large); run the check again.",
-        };
+        return lostList(
+          run,
+          "The saved list of this check's properties expired (an earlier version kept it 6 hours when a check was this large), so its results cannot be matched to rows. Nothing more is sent for it: check the rows again.",
+        );
       run.engine.properties = cached.properties;
       run.engine.keys = cached.keys;
     }
@@ -137,6 +134,29 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
   } catch (_e) {
     return null;
   }
+}
+
+/**
+ * A run whose property list is gone: its results cannot be put on rows, so it ends here, with nothing to resume or
+ * send (a job sent again would be paid for again), and its counts stay those of the rows it had.
+ */
+function lostList(run: SheetRun, message: string): SheetRun {
+  const n = run.engine.fates.length;
+  return {
+    ...run,
+    phase: "done",
+    message,
+    endDue: undefined,
+    engine: {
+      ...run.engine,
+      phase: "ended",
+      jobs: [],
+      received: {},
+      inflight: {},
+      properties: new Array<RunState["properties"][number]>(n).fill({} as RunState["properties"][number]),
+      keys: new Array<string>(n).fill(""),
+    },
+  };
 }
 
 function parseList(json: string): { properties: RunState["properties"]; keys: string[] } | null {

@@ -209,3 +209,33 @@ test("a third unfinished run is refused with the names of the two kept, not drop
   // Both are still there to resume, each in its own spreadsheet.
   expect(createGasEnvironment({ from: a }).run("getSidebarState").run.resumable).toBe(true);
 }, 120_000);
+
+test("the hidden sheet deleted while a large check is unfinished: the sidebar says what was lost and what to do; nothing is sent again", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  const rows = props.slice(0, 2500).map((p, i) => [p.postcode, `Flat ${i}, Harbour View, Aberystwyth`]);
+  const { firstRow, lastRow } = seedTable(env.sheet, ["Postcode", "Address"], rows);
+  env.sheet.select(`A${firstRow}:B${lastRow}`);
+  const start = env.run("startBulkCheck", {});
+  expect(start.ok).toBe(true);
+  const sent = (await sandbox.stats()).bulk_submit;
+  env.spreadsheet.deleteSheet(env.spreadsheet.getSheetByName(RUN_DATA)!);
+  env.userCache.evictAll();
+  const again = createGasEnvironment({ from: env });
+  const shown = again.run("getSidebarState").run;
+  // Not "190 of 0 properties checked": the counts are the run's, and nothing is offered to resume.
+  expect(shown.phase).toBe("done");
+  expect(shown.properties).toBe(2500);
+  expect(shown.resumable).toBe(false);
+  expect(shown.message).toMatch(/kept on the hidden sheet "Compliance run data", which was deleted or changed/);
+  expect(shown.message).toMatch(/check the rows again/);
+  expect(again.run("pollBulkCheck").phase).toBe("done");
+  again.run("resumeBulkCheck");
+  expect((await sandbox.stats()).bulk_submit).toBe(sent);
+  // Checking again is a new run, not a question about the lost one.
+  again.sheet.select(`A${firstRow}:B${lastRow}`);
+  const next = again.run("startBulkCheck", {});
+  expect(next.askResume).toBeUndefined();
+  expect(next.ok).toBe(true);
+  expect(next.progress.runId).not.toBe(start.progress.runId);
+});
