@@ -29,6 +29,8 @@ import {
   installFollowUp,
   installRecurring,
   addRuntime,
+  noteScheduled,
+  noteTriggerAlive,
   runtimeTodayMs,
   TRIGGER_BUDGET_MS,
   TRIGGER_MINUTES_PER_DAY,
@@ -235,6 +237,7 @@ function finishPass(pass: Pass, rec: ScheduleRecord): void {
 export function scheduledRecheck(_e?: unknown): void {
   const startedMs = Date.now();
   try {
+    noteTriggerAlive();
     recheckNow(startedMs);
   } finally {
     // Google counts every trigger's run time against the user's day: kept so that the re-checks stop short of it.
@@ -256,11 +259,13 @@ function recheckNow(startedMs: number): void {
   if (!rec || rec.mode === "off") {
     // Turned off (by this person or another editor) after this trigger was made: it removes itself.
     removeOwnTriggers();
+    noteScheduled(false);
     clearPass();
     return;
   }
   if (rec.runsAs && me && rec.runsAs !== me) {
     removeOwnTriggers();
+    noteScheduled(false);
     clearPass();
     logScheduled(
       startedMs,

@@ -170,8 +170,21 @@ export function removeOwnTriggers(): void {
   for (const t of ownTriggers()) ScriptApp.deleteTrigger(t);
 }
 
+/**
+ * When this user's trigger for this spreadsheet was last made or last fired: Apps Script does not say whether a
+ * trigger is disabled, so one that has done neither for longer than its period is taken to have stopped.
+ */
+export function noteTriggerAlive(): void {
+  PropertiesService.getUserProperties().setProperty(userKey("aliveAt"), String(Date.now()));
+}
+
+export function triggerAliveAtMs(): number {
+  return Number(PropertiesService.getUserProperties().getProperty(userKey("aliveAt")) || 0);
+}
+
 export function installRecurring(rec: ScheduleRecord): void {
   removeOwnTriggers();
+  noteTriggerAlive();
   const clock = ScriptApp.newTrigger(HANDLER).timeBased();
   const day = (ScriptApp.WeekDay as unknown as Record<string, GoogleAppsScript.Base.Weekday>)[rec.weekday];
   if (rec.mode === "weekly") clock.everyWeeks(1).onWeekDay(day).atHour(rec.hour).inTimezone(rec.timeZone).create();
@@ -180,6 +193,7 @@ export function installRecurring(rec: ScheduleRecord): void {
 
 export function installFollowUp(ms: number): void {
   removeOwnTriggers();
+  noteTriggerAlive();
   ScriptApp.newTrigger(HANDLER)
     .timeBased()
     .after(Math.max(FOLLOW_UP_MS, Math.ceil(ms)))

@@ -20,6 +20,7 @@ import {
   scheduledFiles,
   TRIGGER_MINUTES_PER_DAY,
   TRIGGERS_PER_USER,
+  triggerAliveAtMs,
   triggersHeld,
   loadRecord,
   loadStatus,
@@ -36,6 +37,8 @@ import { listWatches } from "./watch";
 
 /** Stale: no success for the schedule's period plus this (26 hours for a daily schedule). */
 const STALE_SLACK_MS = 2 * 60 * 60 * 1000;
+/** A trigger neither made nor fired for its period plus this (a follow-up waits a day at most) has stopped. */
+const SILENT_SLACK_MS = 4 * 60 * 60 * 1000;
 
 // ---- the Schedule section ----
 
@@ -132,7 +135,10 @@ export function scheduleView(): ScheduleView {
   let warning = "";
   if (on && !mine)
     warning = `This schedule was set by ${rec!.runsAs}: it runs as them, with their API key. Saving a schedule here makes it yours, and theirs stops.`;
-  else if (on && !installed) warning = rearm(rec!);
+  // Gone (a one-off follow-up spent while the day's trigger time was used up), or silent for longer than its period
+  // allows (Google disabled it after it kept failing): made again.
+  else if (on && (!installed || now - Math.max(triggerAliveAtMs(), rec!.setAtMs) > periodMs(rec!) + SILENT_SLACK_MS))
+    warning = rearm(rec!);
   const tables = listWatches().map((w) => {
     const sheet = findSheet(w.sheetId);
     const name = sheet ? sheet.getName() : `${w.sheetName} (deleted)`;

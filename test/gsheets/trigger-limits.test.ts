@@ -96,7 +96,7 @@ test("a re-check stops short of the day's trigger time, says so in the Run log, 
   env.sheet.seed(1, 1, [["UPRN"], ["100023336956"]]);
   const day = new Date(Date.now() + env.clock.offsetMs).toISOString().slice(0, 10);
   env.userProperties.setProperty("compliance.triggerMs", `${day}:${85 * 60 * 1000}`);
-  const exec = fireTrigger(env, env.script.triggers[0]);
+  const exec = fireTrigger(env, env.script.triggers[0])!;
   const log = exec.spreadsheet.getSheetByName("Run log")!;
   const text = JSON.stringify(log.peek(1, 1, log.getLastRow(), log.getLastColumn()));
   expect(text).toMatch(/Paused: scheduled re-checks used 84 of the 90 minutes of trigger run time Google gives a day/);
@@ -104,4 +104,24 @@ test("a re-check stops short of the day's trigger time, says so in the Run log, 
   const follow = env.script.triggers[0];
   const firesAt = follow.createdAtMs + follow.afterMs!;
   expect(new Date(firesAt).toISOString().slice(0, 10) > day).toBe(true);
+});
+
+test("a trigger Google disabled (listed, never firing) is made again once it has been silent longer than its period", () => {
+  const env = scheduled(null, "Portfolio");
+  const old = env.script.triggers[0];
+  old.disabled = true;
+  // Within the day nothing is said: a daily trigger may not have fired yet.
+  env.clock.offsetMs += 20 * 60 * 60 * 1000;
+  expect(createGasEnvironment({ from: env }).run("getSidebarState").schedule.warning).toBe("");
+  expect(fireTrigger(env, old)).toBeNull();
+  env.clock.offsetMs += 9 * 60 * 60 * 1000;
+  const view = createGasEnvironment({ from: env }).run("getSidebarState").schedule;
+  expect(view.warning).toMatch(/The schedule's trigger had stopped .* it is set again/);
+  expect(env.script.triggers).toHaveLength(1);
+  expect(env.script.triggers[0].id).not.toBe(old.id);
+  expect(env.script.triggers[0].disabled).toBeFalsy();
+  // A trigger that fires keeps it quiet: nothing said a day later.
+  fireTrigger(env, env.script.triggers[0]);
+  env.clock.offsetMs += 24 * 60 * 60 * 1000;
+  expect(createGasEnvironment({ from: env }).run("getSidebarState").schedule.warning).toBe("");
 });

@@ -124,6 +124,8 @@ export interface FakeTrigger {
   every?: { days?: number; weeks?: number; hour?: number; weekday?: string; timeZone?: string };
   afterMs?: number;
   createdAtMs: number;
+  /** Google disabled it (it kept failing): still listed, never fired. Apps Script does not say so to the script. */
+  disabled?: boolean;
 }
 
 /**

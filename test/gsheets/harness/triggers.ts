@@ -18,9 +18,11 @@ export function triggerRuntimeToday(env: GasEnvironment): number {
 /**
  * A time-driven trigger fires as Apps Script fires it: a fresh execution over `env`'s stores, its run time counted
  * against the user's day. Past the day's 90 minutes it does not run: the execution fails with Google's error, and a
- * one-off trigger is spent all the same (it is gone from the list); a recurring one waits for its next time.
+ * one-off trigger is spent all the same (it is gone from the list); a recurring one waits for its next time. A disabled
+ * trigger does not run at all (null).
  */
-export function fireTrigger(env: GasEnvironment, t: FakeTrigger): GasEnvironment {
+export function fireTrigger(env: GasEnvironment, t: FakeTrigger): GasEnvironment | null {
+  if (t.disabled) return null;
   const spend = () => {
     if (t.afterMs !== undefined) env.script.triggers = env.script.triggers.filter((x) => x.id !== t.id);
   };
