@@ -28,6 +28,12 @@ import {
   FOLLOW_UP_MS,
   installFollowUp,
   installRecurring,
+  addRuntime,
+  noteScheduled,
+  noteTriggerAlive,
+  runtimeTodayMs,
+  TRIGGER_BUDGET_MS,
+  TRIGGER_MINUTES_PER_DAY,
   loadPass,
   loadRecord,
   loadStatus,
@@ -230,6 +236,20 @@ function finishPass(pass: Pass, rec: ScheduleRecord): void {
  */
 export function scheduledRecheck(_e?: unknown): void {
   const startedMs = Date.now();
+  try {
+    noteTriggerAlive();
+    recheckNow(startedMs);
+  } finally {
+    // Google counts every trigger's run time against the user's day: kept so that the re-checks stop short of it.
+    try {
+      addRuntime(Date.now() - startedMs);
+    } catch (_err) {
+      // Out of time or storage: the count is a guard, not a result.
+    }
+  }
+}
+
+function recheckNow(startedMs: number): void {
   if (authorizationRequired()) {
     logScheduled(startedMs, REAUTH_PROBLEM);
     return;
@@ -239,11 +259,13 @@ export function scheduledRecheck(_e?: unknown): void {
   if (!rec || rec.mode === "off") {
     // Turned off (by this person or another editor) after this trigger was made: it removes itself.
     removeOwnTriggers();
+    noteScheduled(false);
     clearPass();
     return;
   }
   if (rec.runsAs && me && rec.runsAs !== me) {
     removeOwnTriggers();
+    noteScheduled(false);
     clearPass();
     logScheduled(
       startedMs,
@@ -306,6 +328,15 @@ export function scheduledRecheck(_e?: unknown): void {
   }
   let first = true;
   while (Date.now() - startedMs < STEP_BUDGET_MS) {
+    if (runtimeTodayMs() + (Date.now() - startedMs) >= TRIGGER_BUDGET_MS) {
+      logScheduled(
+        startedMs,
+        `Paused: scheduled re-checks used ${Math.round(TRIGGER_BUDGET_MS / 60000)} of the ${TRIGGER_MINUTES_PER_DAY} minutes of trigger run time Google gives a day; they go on tomorrow. Turn off schedules you no longer need to leave more for the others.`,
+      );
+      const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
+      installFollowUp(midnight - Date.now());
+      return;
+    }
     if (fetchesToday() >= DAILY_FETCH_BUDGET) {
       logScheduled(
         startedMs,

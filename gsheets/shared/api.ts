@@ -141,6 +141,8 @@ export interface ScheduleView {
   summary: string;
   /** Something to put right (another person's schedule, a missing trigger); empty when all is well. */
   warning: string;
+  /** Google's limits on schedules (20 triggers a person, 90 minutes of trigger time a day) and how much is used. */
+  limits: string;
   /** The stale banner's text: no scheduled re-check has succeeded for 26 hours (a weekly one: 7 days and 2 hours). */
   stale: string;
   /** A re-check under way across executions, in words; empty otherwise. */

@@ -39,6 +39,7 @@ export function renderSchedule(v: ScheduleView, keepInputs = false): void {
   $("schedule-summary").textContent = v.summary;
   $("schedule-warning").hidden = !v.warning;
   $("schedule-warning").textContent = v.warning;
+  $("schedule-limits").textContent = v.limits;
   $("schedule-pending").hidden = !v.pending;
   $("schedule-pending").textContent = v.pending;
   $<HTMLButtonElement>("remove-schedule").hidden = v.mode === "off";
