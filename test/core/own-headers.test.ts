@@ -3,6 +3,8 @@
  * another purpose are not; a header that looks like an obligation's date but is not read is said once, in the line both
  * hosts show; two columns for one obligation are both read, the latest date taken and its column named.
  */
+import { readFileSync } from "fs";
+import { join } from "path";
 import { actionListLine, buildPortfolioList } from "../../core/action-list";
 import {
   detectOwnColumns,
@@ -222,4 +224,15 @@ describe("two columns for one obligation", () => {
     const [smoke] = ownInputsOf(["2026-01-01", "https://example.org/a.pdf", "2026-05-01"], c);
     expect([smoke.date, smoke.evidence]).toEqual(["2026-05-01", "https://example.org/a.pdf"]);
   });
+});
+
+test("docs/compliance-rules.md offers, for each obligation, exactly the headers the code offers", () => {
+  const doc = readFileSync(join(__dirname, "../../docs/compliance-rules.md"), "utf8");
+  const section = doc.slice(doc.indexOf("## The obligations the service cannot see"));
+  const rows = section
+    .split("\n")
+    .filter((l) => l.startsWith("| ") && !l.startsWith("| obligation") && !l.startsWith("|---"))
+    .slice(0, OWN_RULES.length)
+    .map((l) => [...l.split(" | ")[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]));
+  expect(rows).toEqual(OWN_RULES.map((r) => [...r.examples]));
 });
