@@ -31,9 +31,21 @@ function mend(word: string): string {
   return near.length === 1 ? near[0] : word;
 }
 
+// Headers are read again for every row (core/row-place.ts): each is normalised once, and the cache stays small.
+const normalised = new Map<string, string>();
+
 /** A header as the rules compare it. */
 export function normaliseHeader(v: unknown): string {
   const t = v === null || v === undefined ? "" : String(v);
+  const known = normalised.get(t);
+  if (known !== undefined) return known;
+  if (normalised.size >= 2000) normalised.clear();
+  const n = normalise(t);
+  normalised.set(t, n);
+  return n;
+}
+
+function normalise(t: string): string {
   return t
     .toLowerCase()
     .replace(/[&+]/g, " and ")
