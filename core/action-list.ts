@@ -16,6 +16,7 @@ import { addDays } from "./obligations";
 import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
 import type { BlockRef } from "./compliance-summary";
 import { doneWithoutEvidence } from "./own-obligations";
+import { unreadColumnSentence, type UnreadOwnColumn } from "./own-headers";
 import { cellDay } from "./user-columns";
 import {
   CLOSED_TITLE,
@@ -48,6 +49,8 @@ export interface PortfolioTable {
   ownerHeader?: string;
   /** Where its results block stands, for the summary's live formulas. */
   block?: BlockRef;
+  /** Its columns that look like an obligation's dates but are not read (core/own-headers.ts `unreadOwnColumns`). */
+  unreadColumns?: readonly Pick<UnreadOwnColumn, "header" | "key">[];
 }
 
 /** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */
@@ -151,6 +154,8 @@ export interface ActionListSheet {
   tables: TableCount[];
   /** Some listed action comes from a demo answer. */
   demo: boolean;
+  /** One sentence per header, over every table, that looks like an obligation's dates but is not read. */
+  unreadColumns: string[];
 }
 
 interface Act {
@@ -420,6 +425,9 @@ export function buildPortfolioList(
         : doneWithoutEvidence(values.slice(1).map((r) => ({ done: r[colOf("Done")], evidence: r[colOf("Evidence")] }))),
     tables: counts,
     demo: open.some((a) => a.prop.demo) || later.some((a) => a.prop.demo),
+    unreadColumns: [
+      ...new Set(tables.flatMap((t) => (t.props ? (t.unreadColumns ?? []) : []).map(unreadColumnSentence))),
+    ],
   };
 }
 
@@ -442,5 +450,6 @@ export function actionListLine(
       ),
   ].filter(Boolean);
   const demo = list.demo ? ` ${DEMO_NOTE}: some results come from the demo key.` : "";
-  return `"${sheetName}": ${n(list.open, "action")} overdue or due within ${withinDays} days from ${n(tables, "table")}${extra.length ? `; ${extra.join("; ")}` : ""}. "${summaryName}" refreshed.${demo}`;
+  const unread = list.unreadColumns.map((u) => ` ${u}`).join("");
+  return `"${sheetName}": ${n(list.open, "action")} overdue or due within ${withinDays} days from ${n(tables, "table")}${extra.length ? `; ${extra.join("; ")}` : ""}. "${summaryName}" refreshed.${demo}${unread}`;
 }

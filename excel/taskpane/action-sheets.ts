@@ -12,6 +12,7 @@ import {
   actionCalendar,
   actionListLine,
   blockProperties,
+  unreadOwnColumns,
   buildPortfolioList,
   buildSummary,
   columnLetters,
@@ -109,6 +110,7 @@ async function readPortfolio(
         anchor,
         props: r.props,
         ownerHeader: r.ownerHeader,
+        unreadColumns: r.unreadColumns,
         block: { sheet: b.sheet, column: b.blockColumn, firstRow: b.firstRow, lastRow: b.lastRow, ...table },
       });
     }
@@ -130,6 +132,7 @@ export interface ActionSheetsResult {
 interface BlockRead {
   props: BlockProperty[];
   ownerHeader?: string;
+  unreadColumns: ReturnType<typeof unreadOwnColumns>;
   place: { sheet: string; blockColumn: number; firstRow: number; lastRow: number };
 }
 
@@ -168,6 +171,7 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
   return {
     props,
     ownerHeader,
+    unreadColumns: unreadOwnColumns(header, ours),
     place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) },
   };
 }

@@ -10,6 +10,7 @@ import {
   actionCalendar,
   actionListLine,
   blockProperties,
+  unreadOwnColumns,
   buildPortfolioList,
   buildSummary,
   detectUserColumns,
@@ -127,6 +128,7 @@ interface BlockRead {
   sheet: Sheet;
   props: BlockProperty[];
   ownerHeader?: string;
+  unreadColumns: ReturnType<typeof unreadOwnColumns>;
   /** 1-based: the block's first column, the first and last data rows. */
   blockCol: number;
   top: number;
@@ -195,6 +197,7 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
     sheet,
     props,
     ownerHeader,
+    unreadColumns: unreadOwnColumns(header, ours),
     blockCol,
     top,
     lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow,
@@ -232,6 +235,7 @@ function portfolio(current?: SheetRun | null): PortfolioTable[] {
       anchor,
       props: r.props,
       ownerHeader: r.ownerHeader,
+      unreadColumns: r.unreadColumns,
       block: { sheet: name, column: r.blockCol - 1, firstRow: r.top - 1, lastRow: Math.max(r.top, r.lastRow) - 1 },
     };
   });
