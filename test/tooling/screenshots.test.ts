@@ -3,6 +3,7 @@
  * moved helper fails here rather than in a reader's terminal) without starting, and the quickest one makes its picture.
  * The others start a sandbox and a browser for a minute or more; loading them is what holds their imports.
  */
+import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -62,3 +63,15 @@ function snapshot(): [string, number][] {
   const dir = path.join(ROOT, "assets/screenshots");
   return fs.readdirSync(dir).map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs]);
 }
+
+test("without Chromium, a screenshot script says how to install it, not Playwright's own error", () => {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/screenshots-property-card.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, CHROMIUM_PATH: path.join(os.tmpdir(), "no-chromium-here") },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain("sudo apt-get install -y chromium");
+  expect(r.stderr).not.toMatch(/npx playwright install|Executable doesn't exist/);
+});
