@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
 import { serveStatic } from "./helpers/static-server";
+import { sandbox } from "../helpers/sandbox";
 import { openSidebar } from "../gsheets/harness/browser";
 import { createGasEnvironment } from "../gsheets/harness/gas";
 
@@ -59,6 +60,59 @@ run("the pane and the sidebar at their narrowest", () => {
       expect(sections).toBeGreaterThan(5);
       expect(await overflow(page)).toEqual([]);
     } finally {
+      await web.close();
+    }
+  });
+
+  test("after a check at 320 px, the status says what happened in one line, the rest under Details, and still fits", async () => {
+    const web = await serveStatic(ensureExcelBuild());
+    const sb = await sandbox(0);
+    try {
+      const examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
+      const st = examples.uprn_by_check_status;
+      const page = await browser.newPage({ viewport: { width: 320, height: 900 } });
+      await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+      await page.route("https://appsforoffice.microsoft.com/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+      );
+      await page.goto(`${web.url}/taskpane.html`);
+      await page.waitForFunction(() => document.getElementById("legend")?.children.length);
+      await page.fill("#base-url", sb.baseUrl);
+      await page.click("#save-base-url");
+      await page.fill("#api-key", "sandbox-professional");
+      await page.click("#save-key");
+      await page.waitForFunction(() => /accepted/.test(document.getElementById("settings-status")!.textContent ?? ""));
+      await page.evaluate(
+        (values) => {
+          const x = (window as any).__excelStandIn;
+          x.seed("Sheet1", "A1", values);
+          x.select("Sheet1", "A2:A5");
+        },
+        [["UPRN"], [st.epc.pass], [st.epc.fail], ["12ab"], [st.gas_safety.warning]],
+      );
+      await page.click("#check");
+      await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""));
+      const status = await page.evaluate(() => {
+        const el = document.getElementById("status")!;
+        const details = el.querySelector("details");
+        return {
+          shown: el.innerText.trim().split("\n"),
+          open: details?.open,
+          more: details?.querySelector("div")?.textContent?.split("\n").length ?? 0,
+        };
+      });
+      // One line on what happened, then the Details summary; the rest (placement, statuses, Run log) is there on demand.
+      expect(status.shown).toEqual([expect.stringMatching(/^Done\. 4 rows checked, 1 with errors/), "Details"]);
+      expect(status.open).toBe(false);
+      expect(status.more).toBeGreaterThanOrEqual(2);
+      await page.click("#status summary");
+      await page.evaluate(() =>
+        document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)),
+      );
+      expect(await page.isVisible("#problems-box")).toBe(true);
+      expect(await overflow(page)).toEqual([]);
+    } finally {
+      await sb.close();
       await web.close();
     }
   });
