@@ -29,6 +29,7 @@ import {
   userCell,
   type KeptRow,
 } from "./action-list-columns";
+import { formatCount } from "./numbers";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 const plain = (v: unknown) => text(v).replace(/^'/, "");
@@ -438,7 +439,7 @@ export function actionListLine(
   sheetName: string,
   summaryName: string,
 ): string {
-  const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : many}`;
+  const n = (k: number, one: string, many = `${one}s`) => `${formatCount(k)} ${k === 1 ? one : many}`;
   const tables = list.tables.filter((t) => t.found).length;
   const extra = [
     list.later ? `${n(list.later, "later action")} kept for what was typed on ${list.later === 1 ? "it" : "them"}` : "",

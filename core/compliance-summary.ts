@@ -9,6 +9,7 @@ import { OUTPUT_COLUMNS, columnLetters, safeCellText, type Cell } from "./layout
 import { CHECK_LABELS, WINDOWS, addMonths } from "./obligations";
 import type { TableCount } from "./action-list";
 import { MEMBERS, blockObligations, type BlockProperty, type ListOptions } from "./actions";
+import { formatCount } from "./numbers";
 
 const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
 
@@ -111,7 +112,7 @@ export function buildSummary(
   if (demo)
     row(
       safeCellText(
-        `${DEMO_NOTE}: ${demo.toLocaleString("en-GB")} of ${props.length.toLocaleString("en-GB")} properties here have demo results, not real checks.`,
+        `${DEMO_NOTE}: ${formatCount(demo)} of ${formatCount(props.length)} properties here have demo results, not real checks.`,
       ),
     );
   row();
@@ -174,9 +175,9 @@ export function buildSummary(
       for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += t[k];
       const state = t.found
         ? t.demo
-          ? `${DEMO_NOTE} (${t.demo.toLocaleString("en-GB")} demo results)`
+          ? `${DEMO_NOTE} (${formatCount(t.demo)} demo results)`
           : "Checked"
-        : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${t.kept.toLocaleString("en-GB")} of its actions kept on the Action list`;
+        : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${formatCount(t.kept)} of its actions kept on the Action list`;
       row(safeCellText(t.label), t.properties, t.overdue, t.open, t.later, t.closed, safeCellText(state));
     }
     row("Total", total.properties, total.overdue, total.open, total.later, total.closed, "");

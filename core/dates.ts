@@ -12,6 +12,7 @@
  * text when the file's order is not known and it reads as two different days.
  */
 import { isoDay, serialDate } from "./obligations";
+import { formatCount } from "./numbers";
 
 export interface ReadDateOptions {
   /** The file's locale writes dates month-first (en_US). Undefined: not known. */
@@ -182,5 +183,5 @@ export function isMonthFirstLocale(locale: string | null | undefined): boolean |
 /** The run summary's line for rows whose own dates could not be read, the same in both add-ins; "" for none. */
 export function dateProblemsLine(rows: number): string {
   if (!rows) return "";
-  return `${rows.toLocaleString("en-GB")} row${rows === 1 ? " has" : "s have"} a date in your own columns that could not be read: the Message column names the column and the value; correct it and check again.`;
+  return `${formatCount(rows)} row${rows === 1 ? " has" : "s have"} a date in your own columns that could not be read: the Message column names the column and the value; correct it and check again.`;
 }

@@ -12,6 +12,8 @@ import {
   type DisplayStatus,
   type ServiceError,
   type Window,
+  countWord,
+  formatCount,
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
@@ -74,8 +76,8 @@ function showProgress(p: RunProgress): void {
   bar.max = Math.max(1, p.rowsTotal);
   // Only rows answered fill the bar: a run the service failed must not look finished.
   bar.value = p.rowsChecked;
-  const missing = p.rowsNotRefreshed ? `, ${p.rowsNotRefreshed} not refreshed` : "";
-  say("progress-text", `${p.rowsChecked} of ${p.rowsTotal} row${p.rowsTotal === 1 ? "" : "s"} checked${missing}`);
+  const missing = p.rowsNotRefreshed ? `, ${formatCount(p.rowsNotRefreshed)} not refreshed` : "";
+  say("progress-text", `${formatCount(p.rowsChecked)} of ${countWord(p.rowsTotal, "row")} checked${missing}`);
   showQuota(p.rateLimit);
 }
 
@@ -214,8 +216,8 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
     say(
       "status",
       valid
-        ? `Checking ${valid} row${valid === 1 ? "" : "s"} (${p.distinct} distinct ${p.distinct === 1 ? "property" : "properties"})…\n${p.placement}`
-        : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent.\n${p.placement}`,
+        ? `Checking ${countWord(valid, "row")} (${countWord(p.distinct, "distinct property", "distinct properties")})…\n${p.placement}`
+        : `None of the ${formatCount(p.rows.length)} selected rows can be checked (see below); nothing is sent.\n${p.placement}`,
     );
     placement = p.placement;
     const summary = await runCheck(p, {
@@ -379,7 +381,7 @@ async function recheckIfDue(): Promise<void> {
     });
     say(
       "status",
-      `Re-check on open: ${out.checked} of ${out.due} block${out.due === 1 ? "" : "s"} checked again.\n${out.lines.join("\n")}`,
+      `Re-check on open: ${formatCount(out.checked)} of ${countWord(out.due, "block")} checked again.\n${out.lines.join("\n")}`,
     );
   } catch (e) {
     banner(`Re-check on open stopped: ${errorText(e)}`);

@@ -49,6 +49,7 @@ import { findSheet, locateTable, wholeTableEnd } from "./sheet";
 import { errorText, finishRun, pollRun, runProblem, save, withUserLock } from "./sheetrun";
 import { beginRun, readTableRows } from "./runbegin";
 import { forgetWatch, listWatches, watchOf } from "./watch";
+import { formatCount } from "../../core/numbers";
 
 /** No step starts after this long in an execution; a step sends for at most a minute (SEND_BUDGET_MS), then writes. */
 const STEP_BUDGET_MS = 4 * 60 * 1000;
@@ -340,7 +341,7 @@ function recheckNow(startedMs: number): void {
     if (fetchesToday() >= DAILY_FETCH_BUDGET) {
       logScheduled(
         startedMs,
-        `Paused: the re-checks sent ${DAILY_FETCH_BUDGET.toLocaleString("en-GB")} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`,
+        `Paused: the re-checks sent ${formatCount(DAILY_FETCH_BUDGET)} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`,
       );
       const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
       installFollowUp(midnight - Date.now());
