@@ -15,7 +15,6 @@
  */
 import type { Country } from "./country";
 import { addDays, addMonths, daysBetween, windowFor, type Window, type WindowDays } from "./obligations";
-import { cellDay } from "./user-columns";
 import { DUE_WORDS, OWN_RULES, PRS_DATABASE, RULE_BY_KEY, type Meaning, type OwnKey, type OwnRule } from "./own-rules";
 
 /** A header as the rules compare it. */
@@ -114,13 +113,13 @@ export interface OwnInput {
 const cellText = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
 /**
- * A row's own-obligation cells as inputs. `readDay` turns a cell into YYYY-MM-DD or null; the default reads ISO text,
- * date serials and Date objects (core/user-columns `cellDay`); a host passes the full user-date reader.
+ * A row's own-obligation cells as inputs. `readDay` turns a cell into YYYY-MM-DD or null: the file's user-date reader
+ * (core/row-dates.ts rowDates passes it), so that these cells are read as every other typed date of the row.
  */
 export function ownInputsOf(
   row: readonly unknown[],
   cols: readonly OwnColumn[],
-  readDay: (v: unknown) => string | null = cellDay,
+  readDay: (v: unknown) => string | null,
 ): OwnInput[] {
   return cols.map((c) => {
     const v = row[c.column];
