@@ -4,8 +4,7 @@
  * compliance-summary.ts), and the block read as properties. Pure: hosts read cells, call these, write what they return.
  */
 import type { CheckName } from "./checks";
-import { DEMO_NOTE } from "./demo-key";
-import { OUTPUT_COLUMNS, firstReportedOf, type Cell } from "./layout";
+import { OUTPUT_COLUMNS, firstReportedOf, isDemoRow, type Cell } from "./layout";
 import {
   CHECK_LABELS,
   dateSerial,
@@ -67,11 +66,6 @@ export function resultFromBlockRow(cells: readonly unknown[]): CheckResult | nul
     risk_level: text(cells[col("risk_level")]) || null,
     checks,
   } as CheckResult;
-}
-
-/** Whether a block row's result is the demo's (its Message says so), not a real check. */
-export function isDemoRow(cells: readonly unknown[]): boolean {
-  return text(cells[col("message")]).includes(DEMO_NOTE);
 }
 
 /** The day a block row was checked (its Checked at cell), else null. */

@@ -4,7 +4,7 @@
  */
 import { describeError, isAboutProperty, serviceError, type ServiceError } from "../errors";
 import type { Outcome } from "../plan";
-import { OUTPUT_COLUMNS, outputRow, type Cell } from "../layout";
+import { OUTPUT_COLUMNS, keptDemoNote, outputRow, type Cell } from "../layout";
 import { collectable, isMaybeCreated, moveRun, isSettled, members, setFate, type Fate, type RunState } from "./state";
 
 const MESSAGE_COLUMN = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
@@ -112,10 +112,13 @@ export function checkingMessage(runId?: string): string {
     : `Checking… (run ${runTag(runId)}; the result is written here when it arrives)`;
 }
 
-/** The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way. */
+/**
+ * The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way
+ * (and, over demo values, still that they are the demo's: the change check after the run reads this row).
+ */
 export function checkingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, runId?: string): Cell[] {
   const row = outputRow(undefined, checkedAtIso, previous);
-  row[MESSAGE_COLUMN] = checkingMessage(runId);
+  row[MESSAGE_COLUMN] = [checkingMessage(runId), keptDemoNote(previous)].filter(Boolean).join(" ");
   return row;
 }
 
@@ -127,8 +130,12 @@ export function waitingRow(
   runId?: string,
 ): Cell[] {
   const row = checkingRow(previous, checkedAtIso);
-  row[MESSAGE_COLUMN] =
-    `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${why.replace(/[\s.]+$/, "")}.`;
+  row[MESSAGE_COLUMN] = [
+    `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${why.replace(/[\s.]+$/, "")}.`,
+    keptDemoNote(previous),
+  ]
+    .filter(Boolean)
+    .join(" ");
   return row;
 }
 
