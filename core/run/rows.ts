@@ -118,7 +118,7 @@ export function checkingMessage(runId?: string): string {
  */
 export function checkingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, runId?: string): Cell[] {
   const row = outputRow(undefined, checkedAtIso, previous);
-  row[MESSAGE_COLUMN] = [checkingMessage(runId), keptDemoNote(previous)].filter(Boolean).join(" ");
+  row[MESSAGE_COLUMN] = [checkingMessage(runId), keptDemoNote(previous)].filter(Boolean).join("; ");
   return row;
 }
 
@@ -135,7 +135,7 @@ export function waitingRow(
     keptDemoNote(previous),
   ]
     .filter(Boolean)
-    .join(" ");
+    .join("; ");
   return row;
 }
 
