@@ -12,7 +12,7 @@
  */
 import { CHECK_LABELS } from "./colours";
 import { DEMO_NOTE } from "./demo-key";
-import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
+import { OUTPUT_COLUMNS, isDemoRow, safeCellText, type Cell } from "./layout";
 import { cellDay } from "./user-columns";
 import { runCounts, type RunState } from "./run";
 import { formatCount } from "./numbers";
@@ -107,7 +107,6 @@ function answered(row: readonly unknown[] | undefined): boolean {
   );
 }
 
-const isDemo = (row: readonly unknown[]) => text(row[at("message")]).includes(DEMO_NOTE);
 const sameUprn = (v: unknown) => text(v).replace(/^0+(?=\d)/, "");
 
 export interface Change {
@@ -128,7 +127,8 @@ export function rowChanges(was: readonly unknown[] | undefined, now: readonly un
   if (!answered(was) || !answered(now)) return [];
   // The earlier values kept ("Not refreshed at ..."): the service did not answer this time.
   if (/^Not refreshed at /.test(text(now[at("message")]))) return [];
-  if (isDemo(was!) || isDemo(now)) return [];
+  // A row over demo values keeps the demo's note through the run's mark (core/layout.ts isDemoRow).
+  if (isDemoRow(was!) || isDemoRow(now)) return [];
   const wasUprn = sameUprn(was![at("matched_uprn")]);
   const nowUprn = sameUprn(now[at("matched_uprn")]);
   // Another property on this row now: its result is a new baseline, not a change of the one before.

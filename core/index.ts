@@ -34,6 +34,7 @@ export * from "./working-days";
 export * from "./own-obligations";
 export * from "./own-rules";
 export * from "./row-place";
+export * from "./row-dates";
 export * from "./action-list";
 export * from "./action-list-columns";
 export * from "./ics";

@@ -341,6 +341,21 @@ export function isAnswer(outcome: Outcome): boolean {
 }
 
 /**
+ * Whether a block row's values are the demo's, not a real check: its Message says so. Every row that keeps those values
+ * keeps the note (a "Checking…" mark over them, a result not refreshed), so that demo values are never taken for a
+ * property's history, whatever was written over the Message since.
+ */
+export function isDemoRow(cells: readonly unknown[]): boolean {
+  const m = cells[MESSAGE];
+  return typeof m === "string" && m.includes(DEMO_NOTE);
+}
+
+/** The demo's note for a row that keeps `previous`'s values, when those are demo values; else "". */
+export function keptDemoNote(previous: readonly unknown[] | undefined): string {
+  return previous && isDemoRow(previous) ? `${DEMO_NOTE}.` : "";
+}
+
+/**
  * One output row in OUTPUT_COLUMNS order. An error that is not a fact about the property (network,
  * server, rate limit, timeout, failed job, cancel, a refused key) keeps the previous values when there
  * are some and only says so in Message: a failure of the service never loses what was already written.
@@ -368,9 +383,12 @@ export function outputRow(
       row[MESSAGE] = safeCellText(
         [
           `Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`,
+          keptDemoNote(previous),
           ...(ctx.problems ?? []),
           ...kept,
-        ].join("; "),
+        ]
+          .filter(Boolean)
+          .join("; "),
       );
       return row;
     }

@@ -15,7 +15,6 @@
  */
 import type { Country } from "./country";
 import { addDays, addMonths, daysBetween, windowFor, type Window, type WindowDays } from "./obligations";
-import { cellDay } from "./user-columns";
 import { PRS_DATABASE, RULE_BY_KEY, type Meaning, type OwnKey, type OwnRule } from "./own-rules";
 import { normaliseHeader, type OwnColumn } from "./own-headers";
 
@@ -68,8 +67,9 @@ export interface OwnInput {
 const cellText = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
 /**
- * A row's own-obligation cells as inputs, one per obligation. `readDay` turns a cell into YYYY-MM-DD or null; the default
- * reads ISO text, date serials and Date objects (core/user-columns `cellDay`); a host passes the full user-date reader.
+ * A row's own-obligation cells as inputs, one per obligation. `readDay` turns a cell into YYYY-MM-DD or null: the file's
+ * user-date reader (core/row-dates.ts rowDates passes it), so that these cells are read as every other typed date of
+ * the row.
  *
  * Two columns for one obligation ("Smoke alarms checked" and "Smoke & CO alarms tested") are both read: a cell that is
  * not a date is said first (as with one column); else the latest date, from a column saying when it falls due when one
@@ -78,7 +78,7 @@ const cellText = (v: unknown) => (v === null || v === undefined ? "" : typeof v 
 export function ownInputsOf(
   row: readonly unknown[],
   cols: readonly OwnColumn[],
-  readDay: (v: unknown) => string | null = cellDay,
+  readDay: (v: unknown) => string | null,
 ): OwnInput[] {
   const read = cols.map((c): OwnInput => {
     const v = row[c.column];

@@ -71,7 +71,7 @@ export interface UserDateOptions extends ReadDateOptions {
 export function readUserDates(
   row: readonly unknown[],
   cols: UserColumns,
-  o: UserDateOptions = {},
+  o: UserDateOptions,
 ): { dates: UserDates; problems: string[] } {
   const dates: UserDates = {};
   const problems: string[] = [];
@@ -84,9 +84,4 @@ export function readUserDates(
     else if ("problem" in r) problems.push(r.problem);
   }
   return { dates, problems };
-}
-
-/** A row's own dates (those that can be read; readUserDates also says which cannot). */
-export function userDatesOf(row: readonly unknown[], cols: UserColumns, o: UserDateOptions = {}): UserDates {
-  return readUserDates(row, cols, o).dates;
 }

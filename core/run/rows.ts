@@ -4,7 +4,7 @@
  */
 import { describeError, isAboutProperty, serviceError, type ServiceError } from "../errors";
 import type { Outcome } from "../plan";
-import { OUTPUT_COLUMNS, firstReportedNotes, outputRow, type Cell } from "../layout";
+import { OUTPUT_COLUMNS, firstReportedNotes, keptDemoNote, outputRow, type Cell } from "../layout";
 import { collectable, isMaybeCreated, moveRun, isSettled, members, setFate, type Fate, type RunState } from "./state";
 
 const MESSAGE_COLUMN = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
@@ -114,11 +114,14 @@ export function checkingMessage(runId?: string): string {
 
 /**
  * The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way
- * (and keeps the day an F or G rating was first reported, which the result read back from this row counts from).
+ * (and keeps the day an F or G rating was first reported, which the result read back from this row counts from, and,
+ * over demo values, that they are the demo's: the change check after the run reads this row).
  */
 export function checkingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, runId?: string): Cell[] {
   const row = outputRow(undefined, checkedAtIso, previous);
-  row[MESSAGE_COLUMN] = [checkingMessage(runId), ...firstReportedNotes(previous)].join("; ");
+  row[MESSAGE_COLUMN] = [checkingMessage(runId), keptDemoNote(previous), ...firstReportedNotes(previous)]
+    .filter(Boolean)
+    .join("; ");
   return row;
 }
 
@@ -132,8 +135,11 @@ export function waitingRow(
   const row = checkingRow(previous, checkedAtIso);
   row[MESSAGE_COLUMN] = [
     `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${why.replace(/[\s.]+$/, "")}.`,
+    keptDemoNote(previous),
     ...firstReportedNotes(previous),
-  ].join("; ");
+  ]
+    .filter(Boolean)
+    .join("; ");
   return row;
 }
 

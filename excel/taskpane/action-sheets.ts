@@ -76,6 +76,7 @@ async function readPortfolio(
   context: Excel.RequestContext,
   run: RunPlace,
   others: readonly RunPlace[],
+  today: string,
 ): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
   const places = [...others.filter((p) => !sameTable(p, run)), run];
   const tables: PortfolioTable[] = [];
@@ -90,7 +91,7 @@ async function readPortfolio(
       await context.sync();
       r = ws.isNullObject
         ? { problem: `the sheet "${p.sheet}" was not found (renamed or deleted)` }
-        : await readResults(context, p);
+        : await readResults(context, p, today);
     } catch (e) {
       r = { problem: `the sheet "${p.sheet}" could not be read (${e instanceof Error ? e.message : String(e)})` };
     }
@@ -136,8 +137,15 @@ interface BlockRead {
   place: { sheet: string; blockColumn: number; firstRow: number; lastRow: number };
 }
 
-/** The results block as it is now, found again by its header (or, without one, by what its rows hold). */
-async function readResults(context: Excel.RequestContext, run: RunPlace): Promise<BlockRead | { problem: string }> {
+/**
+ * The results block as it is now, found again by its header (or, without one, by what its rows hold), its rows' typed
+ * dates read as the block's own were (the file's order, `today` the file's day).
+ */
+async function readResults(
+  context: Excel.RequestContext,
+  run: RunPlace,
+  today: string,
+): Promise<BlockRead | { problem: string }> {
   const ext = await usedExtent(context, run.sheet);
   if (ext.lastRow < 0) return { problem: `the sheet ${run.sheet} is empty` };
   const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(ext.lastColumn, run.blockColumn + WIDTH - 1));
@@ -164,7 +172,7 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
     untilBlank: at.headerRow !== null,
     header,
     postcode: input.postcode,
-    monthFirst: fileMonthFirst(),
+    dates: { monthFirst: fileMonthFirst(), today },
   });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
@@ -189,7 +197,7 @@ export async function buildActionSheets(
   let writeSyncs = 0;
   try {
     return await excelRun(async (context) => {
-      const { tables } = await readPortfolio(context, run, o.tables ?? []);
+      const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
       if (!tables.some((t) => t.props)) {
         const why = tables.map((t) => t.problem).join("; ");
         return {
@@ -342,7 +350,7 @@ export async function actionCalendarText(
 ): Promise<{ ok: true; ics: string; events: number } | { ok: false; message: string }> {
   try {
     return await excelRun(async (context) => {
-      const { tables } = await readPortfolio(context, run, o.tables ?? []);
+      const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
       if (!tables.some((t) => t.props))
         return {
           ok: false as const,

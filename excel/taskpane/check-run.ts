@@ -34,6 +34,7 @@ import {
   worseCount,
   isDemoKey,
   type Trigger,
+  rowDateContext,
   rowPlace,
   keepForResume,
   newRunId,
@@ -51,7 +52,7 @@ import { summarise, summaryText, type RunSummary, type SummaryTally } from "./ru
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { setAsideStored, takeUpStored, type UnfinishedRun } from "./unfinished";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
-import { MESSAGE, fileMonthFirst, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
+import { MESSAGE, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
 /**
@@ -187,7 +188,8 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   return {
     async presentKeys(): Promise<ReadonlySet<string> | undefined> {
       try {
-        const t = await deps.excelRun((context) => readTableNow(context, run, keys, state.runId));
+        const day = localDay(Date.parse(iso()));
+        const t = await deps.excelRun((context) => readTableNow(context, run, keys, day, state.runId));
         return new Set(t.rowsNow.map((r) => r.key).filter((k): k is string => !!k));
       } catch {
         return undefined; // Excel busy: send the job as planned; rows that changed are caught when writing.
@@ -199,9 +201,10 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
       const interim = new Set(items.filter((i) => !i.final).map((i) => i.outcome));
       try {
         return await deps.excelRun(async (context) => {
-          const t = await readTableNow(context, run, keys, state.runId);
-          const block: Cell[][] = [];
           const at = iso();
+          const day = localDay(Date.parse(at));
+          const t = await readTableNow(context, run, keys, day, state.runId);
+          const block: Cell[][] = [];
           repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
           const keyOf = new Map(items.map((i) => [i.outcome, i.key]));
@@ -216,20 +219,18 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
               );
             } else {
               tally.waiting.delete(w.row);
-              // The row's country and tenancy start: core's one rule over the row's cells and the service's answer.
+              // The row's country: core's one rule over the row's cells and the service's answer.
               const place = rowPlace(t.header, t.rows[w.row], w.outcome, {
                 postcodeColumn: t.inputColumns.postcode,
                 exclude: t.ours,
-                monthFirst: fileMonthFirst(),
               });
-              const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
+              const { problems, ...dated } = rowDateContext(t.dates[w.row]);
               const context = {
                 windows: deps.windows,
-                userDates: t.userDates[w.row],
+                ...dated,
                 problems: problems.length ? problems : undefined,
                 country: place.country,
-                tenancyStart: place.tenancyStart,
-                day: localDay(Date.parse(at)),
+                day,
               };
               block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
               if (problems.length) tally.dateRows.add(w.row);

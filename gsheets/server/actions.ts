@@ -190,7 +190,7 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
     untilBlank: !!run.headerRow,
     header,
     postcode: run.mapping.postcode,
-    monthFirst: isMonthFirstLocale(fileLocale()),
+    dates: { monthFirst: isMonthFirstLocale(fileLocale()), today: today() },
   });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   return {

@@ -48,7 +48,16 @@ function table(n: number, offset = 0): { rows: Cell[][]; props: BlockProperty[] 
     ]);
   }
   const cols = detectUserColumns(rows[0]);
-  return { rows, props: blockProperties(rows.slice(1), { blockColumn: 3, uprn: 0, address: 1, user: cols }) };
+  return {
+    rows,
+    props: blockProperties(rows.slice(1), {
+      blockColumn: 3,
+      uprn: 0,
+      address: 1,
+      user: cols,
+      dates: { monthFirst: false, today: TODAY },
+    }),
+  };
 }
 
 describe("reading a results block", () => {

@@ -105,6 +105,7 @@ function checkRow(
     postcode: 1,
     header,
     user: { depositReceived: 4 },
+    dates: { monthFirst: false, today },
   });
   return { cells, props, result };
 }

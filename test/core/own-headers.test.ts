@@ -15,6 +15,7 @@ import {
   unreadOwnColumns,
 } from "../../core/own-obligations";
 import { OWN_RULES, type OwnKey } from "../../core/own-rules";
+import { cellDay } from "../../core/user-columns";
 
 const TODAY = "2027-01-31";
 const keysOf = (header: string) => detectOwnColumns(["UPRN", header]).map((c) => [c.key, c.column, c.meaning]);
@@ -163,7 +164,7 @@ describe("two columns for one obligation", () => {
   });
 
   test("the latest date is taken, whichever column holds it, and the column is named", () => {
-    const later2 = ownInputsOf(["1", "2026-03-01", "2026-09-30"], cols);
+    const later2 = ownInputsOf(["1", "2026-03-01", "2026-09-30"], cols, cellDay);
     expect(later2.map((i) => [i.key, i.date, i.header])).toEqual([
       ["smoke_alarms", "2026-09-30", "Smoke & CO alarms tested"],
       ["co_alarms", "2026-09-30", "Smoke & CO alarms tested"],
@@ -172,7 +173,7 @@ describe("two columns for one obligation", () => {
       `date from "Smoke & CO alarms tested", the latest of "Smoke alarms checked" and "Smoke & CO alarms tested"`,
     );
     expect(later2[1].from).toBeUndefined();
-    const later1 = ownInputsOf(["1", "2026-10-02", "2026-09-30"], cols);
+    const later1 = ownInputsOf(["1", "2026-10-02", "2026-09-30"], cols, cellDay);
     expect(later1.map((i) => [i.key, i.date, i.header])).toEqual([
       ["smoke_alarms", "2026-10-02", "Smoke alarms checked"],
       ["co_alarms", "2026-09-30", "Smoke & CO alarms tested"],
@@ -180,7 +181,7 @@ describe("two columns for one obligation", () => {
   });
 
   test("the obligation says which column its date came from (action or note)", () => {
-    const inputs = ownInputsOf(["1", "2026-03-01", "2026-09-30"], cols);
+    const inputs = ownInputsOf(["1", "2026-03-01", "2026-09-30"], cols, cellDay);
     const [smoke] = ownObligations(inputs, { today: TODAY, country: "England", tenancyStart: "2026-12-01" }).filter(
       (o) => o.key === "smoke_alarms",
     );
@@ -199,29 +200,29 @@ describe("two columns for one obligation", () => {
   });
 
   test("one column empty: the other's date, no column named", () => {
-    const [smoke] = ownInputsOf(["1", "", "2026-09-30"], cols);
+    const [smoke] = ownInputsOf(["1", "", "2026-09-30"], cols, cellDay);
     expect([smoke.date, smoke.header, smoke.from]).toEqual(["2026-09-30", "Smoke & CO alarms tested", undefined]);
-    const [none] = ownInputsOf(["1", "", ""], cols);
+    const [none] = ownInputsOf(["1", "", ""], cols, cellDay);
     expect([none.date, none.header]).toEqual([null, "Smoke alarms checked"]);
   });
 
   test("a cell that is not a date is said, never outvoted by the other column", () => {
-    const [smoke] = ownInputsOf(["1", "2026-03-01", "TBC"], cols);
+    const [smoke] = ownInputsOf(["1", "2026-03-01", "TBC"], cols, cellDay);
     expect([smoke.date, smoke.unreadable, smoke.header]).toEqual([null, "TBC", "Smoke & CO alarms tested"]);
   });
 
   test("a column saying when it falls due outranks one saying when it was done", () => {
     const h = ["Legionella last assessed", "Legionella review due"];
     const c = detectOwnColumns(h);
-    const [leg] = ownInputsOf(["2026-12-01", "2026-06-01"], c);
+    const [leg] = ownInputsOf(["2026-12-01", "2026-06-01"], c, cellDay);
     expect([leg.date, leg.meaning, leg.header]).toEqual(["2026-06-01", "due", "Legionella review due"]);
-    const [only] = ownInputsOf(["2026-12-01", ""], c);
+    const [only] = ownInputsOf(["2026-12-01", ""], c, cellDay);
     expect([only.date, only.meaning]).toEqual(["2026-12-01", "done"]);
   });
 
   test("Evidence of either column comes back with the obligation", () => {
     const c = detectOwnColumns(["Smoke alarms checked", "Evidence", "Smoke alarms tested"]);
-    const [smoke] = ownInputsOf(["2026-01-01", "https://example.org/a.pdf", "2026-05-01"], c);
+    const [smoke] = ownInputsOf(["2026-01-01", "https://example.org/a.pdf", "2026-05-01"], c, cellDay);
     expect([smoke.date, smoke.evidence]).toEqual(["2026-05-01", "https://example.org/a.pdf"]);
   });
 });
