@@ -37,3 +37,4 @@ export * from "./row-place";
 export * from "./action-list";
 export * from "./action-list-columns";
 export * from "./ics";
+export * from "./result-place";
