@@ -39,3 +39,4 @@ export * from "./action-list";
 export * from "./action-list-columns";
 export * from "./ics";
 export * from "./numbers";
+export * from "./result-place";

@@ -12,15 +12,15 @@ import {
   DATE_FORMAT,
   dateSerial,
   isoDay,
-  nextObligation,
-  obligationsFor,
   serialDate,
   windowColour,
+  type Obligation,
   type ObligationOptions,
   type UserDates,
   type WindowDays,
 } from "./obligations";
-import { countryMessage, rulesCountry, type CountryAnswer } from "./country";
+import { countryMessage, type CountryAnswer } from "./country";
+import { nextObligationIn, obligationsIn } from "./result-place";
 
 export type Cell = string | number;
 
@@ -210,7 +210,7 @@ const COLUMNS: ColumnDef[] = [
 const checkDay = (ctx: RowContext): string =>
   isoDay(ctx.day) ?? isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10);
 
-const memo = new WeakMap<CheckResult, { ctx: RowContext; value: ReturnType<typeof nextObligation> }>();
+const memo = new WeakMap<CheckResult, { ctx: RowContext; value: Obligation | null }>();
 const obligationOptions = (ctx: RowContext): ObligationOptions => ({
   today: checkDay(ctx),
   windows: ctx.windows,
@@ -222,9 +222,8 @@ const obligationOptions = (ctx: RowContext): ObligationOptions => ({
 function obligationOf(r: CheckResult, ctx: RowContext) {
   const hit = memo.get(r);
   if (hit && hit.ctx === ctx) return hit.value;
-  const country = ctx.country ? rulesCountry(ctx.country) : undefined;
   // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines; Message says why.
-  const value = country === null ? null : nextObligation(r, { ...obligationOptions(ctx), country });
+  const value = nextObligationIn(r, ctx.country, obligationOptions(ctx));
   memo.set(r, { ctx, value });
   return value;
 }
@@ -405,8 +404,7 @@ export function outputRow(
   const r = outcome.result;
   const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
   const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
-  const country = ctx.country ? rulesCountry(ctx.country) : undefined;
-  const notes = country === null ? [] : obligationsFor(r, { ...obligationOptions(ctx), country }).map((o) => o.note);
+  const notes = (obligationsIn(r, ctx.country, obligationOptions(ctx)) ?? []).map((o) => o.note);
   const messages = [
     demo,
     note,

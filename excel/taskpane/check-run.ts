@@ -23,7 +23,6 @@ import {
   resumeRun as resumeEngine,
   runCounts,
   dateProblemsLine,
-  storedState,
   type OutcomeToWrite,
   type RunState,
   DEFAULT_ACTION_LIST_DAYS,
@@ -50,7 +49,7 @@ import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
-import { setAsideStored, takeUpStored, type UnfinishedRun } from "./unfinished";
+import { setAsideStored, storeUnfinished, takeUpStored, type UnfinishedRun } from "./unfinished";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
 import { MESSAGE, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
@@ -153,6 +152,8 @@ interface Tally extends WrittenRows, SummaryTally {
   changes: (Change & { runAt: string })[];
   /** Rows written with a date of the user's own columns that could not be read (the summary counts them). */
   dateRows: Set<number>;
+  /** What the pane said when the run's last save for Resume was refused. */
+  saveProblem?: string;
 }
 
 function progressOf(state: RunState): RunProgress {
@@ -286,12 +287,14 @@ function transportOf(deps: RunDeps) {
   };
 }
 
-/** Stores the run for Resume (with the changes written so far), never in the workbook. */
+/** Stores the run for Resume (with its changes), never in the workbook. Refused, the pane says so; before a bulk job
+ * is sent, the run stops: a Resume from the last save must not pay for that job twice. */
 function saver(run: UnfinishedRun, deps: RunDeps, tally: Tally) {
   return async (s: RunState) => {
-    await deps.store
-      ?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s), changes: tally.changes }))
-      .catch(() => undefined);
+    const refused = deps.store ? await storeUnfinished(deps.store, { ...run, state: s, changes: tally.changes }) : null;
+    if (refused && s.jobs.some((j) => j.phase === "sending")) throw new Error(refused.stop);
+    if (refused && !tally.saveProblem) deps.onNotice?.(refused.notice);
+    tally.saveProblem = refused?.notice;
   };
 }
 
@@ -327,6 +330,7 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const summary = summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
   const unreadDates = dateProblemsLine(tally.dateRows.size);
   if (unreadDates) summary.lines.push(unreadDates);
+  if (keep && tally.saveProblem) summary.lines.push(tally.saveProblem);
   summary.unreadDateRows = tally.dateRows.size;
   const place: RunPlace = {
     sheet: run.sheet,
