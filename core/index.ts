@@ -37,3 +37,7 @@ export * from "./row-place";
 export * from "./action-list";
 export * from "./action-list-columns";
 export * from "./ics";
+export * from "./digest";
+export * from "./digest-route";
+export * from "./digest-render";
+export * from "./digest-eml";
