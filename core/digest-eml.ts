@@ -96,11 +96,12 @@ export interface EmlOptions {
   id: string;
 }
 
-/** The draft's file text, with CRLF line ends. `to` must be an address isEmailAddress accepts (plain ASCII). */
+/** The draft's file text, with CRLF line ends. `to` is "" or an address isEmailAddress accepts (plain ASCII). */
 export function digestEml(d: RenderedDigest, o: EmlOptions): string {
   const boundary = `=_digest_${o.id.replace(/[^0-9A-Za-z.-]/g, "")}`;
   const lines = [
-    header("To", o.to),
+    // A draft may be addressed to no one yet: the person fills it in before sending.
+    ...(o.to ? [header("To", o.to)] : []),
     ...(o.from ? [header("From", o.from)] : []),
     header("Subject", encodeHeaderText(d.subject)),
     `Date: ${rfc5322Date(o.nowMs)}`,

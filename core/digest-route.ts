@@ -4,6 +4,7 @@
  * Pure: hosts send (Google Sheets) or save drafts (Excel) of what this returns.
  */
 import type { Digest, DigestAction, DigestEntry } from "./digest";
+import { safeCellText, type Cell } from "./layout";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
@@ -36,7 +37,7 @@ export interface DigestRecipient {
 }
 
 export interface RouteOptions {
-  /** The schedule's owner (Sheets) or the person saving the drafts (Excel). */
+  /** The schedule's owner (Sheets) or the person saving the drafts (Excel; "" when they gave no address). */
   owner: string;
   /** Extra recipients of everything. */
   extra?: readonly string[];
@@ -65,7 +66,8 @@ export function routeDigest(d: Digest, o: RouteOptions): DigestRecipient[] {
     r.everything = r.everything || everything;
     return r;
   };
-  const first = owner && isEmailAddress(owner) ? add(owner, true) : null;
+  // No owner address (an Excel draft to fill in): their digest still holds everything, addressed to no one yet.
+  const first = !owner ? add("", true) : isEmailAddress(owner) ? add(owner, true) : null;
   if (owner && !first) problems.push(`The owner's address "${owner}" is not an email address.`);
   for (const e of o.extra ?? []) {
     const t = text(e);
@@ -109,4 +111,42 @@ export function fitQuota(
   const notSent = list.filter((r) => r !== owner).map((r) => r.to);
   const note = `The day's email quota had ${quota} left, so this digest went to you alone, with every action; not sent theirs: ${notSent.join(", ")}.`;
   return { send: [{ ...owner, problems: [...owner.problems, note] }], notSent };
+}
+
+/** The Run log's Trigger for a digest: a row the last-run line and the stale banner pass over. */
+export const DIGEST_TRIGGER = "digest";
+
+/**
+ * A digest's Run log row (the columns of RUN_LOG_HEADERS): when, the owner as Run by, the actions in the owner's digest
+ * as Rows, the people sent one as Checked, those not sent theirs as Errors, and in words whom each went to.
+ */
+export function digestLogRow(o: {
+  atIso: string;
+  endIso: string;
+  owner: string;
+  sent: readonly { to: string; actions: number }[];
+  notSent: readonly string[];
+  problem?: string;
+}): Cell[] {
+  const n = (k: number) => `${k.toLocaleString("en-GB")} action${k === 1 ? "" : "s"}`;
+  const words = [
+    o.sent.length ? `Digest sent to ${o.sent.map((s) => `${s.to} (${n(s.actions)})`).join(", ")}.` : "No digest sent.",
+    o.problem ?? "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return [
+    o.atIso,
+    o.endIso,
+    DIGEST_TRIGGER,
+    safeCellText(o.owner),
+    Math.max(0, ...o.sent.map((s) => s.actions)),
+    o.sent.length,
+    "",
+    "",
+    o.notSent.length,
+    "",
+    "",
+    safeCellText(words),
+  ];
 }

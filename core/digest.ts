@@ -182,10 +182,8 @@ export interface DigestOptions {
   summary?: boolean;
 }
 
-/** Due today and already overdue: an obligation the rules date on the day they are read ("do it now"). */
-const isDueNow = (a: DigestAction, today: string) => a.due === today && a.window === "Overdue";
 /** The Action ID without its due date. */
-const nowId = (id: string) => id.replace(/\.\d{8}(-[0-9a-z]+)?$/, ".now$1");
+const overdueId = (id: string) => id.replace(/\.\d{8}(-[0-9a-z]+)?$/, ".now$1");
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
@@ -216,17 +214,18 @@ export function buildDigest(prev: DigestState | null, acts: DigestActions, o: Di
     next.seen[key] = code;
     let was = prev ? prev.seen[key] : undefined;
     let dated = true;
-    if (isDueNow(a, o.today)) {
-      // "Do it now" obligations are due on each day's own date, so their Action ID changes daily: the same one
-      // yesterday is found under its dateless key.
-      const now = digestKey(nowId(a.id));
-      next.seen[now] = code;
+    if (a.window === "Overdue") {
+      // An overdue action was said once: "do it now" obligations are dated each day's own date, and an F or G
+      // rating's first-reported day may be read again, so the Action ID of one overdue action can change. The same
+      // check of the same row, overdue last time, is found under its dateless key.
+      const overdue = digestKey(overdueId(a.id));
+      next.seen[overdue] = code;
       if (was === undefined && prev) {
-        was = prev.seen[now];
+        was = prev.seen[overdue];
         if (was !== undefined) dated = false;
       }
     }
-    // Days left at the last digest, from the same due date; none for a "do it now" obligation dated afresh each day.
+    // Days left at the last digest, from the same due date; none when only its dateless key was known.
     const before = a.daysLeft === null || !dated ? null : a.daysLeft + elapsed;
     const crossed = before === null || !prev ? [] : thresholds.filter((t) => before > t && a.daysLeft! <= t);
     let reason: DigestReason | null = null;
