@@ -47,10 +47,10 @@ export function encodeHeaderText(s: string): string {
   if (/^[\x20-\x7e]*$/.test(clean)) return clean;
   const words: string[] = [];
   let chunk: number[] = [];
-  // "=?UTF-8?B?" + "?=" is 12 characters: 45 octets make 60 base64 characters, 72 in all.
+  // "=?UTF-8?B?" + "?=" is 12 characters: 39 octets make 52 base64 characters, 64 in all, 73 after "Subject: ".
   for (const ch of clean) {
     const b = utf8(ch);
-    if (chunk.length + b.length > 45) {
+    if (chunk.length + b.length > 39) {
       words.push(`=?UTF-8?B?${base64(chunk)}?=`);
       chunk = [];
     }
@@ -64,9 +64,10 @@ export function encodeHeaderText(s: string): string {
 function header(name: string, value: string): string {
   const line = `${name}: ${value}`;
   if (line.length <= 78 || value.includes("\r\n")) return line;
-  const parts = line.split(" ");
+  // Folded only between words of the value: a single long word (an address) stays whole on the name's line.
+  const parts = value.split(" ");
   const lines: string[] = [];
-  let cur = parts.shift()!;
+  let cur = `${name}: ${parts.shift()!}`;
   for (const p of parts) {
     if (cur.length + 1 + p.length > 78) {
       lines.push(cur);

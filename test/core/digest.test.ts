@@ -5,7 +5,6 @@
  */
 import {
   DEFAULT_THRESHOLDS,
-  OUTPUT_COLUMNS,
   blockProperties,
   buildDigest,
   buildPortfolioList,
@@ -28,6 +27,7 @@ import {
   type Cell,
   type PortfolioTable,
 } from "../../core";
+import { simpleParser } from "mailparser";
 import { buildDatasetFor, checkResultFor } from "../../sandbox/dataset";
 
 const NOW = new Date("2027-01-31T09:30:00Z");
@@ -237,7 +237,7 @@ test("thresholds as typed: defaults when empty, whole days, largest first", () =
   expect(parseThresholds("-5")).toMatchObject({ ok: false });
 });
 
-test("rendering: every value escaped, the link only to the row, the same facts in text and HTML, demo said", () => {
+test("rendering: every value escaped, the link only to the row, the same facts in text and HTML, demo said; the draft parses", async () => {
   const l = list(DAY1);
   const acts = digestActions(l, TABLES);
   const evil = { ...acts.open[0], address: `<script>alert(1)</script> & "Flat 2" =HYPERLINK("x")\r\nBcc: x@y.z` };
@@ -273,7 +273,26 @@ test("rendering: every value escaped, the link only to the row, the same facts i
     }
   }
   expect(r.text).toMatch(/To stop these emails/);
-  const eml = digestEml(r, { to: "owner@example.com", nowMs: NOW.getTime(), id: "t1" });
+  // The draft, read as a mail client reads it: the subject's £, dash and accents as encoded-words, a long address.
+  const long = `${"a".repeat(64)}@${"lettings-and-property-management.".repeat(5)}example.co.uk`;
+  const eml = digestEml(r, { to: long, from: "owner@example.com", nowMs: NOW.getTime(), id: "t1" });
   expect(eml).toMatch(/^X-Unsent: 1\r$/m);
-  expect(OUTPUT_COLUMNS.length).toBeGreaterThan(0);
+  const head = eml.slice(0, eml.indexOf("\r\n\r\n"));
+  expect(head).toMatch(/^[\x20-\x7e\r\n]*$/);
+  for (const line of eml.split("\r\n")) expect(Buffer.byteLength(line, "utf8")).toBeLessThanOrEqual(998);
+  // Folded before 78 characters, except the one line that holds the 200-character address whole.
+  for (const line of head.split("\r\n")) if (!line.includes(long)) expect(line.length).toBeLessThanOrEqual(78);
+  expect(head.split("\r\n")).toContain(`To: ${long}`);
+  const mail = await simpleParser(eml);
+  expect(mail.subject).toBe(r.subject);
+  expect(mail.subject).toContain("Lettings £ portfolio – Café");
+  expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0].address : "").toBe(long);
+  expect(mail.date?.toISOString()).toBe(
+    NOW.toISOString()
+      .replace(/\.\d+Z$/, ".000Z")
+      .replace(":30:00", ":30:00"),
+  );
+  expect(mail.headers.get("x-unsent")).toBe("1");
+  expect(mail.text?.trim()).toBe(r.text.trim());
+  expect(mail.html).toBe(r.html.replace(/\r?\n/g, "\n"));
 });
