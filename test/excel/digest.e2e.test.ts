@@ -61,6 +61,11 @@ run("Excel reminder digest drafts in Chromium", () => {
     await page.route("https://appsforoffice.microsoft.com/**", (route) =>
       route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
     );
+    // A reload opens the workbook as it was saved, when the test put it in sessionStorage.
+    await page.addInitScript(() => {
+      const saved = sessionStorage.getItem("standin-restore");
+      if (saved) (window as any).__standInOptions = { restore: saved };
+    });
     await page.goto(`${web.url}/taskpane.html`);
     await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
       timeout: 10_000,
@@ -157,7 +162,14 @@ run("Excel reminder digest drafts in Chromium", () => {
     const assigned = (await standIn<{ values: unknown[][] }>("read", "Sheet1", `C1:C${uprns.length + 5}`)).values;
     for (const r of rows) expect([r, assigned[r - 1][0]]).toEqual([r, "ana@example.com"]);
 
-    // Saved in the workbook: the next digest has nothing new, and says so.
+    // Saved in the workbook: opened again, the pane shows the digest since then (nothing new), and says so again
+    // when asked for drafts.
+    const saved2 = JSON.parse(await standIn<string>("dump"));
+    expect(JSON.stringify(saved2.settings)).not.toContain(KEY);
+    await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), JSON.stringify(saved2));
+    await page.reload();
+    await waitText("digest-status", /^Since the last digest \(\d{4}-\d{2}-\d{2}\): 0 actions new, more urgent/);
+    expect(await page.inputValue("#digest-owner")).toBe(OWNER);
     await page.click("#email-digest");
     await waitText("digest-status", /^Nothing new since the last digest: no drafts were made\.$/);
     expect(pageErrors).toEqual([]);
