@@ -82,6 +82,8 @@ export interface BlockProperty {
   uprn: string;
   address: string;
   owner?: string;
+  /** The row's "Assigned to" (or "Responsible") cell, as typed: whom the reminder digests send its actions to. */
+  assignee?: string;
   /** The block's cells of this row, OUTPUT_COLUMNS order. */
   cells: readonly unknown[];
   userDates?: UserDates;
@@ -279,6 +281,7 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
       uprn,
       address,
       owner: c.user?.owner !== undefined ? text(row[c.user.owner]).replace(/^'/, "") : undefined,
+      ...(c.user?.assignee !== undefined ? { assignee: text(row[c.user.assignee]).replace(/^'/, "") } : {}),
       cells,
       ...propertyDates(rowDates(row, reading)),
       row: c.firstRow !== undefined ? c.firstRow + i : undefined,

@@ -40,3 +40,7 @@ export * from "./action-list-columns";
 export * from "./ics";
 export * from "./numbers";
 export * from "./result-place";
+export * from "./digest";
+export * from "./digest-route";
+export * from "./digest-render";
+export * from "./digest-eml";

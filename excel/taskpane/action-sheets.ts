@@ -342,6 +342,32 @@ export async function buildActionSheets(
   }
 }
 
+/**
+ * Every table of the portfolio and their Action list looking `withinDays` ahead, with what the sheet has typed (Done,
+ * Evidence, Assigned to), for the reminder digests; nothing is written.
+ */
+export async function portfolioList(
+  excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
+  run: RunPlace,
+  o: ActionSheetOptions,
+): Promise<{ tables: PortfolioTable[]; list: ActionListSheet } | { problem: string }> {
+  return excelRun(async (context) => {
+    const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
+    if (!tables.some((t) => t.props)) return { problem: tables.map((t) => t.problem).join("; ") };
+    const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
+    await context.sync();
+    let existing: unknown[][] = [];
+    if (!listSheet.isNullObject) {
+      const used = listSheet.getUsedRangeOrNullObject(true);
+      used.load("values");
+      await context.sync();
+      if (!used.isNullObject) existing = used.values as unknown[][];
+    }
+    const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
+    return { tables, list };
+  });
+}
+
 /** The current Action list as an .ics file's text (built from the block, as the sheet is). */
 export async function actionCalendarText(
   excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,

@@ -21,6 +21,7 @@ import type { ExcelRun, RunProgress, RunSummary } from "./check-run";
 import type { UnfinishedRun } from "./unfinished";
 import { HELD_KEY, UNFINISHED_KEY } from "./stored";
 import { wireActions } from "./actions-pane";
+import { showSinceLastDigest, wireDigest } from "./digest-pane";
 import { wireLookup } from "./lookup-pane";
 import { $, banner, clientFor, errorText, openSettings, savedClient, say, showQuota, startAction } from "./pane-ui";
 import { wireSettings } from "./settings-pane";
@@ -411,7 +412,8 @@ function wire(): void {
   void greet();
   void offerResume();
   wireWatch(excelRun);
-  void recheckIfDue();
+  // The digest counts from what the re-check on open wrote.
+  void recheckIfDue().then(() => showSinceLastDigest(excelRun, store));
   rt.rateLimitListeners.push(showQuota);
   $("check").addEventListener("click", () => void check());
   $("cancel").addEventListener("click", () => running?.abort());
@@ -430,6 +432,7 @@ function wire(): void {
   $("refresh").addEventListener("click", () => void refreshFunctions());
   $("insert-sample").addEventListener("click", () => void insertSampleTable());
   wireActions(excelRun, store);
+  wireDigest(excelRun, store);
 }
 
 /**

@@ -435,6 +435,19 @@ export function refreshActionSheets(opts?: { actionDays?: number }): ActionSheet
   return { ok: !/not refreshed|could not be refreshed/.test(line), message: line };
 }
 
+/**
+ * Every checked table and their Action list looking `days` ahead (the list as the sheet has it gives Done, Evidence
+ * and Assigned to), for the reminder digests (digest.ts); the sheet itself is not written.
+ */
+export function portfolioList(days: number): { tables: PortfolioTable[]; list: ActionListSheet } | { problem: string } {
+  return withSheetCache(() => {
+    const tables = portfolio(null);
+    if (!tables.some((t) => t.props))
+      return { problem: tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ") || "no checked table was found" };
+    return { tables, list: listFor(tables, days, existingList(false).values) };
+  });
+}
+
 /** The Action list as an .ics file's text, for every checked table (the same rows the sheet lists). */
 export function actionCalendarFile(): CalendarResult {
   const run = loadRun();

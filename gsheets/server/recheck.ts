@@ -17,6 +17,7 @@
  */
 import { nextDueInMs, resumeRun, stopRun } from "../../core";
 import type { RunLogEntry } from "../../core/changes";
+import { sendDigestAfterPass } from "./digest";
 import { appendRunLog, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import {
@@ -229,6 +230,7 @@ function finishPass(pass: Pass, rec: ScheduleRecord): void {
   if (!pass.problems.length) status.lastSuccessAtMs = Date.now();
   saveStatus(status);
   installRecurring(rec);
+  sendDigestAfterPass(rec);
 }
 
 /**

@@ -4,8 +4,9 @@
  * re-check under way, and the stale banner when no scheduled re-check has succeeded for too long). The trigger's
  * handler is recheck.ts.
  */
-import { WEEKDAYS, type ScheduleInput, type ScheduleResult, type ScheduleView } from "../shared/api";
+import { WEEKDAYS, type DigestInput, type ScheduleInput, type ScheduleResult, type ScheduleView } from "../shared/api";
 import { count } from "../shared/words";
+import { digestView, loadDigestSettings, saveDigest } from "./digest";
 import { lastRunLogProblem } from "./logs";
 import {
   DAY_MS,
@@ -163,6 +164,7 @@ export function scheduleView(): ScheduleView {
       ? `A scheduled re-check is under way: ${pass.total - pass.sheets.length} of ${count(pass.total, "table")} done; it goes on within the hour.`
       : "",
     tables,
+    digest: digestView(),
   };
 }
 
@@ -219,12 +221,25 @@ export function saveSchedule(input: ScheduleInput): ScheduleResult {
       before && before.mode !== "off" && before.runsAs && me && before.runsAs !== me
         ? ` It replaces ${before.runsAs}'s schedule.`
         : "";
+    const mail = loadDigestSettings().on
+      ? ` Reminder digests are emailed to ${me || "you"} after each re-check that finds something new (turn them off below).`
+      : "";
     return result(
       true,
-      `Scheduled: ${when(rec)}${me ? `, as ${me}` : ""}. Apps Script picks a minute within that hour.${took}${nothing}`,
+      `Scheduled: ${when(rec)}${me ? `, as ${me}` : ""}. Apps Script picks a minute within that hour.${took}${nothing}${mail}`,
     );
   } catch (e) {
     if (/too many triggers/i.test(errorText(e))) return result(false, tooManyText());
     return result(false, `The schedule could not be set: ${errorText(e)}`);
+  }
+}
+
+/** The Schedule section's reminder settings. */
+export function saveDigestSettings(input: DigestInput): ScheduleResult {
+  try {
+    const r = saveDigest(input);
+    return result(r.ok, r.message);
+  } catch (e) {
+    return result(false, `The reminder settings could not be saved: ${errorText(e)}`);
   }
 }

@@ -13,6 +13,7 @@ import {
   renderHours,
   renderLastRun,
   renderSchedule,
+  saveDigest,
   saveSchedule,
   showScheduleFields,
 } from "./schedule";
@@ -445,6 +446,7 @@ onSubmit("actions-form", refreshActions);
 $("download-ics").addEventListener("click", () => void downloadCalendar());
 $("reset-windows").addEventListener("click", resetWindows);
 onSubmit("schedule-form", () => saveSchedule());
+onSubmit("digest-form", () => saveDigest());
 $("remove-schedule").addEventListener("click", () => void saveSchedule("off"));
 $("schedule-mode").addEventListener("change", showScheduleFields);
 $("open-change-log").addEventListener("click", () => void openLog("Change log"));

@@ -1024,6 +1024,10 @@ export class FakeSpreadsheet {
   getId() {
     return this.id;
   }
+  /** The document's address, as Sheets gives it (the editor's URL, no fragment). */
+  getUrl() {
+    return `https://docs.google.com/spreadsheets/d/${this.id}/edit`;
+  }
   /** The document's title (File > Rename). */
   name = "Properties";
   getName() {
