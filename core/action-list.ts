@@ -16,6 +16,7 @@ import { addDays } from "./obligations";
 import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
 import type { BlockRef } from "./block-ref";
 import { doneWithoutEvidence } from "./own-obligations";
+import { unreadColumnSentence, type UnreadOwnColumn } from "./own-headers";
 import { cellDay } from "./user-columns";
 import {
   CLOSED_TITLE,
@@ -28,6 +29,7 @@ import {
   userCell,
   type KeptRow,
 } from "./action-list-columns";
+import { formatCount } from "./numbers";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 const plain = (v: unknown) => text(v).replace(/^'/, "");
@@ -48,6 +50,8 @@ export interface PortfolioTable {
   ownerHeader?: string;
   /** Where its results block stands, for the summary's live formulas. */
   block?: BlockRef;
+  /** Its columns that look like an obligation's dates but are not read (core/own-headers.ts `unreadOwnColumns`). */
+  unreadColumns?: readonly Pick<UnreadOwnColumn, "header" | "key">[];
 }
 
 /**
@@ -135,7 +139,7 @@ export interface TableCount {
   properties: number;
   demo: number;
   overdue: number;
-  /** Listed (overdue or due within the window). */
+  /** Listed (overdue, due within the window, or answering a failed check). */
   open: number;
   later: number;
   closed: number;
@@ -169,6 +173,8 @@ export interface ActionListSheet {
   tables: TableCount[];
   /** Some listed action comes from a demo answer. */
   demo: boolean;
+  /** One sentence per header, over every table, that looks like an obligation's dates but is not read. */
+  unreadColumns: string[];
 }
 
 interface Act {
@@ -196,11 +202,11 @@ export function buildActionList(
 }
 
 /**
- * The Action list of the portfolio: the header row, the open actions (overdue and due within N days, by due date, then
- * table, row and check), then, when there are any: "Later" (actions due after the window on which something was
- * typed: they come back when the window reaches them), "Closed" (rows typed on whose action has ended: a new date, the
- * property gone, or marked Done and past its due date), and one section per table no longer found, its rows as they
- * were until the user deletes them. `existing` is the sheet as it is now (values from A1, dates as YYYY-MM-DD text or
+ * The Action list of the portfolio: the header row, the open actions (overdue, due within N days, and every one that
+ * answers a failed check; by due date, then table, row and check), then, when there are any: "Later" (actions due
+ * after the window on which something was typed: they come back when the window reaches them), "Closed" (rows typed
+ * on whose action has ended: a new date, the property gone, or marked Done and past its due date), and one section per
+ * table no longer found, its rows as they were until the user deletes them. `existing` is the sheet as it is now (values from A1, dates as YYYY-MM-DD text or
  * serials): what the user typed goes back on the action it was typed on, found by its Action ID.
  */
 export function buildPortfolioList(
@@ -277,7 +283,8 @@ export function buildPortfolioList(
     // An own-obligation with no date ("Record when the alarms were checked") stays open until its column says.
     const due = a.ob.due;
     if (a.kept && isTyped(a.kept.done) && due && due < o.today) closed.push(a.kept);
-    else if (!due || a.ob.window === "Overdue" || due <= last) open.push(a);
+    // A failed check's action is listed however far off its date: a failure is never left for later.
+    else if (!due || a.ob.window === "Overdue" || a.ob.failed || due <= last) open.push(a);
     else if (a.kept?.typed) later.push(a);
   }
   const rank = (c: string) => (CHECK_NAMES as readonly string[]).indexOf(c) + 1 || 99;
@@ -453,6 +460,9 @@ export function buildPortfolioList(
         : doneWithoutEvidence(values.slice(1).map((r) => ({ done: r[colOf("Done")], evidence: r[colOf("Evidence")] }))),
     tables: counts,
     demo: open.some((a) => a.prop.demo) || later.some((a) => a.prop.demo),
+    unreadColumns: [
+      ...new Set(tables.flatMap((t) => (t.props ? (t.unreadColumns ?? []) : []).map(unreadColumnSentence))),
+    ],
   };
 }
 
@@ -463,7 +473,7 @@ export function actionListLine(
   sheetName: string,
   summaryName: string,
 ): string {
-  const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : many}`;
+  const n = (k: number, one: string, many = `${one}s`) => `${formatCount(k)} ${k === 1 ? one : many}`;
   const tables = list.tables.filter((t) => t.found).length;
   const extra = [
     list.later ? `${n(list.later, "later action")} kept for what was typed on ${list.later === 1 ? "it" : "them"}` : "",
@@ -475,5 +485,6 @@ export function actionListLine(
       ),
   ].filter(Boolean);
   const demo = list.demo ? ` ${DEMO_NOTE}: some results come from the demo key.` : "";
-  return `"${sheetName}": ${n(list.open, "action")} overdue or due within ${withinDays} days from ${n(tables, "table")}${extra.length ? `; ${extra.join("; ")}` : ""}. "${summaryName}" refreshed.${demo}`;
+  const unread = list.unreadColumns.map((u) => ` ${u}`).join("");
+  return `"${sheetName}": ${n(list.open, "action")} overdue or due within ${withinDays} days from ${n(tables, "table")}${extra.length ? `; ${extra.join("; ")}` : ""}. "${summaryName}" refreshed.${demo}${unread}`;
 }

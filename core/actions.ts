@@ -4,8 +4,7 @@
  * compliance-summary.ts), and the block read as properties. Pure: hosts read cells, call these, write what they return.
  */
 import type { CheckName } from "./checks";
-import { DEMO_NOTE } from "./demo-key";
-import { OUTPUT_COLUMNS, firstReportedOf, type Cell } from "./layout";
+import { OUTPUT_COLUMNS, firstReportedOf, isDemoRow, type Cell } from "./layout";
 import {
   CHECK_LABELS,
   dateSerial,
@@ -16,14 +15,15 @@ import {
   type WindowDays,
 } from "./obligations";
 import type { CheckResult } from "./schemas";
-import { cellDay, userDatesOf, type UserColumns } from "./user-columns";
+import { cellDay, type UserColumns } from "./user-columns";
 import { rulesCountry, type CountryAnswer } from "./country";
-import { readUserDate } from "./dates";
-import { detectOwnColumns, ownInputsOf, ownObligations, type OwnInput } from "./own-obligations";
+import type { ReadDateOptions } from "./dates";
+import { ownObligations, type OwnInput } from "./own-obligations";
 import type { OwnKey } from "./own-rules";
 import { rowPlace } from "./row-place";
+import { dateReading, rowDates } from "./row-dates";
 
-export { cellDay, detectUserColumns, readUserDates, userDatesOf, type UserColumns } from "./user-columns";
+export { cellDay, detectUserColumns, readUserDates, type UserColumns } from "./user-columns";
 
 export const ACTION_LIST_SHEET = "Action list";
 export const SUMMARY_SHEET = "Compliance summary";
@@ -66,11 +66,6 @@ export function resultFromBlockRow(cells: readonly unknown[]): CheckResult | nul
   } as CheckResult;
 }
 
-/** Whether a block row's result is the demo's (its Message says so), not a real check. */
-export function isDemoRow(cells: readonly unknown[]): boolean {
-  return text(cells[col("message")]).includes(DEMO_NOTE);
-}
-
 /** The day a block row was checked (its Checked at cell), else null. */
 export function rowCheckedDay(cells: readonly unknown[]): string | null {
   return cellDay(cells[col("checked_at")]);
@@ -85,6 +80,8 @@ export interface BlockProperty {
   uprn: string;
   address: string;
   owner?: string;
+  /** The row's "Assigned to" (or "Responsible") cell, as typed: whom the reminder digests send its actions to. */
+  assignee?: string;
   /** The block's cells of this row, OUTPUT_COLUMNS order. */
   cells: readonly unknown[];
   userDates?: UserDates;
@@ -144,6 +141,8 @@ export interface ListItem {
   rule: string;
   /** Set for an own-obligation: the Evidence cell of the source row ("" when the table has none or it is empty). */
   evidence?: string;
+  /** It answers a check the service failed: listed whatever its window (Obligation.failed). */
+  failed?: true;
 }
 
 /**
@@ -167,6 +166,7 @@ export function blockActions(
           window: ob.window,
           action: ob.action,
           rule: ob.rule,
+          ...(ob.failed ? { failed: ob.failed } : {}),
         },
       });
   }
@@ -213,12 +213,15 @@ export interface TableColumns {
   user?: UserColumns;
   /** The sheet row (1-based) of the first row given, so that each property says which row it is. */
   firstRow?: number;
-  /** The table's header row (same columns as the rows): its Country, Tenancy start and own-obligation columns are read. */
+  /**
+   * The table's header row (same columns as the rows): its date columns (core/row-dates.ts) and Country column are
+   * read. Without it, `user` names the date columns.
+   */
   header?: readonly unknown[];
   /** 0-based column of the user's Postcode input. */
   postcode?: number;
-  /** The file's locale writes dates month-first. */
-  monthFirst?: boolean;
+  /** How the file writes dates (its order) and the day they are read on: the block's rows were read the same way. */
+  dates: ReadDateOptions;
   /**
    * The table ends at its first blank row or at the next header row of a results block (another table below it on the
    * same sheet); without this every row given is the table's.
@@ -242,11 +245,10 @@ export function tableRowCount(rows: readonly (readonly unknown[])[], blockColumn
 export function blockProperties(rows: readonly (readonly unknown[])[], c: TableColumns): BlockProperty[] {
   const out: BlockProperty[] = [];
   const ours = new Set(OUTPUT_COLUMNS.map((_c, k) => c.blockColumn + k));
-  const own = c.header ? detectOwnColumns(c.header, ours) : [];
-  const readDay = (v: unknown) => {
-    const r = readUserDate(v, "", { monthFirst: c.monthFirst });
-    return "day" in r ? r.day : null;
-  };
+  // The same reading of the row's typed dates as the results block's (one rule, the file's order).
+  const reading = c.header
+    ? dateReading(c.header, c.dates, ours)
+    : { ...dateReading(undefined, c.dates), user: c.user ?? {} };
   (c.untilBlank ? rows.slice(0, tableRowCount(rows, c.blockColumn)) : rows).forEach((row, i) => {
     const cells = Array.from({ length: OUTPUT_COLUMNS.length }, (_, k) => row[c.blockColumn + k]);
     if (!resultFromBlockRow(cells)) return;
@@ -260,31 +262,40 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
       uprn,
       address,
       owner: c.user?.owner !== undefined ? text(row[c.user.owner]).replace(/^'/, "") : undefined,
+      ...(c.user?.assignee !== undefined ? { assignee: text(row[c.user.assignee]).replace(/^'/, "") } : {}),
       cells,
-      userDates: c.user ? userDatesOf(row, c.user) : undefined,
+      ...propertyDates(rowDates(row, reading)),
       row: c.firstRow !== undefined ? c.firstRow + i : undefined,
       demo: isDemoRow(cells),
       ...(c.header ? placeOf(c, row, cells, ours) : {}),
-      ...(own.length ? { own: ownInputsOf(row, own, readDay) } : {}),
     });
   });
   return out;
 }
 
-/** A block row's country and tenancy start, by the rule the results block used (core/row-place.ts). */
+/** What a property takes from its row's typed dates. */
+function propertyDates(d: ReturnType<typeof rowDates>): Pick<BlockProperty, "userDates" | "tenancyStart" | "own"> {
+  return {
+    userDates: d.userDates,
+    ...(d.tenancyStart ? { tenancyStart: d.tenancyStart } : {}),
+    ...(d.own.length ? { own: d.own } : {}),
+  };
+}
+
+/** A block row's country, by the rule the results block used (core/row-place.ts). */
 function placeOf(
   c: TableColumns,
   row: readonly unknown[],
   cells: readonly unknown[],
   ours: ReadonlySet<number>,
-): Pick<BlockProperty, "country" | "tenancyStart"> {
+): Pick<BlockProperty, "country"> {
   const p = rowPlace(
     c.header,
     row,
     { address: text(cells[col("matched_address")]) },
-    { postcodeColumn: c.postcode, exclude: ours, monthFirst: c.monthFirst },
+    { postcodeColumn: c.postcode, exclude: ours },
   );
-  return { ...(p.country ? { country: p.country } : {}), ...(p.tenancyStart ? { tenancyStart: p.tenancyStart } : {}) };
+  return p.country ? { country: p.country } : {};
 }
 
 /** The latest Checked at time of the block's rows ("YYYY-MM-DD hh:mm:ss" UTC), for the summary's "as of" stamp. */

@@ -5,8 +5,10 @@
  */
 import { CHECK_NAMES, displayStatus, type CheckName } from "./checks";
 import { CHECK_LABELS } from "./colours";
+import { countryMessage, rulesCountry, type CountryAnswer } from "./country";
 import { DEMO_NOTE } from "./demo-key";
-import { isoDay, nextObligation, type UserDates, type WindowDays } from "./obligations";
+import { isoDay, type UserDates, type WindowDays } from "./obligations";
+import { nextObligationIn } from "./result-place";
 import type { CheckResult } from "./schemas";
 
 export type CardFieldKind = "text" | "number" | "status" | "window" | "date" | "datetime";
@@ -41,6 +43,8 @@ export interface CardOptions {
   today?: string;
   windows?: Partial<Record<CheckName, Partial<WindowDays>>>;
   userDates?: UserDates;
+  /** The property's country (core/result-place.ts `resultCountry`, the results block's rule): its rules and message. */
+  country?: CountryAnswer;
 }
 
 /** The number format hosts give the card's timestamps (UTC), beside DATE_FORMAT for its dates. */
@@ -100,7 +104,9 @@ function valueOf(v: unknown, kind: CardFieldKind): string | number | null {
 /** The card of one check result. `checkedAt` is when the answer was fetched (ISO timestamp). */
 export function propertyCard(result: CheckResult, checkedAt: string, o: CardOptions = {}): PropertyCard {
   const today = isoDay(o.today) ?? isoDay(checkedAt) ?? new Date().toISOString().slice(0, 10);
-  const next = nextObligation(result, { today, windows: o.windows, userDates: o.userDates });
+  const next = nextObligationIn(result, o.country, { today, windows: o.windows, userDates: o.userDates });
+  // Outside these rules the block's row gives no action either, and its Message says why; so does the card.
+  const noRules = o.country && rulesCountry(o.country) === null ? countryMessage(o.country) : "";
   const fields: CardField[] = [];
   const add = (name: string, kind: CardFieldKind, raw: unknown, missing?: string): string => {
     const value = valueOf(raw, kind);
@@ -113,10 +119,10 @@ export function propertyCard(result: CheckResult, checkedAt: string, o: CardOpti
     fields: [
       add("Score", "number", result.compliance_score, "not given by the service"),
       add("Risk", "text", result.risk_level, "not given by the service"),
-      add("Next action", "text", next ? next.action : "No action due"),
-      add("Action due", "date", next?.due, next ? "no date for this action" : "nothing due"),
-      add("Days left", "number", next?.daysLeft, next ? "no date for this action" : "nothing due"),
-      add("Window", "window", next?.window, "nothing due"),
+      add("Next action", "text", next ? next.action : noRules ? null : "No action due", noRules),
+      add("Action due", "date", next?.due, next ? "no date for this action" : noRules || "nothing due"),
+      add("Days left", "number", next?.daysLeft, next ? "no date for this action" : noRules || "nothing due"),
+      add("Window", "window", next?.window, noRules || "nothing due"),
     ],
   };
 
@@ -144,7 +150,7 @@ export function propertyCard(result: CheckResult, checkedAt: string, o: CardOpti
       add("Address", "text", result.address, "not given by the service"),
       add("Last updated", "datetime", result.last_updated, "not given by the service"),
       add("Checked at", "datetime", checkedAt),
-      add("Message", "text", [demo ? DEMO_NOTE : "", ...unknown].filter(Boolean).join("; ")),
+      add("Message", "text", [demo ? DEMO_NOTE : "", countryMessage(o.country), ...unknown].filter(Boolean).join("; ")),
     ],
   };
   // Timestamps are UTC, and say so beside their names (a note that is not about a missing value).

@@ -12,9 +12,10 @@
  */
 import { CHECK_LABELS } from "./colours";
 import { DEMO_NOTE } from "./demo-key";
-import { OUTPUT_COLUMNS, safeCellText, type Cell } from "./layout";
+import { OUTPUT_COLUMNS, isDemoRow, safeCellText, type Cell } from "./layout";
 import { cellDay } from "./user-columns";
 import { runCounts, type RunState } from "./run";
+import { formatCount } from "./numbers";
 
 export const CHANGE_LOG_SHEET = "Change log";
 export const CHANGE_LOG_ARCHIVE_SHEET = "Change log (archive)";
@@ -106,7 +107,6 @@ function answered(row: readonly unknown[] | undefined): boolean {
   );
 }
 
-const isDemo = (row: readonly unknown[]) => text(row[at("message")]).includes(DEMO_NOTE);
 const sameUprn = (v: unknown) => text(v).replace(/^0+(?=\d)/, "");
 
 export interface Change {
@@ -127,7 +127,8 @@ export function rowChanges(was: readonly unknown[] | undefined, now: readonly un
   if (!answered(was) || !answered(now)) return [];
   // The earlier values kept ("Not refreshed at ..."): the service did not answer this time.
   if (/^Not refreshed at /.test(text(now[at("message")]))) return [];
-  if (isDemo(was!) || isDemo(now)) return [];
+  // A row over demo values keeps the demo's note through the run's mark (core/layout.ts isDemoRow).
+  if (isDemoRow(was!) || isDemoRow(now)) return [];
   const wasUprn = sameUprn(was![at("matched_uprn")]);
   const nowUprn = sameUprn(now[at("matched_uprn")]);
   // Another property on this row now: its result is a new baseline, not a change of the one before.
@@ -193,7 +194,8 @@ export function worseCount(changes: readonly Pick<Change, "direction">[]): numbe
 
 /**
  * A run's Run log entry from the engine's state, the same counts in both hosts: rows asked for, rows with a result,
- * rows without one (invalid, failed, not sent; rows hidden by a filter are neither), and the quota left.
+ * rows whose Message holds their own error (invalid input, a property the service could not check), and the quota left.
+ * Rows left without either (cancelled, not sent, the service failed, hidden by a filter) count as not checked.
  */
 export function runLogEntry(
   state: RunState,
@@ -205,7 +207,9 @@ export function runLogEntry(
     ...o,
     rows: c.rows,
     checked: c.withResult,
-    errors: c.rows - c.withResult - c.skipped,
+    // Rows whose Message holds their own error; the rest without a result (cancelled, not sent, the service failed,
+    // hidden by a filter) were not checked, which runLogLine says as such.
+    errors: c.rowErrors + c.invalid,
     requestsUsed: used,
     quotaLeft: state.rate?.remaining,
   };
@@ -271,12 +275,14 @@ export function olderThanDays(iso: string | undefined, days: number, nowMs: numb
 
 /** The pane's and sidebar's line for the last run. */
 export function runLogLine(e: RunLogEntry): string {
-  const what = `${e.checked.toLocaleString("en-GB")} of ${e.rows.toLocaleString("en-GB")} rows checked`;
+  const what = `${formatCount(e.checked)} of ${formatCount(e.rows)} rows checked`;
   const changes = e.changed
-    ? `${e.changed.toLocaleString("en-GB")} change${e.changed === 1 ? "" : "s"} (${e.worse.toLocaleString("en-GB")} worse)`
+    ? `${formatCount(e.changed)} change${e.changed === 1 ? "" : "s"} (${formatCount(e.worse)} worse)`
     : "no changes";
-  const errors = e.errors ? `, ${e.errors.toLocaleString("en-GB")} with errors` : "";
-  return `Last run ${e.endedAt.slice(0, 16).replace("T", " ")} UTC (${e.trigger}): ${what}, ${changes}${errors}${e.problem ? `. ${e.problem.trim().replace(/[.\s]+$/, "")}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
+  const errors = e.errors ? `, ${formatCount(e.errors)} with errors` : "";
+  const notChecked = Math.max(0, e.rows - e.checked - e.errors);
+  const unchecked = notChecked ? `, ${formatCount(notChecked)} not checked` : "";
+  return `Last run ${e.endedAt.slice(0, 16).replace("T", " ")} UTC (${e.trigger}): ${what}, ${changes}${errors}${unchecked}${e.problem ? `. ${e.problem.trim().replace(/[.\s]+$/, "")}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
 }
 
 /**

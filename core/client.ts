@@ -7,7 +7,16 @@ import { ComplianceError, serviceError, toServiceError, type ServiceError } from
 import { driveRun } from "./drive";
 import { createRun, endRun, outcomesToWrite, runCounts } from "./run";
 import { fanOut, planScreening, rowsForProperties, type Outcome } from "./plan";
-import { retryDelay, spendOne, waitBeforeNextRequest, type HeaderSource, type RateLimitInfo } from "./ratelimit";
+import {
+  retryAfterUntil,
+  retryDelay,
+  spendOne,
+  unavailableUntilError,
+  waitBeforeNextRequest,
+  type HeaderSource,
+  type RateLimitInfo,
+  type RetryHold,
+} from "./ratelimit";
 import {
   buildAddressLookupRequest,
   buildBulkResultsRequest,
@@ -42,6 +51,8 @@ export interface ClientOptions extends ClientConfig {
   maxRetries?: number;
   /** Longest single wait the client accepts (rate-limit reset, Retry-After) before failing instead, default 90 s. */
   maxWaitMs?: number;
+  /** Where a Retry-After's hold is kept, so that a later client of the same host keeps to it too (default: this client's own). */
+  hold?: RetryHold;
   onRateLimit?(info: RateLimitInfo): void;
 }
 
@@ -132,6 +143,12 @@ export function createClient(options: ClientOptions) {
   const maxRetries = opts.maxRetries ?? 4;
   const maxWaitMs = opts.maxWaitMs ?? 90000;
   let rate: RateLimitInfo | undefined;
+  // A Retry-After on a 429 or a 503 holds every request of this client until it has passed (core/ratelimit.ts).
+  const hold: RetryHold = opts.hold ?? {};
+  const holdError = (untilMs: number): ServiceError => ({
+    ...unavailableUntilError(untilMs),
+    retryAfterMs: Math.max(0, untilMs - now()),
+  });
   let gateChain: Promise<void> = Promise.resolve();
 
   const cancelled = () => serviceError("cancelled", "cancelled", "Cancelled before this property was checked.");
@@ -139,13 +156,15 @@ export function createClient(options: ClientOptions) {
   /** Requests pass one at a time through the gate, which waits out an exhausted window. */
   function gate(signal?: AbortSignalLike): Promise<void> {
     const turn = gateChain.then(async () => {
-      const wait = waitBeforeNextRequest(rate, now());
+      const held = Math.max(0, (hold.untilMs ?? 0) - now());
+      const wait = Math.max(held, waitBeforeNextRequest(rate, now()));
+      if (wait > maxWaitMs && held === wait && hold.status === 503) throw new ComplianceError(holdError(hold.untilMs!));
       if (wait > maxWaitMs) {
         throw new ComplianceError(
           serviceError(
             "rate_limited",
             "rate_limit_exhausted",
-            `The request quota is used up until ${new Date(rate!.resetAtMs ?? now() + wait).toISOString()}.`,
+            `The request quota is used up until ${new Date(held === wait ? hold.untilMs! : (rate?.resetAtMs ?? now() + wait)).toISOString()}.`,
             {
               retryAfterMs: wait,
             },
@@ -203,6 +222,8 @@ export function createClient(options: ClientOptions) {
       );
     }
     const out = interpret(res.status, res.headers, res.text, now());
+    const until = retryAfterUntil(res.status, out.rateLimit, now());
+    if (until !== undefined && until > (hold.untilMs ?? 0)) Object.assign(hold, { untilMs: until, status: res.status });
     if (
       out.rateLimit.limit !== undefined ||
       out.rateLimit.remaining !== undefined ||
@@ -239,7 +260,10 @@ export function createClient(options: ClientOptions) {
           : error.kind === "rate_limited";
       if (!retryable || attempt > maxRetries) throw new ComplianceError(error);
       const delay = retryDelay(attempt, error.retryAfterMs);
-      if (delay > maxWaitMs) throw new ComplianceError(error);
+      if (delay > maxWaitMs)
+        throw new ComplianceError(
+          error.status === 503 && hold.status === 503 && hold.untilMs !== undefined ? holdError(hold.untilMs) : error,
+        );
       await sleep(delay, signal);
     }
   }
@@ -304,6 +328,11 @@ export function createClient(options: ClientOptions) {
         [],
         rows.map((r, i) => (r.error ? i : -1)).filter((i) => i >= 0),
       );
+      // A wait asked for before this run still holds it; one asked for during it that paused it holds what follows.
+      if (hold.untilMs !== undefined && hold.untilMs > now()) {
+        state.nextRequestAtMs = Math.max(state.nextRequestAtMs, hold.untilMs);
+        if (hold.status === 503) state.holdReason = unavailableUntilError(hold.untilMs);
+      }
       await driveRun(state, {
         cfg,
         fetch: opts.fetch,
@@ -329,6 +358,11 @@ export function createClient(options: ClientOptions) {
         },
       });
       // A paused run (a quota used up for longer than a caller should wait) or a stopped one answers every property now.
+      if (state.phase === "paused" && state.pausedUntilMs !== undefined && state.pausedUntilMs > (hold.untilMs ?? 0))
+        Object.assign(hold, {
+          untilMs: state.pausedUntilMs,
+          status: state.pauseReason?.code === "service_unavailable" ? 503 : 429,
+        });
       if (state.phase !== "ended") {
         endRun(state, state.phase === "paused" && state.pauseReason ? state.pauseReason : cancelled());
         const rest: number[] = [];

@@ -10,6 +10,7 @@ import { CHECK_LABELS, WINDOWS, addMonths } from "./obligations";
 import type { TableCount } from "./action-list";
 import { MEMBERS, blockObligations, type BlockProperty, type ListOptions } from "./actions";
 import type { BlockRef } from "./block-ref";
+import { formatCount } from "./numbers";
 
 const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
 
@@ -105,7 +106,7 @@ export function buildSummary(
   if (demo)
     row(
       safeCellText(
-        `${DEMO_NOTE}: ${demo.toLocaleString("en-GB")} of ${props.length.toLocaleString("en-GB")} properties here have demo results, not real checks.`,
+        `${DEMO_NOTE}: ${formatCount(demo)} of ${formatCount(props.length)} properties here have demo results, not real checks.`,
       ),
     );
   row();
@@ -127,9 +128,10 @@ export function buildSummary(
   row("Risk level", "Properties");
   for (const level of ["low", "medium", "high"])
     row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
+  // Both sides in brackets: over two blocks, "a-b+c" would add the second block's counts it must take away.
   row(
     "other / none",
-    `=${over("checked_at", (ref) => `COUNTA(${ref})`)}-${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("-")}`,
+    `=(${over("checked_at", (ref) => `COUNTA(${ref})`)})-(${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("+")})`,
   );
   row(
     "Average score",
@@ -167,9 +169,9 @@ export function buildSummary(
       for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += t[k];
       const state = t.found
         ? t.demo
-          ? `${DEMO_NOTE} (${t.demo.toLocaleString("en-GB")} demo results)`
+          ? `${DEMO_NOTE} (${formatCount(t.demo)} demo results)`
           : "Checked"
-        : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${t.kept.toLocaleString("en-GB")} of its actions kept on the Action list`;
+        : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${formatCount(t.kept)} of its actions kept on the Action list`;
       row(safeCellText(t.label), t.properties, t.overdue, t.open, t.later, t.closed, safeCellText(state));
     }
     row("Total", total.properties, total.overdue, total.open, total.later, total.closed, "");

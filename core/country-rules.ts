@@ -1,17 +1,19 @@
 /**
  * The five checks' rules in Wales and Scotland, where they differ from England's: which checks apply, how their periods
- * run, and the words of each source. One entry point, `countryAdjust`, takes the obligation England's rules gave
- * (core/obligations.ts) and returns the one the property's country gives. Pure and host-free, like the England rules.
+ * run, and the words of each source. One entry point, `countryObligations`, takes the obligations England's rules gave
+ * a check (core/obligations.ts) and returns those the property's country gives. Pure and host-free, like England's.
  *
- *   countryAdjust("Scotland", "deposit_protection", englandObligation, { today, member, userDates, tenancyStart })
+ *   countryObligations("Scotland", "deposit_protection", englandObligations, { today, member, userDates, tenancyStart })
  *
  * - England: the obligation is returned as it is.
  * - A check whose rule is the same in the country (gas safety everywhere in Great Britain; EPC and licensing in Wales)
  *   keeps England's obligation as it is (its rule names a law that extends there).
  * - A check with its own rule there is worked out again from the service's result (`member`) and the user's dates:
- *   Wales's electrical condition report and deposit; Scotland's electrical safety inspection, EPC and deposit.
+ *   Wales's electrical condition report and deposit; Scotland's electrical safety inspection, EPC and deposit. A
+ *   failed check keeps its dated renewal beside what the failure asks for, as England's rules do.
  * - A rule England has that the country does not (the EPC minimum in Scotland, selective licensing in Scotland) is not
- *   given a deadline: the row says it does not apply there.
+ *   given a deadline: the row says it does not apply there. A check the service failed is still never OK
+ *   (core/obligations.ts, neverOk): the row says what does not apply and what to do now.
  *
  * `adjustForCountry` does the same over a property's whole list of obligations (what obligationsFor returns).
  *
@@ -107,141 +109,177 @@ function notHere(check: CheckName, action: string, rule: string): Obligation {
   return { check, due: null, daysLeft: null, window: "OK", action, rule };
 }
 
-const withRule = (ob: Obligation | null, rule: string): Obligation | null => (ob ? { ...ob, rule } : ob);
+const withRule = (obs: readonly Obligation[], rule: string): Obligation[] => obs.map((ob) => ({ ...ob, rule }));
 
 const UNSATISFACTORY = /unsatisfactory|\bC1\b|\bC2\b|\bFI\b|remedial/i;
 
-function walesElectrical(c: CountryContext, england: Obligation | null): Obligation | null {
+function walesElectrical(c: CountryContext, england: readonly Obligation[]): Obligation[] {
   const m = c.member;
-  if (!m) return england;
+  if (!m) return [...england];
   const status = displayStatus(m.status);
   const rule = COUNTRY_RULES.Wales.eicr.rule;
   if (status === "not_required" || status === "unknown") return withRule(england, rule);
   const inspected = isoDay(c.userDates?.eicrDate);
   // reg 6(2)(b)(i): valid "until the end of the period of 5 years beginning with" the inspection day.
   const expiry = isoDay(m.expiry) ?? (inspected ? addDays(addMonths(inspected, 60), -1) : null);
+  const renewal = () =>
+    dated(
+      "eicr",
+      expiry!,
+      "Book the electrical inspection before the report's 5 years end, then give the contract-holder a copy within 14 days",
+      rule,
+      c,
+    );
   if (status === "fail") {
     const expired = expiry !== null && expiry < c.today;
     if (!expired && (expiry || UNSATISFACTORY.test(text(m.detail)))) {
-      // The Welsh regulations give no period for the work itself: the dwelling is not fit until it is done.
-      return now(
+      // The Welsh regulations give no period for the work itself: the dwelling is not fit until it is done. The report's
+      // own end still comes, so its renewal stays on the list.
+      const work = now(
         "eicr",
         "Unsatisfactory electrical report: the dwelling is unfit until the remedial work is done; then give the contract-holder written confirmation within 14 days",
         rule,
         c,
       );
+      return expiry ? [work, renewal()] : [work];
     }
     if (expired)
-      return dated(
+      return [
+        dated(
+          "eicr",
+          expiry!,
+          "Electrical condition report expired: book a new inspection now, then give the contract-holder a copy within 14 days",
+          rule,
+          c,
+        ),
+      ];
+    return [
+      now(
         "eicr",
-        expiry!,
-        "Electrical condition report expired: book a new inspection now, then give the contract-holder a copy within 14 days",
+        "Get an electrical condition report: none on record (a valid one is needed for every occupation contract)",
         rule,
         c,
-      );
-    return now(
-      "eicr",
-      "Get an electrical condition report: none on record (a valid one is needed for every occupation contract)",
-      rule,
-      c,
-    );
+      ),
+    ];
   }
-  if (expiry)
-    return dated(
-      "eicr",
-      expiry,
-      "Book the electrical inspection before the report's 5 years end, then give the contract-holder a copy within 14 days",
-      rule,
-      c,
-    );
+  if (expiry) return [renewal()];
   return withRule(england, rule);
 }
 
-function scotlandElectrical(c: CountryContext, england: Obligation | null): Obligation | null {
+function scotlandElectrical(c: CountryContext, england: readonly Obligation[]): Obligation[] {
   const m = c.member;
-  if (!m) return england;
+  if (!m) return [...england];
   const status = displayStatus(m.status);
   const rule = COUNTRY_RULES.Scotland.eicr.rule;
   if (status === "not_required" || status === "unknown") return withRule(england, rule);
   const inspected = isoDay(c.userDates?.eicrDate);
   // s.19A: "at intervals of no more than five years": the fifth anniversary, as England's "no more than 5 years".
   const expiry = isoDay(m.expiry) ?? (inspected ? addMonths(inspected, 60) : null);
+  const renewal = () =>
+    dated(
+      "eicr",
+      expiry!,
+      "Book the electrical safety inspection (EICR and PAT of the appliances you provide): at most 5 years apart",
+      rule,
+      c,
+    );
   if (status === "fail") {
     const expired = expiry !== null && expiry < c.today;
     if (!expired && (expiry || UNSATISFACTORY.test(text(m.detail)))) {
-      return now(
+      const work = now(
         "eicr",
         "Unsatisfactory electrical inspection: repair what it found (the repairing standard gives no fixed period), then give the tenant the record",
         rule,
         c,
       );
+      return expiry ? [work, renewal()] : [work];
     }
     if (expired)
-      return dated(
-        "eicr",
-        expiry!,
-        "Electrical safety inspection overdue: book the EICR and the appliance test (PAT) now",
-        rule,
-        c,
-      );
-    return now("eicr", "Get an electrical safety inspection (EICR and PAT): none on record", rule, c);
+      return [
+        dated(
+          "eicr",
+          expiry!,
+          "Electrical safety inspection overdue: book the EICR and the appliance test (PAT) now",
+          rule,
+          c,
+        ),
+      ];
+    return [now("eicr", "Get an electrical safety inspection (EICR and PAT): none on record", rule, c)];
   }
-  if (expiry)
-    return dated(
-      "eicr",
-      expiry,
-      "Book the electrical safety inspection (EICR and PAT of the appliances you provide): at most 5 years apart",
-      rule,
-      c,
-    );
+  if (expiry) return [renewal()];
   return withRule(england, rule);
 }
 
-function scotlandEpc(c: CountryContext, england: Obligation | null): Obligation | null {
+function scotlandEpc(c: CountryContext, england: readonly Obligation[]): Obligation[] {
   const m = c.member;
-  if (!m) return england;
+  if (!m) return [...england];
   const status = displayStatus(m.status);
   const rule = COUNTRY_RULES.Scotland.epc.rule;
   if (status === "not_required" || status === "unknown") return withRule(england, rule);
   const rating = text(m.rating).toUpperCase();
   const expiry = isoDay(m.expiry);
   const expired = expiry !== null && expiry < c.today;
-  if (expired) return dated("epc", expiry!, "EPC expired: get a new one before marketing or a new let", rule, c);
+  if (expired) return [dated("epc", expiry!, "EPC expired: get a new one before marketing or a new let", rule, c)];
+  const renewal = expiry
+    ? [dated("epc", expiry, "Renew the EPC before marketing or a new let (valid 10 years)", rule, c)]
+    : [];
   if (status === "fail") {
     // The service's fail stands (never shown as OK, whatever the expiry), but England's "cannot be let below E" is not
-    // Scottish law: the row says so rather than giving England's reason.
-    const why = rating
-      ? ` (rating ${rating}; Scotland sets no minimum rating for lets in law, checked ${CHECKED})`
-      : "";
+    // Scottish law: the row says so rather than giving England's reason. An F or G counts from the day it was first
+    // reported, as England's obligation keeps it: the action and the note name that day in the row, where the next
+    // refresh and every sheet built from the block read it back (core/layout.ts, firstReportedOf).
+    const first = england.find((o) => o.firstReported)?.firstReported;
+    const law = `Scotland sets no minimum rating for lets in law, checked ${CHECKED}`;
+    const why = first
+      ? ` (rated ${rating}, first reported ${first}; ${law})`
+      : rating
+        ? ` (rating ${rating}; ${law})`
+        : "";
     const ob = now("epc", `Resolve the failed EPC check${why}`, rule, c);
-    // England's obligation may carry the day the fail was first reported: keep it rather than "due today" on every run.
-    const first = england && england.window === "Overdue" && england.due && england.due < c.today ? england.due : null;
-    return first ? { ...ob, due: first, daysLeft: daysBetween(c.today, first) } : ob;
+    const fail: Obligation = first
+      ? {
+          ...ob,
+          due: first,
+          daysLeft: daysBetween(c.today, first),
+          firstReported: first,
+          note: `EPC rated ${rating} first reported on ${first}: no Scottish rule gives a date for a failed EPC check, so the action counts from that day`,
+        }
+      : ob;
+    return [fail, ...renewal];
   }
-  if (expiry) return dated("epc", expiry, "Renew the EPC before marketing or a new let (valid 10 years)", rule, c);
+  if (expiry) return renewal;
   if (rating)
-    return notHere(
-      "epc",
-      `No minimum EPC rating for lets is law in Scotland (checked ${CHECKED}): England's minimum E and the announced C do not apply`,
-      rule,
-    );
+    return [
+      notHere(
+        "epc",
+        `No minimum EPC rating for lets is law in Scotland (checked ${CHECKED}): England's minimum E and the announced C do not apply`,
+        rule,
+      ),
+    ];
   return withRule(england, rule);
 }
 
-function scotlandLicensing(c: CountryContext, england: Obligation | null): Obligation | null {
+function scotlandLicensing(c: CountryContext, england: readonly Obligation[]): Obligation[] {
   const rule = COUNTRY_RULES.Scotland.licensing.rule;
   const scheme = text(c.member?.scheme);
   if (/selective/i.test(scheme)) {
-    return notHere(
-      "licensing",
-      `Selective licensing does not exist in Scotland (Housing Act 2004 Part 3 is England and Wales): check the record's "${scheme}"`,
-      rule,
-    );
+    const none = `Selective licensing does not exist in Scotland (Housing Act 2004 Part 3 is England and Wales)`;
+    // The service's fail stands: something about the licence is wrong, though not the scheme the record names.
+    if (displayStatus(c.member?.status) === "fail")
+      return [
+        now(
+          "licensing",
+          `Licensing check failed: ${none}, so the record's "${scheme}" cannot be the licence needed: find which licence the property needs (an HMO licence, Part 5) and correct the record`,
+          rule,
+          c,
+        ),
+      ];
+    return [notHere("licensing", `${none}: check the record's "${scheme}"`, rule)];
   }
   return withRule(england, rule);
 }
 
-function deposit(country: "Wales" | "Scotland", c: CountryContext, england: Obligation | null): Obligation | null {
+function deposit(country: "Wales" | "Scotland", c: CountryContext, england: readonly Obligation[]): Obligation[] {
   const m = c.member;
   const rule = COUNTRY_RULES[country].deposit_protection.rule;
   if (!m || displayStatus(m.status) !== "fail") return withRule(england, rule);
@@ -250,29 +288,65 @@ function deposit(country: "Wales" | "Scotland", c: CountryContext, england: Obli
     const action =
       "Protect the deposit in an authorised scheme and give the contract-holder the required information within 30 days of payment";
     // s.45(2): "the period of 30 days starting with the day on which the deposit is paid": day 1 is the day of payment.
-    return received
-      ? dated("deposit_protection", addDays(received, 29), action, rule, c)
-      : now("deposit_protection", action, rule, c);
+    return [
+      received
+        ? dated("deposit_protection", addDays(received, 29), action, rule, c)
+        : now("deposit_protection", action, rule, c),
+    ];
   }
   const start = isoDay(c.tenancyStart);
   const action =
     "Pay the deposit to an approved scheme (SafeDeposits Scotland, Letting Protection Service Scotland, mydeposits Scotland) and give the tenant the reg 42 information within 30 working days of the tenancy's start";
-  if (start) return dated("deposit_protection", addWorkingDays(start, 30), action, rule, c);
+  if (start) return [dated("deposit_protection", addWorkingDays(start, 30), action, rule, c)];
   // Without the start, the deposit's receipt (usually on or before it) gives a date no later than the law's.
   if (received)
-    return dated(
-      "deposit_protection",
-      addWorkingDays(received, 30),
-      `${action} (counted from the deposit's receipt: add a Tenancy start column for the exact date)`,
-      rule,
-      c,
-    );
-  return now("deposit_protection", action, rule, c);
+    return [
+      dated(
+        "deposit_protection",
+        addWorkingDays(received, 30),
+        `${action} (counted from the deposit's receipt: add a Tenancy start column for the exact date)`,
+        rule,
+        c,
+      ),
+    ];
+  return [now("deposit_protection", action, rule, c)];
 }
 
 /**
- * The obligation of `check` for a property in `country`, given the one England's rules gave (`england`, null when the
- * check is absent or not required). Returns null only where England's did.
+ * Every obligation of `check` for a property in `country`, most urgent first, given those England's rules gave
+ * (`england`, empty when the check is absent or not required). Empty only where England's is. A failed check keeps its
+ * dated renewal beside the action the failure asks for, as in England.
+ */
+export function countryObligations(
+  country: Country,
+  check: CheckName,
+  england: readonly Obligation[],
+  c: CountryContext,
+): Obligation[] {
+  if (country === "England" || !england.length || COUNTRY_RULES[country][check].applies === "as_england")
+    return [...england];
+  const out =
+    country === "Wales"
+      ? check === "eicr"
+        ? walesElectrical(c, england)
+        : check === "deposit_protection"
+          ? deposit("Wales", c, england)
+          : [...england]
+      : check === "eicr"
+        ? scotlandElectrical(c, england)
+        : check === "epc"
+          ? scotlandEpc(c, england)
+          : check === "licensing"
+            ? scotlandLicensing(c, england)
+            : check === "deposit_protection"
+              ? deposit("Scotland", c, england)
+              : [...england];
+  return out.sort(compareObligations);
+}
+
+/**
+ * The most urgent obligation of `check` for a property in `country`, given England's (`england`, null when the check is
+ * absent or not required): countryObligations' first. Returns null only where England's did.
  */
 export function countryAdjust(
   country: Country,
@@ -280,17 +354,7 @@ export function countryAdjust(
   england: Obligation | null,
   c: CountryContext,
 ): Obligation | null {
-  if (country === "England" || !england || COUNTRY_RULES[country][check].applies === "as_england") return england;
-  if (country === "Wales") {
-    if (check === "eicr") return walesElectrical(c, england);
-    if (check === "deposit_protection") return deposit("Wales", c, england);
-    return england;
-  }
-  if (check === "eicr") return scotlandElectrical(c, england);
-  if (check === "epc") return scotlandEpc(c, england);
-  if (check === "licensing") return scotlandLicensing(c, england);
-  if (check === "deposit_protection") return deposit("Scotland", c, england);
-  return england;
+  return countryObligations(country, check, england ? [england] : [], c)[0] ?? null;
 }
 
 /**
@@ -314,8 +378,8 @@ export function adjustForCountry(
     }
     if (done.has(ob.check)) continue;
     done.add(ob.check);
-    const adjusted = countryAdjust(country, ob.check, ob, { ...c, member: memberOf(ob.check) });
-    if (adjusted) out.push(adjusted);
+    const england = obligations.filter((o) => o.check === ob.check);
+    out.push(...countryObligations(country, ob.check, england, { ...c, member: memberOf(ob.check) }));
   }
   return out.sort(compareObligations);
 }

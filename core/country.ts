@@ -8,12 +8,16 @@
  * districts lie on both sides of the border (CH4: Saltney and Broughton in Wales, Handbridge in England); for them the
  * postcode cannot decide, and the answer says so: the user's own Country column (`countryFromText`) settles the row.
  *
- * Source of the table (checked 2026-11-25): Royal Mail's postcode areas and districts as listed with their post towns
- * (the Wikipedia "List of postcode districts in the United Kingdom", from Royal Mail's Postcode Address File), and the
- * councils that serve each district (Flintshire, Wrexham, Powys, Monmouthshire on the Welsh side; Cheshire West and
- * Chester, Shropshire, Herefordshire, Gloucestershire, Northumberland, Cumberland on the English side). No npm dataset of
- * outward code to country was found that is small enough for the Apps Script bundle; the ONS Postcode Directory (the
- * authority, per postcode) is some 1 GB, so this table holds only the districts of the border areas.
+ * Source of the table (rechecked 2026-11-27, district by district): the councils' own address lists, as each council
+ * publishes them for its polling-station lookup (DemocracyClub/UK-Polling-Stations, one import script per council,
+ * naming the postcodes of addresses in the council's register: SY22 6LG and SY10 9EG in Shropshire's, SY5 9BT, SY15 6LD
+ * and HR3 5JY in Powys's, SY13 and SY14 postcodes in Wrexham's, CH4 in Flintshire's and Cheshire West's, TD12 in
+ * Northumberland's and the Scottish Borders'); a list of the councils serving each district (gdorr/sl2,
+ * la_postcodes.js: SY7 and SY9 in Powys and Shropshire, NP7 in Monmouthshire and Herefordshire); Royal Mail's districts
+ * with their post towns; and addresses reported on the English side of SY15 (Chirbury) and SY22 (Llanymynech). Where
+ * any source names a council on each side, the district is on both sides. No npm dataset of outward code to country was
+ * found that is small enough for the Apps Script bundle; the ONS Postcode Directory (the authority, per postcode) is
+ * some 1 GB, so this table holds only the districts of the border areas.
  */
 import { match, parse } from "postcode";
 
@@ -90,18 +94,23 @@ export const BORDER_DISTRICTS: Readonly<Record<string, Side>> = {
   CH6: "Wales",
   CH7: "Wales",
   CH8: "Wales",
-  // SY (Shrewsbury): mid-Wales from SY15; Oswestry (SY10), Whitchurch (SY13) and Malpas (SY14) reach over the border.
+  // SY (Shrewsbury): mid-Wales from SY15; west of Shrewsbury (SY5), Clun (SY7), Bishop's Castle (SY9), Oswestry (SY10),
+  // Whitchurch (SY13) and Malpas (SY14) reach over the border, and Montgomery (SY15: Chirbury) and Llanymynech (SY22)
+  // back into Shropshire.
+  SY5: EW,
+  SY7: EW,
+  SY9: EW,
   SY10: EW,
   SY13: EW,
   SY14: EW,
-  SY15: "Wales",
+  SY15: WE,
   SY16: "Wales",
   SY17: "Wales",
   SY18: "Wales",
   SY19: "Wales",
   SY20: "Wales",
   SY21: "Wales",
-  SY22: "Wales",
+  SY22: WE,
   SY23: "Wales",
   SY24: "Wales",
   SY25: "Wales",
@@ -111,7 +120,8 @@ export const BORDER_DISTRICTS: Readonly<Record<string, Side>> = {
   // HR (Hereford): Hay-on-Wye (HR3) is in Wales, Clifford in England; Kington (HR5) reaches into Powys.
   HR3: EW,
   HR5: EW,
-  // NP (Newport): Chepstow (NP16) and Monmouth (NP25) include Gloucestershire and Herefordshire villages.
+  // NP (Newport): Abergavenny (NP7), Chepstow (NP16) and Monmouth (NP25) include Herefordshire and Gloucestershire villages.
+  NP7: WE,
   NP16: WE,
   NP25: WE,
   // TD (Galashiels): Berwick-upon-Tweed (TD15) is in England with Scottish villages (Paxton); Coldstream (TD12) spans

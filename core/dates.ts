@@ -2,21 +2,34 @@
  * A date the user typed in one of their own columns (EICR date, Licence expiry, Deposit received), read or refused
  * aloud: the one rule both add-ins call, so the same cell gives the same day in Excel and in Google Sheets.
  *
- * Read: a date serial (a real date cell in Excel), YYYY-MM-DD text (what the hosts make of a real date cell, in the
+ * Read: a date serial (a real date cell in Excel) of a day from 1990 to 50 years after the day of the check, YYYY-MM-DD text (what the hosts make of a real date cell, in the
  * file's own time zone), ISO text with one-digit parts (2021-3-15), UK day-first text (15/03/2021, 15-03-2021,
  * 15.03.21, 15 Mar 2021, 15 March 2021, 15th March 2021) and month names first (March 15, 2021). Numbers-only text is
  * read month-first (03/15/2021) only when the file's locale writes dates month-first. Two-digit years are read as
  * spreadsheets read them: 00-29 are 2000-2029, 30-99 are 1930-1999.
- * Refused, with a sentence naming the column and the value: anything else, a day that does not exist (31/02/2021),
+ * Refused, with a sentence naming the column and the value: anything else, a number outside those dates (a bare year,
+ * 2025, is the serial of 17 July 1905), a day that does not exist (31/02/2021),
  * text that reads only the other way round from the file's locale (03/15/2021 in a day-first file), and numbers-only
  * text when the file's order is not known and it reads as two different days.
  */
-import { isoDay, serialDate } from "./obligations";
+import { addMonths, isoDay, serialDate } from "./obligations";
+import { formatCount } from "./numbers";
 
+/**
+ * How a file's typed dates are read: given in full wherever a date is read, so that no reader can leave the file's
+ * order out.
+ */
 export interface ReadDateOptions {
   /** The file's locale writes dates month-first (en_US). Undefined: not known. */
-  monthFirst?: boolean;
+  monthFirst: boolean | undefined;
+  /** The day of the check (YYYY-MM-DD, the file's day): a number more than 50 years after it is not a date. */
+  today: string;
 }
+
+/** The first day a number in a date column is read as: a serial before it is a year or a count, not a date. */
+export const FIRST_SERIAL_DAY = "1990-01-01";
+/** How many years after the day of the check a number in a date column may fall and still be read as a date. */
+export const SERIAL_YEARS_AHEAD = 50;
 
 export type ReadDate = { day: string } | { problem: string } | { empty: true };
 
@@ -80,17 +93,10 @@ const isDate = (v: unknown): v is Date =>
  * One cell of a user's date column as a day, a problem in words, or empty. `column` is the header the user gave the
  * column, used in the problem sentence.
  */
-export function readUserDate(value: unknown, column: string, o: ReadDateOptions = {}): ReadDate {
+export function readUserDate(value: unknown, column: string, o: ReadDateOptions): ReadDate {
   if (value === null || value === undefined || value === "") return { empty: true };
   const shown = (v: string) => `${column} "${v}"`;
-  if (typeof value === "number") {
-    const day = Number.isFinite(value) && value >= 1 ? serialDate(value) : null;
-    return day && +day.slice(0, 4) >= 1900
-      ? { day }
-      : {
-          problem: `${shown(String(value))} is not a date: enter the date (for example 2021-03-15), or clear the cell.`,
-        };
-  }
+  if (typeof value === "number") return serialDay(value, column, o);
   if (isDate(value)) {
     // Hosts turn a Date into its day in the file's time zone first; this is the fallback: a date-only cell is local
     // midnight, up to 14 hours either side of UTC midnight, so the nearest UTC midnight names its day.
@@ -153,6 +159,27 @@ export function readUserDate(value: unknown, column: string, o: ReadDateOptions 
   return unreadable;
 }
 
+/**
+ * A number in a date column: a real date cell's serial when it names a day from 1990 to 50 years after the check;
+ * anything else (a bare year, an amount, a count) is refused, never read as a day of 1905.
+ */
+function serialDay(value: number, column: string, o: ReadDateOptions): ReadDate {
+  const typed = `${column} "${value}"`;
+  const last = addMonths(isoDay(o.today) ?? FIRST_SERIAL_DAY, SERIAL_YEARS_AHEAD * 12);
+  const range = `${spoken(FIRST_SERIAL_DAY)} to ${spoken(last)}`;
+  if (Number.isInteger(value) && value >= 1900 && value <= 2200)
+    return {
+      problem: `${typed} is a year, not a date: type the whole date (for example 2021-03-15), or clear the cell.`,
+    };
+  const day = serialDate(value);
+  if (!day) return { problem: `${typed} is not a date: type the date (for example 2021-03-15), or clear the cell.` };
+  if (day < FIRST_SERIAL_DAY || day > last)
+    return {
+      problem: `${typed} is a number that reads as ${spoken(day)}, outside the dates the add-in reads (${range}): type the date (for example 2021-03-15), or clear the cell.`,
+    };
+  return { day };
+}
+
 /** Locales whose short date is month-first (Sheets' getSpreadsheetLocale "en_US", Office's "en-US"): the only ones. */
 const MONTH_FIRST_LOCALES = new Set([
   "en_us",
@@ -182,5 +209,5 @@ export function isMonthFirstLocale(locale: string | null | undefined): boolean |
 /** The run summary's line for rows whose own dates could not be read, the same in both add-ins; "" for none. */
 export function dateProblemsLine(rows: number): string {
   if (!rows) return "";
-  return `${rows.toLocaleString("en-GB")} row${rows === 1 ? " has" : "s have"} a date in your own columns that could not be read: the Message column names the column and the value; correct it and check again.`;
+  return `${formatCount(rows)} row${rows === 1 ? " has" : "s have"} a date in your own columns that could not be read: the Message column names the column and the value; correct it and check again.`;
 }

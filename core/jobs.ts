@@ -12,6 +12,7 @@ import { contradicts, fitsPostcodeQuery } from "./result-identity";
 import { propertyKey, type PropertyQuery } from "./rows";
 import { parseCheckResult, type BulkJob } from "./schemas";
 import { withQuery } from "./url";
+import { formatCount } from "./numbers";
 
 export type JobStatus = "running" | "completed" | "failed" | "timed_out";
 
@@ -298,7 +299,7 @@ function loopError(s: JobState): ServiceError {
   return serviceError(
     "job_failed",
     "results_loop",
-    `The service kept sending the same page of results for bulk job ${s.jobId}, so ${left === s.total ? "its" : `${left.toLocaleString("en-GB")} of its`} ${s.total.toLocaleString("en-GB")} ${s.total === 1 ? "row was" : "rows were"} not checked; run the check again for them.`,
+    `The service kept sending the same page of results for bulk job ${s.jobId}, so ${left === s.total ? "its" : `${formatCount(left)} of its`} ${formatCount(s.total)} ${s.total === 1 ? "row was" : "rows were"} not checked; run the check again for them.`,
   );
 }
 

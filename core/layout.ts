@@ -12,15 +12,15 @@ import {
   DATE_FORMAT,
   dateSerial,
   isoDay,
-  nextObligation,
-  obligationsFor,
   serialDate,
   windowColour,
+  type Obligation,
   type ObligationOptions,
   type UserDates,
   type WindowDays,
 } from "./obligations";
-import { countryMessage, rulesCountry, type CountryAnswer } from "./country";
+import { countryMessage, type CountryAnswer } from "./country";
+import { nextObligationIn, obligationsIn } from "./result-place";
 
 export type Cell = string | number;
 
@@ -210,7 +210,7 @@ const COLUMNS: ColumnDef[] = [
 const checkDay = (ctx: RowContext): string =>
   isoDay(ctx.day) ?? isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10);
 
-const memo = new WeakMap<CheckResult, { ctx: RowContext; value: ReturnType<typeof nextObligation> }>();
+const memo = new WeakMap<CheckResult, { ctx: RowContext; value: Obligation | null }>();
 const obligationOptions = (ctx: RowContext): ObligationOptions => ({
   today: checkDay(ctx),
   windows: ctx.windows,
@@ -222,9 +222,8 @@ const obligationOptions = (ctx: RowContext): ObligationOptions => ({
 function obligationOf(r: CheckResult, ctx: RowContext) {
   const hit = memo.get(r);
   if (hit && hit.ctx === ctx) return hit.value;
-  const country = ctx.country ? rulesCountry(ctx.country) : undefined;
   // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines; Message says why.
-  const value = country === null ? null : nextObligation(r, { ...obligationOptions(ctx), country });
+  const value = nextObligationIn(r, ctx.country, obligationOptions(ctx));
   memo.set(r, { ctx, value });
   return value;
 }
@@ -250,6 +249,17 @@ export function firstReportedOf(cells: readonly unknown[] | undefined): Obligati
       ? serialDate(checked)
       : isoDay(typeof checked === "string" ? checked.replace(" ", "T") : "");
   return (rating === "F" || rating === "G") && day ? { epc_mees: day } : undefined;
+}
+
+/**
+ * The notes of a row's Message (its block cells, OUTPUT_COLUMNS order) that name the day an F or G rating was first
+ * reported: whatever else a refresh writes in Message (a "Checking…" mark, a failed refresh), these stay in it, so that
+ * firstReportedOf reads the same day from the row on the next check.
+ */
+export function firstReportedNotes(cells: readonly unknown[] | undefined): string[] {
+  return String(cells?.[MESSAGE] ?? "")
+    .split("; ")
+    .filter((x) => FIRST_REPORTED.test(x));
 }
 
 export const OUTPUT_COLUMNS: readonly OutputColumn[] = COLUMNS.map(({ read: _read, ...c }) => c);
@@ -330,6 +340,21 @@ export function isAnswer(outcome: Outcome): boolean {
 }
 
 /**
+ * Whether a block row's values are the demo's, not a real check: its Message says so. Every row that keeps those values
+ * keeps the note (a "Checking…" mark over them, a result not refreshed), so that demo values are never taken for a
+ * property's history, whatever was written over the Message since.
+ */
+export function isDemoRow(cells: readonly unknown[]): boolean {
+  const m = cells[MESSAGE];
+  return typeof m === "string" && m.includes(DEMO_NOTE);
+}
+
+/** The demo's note for a row that keeps `previous`'s values, when those are demo values; else "". */
+export function keptDemoNote(previous: readonly unknown[] | undefined): string {
+  return previous && isDemoRow(previous) ? `${DEMO_NOTE}.` : "";
+}
+
+/**
  * One output row in OUTPUT_COLUMNS order. An error that is not a fact about the property (network,
  * server, rate limit, timeout, failed job, cancel, a refused key) keeps the previous values when there
  * are some and only says so in Message: a failure of the service never loses what was already written.
@@ -353,15 +378,16 @@ export function outputRow(
     const text = describeError(outcome.error);
     if (keepsEarlierValues(outcome.error, previous)) {
       const row = COLUMNS.map((c, i) => toCell(previous![i], c.kind));
-      const kept = String(previous![MESSAGE] ?? "")
-        .split("; ")
-        .filter((x) => FIRST_REPORTED.test(x));
+      const kept = firstReportedNotes(previous);
       row[MESSAGE] = safeCellText(
         [
           `Not refreshed at ${formatTimestamp(checkedAtIso)}: ${text} Values are from the previous check.`,
+          keptDemoNote(previous),
           ...(ctx.problems ?? []),
           ...kept,
-        ].join("; "),
+        ]
+          .filter(Boolean)
+          .join("; "),
       );
       return row;
     }
@@ -378,8 +404,7 @@ export function outputRow(
   const r = outcome.result;
   const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
   const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
-  const country = ctx.country ? rulesCountry(ctx.country) : undefined;
-  const notes = country === null ? [] : obligationsFor(r, { ...obligationOptions(ctx), country }).map((o) => o.note);
+  const notes = (obligationsIn(r, ctx.country, obligationOptions(ctx)) ?? []).map((o) => o.note);
   const messages = [
     demo,
     note,

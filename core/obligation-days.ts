@@ -35,6 +35,11 @@ export interface Obligation {
   firstReported?: string;
   /** A note for the row's Message (what the due date counts from when the law gives none). */
   note?: string;
+  /**
+   * The obligation that answers the service's "fail" of its check (the check's most urgent one): never OK, at the latest
+   * "Book", and on the Action list whatever its window (core/obligations.ts, neverOk).
+   */
+  failed?: true;
 }
 
 /** Dates the user keeps in their own table (by header: "EICR date", "Licence expiry", "Deposit received"). */
@@ -134,7 +139,7 @@ export function windowFor(daysLeft: number, w: WindowDays): Window {
   return "OK";
 }
 
-const SEVERITY: Record<Window, number> = { Overdue: 0, Urgent: 1, Book: 2, Plan: 3, OK: 4 };
+export const SEVERITY: Record<Window, number> = { Overdue: 0, Urgent: 1, Book: 2, Plan: 3, OK: 4 };
 
 /** Most urgent first: by window, then the earlier due date, dated before undated. */
 export function compareObligations(a: Obligation, b: Obligation): number {

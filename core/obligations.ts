@@ -11,6 +11,7 @@ import type { Country } from "./country";
 import { adjustForCountry } from "./country-rules";
 import {
   DEFAULT_WINDOWS,
+  SEVERITY,
   addDays,
   addMonths,
   compareObligations,
@@ -329,6 +330,29 @@ const BY_CHECK: Record<CheckName, (m: Record<string, unknown>, status: string, o
     deposit_protection: deposit,
   };
 
+/**
+ * A failed check is never OK, in any country and whatever its rule's date: the most urgent obligation of each check the
+ * service failed is due soon at the latest (its window "Book" unless already more urgent), is marked `failed` (the
+ * Action list lists it whatever its window), and, when no rule gave it a date, is due on the day counted from. The
+ * check's other obligations (a dated renewal) are kept as they are. Takes and returns most urgent first.
+ */
+export function neverOk(
+  obligations: readonly Obligation[],
+  result: CheckResult,
+  o: Pick<ObligationOptions, "today">,
+): Obligation[] {
+  const seen = new Set<CheckName>();
+  return obligations
+    .map((ob) => {
+      if (seen.has(ob.check) || displayStatus(member(result, ob.check)?.status) !== "fail") return ob;
+      seen.add(ob.check);
+      const soon = ob.window !== null && SEVERITY[ob.window] <= SEVERITY.Book;
+      const dated = ob.due ? {} : { due: o.today, daysLeft: 0 };
+      return { ...ob, ...dated, window: soon ? ob.window : "Book", failed: true } as Obligation;
+    })
+    .sort(compareObligations);
+}
+
 /** Every obligation of one check, most urgent first; empty when the check is absent or not required. */
 export function checkObligations(result: CheckResult, check: CheckName, o: ObligationOptions): Obligation[] {
   const m = member(result, check);
@@ -337,7 +361,7 @@ export function checkObligations(result: CheckResult, check: CheckName, o: Oblig
   if (shown === "not_required") return [];
   // An unknown status word: the rules cannot say what it means.
   if (shown === "unknown") return [undated(check, "Plan", "Check this property's record", RULES[check])];
-  return BY_CHECK[check](m, shown, o).sort(compareObligations);
+  return neverOk(BY_CHECK[check](m, shown, o).sort(compareObligations), result, o);
 }
 
 /** One check's most urgent obligation; null when the check is absent or not required. */
@@ -352,7 +376,13 @@ export function obligationFor(result: CheckResult, check: CheckName, o: Obligati
 export function obligationsFor(result: CheckResult, o: ObligationOptions): Obligation[] {
   const checks = o.checks ?? CHECK_NAMES;
   const england = checks.flatMap((c) => checkObligations(result, c, o)).sort(compareObligations);
-  return o.country ? adjustForCountry(england, o.country, (c) => member(result, c), o) : england;
+  return o.country
+    ? neverOk(
+        adjustForCountry(england, o.country, (c) => member(result, c), o),
+        result,
+        o,
+      )
+    : england;
 }
 
 /** The row's most urgent obligation with something to do (an OK with no action is not one). */

@@ -15,66 +15,17 @@
  */
 import type { Country } from "./country";
 import { addDays, addMonths, daysBetween, windowFor, type Window, type WindowDays } from "./obligations";
-import { cellDay } from "./user-columns";
-import { DUE_WORDS, OWN_RULES, PRS_DATABASE, RULE_BY_KEY, type Meaning, type OwnKey, type OwnRule } from "./own-rules";
+import { PRS_DATABASE, RULE_BY_KEY, type Meaning, type OwnKey, type OwnRule } from "./own-rules";
+import { normaliseHeader, type OwnColumn } from "./own-headers";
 
-/** A header as the rules compare it. */
-export function normaliseHeader(v: unknown): string {
-  const t = v === null || v === undefined ? "" : String(v);
-  return t
-    .toLowerCase()
-    .replace(/carbon monoxide/g, "co")
-    .replace(/licen[cs]e/g, "licence")
-    .replace(/follow[\s-]?up/g, "follow up")
-    .replace(/[_\-–—:./()?]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-export interface OwnColumn {
-  key: OwnKey;
-  /** 0-based column of the dates, and of the "Evidence" column when the table has one. */
-  column: number;
-  evidenceColumn?: number;
-  header: string;
-  meaning: Meaning;
-}
-
-const EVIDENCE = /\b(evidence|proof|certificate link|certificate|link|document|doc)\b/;
-
-/**
- * The own-obligation columns of a header row: one per obligation (the first that matches), each with its Evidence column,
- * which is a header naming the obligation and "evidence" ("Smoke alarm evidence"), or a bare "Evidence" / "Link" right
- * after the obligation's column.
- */
-export function detectOwnColumns(header: readonly unknown[], exclude: ReadonlySet<number> = new Set()): OwnColumn[] {
-  const norm = header.map(normaliseHeader);
-  const out: OwnColumn[] = [];
-  norm.forEach((h, i) => {
-    if (exclude.has(i) || !h || EVIDENCE.test(h)) return;
-    const r = OWN_RULES.find((x) => x.header.test(h));
-    if (!r || out.some((c) => c.key === r.key)) return;
-    out.push({
-      key: r.key,
-      column: i,
-      header: String(header[i]).trim(),
-      meaning: DUE_WORDS.test(h) ? "due" : r.defaultMeaning,
-    });
-  });
-  for (const c of out) {
-    const words = RULE_BY_KEY.get(c.key)!.words;
-    const named = norm.findIndex((h, i) => !exclude.has(i) && EVIDENCE.test(h) && words.test(h));
-    const next = norm[c.column + 1];
-    if (named >= 0) c.evidenceColumn = named;
-    else if (
-      next !== undefined &&
-      !exclude.has(c.column + 1) &&
-      /^(evidence|proof|link|certificate|evidence link|certificate link|document)$/.test(next)
-    )
-      c.evidenceColumn = c.column + 1;
-  }
-  return out;
-}
+export {
+  detectOwnColumns,
+  normaliseHeader,
+  unreadColumnSentence,
+  unreadOwnColumns,
+  type OwnColumn,
+  type UnreadOwnColumn,
+} from "./own-headers";
 
 /**
  * The two columns that tell the rules about the row rather than name an obligation: **Country** (settles a border
@@ -109,20 +60,27 @@ export interface OwnInput {
   /** The text of a cell that holds something that is not a date (said in the row, not taken as empty). */
   unreadable?: string;
   evidence?: string;
+  /** Set when the obligation has two or more columns with a date: which one the date came from. */
+  from?: string;
 }
 
 const cellText = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
 /**
- * A row's own-obligation cells as inputs. `readDay` turns a cell into YYYY-MM-DD or null; the default reads ISO text,
- * date serials and Date objects (core/user-columns `cellDay`); a host passes the full user-date reader.
+ * A row's own-obligation cells as inputs, one per obligation. `readDay` turns a cell into YYYY-MM-DD or null: the file's
+ * user-date reader (core/row-dates.ts rowDates passes it), so that these cells are read as every other typed date of
+ * the row.
+ *
+ * Two columns for one obligation ("Smoke alarms checked" and "Smoke & CO alarms tested") are both read: a cell that is
+ * not a date is said first (as with one column); else the latest date, from a column saying when it falls due when one
+ * has a date (an expiry outranks the day it was done), else from those saying when it was done; `from` names the column.
  */
 export function ownInputsOf(
   row: readonly unknown[],
   cols: readonly OwnColumn[],
-  readDay: (v: unknown) => string | null = cellDay,
+  readDay: (v: unknown) => string | null,
 ): OwnInput[] {
-  return cols.map((c) => {
+  const read = cols.map((c): OwnInput => {
     const v = row[c.column];
     const date = readDay(v);
     const typed = cellText(v);
@@ -135,6 +93,21 @@ export function ownInputsOf(
       ...(date === null && typed ? { unreadable: typed } : {}),
       ...(evidence ? { evidence } : {}),
     };
+  });
+  const keys = [...new Set(read.map((i) => i.key))];
+  return keys.map((k) => {
+    const group = read.filter((i) => i.key === k);
+    if (group.length === 1) return group[0];
+    const dated = group.filter((i) => i.date !== null);
+    const pool = dated.some((i) => i.meaning === "due") ? dated.filter((i) => i.meaning === "due") : dated;
+    const latest = pool.reduce<OwnInput | null>((a, b) => (!a || b.date! > a.date! ? b : a), null);
+    const chosen = group.find((i) => i.unreadable !== undefined) ?? latest ?? group[0];
+    const evidence = chosen.evidence ?? group.find((i) => i.evidence)?.evidence;
+    const from =
+      chosen === latest && dated.length > 1
+        ? `date from "${chosen.header}", the latest of ${group.map((i) => `"${i.header}"`).join(" and ")}`
+        : undefined;
+    return { ...chosen, ...(evidence ? { evidence } : {}), ...(from ? { from } : {}) };
   });
 }
 
@@ -181,6 +154,9 @@ function build(
 ): OwnObligation {
   const daysLeft = due ? daysBetween(c.today, due) : null;
   const w = { ...r.windows, ...(c.windows?.[r.key] ?? {}) };
+  // Which of the obligation's columns the date came from: said where the user reads it (the action, else the note).
+  if (input.from && action) action = `${action} (${input.from})`;
+  else if (input.from) note = [note, `${input.from[0].toUpperCase()}${input.from.slice(1)}`].filter(Boolean).join(". ");
   return {
     key: r.key,
     label: r.label,

@@ -34,8 +34,15 @@ export type Meaning = "done" | "due";
 export interface OwnRule {
   key: OwnKey;
   label: string;
-  /** Headers recognised (after normalising: lower case, single spaces, "carbon monoxide" as "co", "license" as "licence"). */
+  /**
+   * Headers recognised, after normalising (core/own-headers.ts `normaliseHeader`: lower case, single spaces, "carbon
+   * monoxide" as "co", "license" as "licence", a one-letter typo of the rules' words mended, "Smoke & CO" as "smoke co").
+   */
   header: RegExp;
+  /** Headers the docs and the "not read" message offer, each held by a test to be read as this obligation. */
+  examples: readonly string[];
+  /** Words that make a header look like this obligation's, said aloud when the header is not read. */
+  looks: RegExp;
   /** Words that name the obligation inside another header ("Smoke alarm evidence"). */
   words: RegExp;
   /** What a date in the column is when the header does not say (an expiry or due word makes it "due"). */
@@ -51,12 +58,55 @@ const ALL: readonly Country[] = ["England", "Wales", "Scotland"];
 export const DUE_WORDS =
   /\b(expiry|expires|expiring|expiration|end|ends|renewal|renew|due|next|review|follow up|deadline|until)\b/;
 
+/** "Date of", "Last", "Date of last" before an obligation's name. */
+const PRE = "(?:(?:date of|date|when) )?(?:(?:last|latest|most recent) )?";
+/** What was done to the alarms, after their name, with a date word. */
+const ALARM_DONE = "(?: (?:last )?(?:checked|tested|check|test|inspected|inspection))?(?: (?:date|on|done))?";
+const alarms = (subject: string) =>
+  new RegExp(
+    `^${PRE}(?:${subject}) (?:alarms?|detectors?)${ALARM_DONE}$|^${PRE}smoke co (?:checked|tested|check|test)(?: (?:date|on))?$`,
+  );
+
+/**
+ * Words of the rules' headers: a header word one letter away from exactly one of them (a letter missing, added, changed
+ * or two swapped: "alrams", "smoek", "legionela") is read as it. Words under five letters are never mended.
+ */
+export const HEADER_WORDS: readonly string[] = [
+  "smoke",
+  "alarm",
+  "alarms",
+  "detector",
+  "detectors",
+  "checked",
+  "tested",
+  "check",
+  "inspected",
+  "inspection",
+  "legionella",
+  "assessment",
+  "assessed",
+  "review",
+  "reviewed",
+  "expiry",
+  "expires",
+  "renewal",
+  "licence",
+  "registration",
+  "registered",
+  "landlord",
+  "database",
+  "follow",
+  "monoxide",
+  "carbon",
+];
+
 export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "smoke_alarms",
     label: "Smoke alarms",
-    header:
-      /^(smoke alarms?|smoke detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?smoke alarms? (last )?(checked|tested)$/,
+    header: alarms("smoke|smoke co"),
+    examples: ["Smoke alarms checked", "Date of smoke alarm check", "Smoke & CO alarms checked"],
+    looks: /\bsmoke\b/,
     words: /\bsmoke\b/,
     defaultMeaning: "done",
     countries: ALL,
@@ -71,8 +121,9 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "co_alarms",
     label: "Carbon monoxide alarms",
-    header:
-      /^co (alarms?|detectors?)( (last )?(checked|tested|check|test))?( (date|on))?$|^(date )?co alarms? (last )?(checked|tested)$/,
+    header: alarms("co|smoke co"),
+    examples: ["CO alarms checked", "Carbon monoxide alarm test", "Smoke & CO alarms checked"],
+    looks: /\bco (alarms?|detectors?)\b/,
     words: /\bco\b/,
     defaultMeaning: "done",
     countries: ALL,
@@ -87,8 +138,11 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "legionella",
     label: "Legionella risk assessment",
-    header:
-      /^legionella( risk)?( assessment| assessed| ra| check| review)?( (date|done|on|due|review|review date|next review|expiry))?$|^(next )?legionella review( date| due)?$/,
+    header: new RegExp(
+      `^${PRE}legionella(?: risk)?(?: (?:last )?(?:assessment|assessed|ra|check|checked|review|reviewed))?(?: (?:date|done|on|due|review|review date|next review|expiry))?$|^(?:next )?legionella (?:risk assessment )?review(?: date| due)?$`,
+    ),
+    examples: ["Legionella risk assessment", "Legionella last assessed", "Legionella review due"],
+    looks: /\blegionella\b/,
     words: /\blegionella\b/,
     defaultMeaning: "done",
     countries: ALL,
@@ -104,7 +158,9 @@ export const OWN_RULES: readonly OwnRule[] = [
     key: "right_to_rent",
     label: "Right to Rent follow-up",
     header:
-      /^(right to rent|rtr)( follow up| follow up check| recheck| re check| repeat check)( (date|due|due date|by))?$|^(right to rent|rtr) (check )?(expiry|expires|due)$/,
+      /^(next )?(right to rent|rtr)( check)?( follow up| follow up check| recheck| re check| repeat check)( (date|due|due date|by))?$|^(right to rent|rtr) (check )?(expiry|expires|due)( date| on)?$|^next (right to rent|rtr) check( date| due)?$/,
+    examples: ["Right to Rent follow-up", "RTR expiry date", "Next right to rent check"],
+    looks: /\bright to rent\b|\brtr\b/,
     words: /\bright to rent\b|\brtr\b/,
     defaultMeaning: "due",
     countries: ["England"],
@@ -115,7 +171,10 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "hmo_licence",
     label: "HMO licence",
-    header: /^hmo( licence)? (expiry|expires|expiry date|end|end date|renewal|renewal date|renewal due|valid until)$/,
+    header:
+      /^hmo( licence)? (expiry|expires|expiry date|expires on|end|end date|renewal|renewal date|renewal due|valid until)$/,
+    examples: ["HMO licence expiry", "HMO licence expiry date", "HMO renewal date"],
+    looks: /\bhmo\b/,
     words: /\bhmo\b/,
     defaultMeaning: "due",
     countries: ALL,
@@ -132,6 +191,8 @@ export const OWN_RULES: readonly OwnRule[] = [
     label: "Landlord registration (Scotland)",
     header:
       /^(scottish )?landlord registration( (date|registered|expiry|expires|expiry date|renewal|renewal date|renewal due|due))?$|^landlord registered( on)?$/,
+    examples: ["Landlord registration", "Landlord registration expiry"],
+    looks: /\blandlord registration\b/,
     words: /\blandlord registration\b/,
     defaultMeaning: "done",
     countries: ["Scotland"],
@@ -144,6 +205,8 @@ export const OWN_RULES: readonly OwnRule[] = [
     label: "Rent Smart Wales",
     header:
       /^(rent smart wales|rsw)( (registration|licence|registered|licensed))?( (date|expiry|expires|expiry date|renewal|renewal date|renewal due|due|number date))?$/,
+    examples: ["Rent Smart Wales", "Rent Smart Wales registration", "RSW licence expiry"],
+    looks: /\brent smart\b|\brsw\b/,
     words: /\brent smart\b|\brsw\b/,
     defaultMeaning: "done",
     countries: ["Wales"],
@@ -156,6 +219,8 @@ export const OWN_RULES: readonly OwnRule[] = [
     label: "PRS Database registration",
     header:
       /^(prs|private rented sector|landlord) database( registration| registered)?( (date|on))?$|^prs db( registration)?$/,
+    examples: ["PRS Database registration", "Private rented sector database"],
+    looks: /\b(prs|private rented sector|landlord) (database|db)\b/,
     words: /\bdatabase\b/,
     defaultMeaning: "done",
     countries: ["England"],

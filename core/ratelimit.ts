@@ -4,6 +4,8 @@
  * docs/service-contract.md); a server using the IETF draft's RateLimit-* headers instead is read alike.
  */
 
+import { serviceError, type ServiceError } from "./errors";
+
 export interface RateLimitInfo {
   limit?: number;
   remaining?: number;
@@ -132,9 +134,12 @@ export function waitBeforeNextRequest(info: RateLimitInfo | undefined, nowMs: nu
   return Math.max(0, Math.ceil(wait));
 }
 
-/** Delay before retry number `attempt` (1-based): the server's Retry-After if given, else capped exponential. */
+/**
+ * Delay before retry number `attempt` (1-based): the server's Retry-After in full if given (never cut: a caller that
+ * will not wait that long fails or pauses instead), else capped exponential.
+ */
 export function retryDelay(attempt: number, retryAfterMs?: number, baseMs = 500, maxMs = 20000): number {
-  if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, 0), 5 * 60 * 1000);
+  if (retryAfterMs !== undefined) return Math.max(retryAfterMs, 0);
   const exp = Math.min(maxMs, baseMs * Math.pow(2, Math.max(0, attempt - 1)));
   return Math.round(exp / 2 + Math.random() * (exp / 2));
 }
@@ -143,4 +148,35 @@ export function retryDelay(attempt: number, retryAfterMs?: number, baseMs = 500,
 export function spendOne(info: RateLimitInfo | undefined): RateLimitInfo | undefined {
   if (!info || info.remaining === undefined) return info;
   return { ...info, remaining: Math.max(0, info.remaining - 1) };
+}
+
+/** A wait the service asked for, kept by a host across the clients it makes (Excel's functions make one per batch). */
+export interface RetryHold {
+  untilMs?: number;
+  /** The status that asked for it: 429 (too many requests) or 503 (unavailable). */
+  status?: number;
+}
+
+/**
+ * Until when no request may go out after a reply, by its Retry-After: on a 429 (too many requests) and a 503 (service
+ * unavailable) alike, whatever the rate-limit headers say. Undefined when the reply names no wait. Both the client and
+ * the run engine hold every request of theirs until then.
+ */
+export function retryAfterUntil(status: number, info: RateLimitInfo, nowMs: number): number | undefined {
+  if ((status !== 429 && status !== 503) || info.retryAfterMs === undefined) return undefined;
+  return (info.observedAtMs ?? nowMs) + Math.max(0, info.retryAfterMs);
+}
+
+/**
+ * Why nothing is sent until `untilMs` after a 503 with a Retry-After: the service's own request, said with the time
+ * (UTC), for a cell, a run's pause or a row.
+ */
+export function unavailableUntilError(untilMs: number): ServiceError {
+  const at = new Date(untilMs).toISOString().slice(0, 16).replace("T", " ");
+  return serviceError(
+    "server",
+    "service_unavailable",
+    `The compliance service is unavailable (HTTP 503) and asked for no retry before ${at} UTC`,
+    { status: 503 },
+  );
 }

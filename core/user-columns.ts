@@ -19,12 +19,14 @@ export function cellDay(v: unknown): string | null {
   return isoDay(text(v));
 }
 
-const USER_HEADERS: Record<keyof UserDates | "owner" | "address", RegExp> = {
+const USER_HEADERS: Record<keyof UserDates | "owner" | "address" | "assignee", RegExp> = {
   eicrDate:
     /^(eicr|electrical (safety )?(report|inspection|certificate))( (inspection|report|test|certificate))? date$|^date of (last )?eicr$|^last eicr$/,
   licenceExpiry: /^licen[cs]e (expiry|expires|end|end date|expiry date|renewal( date)?)$/,
   depositReceived: /^(deposit (received|paid|taken)|date deposit (received|paid))( date| on)?$/,
   owner: /^(owner|landlord|client|owner name|landlord name|owner \/ landlord|landlord \/ owner)$/,
+  // Who the reminder digests send a row's actions to (core/digest.ts).
+  assignee: /^(assigned to|responsible|responsible person|assignee)$/,
   address:
     /^(address|property address|full address|address ?line ?1|line ?1|first line( of address)?|street( address)?)$/,
 };
@@ -35,6 +37,7 @@ export interface UserColumns {
   depositReceived?: number;
   owner?: number;
   address?: number;
+  assignee?: number;
 }
 
 /** Which of the user's columns (0-based in the header row) hold the dates the rules read, the owner and the address. */
@@ -71,7 +74,7 @@ export interface UserDateOptions extends ReadDateOptions {
 export function readUserDates(
   row: readonly unknown[],
   cols: UserColumns,
-  o: UserDateOptions = {},
+  o: UserDateOptions,
 ): { dates: UserDates; problems: string[] } {
   const dates: UserDates = {};
   const problems: string[] = [];
@@ -84,9 +87,4 @@ export function readUserDates(
     else if ("problem" in r) problems.push(r.problem);
   }
   return { dates, problems };
-}
-
-/** A row's own dates (those that can be read; readUserDates also says which cannot). */
-export function userDatesOf(row: readonly unknown[], cols: UserColumns, o: UserDateOptions = {}): UserDates {
-  return readUserDates(row, cols, o).dates;
 }

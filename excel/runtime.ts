@@ -6,11 +6,16 @@ import type { RateLimitInfo } from "../core";
 import { CheckBatcher } from "./functions/batcher";
 import { AddressLookups } from "./functions/lookups";
 import { SettingsStore, type UserStore } from "./settings";
+import { localDay } from "./taskpane/stored";
 
 export interface ComplianceRuntime {
   settings: SettingsStore;
   batcher: CheckBatcher;
   lookups: AddressLookups;
+  /** The clock the functions count days by (tests inject one). */
+  now(): number;
+  /** The workbook's day now: the computer's local day, as Excel's TODAY() and the results block count days. */
+  today(): string;
   lastRateLimit?: RateLimitInfo;
   rateLimitListeners: ((info: RateLimitInfo) => void)[];
   reportRateLimit(info: RateLimitInfo): void;
@@ -29,7 +34,7 @@ export function installRuntime(rt: ComplianceRuntime | undefined): void {
 }
 
 export function createRuntime(
-  o: { store?: UserStore; fallbackBaseUrl?: string; fetch?: typeof fetch } = {},
+  o: { store?: UserStore; fallbackBaseUrl?: string; fetch?: typeof fetch; now?: () => number } = {},
 ): ComplianceRuntime {
   const settings = new SettingsStore(o.store, o.fallbackBaseUrl);
   const getConfig = async () => {
@@ -38,8 +43,11 @@ export function createRuntime(
   };
   // fetch must be called with the window as `this` in some browsers, hence the wrapper.
   const boundFetch: typeof fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = o.now ?? (() => Date.now());
   const rt: ComplianceRuntime = {
     settings,
+    now,
+    today: () => localDay(now()),
     batcher: undefined as unknown as CheckBatcher,
     lookups: new AddressLookups({ getConfig, fetch: boundFetch, onRateLimit: (info) => rt.reportRateLimit(info) }),
     rateLimitListeners: [],

@@ -9,6 +9,8 @@ const HtmlWebpackPlugin = require("html-webpack-plugin");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const MinimizerPlugin = require("minimizer-webpack-plugin");
+const fs = require("fs");
+const { unifiedManifest } = require("./unified-manifest");
 
 const ROOT = path.resolve(__dirname, "..");
 /** The origin written in manifest.xml and functions.ts's help links; builds rewrite it to the origin they serve from. */
@@ -102,6 +104,37 @@ class AllowDataTypesPlugin {
   }
 }
 
+/**
+ * manifest.json, the Microsoft 365 unified app manifest, made from the manifest.xml and functions.json of this same
+ * build (excel/unified-manifest.js), with the two icons its app package names beside it.
+ */
+class UnifiedManifestPlugin {
+  apply(compiler) {
+    const { RawSource } = compiler.webpack.sources;
+    compiler.hooks.thisCompilation.tap("UnifiedManifestPlugin", (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: "UnifiedManifestPlugin", stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
+        (assets) => {
+          if (!assets["manifest.xml"] || !assets["functions.json"]) return;
+          const json = unifiedManifest(
+            assets["manifest.xml"].source().toString(),
+            JSON.parse(assets["functions.json"].source().toString()),
+          );
+          compilation.emitAsset("manifest.json", new RawSource(JSON.stringify(json, null, 2)));
+          compilation.emitAsset(
+            "icon-color.png",
+            new RawSource(fs.readFileSync(path.join(ROOT, "assets/icon-192.png"))),
+          );
+          compilation.emitAsset(
+            "icon-outline.png",
+            new RawSource(fs.readFileSync(path.join(ROOT, "assets/icon-32.png"))),
+          );
+        },
+      );
+    });
+  }
+}
+
 module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode === "development";
   const origin = dev ? localOrigin() : productionOrigin(env);
@@ -182,6 +215,7 @@ module.exports = (env = {}, argv = {}) => {
         inject: "body",
       }),
       new RewriteOriginPlugin(origin),
+      new UnifiedManifestPlugin(),
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },

@@ -72,15 +72,37 @@ const tsRule = {
   },
 };
 
-/** The whitelist in appsscript.json must cover the default base URL, or a versioned deployment cannot call it. */
-function checkWhitelist() {
-  const manifest = JSON.parse(fs.readFileSync(path.join(HERE, "appsscript.json"), "utf8"));
+/**
+ * The service's address, the one setting a deployment needs: `--env serviceUrl=https://api.example.com/v1` or
+ * SERVICE_BASE_URL (the same names as the Excel build). From it the build writes the add-on's default base URL and
+ * appsscript.json's urlFetchWhitelist, so the two cannot disagree. Unset: the placeholder in server/settings.ts, which
+ * is what development and the tests use. `--env release` (a build for a versioned deployment) refuses the placeholder
+ * and any other reserved example address, which no real service has.
+ */
+function serviceAddress(env) {
   const src = fs.readFileSync(path.join(HERE, "server/settings.ts"), "utf8");
-  const m = /DEFAULT_BASE_URL\s*=\s*"([^"]+)"/.exec(src);
-  if (!m) throw new Error("gsheets/server/settings.ts must define DEFAULT_BASE_URL");
-  const base = m[1].replace(/\/?$/, "/");
-  const ok = (manifest.urlFetchWhitelist || []).some((p) => /^https:\/\/[^/]+\/.+/.test(p) && base.startsWith(p));
-  if (!ok) throw new Error(`appsscript.json urlFetchWhitelist does not cover DEFAULT_BASE_URL ${base}`);
+  const m = /PLACEHOLDER_BASE_URL\s*=\s*"([^"]+)"/.exec(src);
+  if (!m) throw new Error("gsheets/server/settings.ts must define PLACEHOLDER_BASE_URL");
+  const given = String(env.serviceUrl || process.env.SERVICE_BASE_URL || "")
+    .trim()
+    .replace(/\/+$/, "");
+  const url = given || m[1];
+  // Apps Script fetches from Google's servers: https only, and never this machine.
+  if (
+    !/^https:\/\/[a-z0-9.-]+(:\d{1,5})?\/[^?#\s]*[^/?#\s]$/i.test(url) ||
+    /^(localhost|127\.[\d.]+)$/i.test(new URL(url).hostname)
+  )
+    throw new Error(`Service URL must be https://host/path (e.g. https://api.example.com/v1), got "${url}"`);
+  const host = new URL(url).hostname.toLowerCase();
+  if (
+    env.release &&
+    (url === m[1] || /(^|\.)(example|test|invalid|localhost)$|(^|\.)example\.(com|net|org)$/.test(host))
+  )
+    throw new Error(
+      `A release build needs the real service's address, not ${url}: set SERVICE_BASE_URL=https://<your service>/v1 ` +
+        "(or --env serviceUrl=...). See docs/deploying.md.",
+    );
+  return { baseUrl: url, whitelist: [`${url}/`] };
 }
 
 /** help.html's sections that apply to both hosts (all but "functions"), whitespace collapsed. */
@@ -108,7 +130,7 @@ function demoDataHtml(content) {
 }
 
 module.exports = (env = {}, argv = {}) => {
-  checkWhitelist();
+  const service = serviceAddress(env);
   return {
     name: "gsheets",
     // development mode wraps modules in eval and gas-webpack-plugin then finds no globals: never use it here.
@@ -162,6 +184,10 @@ module.exports = (env = {}, argv = {}) => {
     plugins: [
       // Apps Script loads one file: a dynamic import anywhere in core (the Excel add-in's demo chunk) is inlined.
       new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+      new webpack.DefinePlugin({
+        __SERVICE_BASE_URL__: JSON.stringify(service.baseUrl),
+        __URL_FETCH_WHITELIST__: JSON.stringify(service.whitelist),
+      }),
       // `--env typecheck=false` leaves it out where `npm run typecheck` checks the same two tsconfigs alongside (npm test).
       env.typecheck !== "false" &&
         new TypecheckPlugin([path.join(HERE, "tsconfig.json"), path.join(HERE, "sidebar/tsconfig.json")]),
@@ -188,7 +214,16 @@ module.exports = (env = {}, argv = {}) => {
       }),
       new CopyWebpackPlugin({
         patterns: [
-          { from: path.join(HERE, "appsscript.json"), to: "appsscript.json" },
+          {
+            from: path.join(HERE, "appsscript.json"),
+            to: "appsscript.json",
+            transform: (content) =>
+              JSON.stringify(
+                { ...JSON.parse(content.toString("utf8")), urlFetchWhitelist: service.whitelist },
+                null,
+                2,
+              ),
+          },
           { from: path.join(ROOT, "core/demo-data.ts"), to: "DemoData.html", transform: demoDataHtml },
         ],
       }),

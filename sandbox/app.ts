@@ -273,7 +273,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case "error_500":
         throw new ApiError(500, "internal_error", "Internal server error (sandbox fault).");
       case "error_503":
-        throw new ApiError(503, "service_unavailable", "Service temporarily unavailable (sandbox fault).");
+        throw new ApiError(
+          503,
+          "service_unavailable",
+          "Service temporarily unavailable (sandbox fault).",
+          undefined,
+          fault.retryAfter,
+        );
       case "rate_limit":
         reply.header("x-ratelimit-remaining", 0);
         reply.header("x-ratelimit-reset", 1);

@@ -34,17 +34,22 @@ export interface FaultRule {
   count?: number;
   /** For `latency`: the delay in ms (default 1000). */
   latency_ms?: number;
+  /** For `error_503`: a Retry-After of this many seconds (none by default). */
+  retry_after?: number;
 }
 
 interface ActiveRule extends Required<Pick<FaultRule, "kind" | "route">> {
   remaining: number; // Infinity = every one
   latency_ms: number;
+  retry_after?: number;
 }
 
 /** What a request should suffer: a delay, and at most one replacing fault. */
 export interface RequestFault {
   latencyMs: number;
   fault: null | "error_500" | "error_503" | "rate_limit" | "malformed_json";
+  /** Seconds for the fault's Retry-After, when its rule gives one. */
+  retryAfter?: number;
 }
 
 /** Validates rules from a request body (or a test); throws ApiError 400 invalid_request. */
@@ -67,7 +72,11 @@ export function parseFaultRules(input: unknown): FaultRule[] {
     if (r.latency_ms !== undefined && !(Number.isInteger(r.latency_ms) && (r.latency_ms as number) >= 0)) {
       throw new ApiError(400, "invalid_request", `rules[${i}].latency_ms must be a non-negative integer.`);
     }
+    if (r.retry_after !== undefined && !(Number.isInteger(r.retry_after) && (r.retry_after as number) >= 0)) {
+      throw new ApiError(400, "invalid_request", `rules[${i}].retry_after must be a non-negative integer.`);
+    }
     const rule: FaultRule = { kind: r.kind as FaultKind };
+    if (typeof r.retry_after === "number") rule.retry_after = r.retry_after;
     if (r.route !== undefined) rule.route = r.route as FaultRoute;
     if (typeof r.count === "number") rule.count = r.count;
     if (typeof r.latency_ms === "number") rule.latency_ms = r.latency_ms;
@@ -85,6 +94,7 @@ export class FaultStore {
         route: r.route ?? "any",
         remaining: r.count ?? Infinity,
         latency_ms: r.latency_ms ?? 1000,
+        ...(r.retry_after !== undefined ? { retry_after: r.retry_after } : {}),
       });
     }
   }
@@ -99,6 +109,7 @@ export class FaultStore {
       const out: FaultRule = { kind: r.kind, route: r.route };
       if (r.remaining !== Infinity) out.count = r.remaining;
       if (r.kind === "latency") out.latency_ms = r.latency_ms;
+      if (r.retry_after !== undefined) out.retry_after = r.retry_after;
       return out;
     });
   }
@@ -120,6 +131,7 @@ export class FaultStore {
         r.remaining--;
       } else if (out.fault === null) {
         out.fault = r.kind as RequestFault["fault"];
+        if (r.retry_after !== undefined) out.retryAfter = r.retry_after;
         r.remaining--;
       }
     }

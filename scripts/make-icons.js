@@ -6,7 +6,7 @@ const fs = require("fs");
 const path = require("path");
 const zlib = require("zlib");
 
-const SIZES = [16, 32, 64, 80, 128];
+const SIZES = [16, 32, 64, 80, 128, 192];
 const TILE = [0x0f, 0x6c, 0xbd]; // Fluent "themePrimary" blue, the colour Office uses for add-in tiles
 const TICK = [0xff, 0xff, 0xff];
 

@@ -12,7 +12,7 @@ import { CHECK_LABELS, CHECK_NAMES, outputHeaders, outputRow, type CheckResult }
 import { buildActionSheets } from "../excel/taskpane/action-sheets";
 import { writeOutputRows } from "../excel/taskpane/sheet";
 import { buildDatasetFor, checkResultFor } from "../sandbox/dataset";
-import { launch } from "../test/excel/helpers/chromium";
+import { launch } from "../test/helpers/chromium";
 import { computeSheet } from "../test/helpers/formulas";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
@@ -25,7 +25,8 @@ const esc = (v: unknown) =>
 const iso = (serial: number) => new Date((serial - 25569) * 86400000).toISOString().slice(0, 10);
 const PALETTE = ["#4F6BED", "#E3008C", "#00A5AF", "#8764B8", "#CA5010"];
 
-async function main(): Promise<void> {
+/** Writes the screenshots into `out` (the README's assets/screenshots when run as a script). */
+export async function main(out = OUT): Promise<void> {
   const ds = buildDatasetFor(new Date());
   const props = ds.properties.slice(0, 400);
   const landlords = ["Acorn Lettings", "B. Shah", "Castle Homes", "D. Okafor"];
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
     `<div class="wrap"><table>${table}</table>${svg}</div>`,
   );
 
-  fs.mkdirSync(OUT, { recursive: true });
+  fs.mkdirSync(out, { recursive: true });
   const browser = await launch();
   try {
     for (const [name, html, width] of [
@@ -130,16 +131,17 @@ async function main(): Promise<void> {
     ] as const) {
       const page = await browser.newPage({ viewport: { width, height: 400 } });
       await page.setContent(html);
-      await page.screenshot({ path: path.join(OUT, name), fullPage: true });
+      await page.screenshot({ path: path.join(out, name), fullPage: true });
       await page.close();
-      console.log(`wrote assets/screenshots/${name}`);
+      console.log(`wrote ${path.join(out, name)}`);
     }
   } finally {
     await browser.close();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -11,7 +11,7 @@ import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, createClient } from "../core";
 import { prepareCheck, runCheck, type ExcelRun } from "../excel/taskpane/check-run";
 import { startSandbox } from "../sandbox/app";
 import { findExamples } from "../sandbox/dataset";
-import { launch } from "../test/excel/helpers/chromium";
+import { launch } from "../test/helpers/chromium";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
@@ -22,7 +22,8 @@ const esc = (v: unknown) =>
     .replace(/</g, "&lt;");
 const DIRECTION = { worse: "#F4CCCC", better: "#D9EAD3", changed: "#FFF2CC" } as Record<string, string>;
 
-async function main(): Promise<void> {
+/** Writes the screenshots into `out` (the README's assets/screenshots when run as a script). */
+export async function main(out = OUT): Promise<void> {
   const sb = await startSandbox({ port: 0, today: "2027-01-31", msPerProperty: 0 });
   try {
     const ds = sb.dataset();
@@ -72,13 +73,13 @@ async function main(): Promise<void> {
       <h3>Run log</h3>
       ${table("Run log", RUN_LOG_HEADERS, 3)}
     </body></html>`;
-    fs.mkdirSync(OUT, { recursive: true });
+    fs.mkdirSync(out, { recursive: true });
     const browser = await launch();
     try {
       const page = await browser.newPage({ viewport: { width: 1300, height: 400 } });
       await page.setContent(html);
-      await page.screenshot({ path: path.join(OUT, "excel-change-log.png"), fullPage: true });
-      console.log("wrote assets/screenshots/excel-change-log.png");
+      await page.screenshot({ path: path.join(out, "excel-change-log.png"), fullPage: true });
+      console.log(`wrote ${path.join(out, "excel-change-log.png")}`);
     } finally {
       await browser.close();
     }
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

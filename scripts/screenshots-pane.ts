@@ -8,8 +8,8 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { launch } from "../test/excel/helpers/chromium";
-import { sandbox } from "../test/excel/helpers/sandbox";
+import { launch } from "../test/helpers/chromium";
+import { sandbox } from "../test/helpers/sandbox";
 import { serveStatic } from "../test/excel/helpers/static-server";
 import { openSidebar } from "../test/gsheets/harness/browser";
 import { createGasEnvironment } from "../test/gsheets/harness/gas";
@@ -22,7 +22,7 @@ const OUT = path.join(ROOT, "assets/screenshots");
 const STANDIN = fs.readFileSync(path.join(ROOT, "test/excel/standin/excel-standin.js"), "utf8");
 const KEY = "sandbox-professional";
 
-async function excelPane(): Promise<void> {
+async function excelPane(out: string): Promise<void> {
   const dist = path.join(ROOT, "dist/excel");
   if (!fs.existsSync(path.join(dist, "taskpane.html")))
     throw new Error("dist/excel is missing: run `npm run build` first");
@@ -83,7 +83,7 @@ async function excelPane(): Promise<void> {
       (document.getElementById("base-url") as HTMLInputElement).value = "";
     });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(OUT, "excel-taskpane.png"), fullPage: true });
+    await page.screenshot({ path: path.join(out, "excel-taskpane.png"), fullPage: true });
   } finally {
     await browser.close();
     await web.close();
@@ -91,7 +91,7 @@ async function excelPane(): Promise<void> {
   }
 }
 
-async function sheetsSidebar(): Promise<void> {
+async function sheetsSidebar(out: string): Promise<void> {
   const sb = await startSandboxProcess({ msPerProperty: 2 });
   const browser = await launch();
   try {
@@ -111,7 +111,7 @@ async function sheetsSidebar(): Promise<void> {
       { timeout: 60_000 },
     );
     // Google's sidebar is 300 px wide; the whole Check tab, top to bottom.
-    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar.png"), fullPage: true });
+    await page.screenshot({ path: path.join(out, "gsheets-sidebar.png"), fullPage: true });
 
     // The sheet as the stand-in holds it after the run: the first rows of the output block with the fills and font
     // colours the add-on's conditional-format rules give them, drawn as an HTML table (not a capture of Google Sheets).
@@ -138,7 +138,7 @@ async function sheetsSidebar(): Promise<void> {
       height: Math.ceil(t.scrollHeight) + 16,
     }));
     await sheetPage.setViewportSize(box);
-    await sheetPage.screenshot({ path: path.join(OUT, "gsheets-sheet.png"), fullPage: true });
+    await sheetPage.screenshot({ path: path.join(out, "gsheets-sheet.png"), fullPage: true });
     await sheetPage.close();
 
     // The Schedule section after saving a weekly re-check.
@@ -147,21 +147,25 @@ async function sheetsSidebar(): Promise<void> {
     await page.selectOption("#schedule-hour", "9");
     await page.click("#save-schedule");
     await page.waitForFunction(() => /^Scheduled/.test(document.getElementById("message")!.textContent || ""));
-    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-schedule.png"), fullPage: true });
+    await page.screenshot({ path: path.join(out, "gsheets-sidebar-schedule.png"), fullPage: true });
   } finally {
     await browser.close();
     await sb.close();
   }
 }
 
-excelPane()
-  .then(sheetsSidebar)
-  .then(() =>
-    console.log(
-      `Wrote excel-taskpane.png, gsheets-sidebar.png, gsheets-sheet.png and gsheets-sidebar-schedule.png in ${path.relative(ROOT, OUT)}/`,
-    ),
-  )
-  .catch((e) => {
+/** Writes the four screenshots into `out` (the README's assets/screenshots when run as a script). */
+export async function main(out = OUT): Promise<void> {
+  fs.mkdirSync(out, { recursive: true });
+  await excelPane(out);
+  await sheetsSidebar(out);
+  console.log(
+    `Wrote excel-taskpane.png, gsheets-sidebar.png, gsheets-sheet.png and gsheets-sidebar-schedule.png in ${path.relative(ROOT, out)}/`,
+  );
+}
+
+if (require.main === module)
+  main().catch((e) => {
     console.error(e);
     process.exit(1);
   });

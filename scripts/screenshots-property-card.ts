@@ -11,7 +11,7 @@ import { propertyCard, statusColour, windowColour, type CheckResult } from "../c
 import { toEntityValue } from "../excel/functions/card";
 import { startSandbox } from "../sandbox/app";
 import { findExamples } from "../sandbox/dataset";
-import { launch } from "../test/excel/helpers/chromium";
+import { launch } from "../test/helpers/chromium";
 
 const OUT = path.join(__dirname, "../assets/screenshots");
 const KEY = "sandbox-professional";
@@ -29,7 +29,8 @@ function shown(p: Record<string, unknown>): string {
   return String(p.basicValue ?? "");
 }
 
-async function main(): Promise<void> {
+/** Writes the screenshots into `out` (the README's assets/screenshots when run as a script). */
+export async function main(out = OUT): Promise<void> {
   const sb = await startSandbox({ port: 0 });
   let answer: CheckResult;
   try {
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   }
   const checkedAt = new Date().toISOString();
   const entity = toEntityValue(propertyCard(answer, checkedAt, { today: checkedAt.slice(0, 10) }));
-  const props = entity.properties as Record<string, Record<string, unknown>>;
+  const props = entity.properties as unknown as Record<string, Record<string, unknown>>;
 
   const colour = (name: string, value: string) =>
     /status$/.test(name) ? statusColour(value) : name === "Window" ? windowColour(value) : null;
@@ -97,19 +98,20 @@ async function main(): Promise<void> {
     ${sections.join("")}<footer>Data from ${esc(entity.provider?.description)}</footer></div>
   </div></body></html>`;
 
-  fs.mkdirSync(OUT, { recursive: true });
+  fs.mkdirSync(out, { recursive: true });
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1180, height: 400 } });
     await page.setContent(html);
-    await page.screenshot({ path: path.join(OUT, "excel-property-card.png"), fullPage: true });
-    console.log("wrote assets/screenshots/excel-property-card.png");
+    await page.screenshot({ path: path.join(out, "excel-property-card.png"), fullPage: true });
+    console.log(`wrote ${path.join(out, "excel-property-card.png")}`);
   } finally {
     await browser.close();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

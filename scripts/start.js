@@ -1,28 +1,40 @@
 /**
- * `npm start`: free ports first, on IPv4 and IPv6 loopback (a busy one fails at once, naming it), certificates (renewed when expired or expiring
+ * `npm start [-- --port N] [--sandbox-port N]`: free ports first, on IPv4 and IPv6 loopback (a busy one fails at once, naming it), certificates (renewed when expired or expiring
  * within 7 days), the sandbox (SANDBOX_PORT, 3001), the HTTPS dev server (DEV_SERVER_PORT, 3000), then a sideload into
  * desktop Excel where office-addin-debugging and Excel exist; elsewhere it prints how to sideload into Excel on the web.
  * `npm run start:web` sideloads into Excel on the web with office-addin-debugging when a document URL is given
- * (OFFICE_DOCUMENT_URL or --document <url>), else prints the manual steps.
+ * (OFFICE_DOCUMENT_URL or --document <url>), else prints the manual steps. The flags win over the variables; any
+ * other flag is refused, naming the one it was probably meant to be, rather than ignored.
  */
+// First, before anything an older Node could fail on with a message that does not name Node.
+const { nodeProblem } = require("./check-node");
+const tooOld = nodeProblem(process.versions.node, require("../package.json").engines.node);
+if (tooOld) {
+  console.error(`npm start failed: ${tooOld}`);
+  process.exit(1);
+}
 const { spawn, spawnSync } = require("child_process");
 const fs = require("fs");
 const https = require("https");
 const net = require("net");
 const path = require("path");
 const { ensureCertificates, certificateNotice } = require("./dev-certs");
+const { parseStartArgs } = require("./start-args");
 
 const ROOT = path.resolve(__dirname, "..");
 const STATE = path.join(ROOT, ".start-state.json");
 const LOGS = path.join(ROOT, "test-output", "start-logs");
-const DEV_PORT = Number(process.env.DEV_SERVER_PORT || 3000);
-const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 3001);
-const WEB = process.argv.includes("--web");
-const argAfter = (flag) => {
-  const i = process.argv.indexOf(flag);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const DOCUMENT_URL = argAfter("--document") || process.env.OFFICE_DOCUMENT_URL;
+let ARGS;
+try {
+  ARGS = parseStartArgs(process.argv.slice(2), process.env);
+} catch (e) {
+  console.error(`npm start failed: ${e.message}`);
+  process.exit(2);
+}
+const DEV_PORT = Number(ARGS.port || process.env.DEV_SERVER_PORT || 3000);
+const SANDBOX_PORT = Number(ARGS.sandboxPort || process.env.SANDBOX_PORT || 3001);
+const WEB = ARGS.web;
+const DOCUMENT_URL = ARGS.document || process.env.OFFICE_DOCUMENT_URL;
 
 function alive(pid) {
   try {
@@ -43,12 +55,12 @@ function portProblem(port, host) {
 }
 
 async function checkPorts() {
-  for (const [name, port, host, variable] of [
-    ["the Excel add-in's dev server", DEV_PORT, "localhost", "DEV_SERVER_PORT"],
-    ["the sandbox", SANDBOX_PORT, "127.0.0.1", "SANDBOX_PORT"],
+  for (const [name, port, host, variable, flag] of [
+    ["the Excel add-in's dev server", DEV_PORT, "localhost", "DEV_SERVER_PORT", "--port"],
+    ["the sandbox", SANDBOX_PORT, "127.0.0.1", "SANDBOX_PORT", "--sandbox-port"],
   ]) {
     if (!Number.isInteger(port) || port < 1 || port > 65535)
-      throw new Error(`${variable}=${port} is not a port number (1-65535).`);
+      throw new Error(`${flag} (or ${variable}) ${port} is not a port number (1-65535).`);
     // Both loopbacks: "localhost" may reach a program listening on [::1] only, or on 127.0.0.1 only.
     let code = null;
     for (const h of [host, "127.0.0.1", "::1"]) {
@@ -69,7 +81,9 @@ async function checkPorts() {
       [
         `${why}, so ${name} cannot start.`,
         `  If it is an earlier \`npm start\`, run \`npm stop\`. Otherwise close the program using it, or choose other ports:`,
-        `  DEV_SERVER_PORT=3100 SANDBOX_PORT=3101 npm start   (DEV_SERVER_PORT is the add-in's https port, SANDBOX_PORT the sandbox's)`,
+        `  npm start -- --port 3100 --sandbox-port 3101        (any shell; --port is the add-in's https port)`,
+        `  DEV_SERVER_PORT=3100 SANDBOX_PORT=3101 npm start    (macOS and Linux shells)`,
+        `  $env:DEV_SERVER_PORT=3100; $env:SANDBOX_PORT=3101; npm start    (Windows PowerShell)`,
       ].join("\n"),
     );
   }
@@ -187,6 +201,13 @@ function sideloadWeb(manifest) {
   return r.status === 0;
 }
 
+/** Why office-addin-debugging is absent, in words that say what to do instead. */
+function debuggingMissing() {
+  return process.platform === "linux"
+    ? "office-addin-debugging could not be installed on this Linux machine (npm skips this optional package when its keytar part fails to build against libsecret), so the add-in cannot be sideloaded automatically. Upload the manifest by hand instead: it works the same."
+    : "office-addin-debugging is not installed here (an optional dependency: `npm install office-addin-debugging`), so the add-in cannot be sideloaded automatically.";
+}
+
 function webSteps(manifest, why) {
   return [
     "",
@@ -247,7 +268,7 @@ async function main() {
           manifest,
           debuggingCli()
             ? "No document URL: give one to sideload automatically (npm run start:web -- --document <url of a workbook on OneDrive/SharePoint>, or OFFICE_DOCUMENT_URL)."
-            : "office-addin-debugging is not installed here (an optional dependency), so the add-in cannot be sideloaded automatically.",
+            : debuggingMissing(),
         ),
       );
     return;

@@ -1,6 +1,7 @@
 /**
  * `npm run validate`: the Excel manifest checked offline against Microsoft's published XML Schemas (and its
- * resources, runtimes and URLs: test/excel/manifest.test.ts), then by Microsoft's own validator
+ * resources, runtimes and URLs: test/excel/manifest.test.ts) and the unified manifest.json against Microsoft's JSON
+ * schema (test/excel/unified-manifest.test.ts), then by Microsoft's own validator
  * (`office-addin-manifest validate`), which posts the manifest to a Microsoft service. Offline, that second step is
  * reported as skipped, not failed: the offline check has passed by then.
  */
@@ -10,11 +11,14 @@ const path = require("path");
 const ROOT = path.resolve(__dirname, "..");
 const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
 
-console.log("1/2 Offline schema check (Microsoft's XSDs, resources, runtimes, URLs): jest test/excel/manifest.test.ts");
-const offline = spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "test/excel/manifest.test.ts"], {
-  cwd: ROOT,
-  stdio: "inherit",
-});
+console.log(
+  "1/2 Offline schema checks: manifest.xml against Microsoft's XSDs (resources, runtimes, URLs), and the unified manifest.json against Microsoft's JSON schema",
+);
+const offline = spawnSync(
+  process.execPath,
+  [require.resolve("jest/bin/jest"), "test/excel/manifest.test.ts", "test/excel/unified-manifest.test.ts"],
+  { cwd: ROOT, stdio: "inherit" },
+);
 if (offline.status !== 0) process.exit(offline.status ?? 1);
 
 console.log("2/2 Microsoft's validator: office-addin-manifest validate manifest.xml");

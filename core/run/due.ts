@@ -130,15 +130,19 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
   }
   const wait = rateWait(state, nowMs);
   if (wait > RUN_POLICY.pauseAfterMs && Object.keys(state.inflight).length === 0) {
+    // The wait is a 503's Retry-After (the service's outage), or the plan's quota.
+    const outage = state.holdReason && state.nextRequestAtMs - nowMs >= wait ? state.holdReason : undefined;
     pause(
       state,
       nowMs + wait,
-      serviceError(
-        "rate_limited",
-        "quota_exhausted",
-        `The plan's request quota is used up until ${new Date(nowMs + wait).toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-        { retryAfterMs: wait },
-      ),
+      outage
+        ? { ...outage, retryAfterMs: wait }
+        : serviceError(
+            "rate_limited",
+            "quota_exhausted",
+            `The plan's request quota is used up until ${new Date(nowMs + wait).toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+            { retryAfterMs: wait },
+          ),
     );
     return { requests: [], waitMs: 0, finished: true };
   }

@@ -4,7 +4,14 @@
  */
 import { describeError, serviceError, type ServiceError } from "../errors";
 import { acceptResultsPage, failJob, startJob } from "../jobs";
-import { parseRateLimit, retryDelay, serverClockOffsetMs, type HeaderSource } from "../ratelimit";
+import {
+  parseRateLimit,
+  retryAfterUntil,
+  retryDelay,
+  serverClockOffsetMs,
+  unavailableUntilError,
+  type HeaderSource,
+} from "../ratelimit";
 import { interpretBulkSubmitResponse, interpretResultsResponse } from "../responses";
 import type { ResultsPage } from "../results-page";
 import {
@@ -90,9 +97,15 @@ function isFatal(e: ServiceError): boolean {
   return e.kind === "auth" || e.kind === "forbidden" || e.code === "endpoint_not_found";
 }
 
-function noteRate(state: RunState, headers: HeaderSource, nowMs: number): void {
+function noteRate(state: RunState, status: number, headers: HeaderSource, nowMs: number): void {
   const rl = parseRateLimit(headers, nowMs);
   if (rl.limit !== undefined || rl.remaining !== undefined || rl.resetAtMs !== undefined) state.rate = rl;
+  // A 429's or a 503's Retry-After holds every request of the run, not only the one refused; a long one pauses it.
+  const until = retryAfterUntil(status, rl, nowMs);
+  if (until === undefined || until <= state.nextRequestAtMs) return;
+  state.nextRequestAtMs = until;
+  if (status === 503) state.holdReason = unavailableUntilError(until);
+  else delete state.holdReason;
 }
 
 function asJobFailure(e: ServiceError, jobId: string): ServiceError {
@@ -123,7 +136,7 @@ export function acceptReply(state: RunState, id: string, reply: Reply, nowMs: nu
     if (reply.failure === "not_sent" || reply.failure === "aborted") return; // due again; nothing reached the job
     return getFailed(state, job, transportError(reply), nowMs);
   }
-  noteRate(state, reply.headers, nowMs);
+  noteRate(state, reply.status, reply.headers, nowMs);
   if (reply.status !== 429) delete state.rateLimitedInARow;
   if (f.kind === "submit") {
     const r = interpretBulkSubmitResponse(reply.status, reply.headers, reply.text, nowMs);

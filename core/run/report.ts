@@ -1,6 +1,7 @@
 /** A run's progress and last word: counts by row, a view of each job, and when "Done" may be said. */
 import { describeError, isAboutProperty, serviceError } from "../errors";
 import { isSettled, members, unwrittenResult, type RunState } from "./state";
+import { formatCount } from "../numbers";
 
 // ---- progress and summary ----
 
@@ -115,7 +116,7 @@ export function isRunDone(state: RunState): boolean {
   return state.phase === "ended" && Object.keys(state.received).length === 0 && !state.fates.includes(".");
 }
 
-const rowsWord = (n: number) => `${n.toLocaleString("en-GB")} row${n === 1 ? "" : "s"}`;
+const rowsWord = (n: number) => `${formatCount(n)} row${n === 1 ? "" : "s"}`;
 
 function utcTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
@@ -141,25 +142,25 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
   } else if (state.phase === "paused") {
     title = "Paused";
     lines.unshift(
-      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked; choose Resume after ${utcTime(state.pausedUntilMs ?? Date.now())} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
+      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${formatCount(c.answered)} of ${rowsWord(c.rows)} checked; choose Resume after ${utcTime(state.pausedUntilMs ?? Date.now())} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
     );
   } else if (state.phase === "stopped") {
     title = "Stopped";
     lines.unshift(
-      `${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} are in jobs already sent: choose Resume to collect them (no new job is sent).`,
+      `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} are in jobs already sent: choose Resume to collect them (no new job is sent).`,
     );
   } else if (state.phase === "running") {
     title = "Checking";
-    lines.unshift(`${c.rowsDone.toLocaleString("en-GB")} of ${rowsWord(c.rows)} written.`);
+    lines.unshift(`${formatCount(c.rowsDone)} of ${rowsWord(c.rows)} written.`);
   } else if (done && !c.failed && !c.maybeCreated && !c.notSent && !c.gone) {
     title = "Done";
     lines.unshift(
-      `${rowsWord(c.rows)} checked${problems ? `, ${problems.toLocaleString("en-GB")} with errors (see the Message column)` : ""}.`,
+      `${rowsWord(c.rows)} checked${problems ? `, ${formatCount(problems)} with errors (see the Message column)` : ""}.`,
     );
   } else {
     title = c.unwritten ? "Not all written" : "Finished with problems";
     lines.unshift(
-      `${c.answered.toLocaleString("en-GB")} of ${rowsWord(c.rows)} checked${problems ? ` (${problems.toLocaleString("en-GB")} with errors, see the Message column)` : ""}.`,
+      `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked${problems ? ` (${formatCount(problems)} with errors, see the Message column)` : ""}.`,
     );
   }
   if (state.phase !== "running") {

@@ -5,7 +5,7 @@
 import { describeError, isAboutProperty, serviceError, type ServiceError } from "../errors";
 import type { Outcome } from "../plan";
 import type { InputRow } from "../rows";
-import { OUTPUT_COLUMNS, outputRow, type Cell } from "../layout";
+import { OUTPUT_COLUMNS, firstReportedNotes, keptDemoNote, outputRow, type Cell } from "../layout";
 import { collectable, isMaybeCreated, moveRun, isSettled, members, setFate, type Fate, type RunState } from "./state";
 
 const MESSAGE_COLUMN = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
@@ -113,10 +113,16 @@ export function checkingMessage(runId?: string): string {
     : `Checking… (run ${runTag(runId)}; the result is written here when it arrives)`;
 }
 
-/** The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way. */
+/**
+ * The row a host writes into each row being checked at the start: earlier values kept, Message says it is on the way
+ * (and keeps the day an F or G rating was first reported, which the result read back from this row counts from, and,
+ * over demo values, that they are the demo's: the change check after the run reads this row).
+ */
 export function checkingRow(previous: readonly unknown[] | undefined, checkedAtIso: string, runId?: string): Cell[] {
   const row = outputRow(undefined, checkedAtIso, previous);
-  row[MESSAGE_COLUMN] = checkingMessage(runId);
+  row[MESSAGE_COLUMN] = [checkingMessage(runId), keptDemoNote(previous), ...firstReportedNotes(previous)]
+    .filter(Boolean)
+    .join("; ");
   return row;
 }
 
@@ -152,8 +158,13 @@ export function waitingRow(
 ): Cell[] {
   const row = checkingRow(previous, checkedAtIso);
   const text = why ? describeError(why) : "";
-  row[MESSAGE_COLUMN] =
-    `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${text.replace(/[\s.]+$/, "")}.`;
+  row[MESSAGE_COLUMN] = [
+    `Checking… ${runId === undefined ? "" : `(run ${runTag(runId)}) `}${text.replace(/[\s.]+$/, "")}.`,
+    keptDemoNote(previous),
+    ...firstReportedNotes(previous),
+  ]
+    .filter(Boolean)
+    .join("; ");
   return row;
 }
 

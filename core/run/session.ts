@@ -8,6 +8,7 @@ import { describeError, type ServiceError } from "../errors";
 import { runCounts, runSummary } from "./report";
 import { runTag } from "./rows";
 import type { RunState } from "./state";
+import { formatCount } from "../numbers";
 
 /** A run's id: the time it began and a random part (two checks begun in the same millisecond still differ). */
 export function newRunId(nowMs: number, random: number): string {
@@ -79,8 +80,8 @@ export function resumeFirstQuestion(state: RunState | null | undefined, where: U
   const started = new Date(where.startedAtMs).toISOString().slice(0, 16).replace("T", " ");
   const waiting = c.resumable + c.unwritten;
   return (
-    `A check of ${c.rows.toLocaleString("en-GB")} row${c.rows === 1 ? "" : "s"} on ${where.sheet} (started ${started} UTC, run ${runTag(state.runId)}) is unfinished` +
-    `${waiting ? `: ${waiting.toLocaleString("en-GB")} row${waiting === 1 ? " waits" : "s wait"} for results already paid for` : ""}. ` +
+    `A check of ${formatCount(c.rows)} row${c.rows === 1 ? "" : "s"} on ${where.sheet} (started ${started} UTC, run ${runTag(state.runId)}) is unfinished` +
+    `${waiting ? `: ${formatCount(waiting)} row${waiting === 1 ? " waits" : "s wait"} for results already paid for` : ""}. ` +
     "Resume it first? If you check these rows now instead, it stays ready to Resume and its rows are left as they are."
   );
 }
@@ -102,7 +103,7 @@ export interface HeldRun {
 function describeHeld(h: HeldRun): string {
   const rows = h.state.rowsTotal;
   const started = new Date(h.where.startedAtMs).toISOString().slice(0, 16).replace("T", " ");
-  return `${rows.toLocaleString("en-GB")} row${rows === 1 ? "" : "s"} on ${h.where.sheet}, started ${started} UTC, run ${runTag(h.state.runId)}`;
+  return `${formatCount(rows)} row${rows === 1 ? "" : "s"} on ${h.where.sheet}, started ${started} UTC, run ${runTag(h.state.runId)}`;
 }
 
 /**

@@ -103,8 +103,10 @@ export interface RunState {
   /** The first service failure seen, for the summary. */
   firstFailure?: ServiceError;
   rate?: RateLimitInfo;
-  /** No request at all before this time (pacing across the rate-limit window, a 429's Retry-After). */
+  /** No request at all before this time (pacing across the rate-limit window, a 429's or a 503's Retry-After). */
   nextRequestAtMs: number;
+  /** Why nextRequestAtMs holds the run, when a 503 set it: said if the wait pauses the run (dueRequests). */
+  holdReason?: ServiceError;
   /** Polls the minute's allowance still grants (a bucket refilled at RUN_POLICY.pollShare of the limit a minute). */
   pollTokens?: { n: number; atMs: number; windowMs?: number };
   /** The size held jobs are cut to if the service turns out to run jobs side by side (see RunJob.held). */

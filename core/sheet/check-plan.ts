@@ -23,6 +23,7 @@ import {
   selectionEnd,
   wholeTableSelected,
 } from "./table";
+import { formatCount } from "../numbers";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 const isBlankCell = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
@@ -253,7 +254,7 @@ export function inputOverlapProblem(inputColumns: readonly number[], at: number)
  * (neither sent nor written). One sentence each, only for counts above zero.
  */
 export function rowsAsideNotes(c: { invalid: number; duplicates: number; hidden: number }): string[] {
-  const n = (k: number, one: string) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : `${one}s`}`;
+  const n = (k: number, one: string) => `${formatCount(k)} ${k === 1 ? one : `${one}s`}`;
   const notes: string[] = [];
   if (c.invalid)
     notes.push(`${n(c.invalid, "row")} with input errors; see ${c.invalid === 1 ? "its" : "their"} Message.`);

@@ -15,6 +15,7 @@ import {
   type CheckResult,
   type PlanName,
   type RateLimitInfo,
+  type RetryHold,
   type ServiceError,
 } from "../../core";
 
@@ -145,6 +146,8 @@ function cacheable(e: ServiceError): boolean {
 
 export class CheckBatcher {
   private readonly cache = new Map<string, CacheEntry>();
+  /** A Retry-After the service sent (429 or 503), kept across the client each batch makes: no request before it. */
+  private readonly hold: RetryHold = {};
   /** Calls waiting for the next flush, by property key. */
   private pending = new Map<string, { uprn: string; waiters: Waiter[] }>();
   /** Calls already sent, by property key: a repeat joins them instead of asking again. */
@@ -306,6 +309,7 @@ export class CheckBatcher {
         now: this.o.now,
         ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
         requestTimeoutMs: this.o.requestTimeoutMs,
+        hold: this.hold,
       });
       const uprns = keys.map((k) => batch.get(k)!.uprn);
       if (keys.length <= this.o.singleCheckLimit && this.singlesAffordable(keys.length)) {

@@ -6,12 +6,14 @@ import {
   DATE_FORMAT,
   dateSerial,
   displayStatus,
+  countryMessage,
   isCheckName,
-  nextObligation,
-  obligationFor,
+  nextObligationIn,
+  obligationsIn,
   outputHeaders,
   outputRow,
   propertyCard,
+  resultCountry,
   type CheckName,
   type CheckResult,
 } from "../../core";
@@ -143,7 +145,23 @@ export function dateCell(iso: string): DateCell {
   return dataTypesSupported() ? { type: "FormattedNumber", basicValue: serial, numberFormat: DATE_FORMAT } : serial;
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/**
+ * What a property's day-counting functions count with: the workbook's today (the local day, as TODAY()), the saved
+ * windows, and the country by the results block's rule (core/result-place.ts), so a formula agrees with the block's row.
+ * A Country the user passes (the table's Country cell) settles a district on both sides of a border, as in the block.
+ */
+async function countedNow(result: CheckResult, country: unknown) {
+  const rt = complianceRuntime();
+  return {
+    country: resultCountry(result, country),
+    options: { today: rt.today(), windows: await savedWindows() },
+  };
+}
+
+/** Outside these rules (Northern Ireland, the Crown dependencies) no deadline is given: the cell says why. */
+function outOfScope(place: ReturnType<typeof resultCountry>): CustomFunctions.Error | null {
+  return place?.kind === "out_of_scope" ? notAvailable(countryMessage(place).slice(0, 255)) : null;
+}
 
 /**
  * Expiry date of a check's certificate ("epc", "gas_safety" or "eicr"), as a date: =COMPLIANCE.EXPIRY(A2,"eicr")-TODAY() gives the days left.
@@ -170,16 +188,20 @@ export async function expiry(uprn: any, check: string): Promise<any> {
 }
 
 /**
- * The property's most urgent action in plain words (gas check to book, EICR remedial work, licence to apply for...), counted from today.
+ * The property's most urgent action in plain words (gas check to book, EICR remedial work, licence to apply for...), counted from today by the rules of the property's country.
  * @customfunction NEXTACTION
  * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @param [country] England, Wales or Scotland when the postcode does not settle it (a district on both sides of a border); omit it to go by the postcode.
  * @returns The next action, or "No action due".
  * @helpurl https://localhost:3000/help.html#nextaction
  */
-export async function nextaction(uprn: any): Promise<string> {
+export async function nextaction(uprn: any, country?: any): Promise<string> {
   return guarded(async () => {
     const { result } = await checkOf(uprn);
-    const next = nextObligation(result, { today: today(), windows: await savedWindows() });
+    const at = await countedNow(result, country);
+    const away = outOfScope(at.country);
+    if (away) throw away;
+    const next = nextObligationIn(result, at.country, at.options);
     return next ? next.action : "No action due";
   });
 }
@@ -189,15 +211,20 @@ export async function nextaction(uprn: any): Promise<string> {
  * @customfunction DUE
  * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
  * @param [check] Which check: "epc", "gas_safety", "eicr", "licensing" or "deposit_protection"; omit it for the most urgent one.
+ * @param [country] England, Wales or Scotland when the postcode does not settle it (a district on both sides of a border); omit it to go by the postcode.
  * @returns The due date.
  * @helpurl https://localhost:3000/help.html#due
  */
-export async function due(uprn: any, check?: string): Promise<any> {
+export async function due(uprn: any, check?: string, country?: any): Promise<any> {
   return guarded(async () => {
     const name = check === undefined || check === null || String(check).trim() === "" ? null : checkName(check);
     const { result } = await checkOf(uprn);
-    const o = { today: today(), windows: await savedWindows() };
-    const ob = name ? (member(result, name), obligationFor(result, name, o)) : nextObligation(result, o);
+    const at = await countedNow(result, country);
+    const away = outOfScope(at.country);
+    if (away) throw away;
+    const ob = name
+      ? (member(result, name), obligationsIn(result, at.country, { ...at.options, checks: [name] })?.[0] ?? null)
+      : nextObligationIn(result, at.country, at.options);
     if (!ob)
       throw notAvailable(
         name ? `${name} is not required for this property: nothing is due` : "no action is due for this property",
@@ -227,14 +254,21 @@ export async function epc(uprn: any): Promise<string> {
  * Every result of a property in one row (score, risk, each check's status and dates, message), in the same columns as the task pane writes. Spills to the right; see COMPLIANCE.HEADERS for the header row.
  * @customfunction CHECK
  * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956".
+ * @param [country] England, Wales or Scotland when the postcode does not settle it (a district on both sides of a border); omit it to go by the postcode.
  * @returns One row of results.
  * @helpurl https://localhost:3000/help.html#check
  */
-export async function check(uprn: any): Promise<any[][]> {
+export async function check(uprn: any, country?: any): Promise<any[][]> {
   return guarded(async () => {
     const { result, checkedAt } = await checkOf(uprn);
+    const at = await countedNow(result, country);
+    // The row a check written today would give: its days counted from today, its country by the block's rule.
+    const row = outputRow({ result }, checkedAt, undefined, undefined, {
+      windows: at.options.windows,
+      country: at.country,
+      day: at.options.today,
+    });
     // Spilled values are never parsed as formulas, so the apostrophe guard that protects written cells is not needed here.
-    const row = outputRow({ result }, checkedAt, undefined, undefined, { windows: await savedWindows() });
     return [row.map((v) => (typeof v === "string" && v.startsWith("'") ? v.slice(1) : v))];
   });
 }
@@ -243,10 +277,11 @@ export async function check(uprn: any): Promise<any[][]> {
  * A property card: a data type whose text is the address and whose fields are the property's results (Score, Risk, Next action, Action due, Days left, Window, each check's status and dates, Last updated, Checked at). Reach a field with =B2.Score or =B2.[Next action]. Needs Excel with data types (Microsoft 365); elsewhere use COMPLIANCE.CHECK.
  * @customfunction PROPERTY
  * @param uprn Unique Property Reference Number: up to 12 digits, e.g. "100023336956" or a cell holding it.
+ * @param [country] England, Wales or Scotland when the postcode does not settle it (a district on both sides of a border); omit it to go by the postcode.
  * @returns The property as a data type (an entity value).
  * @helpurl https://localhost:3000/help.html#property
  */
-export async function property(uprn: any): Promise<any> {
+export async function property(uprn: any, country?: any): Promise<any> {
   return guarded(async () => {
     // Asked before any request: where a function cannot return a data type, no answer could be shown.
     if (!dataTypesSupported()) {
@@ -256,7 +291,8 @@ export async function property(uprn: any): Promise<any> {
     }
     const { result, checkedAt } = await checkOf(uprn);
     // Counted from today, as NEXTACTION and DUE are, so =B2.[Next action] and =COMPLIANCE.NEXTACTION(A2) agree.
-    return toEntityValue(propertyCard(result, checkedAt, { today: today(), windows: await savedWindows() }));
+    const at = await countedNow(result, country);
+    return toEntityValue(propertyCard(result, checkedAt, { ...at.options, country: at.country }));
   });
 }
 

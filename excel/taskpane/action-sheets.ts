@@ -16,6 +16,7 @@ import {
   tableAnchor,
   actionListLine,
   blockProperties,
+  unreadOwnColumns,
   buildPortfolioList,
   buildSummary,
   shortHash,
@@ -73,6 +74,7 @@ async function readPortfolio(
   context: Excel.RequestContext,
   run: RunPlace,
   others: readonly RunPlace[],
+  today: string,
 ): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
   const places = portfolioOrder(others, run, tableIdOf);
   const tables: PortfolioTable[] = [];
@@ -87,7 +89,7 @@ async function readPortfolio(
       await context.sync();
       r = ws.isNullObject
         ? { problem: `the sheet "${p.sheet}" was not found (renamed or deleted)` }
-        : await readResults(context, p);
+        : await readResults(context, p, today);
     } catch (e) {
       r = { problem: `the sheet "${p.sheet}" could not be read (${e instanceof Error ? e.message : String(e)})` };
     }
@@ -107,6 +109,7 @@ async function readPortfolio(
         anchor,
         props: r.props,
         ownerHeader: r.ownerHeader,
+        unreadColumns: r.unreadColumns,
         block: { sheet: b.sheet, column: b.blockColumn, firstRow: b.firstRow, lastRow: b.lastRow, ...table },
       });
     }
@@ -128,11 +131,19 @@ export interface ActionSheetsResult {
 interface BlockRead {
   props: BlockProperty[];
   ownerHeader?: string;
+  unreadColumns: ReturnType<typeof unreadOwnColumns>;
   place: { sheet: string; blockColumn: number; firstRow: number; lastRow: number };
 }
 
-/** The results block as it is now, found again by its header (or, without one, by what its rows hold). */
-async function readResults(context: Excel.RequestContext, run: RunPlace): Promise<BlockRead | { problem: string }> {
+/**
+ * The results block as it is now, found again by its header (or, without one, by what its rows hold), its rows' typed
+ * dates read as the block's own were (the file's order, `today` the file's day).
+ */
+async function readResults(
+  context: Excel.RequestContext,
+  run: RunPlace,
+  today: string,
+): Promise<BlockRead | { problem: string }> {
   const ext = await usedExtent(context, run.sheet);
   if (ext.lastRow < 0) return { problem: `the sheet ${run.sheet} is empty` };
   const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(ext.lastColumn, run.blockColumn + WIDTH - 1));
@@ -159,13 +170,14 @@ async function readResults(context: Excel.RequestContext, run: RunPlace): Promis
     untilBlank: at.headerRow !== null,
     header,
     postcode: input.postcode,
-    monthFirst: fileMonthFirst(),
+    dates: { monthFirst: fileMonthFirst(), today },
   });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
   return {
     props,
     ownerHeader,
+    unreadColumns: unreadOwnColumns(header, ours),
     place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) },
   };
 }
@@ -183,7 +195,7 @@ export async function buildActionSheets(
   let writeSyncs = 0;
   try {
     return await excelRun(async (context) => {
-      const { tables } = await readPortfolio(context, run, o.tables ?? []);
+      const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
       if (!tables.some((t) => t.props)) {
         const why = tables.map((t) => t.problem).join("; ");
         return {
@@ -318,6 +330,32 @@ export async function buildActionSheets(
   }
 }
 
+/**
+ * Every table of the portfolio and their Action list looking `withinDays` ahead, with what the sheet has typed (Done,
+ * Evidence, Assigned to), for the reminder digests; nothing is written.
+ */
+export async function portfolioList(
+  excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
+  run: RunPlace,
+  o: ActionSheetOptions,
+): Promise<{ tables: PortfolioTable[]; list: ActionListSheet } | { problem: string }> {
+  return excelRun(async (context) => {
+    const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
+    if (!tables.some((t) => t.props)) return { problem: tables.map((t) => t.problem).join("; ") };
+    const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
+    await context.sync();
+    let existing: unknown[][] = [];
+    if (!listSheet.isNullObject) {
+      const used = listSheet.getUsedRangeOrNullObject(true);
+      used.load("values");
+      await context.sync();
+      if (!used.isNullObject) existing = used.values as unknown[][];
+    }
+    const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
+    return { tables, list };
+  });
+}
+
 /** The current Action list as an .ics file's text (built from the block, as the sheet is). */
 export async function actionCalendarText(
   excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
@@ -326,7 +364,7 @@ export async function actionCalendarText(
 ): Promise<{ ok: true; ics: string; events: number } | { ok: false; message: string }> {
   try {
     return await excelRun(async (context) => {
-      const { tables } = await readPortfolio(context, run, o.tables ?? []);
+      const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
       if (!tables.some((t) => t.props))
         return {
           ok: false as const,

@@ -22,7 +22,6 @@ import {
   resumeRun as resumeEngine,
   runCounts,
   dateProblemsLine,
-  storedState,
   type OutcomeToWrite,
   type RunState,
   DEFAULT_ACTION_LIST_DAYS,
@@ -33,6 +32,7 @@ import {
   worseCount,
   isDemoKey,
   type Trigger,
+  rowDateContext,
   rowPlace,
   keepForResume,
   newRunId,
@@ -48,9 +48,9 @@ import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
-import { setAsideStored, takeUpStored, type UnfinishedRun } from "./unfinished";
+import { setAsideStored, storeUnfinished, takeUpStored, type UnfinishedRun } from "./unfinished";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
-import { MESSAGE, fileMonthFirst, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
+import { MESSAGE, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
 /**
@@ -151,6 +151,8 @@ interface Tally extends WrittenRows, SummaryTally {
   changes: (Change & { runAt: string })[];
   /** Rows written with a date of the user's own columns that could not be read (the summary counts them). */
   dateRows: Set<number>;
+  /** What the pane said when the run's last save for Resume was refused. */
+  saveProblem?: string;
 }
 
 function progressOf(state: RunState): RunProgress {
@@ -186,7 +188,8 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   return {
     async presentKeys(): Promise<ReadonlySet<string> | undefined> {
       try {
-        const t = await deps.excelRun((context) => readTableNow(context, run, keys, state.runId));
+        const day = localDay(Date.parse(iso()));
+        const t = await deps.excelRun((context) => readTableNow(context, run, keys, day, state.runId));
         return new Set(t.rowsNow.map((r) => r.key).filter((k): k is string => !!k));
       } catch {
         return undefined; // Excel busy: send the job as planned; rows that changed are caught when writing.
@@ -198,9 +201,10 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
       const interim = new Set(items.filter((i) => !i.final).map((i) => i.outcome));
       try {
         return await deps.excelRun(async (context) => {
-          const t = await readTableNow(context, run, keys, state.runId);
-          const block: Cell[][] = [];
           const at = iso();
+          const day = localDay(Date.parse(at));
+          const t = await readTableNow(context, run, keys, day, state.runId);
+          const block: Cell[][] = [];
           repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
           const keyOf = new Map(items.map((i) => [i.outcome, i.key]));
@@ -215,20 +219,18 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
               );
             } else {
               tally.waiting.delete(w.row);
-              // The row's country and tenancy start: core's one rule over the row's cells and the service's answer.
+              // The row's country: core's one rule over the row's cells and the service's answer.
               const place = rowPlace(t.header, t.rows[w.row], w.outcome, {
                 postcodeColumn: t.inputColumns.postcode,
                 exclude: t.ours,
-                monthFirst: fileMonthFirst(),
               });
-              const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
+              const { problems, ...dated } = rowDateContext(t.dates[w.row]);
               const context = {
                 windows: deps.windows,
-                userDates: t.userDates[w.row],
+                ...dated,
                 problems: problems.length ? problems : undefined,
                 country: place.country,
-                tenancyStart: place.tenancyStart,
-                day: localDay(Date.parse(at)),
+                day,
               };
               block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
               if (problems.length) tally.dateRows.add(w.row);
@@ -284,12 +286,14 @@ function transportOf(deps: RunDeps) {
   };
 }
 
-/** Stores the run for Resume (with the changes written so far), never in the workbook. */
+/** Stores the run for Resume (with its changes), never in the workbook. Refused, the pane says so; before a bulk job
+ * is sent, the run stops: a Resume from the last save must not pay for that job twice. */
 function saver(run: UnfinishedRun, deps: RunDeps, tally: Tally) {
   return async (s: RunState) => {
-    await deps.store
-      ?.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(s), changes: tally.changes }))
-      .catch(() => undefined);
+    const refused = deps.store ? await storeUnfinished(deps.store, { ...run, state: s, changes: tally.changes }) : null;
+    if (refused && s.jobs.some((j) => j.phase === "sending")) throw new Error(refused.stop);
+    if (refused && !tally.saveProblem) deps.onNotice?.(refused.notice);
+    tally.saveProblem = refused?.notice;
   };
 }
 
@@ -325,6 +329,7 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const summary = summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
   const unreadDates = dateProblemsLine(tally.dateRows.size);
   if (unreadDates) summary.lines.push(unreadDates);
+  if (keep && tally.saveProblem) summary.lines.push(tally.saveProblem);
   summary.unreadDateRows = tally.dateRows.size;
   const place: RunPlace = {
     sheet: run.sheet,

@@ -6,6 +6,7 @@ import type { AddressList } from "../../core";
 import { complianceRuntime } from "../runtime";
 import type { ExcelRun } from "./check-run";
 import { $, errorText, savedClient, say, showQuota, startAction } from "./pane-ui";
+import { formatCount } from "../../core/numbers";
 
 const rt = complianceRuntime();
 /** The addresses of the last search, in the order the list shows them. */
@@ -29,7 +30,7 @@ async function lookup(ev: Event): Promise<void> {
     const total = found.total;
     const more =
       total !== undefined && total > found.length
-        ? ` (the first ${found.length} of ${total.toLocaleString("en-GB")}: add words to narrow it)`
+        ? ` (the first ${found.length} of ${formatCount(total)}: add words to narrow it)`
         : "";
     say(
       "lookup-status",

@@ -8,7 +8,26 @@ import { complianceRuntime } from "../runtime";
 export const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
 export function say(id: string, text: string): void {
-  $(id).textContent = text;
+  if (id !== "status") {
+    $(id).textContent = text;
+    return;
+  }
+  // The run's status: its first line says what happened; the rest (where the results went, the statuses, the sheets
+  // refreshed, the Run log's line) waits under Details, so that a 320 px pane shows one sentence, not ten. Only the
+  // first line is announced: a closed <details> is not rendered.
+  const [head, ...rest] = text.split("\n");
+  const el = $(id);
+  el.textContent = head;
+  const more = rest.filter((l) => l.trim());
+  if (!more.length) return;
+  const details = document.createElement("details");
+  details.className = "status-details";
+  const summary = document.createElement("summary");
+  summary.textContent = "Details";
+  const body = document.createElement("div");
+  body.textContent = more.join("\n");
+  details.append(summary, body);
+  el.append(details);
 }
 
 /** The message above everything; `info` for a hint (a first open), not a failure, so it is not shown in red. */

@@ -4,18 +4,18 @@
  */
 import {
   OUTPUT_COLUMNS,
-  detectUserColumns,
+  dateReading,
   findBlockNow,
   movedRowCells,
   movedRowNow,
   movedRows,
   propertiesNow,
-  readUserDates,
+  rowDates,
   isMonthFirstLocale,
   type Cell,
   type ColumnMapping,
+  type RowDates,
   type RowNow,
-  type UserDates,
 } from "../../core";
 import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
 
@@ -58,11 +58,9 @@ export interface TableNow {
   keys: (string | undefined)[];
   previous: unknown[][];
   notes: (string | undefined)[];
-  /** Each row's own EICR date / Licence expiry / Deposit received (the user's columns, by header), for the obligations. */
-  userDates: (UserDates | undefined)[];
-  /** Each row's own dates that could not be read, in words for its Message (core's readUserDate). */
-  dateProblems: (string[] | undefined)[];
-  /** The header row and every row as read (same indexes as `previous`), for core's rowPlace (country, tenancy start). */
+  /** Each data row's typed dates (EICR date, Deposit received, Tenancy start...), read once by core's rowDates. */
+  dates: (RowDates | undefined)[];
+  /** The header row and every row as read (same indexes as `previous`), for core's rowPlace (the country). */
   header?: readonly unknown[];
   rows: readonly (readonly unknown[])[];
   ours: ReadonlySet<number>;
@@ -93,11 +91,15 @@ export function fileMonthFirst(): boolean | undefined {
   return isMonthFirstLocale(lang);
 }
 
-/** Reads the table as it is now (one chunked read) and where everything stands in it. */
+/**
+ * Reads the table as it is now (one chunked read) and where everything stands in it. `day` is the file's day of the
+ * check, YYYY-MM-DD: typed dates are read against it.
+ */
 export async function readTableNow(
   context: Excel.RequestContext,
   run: RunPlace,
   keys: ReadonlySet<string>,
+  day: string,
   runId?: string,
 ): Promise<TableNow> {
   const ext = await usedExtent(context, run.sheet);
@@ -132,19 +134,10 @@ export async function readTableNow(
   const rowKeys = now.keys;
   const previous = grid.map((row) => row.slice(at.blockColumn, at.blockColumn + WIDTH));
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
-  const user = at.headerRow === null ? {} : detectUserColumns(grid[at.headerRow], ours);
-  const dated = user.eicrDate !== undefined || user.licenceExpiry !== undefined || user.depositReceived !== undefined;
-  // Excel hands a date cell over as its serial; text is read by core's one rule, month-first only in a month-first locale.
-  const read = dated
-    ? grid.map((row, i) =>
-        i >= first
-          ? readUserDates(row, user, { header: grid[at.headerRow!], monthFirst: fileMonthFirst() })
-          : undefined,
-      )
-    : [];
-  const userDates = read.map((r) => r?.dates);
-  const dateProblems = read.map((r) => (r?.problems.length ? r.problems : undefined));
   const header = at.headerRow === null ? undefined : grid[at.headerRow];
+  // Excel hands a date cell over as its serial; text is read by core's one rule, month-first only in a month-first locale.
+  const reading = header ? dateReading(header, { monthFirst: fileMonthFirst(), today: day }, ours) : undefined;
+  const dates = grid.map((row, i) => (reading && i >= first ? rowDates(row, reading) : undefined));
   return {
     blockColumn: at.blockColumn,
     headerRow: at.headerRow,
@@ -153,8 +146,7 @@ export async function readTableNow(
     keys: rowKeys,
     previous,
     notes,
-    userDates,
-    dateProblems,
+    dates,
     header,
     rows: grid,
     ours,

@@ -9,6 +9,7 @@ import {
   type RunCounts,
   type RunState,
   type ServiceError,
+  formatCount,
 } from "../../core";
 import type { WriteStats } from "./sheet";
 
@@ -111,7 +112,7 @@ export function summaryText(s: RunSummary): string {
   const lines = s.lines.filter((l) => l !== s.fatal);
   let text = `${s.title}.${lines.length ? ` ${lines.join("\n")}` : ""}`;
   const counts = Object.entries(s.byStatus)
-    .map(([w, n]) => `${n} ${w.replace("_", " ")}`)
+    .map(([w, n]) => `${formatCount(n)} ${w.replace("_", " ")}`)
     .join(", ");
   // What stays on the sheet from before, as the pane has always said it.
   const missing = s.notRefreshed + s.cancelledRows;
@@ -119,7 +120,7 @@ export function summaryText(s: RunSummary): string {
     text +=
       s.kept >= missing
         ? " The earlier values are kept."
-        : ` The earlier values of ${s.kept} of them are kept; the others say why in the Message column.`;
+        : ` The earlier values of ${formatCount(s.kept)} of them are kept; the others say why in the Message column.`;
   if (s.title === "Done") text += `\nStatuses over all checks: ${counts || "none"}.`;
   else if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
   if (s.actionSheets) text += `\n${s.actionSheets}`;

@@ -12,6 +12,8 @@ import {
   type DisplayStatus,
   type ServiceError,
   type Window,
+  countWord,
+  formatCount,
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
@@ -19,6 +21,7 @@ import type { ExcelRun, RunProgress, RunSummary } from "./check-run";
 import type { UnfinishedRun } from "./unfinished";
 import { HELD_KEY, UNFINISHED_KEY } from "./stored";
 import { wireActions } from "./actions-pane";
+import { showSinceLastDigest, wireDigest } from "./digest-pane";
 import { wireLookup } from "./lookup-pane";
 import { $, banner, clientFor, errorText, openSettings, savedClient, say, showQuota, startAction } from "./pane-ui";
 import { wireSettings } from "./settings-pane";
@@ -74,8 +77,8 @@ function showProgress(p: RunProgress): void {
   bar.max = Math.max(1, p.rowsTotal);
   // Only rows answered fill the bar: a run the service failed must not look finished.
   bar.value = p.rowsChecked;
-  const missing = p.rowsNotRefreshed ? `, ${p.rowsNotRefreshed} not refreshed` : "";
-  say("progress-text", `${p.rowsChecked} of ${p.rowsTotal} row${p.rowsTotal === 1 ? "" : "s"} checked${missing}`);
+  const missing = p.rowsNotRefreshed ? `, ${formatCount(p.rowsNotRefreshed)} not refreshed` : "";
+  say("progress-text", `${formatCount(p.rowsChecked)} of ${countWord(p.rowsTotal, "row")} checked${missing}`);
   showQuota(p.rateLimit);
 }
 
@@ -214,8 +217,8 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
     say(
       "status",
       valid
-        ? `Checking ${valid} row${valid === 1 ? "" : "s"} (${p.distinct} distinct ${p.distinct === 1 ? "property" : "properties"})…\n${p.placement}`
-        : `None of the ${p.rows.length} selected rows can be checked (see below); nothing is sent.\n${p.placement}`,
+        ? `Checking ${countWord(valid, "row")} (${countWord(p.distinct, "distinct property", "distinct properties")})…\n${p.placement}`
+        : `None of the ${formatCount(p.rows.length)} selected rows can be checked (see below); nothing is sent.\n${p.placement}`,
     );
     placement = p.placement;
     const summary = await runCheck(p, {
@@ -379,7 +382,7 @@ async function recheckIfDue(): Promise<void> {
     });
     say(
       "status",
-      `Re-check on open: ${out.checked} of ${out.due} block${out.due === 1 ? "" : "s"} checked again.\n${out.lines.join("\n")}`,
+      `Re-check on open: ${formatCount(out.checked)} of ${countWord(out.due, "block")} checked again.\n${out.lines.join("\n")}`,
     );
   } catch (e) {
     banner(`Re-check on open stopped: ${errorText(e)}`);
@@ -409,7 +412,8 @@ function wire(): void {
   void greet();
   void offerResume();
   wireWatch(excelRun);
-  void recheckIfDue();
+  // The digest counts from what the re-check on open wrote.
+  void recheckIfDue().then(() => showSinceLastDigest(excelRun, store));
   rt.rateLimitListeners.push(showQuota);
   $("check").addEventListener("click", () => void check());
   $("cancel").addEventListener("click", () => running?.abort());
@@ -428,6 +432,7 @@ function wire(): void {
   $("refresh").addEventListener("click", () => void refreshFunctions());
   $("insert-sample").addEventListener("click", () => void insertSampleTable());
   wireActions(excelRun, store);
+  wireDigest(excelRun, store);
 }
 
 /**

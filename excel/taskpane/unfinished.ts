@@ -14,6 +14,7 @@ import {
   type Change,
   type PlanName,
   type RunState,
+  countWord,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type { RunPlace } from "./rows-now";
@@ -52,11 +53,33 @@ async function heldRuns(store: UserStore): Promise<UnfinishedRun[]> {
   }
 }
 
+/** Rejects when OfficeRuntime.storage refuses the list (10 MB per domain): the caller decides what then stays. */
 async function saveHeld(store: UserStore, held: UnfinishedRun[]): Promise<void> {
   const stored = held.map((r) => ({ ...r, state: storedState(r.state) }));
-  await (stored.length ? store.setItem(HELD_KEY, JSON.stringify(stored)) : store.removeItem(HELD_KEY)).catch(
-    () => undefined,
-  );
+  await (stored.length ? store.setItem(HELD_KEY, JSON.stringify(stored)) : store.removeItem(HELD_KEY));
+}
+
+const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).replace(/[\s.]+$/, "");
+
+/**
+ * Saves the pane's unfinished run for Resume over the one saved before (which stays until this one is safe). Null when
+ * saved; else what the pane says (OfficeRuntime.storage holds 10 MB per domain, and a save past it is refused): `stop`
+ * when the run stops rather than send a bulk job a Resume from the last save would not know of, `notice` when it goes on.
+ */
+export async function storeUnfinished(
+  store: UserStore,
+  run: UnfinishedRun,
+): Promise<{ stop: string; notice: string } | null> {
+  try {
+    await store.setItem(UNFINISHED_KEY, JSON.stringify({ ...run, state: storedState(run.state) }));
+    return null;
+  } catch (e) {
+    const said = `This check could not be saved on this computer for Resume (${reasonOf(e)}). To make room, choose Discard on an unfinished check you no longer need.`;
+    return {
+      stop: `${said} So its next bulk job was not sent; the results already received are on the sheet.`,
+      notice: `${said} Its results are still written as they arrive: keep the pane open until it ends.`,
+    };
+  }
 }
 
 const placeOf = (r: UnfinishedRun) => ({ sheet: r.sheet, startedAtMs: Date.parse(r.startedAt) });
@@ -68,10 +91,20 @@ const placeOf = (r: UnfinishedRun) => ({ sheet: r.sheet, startedAtMs: Date.parse
 export async function setAsideStored(store: UserStore, runId: string): Promise<void> {
   const current = readUnfinished(await store.getItem(UNFINISHED_KEY).catch(() => null));
   if (!current || current.state.runId === runId) return;
-  await saveHeld(
+  // Removed from its place only once it is safe among the runs set aside: a refused save keeps it where it is.
+  const refused = await saveHeld(
     store,
     setAside(await heldRuns(store), current, (r) => r.state, placeOf),
+  ).then(
+    () => undefined,
+    (e: unknown) => ({ reason: reasonOf(e) }),
   );
+  if (refused) {
+    const rows = `${current.state.rowsTotal} row${current.state.rowsTotal === 1 ? "" : "s"}`;
+    throw new Error(
+      `The unfinished check of ${rows} on ${current.sheet} could not be set aside on this computer (${refused.reason}), so this check was not started and nothing was sent. That check is kept: choose Resume to finish it, or Discard if you no longer need it, then check again.`,
+    );
+  }
   await store.removeItem(UNFINISHED_KEY).catch(() => undefined);
 }
 
@@ -97,7 +130,7 @@ export async function loadUnfinished(store: UserStore): Promise<UnfinishedRun | 
 export async function discardUnfinished(store: UserStore): Promise<void> {
   if (await store.getItem(UNFINISHED_KEY).catch(() => null))
     return void (await store.removeItem(UNFINISHED_KEY).catch(() => undefined));
-  await saveHeld(store, (await heldRuns(store)).slice(0, -1));
+  await saveHeld(store, (await heldRuns(store)).slice(0, -1)).catch(() => undefined);
 }
 
 /** The question for a check begun while a run is unfinished (core's words): resume it first? Empty when none is. */
@@ -109,14 +142,15 @@ export async function resumeFirst(store: UserStore): Promise<string> {
 /** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's runSummary words). */
 export function unfinishedText(run: UnfinishedRun): string {
   const s = runSummary(run.state);
-  return `A check of ${run.state.rowsTotal} row${run.state.rowsTotal === 1 ? "" : "s"} on ${run.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, is unfinished. ${s.lines[0] ?? ""}`.trim();
+  return `A check of ${countWord(run.state.rowsTotal, "row")} on ${run.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, is unfinished. ${s.lines[0] ?? ""}`.trim();
 }
 
 /** A run taken up again by Resume leaves the runs set aside; another unfinished run stored meanwhile takes its place. */
 export async function takeUpStored(store: UserStore, runId: string): Promise<void> {
+  // Refused, the resumed run stays listed too: offered again later, it finds its jobs already collected.
   await saveHeld(
     store,
     takeOut(await heldRuns(store), runId, (r) => r.state),
-  );
+  ).catch(() => undefined);
   await setAsideStored(store, runId);
 }

@@ -14,6 +14,7 @@ import {
   tableAnchor,
   actionListLine,
   blockProperties,
+  unreadOwnColumns,
   buildPortfolioList,
   buildSummary,
   detectUserColumns,
@@ -126,6 +127,7 @@ interface BlockRead {
   sheet: Sheet;
   props: BlockProperty[];
   ownerHeader?: string;
+  unreadColumns: ReturnType<typeof unreadOwnColumns>;
   /** 1-based: the block's first column, the first and last data rows. */
   blockCol: number;
   top: number;
@@ -187,13 +189,14 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
     untilBlank: !!run.headerRow,
     header,
     postcode: run.mapping.postcode,
-    monthFirst: isMonthFirstLocale(fileLocale()),
+    dates: { monthFirst: isMonthFirstLocale(fileLocale()), today: today() },
   });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   return {
     sheet,
     props,
     ownerHeader,
+    unreadColumns: unreadOwnColumns(header, ours),
     blockCol,
     top,
     lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow,
@@ -228,6 +231,7 @@ function portfolio(current?: SheetRun | null): PortfolioTable[] {
       anchor,
       props: r.props,
       ownerHeader: r.ownerHeader,
+      unreadColumns: r.unreadColumns,
       block: { sheet: name, column: r.blockCol - 1, firstRow: r.top - 1, lastRow: Math.max(r.top, r.lastRow) - 1 },
     };
   });
@@ -387,6 +391,19 @@ export function refreshActionSheets(opts?: { actionDays?: number }): ActionSheet
     opts && opts.actionDays ? Number(opts.actionDays) : undefined,
   );
   return { ok: !/not refreshed|could not be refreshed/.test(line), message: line };
+}
+
+/**
+ * Every checked table and their Action list looking `days` ahead (the list as the sheet has it gives Done, Evidence
+ * and Assigned to), for the reminder digests (digest.ts); the sheet itself is not written.
+ */
+export function portfolioList(days: number): { tables: PortfolioTable[]; list: ActionListSheet } | { problem: string } {
+  return withSheetCache(() => {
+    const tables = portfolio(null);
+    if (!tables.some((t) => t.props))
+      return { problem: tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ") || "no checked table was found" };
+    return { tables, list: listFor(tables, days, existingList(false).values) };
+  });
 }
 
 /** The Action list as an .ics file's text, for every checked table (the same rows the sheet lists). */

@@ -37,6 +37,7 @@ import {
   withUserLock,
 } from "./sheetrun";
 import { beginRun, readTableRows } from "./runbegin";
+import { RUN_DATA_SHEET } from "./runlist";
 
 export { progressOf };
 
@@ -117,7 +118,10 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     };
   }
   const existing = here(stored);
-  // A run whose end was never built (the sidebar closed right after its last poll): built now, before a new one.
+  // A run of another spreadsheet left unfinished (its sidebar closed mid-run, or stopped): its jobs are paid for, so
+  // it is set aside for a Resume there, never overwritten; the new run says where it went.
+  const away = stored && !existing && (stored.phase === "running" || keepForResume(stored.engine)) ? stored : null;
+  // A run of this spreadsheet whose end was never built (the sidebar closed right after its last poll): built now.
   if (existing && existing.endDue) {
     finishRun(existing);
     save(existing);
@@ -135,17 +139,22 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     : "";
   if (question && !(opts && opts.anyway))
     return { ok: false, message: question, askResume: true, progress: progressOf(existing!) };
-  if (question) {
-    // Checking anyway sets the unfinished run aside; past core's cap the user is told to resume one first.
-    const held = heldRun();
-    const refused = setAsideRefusal(held ? [heldOf(held)] : [], heldOf(existing!));
-    if (refused) return { ok: false, message: refused, progress: progressOf(existing!) };
+  const aside = question ? existing : away ? stoppedAside(away) : null;
+  if (aside) {
+    // Past core's cap the user is told to resume one first: the run already set aside may be another spreadsheet's.
+    const held = heldAnywhere();
+    const refused = setAsideRefusal(held ? [heldOf(held)] : [], heldOf(aside));
+    if (refused) return { ok: false, message: refused, progress: existing ? progressOf(existing) : null };
   }
   const manual = lettersToMapping(opts && opts.mapping);
   if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
 
   const sheet = SpreadsheetApp.getActiveSheet();
-  const own = ownSheetProblem(sheet.getName());
+  const own =
+    ownSheetProblem(sheet.getName()) ||
+    (sheet.getName() === RUN_DATA_SHEET
+      ? `"${RUN_DATA_SHEET}" holds what unfinished checks need for Resume, so its rows cannot be checked. Select rows of your own table of properties, then check again.`
+      : undefined);
   if (own) return { ok: false, message: own };
   // getActiveRange() is only the last area of a Ctrl+click selection: the others would be silently left out.
   const areas = sheet.getActiveRangeList();
@@ -226,11 +235,15 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
       manualMapping: !!manual,
       trigger: "manual",
       slot: MANUAL_SLOT,
-      setAside: question ? () => saveRun(existing!, HELD_SLOT) : undefined,
+      setAside: aside ? () => saveRun(aside, HELD_SLOT) : undefined,
     },
     { ...settings, config: settings.config },
   );
   if (!begun.ok) return begun;
+  if (away) {
+    begun.run.notes.push(awayNote(away));
+    save(begun.run);
+  }
   const engine = begun.run.engine;
   return {
     ok: true,
@@ -339,12 +352,22 @@ export function cancelBulkCheck(): StopResult | null {
 export function resumeBulkCheck(): RunProgress | null {
   return withUserLock(
     () => {
-      let run = here(loadRun());
+      const stored = loadRun();
+      let run = here(stored);
       const held = heldRun();
+      // Another spreadsheet's unfinished run in the sidebar's slot trades places with the one set aside: both kept.
+      let swap: SheetRun | null = null;
       // The sidebar's own run first; when it has nothing left, the run set aside by a later check is taken up again.
       if (held && !(run && keepForResume(run.engine))) {
+        const other = stored && !run && (stored.phase === "running" || keepForResume(stored.engine)) ? stored : null;
+        if (other && runningElsewhere(other))
+          return {
+            ...progressOf(held),
+            message: `A check is running in your spreadsheet "${other.spreadsheetName || "untitled"}": one check runs at a time for each user. Resume this one when it has finished.`,
+          };
         run = held;
-        clearRun(HELD_SLOT);
+        swap = other;
+        if (!swap) clearRun(HELD_SLOT, true);
       }
       if (!run) return null;
       // The part already done gets its end (Action list, Run log) first, as it had before the end was its own call.
@@ -353,6 +376,7 @@ export function resumeBulkCheck(): RunProgress | null {
       run.phase = run.engine.phase === "running" ? "running" : sheetPhase(run);
       say(run);
       save(run);
+      if (swap) saveRun(stoppedAside(swap), HELD_SLOT);
       return progressOf(run, 0);
     },
     () => {
@@ -362,9 +386,40 @@ export function resumeBulkCheck(): RunProgress | null {
   );
 }
 
-/** A run as core's set-aside rule reads it. */
+/** A run as core's set-aside rule reads it; another spreadsheet's is named with its file. */
 function heldOf(run: SheetRun): HeldRun {
-  return { state: run.engine, where: { sheet: run.sheetName, startedAtMs: run.startedAtMs } };
+  const sheet = here(run) ? run.sheetName : `${run.sheetName} in "${run.spreadsheetName || "another spreadsheet"}"`;
+  return { state: run.engine, where: { sheet, startedAtMs: run.startedAtMs } };
+}
+
+/** The run set aside, of whichever of the user's spreadsheets, while a Resume can still use it. */
+function heldAnywhere(): SheetRun | null {
+  const held = loadRun(HELD_SLOT);
+  return held && keepForResume(held.engine) ? held : null;
+}
+
+/**
+ * Another spreadsheet's run as it is set aside for a later Resume. One left mid-run is stopped first (a copy): nothing
+ * polls it while it waits, and its Resume collects the jobs already sent (GETs only) and sends the rest.
+ */
+function stoppedAside(run: SheetRun): SheetRun {
+  if (run.phase !== "running") return run;
+  const engine = JSON.parse(JSON.stringify(run.engine)) as RunState;
+  stopRun(
+    engine,
+    "Set aside by a check begun in another spreadsheet before this row was sent: choose Resume to send it.",
+  );
+  return {
+    ...run,
+    engine,
+    phase: "stopped",
+    message: "Set aside, unfinished, by a check begun in another spreadsheet: choose Resume to finish it.",
+  };
+}
+
+/** What the new run's sidebar says of another spreadsheet's unfinished run it set aside. */
+function awayNote(run: SheetRun): string {
+  return `Your unfinished check of ${describeRun(run)} in "${run.spreadsheetName || "another spreadsheet"}" is kept: open that spreadsheet and choose Resume in its sidebar to collect its rows (no job already sent is sent again).`;
 }
 
 /** The run set aside by a check begun while it was unfinished, when it is this spreadsheet's and still resumable. */

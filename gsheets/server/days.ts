@@ -4,14 +4,15 @@
  * core only ever sees YYYY-MM-DD text.
  */
 import {
+  dateColumns,
+  dateReading,
   detectContextColumns,
-  detectUserColumns,
   isMonthFirstLocale,
-  readUserDates,
+  rowDates,
   rowPlace,
   type Outcome,
+  type RowDates,
   type RowPlace,
-  type UserDates,
 } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -30,41 +31,44 @@ export function gridInZone(grid: unknown[][], zone: () => string): unknown[][] {
 }
 
 /**
- * The user's own dates the rules read (by header: "EICR date", "Licence expiry", "Deposit received"), one read of the
- * columns that hold them; nothing is read when the table has none of them. Our block's columns (blockWidth from
- * blockCol, 1-based) are never the user's.
+ * Each row's typed dates (EICR date, Licence expiry, Deposit received, Tenancy start, the own-obligation columns), read
+ * once by core's rowDates in the file's date order, on the first call: one read of the columns that hold them (none when
+ * the table has none). Our block's columns (blockWidth from blockCol, 1-based) are never the user's. `today` is the
+ * file's day of the check.
  */
-export function readOwnDates(
+export function rowDatesReader(
   sheet: Sheet,
   at: { blockCol: number; header?: unknown[] },
   top: number,
   n: number,
   blockWidth: number,
-): { dates: UserDates; problems: string[] }[] {
-  if (!at.header || !n) return [];
-  const ours = new Set<number>();
-  for (let k = 0; k < blockWidth; k++) ours.add(at.blockCol - 1 + k);
-  const cols = detectUserColumns(at.header, ours);
-  const wanted = [cols.eicrDate, cols.licenceExpiry, cols.depositReceived].filter((c): c is number => c !== undefined);
-  if (!wanted.length) return [];
-  const from = Math.min(...wanted);
-  const to = Math.max(...wanted);
-  const ss = SpreadsheetApp.getActive();
-  // Date cells are days in the spreadsheet's time zone; text is read by core's one rule, month-first only in a month-first locale.
-  const grid = gridInZone(sheet.getRange(top, from + 1, n, to - from + 1).getValues(), () =>
-    ss.getSpreadsheetTimeZone(),
-  );
-  const shifted = { eicrDate: cols.eicrDate, licenceExpiry: cols.licenceExpiry, depositReceived: cols.depositReceived };
-  for (const k of Object.keys(shifted) as (keyof typeof shifted)[])
-    if (shifted[k] !== undefined) shifted[k] = shifted[k]! - from;
-  const options = { header: at.header.slice(from, to + 1), monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()) };
-  return grid.map((row) => readUserDates(row, shifted, options));
+): (today: string) => (RowDates | undefined)[] {
+  let read: (RowDates | undefined)[] | undefined;
+  return (today) => {
+    if (read) return read;
+    const ours = new Set<number>();
+    for (let k = 0; k < blockWidth; k++) ours.add(at.blockCol - 1 + k);
+    // The columns first: the file's locale is asked for only when the table has a date column.
+    const found = dateReading(at.header, { monthFirst: undefined, today }, ours);
+    const wanted = at.header && n ? dateColumns(found) : [];
+    if (!wanted.length) return (read = []);
+    const ss = SpreadsheetApp.getActive();
+    const from = Math.min(...wanted);
+    const to = Math.max(...wanted);
+    // Date cells are days in the spreadsheet's time zone; text is read by core's one rule, month-first only in a month-first locale.
+    const grid = gridInZone(sheet.getRange(top, from + 1, n, to - from + 1).getValues(), () =>
+      ss.getSpreadsheetTimeZone(),
+    );
+    const r = { ...found, order: { monthFirst: isMonthFirstLocale(ss.getSpreadsheetLocale()), today } };
+    const before: unknown[] = Array(from).fill("");
+    return (read = grid.map((row) => rowDates(before.concat(row), r)));
+  };
 }
 
 /**
- * Each row's country and tenancy start for the results block, by core's one rule (rowPlace) over the row's cells: the
- * user's Postcode input (in `input`, read from column 1), their Country and Tenancy start columns (read here, from column
- * 1, only when the table has one), and the service's answer. `row` is 0-based from `top`.
+ * Each row's country for the results block, by core's one rule (rowPlace) over the row's cells: the user's Postcode
+ * input (in `input`, read from column 1), their Country column (read here, from column 1, only when the table has
+ * one), and the service's answer. `row` is 0-based from `top`.
  */
 export function placeReader(
   sheet: Sheet,
@@ -78,20 +82,10 @@ export function placeReader(
   const ours = new Set<number>();
   for (let k = 0; k < blockWidth; k++) ours.add(at.blockCol - 1 + k);
   const ctx = at.header ? detectContextColumns(at.header, ours) : {};
-  const wanted = [ctx.country, ctx.tenancyStart, postcodeColumn].filter((c): c is number => c !== undefined);
-  const ss = SpreadsheetApp.getActive();
+  const wanted = [ctx.country, postcodeColumn].filter((c): c is number => c !== undefined);
   const width = wanted.length ? Math.max(...wanted) + 1 : 0;
-  const read =
-    n && (ctx.country !== undefined || ctx.tenancyStart !== undefined)
-      ? gridInZone(sheet.getRange(top, 1, n, width).getValues(), () => ss.getSpreadsheetTimeZone())
-      : input;
-  let monthFirst: boolean | undefined;
-  const options = () =>
-    monthFirst === undefined && ctx.tenancyStart !== undefined
-      ? (monthFirst = isMonthFirstLocale(ss.getSpreadsheetLocale()))
-      : monthFirst;
-  return (row, outcome) =>
-    rowPlace(at.header, read[row], outcome, { postcodeColumn, exclude: ours, monthFirst: options() });
+  const read = n && ctx.country !== undefined ? sheet.getRange(top, 1, n, width).getValues() : input;
+  return (row, outcome) => rowPlace(at.header, read[row], outcome, { postcodeColumn, exclude: ours });
 }
 
 /** A Date cell (or YYYY-MM-DD text) as the day it shows in the file's time zone, YYYY-MM-DD; null for anything else. */

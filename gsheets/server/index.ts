@@ -11,7 +11,7 @@ import { checkSelectedRows, onInstall, onOpen, showSettings, showSidebar } from 
 import { takeIntent } from "./runstore";
 import { removeApiKey, saveSettings, settingsView } from "./settings";
 import { lastRunLine, openLogSheet } from "./logs";
-import { saveSchedule, scheduleView } from "./schedule";
+import { saveDigestSettings, saveSchedule, scheduleView } from "./schedule";
 import { scheduledRecheck } from "./recheck";
 
 declare const global: Record<string, unknown>;
@@ -51,6 +51,7 @@ const api: ServerApi = {
   actionCalendar: actionCalendarFile,
   insertSampleTable,
   saveSchedule,
+  saveDigest: saveDigestSettings,
   openLogSheet,
 };
 
@@ -74,6 +75,7 @@ global.refreshActionSheets = api.refreshActionSheets;
 global.actionCalendar = api.actionCalendar;
 global.insertSampleTable = api.insertSampleTable;
 global.saveSchedule = api.saveSchedule;
+global.saveDigest = api.saveDigest;
 global.openLogSheet = api.openLogSheet;
 // The time-driven trigger's function (schedule.ts HANDLER names it).
 global.scheduledRecheck = scheduledRecheck;

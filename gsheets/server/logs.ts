@@ -17,6 +17,8 @@ import {
   type RunLogEntry,
 } from "../../core/changes";
 import { isDemoKey, DEMO_NOTE } from "../../core/demo-key";
+import { DIGEST_TRIGGER } from "../../core/digest-route";
+import type { Cell } from "../../core/layout";
 import { sheetNamed } from "./actions";
 import { loadSettings } from "./settings";
 
@@ -71,7 +73,18 @@ const LAST_RUN_LINE = "compliance.lastRunLine";
 export function appendRunLog(entry: RunLogEntry): string {
   // A run made with the demo key says so on its row (its results are the demo's, not real checks).
   if (entry.demo === undefined) entry = { ...entry, demo: isDemoKey(loadSettings().config?.apiKey) };
-  const row = runLogRow(entry);
+  appendLogRow(runLogRow(entry));
+  const line = runLogLine(entry);
+  try {
+    PropertiesService.getDocumentProperties().setProperty(LAST_RUN_LINE, line);
+  } catch (_e) {
+    // Only the sidebar's line is not updated; the Run log has the row.
+  }
+  return line;
+}
+
+/** Appends one row of the Run log's columns (a run's, or a reminder digest's). */
+export function appendLogRow(row: Cell[]): void {
   const { sheet, created } = sheetNamed(RUN_LOG_SHEET);
   if (created) {
     // A new sheet: its header and this first row in one write, the header bold and frozen.
@@ -83,13 +96,6 @@ export function appendRunLog(entry: RunLogEntry): string {
     ensureRows(sheet, last + 1);
     sheet.getRange(last + 1, 1, 1, row.length).setValues([row]);
   }
-  const line = runLogLine(entry);
-  try {
-    PropertiesService.getDocumentProperties().setProperty(LAST_RUN_LINE, line);
-  } catch (_e) {
-    // Only the sidebar's line is not updated; the Run log has the row.
-  }
-  return line;
 }
 
 /**
@@ -115,11 +121,14 @@ export function lastRunLogProblem(): string {
   const last = sheet.getLastRow();
   if (last < 2) return "";
   const first = Math.max(2, last - PROBLEM_LOOKBACK + 1);
-  const col = RUN_LOG_HEADERS.indexOf("Problem") + 1;
-  const values = sheet.getRange(first, col, last - first + 1, 1).getValues();
+  const values = sheet.getRange(first, 1, last - first + 1, RUN_LOG_HEADERS.length).getValues();
+  const col = RUN_LOG_HEADERS.indexOf("Problem");
+  const trigger = RUN_LOG_HEADERS.indexOf("Trigger");
   for (let i = values.length - 1; i >= 0; i--) {
+    // A reminder digest's row says whom it went to: not a re-check's problem.
+    if (String(values[i][trigger] ?? "").trim() === DIGEST_TRIGGER) continue;
     // The demo's mark on a run's row is not a problem of that run.
-    const v = String(values[i][0] ?? "")
+    const v = String(values[i][col] ?? "")
       .trim()
       .replace(/^'/, "")
       .replace(`${DEMO_NOTE}.`, "")

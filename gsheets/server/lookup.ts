@@ -7,6 +7,7 @@ import type { InsertResult, LookupResult } from "../shared/api";
 import { count } from "../shared/words";
 import { send, sendFor } from "./http";
 import { loadSettings } from "./settings";
+import { formatCount } from "../../core/numbers";
 
 const LIMIT = 50;
 /** UrlFetchApp refuses URLs over 2 KB; the search text goes in the query string. */
@@ -45,7 +46,7 @@ export function lookupAddresses(q: { postcode?: string; query?: string }): Looku
   const message = !addresses.length
     ? `No addresses found for ${what}.`
     : total !== undefined && total > addresses.length
-      ? `The first ${addresses.length} of ${total.toLocaleString("en-GB")} addresses for ${what}: add words (a house number, a street) to narrow it.`
+      ? `The first ${addresses.length} of ${formatCount(total)} addresses for ${what}: add words (a house number, a street) to narrow it.`
       : `${count(addresses.length, "address", "addresses")} for ${what}.`;
   return { ok: true, addresses, message };
 }

@@ -7,6 +7,7 @@ import type { RunProgress } from "../shared/api";
 import { count } from "../shared/words";
 import type { SheetRun } from "./runstore";
 import { BLOCK_WIDTH, a1 } from "./sheet";
+import { formatCount } from "../../core/numbers";
 
 /** Never ask the sidebar to come back sooner than this, or later than a minute. */
 const MIN_WAIT_MS = 250;
@@ -80,7 +81,7 @@ export function say(run: SheetRun, extra = ""): void {
     const retries = run.engine.retries
       ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).`
       : "";
-    run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${c.rowsDone.toLocaleString("en-GB")} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
+    run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${formatCount(c.rowsDone)} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
     return;
   }
   const unread = dateProblemsLine(run.unreadDateRows ?? 0);

@@ -17,6 +17,7 @@
  */
 import { nextDueInMs, resumeRun, stopRun } from "../../core";
 import type { RunLogEntry } from "../../core/changes";
+import { sendDigestAfterPass } from "./digest";
 import { appendRunLog, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
 import {
@@ -28,6 +29,12 @@ import {
   FOLLOW_UP_MS,
   installFollowUp,
   installRecurring,
+  addRuntime,
+  noteScheduled,
+  noteTriggerAlive,
+  runtimeTodayMs,
+  TRIGGER_BUDGET_MS,
+  TRIGGER_MINUTES_PER_DAY,
   loadPass,
   loadRecord,
   loadStatus,
@@ -43,6 +50,7 @@ import { findSheet, locateTable, wholeTableEnd } from "./sheet";
 import { errorText, finishRun, pollRun, runProblem, save, withUserLock } from "./sheetrun";
 import { beginRun, readTableRows } from "./runbegin";
 import { forgetWatch, listWatches, watchOf } from "./watch";
+import { formatCount } from "../../core/numbers";
 
 /** No step starts after this long in an execution; a step sends for at most a minute (SEND_BUDGET_MS), then writes. */
 const STEP_BUDGET_MS = 4 * 60 * 1000;
@@ -222,6 +230,7 @@ function finishPass(pass: Pass, rec: ScheduleRecord): void {
   if (!pass.problems.length) status.lastSuccessAtMs = Date.now();
   saveStatus(status);
   installRecurring(rec);
+  sendDigestAfterPass(rec);
 }
 
 /**
@@ -230,6 +239,20 @@ function finishPass(pass: Pass, rec: ScheduleRecord): void {
  */
 export function scheduledRecheck(_e?: unknown): void {
   const startedMs = Date.now();
+  try {
+    noteTriggerAlive();
+    recheckNow(startedMs);
+  } finally {
+    // Google counts every trigger's run time against the user's day: kept so that the re-checks stop short of it.
+    try {
+      addRuntime(Date.now() - startedMs);
+    } catch (_err) {
+      // Out of time or storage: the count is a guard, not a result.
+    }
+  }
+}
+
+function recheckNow(startedMs: number): void {
   if (authorizationRequired()) {
     logScheduled(startedMs, REAUTH_PROBLEM);
     return;
@@ -239,11 +262,13 @@ export function scheduledRecheck(_e?: unknown): void {
   if (!rec || rec.mode === "off") {
     // Turned off (by this person or another editor) after this trigger was made: it removes itself.
     removeOwnTriggers();
+    noteScheduled(false);
     clearPass();
     return;
   }
   if (rec.runsAs && me && rec.runsAs !== me) {
     removeOwnTriggers();
+    noteScheduled(false);
     clearPass();
     logScheduled(
       startedMs,
@@ -306,10 +331,19 @@ export function scheduledRecheck(_e?: unknown): void {
   }
   let first = true;
   while (Date.now() - startedMs < STEP_BUDGET_MS) {
+    if (runtimeTodayMs() + (Date.now() - startedMs) >= TRIGGER_BUDGET_MS) {
+      logScheduled(
+        startedMs,
+        `Paused: scheduled re-checks used ${Math.round(TRIGGER_BUDGET_MS / 60000)} of the ${TRIGGER_MINUTES_PER_DAY} minutes of trigger run time Google gives a day; they go on tomorrow. Turn off schedules you no longer need to leave more for the others.`,
+      );
+      const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
+      installFollowUp(midnight - Date.now());
+      return;
+    }
     if (fetchesToday() >= DAILY_FETCH_BUDGET) {
       logScheduled(
         startedMs,
-        `Paused: the re-checks sent ${DAILY_FETCH_BUDGET.toLocaleString("en-GB")} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`,
+        `Paused: the re-checks sent ${formatCount(DAILY_FETCH_BUDGET)} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`,
       );
       const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
       installFollowUp(midnight - Date.now());

@@ -73,5 +73,8 @@ export function runProblem(run: SheetRun): string {
 /** The run is kept until every row's result is on the sheet; a finished run is kept for the sidebar to show. */
 export function save(run: SheetRun): void {
   run.savedAtMs = Date.now();
-  saveRun({ ...run, engine: storedState(run.engine) }, run.slot ?? MANUAL_SLOT);
+  const stored = { ...run, engine: storedState(run.engine) };
+  saveRun(stored, run.slot ?? MANUAL_SLOT);
+  // The list went to the hidden sheet with the first save that needed it: later saves leave it there.
+  if (stored.listPieces) run.listPieces = stored.listPieces;
 }

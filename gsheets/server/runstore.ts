@@ -1,9 +1,11 @@
 /**
  * Where a running check lives between the sidebar's short polls: its small state (job states, range,
- * mapping) in user properties, so that closing and reopening the sidebar resumes; the row keys in the cache.
+ * mapping) in user properties, so that closing and reopening the sidebar resumes; a large run's property list on
+ * the spreadsheet's hidden sheet (runlist.ts), the cache in front of it.
  */
 import { loadRunState, type ColumnMapping, type RunState } from "../../core";
 import type { Trigger } from "../../core/changes";
+import { dropList, piecesByBytes, readList, RUN_DATA_SHEET, storeList, utf8Bytes } from "./runlist";
 
 /**
  * A sheet's run: where its rows and results block are, what the sidebar shows, and the core run engine's
@@ -38,8 +40,15 @@ export interface SheetRun {
   /** The selection was the header row (or above it), so the whole table is checked. */
   wholeTable?: boolean;
   engine: RunState;
-  /** The engine's property list and keys were too large for user properties and wait in the user cache. */
+  /** Stored by an earlier version: the property list and keys were kept in the user cache alone. */
   propertiesInCache?: boolean;
+  /**
+   * The engine's property list and keys were too large for user properties: they are on the hidden sheet of the run's
+   * spreadsheet, in this many cells (runlist.ts).
+   */
+  listPieces?: number;
+  /** Loaded in another spreadsheet than its own: its list stays on its own spreadsheet's sheet, unread (not stored). */
+  listAway?: boolean;
   /**
    * Every row has its result or its reason; the Action list, the Compliance summary and the Run log are still to be
    * built (finishRun): the sidebar asks for them right after its last poll, a scheduled re-check in its next step.
@@ -73,21 +82,19 @@ export const MANUAL_SLOT = "compliance.run";
  * its jobs collectable by Resume. One is kept; a third check is refused until one of the two is resumed or finished.
  */
 export const HELD_SLOT = "compliance.run.held";
-/** User properties hold 9 KB a value: the state is cut into pieces well under it. */
-const PIECE = 8000;
-const CACHE_PIECE = 90000;
-const CACHE_SECONDS = 6 * 60 * 60;
+/** User properties hold 9 KB a value, its key included, counted in UTF-8 bytes: pieces stay well under it. */
+const PIECE_BYTES = 8000;
 
 function props(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
 }
 
 /**
- * User properties hold 500 KB in all: a state larger than this keeps its property list in the cache. The sidebar's
- * run and a scheduled run may both be stored, so the scheduled one keeps less inline.
+ * User properties hold 500 KB in all (bytes), for every spreadsheet of the user: the sidebar's run, a run set aside
+ * and scheduled re-checks may all be stored at once, so a state of more bytes than this keeps its property list on
+ * the hidden sheet.
  */
-const INLINE_MAX: Record<string, number> = { [MANUAL_SLOT]: 300000 };
-const OTHER_INLINE_MAX = 100000;
+const INLINE_MAX_BYTES = 100000;
 
 export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
   const all = props().getProperties();
@@ -98,15 +105,26 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
   try {
     const run = JSON.parse(json) as SheetRun;
     if (!run || run.v !== 2 || !run.engine) return null;
-    if (run.propertiesInCache) {
+    if (run.listPieces) {
+      // Another spreadsheet's run: its sheet is not this one's to read (and the sidebar here only names it).
+      if (run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActiveSpreadsheet().getId())
+        return { ...run, listAway: true };
+      const list = readList(run.runId, run.listPieces);
+      const parsed = list === null ? null : parseList(list);
+      if (!parsed)
+        return lostList(
+          run,
+          `This check's list of properties was kept on the hidden sheet "${RUN_DATA_SHEET}", which was deleted or changed, so its results cannot be matched to rows. Nothing more is sent for it: check the rows again.`,
+        );
+      run.engine.properties = parsed.properties;
+      run.engine.keys = parsed.keys;
+    } else if (run.propertiesInCache) {
       const cached = cachedKeys<{ properties: RunState["properties"]; keys: string[] }>(run.runId);
       if (!cached)
-        return {
-          ...run,
-          phase: run.phase === "running" ? "stopped" : run.phase,
-          message:
-            "The saved list of this check's properties expired (it is kept 6 hours when a check is this large); run the check again.",
-        };
+        return lostList(
+          run,
+          "The saved list of this check's properties expired (an earlier version kept it 6 hours when a check was this large), so its results cannot be matched to rows. Nothing more is sent for it: check the rows again.",
+        );
       run.engine.properties = cached.properties;
       run.engine.keys = cached.keys;
     }
@@ -118,41 +136,90 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
   }
 }
 
-/** One setProperties call; pieces left over from a longer earlier state are removed. */
+/**
+ * A run whose property list is gone: its results cannot be put on rows, so it ends here, with nothing to resume or
+ * send (a job sent again would be paid for again), and its counts stay those of the rows it had.
+ */
+function lostList(run: SheetRun, message: string): SheetRun {
+  const n = run.engine.fates.length;
+  return {
+    ...run,
+    phase: "done",
+    message,
+    endDue: undefined,
+    engine: {
+      ...run.engine,
+      phase: "ended",
+      jobs: [],
+      received: {},
+      inflight: {},
+      properties: new Array<RunState["properties"][number]>(n).fill({} as RunState["properties"][number]),
+      keys: new Array<string>(n).fill(""),
+    },
+  };
+}
+
+function parseList(json: string): { properties: RunState["properties"]; keys: string[] } | null {
+  try {
+    const v = JSON.parse(json) as { properties: RunState["properties"]; keys: string[] };
+    return v && Array.isArray(v.properties) && Array.isArray(v.keys) ? v : null;
+  } catch (_e) {
+    return null;
+  }
+}
+
+/**
+ * One setProperties call; pieces left over from a longer earlier state are removed. A state too large for user
+ * properties has its property list written once to the hidden sheet (run.listPieces says where it went); the run it
+ * replaces in the slot loses its list unless another slot still holds that run.
+ */
 export function saveRun(run: SheetRun, slot: string = MANUAL_SLOT): void {
-  let json = JSON.stringify(run);
-  if (json.length > (INLINE_MAX[slot] ?? OTHER_INLINE_MAX)) {
-    if (!run.propertiesInCache) cacheKeys(run.runId, { properties: run.engine.properties, keys: run.engine.keys });
-    run.propertiesInCache = true;
-    json = JSON.stringify({ ...run, propertiesInCache: true, engine: { ...run.engine, properties: [], keys: [] } });
+  const { listAway: _away, ...kept } = run;
+  let json = JSON.stringify(kept);
+  if (run.listPieces || utf8Bytes(json) > INLINE_MAX_BYTES) {
+    if (!run.listPieces && !run.listAway)
+      run.listPieces = storeList(
+        run.runId,
+        JSON.stringify({ properties: run.engine.properties, keys: run.engine.keys }),
+      );
+    delete kept.propertiesInCache;
+    json = JSON.stringify({ ...kept, listPieces: run.listPieces, engine: { ...run.engine, properties: [], keys: [] } });
   }
   const updates: Record<string, string> = {};
-  const pieces = Math.ceil(json.length / PIECE);
-  for (let i = 0; i < pieces; i++) updates[`${slot}.${i}`] = json.slice(i * PIECE, (i + 1) * PIECE);
-  updates[`${slot}.pieces`] = String(pieces);
+  const pieces = piecesByBytes(json, PIECE_BYTES);
+  pieces.forEach((p, i) => (updates[`${slot}.${i}`] = p));
+  updates[`${slot}.pieces`] = String(pieces.length);
   const store = props();
   const old = Number(store.getProperty(`${slot}.pieces`) || 0);
+  const replaced = old ? storedRunId(slot) : "";
   store.setProperties(updates);
-  for (let i = pieces; i < old; i++) store.deleteProperty(`${slot}.${i}`);
+  for (let i = pieces.length; i < old; i++) store.deleteProperty(`${slot}.${i}`);
+  if (replaced && replaced !== run.runId) dropUnheld(replaced);
 }
 
-export function clearRun(slot: string = MANUAL_SLOT): void {
+/** The id of the run stored in a slot, read from its first piece (the id is written second, after v). */
+function storedRunId(slot: string): string {
+  const m = /^\{"v":2,"runId":"([^"]+)"/.exec(props().getProperty(`${slot}.0`) || "");
+  return m ? m[1] : "";
+}
+
+/** A run's list dropped when no slot of the sidebar's holds that run any more. */
+function dropUnheld(runId: string): void {
+  if (storedRunId(MANUAL_SLOT) === runId || storedRunId(HELD_SLOT) === runId) return;
+  dropList(runId);
+}
+
+/** The run in the slot removed; its list too, unless `keepList` (the run is being moved to another slot). */
+export function clearRun(slot: string = MANUAL_SLOT, keepList = false): void {
   const store = props();
   const old = Number(store.getProperty(`${slot}.pieces`) || 0);
+  const runId = old && !keepList ? storedRunId(slot) : "";
   for (let i = 0; i < old; i++) store.deleteProperty(`${slot}.${i}`);
   store.deleteProperty(`${slot}.pieces`);
+  if (runId) dropUnheld(runId);
 }
 
-/** A large run's property list and keys, kept in the user cache (6 hours), pieces under its 100 KB a value. */
-export function cacheKeys(runId: string, value: unknown): void {
-  const json = JSON.stringify(value);
-  const entries: Record<string, string> = {};
-  const pieces = Math.ceil(json.length / CACHE_PIECE) || 1;
-  for (let i = 0; i < pieces; i++) entries[`${runId}.keys.${i}`] = json.slice(i * CACHE_PIECE, (i + 1) * CACHE_PIECE);
-  entries[`${runId}.keys.pieces`] = String(pieces);
-  CacheService.getUserCache()!.putAll(entries, CACHE_SECONDS);
-}
-
+/** A large run's property list as an earlier version kept it (the user cache alone), while the cache still has it. */
 export function cachedKeys<T>(runId: string): T | null {
   const cache = CacheService.getUserCache()!;
   const n = Number(cache.get(`${runId}.keys.pieces`) || 0);

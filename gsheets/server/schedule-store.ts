@@ -19,6 +19,16 @@ const STATUS_KEY = "compliance.schedule.status";
 /** User properties (the trigger's user), per spreadsheet: the re-check under way, and the day's request count. */
 const USER_PREFIX = "compliance.sched.";
 const FETCHES_KEY = "compliance.fetches";
+/** User properties: the trigger run time the re-checks used today (UTC), and the spreadsheets this user scheduled. */
+const RUNTIME_KEY = "compliance.triggerMs";
+const SCHEDULED_KEY = "compliance.scheduled";
+
+/** Google: a user may hold 20 triggers of one script (this add-on), across all their spreadsheets. */
+export const TRIGGERS_PER_USER = 20;
+/** Google: a consumer account's triggers run 90 minutes a day in all; then none runs until the next day. */
+export const TRIGGER_MINUTES_PER_DAY = 90;
+/** The re-checks stop for the day when this much is used, leaving room for the execution under way to end. */
+export const TRIGGER_BUDGET_MS = (TRIGGER_MINUTES_PER_DAY - 6) * 60 * 1000;
 
 export interface ScheduleRecord {
   mode: ScheduleMode;
@@ -109,6 +119,38 @@ export function addFetches(n: number): void {
   );
 }
 
+const today = () => new Date(Date.now()).toISOString().slice(0, 10);
+
+/** Trigger run time this user's re-checks used today (UTC), in every spreadsheet: Google counts it per user. */
+export function runtimeTodayMs(): number {
+  const raw = PropertiesService.getUserProperties().getProperty(RUNTIME_KEY) || "";
+  const [day, ms] = raw.split(":");
+  return day === today() ? Number(ms) || 0 : 0;
+}
+
+export function addRuntime(ms: number): void {
+  if (ms <= 0) return;
+  PropertiesService.getUserProperties().setProperty(RUNTIME_KEY, `${today()}:${Math.round(runtimeTodayMs() + ms)}`);
+}
+
+/** The spreadsheets (id to name) where this user's schedule is on: named when the 20 triggers are all used. */
+export function scheduledFiles(): Record<string, string> {
+  return readJson<Record<string, string>>(PropertiesService.getUserProperties(), SCHEDULED_KEY) || {};
+}
+
+export function noteScheduled(on: boolean): void {
+  const ss = SpreadsheetApp.getActive();
+  const files = scheduledFiles();
+  if (on) files[ss.getId()] = ss.getName();
+  else delete files[ss.getId()];
+  PropertiesService.getUserProperties().setProperty(SCHEDULED_KEY, JSON.stringify(files));
+}
+
+/** This user's triggers of this add-on in all their spreadsheets (Google's limit counts them all). */
+export function triggersHeld(): number {
+  return ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === HANDLER).length;
+}
+
 // ---- the trigger ----
 
 export function effectiveUser(): string {
@@ -128,8 +170,21 @@ export function removeOwnTriggers(): void {
   for (const t of ownTriggers()) ScriptApp.deleteTrigger(t);
 }
 
+/**
+ * When this user's trigger for this spreadsheet was last made or last fired: Apps Script does not say whether a
+ * trigger is disabled, so one that has done neither for longer than its period is taken to have stopped.
+ */
+export function noteTriggerAlive(): void {
+  PropertiesService.getUserProperties().setProperty(userKey("aliveAt"), String(Date.now()));
+}
+
+export function triggerAliveAtMs(): number {
+  return Number(PropertiesService.getUserProperties().getProperty(userKey("aliveAt")) || 0);
+}
+
 export function installRecurring(rec: ScheduleRecord): void {
   removeOwnTriggers();
+  noteTriggerAlive();
   const clock = ScriptApp.newTrigger(HANDLER).timeBased();
   const day = (ScriptApp.WeekDay as unknown as Record<string, GoogleAppsScript.Base.Weekday>)[rec.weekday];
   if (rec.mode === "weekly") clock.everyWeeks(1).onWeekDay(day).atHour(rec.hour).inTimezone(rec.timeZone).create();
@@ -138,6 +193,7 @@ export function installRecurring(rec: ScheduleRecord): void {
 
 export function installFollowUp(ms: number): void {
   removeOwnTriggers();
+  noteTriggerAlive();
   ScriptApp.newTrigger(HANDLER)
     .timeBased()
     .after(Math.max(FOLLOW_UP_MS, Math.ceil(ms)))

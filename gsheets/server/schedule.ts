@@ -4,15 +4,25 @@
  * re-check under way, and the stale banner when no scheduled re-check has succeeded for too long). The trigger's
  * handler is recheck.ts.
  */
-import { WEEKDAYS, type ScheduleInput, type ScheduleResult, type ScheduleView } from "../shared/api";
+import { WEEKDAYS, type DigestInput, type ScheduleInput, type ScheduleResult, type ScheduleView } from "../shared/api";
 import { count } from "../shared/words";
+import { digestView, loadDigestSettings, saveDigest } from "./digest";
 import { lastRunLogProblem } from "./logs";
 import {
   DAY_MS,
   docProps,
   effectiveUser,
+  FOLLOW_UP_MS,
+  installFollowUp,
   installRecurring,
   loadPass,
+  noteScheduled,
+  runtimeTodayMs,
+  scheduledFiles,
+  TRIGGER_MINUTES_PER_DAY,
+  TRIGGERS_PER_USER,
+  triggerAliveAtMs,
+  triggersHeld,
   loadRecord,
   loadStatus,
   ownTriggers,
@@ -28,6 +38,8 @@ import { listWatches } from "./watch";
 
 /** Stale: no success for the schedule's period plus this (26 hours for a daily schedule). */
 const STALE_SLACK_MS = 2 * 60 * 60 * 1000;
+/** A trigger neither made nor fired for its period plus this (a follow-up waits a day at most) has stopped. */
+const SILENT_SLACK_MS = 4 * 60 * 60 * 1000;
 
 // ---- the Schedule section ----
 
@@ -67,6 +79,46 @@ function staleText(rec: ScheduleRecord | null, status: ScheduleStatus, nowMs: nu
   return `Results may be out of date: no scheduled re-check has succeeded for more than ${hours} hours (${what}).${problem ? ` Last problem in the Run log: ${problem}` : " The Run log has no problem recorded: the trigger may not have run (see Extensions › Apps Script › Triggers, or set the schedule again)."}`;
 }
 
+/** Google's two limits on schedules, said before they are reached, with how much of each is used. */
+function limitsText(): string {
+  let held: number;
+  try {
+    held = triggersHeld();
+  } catch (_e) {
+    held = 0;
+  }
+  const used = Math.round(runtimeTodayMs() / 60000);
+  return `Google allows each person ${TRIGGERS_PER_USER} schedules in all their spreadsheets (you have ${held}), and ${TRIGGER_MINUTES_PER_DAY} minutes of scheduled run time a day on a personal account (${used} used today); a re-check takes up to 4 minutes a table. Past either limit a schedule cannot run: turn off schedules you no longer need.`;
+}
+
+/** Why this person cannot hold another trigger, and what to do, naming the spreadsheets that hold theirs. */
+function tooManyText(): string {
+  const here = SpreadsheetApp.getActive().getId();
+  const names = Object.keys(scheduledFiles())
+    .filter((id) => id !== here)
+    .map((id) => `"${scheduledFiles()[id]}"`);
+  const list = names.length
+    ? ` (${names.slice(0, 5).join(", ")}${names.length > 5 ? `, and ${names.length - 5} more` : ""})`
+    : "";
+  return `The schedule could not be saved: Google allows each person ${TRIGGERS_PER_USER} schedules across all their spreadsheets, and yours are all in use${list}. Open one of those spreadsheets, set its schedule to Off, then save this one again.`;
+}
+
+/**
+ * The trigger of a schedule that is on, made again when it is gone: Google disables a trigger that keeps failing,
+ * and a follow-up that could not run (the day's trigger time used up) is spent. "" when nothing was missing.
+ */
+function rearm(rec: ScheduleRecord): string {
+  try {
+    if (loadPass()) installFollowUp(FOLLOW_UP_MS);
+    else installRecurring(rec);
+    return `The schedule's trigger had stopped (Google disables a trigger that keeps failing, and runs none once the day's ${TRIGGER_MINUTES_PER_DAY} minutes of trigger time are used): it is set again, so re-checks go on as scheduled.`;
+  } catch (e) {
+    return /too many triggers/i.test(errorText(e))
+      ? `The schedule's trigger has stopped and cannot be set again: ${tooManyText().replace(/^The schedule could not be saved: /, "")}`
+      : `The schedule's trigger has stopped and could not be set again (${errorText(e)}): save the schedule again.`;
+  }
+}
+
 export function scheduleView(): ScheduleView {
   const rec = loadRecord();
   const me = effectiveUser();
@@ -84,8 +136,10 @@ export function scheduleView(): ScheduleView {
   let warning = "";
   if (on && !mine)
     warning = `This schedule was set by ${rec!.runsAs}: it runs as them, with their API key. Saving a schedule here makes it yours, and theirs stops.`;
-  else if (on && !installed)
-    warning = "The schedule's trigger is missing (removed on the Apps Script Triggers page?): save the schedule again.";
+  // Gone (a one-off follow-up spent while the day's trigger time was used up), or silent for longer than its period
+  // allows (Google disabled it after it kept failing): made again.
+  else if (on && (!installed || now - Math.max(triggerAliveAtMs(), rec!.setAtMs) > periodMs(rec!) + SILENT_SLACK_MS))
+    warning = rearm(rec!);
   const tables = listWatches().map((w) => {
     const sheet = findSheet(w.sheetId);
     const name = sheet ? sheet.getName() : `${w.sheetName} (deleted)`;
@@ -105,10 +159,12 @@ export function scheduleView(): ScheduleView {
       : "Off: tables are checked only when you press the button.",
     warning,
     stale: staleText(rec, loadStatus(), now),
+    limits: limitsText(),
     pending: pass
       ? `A scheduled re-check is under way: ${pass.total - pass.sheets.length} of ${count(pass.total, "table")} done; it goes on within the hour.`
       : "",
     tables,
+    digest: digestView(),
   };
 }
 
@@ -126,6 +182,7 @@ export function saveSchedule(input: ScheduleInput): ScheduleResult {
   try {
     if (mode === "off") {
       removeOwnTriggers();
+      noteScheduled(false);
       docProps().deleteProperty(SCHEDULE_KEY);
       const other =
         before && before.mode !== "off" && before.runsAs && me && before.runsAs !== me
@@ -152,7 +209,10 @@ export function saveSchedule(input: ScheduleInput): ScheduleResult {
     };
     // A re-check under way keeps its follow-up trigger; it installs this schedule when it ends.
     const pending = !!loadPass() && ownTriggers().length > 0;
+    // Google's message for the 21st trigger names neither the limit nor the way out: this one does, before trying.
+    if (!ownTriggers().length && triggersHeld() >= TRIGGERS_PER_USER) return result(false, tooManyText());
     if (!pending) installRecurring(rec);
+    noteScheduled(true);
     docProps().setProperty(SCHEDULE_KEY, JSON.stringify(rec));
     const nothing = listWatches().length
       ? ""
@@ -161,11 +221,25 @@ export function saveSchedule(input: ScheduleInput): ScheduleResult {
       before && before.mode !== "off" && before.runsAs && me && before.runsAs !== me
         ? ` It replaces ${before.runsAs}'s schedule.`
         : "";
+    const mail = loadDigestSettings().on
+      ? ` Reminder digests are emailed to ${me || "you"} after each re-check that finds something new (turn them off below).`
+      : "";
     return result(
       true,
-      `Scheduled: ${when(rec)}${me ? `, as ${me}` : ""}. Apps Script picks a minute within that hour.${took}${nothing}`,
+      `Scheduled: ${when(rec)}${me ? `, as ${me}` : ""}. Apps Script picks a minute within that hour.${took}${nothing}${mail}`,
     );
   } catch (e) {
+    if (/too many triggers/i.test(errorText(e))) return result(false, tooManyText());
     return result(false, `The schedule could not be set: ${errorText(e)}`);
+  }
+}
+
+/** The Schedule section's reminder settings. */
+export function saveDigestSettings(input: DigestInput): ScheduleResult {
+  try {
+    const r = saveDigest(input);
+    return result(r.ok, r.message);
+  } catch (e) {
+    return result(false, `The reminder settings could not be saved: ${errorText(e)}`);
   }
 }

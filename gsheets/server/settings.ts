@@ -21,8 +21,15 @@ import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api"
 import manifest from "../appsscript.json";
 import { send, sendFor } from "./http";
 
-/** The service's base URL; appsscript.json's urlFetchWhitelist must cover it (the build checks). */
-export const DEFAULT_BASE_URL = "https://api.property-compliance.example/v1";
+/** Stands for the service's address until a deployment gives its own; a release build refuses it. */
+export const PLACEHOLDER_BASE_URL = "https://api.property-compliance.example/v1";
+
+// Written by the build from one setting, SERVICE_BASE_URL (gsheets/webpack.gsheets.js, docs/deploying.md).
+declare const __SERVICE_BASE_URL__: string | undefined;
+declare const __URL_FETCH_WHITELIST__: string[] | undefined;
+
+/** The service's base URL until the user sets another in Settings. */
+export const DEFAULT_BASE_URL = typeof __SERVICE_BASE_URL__ === "string" ? __SERVICE_BASE_URL__ : PLACEHOLDER_BASE_URL;
 
 /**
  * Apps Script lets a deployed add-on call only URLs that start with an entry of urlFetchWhitelist in its
@@ -30,7 +37,9 @@ export const DEFAULT_BASE_URL = "https://api.property-compliance.example/v1";
  * addresses (the sandbox) are exempt: they are for tests and development only.
  */
 export const URL_FETCH_WHITELIST: readonly string[] =
-  (manifest as { urlFetchWhitelist?: string[] }).urlFetchWhitelist || [];
+  typeof __URL_FETCH_WHITELIST__ === "object"
+    ? __URL_FETCH_WHITELIST__
+    : (manifest as { urlFetchWhitelist?: string[] }).urlFetchWhitelist || [];
 
 function isLocal(url: string): boolean {
   return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i.test(url);

@@ -17,11 +17,12 @@ import {
   outcomesToWrite,
   propertiesNow,
   outputRow,
+  rowDateContext,
   stopRun,
   type Cell,
   type Outcome,
+  type RowDates,
   type RowNow,
-  type UserDates,
   type WindowSettings,
 } from "../../core";
 import { appendChanges } from "./logs";
@@ -36,7 +37,7 @@ import { loadSettings } from "./settings";
 import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
 import { checkBlock, readRows, writeBlockRows, zoneOnce } from "./block-rows";
 import { progressOf, say, sheetPhase } from "./progress";
-import { placeReader, readOwnDates, todayInFileZone } from "./days";
+import { placeReader, rowDatesReader, todayInFileZone } from "./days";
 import { keyIndex, noteStamp, noteWritten, readPrintCells, repairMoved } from "./written";
 
 export { progressOf, say, sheetPhase };
@@ -74,13 +75,11 @@ interface TableNow {
   /** The spreadsheet's time zone, asked for once. */
   timeZone: () => string;
   notes: (string | undefined)[];
-  /** The user's own EICR date / Licence expiry / Deposit received of each row, for the obligations. */
-  userDates: (UserDates | undefined)[];
-  /** Each row's own dates that could not be read, in words for its Message. */
-  dateProblems: (string[] | undefined)[];
+  /** Each row's typed dates (EICR date, Deposit received, Tenancy start...), read once by core's rowDates on `today`. */
+  dates: (today: string) => (RowDates | undefined)[];
   /** How far the input columns moved since the last read (a column inserted or deleted left of them). */
   inputShift: number;
-  /** The row's country and tenancy start (days.ts placeReader). */
+  /** The row's country (days.ts placeReader). */
   place: ReturnType<typeof placeReader>;
 }
 
@@ -160,8 +159,6 @@ export function readTableNow(
   const mapping = now.inputColumns;
   const best = now.shift;
   const keys = new Set(now.keys.filter((k): k is string => !!k && !k.startsWith("!")));
-  const own = readOwnDates(sheet, at, top, n, BLOCK_WIDTH);
-  const dateProblems = own.map((r) => (r.problems.length ? r.problems : undefined));
   return {
     blockCol: at.blockCol,
     headerRow: at.headerRow,
@@ -172,8 +169,7 @@ export function readTableNow(
     read,
     timeZone,
     notes,
-    userDates: own.map((r) => r.dates),
-    dateProblems,
+    dates: rowDatesReader(sheet, at, top, n, BLOCK_WIDTH),
     inputShift: best,
     place: placeReader(sheet, at, top, n, BLOCK_WIDTH, mapping.postcode, input),
   };
@@ -209,13 +205,12 @@ export function writeOutcomes(
     }
     const note = t.notes[w.row];
     const place = t.place(w.row, outcome);
-    const problems = [...(t.dateProblems[w.row] ?? []), ...place.problems];
+    const { problems, ...dated } = rowDateContext(t.dates(fileDay())[w.row]);
     const context = {
       windows: win,
-      userDates: t.userDates[w.row],
+      ...dated,
       problems: problems.length ? problems : undefined,
       country: place.country,
-      tenancyStart: place.tenancyStart,
       day: fileDay(),
     };
     // Each row gets its final result once: counted as it is written (a number, so the stored run stays small).

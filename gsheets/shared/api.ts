@@ -141,12 +141,36 @@ export interface ScheduleView {
   summary: string;
   /** Something to put right (another person's schedule, a missing trigger); empty when all is well. */
   warning: string;
+  /** Google's limits on schedules (20 triggers a person, 90 minutes of trigger time a day) and how much is used. */
+  limits: string;
   /** The stale banner's text: no scheduled re-check has succeeded for 26 hours (a weekly one: 7 days and 2 hours). */
   stale: string;
   /** A re-check under way across executions, in words; empty otherwise. */
   pending: string;
   /** The tables the schedule re-checks, e.g. "Portfolio (header row 1)". */
   tables: string[];
+  /** The reminder digests emailed after each scheduled re-check. */
+  digest: DigestView;
+}
+
+/** The reminder digests' settings as the Schedule section shows them, and the last one sent. */
+export interface DigestView {
+  on: boolean;
+  /** Days before each due date, e.g. "90, 60, 30, 7". */
+  thresholds: string;
+  /** Extra recipients of every action, comma-separated. */
+  extra: string;
+  /** "" or one of WEEKDAYS: that day's digest lists every open action. */
+  summaryDay: string;
+  /** When the last one went and to whom, in words. */
+  last: string;
+}
+
+export interface DigestInput {
+  on: boolean;
+  thresholds?: string;
+  extra?: string;
+  summaryDay?: string;
 }
 
 export interface ScheduleResult {
@@ -191,6 +215,8 @@ export interface ServerApi {
   insertSampleTable(): ActionSheetsResult;
   /** Sets (Off, daily at an hour, weekly on a day) this person's one time-driven trigger for this spreadsheet. */
   saveSchedule(input: ScheduleInput): ScheduleResult;
+  /** The reminder digests: on or off, thresholds, extra recipients, the weekly summary day. */
+  saveDigest(input: DigestInput): ScheduleResult;
   /** Makes the "Change log" or "Run log" sheet the active one. */
   openLogSheet(name: string): ActionSheetsResult;
 }

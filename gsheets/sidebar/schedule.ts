@@ -39,6 +39,7 @@ export function renderSchedule(v: ScheduleView, keepInputs = false): void {
   $("schedule-summary").textContent = v.summary;
   $("schedule-warning").hidden = !v.warning;
   $("schedule-warning").textContent = v.warning;
+  $("schedule-limits").textContent = v.limits;
   $("schedule-pending").hidden = !v.pending;
   $("schedule-pending").textContent = v.pending;
   $<HTMLButtonElement>("remove-schedule").hidden = v.mode === "off";
@@ -50,6 +51,15 @@ export function renderSchedule(v: ScheduleView, keepInputs = false): void {
       li.textContent = t;
       tables.appendChild(li);
     });
+  }
+  if (v.digest) {
+    if (!keepInputs) {
+      $<HTMLInputElement>("digest-on").checked = v.digest.on;
+      $<HTMLInputElement>("digest-thresholds").value = v.digest.thresholds;
+      $<HTMLInputElement>("digest-extra").value = v.digest.extra;
+      $<HTMLSelectElement>("digest-day").value = v.digest.summaryDay;
+    }
+    $("digest-last").textContent = v.digest.last;
   }
   // Results that may be out of date are said above every tab, not only in the Schedule section.
   $("stale-banner").hidden = !v.stale;
@@ -64,6 +74,25 @@ export async function saveSchedule(mode?: string): Promise<void> {
       mode: mode || $<HTMLSelectElement>("schedule-mode").value,
       hour: $<HTMLSelectElement>("schedule-hour").value,
       weekday: $<HTMLSelectElement>("schedule-day").value,
+    });
+    renderSchedule(r.schedule, !r.ok);
+    showMessage(r.message, !r.ok);
+  } catch (e) {
+    showMessage(errorText(e), true);
+  } finally {
+    save.disabled = false;
+  }
+}
+
+export async function saveDigest(): Promise<void> {
+  const save = $<HTMLButtonElement>("save-digest");
+  save.disabled = true;
+  try {
+    const r = await call("saveDigest", {
+      on: $<HTMLInputElement>("digest-on").checked,
+      thresholds: $<HTMLInputElement>("digest-thresholds").value,
+      extra: $<HTMLInputElement>("digest-extra").value,
+      summaryDay: $<HTMLSelectElement>("digest-day").value,
     });
     renderSchedule(r.schedule, !r.ok);
     showMessage(r.message, !r.ok);

@@ -13,11 +13,13 @@ import {
   renderHours,
   renderLastRun,
   renderSchedule,
+  saveDigest,
   saveSchedule,
   showScheduleFields,
 } from "./schedule";
 import { removeKey, renderSettings, resetWindows, saveSettings } from "./settings";
 import { $, call, errorText, showMessage } from "./ui";
+import { formatCount } from "../../core/numbers";
 
 function tabs(): HTMLButtonElement[] {
   return Array.from(document.querySelectorAll<HTMLButtonElement>('nav [role="tab"]'));
@@ -107,8 +109,8 @@ function renderRun(p: RunProgress | null): void {
   bar.max = Math.max(1, p.properties);
   bar.value = p.propertiesDone;
   $("progress-text").textContent =
-    `${p.propertiesDone.toLocaleString("en-GB")} of ${count(p.properties, "property", "properties")} checked · ` +
-    `${count(p.rows, "row")} (${p.invalidRows.toLocaleString("en-GB")} with input errors, ${count(p.duplicateRows, "duplicate")}) · ${p.sheetName}!${p.rangeA1}`;
+    `${formatCount(p.propertiesDone)} of ${count(p.properties, "property", "properties")} checked · ` +
+    `${count(p.rows, "row")} (${formatCount(p.invalidRows)} with input errors, ${count(p.duplicateRows, "duplicate")}) · ${p.sheetName}!${p.rangeA1}`;
   $("run-status").textContent = p.message;
   // A run that did not check everything must not look like one that did.
   const incomplete =
@@ -135,14 +137,15 @@ function renderRun(p: RunProgress | null): void {
 function jobLine(j: JobProgress, i: number): string {
   // A job the service never accepted has no id: say so rather than show an empty or made-up one.
   const id = j.jobId ? ` (${j.jobId})` : j.status === "failed" || j.status === "stopped" ? " (not created)" : "";
-  return `Job ${i + 1}${id}: ${j.status.replace("_", " ")}, ${j.processed.toLocaleString("en-GB")} of ${j.total.toLocaleString("en-GB")} checked`;
+  return `Job ${i + 1}${id}: ${j.status.replace("_", " ")}, ${formatCount(j.processed)} of ${formatCount(j.total)} checked`;
 }
 
 /** The top box while a run goes on: "Sending…" until the service has accepted a job, then how many it has. */
 function runHeadline(p: RunProgress): string {
   const sent = p.jobs.filter((j) => j.jobId).length;
   if (!sent) return "Sending the properties to the service…";
-  const jobs = sent === p.jobs.length ? count(sent, "bulk job") : `${sent} of ${count(p.jobs.length, "bulk job")}`;
+  const jobs =
+    sent === p.jobs.length ? count(sent, "bulk job") : `${formatCount(sent)} of ${count(p.jobs.length, "bulk job")}`;
   return `Sent ${jobs}. Results appear as they complete.`;
 }
 
@@ -443,6 +446,7 @@ onSubmit("actions-form", refreshActions);
 $("download-ics").addEventListener("click", () => void downloadCalendar());
 $("reset-windows").addEventListener("click", resetWindows);
 onSubmit("schedule-form", () => saveSchedule());
+onSubmit("digest-form", () => saveDigest());
 $("remove-schedule").addEventListener("click", () => void saveSchedule("off"));
 $("schedule-mode").addEventListener("change", showScheduleFields);
 $("open-change-log").addEventListener("click", () => void openLog("Change log"));

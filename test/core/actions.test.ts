@@ -6,7 +6,9 @@
 import ICAL from "ical.js";
 import {
   ACTION_LIST_DAYS,
+  CHECK_LABELS,
   CLOSED_TITLE,
+  MEMBERS,
   OUTPUT_COLUMNS,
   actionCalendar,
   blockProperties,
@@ -46,7 +48,16 @@ function table(n: number, offset = 0): { rows: Cell[][]; props: BlockProperty[] 
     ]);
   }
   const cols = detectUserColumns(rows[0]);
-  return { rows, props: blockProperties(rows.slice(1), { blockColumn: 3, uprn: 0, address: 1, user: cols }) };
+  return {
+    rows,
+    props: blockProperties(rows.slice(1), {
+      blockColumn: 3,
+      uprn: 0,
+      address: 1,
+      user: cols,
+      dates: { monthFirst: false, today: TODAY },
+    }),
+  };
 }
 
 describe("reading a results block", () => {
@@ -82,8 +93,18 @@ describe("reading a results block", () => {
 });
 
 describe("the Action list", () => {
-  test("lists every overdue action and those due within N days, by due date, formula-safe", () => {
+  test("lists every overdue action, every failed check's, and those due within N days, by due date, formula-safe", () => {
     const { props } = table(1000);
+    // The block's own status of a check, by the list's UPRN and Check label.
+    const statusKey = Object.fromEntries(MEMBERS.map(([name, key]) => [CHECK_LABELS[name], key]));
+    const statusOf = (uprn: unknown, label: unknown) =>
+      props.find((p) => p.uprn === uprn)!.cells[OUTPUT_COLUMNS.findIndex((c) => c.key === statusKey[String(label)])];
+    const failed = props.flatMap((p) =>
+      MEMBERS.filter(([, key]) => p.cells[OUTPUT_COLUMNS.findIndex((c) => c.key === key)] === "fail").map(
+        ([name]) => `${p.uprn} ${CHECK_LABELS[name]}`,
+      ),
+    );
+    expect(failed.length).toBeGreaterThan(100);
     for (const n of ACTION_LIST_DAYS) {
       const list = buildActionList(props, { today: TODAY, withinDays: n, ownerHeader: "Landlord" });
       expect(list.headers).toEqual(ACTION_LIST_HEADERS);
@@ -91,10 +112,18 @@ describe("the Action list", () => {
       expect(open.length).toBeGreaterThan(10);
       const dues = open.map((r) => String(r[1]));
       expect([...dues].sort()).toEqual(dues);
-      // Checked over every row, reported together.
-      expect(open.filter((r) => !(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= n)))).toEqual(
-        [],
-      );
+      // Checked over every row, reported together: beyond the window, only what answers a failed check.
+      expect(
+        open.filter(
+          (r) =>
+            !(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= n)) &&
+            statusOf(r[3], r[6]) !== "fail",
+        ),
+      ).toEqual([]);
+      // Every failed check is listed, whatever the window, and never as OK or Plan.
+      const listed = new Set(open.map((r) => `${r[3]} ${r[6]}`));
+      expect(failed.filter((f) => !listed.has(f))).toEqual([]);
+      expect(open.filter((r) => statusOf(r[3], r[6]) === "fail" && (r[0] === "OK" || r[0] === "Plan"))).toEqual([]);
       expect(open.flat().filter((v) => typeof v === "string" && /^[=+\-@]/.test(v))).toEqual([]);
     }
     const week = buildActionList(props, { today: TODAY, withinDays: 7 }).open;
@@ -199,6 +228,73 @@ describe("the Compliance summary", () => {
     expect(months[0].slice(1).reduce((a: number, b) => a + Number(b), 0)).toBeGreaterThan(0);
     expect(summary.chart).toEqual({ firstRow: summary.tables.months, firstColumn: 0, rowCount: 20, columnCount: 6 });
     expect(OUTPUT_COLUMNS.length).toBe(H.length);
+  });
+
+  test.each([
+    ["one block", 1],
+    ["two blocks", 2],
+    ["three blocks", 3],
+  ])("every formula over %s equals the count of its rows (computed by a real formula engine)", (_blocks, n) => {
+    // Three tables: two on one sheet (the second below the first, as a user stacks them) and one on another sheet. Some
+    // rows lose their risk level (an error row), so that "other / none" has something to count.
+    const parts = [table(120, 0), table(90, 200), table(60, 400)].slice(0, n);
+    parts.forEach((p, k) =>
+      p.rows.slice(1).forEach((r, i) => {
+        if (i % (7 + k) === 0) r[3 + at("Risk level")] = "";
+      }),
+    );
+    const sheets: Record<string, Cell[][]> = { Main: [], Other: [] };
+    const blocks = parts.map((p, k) => {
+      const sheet = k === 2 ? "Other" : "Main";
+      const firstRow = sheets[sheet].length + 1;
+      sheets[sheet].push(...p.rows);
+      if (k === 0) sheets[sheet].push([]);
+      return { sheet, column: 3, firstRow, lastRow: firstRow + p.rows.length - 2 };
+    });
+    const body = parts.flatMap((p) => p.rows.slice(1));
+    const summary = buildSummary(
+      blocks,
+      parts.flatMap((p) => p.props),
+      { today: TODAY, asOf: "x" },
+    );
+    const values = computeSheet({ ...sheets, Summary: summary.cells }, "Summary");
+    const count = (header: string, word: string) => body.filter((r) => r[3 + at(header)] === word).length;
+    const statusHeaders = ["EPC status", "Gas safety status", "EICR status", "Licensing status", "Deposit status"];
+    expect(statusHeaders.map((_h, i) => values[summary.tables.status + 1 + i])).toEqual(
+      statusHeaders.map((h, i) => [
+        summary.cells[summary.tables.status + 1 + i][0],
+        count(h, "pass"),
+        count(h, "warning"),
+        count(h, "fail"),
+        count(h, "not_required"),
+        count(h, "error") + count(h, "unknown"),
+        body.length,
+      ]),
+    );
+    const levels = ["low", "medium", "high"].map((l) => count("Risk level", l));
+    const other = body.length - levels.reduce((a, b) => a + b, 0);
+    expect(other).toBeGreaterThan(0);
+    const scores = body.map((r) => r[3 + at("Compliance score")]).filter((v): v is number => typeof v === "number");
+    const risk = values.slice(summary.tables.risk + 1, summary.tables.risk + 6).map((r) => r.slice(0, 2));
+    expect(risk.slice(0, 4)).toEqual([
+      ["low", levels[0]],
+      ["medium", levels[1]],
+      ["high", levels[2]],
+      ["other / none", other],
+    ]);
+    expect(risk[4][0]).toBe("Average score");
+    expect(risk[4][1]).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / scores.length, 9);
+    expect(values.slice(summary.tables.window + 1, summary.tables.window + 6).map((r) => r.slice(0, 2))).toEqual(
+      ["Overdue", "Urgent", "Book", "Plan", "OK"].map((w) => [w, count("Window", w)]),
+    );
+    // Every formula of the sheet is one of those compared above.
+    const formulas = summary.cells.flatMap((r, i) => r.flatMap((v, j) => (String(v).startsWith("=") ? [[i, j]] : [])));
+    const compared = [
+      ...statusHeaders.flatMap((_h, i) => [1, 2, 3, 4, 5, 6].map((j) => [summary.tables.status + 1 + i, j])),
+      ...[1, 2, 3, 4, 5].map((i) => [summary.tables.risk + i, 1]),
+      ...[1, 2, 3, 4, 5].map((i) => [summary.tables.window + i, 1]),
+    ];
+    expect(formulas).toEqual(compared);
   });
 
   test("the counts follow an edit made without the add-in", () => {

@@ -11,6 +11,9 @@ import {
   runLogLine,
   runLogRow,
   serviceError,
+  checkingRow,
+  waitingRow,
+  isDemoRow,
   type CheckResult,
 } from "../../core";
 
@@ -74,6 +77,36 @@ test("a row the service did not answer this time is not a change", () => {
   expect(rowChanges(was, failed)).toEqual([]);
   const gone = outputRow({ error: serviceError("not_found", "property_not_found", "No property") }, AT);
   expect(rowChanges(was, gone)).toEqual([]);
+});
+
+test("demo results are never history: not through the run's Checking… mark, a wait, nor a result not refreshed", () => {
+  const demo = outputRow({ result: { ...result(), demo: true } as CheckResult }, AT);
+  const real = row(result({ compliance_score: 55, risk_level: "high" }, { gas_safety: { status: "fail" } }));
+  expect(rowChanges(demo, real)).toEqual([]);
+  // The real key's run marks the row first; the change check reads the marked row.
+  const marked = checkingRow(demo, AT, "run-1");
+  expect(String(marked[outputHeaders().indexOf("Message")])).toMatch(
+    /^Checking… \(run [0-9a-z]{5}; .*Demo data, not a real check\.$/,
+  );
+  expect(isDemoRow(marked)).toBe(true);
+  expect(rowChanges(marked, real)).toEqual([]);
+  const waiting = waitingRow(
+    marked,
+    AT,
+    serviceError("rate_limited", "rate_limited", "Paused: the plan's rate limit"),
+    "run-1",
+  );
+  expect(isDemoRow(waiting)).toBe(true);
+  expect(rowChanges(waiting, real)).toEqual([]);
+  const kept = outputRow({ error: serviceError("network", "timeout", "no answer") }, AT, marked);
+  expect(String(kept[outputHeaders().indexOf("Message")])).toMatch(
+    /^Not refreshed at .*; Demo data, not a real check\.$/,
+  );
+  expect(rowChanges(kept, real)).toEqual([]);
+  // A real result marked and checked again is history, as before.
+  const again = row(result());
+  expect(rowChanges(checkingRow(real, AT, "run-2"), again).length).toBeGreaterThan(0);
+  expect(isDemoRow(checkingRow(real, AT, "run-2"))).toBe(false);
 });
 
 test("log rows are formula-safe; the archive takes exactly the overflow", () => {

@@ -389,12 +389,15 @@ describe("Wales and Scotland, dated cases", () => {
       window: "Overdue",
       action: "Cannot be let: improve to E or register an exemption",
       rule: "MEES reg 23",
+      firstReported: "2027-01-10",
     };
     expect(countryAdjust("Scotland", "epc", england, { today: TODAY, member })).toMatchObject({
       due: "2027-01-10",
       daysLeft: -21,
       window: "Overdue",
-      action: expect.stringContaining("no minimum rating"),
+      firstReported: "2027-01-10",
+      action: expect.stringMatching(/rated G, first reported 2027-01-10; .*no minimum rating/),
+      note: expect.stringContaining("first reported on 2027-01-10"),
     });
   });
 

@@ -24,11 +24,12 @@ test("without a country the rules are England's (as before)", () => {
   expect(nextObligation(result, { today: TODAY })?.action).toContain("Cannot be let");
 });
 
-test("in Scotland an F rating is not 'cannot be let', and the deposit counts working days from the tenancy's start", () => {
+test("in Scotland an F rating is not 'cannot be let' (the EPC's renewal kept), and the deposit counts working days from the tenancy's start", () => {
   const obs = obligationsFor(result, { today: TODAY, country: "Scotland", tenancyStart: "2027-01-01" });
   expect(obs.map((o) => [o.check, o.due, o.window])).toEqual([
     ["epc", TODAY, "Overdue"],
-    ["deposit_protection", "2027-02-15", "Plan"],
+    ["deposit_protection", "2027-02-15", "Book"],
+    ["epc", "2030-05-01", "OK"],
   ]);
   expect(obs[0].action).toContain("Scotland sets no minimum rating");
 });
@@ -39,7 +40,9 @@ test("the results block: a Scottish row from its matched address, a Northern Iri
     tenancyStart: "2027-01-01",
   });
   expect(scot[col("Next action")]).toContain("Scotland sets no minimum rating");
-  expect(scot[col("Message")]).toBe("");
+  expect(scot[col("Message")]).toBe(
+    `EPC rated F first reported on ${TODAY}: no Scottish rule gives a date for a failed EPC check, so the action counts from that day`,
+  );
 
   const ni = outputRow(
     { result: { ...result, address: "3 Lisburn Road, Belfast, BT7 1AA" } as CheckResult },
@@ -56,6 +59,6 @@ test("the results block: a Scottish row from its matched address, a Northern Iri
   expect(border[col("Message")]).toContain("TD15 lies in both England and Scotland");
   expect(border[col("Next action")]).toContain("Cannot be let"); // England's, the larger part, until a Country column says
   const settled = outputRow({ result }, AT, undefined, undefined, { country: rowCountry("TD15 1BT", "Scotland") });
-  expect(settled[col("Message")]).toBe("");
+  expect(settled[col("Message")]).toMatch(/^EPC rated F first reported on 2027-01-31: no Scottish rule/);
   expect(settled[col("Next action")]).not.toContain("Cannot be let");
 });

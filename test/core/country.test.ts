@@ -2,6 +2,8 @@
  * The country of a property from its postcode: real postcodes on each side of the England–Wales and England–Scotland
  * borders (council offices and town halls), the districts that lie on both sides, and the places out of scope.
  */
+import { readFileSync } from "fs";
+import { join } from "path";
 import { BORDER_DISTRICTS, countryFromText, countryOf, rowCountry, type Country } from "../../core/country";
 
 // [postcode, what it is, expected country]
@@ -67,6 +69,12 @@ describe("country from postcode", () => {
     ["NP16 5EY", "Chepstow (Wales) and Tutshill (England)", ["Wales", "England"]],
     ["TD15 1BT", "Berwick-upon-Tweed (England) and Paxton (Scotland)", ["England", "Scotland"]],
     ["TD12 4AA", "Coldstream (Scotland) and Cornhill-on-Tweed (England)", ["Scotland", "England"]],
+    ["SY15 6LD", "Montgomery (Wales) and Chirbury (England)", ["Wales", "England"]],
+    ["SY22 6LG", "Four Crosses (Wales) and Llanymynech's Shropshire side (England)", ["Wales", "England"]],
+    ["SY5 9BT", "west of Shrewsbury (England) and Powys's edge (Wales)", ["England", "Wales"]],
+    ["SY7 8AA", "Clun (England) and Powys's edge (Wales)", ["England", "Wales"]],
+    ["SY9 5AA", "Bishop's Castle (England) and Powys's edge (Wales)", ["England", "Wales"]],
+    ["NP7 5LB", "Abergavenny (Wales) and Herefordshire villages (England)", ["Wales", "England"]],
   ])("%s lies on both sides of the border (%s): the row is told to say which", (postcode, _what, countries) => {
     const a = countryOf(postcode);
     expect(a.kind).toBe("both_sides");
@@ -99,6 +107,15 @@ describe("country from postcode", () => {
 
   test("every border district in the table is a real district of a border area", () => {
     for (const d of Object.keys(BORDER_DISTRICTS)) expect(d).toMatch(/^(CH|SY|LD|HR|NP|TD)\d{1,2}$/);
+  });
+
+  test("docs/compliance-rules.md lists exactly the table's districts on both sides, each with its larger part", () => {
+    const doc = readFileSync(join(__dirname, "../../docs/compliance-rules.md"), "utf8");
+    const listed = [
+      ...doc.matchAll(/^\| ([A-Z]{2}\d{1,2}) \| (England|Wales|Scotland) and (England|Wales|Scotland) \|/gm),
+    ];
+    const table = Object.entries(BORDER_DISTRICTS).filter(([, s]) => typeof s !== "string");
+    expect(listed.map((m) => [m[1], [m[2], m[3]]])).toEqual(table);
   });
 });
 

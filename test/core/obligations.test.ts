@@ -223,10 +223,10 @@ const CASES: Case[] = [
   ],
   // Deposit: 30 days from receipt, else due now.
   [
-    "deposit: unprotected, received 10 days ago: 30 days beginning with receipt end on day 29 after, 19 days left (Plan: 30 / 14 / 7)",
+    "deposit: unprotected, received 10 days ago: 30 days beginning with receipt end on day 29 after, 19 days left (a failed check: Book, not Plan's 30 / 14 / 7)",
     "deposit_protection",
     { status: "fail" },
-    { due: "2027-02-19", daysLeft: 19, window: "Plan" },
+    { due: "2027-02-19", daysLeft: 19, window: "Book", failed: true },
     { depositReceived: "2027-01-21" },
   ],
   [

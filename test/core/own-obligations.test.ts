@@ -15,10 +15,14 @@ import {
   type OwnObligation,
 } from "../../core/own-obligations";
 import { OWN_RULES, PRS_DATABASE, type OwnKey } from "../../core/own-rules";
+import { readUserDate } from "../../core/dates";
 import { OWN_SOURCES } from "../../core/own-sources";
 import type { Country } from "../../core/country";
 
 const TODAY = "2027-01-31";
+const dayOf = (r: ReturnType<typeof readUserDate>) => ("day" in r ? r.day : null);
+/** The user-date reader of a day-first file (core/row-dates.ts passes its file's). */
+const ukReader = (v: unknown) => dayOf(readUserDate(v, "", { monthFirst: false, today: TODAY }));
 
 describe("headers, matched loosely", () => {
   test.each([
@@ -393,7 +397,7 @@ describe("a row read end to end, with its evidence", () => {
       "2027-01-20",
       "keep",
     ];
-    const obs = ownObligations(ownInputsOf(row, cols), {
+    const obs = ownObligations(ownInputsOf(row, cols, ukReader), {
       today: TODAY,
       country: "England",
       tenancyStart: "2027-01-10",
@@ -407,15 +411,16 @@ describe("a row read end to end, with its evidence", () => {
 
   test("a date serial (as Excel hands it back) is read", () => {
     const row = ["1", "x", "", "", 46433, "", "", ""]; // 46433 = 2027-02-15
-    const [hmo] = ownObligations(ownInputsOf(row, cols), { today: TODAY, country: "England" }).filter(
+    const [hmo] = ownObligations(ownInputsOf(row, cols, ukReader), { today: TODAY, country: "England" }).filter(
       (o) => o.key === "hmo_licence",
     );
     expect(hmo.due).toBe("2027-02-15");
   });
 
-  test("text the default reader cannot read is reported, and a host's reader can be passed in", () => {
+  test("text the reader cannot read is reported, and the file's own reader reads it", () => {
     const row = ["1", "x", "", "", "15/02/2027", "", "", ""];
-    const [plain] = ownObligations(ownInputsOf(row, cols), { today: TODAY, country: "England" }).filter(
+    const usReader = (v: unknown) => dayOf(readUserDate(v, "", { monthFirst: true, today: TODAY }));
+    const [plain] = ownObligations(ownInputsOf(row, cols, usReader), { today: TODAY, country: "England" }).filter(
       (o) => o.key === "hmo_licence",
     );
     expect(plain.action).toContain('"15/02/2027" in HMO licence expiry is not a date');

@@ -58,6 +58,7 @@ function table(
     address: 1,
     user: detectUserColumns(["UPRN", "Address"]),
     firstRow: 2,
+    dates: { monthFirst: false, today: TODAY },
   });
 }
 

@@ -1,7 +1,7 @@
 /**
- * The one rule both hosts call for a row's country and tenancy start (core/row-place.ts): the Country column settles
- * the row, else the Postcode column, else the postcode ending the service's matched address; a Tenancy start that is
- * not a date is said; an error from the service gets no country.
+ * The one rule both hosts call for a row's country (core/row-place.ts): the Country column settles the row, else the
+ * Postcode column, else the postcode ending the service's matched address; an error from the service gets no country.
+ * The row's Tenancy start is one of its typed dates (test/core/row-dates.test.ts).
  */
 import { rowPlace, type CheckResult } from "../../core";
 
@@ -41,13 +41,4 @@ test("nothing that tells the place gives no country (England's rules, as before)
       o,
     ).country,
   ).toBeUndefined();
-});
-
-test("Tenancy start is read as the user's dates are, or refused aloud", () => {
-  expect(rowPlace(header, ["1", "EH9 3JG", "", "15/03/2026"], result("x"), o).tenancyStart).toBe("2026-03-15");
-  const bad = rowPlace(header, ["1", "EH9 3JG", "", "soon"], result("x"), o);
-  expect([bad.tenancyStart, bad.problems]).toEqual([
-    undefined,
-    ['Tenancy start "soon" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.'],
-  ]);
 });

@@ -11,13 +11,17 @@ import {
   readUserDate,
   readUserDates,
   type CheckResult,
+  type ReadDateOptions,
 } from "../../core";
 
-const UK = { monthFirst: false };
-const US = { monthFirst: true };
+/** The day of the check: a number more than 50 years after it is not a date. */
+const TODAY = "2026-11-27";
+const UK = { monthFirst: false, today: TODAY };
+const US = { monthFirst: true, today: TODAY };
+const UNKNOWN = { monthFirst: undefined, today: TODAY };
 
 describe("read as the day it names", () => {
-  const cases: [unknown, string, { monthFirst?: boolean }][] = [
+  const cases: [unknown, string, ReadDateOptions][] = [
     ["2021-03-15", "2021-03-15", UK],
     ["2021-3-15", "2021-03-15", UK],
     ["2021/03/15", "2021-03-15", US],
@@ -47,7 +51,7 @@ describe("read as the day it names", () => {
 });
 
 describe("refused aloud, naming the column and the value", () => {
-  const cases: [unknown, RegExp, { monthFirst?: boolean }][] = [
+  const cases: [unknown, RegExp, ReadDateOptions][] = [
     ["soon", /^Deposit received "soon" is not a date the add-in can read: type it as 2021-03-15/, UK],
     ["31/02/2021", /"31\/02\/2021" is not a day of the calendar/, UK],
     ["2021-02-29", /"2021-02-29" is not a day of the calendar/, UK],
@@ -57,7 +61,7 @@ describe("refused aloud, naming the column and the value", () => {
       UK,
     ],
     ["15/03/2021", /not a date in this file's order, month first .*as 15 March 2021/, US],
-    ["05/03/2021", /"05\/03\/2021" reads two ways \(5 March 2021 or 3 May 2021\)/, {}],
+    ["05/03/2021", /"05\/03\/2021" reads two ways \(5 March 2021 or 3 May 2021\)/, UNKNOWN],
     ["15 Smarch 2021", /is not a date the add-in can read/, UK],
     ["TBC", /"TBC" is not a date/, UK],
     [-5, /"-5" is not a date/, UK],
@@ -69,14 +73,14 @@ describe("refused aloud, naming the column and the value", () => {
   });
 
   test("an empty cell is no date and no problem", () => {
-    expect(readUserDate("", "x")).toEqual({ empty: true });
-    expect(readUserDate("   ", "x")).toEqual({ empty: true });
-    expect(readUserDate(null, "x")).toEqual({ empty: true });
+    expect(readUserDate("", "x", UK)).toEqual({ empty: true });
+    expect(readUserDate("   ", "x", UK)).toEqual({ empty: true });
+    expect(readUserDate(null, "x", UK)).toEqual({ empty: true });
   });
 
   test("numbers-only text that reads the same both ways needs no locale", () => {
-    expect(readUserDate("03/03/2021", "x", {})).toEqual({ day: "2021-03-03" });
-    expect(readUserDate("15/03/2021", "x", {})).toEqual({ day: "2021-03-15" });
+    expect(readUserDate("03/03/2021", "x", UNKNOWN)).toEqual({ day: "2021-03-03" });
+    expect(readUserDate("15/03/2021", "x", UNKNOWN)).toEqual({ day: "2021-03-15" });
   });
 });
 
@@ -93,7 +97,7 @@ describe("a row's own dates", () => {
   const cols = detectUserColumns(header);
 
   test("read the readable ones and say which cannot be read, by the user's own header", () => {
-    const r = readUserDates(["100023336956", "20/11/2026", "pending", 46000], cols, { header, monthFirst: false });
+    const r = readUserDates(["100023336956", "20/11/2026", "pending", 46000], cols, { ...UK, header });
     expect(r.dates).toEqual({ depositReceived: "2026-11-20", licenceExpiry: "2025-12-09" });
     expect(r.problems).toEqual([
       'EICR date "pending" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.',
@@ -108,7 +112,7 @@ describe("a row's own dates", () => {
       risk_level: "high",
       checks: { deposit_protection: { status: "fail" } },
     } as CheckResult;
-    const r = readUserDates(["1", "20/13/2026", "", ""], cols, { header, monthFirst: false });
+    const r = readUserDates(["1", "20/13/2026", "", ""], cols, { ...UK, header });
     const row = outputRow({ result }, "2026-11-25T09:00:00Z", undefined, undefined, {
       userDates: r.dates,
       problems: r.problems,

@@ -6,6 +6,8 @@
  */
 import ICAL from "ical.js";
 import {
+  CHECK_LABELS,
+  MEMBERS,
   OUTPUT_COLUMNS,
   SUMMARY_CHART_TITLE,
   WINDOWS,
@@ -89,7 +91,7 @@ const blockColumn = (api: any, n: number, key: string) => {
   return api.read("Sheet1", `${colLetters(c)}2:${colLetters(c)}${n + 1}`).values.map((r: unknown[]) => r[0]);
 };
 
-test("a check builds the Action list: overdue and due-within-30-days actions by date, real dates, Landlord column, window colours, frozen header", async () => {
+test("a check builds the Action list: overdue, due-within-30-days and failed checks' actions by date, real dates, Landlord column, window colours, frozen header", async () => {
   const { api, summary } = await checked(0, 300);
   expect(summary.actionSheets).toMatch(
     /^"Action list": \d+ actions overdue or due within 30 days from 1 table\. "Compliance summary" refreshed\.$/,
@@ -98,6 +100,12 @@ test("a check builds the Action list: overdue and due-within-30-days actions by 
   expect(header).toEqual(HEADERS);
   expect(open.length).toBeGreaterThan(20);
   const read = api.read("Action list", `A2:K${open.length + 1}`);
+  // The block's own status of a listed row's check, by its UPRN and the list's Check label.
+  const matched = blockColumn(api, 300, "matched_uprn").map(String);
+  const statusOf = (uprn: unknown, label: unknown) => {
+    const key = MEMBERS.find(([name]) => CHECK_LABELS[name] === label)![1];
+    return blockColumn(api, 300, key)[matched.indexOf(String(uprn))];
+  };
   let previous = "";
   open.forEach((r, i) => {
     expect(WINDOWS as readonly unknown[]).toContain(r[0]);
@@ -105,7 +113,11 @@ test("a check builds the Action list: overdue and due-within-30-days actions by 
     expect(read.numberFormats[i][1]).toBe("yyyy-mm-dd");
     expect(iso(r[1]) >= previous).toBe(true);
     previous = iso(r[1]);
-    expect(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= 30)).toBe(true);
+    expect(
+      r[0] === "Overdue" ||
+        (typeof r[2] === "number" && r[2] >= 0 && r[2] <= 30) ||
+        (statusOf(r[3], r[6]) === "fail" && r[0] !== "OK" && r[0] !== "Plan"),
+    ).toBe(true);
     expect(String(r[5])).toMatch(/^Landlord \d$/);
     expect(read.fills[i][0]).toBe(WINDOW_COLOURS[r[0] as keyof typeof WINDOW_COLOURS].fill);
   });

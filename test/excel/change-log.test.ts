@@ -8,6 +8,7 @@ import { expectedChanges, loggedKey } from "../helpers/changes";
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { loadUnfinished } from "../../excel/taskpane/unfinished";
+import { localDay } from "../../excel/taskpane/stored";
 import { findExamples } from "../../sandbox/dataset";
 import { startSandbox } from "../../sandbox/app";
 import { testClock } from "../helpers/clock";
@@ -57,7 +58,7 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     const second = await run();
     const used2 = sb.stats();
 
-    const expected = expectedChanges(ds1, ds2, uprns, new Date().toISOString().slice(0, 10));
+    const expected = expectedChanges(ds1, ds2, uprns, localDay(Date.now()));
 
     const n = second.runLog ? Number(/(\d[\d,]*) changes?/.exec(second.runLog)?.[1].replace(/,/g, "")) : NaN;
     const log = s.api.read("Change log", `A1:H${expected.size + 2}`).values as unknown[][];
@@ -150,7 +151,7 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
     s.api.setCellEditMode(false);
     await resumeRun(saved!, { excelRun, client, plan: "professional", store });
 
-    const expected = expectedChanges(ds1, ds2, uprns, clock.date().toISOString().slice(0, 10));
+    const expected = expectedChanges(ds1, ds2, uprns, localDay(clock.now()));
     const rows = (s.api.read("Change log", `A1:H${expected.size + 50}`).values as unknown[][])
       .slice(1)
       .filter((r) => r[0] !== "");

@@ -9,6 +9,7 @@ import {
   outputHeaders,
   outputRow,
   parseCheckResult,
+  resultCountry,
   serialDate,
   type CheckResult,
   type WindowSettings,
@@ -66,7 +67,11 @@ async function shown(uprn: string, windows?: WindowSettings) {
   const card = await f.property(uprn);
   const row = (await f.check(uprn))[0];
   const { result, checkedAt } = await runtime.batcher.check(uprn);
-  const block = outputRow({ result }, checkedAt, undefined, undefined, { windows });
+  const block = outputRow({ result }, checkedAt, undefined, undefined, {
+    windows,
+    day: runtime.today(),
+    country: resultCountry(result),
+  });
   const due = (await f.due(uprn)) as { basicValue: number };
   return {
     card: [card.properties["Next action"].basicValue, card.properties["Window"].basicValue],

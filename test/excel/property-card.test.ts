@@ -13,6 +13,7 @@ import {
   nextObligation,
   outputRow,
   propertyCard,
+  resultCountry,
   type CheckResult,
 } from "../../core";
 import * as f from "../../excel/functions/functions";
@@ -161,7 +162,11 @@ test("the entity's fields are the service's answer, field by field, for UPRNs of
     expect(e.text).toBe(a.address);
 
     // The row COMPLIANCE.CHECK gives for this answer: the card's summary fields are its columns under shorter names.
-    const row = outputRow({ result: a }, checkedAt);
+    // Counted from the workbook's day, in the country the block would give the row (core's rule over the matched address).
+    const row = outputRow({ result: a }, checkedAt, undefined, undefined, {
+      day: runtime.today(),
+      country: resultCountry(a),
+    });
     const col = (header: string) => row[OUTPUT_COLUMNS.findIndex((c) => c.header === header)];
     const want: Record<string, Record<string, unknown>> = {
       Score: expected(a.compliance_score, "number"),
@@ -310,7 +315,11 @@ describe("the built add-in", () => {
     expect(fj.allowCustomDataForDataTypeAny).toBe(true);
     const p = fj.functions.find((x: { id: string }) => x.id === "PROPERTY");
     expect(p).toMatchObject({ id: "PROPERTY", name: "PROPERTY", helpUrl: "https://localhost:3000/help.html#property" });
-    expect(p.parameters).toEqual([expect.objectContaining({ name: "uprn", type: "any" })]);
+    // The UPRN, and the Country a table may give (a district on both sides of a border), as the block reads it.
+    expect(p.parameters).toEqual([
+      expect.objectContaining({ name: "uprn", type: "any" }),
+      expect.objectContaining({ name: "country", type: "any", optional: true }),
+    ]);
     // A single value (no dimensionality: not spilled), of any type: the entity.
     expect(p.result.dimensionality ?? "scalar").toBe("scalar");
     expect(p.result.type ?? "any").toBe("any");

@@ -6,7 +6,9 @@
  */
 import ICAL from "ical.js";
 import {
+  CHECK_LABELS,
   CHECK_NAMES,
+  MEMBERS,
   SUMMARY_CHART_TITLE,
   WINDOWS,
   WINDOW_COLOURS,
@@ -81,12 +83,18 @@ function blockColumn(env: GasEnvironment, key: string): unknown[] {
   return env.sheet.peek(2, col, env.sheet.getLastRow() - 1, 1).map((r) => r[0]);
 }
 
-test("a run builds both sheets: the listed actions are overdue or due within 30 days, by date, with real dates and the user's Landlord column", async () => {
+test("a run builds both sheets: the listed actions are overdue, due within 30 days or a failed check's, by date, with real dates and the user's Landlord column", async () => {
   const env = await checkTable(props.slice(0, 300));
   const { header, open, sheet } = listRows(env);
   expect(header).toEqual(HEADERS);
   expect(open.length).toBeGreaterThan(20);
   const uprns = new Set(props.slice(0, 300).map((p) => p.uprn));
+  // The block's own status of a listed row's check, by its UPRN and the list's Check label.
+  const matched = blockColumn(env, "matched_uprn").map(String);
+  const statusOf = (uprn: unknown, label: unknown) => {
+    const key = MEMBERS.find(([name]) => CHECK_LABELS[name] === label)![1];
+    return blockColumn(env, key)[matched.indexOf(String(uprn))];
+  };
   let previous = "";
   open.forEach((r, i) => {
     expect(WINDOWS as readonly unknown[]).toContain(r[0]);
@@ -96,7 +104,11 @@ test("a run builds both sheets: the listed actions are overdue or due within 30 
     const due = isoOf(r[1]);
     expect(due >= previous).toBe(true);
     previous = due;
-    expect(r[0] === "Overdue" || (typeof r[2] === "number" && r[2] >= 0 && r[2] <= 30)).toBe(true);
+    expect(
+      r[0] === "Overdue" ||
+        (typeof r[2] === "number" && r[2] >= 0 && r[2] <= 30) ||
+        (statusOf(r[3], r[6]) === "fail" && r[0] !== "OK" && r[0] !== "Plan"),
+    ).toBe(true);
     expect(uprns.has(String(r[3]))).toBe(true);
     expect(String(r[5])).toMatch(/^Landlord \d$/);
     expect(CHECK_NAMES.length).toBe(5);

@@ -40,15 +40,16 @@ test("Code.js declares every entry point as a top-level function, parses as ES20
   const manifest = JSON.parse(fs.readFileSync(path.join(DIST, "appsscript.json"), "utf8"));
   expect(manifest.runtimeVersion).toBe("V8");
   // script.scriptapp: the schedule's time-driven trigger; userinfo.email: who that trigger runs as (and the Run log's
-  // Run by). Nothing that reads mail or other files.
+  // Run by); script.send_mail: the reminder digests (send only). Nothing that reads mail or other files.
   expect(manifest.oauthScopes.sort()).toEqual([
     "https://www.googleapis.com/auth/script.container.ui",
     "https://www.googleapis.com/auth/script.external_request",
     "https://www.googleapis.com/auth/script.scriptapp",
+    "https://www.googleapis.com/auth/script.send_mail",
     "https://www.googleapis.com/auth/spreadsheets.currentonly",
     "https://www.googleapis.com/auth/userinfo.email",
   ]);
-  expect(manifest.oauthScopes.filter((s: string) => /gmail|send_mail|drive/.test(s))).toEqual([]);
+  expect(manifest.oauthScopes.filter((s: string) => /gmail|drive/.test(s))).toEqual([]);
   for (const u of manifest.urlFetchWhitelist) expect(u).toMatch(/^https:\/\/[^/]+\/.+/);
 });
 

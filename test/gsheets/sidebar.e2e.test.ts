@@ -477,6 +477,10 @@ maybe("Google Sheets sidebar in Chromium", () => {
     expect(await page.$$eval("#schedule-tables li", (li) => li.map((x) => x.textContent))).toEqual([
       "Sheet1: the table under header row 1",
     ]);
+    // Google's limits, said before they are reached.
+    expect(await page.textContent("#schedule-limits")).toMatch(
+      /^Google allows each person 20 schedules in all their spreadsheets \(you have 1\), and 90 minutes of scheduled run time a day on a personal account \(0 used today\)/,
+    );
     expect(env.script.triggers).toHaveLength(1);
     expect(env.script.triggers[0]).toMatchObject({
       handler: "scheduledRecheck",

@@ -23,7 +23,13 @@ export function chromiumAvailable(what = "Excel task pane browser tests"): boole
   return false;
 }
 
+/** A message that says how to install Chromium, rather than Playwright's own about a browser it did not download. */
+export function missingChromium(): string {
+  return `No Chromium at ${CHROMIUM}. Install it (Debian or Ubuntu: sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome.`;
+}
+
 export function launch(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) return Promise.reject(new Error(missingChromium()));
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

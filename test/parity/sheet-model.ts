@@ -4,8 +4,7 @@
  * checks one or more times: in the BUILT Excel task pane (dist/excel, in headless Chromium over the Excel stand-in,
  * its Check button clicked) and in the Sheets stand-in running the built Code.js (startBulkCheck, polled to the end),
  * each against a sandbox on loopback; the two sheets must then hold the same cells. Both add-ins decide the table, its
- * header, the rows checked and the results block with core/sheet. Times and dates are compared as "a time" / "a date"
- * (each host writes them in its own form).
+ * header, the rows checked and the results block with core/sheet. Dates and times are compared as days (cell()).
  *
  * Each host has its own sandbox: the Sheets harness moves its sandbox's clock on with the script's sleeps, and a pane
  * reading that clock (from the service's Date header) would wait out the difference in real time.
@@ -35,13 +34,14 @@ const EPC_STATUS = OUTPUT_COLUMNS.findIndex((c) => c.key === "epc_status");
 const ROWS = 14;
 const COLS = 2 * W + 12;
 /**
- * Both add-ins' clocks stand at the next noon UTC (mid-day in the file's zone, Europe/London, in summer too): "days
- * left" count from the day of the check, and no check may fall on another day in one add-in than in the other.
- * The pane's page clock, both sandboxes and the Sheets harness's clock are moved there.
+ * One injected clock for both add-ins and both sandboxes: a fixed mid-day, in one zone for both files (Excel takes
+ * its day from the computer's zone, Sheets from the file's), so that no check can fall on another day in one add-in
+ * than in the other, whatever the hour or zone the suite runs at. Nothing here reads the wall clock to decide a day.
+ * The pane's page clock, both sandboxes and the Sheets harness's clock stand there (and move on as time passes).
  */
-const NOON = 12 * 3600_000;
-const DAY = Math.ceil((Date.now() - NOON) / 86_400_000) * 86_400_000 + NOON;
-const SHIFT = DAY - Date.now();
+const AT = Date.parse("2026-07-15T11:00:00Z");
+const ZONE = "Europe/London";
+const SHIFT = AT - Date.now();
 const RUNTIME = "property-compliance.excel.runtime";
 
 let sandbox: SandboxProcess;
@@ -54,7 +54,7 @@ const ex = findExamples(getDataset());
 async function start() {
   const dist = ensureExcelBuild();
   [sandbox, excelSandbox, web, browser] = await Promise.all([
-    startSandboxProcess({ msPerProperty: 1 }),
+    startSandboxProcess({ msPerProperty: 1, clockOffsetMs: SHIFT }),
     startTestSandbox({ msPerProperty: 1, now: () => new Date(Date.now() + SHIFT) }),
     serveStatic(dist),
     launch(),
@@ -68,16 +68,28 @@ async function stop() {
   await sandbox?.close();
 }
 
-/** A cell as both hosts can be compared on it: times and dates by kind, numbers and text as text. */
+/**
+ * A cell as both hosts can be compared on it: every date and time as its day (YYYY-MM-DD in the files' zone; each
+ * host writes them in its own form, and a time's seconds differ between them), numbers and text as text.
+ */
 function cell(v: unknown): string {
   if (v === null || v === undefined || v === "") return "";
-  if (Object.prototype.toString.call(v) === "[object Date]") return "<date>";
-  // Excel holds a date as its serial (days since 1899-12-30): 20000 is 1954, 80000 is 2119.
-  if (typeof v === "number" && v > 20000 && v < 80000) return "<date>";
+  if (Object.prototype.toString.call(v) === "[object Date]") return dayIn(v as Date);
+  // Excel holds a date as its serial (days since 1899-12-30, the wall time in the workbook's zone): 20000 is 1954,
+  // 80000 is 2119.
+  if (typeof v === "number" && v > 20000 && v < 80000)
+    return new Date(Math.floor(v) * 86_400_000 - 25569 * 86_400_000).toISOString().slice(0, 10);
   const s = String(v);
-  if (/^\d{4}-\d{2}-\d{2}/.test(s)) return "<date>";
+  if (/^\d{4}-\d{2}-\d{2}/.test(s)) return s.slice(0, 10);
   return s;
 }
+const dayFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+const dayIn = (d: Date) => dayFormat.format(d);
 const normalise = (grid: unknown[][]) => grid.map((r) => r.map(cell));
 
 /** What the user does to the sheet before a check: sorts whole rows, inserts a row, or types into cells. */
@@ -118,7 +130,7 @@ const isSubmit = (method: string, url: string) => method === "POST" && new URL(u
 
 /** The built pane in a fresh page (its own workbook and storage), set up with the sandbox's address and a key. */
 async function openPane(): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 360, height: 900 }, timezoneId: ZONE });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -127,7 +139,7 @@ async function openPane(): Promise<{ page: Page; close: () => Promise<void> }> {
     route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
   );
   // "Checked at" is the page's clock; it moves a minute on before each check (below).
-  await page.clock.install({ time: DAY });
+  await page.clock.install({ time: AT });
   await page.clock.resume();
   await page.goto(`${web.url}/taskpane.html`);
   await page
@@ -182,7 +194,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       }
       await api("select", "Sheet1", step.select);
       // Each check a minute after the one before, as a user's are: this run's rows are known by their Checked at time.
-      await page.clock.setSystemTime(DAY + (i + 1) * 60_000);
+      await page.clock.setSystemTime(AT + (i + 1) * 60_000);
       // Every status line the pane shows during the check, to tell a refusal from a check begun.
       await page.evaluate(() => {
         const w = window as any;
@@ -227,6 +239,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
 async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
   const env = createGasEnvironment();
   env.clock.offsetMs = SHIFT;
+  env.spreadsheet.timeZone = ZONE;
   configure(env, sandbox);
   env.sheet.maxCols = Math.max(env.sheet.maxCols, COLS + W);
   env.sheet.seed(1, 1, grid);
@@ -763,6 +776,8 @@ export function parityScenarios(group: Scenario["group"]): void {
         expect(sheets.said[i]).toMatch(pattern);
       }
       expect(sheets.grid).toEqual(excel.grid);
+      // The checks' day shows as a day (Checked at, among others), so a date a day out in one add-in fails above.
+      expect(excel.grid.flat().filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v))).toContain(dayIn(new Date(AT)));
       // A run begins in one order in both (core/run/begin.ts): its rows are marked before its first submit leaves.
       expect(excel.atFirstSubmit.some((r) => r.some((v) => /^Checking/.test(v)))).toBe(true);
       const untagged = (g: string[][]) => g.map((r) => r.map((v) => v.replace(/\(run [0-9a-z]{5};/, "(run <tag>;")));

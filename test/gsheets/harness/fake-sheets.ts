@@ -41,6 +41,8 @@ type MakeDate = (ms: number) => Date;
 
 export { columnLetter };
 const colNumber = columnNumber;
+/** Sheets holds at most 50,000 characters in a cell. */
+const CELL_CHARS_MAX = 50000;
 
 /**
  * A1 notation, including Sheets' open-ended forms: whole columns ("A:C", as clicking column letters
@@ -806,6 +808,26 @@ export class FakeSheet {
     if (this.owner) this.owner.active = this;
     return this;
   }
+  /** Hidden from the tabs (View › Hidden sheets); still read and written as any sheet. */
+  hidden = false;
+  hideSheet(): this {
+    this.rec("hideSheet", true);
+    // Sheets refuses to hide the only visible sheet.
+    if (this.owner && this.owner.sheets.filter((s) => !s.hidden && s !== this).length === 0)
+      throw new Error("Exception: You can't hide all the sheets in a document.");
+    this.hidden = true;
+    if (this.owner && this.owner.active === this) this.owner.active = this.owner.sheets.find((s) => !s.hidden)!;
+    return this;
+  }
+  showSheet(): this {
+    this.rec("showSheet", true);
+    this.hidden = false;
+    return this;
+  }
+  isSheetHidden(): boolean {
+    this.rec("isSheetHidden", false);
+    return this.hidden;
+  }
   newChart(): FakeChartBuilder {
     this.rec("newChart", false);
     return new FakeChartBuilder(this, null);
@@ -876,6 +898,13 @@ export class FakeSheet {
     throw new Error(`Exception: Cannot convert ${Object.prototype.toString.call(v)} to a cell value.`);
   }
   writeBlock(row: number, col: number, values: unknown[][]): void {
+    // Sheets refuses a cell of more than 50,000 characters (characters, not bytes), and writes nothing of the call.
+    for (const line of values)
+      for (const v of line)
+        if (typeof v === "string" && v.length > CELL_CHARS_MAX)
+          throw new Error(
+            `Exception: Your input contains more than the maximum of ${CELL_CHARS_MAX} characters in a single cell.`,
+          );
     values.forEach((line, r) =>
       line.forEach((v, c) => {
         const key = `${row + r},${col + c}`;
@@ -977,6 +1006,11 @@ export class FakeSpreadsheet {
     this.log.record("Spreadsheet", "getActiveSheet", false);
     return this.active;
   }
+  setActiveSheet(sheet: FakeSheet) {
+    this.log.record("Spreadsheet", "setActiveSheet", false);
+    this.active = sheet;
+    return sheet;
+  }
   getSheetByName(name: string) {
     this.log.record("Spreadsheet", "getSheetByName", false);
     return this.sheets.find((s) => (s as any).name === name) ?? null;
@@ -989,6 +1023,10 @@ export class FakeSpreadsheet {
   readonly id = `fake-spreadsheet-id${spreadsheetsMade++ === 0 ? "" : `-${spreadsheetsMade}`}`;
   getId() {
     return this.id;
+  }
+  /** The document's address, as Sheets gives it (the editor's URL, no fragment). */
+  getUrl() {
+    return `https://docs.google.com/spreadsheets/d/${this.id}/edit`;
   }
   /** The document's title (File > Rename). */
   name = "Properties";

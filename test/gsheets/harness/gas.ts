@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
 import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, zonedParts, type FakeSheet } from "./fake-sheets";
+import { FakeCache } from "./fake-cache";
 import { passTime } from "./sandbox";
 import { syncFetch, type RawReply, type WireRequest } from "./sync-http";
 
@@ -37,7 +38,6 @@ function clockedHttp(clock: Clock): (reqs: WireRequest[]) => RawReply[] {
 /** Limits of the real services that our code must respect; the stand-ins throw as Apps Script does. */
 const PROPERTY_VALUE_MAX = 9 * 1024;
 const PROPERTY_STORE_MAX = 500 * 1024;
-const CACHE_VALUE_MAX = 100 * 1024;
 /** UrlFetchApp refuses longer URLs. */
 const URL_MAX = 2 * 1024;
 /** Apps Script ends an execution after 6 minutes, wherever it is. */
@@ -114,6 +114,60 @@ export interface NetworkFaults {
   beforeSend?: (requests: { method: string; url: string }[]) => void;
 }
 
+/** A message MailApp.sendEmail sent, as the stand-in recorded it. */
+export interface SentMail {
+  to: string;
+  subject: string;
+  body: string;
+  htmlBody?: string;
+  name?: string;
+  atMs: number;
+}
+
+/**
+ * MailApp as Google documents it: each recipient of each message counts against a daily quota (100 a day on consumer
+ * accounts, 1,500 on Workspace), counted here per UTC day of the vm's clock; sending past it throws, as MailApp does
+ * ("Service invoked too many times for one day: email"). Shared by every execution, as Google keeps it.
+ */
+export interface MailState {
+  sent: SentMail[];
+  /** Recipients allowed per day. */
+  dailyQuota: number;
+  /** Recipients used per UTC day. */
+  used: Map<string, number>;
+}
+
+function fakeMailApp(mail: MailState, now: () => number) {
+  const day = () => new Date(now()).toISOString().slice(0, 10);
+  const remaining = () => Math.max(0, mail.dailyQuota - (mail.used.get(day()) ?? 0));
+  const RECIPIENTS_MAX = 50;
+  return {
+    getRemainingDailyQuota: () => remaining(),
+    sendEmail(a: any, subject?: string, body?: string, options?: any) {
+      const msg = typeof a === "object" ? a : { ...(options || {}), to: a, subject, body };
+      const to = String(msg.to || "")
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (!to.length) throw new Error("Exception: Invalid argument: recipient");
+      for (const t of to) if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t)) throw new Error(`Exception: Invalid email: ${t}`);
+      if (to.length > RECIPIENTS_MAX) throw new Error("Exception: Limit Exceeded: Email Recipients Per Message.");
+      if (typeof msg.subject !== "string" || /[\r\n]/.test(msg.subject))
+        throw new Error("Exception: Invalid argument: subject");
+      if (to.length > remaining()) throw new Error("Exception: Service invoked too many times for one day: email.");
+      mail.used.set(day(), (mail.used.get(day()) ?? 0) + to.length);
+      mail.sent.push({
+        to: to.join(","),
+        subject: msg.subject,
+        body: String(msg.body ?? ""),
+        htmlBody: msg.htmlBody,
+        name: msg.name,
+        atMs: now(),
+      });
+    },
+  };
+}
+
 /** A time-driven trigger as ScriptApp keeps it: whose, which document's, and when it fires. */
 export interface FakeTrigger {
   id: string;
@@ -124,6 +178,8 @@ export interface FakeTrigger {
   every?: { days?: number; weeks?: number; hour?: number; weekday?: string; timeZone?: string };
   afterMs?: number;
   createdAtMs: number;
+  /** Google disabled it (it kept failing): still listed, never fired. Apps Script does not say so to the script. */
+  disabled?: boolean;
 }
 
 /**
@@ -141,7 +197,17 @@ export interface ScriptState {
   /** Session.getEffectiveUser() / getActiveUser() address. */
   user: string;
   nextId: number;
+  /** Trigger run time used, by user and UTC day ("user|2026-11-27"), against TRIGGER_RUNTIME_PER_DAY_MS. */
+  runtimeMs?: Record<string, number>;
 }
+
+/** A user may hold 20 triggers of one script (an add-on is one script), across all their documents. */
+export const TRIGGERS_PER_USER_MAX = 20;
+export const TRIGGERS_PER_USER_ERROR =
+  "This script has too many triggers. Triggers must be deleted from the script before more can be added.";
+/** Consumer accounts: 90 minutes of trigger run time a day, after which triggers do not run. */
+export const TRIGGER_RUNTIME_PER_DAY_MS = 90 * 60 * 1000;
+export const TRIGGER_RUNTIME_ERROR = "Service using too much computer time for one day. Try again tomorrow.";
 
 export const ADDON_TRIGGER_LIMIT_ERROR =
   "This add-on has created too many time-based triggers in this document for this Google user account.";
@@ -184,6 +250,8 @@ function fakeScriptApp(state: ScriptState, docId: () => string, now: () => numbe
       create: () => {
         if (state.triggers.some((x) => x.user === t.user && x.docId === t.docId))
           throw new Error(`Exception: ${ADDON_TRIGGER_LIMIT_ERROR}`);
+        if (state.triggers.filter((x) => x.user === t.user).length >= TRIGGERS_PER_USER_MAX)
+          throw new Error(`Exception: ${TRIGGERS_PER_USER_ERROR}`);
         if (!t.every && t.afterMs === undefined)
           throw new Error("Exception: The trigger has no schedule (everyDays, everyWeeks or after).");
         t.id = `trigger-${++state.nextId}`;
@@ -264,31 +332,6 @@ export class FakeProperties {
   }
 }
 
-export class FakeCache {
-  data = new Map<string, string>();
-  get(k: string) {
-    return this.data.has(k) ? this.data.get(k)! : null;
-  }
-  getAll(keys: string[]) {
-    const out: Record<string, string> = {};
-    for (const k of keys) if (this.data.has(k)) out[k] = this.data.get(k)!;
-    return out;
-  }
-  put(k: string, v: string, _seconds?: number) {
-    if (Buffer.byteLength(String(v)) > CACHE_VALUE_MAX) throw new Error("Exception: Argument too large: value");
-    this.data.set(k, String(v));
-  }
-  putAll(obj: Record<string, string>, seconds?: number) {
-    for (const [k, v] of Object.entries(obj)) this.put(k, v, seconds);
-  }
-  remove(k: string) {
-    this.data.delete(k);
-  }
-  removeAll(keys: string[]) {
-    keys.forEach((k) => this.data.delete(k));
-  }
-}
-
 export interface FetchRecord {
   method: string;
   url: string;
@@ -316,6 +359,8 @@ function httpResponse(reply: { status: number; rawHeaders: string[]; body: strin
   };
 }
 
+export { FakeCache };
+
 export interface GasEnvironment {
   context: vm.Context;
   log: CallLog;
@@ -339,6 +384,8 @@ export interface GasEnvironment {
   network: NetworkFaults;
   /** Triggers, authorisation status and the user's address (ScriptApp, Session). */
   script: ScriptState;
+  /** MailApp's sent messages and daily quota. */
+  mail: MailState;
 }
 
 /**
@@ -360,7 +407,6 @@ export function createGasEnvironment(
   const userProperties = from?.userProperties ?? new FakeProperties();
   const documentProperties = (!opts.otherSpreadsheet && from?.documentProperties) || new FakeProperties();
   const scriptProperties = from?.scriptProperties ?? new FakeProperties();
-  const userCache = from?.userCache ?? new FakeCache();
   const fetches: FetchRecord[] = from?.fetches ?? [];
   const consoleLines: string[] = from?.consoleLines ?? [];
   const sidebars: { title: string; html: string }[] = from?.sidebars ?? [];
@@ -369,7 +415,10 @@ export function createGasEnvironment(
   const vmDurations: { name: string; ms: number }[] = from?.vmDurations ?? [];
   const userLock = from?.userLock ?? new FakeLock();
   const clock: Clock = from?.clock ?? { offsetMs: 0 };
+  // Expiry on the vm's clock: time a test lets pass (passTime, a trigger's delay) ages the cache too.
+  const userCache = from?.userCache ?? new FakeCache(() => Date.now() + clock.offsetMs);
   const network: NetworkFaults = from?.network ?? {};
+  const mail: MailState = from?.mail ?? { sent: [], dailyQuota: 100, used: new Map() };
   const script: ScriptState = from?.script ?? {
     triggers: [],
     created: [],
@@ -529,11 +578,12 @@ export function createGasEnvironment(
     },
     CacheService: {
       getUserCache: () => userCache,
-      getScriptCache: () => new FakeCache(),
-      getDocumentCache: () => new FakeCache(),
+      getScriptCache: () => new FakeCache(vmNow),
+      getDocumentCache: () => new FakeCache(vmNow),
     },
     LockService: { getUserLock: () => userLock, getScriptLock: () => otherLock, getDocumentLock: () => otherLock },
     ScriptApp: fakeScriptApp(script, () => spreadsheet.getId(), vmNow),
+    MailApp: fakeMailApp(mail, vmNow),
     Session: {
       getEffectiveUser: () => ({ getEmail: () => script.user }),
       getActiveUser: () => ({ getEmail: () => script.user }),
@@ -572,6 +622,7 @@ export function createGasEnvironment(
     clock,
     network,
     script,
+    mail,
     run(name: string, ...args: unknown[]) {
       const fn = (context as any)[name];
       if (typeof fn !== "function") throw new Error(`Code.js has no top-level function ${name}`);

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const limits = process.env.SANDBOX_LIMITS ? JSON.parse(process.env.SANDBOX_LIMITS) : undefined;
   // The sandbox's clock, which a test can move on (a day, for a daily quota's reset), and which moves on with each vm
   // clock that calls it, counted from where the sandbox was when it first saw that clock: never going back.
-  let offsetMs = 0;
+  let offsetMs = Number(process.env.SANDBOX_CLOCK_OFFSET_MS ?? 0);
   const clockBase = new Map<string, number>();
   const today = process.env.SANDBOX_TODAY || undefined;
   const app = await buildSandbox({ msPerProperty, limits, today, now: () => new Date(Date.now() + offsetMs) });

@@ -48,7 +48,13 @@ export async function passTime(env: { clock: { offsetMs: number } }, ms: number)
 }
 
 export async function startSandboxProcess(
-  opts: { msPerProperty?: number; limits?: unknown; today?: string } = {},
+  opts: {
+    msPerProperty?: number;
+    limits?: unknown;
+    today?: string;
+    /** Where the sandbox's clock starts, from real time: the vm clock's offsetMs when a test sets one for its files. */
+    clockOffsetMs?: number;
+  } = {},
 ): Promise<SandboxProcess> {
   // The bundle jest's global set-up made (test/helpers/global-setup.js), or the TypeScript through tsx without it.
   const bundle = process.env.COMPLIANCE_TEST_SANDBOX_BUNDLE;
@@ -60,6 +66,7 @@ export async function startSandboxProcess(
       SANDBOX_MS_PER_PROPERTY: String(opts.msPerProperty ?? 2),
       ...(opts.limits ? { SANDBOX_LIMITS: JSON.stringify(opts.limits) } : {}),
       ...(opts.today ? { SANDBOX_TODAY: opts.today } : {}),
+      ...(opts.clockOffsetMs ? { SANDBOX_CLOCK_OFFSET_MS: String(opts.clockOffsetMs) } : {}),
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -1,0 +1,115 @@
+/**
+ * Facts the docs state about the code, computed from the code and compared with the words on the page: the results
+ * block's column count, order and the columns that end it, the Action list's columns, the sidebar's size, the oldest
+ * Node, and every file and section a page names. A change to the code that makes a page untrue fails here.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import semver from "semver";
+import { LEGACY_HEADER_COUNTS, OUTPUT_COLUMNS } from "../../core";
+import { actionListHeaders } from "../../core/action-list-columns";
+import { DIST as GSHEETS_DIST } from "../gsheets/harness/gas";
+
+const ROOT = path.resolve(__dirname, "../..");
+const read = (rel: string) => fs.readFileSync(path.join(ROOT, rel), "utf8");
+const DOCS = [
+  "README.md",
+  ...fs
+    .readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+  "sandbox/README.md",
+];
+const HEADERS = OUTPUT_COLUMNS.map((c) => c.header);
+const AFTER_MESSAGE = HEADERS.slice(OUTPUT_COLUMNS.findIndex((c) => c.key === "message") + 1);
+const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
+test("excel.md and gsheets.md count the results block as the code does, today's and the earlier versions'", () => {
+  const said: string[] = [];
+  for (const rel of ["docs/excel.md", "docs/gsheets.md", "docs/reference.md"]) {
+    const text = read(rel);
+    for (const m of text.matchAll(/\b(?:all|those) (\d+) (?:headers|columns)\b/g)) said.push(`${rel}: ${m[1]}`);
+    for (const m of text.matchAll(/earlier version \((\d+) or (\d+)\s+columns\)/g))
+      expect({ rel, legacy: [+m[1], +m[2]] }).toEqual({ rel, legacy: [...LEGACY_HEADER_COUNTS].sort((a, b) => a - b) });
+  }
+  expect(said.length).toBeGreaterThanOrEqual(2);
+  for (const s of said) expect(s).toBe(s.replace(/\d+$/, String(HEADERS.length)));
+});
+
+test("excel.md and gsheets.md name the columns that follow Message and end the block, in the block's order", () => {
+  for (const rel of ["docs/excel.md", "docs/gsheets.md"]) {
+    const text = read(rel);
+    const m = /^- \*\*([A-Z][a-z]+) columns\*\* follow Message and end the results block:([\s\S]*?)(?=\n- )/m.exec(
+      text,
+    );
+    expect({ rel, found: !!m }).toEqual({ rel, found: true });
+    const named = [...m![2].matchAll(/\*\*([^*]+)\*\*/g)].map((x) => x[1]);
+    expect({ rel, count: m![1].toLowerCase(), named }).toEqual({
+      rel,
+      count: NUMBER_WORDS[AFTER_MESSAGE.length],
+      named: AFTER_MESSAGE,
+    });
+  }
+});
+
+test("reference.md's table of output columns is the block's columns, in order", () => {
+  const text = read("docs/reference.md");
+  const table = text.slice(text.indexOf("| column | kind |"));
+  const rows = [...table.slice(0, table.indexOf("\n\n")).matchAll(/^\| ([^|]+?) \|/gm)].map((m) => m[1]).slice(1);
+  expect(rows).toEqual(HEADERS);
+});
+
+test("reference.md's Action list columns are the list's headers, in order", () => {
+  const text = read("docs/reference.md");
+  const m = /\*\*`Action list`\*\*:[\s\S]*?Columns: ([\s\S]*?)\. /.exec(text);
+  const listed = m![1]
+    .replace(/\s+/g, " ")
+    .replace(/\s*\([^)]*\)/g, "")
+    .split(", ")
+    .map((c) => (/Owner or Landlord column/.test(c) ? "Owner" : c));
+  expect(listed).toEqual(actionListHeaders("Owner", true));
+});
+
+test("gsheets.md gives the built sidebar's size to the nearest KB", () => {
+  const said = /it is\s+about (\d+) KB minified/.exec(read("docs/gsheets.md"));
+  const bytes = fs.statSync(path.join(GSHEETS_DIST, "Sidebar.html")).size;
+  expect(Math.abs(Number(said![1]) - bytes / 1000)).toBeLessThanOrEqual(1);
+});
+
+test("the README's Node version is the oldest the engines field accepts", () => {
+  const engines = JSON.parse(read("package.json")).engines.node;
+  const min = semver.minVersion(engines)!;
+  expect(read("README.md")).toContain(`Needs Node ${min.major}.${min.minor} or later`);
+});
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[^\w\- ]+/g, "")
+    .replace(/ /g, "-");
+
+test("every link to a section of a page names a heading (or an id) on that page", () => {
+  const broken: string[] = [];
+  for (const rel of DOCS)
+    for (const m of read(rel).matchAll(/\]\(([^)#\s]*)#([^)\s]+)\)/g)) {
+      const target = m[1] ? path.join(path.dirname(rel), m[1]) : rel;
+      if (!target.endsWith(".md")) continue;
+      const page = read(target);
+      const anchors = [
+        ...[...page.matchAll(/^#+ (.*)$/gm)].map((h) => slug(h[1])),
+        ...[...page.matchAll(/ id="([^"]+)"/g)].map((a) => a[1]),
+      ];
+      if (!anchors.includes(m[2])) broken.push(`${rel}: ${m[0]}`);
+    }
+  expect(broken).toEqual([]);
+});
+
+test("every file or folder of the repository a page names in code quotes exists", () => {
+  const missing: string[] = [];
+  for (const rel of DOCS)
+    for (const m of read(rel).matchAll(/`((?:core|excel|gsheets|sandbox|scripts|bench|test|docs|assets)\/[\w./-]+)`/g))
+      if (!fs.existsSync(path.join(ROOT, m[1]))) missing.push(`${rel}: ${m[1]}`);
+  expect(missing).toEqual([]);
+});
