@@ -7,6 +7,7 @@ import { DEMO_NOTE } from "./demo-key";
 import { WINDOW_COLOURS, type Window } from "./colours";
 import type { DigestAction, DigestEntry } from "./digest";
 import type { DigestRecipient } from "./digest-route";
+import { countWord } from "./numbers";
 
 export interface RenderOptions {
   /** The spreadsheet's or workbook's name. */
@@ -41,7 +42,7 @@ export function daysLeftText(days: number | null): string {
   if (days === null) return "no date";
   if (days === 0) return "due today";
   const n = Math.abs(days);
-  const d = `${n.toLocaleString("en-GB")} day${n === 1 ? "" : "s"}`;
+  const d = countWord(n, "day");
   return days > 0 ? `${d} left` : `${d} overdue`;
 }
 
@@ -68,7 +69,7 @@ export function escapeHtml(s: string): string {
 /** Only a web link is made a link: never javascript:, data: or a relative address. */
 const safeLink = (u: string | null | undefined) => (u && /^https:\/\/[^\s"<>]+$/.test(u) ? u : null);
 
-const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en-GB")} ${k === 1 ? one : many}`;
+const n = (k: number, one: string, many = `${one}s`) => countWord(k, one, many);
 
 /** The words both bodies share, each made once. */
 function facts(r: DigestRecipient, o: RenderOptions) {

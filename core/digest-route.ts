@@ -5,6 +5,7 @@
  */
 import type { Digest, DigestAction, DigestEntry } from "./digest";
 import { safeCellText, type Cell } from "./layout";
+import { countWord } from "./numbers";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
@@ -128,7 +129,7 @@ export function digestLogRow(o: {
   notSent: readonly string[];
   problem?: string;
 }): Cell[] {
-  const n = (k: number) => `${k.toLocaleString("en-GB")} action${k === 1 ? "" : "s"}`;
+  const n = (k: number) => countWord(k, "action");
   const words = [
     o.sent.length ? `Digest sent to ${o.sent.map((s) => `${s.to} (${n(s.actions)})`).join(", ")}.` : "No digest sent.",
     o.problem ?? "",

@@ -7,6 +7,7 @@
 import {
   actionCalendar,
   buildDigest,
+  countWord,
   digestActions,
   digestEml,
   digestStateText,
@@ -67,7 +68,7 @@ function workbookName(): string {
   return decodeURIComponent(base.replace(/\.xls[xmb]?$/i, "")) || "the workbook";
 }
 
-const n = (k: number, one: string) => `${k.toLocaleString("en-GB")} ${one}${k === 1 ? "" : "s"}`;
+const n = (k: number, one: string) => countWord(k, one);
 
 /** The card's summary and its first lines; called after the re-check on open and after a check. */
 export async function showSinceLastDigest(excelRun: ExcelRun, store: UserStore): Promise<void> {
