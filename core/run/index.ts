@@ -46,7 +46,9 @@ export {
 } from "./moved";
 export type { MovedRow, RowAsRead, RunWritten } from "./moved";
 export {
+  interruptedRun,
   keepForResume,
+  leftMidRun,
   MAX_SET_ASIDE,
   newRunId,
   resumeFirstQuestion,

@@ -147,7 +147,7 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
   } else if (state.phase === "stopped") {
     title = "Stopped";
     lines.unshift(
-      `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} are in jobs already sent: choose Resume to collect them (no new job is sent).`,
+      `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} ${c.resumable === 1 ? "is" : "are"} in jobs already sent: choose Resume to collect them (no new job is sent).`,
     );
   } else if (state.phase === "running") {
     title = "Checking";

@@ -7,7 +7,7 @@
 import { describeError, type ServiceError } from "../errors";
 import { runCounts, runSummary } from "./report";
 import { runTag } from "./rows";
-import type { RunState } from "./state";
+import { stopRun, type RunState } from "./state";
 import { formatCount } from "../numbers";
 
 /** A run's id: the time it began and a random part (two checks begun in the same millisecond still differ). */
@@ -35,14 +35,39 @@ export function wholeRunFailureText(state: RunState): string {
 }
 
 /**
+ * A stored run whose phase is still "running" with a job not ended: the pane or sidebar driving it closed (or was
+ * reloaded) mid-run. Its jobs sent are paid for, so it is as resumable as a stopped run.
+ */
+export function leftMidRun(state: RunState): boolean {
+  return state.phase === "running" && state.jobs.some((j) => j.phase !== "ended");
+}
+
+/**
+ * A stored run as a pane or sidebar that is not driving it finds it: one left mid-run is read as stopped by its pane
+ * closing (a copy), so it is offered for Resume, asked about and set aside exactly as a stopped run is. Jobs sent stay
+ * collectable (Resume fetches them, GETs only); jobs not yet sent end "not sent", said at their rows. Any other run is
+ * returned as it is.
+ */
+export function interruptedRun(state: RunState): RunState {
+  if (!leftMidRun(state)) return state;
+  const copy = JSON.parse(JSON.stringify(state)) as RunState;
+  stopRun(
+    copy,
+    "Not sent: the check was interrupted (its pane or sidebar closed) before this row's job went; run the check again for it.",
+  );
+  return copy;
+}
+
+/**
  * Whether the run's stored state must be kept: a Resume can still collect or send something (paused, stopped with
- * jobs sent), or results arrived that are not on the sheet yet (a write refused).
+ * jobs sent, left mid-run), or results arrived that are not on the sheet yet (a write refused).
  */
 export function keepForResume(state: RunState, writesPending = false): boolean {
   return (
     writesPending ||
     state.phase === "paused" ||
     state.phase === "stopped" ||
+    leftMidRun(state) ||
     Object.keys(state.received).length > 0 ||
     runCounts(state).resumable > 0
   );
@@ -76,7 +101,7 @@ export interface UnfinishedPlace {
  */
 export function resumeFirstQuestion(state: RunState | null | undefined, where: UnfinishedPlace): string {
   if (!state || !keepForResume(state)) return "";
-  const c = runCounts(state);
+  const c = runCounts(interruptedRun(state));
   const started = new Date(where.startedAtMs).toISOString().slice(0, 16).replace("T", " ");
   const waiting = c.resumable + c.unwritten;
   return (

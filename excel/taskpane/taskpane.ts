@@ -97,8 +97,8 @@ function showSummary(s: RunSummary, text: string): "api-key" | "base-url" | unde
   say("status", `${text}${placement ? `\n${placement}` : ""}`);
   void showLastRun(excelRun);
   banner(s.fatal ?? null);
-  // Paused (a quota used up), stopped, or results not all written: the state is kept, so offer Resume at once.
-  if (s.resumable) void offerResume();
+  // This run kept for Resume (paused, stopped, results not all written), or one it set aside: offered at once.
+  void offerResume();
   const field = s.fatal ? settingsFieldFor(s.failure) : undefined;
   if (field) ($("settings") as HTMLDetailsElement).open = true;
   return field;

@@ -4,6 +4,7 @@
  * asks and says about them is core's words.
  */
 import {
+  interruptedRun,
   loadRunState,
   resumeFirstQuestion,
   runSummary,
@@ -37,7 +38,8 @@ function readUnfinished(raw: unknown): UnfinishedRun | null {
     const run = (typeof raw === "string" ? JSON.parse(raw) : raw) as UnfinishedRun | null;
     if (!run || run.version !== 2) return null;
     const state = loadRunState(run.state);
-    return state ? { ...run, state } : null;
+    // Stored while it ran: its pane closed or was reloaded mid-run, so it is a stopped run, offered for Resume (core).
+    return state ? { ...run, state: interruptedRun(state) } : null;
   } catch {
     return null;
   }

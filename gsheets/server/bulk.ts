@@ -4,6 +4,7 @@
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
 import {
+  interruptedRun,
   isAnotherHeader,
   keepForResume,
   nextDueInMs,
@@ -399,16 +400,13 @@ function heldAnywhere(): SheetRun | null {
 }
 
 /**
- * Another spreadsheet's run as it is set aside for a later Resume. One left mid-run is stopped first (a copy): nothing
- * polls it while it waits, and its Resume collects the jobs already sent (GETs only) and sends the rest.
+ * Another spreadsheet's run as it is set aside for a later Resume. One left mid-run is read as interrupted (core
+ * interruptedRun, as the Excel pane reads its own): nothing polls it while it waits, and its Resume collects the jobs
+ * already sent (GETs only).
  */
 function stoppedAside(run: SheetRun): SheetRun {
   if (run.phase !== "running") return run;
-  const engine = JSON.parse(JSON.stringify(run.engine)) as RunState;
-  stopRun(
-    engine,
-    "Set aside by a check begun in another spreadsheet before this row was sent: choose Resume to send it.",
-  );
+  const engine = interruptedRun(run.engine);
   return {
     ...run,
     engine,

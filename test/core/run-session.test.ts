@@ -10,6 +10,8 @@ import {
   createRun,
   endRun,
   inputShiftAtRest,
+  interruptedRun,
+  leftMidRun,
   isCheckingMessage,
   keepForResume,
   markTag,
@@ -19,6 +21,9 @@ import {
   newRunId,
   readPropertyRows,
   resumeFirstQuestion,
+  resumeRun,
+  runCounts,
+  runSummary,
   runTag,
   serviceError,
   setAside,
@@ -125,6 +130,60 @@ test("a stopped run with jobs sent is kept and asked about; runs set aside are k
   expect(held.map((h) => h.state.runId)).toEqual(["run_s"]);
   expect(setAside(held, { state: s }, st, at)).toHaveLength(1);
   expect(takeOut(held, "run_s", st)).toEqual([]);
+});
+
+test("a run stored mid-run (its pane closed) is kept, asked about and set aside as a stopped one: its sent job is collected, never sent again", () => {
+  const s = run(["100023336956", "10033544614"], "run_m");
+  // Its first job sent (paid for) and polling, its second not sent yet, when the pane closed.
+  const job = s.jobs[0];
+  s.jobs = [
+    { ...job, start: 0, end: 1, phase: "polling", poll: { jobId: "j1" } as RunState["jobs"][number]["poll"] },
+    { ...job, start: 1, end: 2, phase: "queued" },
+  ];
+  const stored = JSON.stringify(s);
+  expect(leftMidRun(s)).toBe(true);
+  expect(keepForResume(s)).toBe(true);
+  const where = { sheet: "Sheet1", startedAtMs: Date.UTC(2026, 10, 25, 9, 30) };
+  expect(resumeFirstQuestion(s, where)).toBe(
+    `A check of 2 rows on Sheet1 (started 2026-11-25 09:30 UTC, run ${runTag("run_m")}) is unfinished: 2 rows wait for results already paid for. Resume it first? If you check these rows now instead, it stays ready to Resume and its rows are left as they are.`,
+  );
+  expect(
+    setAside(
+      [],
+      { state: s, where },
+      (h) => h.state,
+      (h) => h.where,
+    ).map((h) => h.state.runId),
+  ).toEqual(["run_m"]);
+  // Read as interrupted: a stopped copy (the stored state is left as it was); the job not sent ends "not sent".
+  const i = interruptedRun(s);
+  expect(JSON.stringify(s)).toBe(stored);
+  expect(i.phase).toBe("stopped");
+  expect(runSummary(i).title).toBe("Stopped");
+  expect(runSummary(i).lines[0]).toBe(
+    "0 of 2 rows checked. 1 row is in jobs already sent: choose Resume to collect them (no new job is sent).",
+  );
+  expect(i.jobs[1].phase).toBe("ended");
+  expect(i.received[1]).toEqual({ error: expect.objectContaining({ kind: "cancelled" }) });
+  expect(String((i.received[1] as { error: { message: string } }).error.message)).toMatch(
+    /^Not sent: the check was interrupted \(its pane or sidebar closed\)/,
+  );
+  expect(runCounts(i).resumable).toBe(1);
+  // Its Resume polls the job already sent; nothing is queued to send again.
+  resumeRun(i, Date.UTC(2026, 10, 25, 10, 0));
+  expect(i.phase).toBe("running");
+  expect(i.jobs.map((j) => [j.phase, j.poll?.jobId])).toEqual([
+    ["polling", "j1"],
+    ["ended", undefined],
+  ]);
+  // Only a run left mid-run is read so: an ended run, or one whose every job ended, is as it was.
+  const ended = run(["100023336956"], "run_e");
+  endRun(ended, serviceError("cancelled", "x", "x"));
+  expect(interruptedRun(ended)).toBe(ended);
+  const spent = run(["100023336956"], "run_f");
+  spent.jobs[0].phase = "ended";
+  expect(leftMidRun(spent)).toBe(false);
+  expect(interruptedRun(spent)).toBe(spent);
 });
 
 test("set aside: one unfinished run at most; a third check is refused naming both unfinished runs, and none is dropped", () => {
