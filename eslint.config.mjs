@@ -40,7 +40,7 @@ export default tseslint.config(
   {
     // A product file holds one purpose that a maintainer reads whole: at most 500 lines, counted as `wc -l` counts.
     files: ["core/**/*.ts", "excel/**/*.ts", "gsheets/**/*.ts"],
-    ignores: ["core/demo-data.ts"],
+    ignores: ["core/demo/demo-data.ts"],
     rules: { "max-lines": ["error", { max: 500, skipBlankLines: false, skipComments: false }] },
   },
   prettier,

@@ -119,10 +119,10 @@ function sharedHelp() {
     .trim();
 }
 
-/** DemoData.html: the JSON text of core/demo-data.ts's DEMO_DATA (a JSON.stringify'd string there), checked to parse. */
+/** DemoData.html: the JSON text of core/demo/demo-data.ts's DEMO_DATA (a JSON.stringify'd string there), checked to parse. */
 function demoDataHtml(content) {
   const m = /export const DEMO_DATA = ("(?:[^"\\]|\\.)*");/.exec(content.toString("utf8"));
-  if (!m) throw new Error("core/demo-data.ts must define DEMO_DATA as one string literal");
+  if (!m) throw new Error("core/demo/demo-data.ts must define DEMO_DATA as one string literal");
   const text = JSON.parse(m[1]);
   if (!Array.isArray(JSON.parse(text)) || /[<>&]/.test(text))
     throw new Error("DEMO_DATA must be a JSON array with no < > &");
@@ -206,10 +206,10 @@ module.exports = (env = {}, argv = {}) => {
       }),
       // Apps Script serves one HTML file per sidebar: the script is inlined and sidebar.js is not emitted.
       new HtmlInlineScriptPlugin({ htmlMatchPattern: [/Sidebar\.html$/] }),
-      // The demo's properties are not in Code.js: core/demo-source.ts gives way to gsheets/server/demo-source.ts, which
-      // reads DemoData.html (core/demo-data.ts's JSON text, written here) when the demo is used.
+      // The demo's properties are not in Code.js: core/demo/demo-source.ts gives way to gsheets/server/demo-source.ts, which
+      // reads DemoData.html (core/demo/demo-data.ts's JSON text, written here) when the demo is used.
       new webpack.NormalModuleReplacementPlugin(/^\.\/demo-source$/, (res) => {
-        if (path.resolve(res.context) === path.join(ROOT, "core"))
+        if (path.resolve(res.context) === path.join(ROOT, "core", "demo"))
           res.request = path.join(HERE, "server/demo-source.ts");
       }),
       new CopyWebpackPlugin({
@@ -224,7 +224,7 @@ module.exports = (env = {}, argv = {}) => {
                 2,
               ),
           },
-          { from: path.join(ROOT, "core/demo-data.ts"), to: "DemoData.html", transform: demoDataHtml },
+          { from: path.join(ROOT, "core/demo/demo-data.ts"), to: "DemoData.html", transform: demoDataHtml },
         ],
       }),
     ],

@@ -559,7 +559,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 /** Builds and listens; the handle gives the URLs and the controls. */
 /** Headers a browser page may read from our responses (CORS hides all but a few otherwise). */
-// Date: a job's estimated_completion is the server's time, read against the server's clock (core/ratelimit.ts).
+// Date: a job's estimated_completion is the server's time, read against the server's clock (core/service/ratelimit.ts).
 const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Date"];
 
 export async function startSandbox(options: StartOptions = {}): Promise<SandboxHandle> {

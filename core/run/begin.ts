@@ -14,7 +14,7 @@
  * callbacks; each may answer at once (Apps Script) or with a promise (the Excel pane), and the order is kept either
  * way.
  */
-import type { ClientConfig, HttpRequest } from "../requests";
+import type { ClientConfig, HttpRequest } from "../service/requests";
 import { dueRequests } from "./due";
 import { acceptReply, type Reply } from "./engine";
 import type { RunState } from "./state";

@@ -2,10 +2,10 @@
  * The run engine's sending half, sans-IO: which requests are due now, paced to the rate limit's window, and how long
  * until the next may go. Hosts send what it hands out (fetch, UrlFetchApp); engine.ts reads the replies.
  */
-import { serviceError } from "../errors";
-import { checkJobDeadline, nextJobRequest } from "../jobs";
-import { waitBeforeNextRequest } from "../ratelimit";
-import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../requests";
+import { serviceError } from "../service/errors";
+import { checkJobDeadline, nextJobRequest } from "../service/jobs";
+import { waitBeforeNextRequest } from "../service/ratelimit";
+import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../service/requests";
 import { RUN_POLICY, members, moveRun, pause, receive, type RunJob, type RunState } from "./state";
 
 import { shapeHeldJobs } from "./probes";

@@ -2,8 +2,8 @@
  * The run engine's reading half, sans-IO: what each reply means, when to wait, and which failures end a job or the
  * run. Hosts give back the replies to the requests due.ts handed out.
  */
-import { describeError, serviceError, type ServiceError } from "../errors";
-import { acceptResultsPage, failJob, startJob } from "../jobs";
+import { describeError, serviceError, type ServiceError } from "../service/errors";
+import { acceptResultsPage, failJob, startJob } from "../service/jobs";
 import {
   parseRateLimit,
   retryAfterUntil,
@@ -11,9 +11,9 @@ import {
   serverClockOffsetMs,
   unavailableUntilError,
   type HeaderSource,
-} from "../ratelimit";
-import { interpretBulkSubmitResponse, interpretResultsResponse } from "../responses";
-import type { ResultsPage } from "../results-page";
+} from "../service/ratelimit";
+import { interpretBulkSubmitResponse, interpretResultsResponse } from "../service/responses";
+import type { ResultsPage } from "../service/results-page";
 import {
   RUN_POLICY,
   endRunWith,

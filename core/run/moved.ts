@@ -4,8 +4,8 @@
  * read the table again before every write and ask this module what each such row gets, so a sheet gets one answer in
  * Excel and in Google Sheets.
  */
-import { serviceError, type ServiceError } from "../errors";
-import { OUTPUT_COLUMNS, outputRow, type Cell } from "../layout";
+import { serviceError, type ServiceError } from "../service/errors";
+import { OUTPUT_COLUMNS, outputRow, type Cell } from "../sheet/layout";
 import { ROW_CHANGED_ERROR, checkingRow, type RowNow } from "./rows";
 import type { RunState } from "./state";
 

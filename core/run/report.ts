@@ -1,5 +1,5 @@
 /** A run's progress and last word: counts by row, a view of each job, and when "Done" may be said. */
-import { describeError, isAboutProperty, serviceError } from "../errors";
+import { describeError, isAboutProperty, serviceError } from "../service/errors";
 import { isSettled, members, unwrittenResult, type RunState } from "./state";
 import { formatCount } from "../numbers";
 

@@ -2,10 +2,10 @@
  * Writing a run's outcomes: what to write now, where each goes among the rows as they are now (sorted, inserted or
  * deleted rows), the "Checking…" mark of a row on the way, and the fate each written outcome gives its property.
  */
-import { describeError, isAboutProperty, serviceError, type ServiceError } from "../errors";
-import type { Outcome } from "../plan";
-import type { InputRow } from "../rows";
-import { OUTPUT_COLUMNS, firstReportedNotes, keptDemoNote, outputRow, type Cell } from "../layout";
+import { describeError, isAboutProperty, serviceError, type ServiceError } from "../service/errors";
+import type { Outcome } from "./plan";
+import type { InputRow } from "../sheet/input-rows";
+import { OUTPUT_COLUMNS, firstReportedNotes, keptDemoNote, outputRow, type Cell } from "../sheet/layout";
 import { collectable, isMaybeCreated, moveRun, isSettled, members, setFate, type Fate, type RunState } from "./state";
 
 const MESSAGE_COLUMN = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");

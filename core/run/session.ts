@@ -4,7 +4,7 @@
  * other rows anyway keeps it aside, its jobs still collectable), and the line the Run log gets. Hosts read and write
  * the sheet and their stores; they ask these functions what to do.
  */
-import { describeError, type ServiceError } from "../errors";
+import { describeError, type ServiceError } from "../service/errors";
 import { runCounts, runSummary } from "./report";
 import { runTag } from "./rows";
 import { stopRun, type RunState } from "./state";

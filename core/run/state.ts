@@ -3,12 +3,12 @@
  * each property's fate, and the moves between phases (pause, stop, end, resume). Both add-ins and
  * createClient().screen keep this one state (docs/service-contract.md, "One run policy").
  */
-import type { CheckName, PlanName } from "../checks";
-import { isAboutProperty, serviceError, shortReason, type ServiceError } from "../errors";
-import { DEFAULT_JOB_TIMEOUT_MS, type JobState } from "../jobs";
-import { planScreening, type Outcome } from "../plan";
-import type { RateLimitInfo } from "../ratelimit";
-import type { InputRow, PropertyQuery } from "../rows";
+import type { CheckName, PlanName } from "../service/checks";
+import { isAboutProperty, serviceError, shortReason, type ServiceError } from "../service/errors";
+import { DEFAULT_JOB_TIMEOUT_MS, type JobState } from "../service/jobs";
+import { planScreening, type Outcome } from "./plan";
+import type { RateLimitInfo } from "../service/ratelimit";
+import type { InputRow, PropertyQuery } from "../sheet/input-rows";
 
 /** The policy's numbers, one set for every host. */
 export const RUN_POLICY = {

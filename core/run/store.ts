@@ -1,6 +1,6 @@
 /** A run kept between sessions of the pane or sidebar: what is stored for a Resume, and reading it back. */
-import type { ServiceError } from "../errors";
-import type { JobState } from "../jobs";
+import type { ServiceError } from "../service/errors";
+import type { JobState } from "../service/jobs";
 import { members, type RunState } from "./state";
 
 /**

@@ -4,8 +4,8 @@
  * columns, the rows to check, and where the results block goes. Nothing is read or written here; the host reads the
  * snapshot, asks this, and writes where it says. Columns are 0-based sheet columns; rows are offsets into `values`.
  */
-import { OUTPUT_COLUMNS, columnLetters } from "../layout";
-import { detectColumns, readPropertyRows, type ColumnMapping, type InputRow } from "../rows";
+import { OUTPUT_COLUMNS, columnLetters } from "./layout";
+import { detectColumns, readPropertyRows, type ColumnMapping, type InputRow } from "./input-rows";
 import {
   findBlockByShape,
   findEditedBlockByShape,

@@ -10,8 +10,8 @@ import {
   outputHeaders,
   statusColumnIndexes,
   OUTPUT_COLUMNS,
-} from "../layout";
-import { detectColumns } from "../rows";
+} from "./layout";
+import { detectColumns } from "./input-rows";
 import { keyOfCell } from "./table";
 import { isCheckingMessage } from "../run";
 

@@ -3,8 +3,8 @@
  * inserted left of it or rows inserted above it), the input columns (moved with it or not), and which row holds which
  * property, for the run engine's matchRows. Pure; both add-ins read the grid and ask these.
  */
-import { inputShiftNow, shiftMapping } from "../input-shift";
-import { normaliseProperty, type ColumnMapping } from "../rows";
+import { inputShiftNow, shiftMapping } from "./input-shift";
+import { normaliseProperty, type ColumnMapping } from "./input-rows";
 import { isCheckingMessage, type RowNow } from "../run";
 import { blockColumnByRows, findHeaderBlock } from "./placement";
 import { joinNotes, sameAsNotes } from "./table";

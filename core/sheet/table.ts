@@ -3,7 +3,7 @@
  * the selected columns are in where tables stand side by side, and the rows a selection covers (not a second table
  * further down). Pure: rows are arrays of cell values as the host read them; both add-ins decide with these.
  */
-import { detectColumns, headerCellRank, stripInvisible, type ColumnMapping } from "../rows";
+import { detectColumns, headerCellRank, stripInvisible, type ColumnMapping } from "./input-rows";
 
 const isBlank = (v: unknown) =>
   v === null || v === undefined || (typeof v === "string" && stripInvisible(v).trim() === "");

@@ -3,7 +3,7 @@
  * means, and where the results go inside it (the Table's own columns, named by the output layout). Pure: the host reads
  * the Tables' ranges and the header row, and does what this returns.
  */
-import { outputHeaders } from "../layout";
+import { outputHeaders } from "./layout";
 import { findHeaderBlock } from "./placement";
 
 /** A rectangle of a sheet in 0-based indexes (a Table's range includes its header row). */

@@ -147,7 +147,7 @@ export function dateCell(iso: string): DateCell {
 
 /**
  * What a property's day-counting functions count with: the workbook's today (the local day, as TODAY()), the saved
- * windows, and the country by the results block's rule (core/result-place.ts), so a formula agrees with the block's row.
+ * windows, and the country by the results block's rule (core/compliance/result-place.ts), so a formula agrees with the block's row.
  * A Country the user passes (the table's Country cell) settles a district on both sides of a border, as in the block.
  */
 async function countedNow(result: CheckResult, country: unknown) {

@@ -1,6 +1,6 @@
 /**
  * The "Action list" and "Compliance summary" sheets in Excel, and the Action list as an iCalendar file. Core decides
- * every cell (core/actions.ts); this reads the results block as it is now and writes what core returns. Reading the
+ * every cell (core/reports/actions.ts); this reads the results block as it is now and writes what core returns. Reading the
  * table goes in chunks of about 2 MB like every read of the pane; writing both sheets is one sync (more only when the
  * list's cells pass 2 MB), whatever the number of rows: clear, formats, values, colours by one setCellProperties,
  * bold, frozen header, and the chart updated in place (setData), never added twice.

@@ -1,5 +1,5 @@
 /**
- * "Check selected rows" without DOM, as host I/O around core's run engine (core/run.ts, core/drive.ts): read and
+ * "Check selected rows" without DOM, as host I/O around core's run engine (core/run.ts, core/run/drive.ts): read and
  * validate the rows, mark them, then read cells, write cells and store the state while the engine decides the rest.
  */
 import {
@@ -147,7 +147,7 @@ const newTally = (): Tally => ({
 
 interface Tally extends WrittenRows, SummaryTally {
   lastError?: unknown;
-  /** What each written row changed since the earlier check (core/changes.ts), for the Change log. */
+  /** What each written row changed since the earlier check (core/reports/changes.ts), for the Change log. */
   changes: (Change & { runAt: string })[];
   /** Rows written with a date of the user's own columns that could not be read (the summary counts them). */
   dateRows: Set<number>;

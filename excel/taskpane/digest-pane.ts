@@ -1,6 +1,6 @@
 /**
  * The task pane's "Since the last digest" card: after the re-check on open, the same digest Google Sheets emails
- * (core/digest*.ts), and "Email digest", which saves one draft per person (.eml, opened by Outlook as a message ready
+ * (core/reports/digest*.ts), and "Email digest", which saves one draft per person (.eml, opened by Outlook as a message ready
  * to send) and, when asked, one calendar (.ics) of their actions each. The last digest's state is kept in the
  * workbook's settings, so that everyone who opens the file counts from the same digest.
  */

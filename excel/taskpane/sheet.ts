@@ -5,7 +5,7 @@
 import { officeErrorText } from "./stored";
 import { tableAt } from "./tables";
 import { selectedRowsOutside, tableSelectedOffsets } from "../../core/sheet/tables";
-import { RANGE_OVERHEAD_BYTES, jsonBytes, packWriteChunks } from "../../core/write-chunks";
+import { RANGE_OVERHEAD_BYTES, jsonBytes, packWriteChunks } from "../../core/sheet/write-chunks";
 import {
   columnLetters,
   OUTPUT_COLUMNS,
@@ -271,7 +271,7 @@ export interface WriteStats {
 }
 
 export interface WriteOptions {
-  /** Bytes per sync; default core's budget (90 % of Excel on the web's 5 MB request limit, see core/write-chunks.ts). */
+  /** Bytes per sync; default core's budget (90 % of Excel on the web's 5 MB request limit, see core/sheet/write-chunks.ts). */
   maxBytes?: number;
   /** Rows per sync, whatever their size (none by default). */
   maxRows?: number;

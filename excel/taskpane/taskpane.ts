@@ -315,7 +315,7 @@ async function refreshFunctions(): Promise<void> {
 /** The demo's sample table on a new sheet (never over an existing one), selected, ready for "Check selected rows". */
 async function insertSampleTable(): Promise<void> {
   try {
-    const demo = await import(/* webpackChunkName: "demo" */ "../../core/demo");
+    const demo = await import(/* webpackChunkName: "demo" */ "../../core/demo/demo");
     const { values, numberFormats } = demo.demoSampleSheet(new Date().toISOString().slice(0, 10));
     const name = await excelRun(async (context) => {
       const sheets = context.workbook.worksheets;

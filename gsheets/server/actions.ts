@@ -1,6 +1,6 @@
 /**
  * The "Action list" and "Compliance summary" sheets, and the Action list as an iCalendar file. Core decides every cell
- * (core/actions.ts); this module reads the results block as it is now and writes what core returns, with a constant
+ * (core/reports/actions.ts); this module reads the results block as it is now and writes what core returns, with a constant
  * number of SpreadsheetApp writes whatever the number of rows: clear, formats, values, bold, frozen row, colour rules,
  * and the chart updated in place.
  */

@@ -1,9 +1,9 @@
 /**
- * "Insert sample table": the demo's properties (core/demo.ts) on a sheet of their own, selected, so that "Check
+ * "Insert sample table": the demo's properties (core/demo/demo.ts) on a sheet of their own, selected, so that "Check
  * selected rows" with the demo key works at once. A new sheet every time (Demo properties, Demo properties 2...):
  * it never writes over anything.
  */
-import { demoSampleSheet, demoSheetName, isDemoKey, sampleTableMessage } from "../../core/demo";
+import { demoSampleSheet, demoSheetName, isDemoKey, sampleTableMessage } from "../../core/demo/demo";
 import type { ActionSheetsResult } from "../shared/api";
 import { loadSettings } from "./settings";
 

@@ -1,6 +1,6 @@
 /**
  * Reminder digests in Google Sheets: after each scheduled re-check (recheck.ts) that has something to say, and on the
- * weekly summary day, core's digest (core/digest*.ts) is emailed with MailApp to the schedule's owner (everything),
+ * weekly summary day, core's digest (core/reports/digest*.ts) is emailed with MailApp to the schedule's owner (everything),
  * each "Assigned to" person (their actions) and any extra recipients, within the day's MailApp quota. The settings,
  * the last digest's state and the last one sent are document properties; each digest has its Run log row.
  */
@@ -23,7 +23,7 @@ import {
   type DigestRecipient,
   type DigestState,
 } from "../../core";
-import { isDemoKey } from "../../core/demo-key";
+import { isDemoKey } from "../../core/demo/demo-key";
 import { WEEKDAYS, type DigestInput, type DigestView } from "../shared/api";
 import { portfolioList } from "./actions";
 import { todayInFileZone } from "./days";

@@ -2,10 +2,10 @@
  * The only place that sends HTTP: core's request objects go out through UrlFetchApp (muteHttpExceptions,
  * so every status comes back as data) and come back as status + headers + text for core to interpret.
  */
-import { serviceError, type ServiceError } from "../../core/errors";
-import type { HttpRequest } from "../../core/requests";
+import { serviceError, type ServiceError } from "../../core/service/errors";
+import type { HttpRequest } from "../../core/service/requests";
 import { classifyTransportError, type Reply as RunReply } from "../../core/run";
-import { demoReply, isDemoKey, type DemoJobStore } from "../../core/demo";
+import { demoReply, isDemoKey, type DemoJobStore } from "../../core/demo/demo";
 
 export type Reply =
   | { ok: true; status: number; headers: Record<string, string | string[]>; text: string; receivedAtMs: number }

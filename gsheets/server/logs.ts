@@ -1,6 +1,6 @@
 /**
  * The Change log (one row per changed field, appended as each poll writes its rows) and the Run log (one row per
- * run, when it ends), from core/changes.ts: the same sheets and words as the Excel add-in's.
+ * run, when it ends), from core/reports/changes.ts: the same sheets and words as the Excel add-in's.
  */
 import {
   CHANGE_LOG_ARCHIVE_SHEET,
@@ -15,10 +15,10 @@ import {
   runLogRow,
   type Change,
   type RunLogEntry,
-} from "../../core/changes";
-import { isDemoKey, DEMO_NOTE } from "../../core/demo-key";
-import { DIGEST_TRIGGER } from "../../core/digest-route";
-import type { Cell } from "../../core/layout";
+} from "../../core/reports/changes";
+import { isDemoKey, DEMO_NOTE } from "../../core/demo/demo-key";
+import { DIGEST_TRIGGER } from "../../core/reports/digest-route";
+import type { Cell } from "../../core/sheet/layout";
 import { sheetNamed } from "./actions";
 import { loadSettings } from "./settings";
 

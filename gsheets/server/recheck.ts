@@ -16,7 +16,7 @@
  * limit is kept by counting this re-check's requests per day (DAILY_FETCH_BUDGET).
  */
 import { nextDueInMs, resumeRun, stopRun } from "../../core";
-import type { RunLogEntry } from "../../core/changes";
+import type { RunLogEntry } from "../../core/reports/changes";
 import { sendDigestAfterPass } from "./digest";
 import { appendRunLog, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";

@@ -18,7 +18,7 @@ import {
   type HttpRequest,
   type InputRow,
 } from "../../core";
-import { type Trigger } from "../../core/changes";
+import { type Trigger } from "../../core/reports/changes";
 import { count } from "../shared/words";
 import { sendFor, sendRunRequests } from "./http";
 import { MANUAL_SLOT, type SheetRun } from "./runstore";
@@ -92,7 +92,7 @@ export function beginRun(
   const rows: InputRow[] = read.rows.filter((r) => !hidden.has(firstRow + r.index));
   const now = Date.now();
   const runId = newRunId(now, Math.random());
-  // The plan's batch cap is core's (core/checks.ts PLANS), the same in both add-ins.
+  // The plan's batch cap is core's (core/service/checks.ts PLANS), the same in both add-ins.
   // A re-check nobody waits for (the schedule) keeps to the plan's job size: fewest requests, not the earliest end.
   const engine = createRun(rows, {
     plan: settings.plan,

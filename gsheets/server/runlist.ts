@@ -8,7 +8,7 @@
  * spreadsheet; CacheService may drop an entry at any time before its 6 hours. A sheet holds millions of cells, stays
  * until it is deleted, and belongs to the spreadsheet whose rows the list was read from.
  */
-import { utf8Bytes } from "../../core/write-chunks";
+import { utf8Bytes } from "../../core/sheet/write-chunks";
 
 /** The hidden sheet's name. Each row: a run id, a piece number, a piece of the list's JSON. */
 export const RUN_DATA_SHEET = "Compliance run data";

@@ -4,7 +4,7 @@
  * the spreadsheet's hidden sheet (runlist.ts), the cache in front of it.
  */
 import { loadRunState, type ColumnMapping, type RunState } from "../../core";
-import type { Trigger } from "../../core/changes";
+import type { Trigger } from "../../core/reports/changes";
 import { dropList, piecesByBytes, readList, RUN_DATA_SHEET, storeList, utf8Bytes } from "./runlist";
 
 /**
@@ -32,7 +32,7 @@ export interface SheetRun {
   startedAtMs: number;
   rowsWritten: number;
   duplicateRows: number;
-  /** Changes logged so far (core/changes.ts), and how many of them were for the worse: the Run log's counts. */
+  /** Changes logged so far (core/reports/changes.ts), and how many of them were for the worse: the Run log's counts. */
   changed?: number;
   worse?: number;
   /** Sheet rows written with a date of the user's own columns that could not be read (the summary counts them). */

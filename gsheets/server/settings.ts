@@ -2,7 +2,7 @@
  * The add-on's settings: API key, base URL and plan, kept only in the user's own properties (document and
  * script properties are readable by other editors and users). The key never leaves this module unmasked.
  */
-import { storedPlan, type PlanName } from "../../core/checks";
+import { storedPlan, type PlanName } from "../../core/service/checks";
 import {
   KEY_CHECK_QUERY,
   baseUrlVersionWarning,
@@ -11,12 +11,17 @@ import {
   validateApiKey,
   validateBaseUrl,
   type ClientConfig,
-} from "../../core/requests";
-import { describeError, isAboutProperty } from "../../core/errors";
-import { interpretAddressResponse } from "../../core/responses";
-import type { WindowSettings } from "../../core/obligations";
-import { ACTION_LIST_DAYS, parseWindowSettings, storedActionDays, storedWindows } from "../../core/window-settings";
-import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo-key";
+} from "../../core/service/requests";
+import { describeError, isAboutProperty } from "../../core/service/errors";
+import { interpretAddressResponse } from "../../core/service/responses";
+import type { WindowSettings } from "../../core/compliance/obligations";
+import {
+  ACTION_LIST_DAYS,
+  parseWindowSettings,
+  storedActionDays,
+  storedWindows,
+} from "../../core/compliance/window-settings";
+import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo/demo-key";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
 import { send, sendFor } from "./http";

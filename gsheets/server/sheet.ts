@@ -2,7 +2,7 @@
  * SpreadsheetApp glue: find the table around the selection, read input rows, and write the output block in
  * batches (one getValues + one setValues per band of rows written, colours by conditional-format rules set once).
  */
-import type { DisplayStatus } from "../../core/checks";
+import type { DisplayStatus } from "../../core/service/checks";
 import {
   columnLetters,
   columnNumberFormats,
@@ -25,7 +25,7 @@ import {
   statusColumnIndexes,
   windowColumnIndexes,
 } from "../../core";
-import { WINDOW_COLOURS, type Window } from "../../core/obligations";
+import { WINDOW_COLOURS, type Window } from "../../core/compliance/obligations";
 import type { ColumnMapping, HeaderBlock } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -26,7 +26,7 @@ import {
   type WindowSettings,
 } from "../../core";
 import { appendChanges } from "./logs";
-import { rowChanges, worseCount, type Change } from "../../core/changes";
+import { rowChanges, worseCount, type Change } from "../../core/reports/changes";
 import { count, errorText } from "../shared/words";
 import { sendFor, sendRunRequests } from "./http";
 import { type SheetRun } from "./runstore";

@@ -2,8 +2,8 @@
  * The contract between the sidebar and the Apps Script server: every function the sidebar may call through
  * google.script.run, with plain-data arguments and results. Both sides compile against it.
  */
-import type { PlanName } from "../../core/checks";
-import type { WindowSettings } from "../../core/obligations";
+import type { PlanName } from "../../core/service/checks";
+import type { WindowSettings } from "../../core/compliance/obligations";
 
 /** What the sidebar may know about the settings: never the key itself. */
 export interface SettingsView {

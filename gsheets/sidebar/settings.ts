@@ -2,9 +2,9 @@
  * The sidebar's Settings: the API key (tried with the service on Save), the base URL, the plan and the action
  * windows, shown as the server has them (the key masked).
  */
-import { CHECK_LABELS } from "../../core/colours";
-import { CHECK_NAMES } from "../../core/checks";
-import type { WindowSettings } from "../../core/obligations";
+import { CHECK_LABELS } from "../../core/sheet/colours";
+import { CHECK_NAMES } from "../../core/service/checks";
+import type { WindowSettings } from "../../core/compliance/obligations";
 import type { SettingsView } from "../shared/api";
 import { $, call, errorText, showMessage } from "./ui";
 

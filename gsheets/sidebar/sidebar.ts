@@ -3,8 +3,8 @@
  * (Settings in settings.ts, the Schedule section in schedule.ts). Every server
  * call is a short google.script.run call; the loop waits in the browser, never on the server.
  */
-import { STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../../core/colours";
-import type { DisplayStatus } from "../../core/checks";
+import { STATUS_COLOURS, WINDOW_COLOURS, type Window } from "../../core/sheet/colours";
+import type { DisplayStatus } from "../../core/service/checks";
 import type { JobProgress, RunProgress, SidebarState } from "../shared/api";
 import { count } from "../shared/words";
 import {

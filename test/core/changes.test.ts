@@ -1,4 +1,4 @@
-/** core/changes.ts: what counts as a change, its direction, the baseline, rows not answered, and the archive rule. */
+/** core/reports/changes.ts: what counts as a change, its direction, the baseline, rows not answered, and the archive rule. */
 import {
   RUN_LOG_HEADERS,
   changeLogOverflow,

@@ -6,7 +6,7 @@
  * every test asserts it.
  */
 import { createClient, interpretCheckResponse, outputHeaders, outputRow, type FetchLike } from "../../core";
-import { MAX_ESTIMATE_MS, MIN_POLL_MS, startJob } from "../../core/jobs";
+import { MAX_ESTIMATE_MS, MIN_POLL_MS, startJob } from "../../core/service/jobs";
 import {
   MISSING,
   U,

@@ -1,12 +1,12 @@
 /**
  * The rules of Wales and Scotland, as dated cases: each row names its source, the day counted from, the service's result
- * for the check, the user's dates, and what the obligation must be. England's obligation is computed by core/obligations
+ * for the check, the user's dates, and what the obligation must be. England's obligation is computed by core/compliance/obligations
  * and handed to countryAdjust, as obligationsFor does for a row given its country.
  */
 import { obligationFor, type CheckName, type CheckResult, type Obligation, type UserDates } from "../../core";
-import { COUNTRY_RULES, adjustForCountry, countryAdjust } from "../../core/country-rules";
-import { COUNTRY_RULE_SOURCES } from "../../core/country-sources";
-import type { Country } from "../../core/country";
+import { COUNTRY_RULES, adjustForCountry, countryAdjust } from "../../core/compliance/country-rules";
+import { COUNTRY_RULE_SOURCES } from "../../core/compliance/country-sources";
+import type { Country } from "../../core/compliance/country";
 
 const TODAY = "2027-01-31";
 

@@ -3,7 +3,7 @@
  * says when its place is out of scope or its district lies on both sides of a border. Without a country, nothing changes.
  */
 import { nextObligation, obligationsFor, outputHeaders, outputRow, type CheckResult } from "../../core";
-import { rowCountry } from "../../core/country";
+import { rowCountry } from "../../core/compliance/country";
 
 const TODAY = "2027-01-31";
 const AT = `${TODAY}T09:00:00Z`;

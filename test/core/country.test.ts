@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "fs";
 import { join } from "path";
-import { BORDER_DISTRICTS, countryFromText, countryOf, rowCountry, type Country } from "../../core/country";
+import { BORDER_DISTRICTS, countryFromText, countryOf, rowCountry, type Country } from "../../core/compliance/country";
 
 // [postcode, what it is, expected country]
 const SIDES: [string, string, Country][] = [

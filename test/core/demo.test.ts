@@ -1,5 +1,5 @@
 /**
- * The built-in demo (core/demo.ts): its data is the sandbox's (generated, and held to the generator), it covers every
+ * The built-in demo (core/demo/demo.ts): its data is the sandbox's (generated, and held to the generator), it covers every
  * status, rating, window and per-row error, it answers in the service's shapes, and the demo key never reaches fetch.
  */
 import * as fs from "fs";
@@ -12,14 +12,14 @@ import {
   readPropertyRows,
   type CheckResult,
 } from "../../core";
-import { DEMO_DATA } from "../../core/demo-data";
-import { DEMO_NOTE, demoProperties, demoReply, demoSampleTable, memoryJobStore } from "../../core/demo";
+import { DEMO_DATA } from "../../core/demo/demo-data";
+import { DEMO_NOTE, demoProperties, demoReply, demoSampleTable, memoryJobStore } from "../../core/demo/demo";
 import { buildDatasetFor, checkResultFor } from "../../sandbox/dataset";
 import { TARGET, demoDataSource } from "../../scripts/demo-data";
 
 const TODAY = new Date().toISOString().slice(0, 10);
 
-test("core/demo-data.ts is what scripts/demo-data.ts makes from the sandbox's register (npm run demo-data)", () => {
+test("core/demo/demo-data.ts is what scripts/demo-data.ts makes from the sandbox's register (npm run demo-data)", () => {
   expect(fs.readFileSync(TARGET, "utf8")).toBe(demoDataSource());
 });
 

@@ -20,7 +20,7 @@ import {
   type CheckResult,
   type Obligation,
 } from "../../core";
-import { rowCountry, type Country } from "../../core/country";
+import { rowCountry, type Country } from "../../core/compliance/country";
 
 const TODAY = "2027-01-31";
 const FAR = "2029-09-24";

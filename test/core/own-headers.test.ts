@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "fs";
 import { join } from "path";
-import { actionListLine, buildPortfolioList } from "../../core/action-list";
+import { actionListLine, buildPortfolioList } from "../../core/reports/action-list";
 import {
   detectOwnColumns,
   normaliseHeader,
@@ -13,9 +13,9 @@ import {
   ownObligations,
   unreadColumnSentence,
   unreadOwnColumns,
-} from "../../core/own-obligations";
-import { OWN_RULES, type OwnKey } from "../../core/own-rules";
-import { cellDay } from "../../core/user-columns";
+} from "../../core/compliance/own-obligations";
+import { OWN_RULES, type OwnKey } from "../../core/compliance/own-rules";
+import { cellDay } from "../../core/sheet/user-columns";
 
 const TODAY = "2027-01-31";
 const keysOf = (header: string) => detectOwnColumns(["UPRN", header]).map((c) => [c.key, c.column, c.meaning]);

@@ -13,15 +13,15 @@ import {
   type OwnContext,
   type OwnInput,
   type OwnObligation,
-} from "../../core/own-obligations";
-import { OWN_RULES, PRS_DATABASE, type OwnKey } from "../../core/own-rules";
-import { readUserDate } from "../../core/dates";
-import { OWN_SOURCES } from "../../core/own-sources";
-import type { Country } from "../../core/country";
+} from "../../core/compliance/own-obligations";
+import { OWN_RULES, PRS_DATABASE, type OwnKey } from "../../core/compliance/own-rules";
+import { readUserDate } from "../../core/sheet/user-dates";
+import { OWN_SOURCES } from "../../core/compliance/own-sources";
+import type { Country } from "../../core/compliance/country";
 
 const TODAY = "2027-01-31";
 const dayOf = (r: ReturnType<typeof readUserDate>) => ("day" in r ? r.day : null);
-/** The user-date reader of a day-first file (core/row-dates.ts passes its file's). */
+/** The user-date reader of a day-first file (core/sheet/row-dates.ts passes its file's). */
 const ukReader = (v: unknown) => dayOf(readUserDate(v, "", { monthFirst: false, today: TODAY }));
 
 describe("headers, matched loosely", () => {

@@ -5,7 +5,7 @@
  */
 import { OUTPUT_COLUMNS, planTable, type TablePlan } from "../../core";
 import { placeBlock, resultsPlaceNote } from "../../core/sheet/placement";
-import { columnLetters } from "../../core/layout";
+import { columnLetters } from "../../core/sheet/layout";
 
 const W = OUTPUT_COLUMNS.length;
 const blank = () => [[""], [""]];

@@ -1,6 +1,6 @@
 /**
- * The Action list of a whole workbook (core/action-list.ts), the calendar made from it (core/ics.ts) and what the
- * Change log compares (core/changes.ts): several tables on one list, what the user typed kept on its action through
+ * The Action list of a whole workbook (core/reports/action-list.ts), the calendar made from it (core/reports/ics.ts) and what the
+ * Change log compares (core/reports/changes.ts): several tables on one list, what the user typed kept on its action through
  * refreshes, sorts, duplicate UPRNs, a narrower window and a table deleted; history only of the same property, never
  * of demo answers.
  */

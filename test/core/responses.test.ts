@@ -14,7 +14,7 @@ import {
   validateApiKey,
   waitBeforeNextRequest,
 } from "../../core";
-import { parseBulkJob, parseCheckResult } from "../../core/schemas";
+import { parseBulkJob, parseCheckResult } from "../../core/service/schemas";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const result = (uprn: string) => ({

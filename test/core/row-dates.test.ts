@@ -1,5 +1,5 @@
 /**
- * A row's typed dates are read once, by one rule in the file's date order (core/row-dates.ts): the results block's row
+ * A row's typed dates are read once, by one rule in the file's date order (core/sheet/row-dates.ts): the results block's row
  * and the Action list built from it (its Due, its calendar) give the same day for the same cell, day-first and
  * month-first. A number in a date column is a date only when it is a real date's serial.
  */
@@ -53,12 +53,10 @@ function blockAndList(typed: unknown[], order: ReadDateOptions) {
   const open = list.values.slice(1, 1 + list.open);
   const deposit = open.find((r) => String(r[list.headers.indexOf("Check")]).startsWith("Deposit"));
   const ics = new ICAL.Component(ICAL.parse(actionCalendar(list, { nowIso: `${TODAY}T09:00:00Z` })));
-  const events = ics
-    .getAllSubcomponents("vevent")
-    .map((e) => ({
-      summary: String(e.getFirstPropertyValue("summary")),
-      start: String(e.getFirstPropertyValue("dtstart")),
-    }));
+  const events = ics.getAllSubcomponents("vevent").map((e) => ({
+    summary: String(e.getFirstPropertyValue("summary")),
+    start: String(e.getFirstPropertyValue("dtstart")),
+  }));
   return {
     dates,
     blockDue: cells[H.indexOf("Action due")],

@@ -1,5 +1,5 @@
 /**
- * The one rule both hosts call for a row's country (core/row-place.ts): the Country column settles the row, else the
+ * The one rule both hosts call for a row's country (core/compliance/row-place.ts): the Country column settles the row, else the
  * Postcode column, else the postcode ending the service's matched address; an error from the service gets no country.
  * The row's Tenancy start is one of its typed dates (test/core/row-dates.test.ts).
  */

@@ -30,7 +30,7 @@ import {
   type RunState,
   type ServiceError,
 } from "../../core";
-import { MIN_POLL_MS } from "../../core/jobs";
+import { MIN_POLL_MS } from "../../core/service/jobs";
 
 const FORMAT_CHARS = [
   "\u00ad",

@@ -1,6 +1,6 @@
 /**
  * The run session's rules in core (core/run/session.ts, the phase table in core/run/state.ts, the run tags of
- * core/run/rows.ts, core/input-shift.ts at rest), without HTTP: what both add-ins ask before, during and after a run.
+ * core/run/rows.ts, core/sheet/input-shift.ts at rest), without HTTP: what both add-ins ask before, during and after a run.
  */
 import {
   RUN_TRANSITIONS,

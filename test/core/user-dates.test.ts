@@ -1,6 +1,6 @@
 /**
  * A date the user typed in their own columns is read, or refused with a sentence naming the column and the value:
- * core's one rule (core/dates.ts), which both hosts call.
+ * core's one rule (core/sheet/user-dates.ts), which both hosts call.
  */
 import {
   dateProblemsLine,

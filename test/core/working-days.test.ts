@@ -3,7 +3,7 @@
  * a bank holiday "in any part of the United Kingdom"), and the bank holidays they rest on, held to GOV.UK's published
  * lists (https://www.gov.uk/bank-holidays, checked 2026-11-25).
  */
-import { addWorkingDays, bankHolidays, easterSunday, isWorkingDay } from "../../core/working-days";
+import { addWorkingDays, bankHolidays, easterSunday, isWorkingDay } from "../../core/compliance/working-days";
 
 describe("bank holidays, as GOV.UK lists them", () => {
   test.each([

@@ -7,9 +7,9 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
-import { demoSampleSheet } from "../../core/demo";
-import { DEMO_NOTE } from "../../core/demo-key";
-import { serialDate } from "../../core/obligations";
+import { demoSampleSheet } from "../../core/demo/demo";
+import { DEMO_NOTE } from "../../core/demo/demo-key";
+import { serialDate } from "../../core/compliance/obligations";
 import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
 import { OWN_CELLS, OWN_EXPECT, OWN_HEADERS, occurrences } from "../helpers/own-headers-table";

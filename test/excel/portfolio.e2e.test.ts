@@ -6,8 +6,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
-import { DEMO_NOTE } from "../../core/demo-key";
-import { demoSampleSheet } from "../../core/demo";
+import { DEMO_NOTE } from "../../core/demo/demo-key";
+import { demoSampleSheet } from "../../core/demo/demo";
 import { ensureExcelBuild } from "./helpers/build";
 import { chromiumAvailable, launch } from "../helpers/chromium";
 import { standIn } from "./helpers/stand-in-page";

@@ -14,7 +14,7 @@ import {
   createClient,
   type PlanName,
 } from "../../core";
-import { demoSampleSheet } from "../../core/demo";
+import { demoSampleSheet } from "../../core/demo/demo";
 import { memoryStore } from "../../excel/settings";
 import { actionCalendarText, buildActionSheets } from "../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";

@@ -1,5 +1,5 @@
 /**
- * The task pane's bulk check driving core's run engine (core/run.ts, core/drive.ts), against the real sandbox over
+ * The task pane's bulk check driving core's run engine (core/run.ts, core/run/drive.ts), against the real sandbox over
  * loopback HTTP with the Excel stand-in as the workbook: results follow their property when the user sorts, inserts or
  * deletes rows or columns mid-run; edited rows are said, not overwritten; nothing paid for is lost when writes are
  * refused or the quota runs out; a submit spoiled after its job was made is never sent twice; hidden rows are skipped.

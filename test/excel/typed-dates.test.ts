@@ -19,7 +19,7 @@ import {
   serialDate,
   type CheckResult,
 } from "../../core";
-import { demoSampleSheet } from "../../core/demo";
+import { demoSampleSheet } from "../../core/demo/demo";
 import { memoryStore } from "../../excel/settings";
 import { actionCalendarText } from "../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";

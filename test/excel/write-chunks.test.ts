@@ -1,9 +1,9 @@
 /**
- * Large writes to Excel: core packs the rows into requests by their measured size (core/write-chunks.ts), and the task
+ * Large writes to Excel: core packs the rows into requests by their measured size (core/sheet/write-chunks.ts), and the task
  * pane's writeOutputRows sends them to the Excel stand-in, which refuses a request over 5 MB as Excel on the web does.
  */
 import { outputRow, type CheckResult } from "../../core";
-import { EXCEL_REQUEST_BUDGET_BYTES, packWriteChunks, requestFloor, utf8Bytes } from "../../core/write-chunks";
+import { EXCEL_REQUEST_BUDGET_BYTES, packWriteChunks, requestFloor, utf8Bytes } from "../../core/sheet/write-chunks";
 import { writeOutputRows } from "../../excel/taskpane/sheet";
 import { buildDatasetFor, checkResultFor } from "../../sandbox/dataset";
 import { createStandIn } from "../helpers/excel-workbook";

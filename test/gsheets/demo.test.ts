@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { createGasEnvironment } from "./harness/gas";
 import { cellValue, outputCol, pollToEnd } from "./harness/table";
-import { DEMO_NOTE, DEMO_SHEET } from "../../core/demo-key";
-import { demoProperties } from "../../core/demo";
+import { DEMO_NOTE, DEMO_SHEET } from "../../core/demo/demo-key";
+import { demoProperties } from "../../core/demo/demo";
 import { DIST } from "./harness/gas";
 
 test("demo end to end: key, sample table, check, Action list, with zero network requests", async () => {

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as acorn from "acorn";
 import { DIST, createGasEnvironment } from "./harness/gas";
-import { DEMO_DATA } from "../../core/demo-data";
+import { DEMO_DATA } from "../../core/demo/demo-data";
 
 test("Code.js declares every entry point as a top-level function, parses as ES2020 and has no module syntax left", () => {
   const code = fs.readFileSync(path.join(DIST, "Code.js"), "utf8");

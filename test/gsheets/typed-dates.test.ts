@@ -15,8 +15,8 @@ import {
   rulesCountry,
   type CheckResult,
 } from "../../core";
-import { DEMO_SHEET } from "../../core/demo-key";
-import { demoProperties } from "../../core/demo";
+import { DEMO_SHEET } from "../../core/demo/demo-key";
+import { demoProperties } from "../../core/demo/demo";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { zonedTimeToUtc } from "./harness/fake-sheets";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";

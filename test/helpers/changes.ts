@@ -1,7 +1,7 @@
 /**
- * The changes a re-check should log, worked out from the sandbox's own answers on two days (not from core/changes.ts,
+ * The changes a re-check should log, worked out from the sandbox's own answers on two days (not from core/reports/changes.ts,
  * which is what is tested): each compared field of each property, "uprn|check|field|was|now". The next action and its
- * window come from the rules module (core/obligations.ts), counted from `today`, the day the add-in checks on, by the
+ * window come from the rules module (core/compliance/obligations.ts), counted from `today`, the day the add-in checks on, by the
  * property's country (its postcode, from the sandbox's own record): none out of scope.
  */
 import { countryOf, nextObligation, parseCheckResult, rulesCountry, type CheckResult } from "../../core";

@@ -11,7 +11,7 @@
  *
  * Tests that race the run against a real-time event (a setTimeout that cancels it) keep the real clock.
  */
-import type { FetchLike, Sleep } from "../../core/client";
+import type { FetchLike, Sleep } from "../../core/service/client";
 
 interface Timer {
   at: number;

@@ -1,5 +1,5 @@
 /**
- * core/input-shift.ts: where a run's input columns are after a column was inserted or deleted during the check. Excel
+ * core/sheet/input-shift.ts: where a run's input columns are after a column was inserted or deleted during the check. Excel
  * (excel/taskpane/rows-now.ts) and Sheets (gsheets/server/sheetrun.ts) both call it before every write.
  */
 import { inputShiftNow, normaliseProperty, shiftMapping } from "../../core";

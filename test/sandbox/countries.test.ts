@@ -1,10 +1,10 @@
 /**
- * The sandbox's register has Welsh and Scottish properties enough for their countries' rules (core/country-rules.ts) to
+ * The sandbox's register has Welsh and Scottish properties enough for their countries' rules (core/compliance/country-rules.ts) to
  * be seen over HTTP: every case those rules treat apart from England's exists in each country. The counts are
  * sandbox/README.md's "Countries" table: change both together.
  */
 import { buildDatasetFor, type Dataset, type Property } from "../../sandbox/dataset";
-import { countryOf } from "../../core/country";
+import { countryOf } from "../../core/compliance/country";
 
 const FIXED = new Date("2027-01-31T12:00:00Z");
 

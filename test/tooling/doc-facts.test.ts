@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import semver from "semver";
 import { LEGACY_HEADER_COUNTS, OUTPUT_COLUMNS } from "../../core";
-import { actionListHeaders } from "../../core/action-list-columns";
+import { actionListHeaders } from "../../core/reports/action-list-columns";
 import { DIST as GSHEETS_DIST } from "../gsheets/harness/gas";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -112,4 +112,15 @@ test("every file or folder of the repository a page names in code quotes exists"
     for (const m of read(rel).matchAll(/`((?:core|excel|gsheets|sandbox|scripts|bench|test|docs|assets)\/[\w./-]+)`/g))
       if (!fs.existsSync(path.join(ROOT, m[1]))) missing.push(`${rel}: ${m[1]}`);
   expect(missing).toEqual([]);
+});
+
+test("reference.md's layout names every folder of core/, and only those", () => {
+  const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(read("docs/reference.md"))![1];
+  const said = [...block.matchAll(/^ {2}([a-z-]+)\/ /gm)].map((m) => m[1]).sort();
+  const tree = fs
+    .readdirSync(path.join(ROOT, "core"), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  expect(said).toEqual(tree);
 });
