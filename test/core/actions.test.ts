@@ -23,6 +23,7 @@ import {
   resultFromBlockRow,
   type BlockProperty,
   type Cell,
+  SUMMARY_CHART_TITLE,
 } from "../../core";
 import { buildDatasetFor, checkResultFor, findExamples } from "../../sandbox/dataset";
 import { computeSheet } from "../helpers/formulas";
@@ -226,7 +227,13 @@ describe("the Compliance summary", () => {
     expect(months.map((r) => r[0])).toEqual(["Overdue", "2027-01", "2027-02", ...months.slice(3).map((r) => r[0])]);
     expect(months).toHaveLength(19);
     expect(months[0].slice(1).reduce((a: number, b) => a + Number(b), 0)).toBeGreaterThan(0);
-    expect(summary.chart).toEqual({ firstRow: summary.tables.months, firstColumn: 0, rowCount: 20, columnCount: 6 });
+    expect(summary.chart).toEqual({
+      firstRow: summary.tables.months,
+      firstColumn: 0,
+      rowCount: 20,
+      columnCount: 6,
+      title: SUMMARY_CHART_TITLE,
+    });
     expect(OUTPUT_COLUMNS.length).toBe(H.length);
   });
 
