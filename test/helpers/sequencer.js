@@ -6,6 +6,8 @@
 const Sequencer = require("@jest/test-sequencer").default;
 
 const SLOW_FIRST = [
+  "test/gsheets/digest.test.ts",
+  "test/gsheets/storage-limits.test.ts",
   "test/parity/tables.test.ts",
   "test/parity/rows.test.ts",
   "test/gsheets/sidebar.e2e.test.ts",
@@ -25,6 +27,8 @@ const SLOW_FIRST = [
   "test/gsheets/bulk.test.ts",
   "test/sandbox/obligation-cases.test.ts",
   "test/tooling/start.test.ts",
+  "test/gsheets/portfolio.test.ts",
+  "test/gsheets/service-address.test.ts",
 ];
 
 class SlowFirstSequencer extends Sequencer {
