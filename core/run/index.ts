@@ -6,7 +6,17 @@
  * state. Both add-ins and createClient().screen drive this one engine, so they follow one policy
  * (docs/service-contract.md, "One run policy").
  */
-export { RUN_POLICY, RUN_TRANSITIONS, createRun, moveRun, endRun, isMaybeCreated, resumeRun, stopRun } from "./state";
+export {
+  RUN_POLICY,
+  RUN_TRANSITIONS,
+  createRun,
+  moveRun,
+  endRun,
+  isMaybeCreated,
+  resumeRun,
+  runHold,
+  stopRun,
+} from "./state";
 export type { CreateRunOptions, Fate, RunEvent, RunJob, RunJobPhase, RunPhase, RunState } from "./state";
 export { dueRequests, nextDueInMs } from "./due";
 export type { Due, DueOptions, DueRequest } from "./due";

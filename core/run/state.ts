@@ -7,7 +7,7 @@ import type { CheckName, PlanName } from "../service/checks";
 import { isAboutProperty, serviceError, shortReason, type ServiceError } from "../service/errors";
 import { DEFAULT_JOB_TIMEOUT_MS, type JobState } from "../service/jobs";
 import { planScreening, type Outcome } from "./plan";
-import type { RateLimitInfo } from "../service/ratelimit";
+import { unavailableUntilError, type RateLimitInfo, type RetryHold } from "../service/ratelimit";
 import type { InputRow, PropertyQuery } from "../sheet/input-rows";
 
 /** The policy's numbers, one set for every host. */
@@ -128,6 +128,8 @@ export interface CreateRunOptions {
   skippedRows?: number;
   /** false for a re-check nobody waits for: the plan's job size, no probe jobs (see planScreening). */
   spread?: boolean;
+  /** A wait the service asked an earlier run for (a 503's or 429's Retry-After): this run sends nothing before it. */
+  hold?: RetryHold;
 }
 
 /** A run of the rows read: each distinct valid property once, in jobs no larger than the plan's cap. */
@@ -172,7 +174,18 @@ export function createRun(rows: readonly InputRow[], opts: CreateRunOptions): Ru
   if (opts.checks) state.checks = opts.checks;
   if (opts.jobTimeoutMs !== undefined) state.jobTimeoutMs = opts.jobTimeoutMs;
   if (plan.splitSize !== undefined) state.splitSize = plan.splitSize;
+  const until = opts.hold?.untilMs ?? 0;
+  if (until > opts.nowMs) {
+    state.nextRequestAtMs = until;
+    if (opts.hold?.status === 503) state.holdReason = unavailableUntilError(until);
+  }
   return state;
+}
+
+/** The wait the service asked of this run that is still to run at nowMs: the next run on the same service keeps it. */
+export function runHold(state: RunState, nowMs: number): RetryHold | undefined {
+  if (!(state.nextRequestAtMs > nowMs)) return undefined;
+  return { untilMs: state.nextRequestAtMs, status: state.holdReason ? 503 : 429 };
 }
 
 // ---- members and fates ----

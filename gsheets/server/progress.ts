@@ -74,10 +74,14 @@ export function say(run: SheetRun, extra = ""): void {
   const s = runSummary(run.engine);
   if (run.phase === "running") {
     const c = s.counts;
+    // A 503's Retry-After is the service's outage, not the plan's limit: core's sentence names it and its time.
+    const hold = run.engine.holdReason;
     const waits =
-      run.engine.nextRequestAtMs > Date.now()
-        ? ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).`
-        : "";
+      run.engine.nextRequestAtMs <= Date.now()
+        ? ""
+        : hold
+          ? ` Waiting: ${hold.message}.`
+          : ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).`;
     const retries = run.engine.retries
       ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).`
       : "";

@@ -14,14 +14,16 @@ import {
   rowsAsideNotes,
   runCounts,
   newRunId,
+  runHold,
   type Cell,
   type HttpRequest,
   type InputRow,
+  type RetryHold,
 } from "../../core";
 import { type Trigger } from "../../core/reports/changes";
 import { count } from "../shared/words";
 import { sendFor, sendRunRequests } from "./http";
-import { MANUAL_SLOT, type SheetRun } from "./runstore";
+import { HELD_SLOT, MANUAL_SLOT, loadRun, type SheetRun } from "./runstore";
 import { afterRun, save } from "./runend";
 import { type Settings } from "./settings";
 import {
@@ -78,6 +80,20 @@ export interface RunPlan {
 }
 
 /**
+ * The wait the service asked of the user's earlier runs (a 503's or 429's Retry-After), still to run: one service
+ * for every slot, so a new check sends nothing before it either.
+ */
+function earlierHold(slot: string, now: number): RetryHold | undefined {
+  let hold: RetryHold | undefined;
+  for (const s of new Set([MANUAL_SLOT, HELD_SLOT, slot])) {
+    const earlier = loadRun(s);
+    const h = earlier ? runHold(earlier.engine, now) : undefined;
+    if (h && (!hold || (h.untilMs ?? 0) > (hold.untilMs ?? 0))) hold = h;
+  }
+  return hold;
+}
+
+/**
  * Creates the run and begins it in core's order (core/run/begin.ts): the unfinished run set aside, every row's line
  * ("Checking…", or its input error), the run stored, then the first submit alone. A refused key or plan ends the run
  * with one request: every row says why, over its mark (core's run policy, as in Excel), and the Run log has the run.
@@ -100,6 +116,7 @@ export function beginRun(
     runId,
     skippedRows: hidden.size,
     spread: plan.trigger === "manual",
+    hold: earlierHold(plan.slot, now),
   });
   const validRows = rows.filter((r) => r.key && !r.error).length;
   const run: SheetRun = {

@@ -10,6 +10,7 @@ import {
   driveRun,
   normaliseProperty,
   resumeRun,
+  runHold,
   type RetryHold,
   type RunState,
 } from "../../core";
@@ -145,4 +146,35 @@ test("the client: a check answered 503 with Retry-After 3600 fails at once with 
   await expect(client().check({ uprn: uprns[1] })).resolves.toMatchObject({ uprn: uprns[1] });
   expect(log).toHaveLength(2);
   expect(log[1].at).toBeGreaterThanOrEqual(refusedAt + HOUR);
+});
+
+test("a run created within another run's hold (runHold) sends nothing before it, pauses with the 503's reason, and goes on after it", async () => {
+  sb.setFaults([{ kind: "error_503", route: "bulk_submit", count: 1, retry_after: 3600 }]);
+  const { log, fetch: f } = loggedFetch();
+  const first = createRun(rows(), { plan: "professional", nowMs: clock.now() });
+  await drive(first, f, new Set());
+  const refused = log.find((l) => l.status === 503)!;
+  expect(refused).toBeDefined();
+  clock.advance(10 * 60_000);
+  const hold = runHold(first, clock.now());
+  expect(hold).toEqual({ untilMs: expect.any(Number), status: 503 });
+  expect(hold!.untilMs! - refused.at).toBeGreaterThanOrEqual(HOUR);
+
+  const next = createRun(rows(), { plan: "professional", nowMs: clock.now(), hold });
+  const written = new Set<number>();
+  const sent = log.length;
+  await drive(next, f, written);
+  expect(log.length).toBe(sent);
+  expect(next.phase).toBe("paused");
+  expect(next.pausedUntilMs).toBe(hold!.untilMs);
+  expect(next.pauseReason?.code).toBe("service_unavailable");
+
+  clock.advance(next.pausedUntilMs! - clock.now());
+  resumeRun(next, clock.now());
+  await drive(next, f, written);
+  expect(next.phase).toBe("ended");
+  expect(Math.min(...log.slice(sent).map((l) => l.at))).toBeGreaterThanOrEqual(hold!.untilMs!);
+  expect(written.size).toBe(uprns.length);
+  // A hold that has passed is none.
+  expect(runHold(next, clock.now() + HOUR)).toBeUndefined();
 });
