@@ -122,7 +122,7 @@ function addLink(box: HTMLElement, name: string, type: string, text: string): vo
 }
 
 /** Saves one draft per person (and their calendar when asked); the digest then counts as sent. */
-async function emailDigest(excelRun: ExcelRun, store: UserStore): Promise<void> {
+export async function emailDigest(excelRun: ExcelRun, store: UserStore): Promise<void> {
   const button = $("email-digest") as HTMLButtonElement;
   button.disabled = true;
   try {
@@ -169,8 +169,9 @@ async function emailDigest(excelRun: ExcelRun, store: UserStore): Promise<void> 
   }
 }
 
-export function wireDigest(excelRun: ExcelRun, store: UserStore): void {
+/** The address saved with the last drafts, unless the user has started typing one while this chunk was loading. */
+export function showDigestOwner(): void {
   const owner = workbookSettings()?.get(DIGEST_OWNER);
-  if (typeof owner === "string") ($("digest-owner") as HTMLInputElement).value = owner;
-  $("email-digest").addEventListener("click", () => void emailDigest(excelRun, store));
+  const input = $("digest-owner") as HTMLInputElement;
+  if (typeof owner === "string" && !input.value) input.value = owner;
 }

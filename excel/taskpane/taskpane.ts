@@ -21,7 +21,6 @@ import type { ExcelRun, RunProgress, RunSummary } from "./check-run";
 import type { UnfinishedRun } from "./unfinished";
 import { HELD_KEY, UNFINISHED_KEY } from "./stored";
 import { wireActions } from "./actions-pane";
-import { showSinceLastDigest, wireDigest } from "./digest-pane";
 import { wireLookup } from "./lookup-pane";
 import { $, banner, clientFor, errorText, openSettings, savedClient, say, showQuota, startAction } from "./pane-ui";
 import { wireSettings } from "./settings-pane";
@@ -31,6 +30,8 @@ import { dueBlocks, recordBlock, workbookSettings } from "./watch-settings";
 /** Checking rows (check-run.ts, the sheet code, core's engine) is a chunk loaded on first use: the page starts without it. */
 const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
 const unfinishedRuns = () => import(/* webpackChunkName: "check" */ "./unfinished");
+/** The digest card (core's digest, its mail and calendar writers) is a chunk too, fetched once the pane is wired. */
+const digestPane = () => import(/* webpackChunkName: "digest" */ "./digest-pane");
 const excelRun: ExcelRun = (fn) => Excel.run(fn);
 const rt = complianceRuntime();
 const store = defaultUserStore();
@@ -413,7 +414,7 @@ function wire(): void {
   void offerResume();
   wireWatch(excelRun);
   // The digest counts from what the re-check on open wrote.
-  void recheckIfDue().then(() => showSinceLastDigest(excelRun, store));
+  void recheckIfDue().then(() => withDigest((d) => d.showSinceLastDigest(excelRun, store)));
   rt.rateLimitListeners.push(showQuota);
   $("check").addEventListener("click", () => void check());
   $("cancel").addEventListener("click", () => running?.abort());
@@ -432,7 +433,23 @@ function wire(): void {
   $("refresh").addEventListener("click", () => void refreshFunctions());
   $("insert-sample").addEventListener("click", () => void insertSampleTable());
   wireActions(excelRun, store);
-  wireDigest(excelRun, store);
+  void withDigest((d) => d.showDigestOwner());
+  $("email-digest").addEventListener("click", () => void withDigest((d) => d.emailDigest(excelRun, store)));
+}
+
+/** Runs `fn` with the digest card's chunk; a chunk that cannot be fetched (offline, an old deployment) says so on the card. */
+async function withDigest(fn: (d: Awaited<ReturnType<typeof digestPane>>) => unknown): Promise<void> {
+  let d: Awaited<ReturnType<typeof digestPane>>;
+  try {
+    d = await digestPane();
+  } catch {
+    // webpack's own message names a chunk number and a URL, which tell the user nothing they can act on.
+    return say(
+      "digest-status",
+      "The digest could not be fetched from the add-in's server. Check the connection, then reload the add-in.",
+    );
+  }
+  await fn(d);
 }
 
 /**

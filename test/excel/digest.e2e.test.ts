@@ -174,4 +174,38 @@ run("Excel reminder digest drafts in Chromium", () => {
     await waitText("digest-status", /^Nothing new since the last digest: no drafts were made\.$/);
     expect(pageErrors).toEqual([]);
   });
+
+  test("a digest chunk that cannot be fetched says so on the card, at start and on Email digest", async () => {
+    const p = await browser.newPage({ viewport: { width: 360, height: 1400 } });
+    try {
+      await p.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+      await p.route("https://appsforoffice.microsoft.com/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+      );
+      // As a deployment replaced under an open pane, or a connection lost after the page came.
+      await p.route("**/digest.js", (route) => route.abort());
+      await p.goto(`${web.url}/taskpane.html`);
+      // The card may sit in a closed section: read its text, not what is shown.
+      const said = (re: RegExp) =>
+        p
+          .waitForFunction(
+            (src) => new RegExp(src).test(document.getElementById("digest-status")!.textContent ?? ""),
+            re.source,
+            { timeout: 30_000 },
+          )
+          .catch(async (e) => {
+            throw new Error(`${e.message}\n#digest-status: ${await p.textContent("#digest-status")}`);
+          });
+      await said(
+        /^The digest could not be fetched from the add-in's server\. Check the connection, then reload the add-in\.$/,
+      );
+      // The rest of the pane came up without it.
+      expect(await p.evaluate(() => document.getElementById("legend")!.children.length)).toBeGreaterThan(0);
+      await p.evaluate(() => (document.getElementById("digest-status")!.textContent = ""));
+      await p.click("#email-digest");
+      await said(/^The digest could not be fetched/);
+    } finally {
+      await p.close();
+    }
+  });
 });
