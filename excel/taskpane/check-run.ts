@@ -49,6 +49,7 @@ import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { setAsideStored, storeUnfinished, takeUpStored, type UnfinishedRun } from "./unfinished";
+import { keepServiceHold, serviceHoldAt } from "./service-hold";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
 import { MESSAGE, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
@@ -300,6 +301,15 @@ function saver(run: UnfinishedRun, deps: RunDeps, tally: Tally) {
 /** Drives core's engine to its end with the sheet as the host, then says how it went. */
 async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally): Promise<RunSummary> {
   const now = deps.now ?? deps.client.transport.now;
+  try {
+    return await driveOnce(run, state, deps, tally);
+  } finally {
+    keepServiceHold(state, now());
+  }
+}
+
+async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally): Promise<RunSummary> {
+  const now = deps.now ?? deps.client.transport.now;
   const iso = () => new Date(now()).toISOString();
   const writer = sheetWriter(run, state, deps, tally, iso);
   const save = saver(run, deps, tally);
@@ -432,6 +442,7 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     skippedRows,
     runId: newRunId(now(), Math.random()),
     spread: (deps.trigger ?? "manual") === "manual",
+    hold: serviceHoldAt(now()),
   });
   const block: Cell[][] = prepared.previous.map((r) => OUTPUT_COLUMNS.map((_c, i) => (r[i] ?? "") as Cell));
   const start: number[] = [];

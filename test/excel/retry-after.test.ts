@@ -111,3 +111,49 @@ test("the functions: a check answered 503 with Retry-After 3600 gives #N/A with 
   expect(log).toHaveLength(2);
   expect(log[1].at).toBeGreaterThanOrEqual(refusedAt + HOUR);
 });
+
+test("a submit answered 503 with Retry-After 3600 is not sent again; a new check ten minutes on sends nothing before the hour, pauses until then, and Resume after it sends its job once", async () => {
+  sb.setFaults([{ kind: "error_503", route: "bulk_submit", count: 1, retry_after: 3600 }]);
+  const { log, fetch: f } = loggedFetch();
+  const client = createClient({
+    baseUrl: sb.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: f,
+    sleep: clock.sleep,
+    now: clock.now,
+  });
+  const { excelRun: run, api } = workbook();
+  const store = memoryStore();
+  const deps: RunDeps = { excelRun: run, client, plan: "professional", sleep: clock.sleep, now: clock.now, store };
+  const uprns = knownUprns(sb, 8);
+  api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+  const check = async () => {
+    api.select("Sheet1", "A1:A9");
+    const prep = await prepareCheck(run, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    return runCheck(prep.check, deps);
+  };
+
+  const first = await check();
+  const refused = log.find((l) => l.status === 503)!;
+  expect(refused).toMatchObject({ method: "POST" });
+  expect(first.title).not.toBe("Done");
+  expect(log.filter((l) => l.method === "POST")).toHaveLength(1);
+
+  clock.advance(10 * 60_000);
+  const sent = log.length;
+  const second = await check();
+  expect(log.length).toBe(sent);
+  expect(second.title).toBe("Paused");
+  expect(second.pausedUntilMs! - refused.at).toBeGreaterThanOrEqual(HOUR);
+  expect(summaryText(second)).toMatch(/unavailable \(HTTP 503\) and asked for no retry before/);
+
+  clock.advance(second.pausedUntilMs! - clock.now());
+  const saved = await loadUnfinished(store);
+  const resumed = await resumeRun(saved!, deps);
+  expect(resumed.title).toBe("Done");
+  expect(log.filter((l) => l.method === "POST")).toHaveLength(2);
+  expect(Math.min(...log.slice(sent).map((l) => l.at))).toBeGreaterThanOrEqual(refused.at + HOUR);
+  const block = api.read("Sheet1", "B2:AZ9").values as unknown[][];
+  expect(block.map((r) => String(r[MATCHED]))).toEqual(uprns);
+});
