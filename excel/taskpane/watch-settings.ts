@@ -1,5 +1,5 @@
 /**
- * Re-check on open (issue "Keep a portfolio watched", part 3): what the workbook remembers. Excel cannot run while a
+ * Re-check on open: what the workbook remembers. Excel cannot run while a
  * workbook is closed, so the add-in is set to load with the workbook (Office.addin.setStartupBehavior, shared runtime)
  * and, when the last check of a results block is older than the chosen number of days, checks it again in the
  * background (excel/taskpane/watch.ts, loaded only then).

@@ -1,5 +1,5 @@
 /**
- * The Change log and the Run log in Excel (issue "Keep a portfolio watched", part 1): check, move the sandbox's clock
+ * The Change log and the Run log in Excel: check, move the sandbox's clock
  * 60 days, check again. The Change log lists exactly the fields that changed, the expected set worked out here from
  * the sandbox's own answers on the two days; the Run log has one row per run. Node, the Excel stand-in, real HTTP.
  */

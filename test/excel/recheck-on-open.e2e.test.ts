@@ -1,5 +1,5 @@
 /**
- * Re-check on open (issue "Keep a portfolio watched", part 3) in the BUILT task pane, headless Chromium, the Excel
+ * Re-check on open in the BUILT task pane, headless Chromium, the Excel
  * stand-in and the real sandbox over loopback. A workbook is "opened again" by reloading the page with the stand-in
  * restored from what the workbook saved (cells, workbook settings, startup behavior), as Excel would load the add-in
  * with it. The time since the last check is simulated by ageing the check time the workbook recorded.

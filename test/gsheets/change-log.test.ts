@@ -1,5 +1,5 @@
 /**
- * The Change log and the Run log in Google Sheets (issue "Keep a portfolio watched", part 1), on the BUILT Code.js:
+ * The Change log and the Run log in Google Sheets, on the BUILT Code.js:
  * check, move the sandbox's clock 60 days (POST /__sandbox/clock), check again. The Change log lists exactly the
  * fields that changed (worked out from the sandbox's answers on the two days); the Run log has two rows.
  */
