@@ -5,12 +5,13 @@ import * as path from "path";
 const root = path.resolve(__dirname, "../..");
 
 function launch(): { child: ChildProcess; baseUrl: Promise<string>; output: () => string } {
-  const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "sandbox/main.ts"], {
+  // As package.json's "sandbox" script starts it: one process (tsx as Node's loader), so a signal reaches the sandbox's
+  // own handler, which closes it and exits 0.
+  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/main.ts"], {
     cwd: root,
     env: { ...process.env, PORT: "0", SANDBOX_MS_PER_PROPERTY: "0" },
     stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group, signalled whole below as a terminal's Ctrl+C or a service manager does: tsx alone, asked
-    // first, gives its child 30 ms to acknowledge a relayed signal, which a busy machine misses (exit 130).
+    // Its own process group, signalled whole below as a terminal's Ctrl+C or a service manager does.
     detached: true,
   });
   let out = "";
