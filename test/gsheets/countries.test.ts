@@ -8,6 +8,7 @@
 import { DONE_WITHOUT_EVIDENCE, OUTPUT_COLUMNS, createClient, serialDate, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { localDay } from "../../excel/taskpane/stored";
 import { countryTable } from "../helpers/country-table";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
@@ -33,7 +34,12 @@ afterEach(() => {
   delete (globalThis as { Office?: unknown }).Office;
 });
 
-const today = () => new Date().toISOString().slice(0, 10);
+/**
+ * The file's zone is the computer's, as Excel's always is, so that the Sheets file and the Excel workbook stand on one
+ * day at any hour (in UTC+14 the UTC day is the day before from 10:00 UTC), and "today" is that zone's day.
+ */
+const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const today = () => localDay(Date.now());
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";
 const sheetNamed = (env: GasEnvironment, name: string) =>
   env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
@@ -42,6 +48,7 @@ const table = () => countryTable(props, today());
 async function runSheets(t: ReturnType<typeof table>) {
   const env = createGasEnvironment();
   configure(env, sandbox);
+  env.spreadsheet.timeZone = ZONE;
   const { firstRow, lastRow } = seedTable(env.sheet, t.header, t.rows);
   env.sheet.select(`A${firstRow}:A${lastRow}`);
   const start = env.run("startBulkCheck", {});
