@@ -18,6 +18,8 @@ import { summary } from "./summary";
 const ROOT = path.resolve(__dirname, "..");
 /** e55fd89: three Excel entries each with core and full zod, Code.js unminified. */
 export const BASELINE = "e55fd89";
+/** The most of its own JavaScript the Excel page may load at start (test/excel/page-size.test.ts holds it too). */
+export const EXCEL_START_LIMIT_KB = 150;
 const RUNS = 20;
 
 interface Build {
@@ -148,7 +150,7 @@ async function main() {
     console.log(`| bundle | before | after | ratio | target |`);
     console.log(`|---|---|---|---|---|`);
     console.log(
-      `| Excel page at start (${pa.files.join(" + ")}) | ${kb(pb.start)} (${pb.files.join(" + ")}) | ${kb(pa.start)} | ${ratio(pb.start, pa.start)} | ≤ 150 KB ${pa.start <= 150 * 1024 ? "✓" : "✗"} |`,
+      `| Excel page at start (${pa.files.join(" + ")}) | ${kb(pb.start)} (${pb.files.join(" + ")}) | ${kb(pa.start)} | ${ratio(pb.start, pa.start)} | ≤ ${EXCEL_START_LIMIT_KB} KB ${pa.start <= EXCEL_START_LIMIT_KB * 1024 ? "✓" : "✗"} |`,
     );
     console.log(
       `| Excel, every .js incl. lazy chunks (${pa.lazy.map((l) => `${l.file} ${kb(l.bytes)}`).join(", ") || "none"}) | ${kb(pb.all)} | ${kb(pa.all)} | ${ratio(pb.all, pa.all)} | |`,
@@ -163,7 +165,13 @@ async function main() {
     console.log(
       `| Sidebar.html | ${kb(sideB)} | ${kb(sideA)} | ${ratio(sideB, sideA)} | ≤ before ${sideA <= sideB ? "✓" : "✗"} |`,
     );
-    summary("Excel page at start (KB)", pa.start / 1024, "KB", 150, "target: 150 KB");
+    summary(
+      "Excel page at start (KB)",
+      pa.start / 1024,
+      "KB",
+      EXCEL_START_LIMIT_KB,
+      `target: ${EXCEL_START_LIMIT_KB} KB`,
+    );
     summary("Code.js, Apps Script (KB)", codeA.length / 1024, "KB", 120, "target: 120 KB");
     summary(
       "Code.js against its earlier build (KB)",

@@ -135,6 +135,10 @@ class UnifiedManifestPlugin {
   }
 }
 
+/** Whether webpack has put `module` in the chunk of that name (the lazy chunks are named where they are imported). */
+const inChunk = (chunkGraph, module, name) =>
+  Array.from(chunkGraph.getModuleChunksIterable(module)).some((c) => c.name === name);
+
 module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode === "development";
   const origin = dev ? localOrigin() : productionOrigin(env);
@@ -169,7 +173,33 @@ module.exports = (env = {}, argv = {}) => {
     },
     resolve: { extensions: [".ts", ".js"] },
     optimization: {
-      splitChunks: false,
+      // No chunks of webpack's own making, only the lazy ones the code names, and two rules so that no flow fetches a
+      // second copy of a module or a chunk it does not use:
+      // - service.js: the service client (excel/service-client.ts imports it as the chunk "client") with the run engine
+      //   and zod, which the check chunk drives too; the check chunk fetches it beside itself rather than carry a copy;
+      // - sheet.js: the sheet reading that the check chunk and the Action list builders (action-sheets.js) share; the
+      //   digest and Action list cards fetch it with the builders and never the service client.
+      splitChunks: {
+        chunks: "async",
+        cacheGroups: {
+          default: false,
+          defaultVendors: false,
+          service: {
+            name: "service",
+            chunks: (chunk) => chunk.name === "client" || chunk.name === "check",
+            test: (module, { chunkGraph }) => inChunk(chunkGraph, module, "client"),
+            enforce: true,
+            priority: 2,
+          },
+          sheet: {
+            name: "sheet",
+            chunks: (chunk) => chunk.name === "check" || chunk.name === "action-sheets",
+            minChunks: 2,
+            enforce: true,
+            priority: 1,
+          },
+        },
+      },
       // JavaScript goes through SWC's minifier (Rust): a smaller bundle than terser's with the same options, in a
       // fraction of its time. webpack's own minimizer ("...") still minifies the pages and the style sheet.
       minimizeOptions: { javascript: false },

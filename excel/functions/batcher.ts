@@ -5,7 +5,6 @@
  */
 import {
   ComplianceError,
-  createClient,
   describeError,
   isAboutProperty,
   normaliseUprn,
@@ -18,6 +17,7 @@ import {
   type RetryHold,
   type ServiceError,
 } from "../../core";
+import { createServiceClient } from "../service-client";
 
 export interface BatcherConfig {
   baseUrl: string;
@@ -302,7 +302,7 @@ export class CheckBatcher {
         );
         return;
       }
-      const client = createClient({
+      const client = await createServiceClient({
         baseUrl: cfg.baseUrl,
         apiKey: cfg.apiKey,
         fetch: this.o.fetch,

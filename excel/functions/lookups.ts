@@ -4,13 +4,14 @@
  */
 import {
   ComplianceError,
-  createClient,
   normalisePostcode,
   serviceError,
   type AddressList,
   type CheckResult,
+  type ComplianceClient,
   type RateLimitInfo,
 } from "../../core";
+import { createServiceClient } from "../service-client";
 import type { BatcherConfig } from "./batcher";
 
 export interface LookupOptions {
@@ -59,7 +60,7 @@ export class AddressLookups {
     );
   }
 
-  private memo<T>(key: string, run: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
+  private memo<T>(key: string, run: (client: ComplianceClient) => Promise<T>): Promise<T> {
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > this.now()) return hit.value as Promise<T>;
     const value = (async () => {
@@ -68,7 +69,7 @@ export class AddressLookups {
         throw new ComplianceError(
           serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"),
         );
-      const client = createClient({
+      const client = await createServiceClient({
         baseUrl: cfg.baseUrl,
         apiKey: cfg.apiKey,
         fetch: this.o.fetch,

@@ -6,17 +6,15 @@ import type { UserStore } from "../settings";
 import { complianceRuntime } from "../runtime";
 import type { ExcelRun } from "./check-run";
 import { $, say } from "./pane-ui";
+import { actionSheets, lastBlock } from "./last-block";
 import { localDay } from "./stored";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
 
-/** The same chunk taskpane.ts loads on first use: the page starts without it. */
-const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
 const rt = complianceRuntime();
 
 async function refreshActions(excelRun: ExcelRun, store: UserStore): Promise<void> {
   const days = Number(($("action-days") as HTMLSelectElement).value);
   await rt.settings.setActionDays(days);
-  const { lastBlock, actionSheets } = await checkRun();
   const place = await lastBlock(store);
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
   say("actions-status", "Building the Action list and Compliance summary…");
@@ -33,7 +31,6 @@ async function refreshActions(excelRun: ExcelRun, store: UserStore): Promise<voi
 }
 
 async function downloadCalendar(excelRun: ExcelRun, store: UserStore): Promise<void> {
-  const { lastBlock, actionSheets } = await checkRun();
   const place = await lastBlock(store);
   if (!place)
     return say(

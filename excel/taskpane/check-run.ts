@@ -44,9 +44,9 @@ import {
   pendingKeys,
 } from "../../core";
 import type { UserStore } from "../settings";
-import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
+import { actionSheets, lastBlock } from "./last-block";
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { setAsideStored, storeUnfinished, takeUpStored, type UnfinishedRun } from "./unfinished";
 import { keepServiceHold, serviceHoldAt } from "./service-hold";
@@ -54,11 +54,8 @@ import { watchedBlocks, workbookSettings } from "./watch-settings";
 import { MESSAGE, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
 import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
-/**
- * The Action list and Compliance summary builders, loaded when first needed (after a run, or from their buttons): they
- * are not needed to open the pane or compute a function, so the page starts without them (a chunk of its own).
- */
 export { summaryText, type RunSummary };
+export { actionSheets, lastBlock };
 export {
   columnsNamed,
   prepareCheck,
@@ -68,10 +65,6 @@ export {
   type PreparedCheck,
   type RowProblem,
 } from "./prepare";
-
-export function actionSheets(): Promise<typeof ActionSheets> {
-  return import(/* webpackChunkName: "action-sheets" */ "./action-sheets");
-}
 
 const STATUS_COLS = statusColumnIndexes();
 
@@ -123,17 +116,6 @@ export function writeErrorText(e: unknown): string {
     return "Excel is editing a cell: finish editing the cell (press Enter or Esc) so that the results can be written.";
   }
   return `Excel did not accept the results: ${message}`;
-}
-
-/** The results block of the last check, as stored after it (a hint: the block is found again before use). */
-export async function lastBlock(store: UserStore): Promise<RunPlace | null> {
-  try {
-    const raw = await store.getItem(LAST_BLOCK_KEY);
-    const p = raw ? (JSON.parse(raw) as RunPlace) : null;
-    return p && typeof p.sheet === "string" && typeof p.blockColumn === "number" ? p : null;
-  } catch {
-    return null;
-  }
 }
 
 const newTally = (): Tally => ({

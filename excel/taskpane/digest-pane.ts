@@ -23,10 +23,10 @@ import type { UserStore } from "../settings";
 import { complianceRuntime } from "../runtime";
 import type { ExcelRun } from "./check-run";
 import { $, say } from "./pane-ui";
+import { actionSheets, lastBlock } from "./last-block";
 import { localDay } from "./stored";
 import { saveSettings, watchedBlocks, workbookSettings } from "./watch-settings";
 
-const checkRun = () => import(/* webpackChunkName: "check" */ "./check-run");
 const rt = complianceRuntime();
 
 /** Workbook settings: the last digest's state (text, no key or address), and the address of who saves the drafts. */
@@ -42,7 +42,6 @@ interface Built {
 }
 
 async function build(excelRun: ExcelRun, store: UserStore): Promise<Built | { problem: string }> {
-  const { lastBlock, actionSheets } = await checkRun();
   const place = await lastBlock(store);
   if (!place) return { problem: "No check has been run from this computer yet: check some rows first." };
   const s = await rt.settings.load();

@@ -2,8 +2,10 @@
  * The task pane's small shared pieces: element lookup, the status lines and the banner, opening Settings, the quota
  * line, the client for the saved settings, and how an error reads. Used by taskpane.ts and the other *-pane.ts files.
  */
-import { createClient, describeError, toServiceError, type RateLimitInfo } from "../../core";
+import { describeError, toServiceError, type RateLimitInfo } from "../../core";
 import { complianceRuntime } from "../runtime";
+import { CHUNK_MISSING, isChunkLoadError } from "../chunk-error";
+import { createServiceClient } from "../service-client";
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -44,9 +46,12 @@ export function openSettings(focusId?: "api-key" | "base-url"): void {
   if (focusId) $(focusId).focus();
 }
 
-/** A client for the service at this base URL and key; rate-limit headers go to the pane's quota line. */
+/**
+ * A client for the service at this base URL and key; rate-limit headers go to the pane's quota line. Its code is
+ * fetched with the first one asked for (excel/service-client.ts).
+ */
 export function clientFor(baseUrl: string, apiKey: string, maxRetries?: number) {
-  return createClient({
+  return createServiceClient({
     baseUrl,
     apiKey,
     ...(maxRetries !== undefined ? { maxRetries } : {}),
@@ -56,6 +61,7 @@ export function clientFor(baseUrl: string, apiKey: string, maxRetries?: number) 
 }
 
 export function errorText(e: unknown): string {
+  if (isChunkLoadError(e)) return CHUNK_MISSING;
   if (e instanceof Error && !(e as { kind?: string }).kind) return e.message;
   return describeError(toServiceError(e));
 }
@@ -73,7 +79,10 @@ export function showQuota(info: RateLimitInfo | undefined): void {
   say("quota", `Requests left: ${info.remaining}${info.limit !== undefined ? ` of ${info.limit}` : ""}${reset}`);
 }
 
-/** A client for the key and base URL saved in Settings; without a key, says where it goes and gives none. */
+/**
+ * A client for the key and base URL saved in Settings; without a key, says where it goes and gives none, and gives
+ * none either when its code cannot be fetched, saying so.
+ */
 export async function savedClient() {
   const s = await complianceRuntime().settings.load();
   if (!s.apiKey) {
@@ -81,5 +90,10 @@ export async function savedClient() {
     openSettings("api-key");
     return null;
   }
-  return clientFor(s.baseUrl, s.apiKey);
+  try {
+    return await clientFor(s.baseUrl, s.apiKey);
+  } catch (e) {
+    banner(errorText(e));
+    return null;
+  }
 }

@@ -123,7 +123,7 @@ async function checkSavedKey(): Promise<void> {
   say("settings-status", "Key saved on this computer. Checking it with the service…");
   try {
     // One retry, not the usual four: the user is waiting on this line, and a check will retry anyway.
-    await clientFor(s.baseUrl, s.apiKey, 1).lookupAddresses(KEY_CHECK_QUERY);
+    await (await clientFor(s.baseUrl, s.apiKey, 1)).lookupAddresses(KEY_CHECK_QUERY);
     say("settings-status", "Key saved and accepted by the service.");
   } catch (e) {
     const err = toServiceError(e);

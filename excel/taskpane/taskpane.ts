@@ -253,11 +253,16 @@ async function unfinished(): Promise<UnfinishedRun | null> {
 }
 
 async function offerResume(): Promise<void> {
-  const run = await unfinished();
-  if (!run) return;
-  $("unfinished").hidden = false;
-  $("check-anyway").hidden = true;
-  say("unfinished-text", (await unfinishedRuns()).unfinishedText(run));
+  try {
+    const run = await unfinished();
+    if (!run) return;
+    $("unfinished").hidden = false;
+    $("check-anyway").hidden = true;
+    say("unfinished-text", (await unfinishedRuns()).unfinishedText(run));
+  } catch (e) {
+    // The run stays stored; only the offer could not be made (its chunk could not be fetched).
+    banner(errorText(e));
+  }
 }
 
 async function resume(): Promise<void> {
@@ -359,7 +364,6 @@ async function recheckIfDue(): Promise<void> {
       "watch-status",
       `Re-check on open: ${due.length} block${due.length === 1 ? " is" : "s are"} due, but no API key is set on this computer. Add it under Settings, then check by hand.`,
     );
-  const c = clientFor(s.baseUrl, s.apiKey);
   running = new AbortController();
   ($("check") as HTMLButtonElement).disabled = true;
   $("cancel").hidden = false;
@@ -371,7 +375,7 @@ async function recheckIfDue(): Promise<void> {
     const { recheckOnOpen } = await import(/* webpackChunkName: "check" */ "./watch");
     const out = await recheckOnOpen({
       excelRun,
-      client: c,
+      client: await clientFor(s.baseUrl, s.apiKey),
       plan: s.plan,
       store,
       windows: s.windows,
