@@ -14,8 +14,7 @@ import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("../excel/standin/excel-standin.js");
+import { colLetters, createStandIn } from "../helpers/excel-standin";
 
 let sandbox: SandboxProcess;
 let props: SandboxProperty[];
