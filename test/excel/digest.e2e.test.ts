@@ -3,19 +3,17 @@
  * Excel stand-in and the real sandbox over loopback. The drafts it saves are read as a mail client reads them, with
  * mailparser: headers, encodings (£, accents, long addresses), line lengths, and the HTML's facts equal to the text's.
  */
-import * as fs from "fs";
-import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { simpleParser } from "mailparser";
 import { findExamples } from "../../sandbox/dataset";
-import { startSandbox } from "../../sandbox/app";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium, launch } from "../helpers/chromium";
+import { openBuiltPane, paneWaits } from "./helpers/pane";
 import { serveStatic } from "./helpers/static-server";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 const KEY = "sandbox-professional";
 const DAY1 = "2027-01-31";
 /** 64 characters before the "@", 178 in all: long, and still an address. */
@@ -24,28 +22,18 @@ const PEOPLE = ["ana@example.com", LONG, "Jo Smith", ""];
 const OWNER = "owner@example.com";
 
 run("Excel reminder digest drafts in Chromium", () => {
-  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  let sb: Sandbox;
   let web: { url: string; close: () => Promise<void> };
   let browser: Browser;
   let page: Page;
   let uprns: string[];
   const pageErrors: string[] = [];
 
-  const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
-  const waitText = (id: string, re: RegExp, timeout = 60_000) =>
-    page
-      .waitForFunction(
-        ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
-        [id, re.source] as const,
-        { timeout },
-      )
-      .catch(async (e) => {
-        throw new Error(`${e.message}\n#${id}: ${await text(id)}\npage errors: ${pageErrors.join("\n")}`);
-      });
+  const { waitText } = paneWaits(() => page, pageErrors);
   const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 0 });
+    sb = await startTestSandbox({ today: DAY1 });
     const ds = sb.dataset();
     const ex = findExamples(ds);
     const picked = new Set<string>();
@@ -54,27 +42,16 @@ run("Excel reminder digest drafts in Chromium", () => {
     uprns = [...picked];
     web = await serveStatic(ensureExcelBuild());
     browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1400 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    // A reload opens the workbook as it was saved, when the test put it in sessionStorage.
-    await page.addInitScript(() => {
-      const saved = sessionStorage.getItem("standin-restore");
-      if (saved) (window as any).__standInOptions = { restore: saved };
-    });
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
+    ({ page } = await openBuiltPane(browser, web.url, {
+      context: { viewport: { width: 360, height: 1400 } },
+      errors: pageErrors,
+      consoleErrors: true,
+      restoreOnReload: true,
+    }));
   });
   afterAll(async () => {
     await browser?.close();
     await web?.close();
-    sb?.app.server.closeAllConnections();
     await sb?.close();
   });
 
@@ -176,15 +153,13 @@ run("Excel reminder digest drafts in Chromium", () => {
   });
 
   test("a digest chunk that cannot be fetched says so on the card, at start and on Email digest", async () => {
-    const p = await browser.newPage({ viewport: { width: 360, height: 1400 } });
-    try {
-      await p.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-      await p.route("https://appsforoffice.microsoft.com/**", (route) =>
-        route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-      );
+    const { page: p } = await openBuiltPane(browser, web.url, {
+      context: { viewport: { width: 360, height: 1400 } },
       // As a deployment replaced under an open pane, or a connection lost after the page came.
-      await p.route("**/digest.js", (route) => route.abort());
-      await p.goto(`${web.url}/taskpane.html`);
+      before: (pg) => pg.route("**/digest.js", (route) => route.abort()),
+      ready: false,
+    });
+    try {
       // The card may sit in a closed section: read its text, not what is shown.
       const said = (re: RegExp) =>
         p

@@ -3,18 +3,16 @@
  * on two sheets (the same properties on both) checked in turn; the second check keeps the first table's actions and
  * the notes typed on them, each row names its table and row, and everything built from demo answers says so.
  */
-import * as fs from "fs";
-import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { DEMO_NOTE } from "../../core/demo/demo-key";
 import { demoSampleSheet } from "../../core/demo/demo";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium, launch } from "../helpers/chromium";
 import { standIn } from "./helpers/stand-in-page";
+import { openBuiltPane } from "./helpers/pane";
 import { serveStatic } from "./helpers/static-server";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 run("the workbook's Action list in the built pane", () => {
   let web: { url: string; close: () => Promise<void> };
@@ -25,16 +23,9 @@ run("the workbook's Action list in the built pane", () => {
   beforeAll(async () => {
     web = await serveStatic(ensureExcelBuild());
     browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
+    ({ page } = await openBuiltPane(browser, web.url, {
+      errors: pageErrors,
+    }));
   });
   afterAll(async () => {
     await browser?.close();
