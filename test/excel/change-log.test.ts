@@ -4,12 +4,11 @@
  * the sandbox's own answers on the two days; the Run log has one row per run. Node, the Excel stand-in, real HTTP.
  */
 import { CHANGE_LOG_HEADERS, OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient } from "../../core";
-import { expectedChanges, loggedKey } from "../helpers/changes";
+import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { loadUnfinished } from "../../excel/taskpane/unfinished";
 import { localDay } from "../../excel/taskpane/stored";
-import { findExamples } from "../../sandbox/dataset";
 import { testClock } from "../helpers/clock";
 import { colLetters, createStandIn } from "../helpers/excel-standin";
 import { startTestSandbox } from "../helpers/sandbox";
@@ -22,12 +21,8 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
   const sb = await startTestSandbox({ today: DAY1 });
   try {
     const ds1 = sb.dataset();
-    const ex = findExamples(ds1);
     // Properties whose dates cross a threshold in 60 days, and ordinary ones.
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
-    for (const p of ds1.properties.slice(0, 120)) picked.add(p.uprn);
-    const uprns = [...picked];
+    const uprns = recheckUprns(ds1, 120);
 
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
@@ -94,12 +89,8 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
   const sb = await startTestSandbox({ today: DAY1, msPerProperty: 2, now: clock.date });
   try {
     const ds1 = sb.dataset();
-    const ex = findExamples(ds1);
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
     // Two bulk jobs: the user starts editing while the second one's results arrive.
-    for (const p of ds1.properties.slice(0, 1200)) picked.add(p.uprn);
-    const uprns = [...picked];
+    const uprns = recheckUprns(ds1, 1200);
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
     s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);

@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { simpleParser } from "mailparser";
-import { findExamples } from "../../sandbox/dataset";
+import { recheckUprns } from "../helpers/changes";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
 import { ensureExcelBuild } from "./helpers/build";
@@ -34,12 +34,7 @@ run("Excel reminder digest drafts in Chromium", () => {
 
   beforeAll(async () => {
     sb = await startTestSandbox({ today: DAY1 });
-    const ds = sb.dataset();
-    const ex = findExamples(ds);
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
-    for (const p of ds.properties.slice(0, 40)) picked.add(p.uprn);
-    uprns = [...picked];
+    uprns = recheckUprns(sb.dataset(), 40);
     web = await serveStatic(ensureExcelBuild());
     browser = await launch();
     ({ page } = await openBuiltPane(browser, web.url, {

@@ -6,10 +6,9 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, outputHeaders } from "../../core";
-import { findExamples } from "../../sandbox/dataset";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
-import { expectedChanges, loggedKey } from "../helpers/changes";
+import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
 import { ensureExcelBuild } from "./helpers/build";
 import { describeWithChromium, launch } from "../helpers/chromium";
 import { openBuiltPane, paneReady, paneWaits } from "./helpers/pane";
@@ -45,12 +44,7 @@ run("Excel re-check on open in Chromium", () => {
 
   beforeAll(async () => {
     sb = await startTestSandbox({ today: DAY1 });
-    const ds = sb.dataset();
-    const ex = findExamples(ds);
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
-    for (const p of ds.properties.slice(0, 40)) picked.add(p.uprn);
-    uprns = [...picked];
+    uprns = recheckUprns(sb.dataset(), 40);
     web = await serveStatic(ensureExcelBuild());
     browser = await launch();
     ({ page } = await openBuiltPane(browser, web.url, {
