@@ -7,17 +7,11 @@ import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS } from "../../core";
 import { buildDatasetFor, datasetOnDay } from "../../sandbox/dataset";
 import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
 import { createGasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess } from "./harness/sandbox";
+import { sandboxForFile } from "./harness/sandbox";
 import { configure, pollToEnd } from "./harness/table";
 
 const DAY1 = "2027-01-31";
-let sandbox: SandboxProcess;
-beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0, today: DAY1 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile({ msPerProperty: 0, today: DAY1 });
 
 test("run, move the clock 60 days, run again: exactly the changed fields are logged, and two runs", async () => {
   const ds1 = buildDatasetFor(new Date(`${DAY1}T12:00:00Z`));
