@@ -4,38 +4,31 @@
  * demo, opened outside Excel), a keyboard walk (every control reached with Tab in page order, named, focus drawn),
  * progress and results in live regions, and a forced-colours (high contrast) pass.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { axeSeriousViolations, tabWalk } from "../helpers/axe";
 import { STANDIN_SCRIPT } from "../helpers/excel-standin";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
-import { openBuiltPane, paneReady } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { paneReady, servedPane } from "./helpers/pane";
 
 const run = describeWithChromium();
 const KEY = "sandbox-professional";
 
 run("Excel task pane: accessibility", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let examples: Record<string, any>;
 
   beforeAll(async () => {
-    web = await serveStatic(ensureExcelBuild());
     sb = await sandbox(2);
     examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 
   const openPane = async (context: { forcedColors?: "active" } = {}, officeJs: string | null = STANDIN_SCRIPT) =>
-    (await openBuiltPane(browser, web.url, { context, officeJs, ready: false })).page;
+    (await pane.open({ context, officeJs, ready: false })).page;
   const ready = (page: Page) => paneReady(page);
   const waitText = (page: Page, id: string, re: RegExp, timeout = 30_000) =>
     page.waitForFunction(
@@ -178,8 +171,8 @@ run("Excel task pane: accessibility", () => {
     await expectAxeClean(outside, "outside Excel");
     await outside.close();
 
-    const help = await browser.newPage({ viewport: { width: 800, height: 900 } });
-    await help.goto(`${web.url}/help.html`);
+    const help = await pane.browser.newPage({ viewport: { width: 800, height: 900 } });
+    await help.goto(`${pane.url}/help.html`);
     await expectAxeClean(help, "help page");
     await help.close();
   });

@@ -3,15 +3,13 @@
  * Excel stand-in and the real sandbox over loopback. The drafts it saves are read as a mail client reads them, with
  * mailparser: headers, encodings (£, accents, long addresses), line lengths, and the HTML's facts equal to the text's.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { simpleParser } from "mailparser";
 import { recheckUprns } from "../helpers/changes";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
-import { openBuiltPane, paneWaits } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { describeWithChromium } from "../helpers/chromium";
+import { paneWaits, servedPane } from "./helpers/pane";
 
 const run = describeWithChromium();
 const KEY = "sandbox-professional";
@@ -23,8 +21,7 @@ const OWNER = "owner@example.com";
 
 run("Excel reminder digest drafts in Chromium", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   let uprns: string[];
   const pageErrors: string[] = [];
@@ -35,9 +32,7 @@ run("Excel reminder digest drafts in Chromium", () => {
   beforeAll(async () => {
     sb = await startTestSandbox({ today: DAY1 });
     uprns = recheckUprns(sb.dataset(), 40);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       context: { viewport: { width: 360, height: 1400 } },
       errors: pageErrors,
       consoleErrors: true,
@@ -45,8 +40,6 @@ run("Excel reminder digest drafts in Chromium", () => {
     }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 
@@ -110,7 +103,7 @@ run("Excel reminder digest drafts in Chromium", () => {
         (m) => `${m[1]}=${m[2]}`,
       );
       const html = mail.html as string;
-      const p = await browser.newPage();
+      const p = await pane.browser.newPage();
       await p.setContent(html);
       const htmlFacts = await p.evaluate(() => {
         const heads = Array.from(document.querySelectorAll("thead th")).map((th) => th.textContent ?? "");
@@ -148,7 +141,7 @@ run("Excel reminder digest drafts in Chromium", () => {
   });
 
   test("a digest chunk that cannot be fetched says so on the card, at start and on Email digest", async () => {
-    const { page: p } = await openBuiltPane(browser, web.url, {
+    const { page: p } = await pane.open({
       context: { viewport: { width: 360, height: 1400 } },
       // As a deployment replaced under an open pane, or a connection lost after the page came.
       before: (pg) => pg.route("**/digest.js", (route) => route.abort()),

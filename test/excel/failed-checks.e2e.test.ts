@@ -5,7 +5,7 @@
  * 30 days; a Scottish EPC rated F, checked on one day and again the next, keeps the first day in the block and on the
  * list, and logs no change.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import {
   addDays,
   addWorkingDays,
@@ -17,11 +17,9 @@ import {
 } from "../../core";
 import { checkResultFor, type Property } from "../../sandbox/dataset";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
-import { openBuiltPane, paneWaits } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { paneWaits, servedPane } from "./helpers/pane";
 
 const run = describeWithChromium();
 const DAY1 = "2027-01-31";
@@ -44,8 +42,7 @@ const steady = (p: Property) =>
 
 run("failed checks in the built pane", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
   const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
@@ -53,16 +50,12 @@ run("failed checks in the built pane", () => {
 
   beforeAll(async () => {
     sb = await startTestSandbox({ today: DAY1 });
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       errors: pageErrors,
       clock: { time: noon(DAY1) },
     }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

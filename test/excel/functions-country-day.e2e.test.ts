@@ -5,7 +5,7 @@
  * - in a workbook left open past local midnight (the page's clock injected), the shared runtime recalculates once and the
  *   functions then count from the new day.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import {
   countryOf,
   daysBetween,
@@ -17,12 +17,10 @@ import {
 } from "../../core";
 import { localDay } from "../../excel/taskpane/stored";
 import { checkResultFor } from "../../sandbox/dataset";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn } from "./helpers/stand-in-page";
-import { openBuiltPane } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
 const KEY = "sandbox-professional";
 const H = outputHeaders();
@@ -32,21 +30,16 @@ type Cell = { v?: any; code?: string; message?: string };
 
 run("the built functions: the block's country, and a new day", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   beforeAll(async () => {
     sb = await sandbox(0);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 
   const openPane = (before?: (page: Page) => Promise<void>) =>
-    openBuiltPane(browser, web.url, { before, ready: "functions", settings: { baseUrl: sb.baseUrl, key: KEY } });
+    pane.open({ before, ready: "functions", settings: { baseUrl: sb.baseUrl, key: KEY } });
 
   /** What each cell shows: a value (entities and formatted numbers as they are), or the error's code and message. */
   const call = (page: Page, fn: string, ...args: unknown[]) =>

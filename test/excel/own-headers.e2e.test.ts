@@ -4,35 +4,26 @@
  * column on the Action list, "RTR expiry date" is read, and a header that looks like a compliance date but is not read
  * is said once in the pane's status; a header of another purpose ("Notes on smoke") is not.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { demoSampleSheet } from "../../core/demo/demo";
 import { DEMO_NOTE } from "../../core/demo/demo-key";
 import { serialDate } from "../../core/compliance/obligations";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { OWN_CELLS, OWN_EXPECT, OWN_HEADERS, occurrences } from "../helpers/own-headers-table";
 import { standIn } from "./helpers/stand-in-page";
-import { openBuiltPane } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
 const run = describeWithChromium();
 
 run("own-obligation headers in the built pane", () => {
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       errors: pageErrors,
     }));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await web?.close();
   });
 
   test("headers as agents type them and two columns for one obligation on the Action list; the unread header said once", async () => {

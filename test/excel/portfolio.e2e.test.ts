@@ -3,33 +3,24 @@
  * on two sheets (the same properties on both) checked in turn; the second check keeps the first table's actions and
  * the notes typed on them, each row names its table and row, and everything built from demo answers says so.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { DEMO_NOTE } from "../../core/demo/demo-key";
 import { demoSampleSheet } from "../../core/demo/demo";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { standIn } from "./helpers/stand-in-page";
-import { openBuiltPane } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
 const run = describeWithChromium();
 
 run("the workbook's Action list in the built pane", () => {
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       errors: pageErrors,
     }));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await web?.close();
   });
 
   const grid = (sheet: string) => standIn(page)<unknown[][]>("sourceGrid", sheet);

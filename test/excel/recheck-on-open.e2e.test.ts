@@ -4,15 +4,13 @@
  * restored from what the workbook saved (cells, workbook settings, startup behavior), as Excel would load the add-in
  * with it. The time since the last check is simulated by ageing the check time the workbook recorded.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, outputHeaders } from "../../core";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
-import { openBuiltPane, paneReady, paneWaits } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { describeWithChromium } from "../helpers/chromium";
+import { paneReady, paneWaits, servedPane } from "./helpers/pane";
 
 const run = describeWithChromium();
 const KEY = "sandbox-professional";
@@ -23,8 +21,7 @@ const DAYS = "compliance.recheckOnOpenDays";
 
 run("Excel re-check on open in Chromium", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   let uprns: string[];
   const pageErrors: string[] = [];
@@ -45,9 +42,7 @@ run("Excel re-check on open in Chromium", () => {
   beforeAll(async () => {
     sb = await startTestSandbox({ today: DAY1 });
     uprns = recheckUprns(sb.dataset(), 40);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       context: { viewport: { width: 360, height: 1400 } },
       errors: pageErrors,
       consoleErrors: true,
@@ -55,8 +50,6 @@ run("Excel re-check on open in Chromium", () => {
     }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

@@ -4,15 +4,13 @@
  * again offers it for Resume; a check begun beside it asks to resume it first, and checking anyway keeps it; Resume
  * then collects its job with GETs only (POSTs counted at the sandbox).
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { OUTPUT_COLUMNS, type RunState } from "../../core";
 import { colLetters } from "../helpers/excel-standin";
-import { ensureExcelBuild } from "./helpers/build";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
-import { openBuiltPane, paneReady } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { paneReady, servedPane } from "./helpers/pane";
 
 const KEY = "sandbox-professional";
 const UNFINISHED_KEY = "compliance.unfinishedRun";
@@ -23,8 +21,7 @@ const run = describeWithChromium();
 
 run("the built pane reloaded mid-run", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
 
@@ -57,17 +54,13 @@ run("the built pane reloaded mid-run", () => {
   beforeAll(async () => {
     // 150 ms a property: a job of 20 rows runs 3 s, long enough to reload the pane while it runs.
     sb = await sandbox(150);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       errors: pageErrors,
       restoreOnReload: true,
       settings: { baseUrl: sb.baseUrl, key: KEY, fresh: true },
     }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

@@ -4,13 +4,11 @@
  * could not know of; a check begun beside an unfinished run whose setting aside is refused keeps that run, says so, and
  * sends nothing.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { acceptReply, createRun, dueRequests, normaliseProperty, stopRun, storedState } from "../../core";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
-import { openBuiltPane } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
 const KEY = "sandbox-professional";
 const UNFINISHED_KEY = "compliance.unfinishedRun";
@@ -18,21 +16,16 @@ const run = describeWithChromium();
 
 run("the built pane with OfficeRuntime.storage nearly full", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   beforeAll(async () => {
     sb = await sandbox(100);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 
   const openPane = async (): Promise<Page> =>
-    (await openBuiltPane(browser, web.url, { settings: { baseUrl: sb.baseUrl, key: KEY, fresh: true } })).page;
+    (await pane.open({ settings: { baseUrl: sb.baseUrl, key: KEY, fresh: true } })).page;
 
   /** Fills the domain's storage to `leftBytes` short of 10 MB, counted as the stand-in counts (UTF-16, key and value). */
   const fill = (page: Page, leftBytes: number) =>

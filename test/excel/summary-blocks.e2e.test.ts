@@ -3,22 +3,19 @@
  * sandbox over loopback), over one, two and three checked tables (two on one sheet, one on another): after each check,
  * every formula, computed by a real formula engine over the workbook's cells, equals the count of the blocks' own cells.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { MEMBERS, OUTPUT_COLUMNS, WINDOWS } from "../../core";
 import { computeSheet, type TableDef } from "../helpers/formulas";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
-import { openBuiltPane, paneWaits } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { paneWaits, servedPane } from "./helpers/pane";
 
 const run = describeWithChromium();
 
 run("the summary over several tables in the built pane", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
   const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
@@ -26,15 +23,11 @@ run("the summary over several tables in the built pane", () => {
 
   beforeAll(async () => {
     sb = await startTestSandbox({ today: "2027-01-31" });
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       errors: pageErrors,
     }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

@@ -7,7 +7,7 @@
  * Table's own columns (`=COUNTIF(Properties[EPC status],"fail")` counts them), and filtered-out rows are neither sent
  * nor written. Between them, the pane's reading of a Table over the sources, and a Table re-checked on open.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { CHECK_LABELS, OUTPUT_COLUMNS, createClient, outputHeaders } from "../../core";
 import { selectedRowsOutside, tableAtCell, tableResultColumns, tableSelectedOffsets } from "../../core/sheet/tables";
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
@@ -16,13 +16,11 @@ import { recheckOnOpen } from "../../excel/taskpane/watch";
 import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet, structuredToA1, type TableDef } from "../helpers/formulas";
-import { ensureExcelBuild } from "./helpers/build";
-import { describeWithChromium, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { createStandIn } from "../helpers/excel-standin";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn } from "./helpers/stand-in-page";
-import { openBuiltPane } from "./helpers/pane";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
 const W = OUTPUT_COLUMNS.length;
 
@@ -373,19 +371,15 @@ const DAY2 = Date.parse("2026-11-21T09:00:00Z");
 
 run("the built pane checks an Excel Table", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
   /** The UPRNs of every bulk job the page sent. */
   const sent: string[][] = [];
 
   beforeAll(async () => {
-    const dist = ensureExcelBuild();
     sb = await sandbox(0);
-    web = await serveStatic(dist);
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, {
+    ({ page } = await pane.open({
       context: { viewport: { width: 360, height: 1000 } },
       errors: pageErrors,
       before: (p) => {
@@ -404,8 +398,6 @@ run("the built pane checks an Excel Table", () => {
     }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

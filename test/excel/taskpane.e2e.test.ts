@@ -14,7 +14,7 @@ import { describeWithChromium, launch } from "../helpers/chromium";
 import { colLetters } from "../helpers/excel-standin";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn } from "./helpers/stand-in-page";
-import { openBuiltPane } from "./helpers/pane";
+import { servedPane } from "./helpers/pane";
 import { serveStatic } from "./helpers/static-server";
 import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 
@@ -25,23 +25,17 @@ const KEY = "sandbox-professional";
 
 run("Excel task pane in Chromium", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   let examples: Record<string, any>;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const dist = ensureExcelBuild();
     sb = await sandbox(2);
     examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
-    web = await serveStatic(dist);
-    browser = await launch();
-    ({ page } = await openBuiltPane(browser, web.url, { errors: pageErrors, consoleErrors: true }));
+    ({ page } = await pane.open({ errors: pageErrors, consoleErrors: true }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

@@ -2,10 +2,14 @@
  * The BUILT task pane (dist/excel) in a Chromium page, as the page tests open it: nothing leaves loopback, office.js
  * from Microsoft's CDN is answered with the Excel stand-in, and the test waits until the pane has wired itself.
  *
- *   const { page, errors } = await openBuiltPane(browser, web.url, { settings: { baseUrl: sb.baseUrl, key: KEY } });
+ *   const pane = servedPane();   // in a describe block: the build served and a Chromium, for its tests
+ *   beforeAll(async () => ({ page } = await pane.open({ settings: { baseUrl: sb.baseUrl, key: KEY } })));
  */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { launch } from "../../helpers/chromium";
 import { STANDIN_SCRIPT } from "../../helpers/excel-standin";
+import { ensureExcelBuild } from "./build";
+import { serveStatic } from "./static-server";
 
 /** Where the pane keeps its runtime (settings, the run) for tests and the Excel functions. */
 const RUNTIME = "property-compliance.excel.runtime";
@@ -74,6 +78,44 @@ export async function openBuiltPane(
   if (ready) await paneReady(page, errors, ready, opts.timeout);
   if (opts.settings) await saveSettings(page, opts.settings);
   return { page, errors };
+}
+
+export interface ServedPane {
+  /** The served build's address. */
+  readonly url: string;
+  readonly browser: Browser;
+  /** openBuiltPane in this browser, from this build. */
+  open(opts?: BuiltPaneOptions): Promise<{ page: Page; errors: string[] }>;
+}
+
+/**
+ * The built pane's files (dist/excel, built first when older than the sources) served on loopback, and one Chromium,
+ * for the describe block that calls this: started before its tests, closed after them. Read it inside tests and hooks.
+ */
+export function servedPane(): ServedPane {
+  let web: { url: string; close: () => Promise<void> } | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    web = await serveStatic(ensureExcelBuild());
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+  });
+  const live = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("servedPane starts in beforeAll: use it inside tests and hooks.");
+    return v;
+  };
+  return {
+    get url() {
+      return live(web).url;
+    },
+    get browser() {
+      return live(browser);
+    },
+    open: (opts) => openBuiltPane(live(browser), live(web).url, opts),
+  };
 }
 
 /** Waits until the pane is `ready` (after a reload, say); a failed wait says what the page threw. */
