@@ -5,9 +5,9 @@
 import type { Browser } from "playwright-core";
 import { buildDigest, renderDigest, routeDigest, sheetsRowLink, type DigestAction } from "../../core";
 import { axeSeriousViolations } from "../helpers/axe";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { launch, testWithChromium } from "../helpers/chromium";
 
-const run = chromiumAvailable("digest accessibility test") ? test : test.skip;
+const run = testWithChromium("digest accessibility test");
 let browser: Browser | undefined;
 afterAll(async () => {
   await browser?.close();

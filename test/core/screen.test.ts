@@ -10,15 +10,15 @@ import {
   type Outcome,
   type ScreenProgress,
 } from "../../core";
-import { startSandbox, type SandboxHandle } from "../../sandbox/app";
 import { checkResultFor, getDataset } from "../../sandbox/dataset";
 import { testClock } from "../helpers/clock";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 
 /** The sandbox and the client share a test clock: polls, back-offs and Retry-After waits pass without real waiting. */
 const clock = testClock();
-let sandbox: SandboxHandle;
+let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, msPerProperty: 0, now: clock.date });
+  sandbox = await startTestSandbox({ now: clock.date });
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
@@ -95,7 +95,7 @@ test.each([
 ])("a large Enterprise run starts with two probe jobs; a service running jobs %s", async (_name, serialJobs, posts) => {
   // 20 ms a property on a virtual clock that every wait moves on (the probes are looked at a second in).
   const clock = { now: Date.parse("2026-11-24T09:00:00Z") };
-  const svc = await startSandbox({ port: 0, msPerProperty: 20, serialJobs, now: () => new Date(clock.now) });
+  const svc = await startTestSandbox({ msPerProperty: 20, serialJobs, now: () => new Date(clock.now) });
   const REQUEST_TIMEOUT_MS = 123_456;
   const sleep = (ms: number, signal?: { addEventListener?(t: "abort", f: () => void): void }) => {
     if (ms === REQUEST_TIMEOUT_MS) return new Promise<void>((r) => signal?.addEventListener?.("abort", () => r()));
@@ -225,7 +225,7 @@ describe("faults", () => {
   });
 
   test("a spent day quota fails the rows at once with the reason, without hammering the service", async () => {
-    const tight = await startSandbox({ port: 0, msPerProperty: 0, limits: { professional: { perDay: 1 } } });
+    const tight = await startTestSandbox({ limits: { professional: { perDay: 1 } } });
     try {
       const c = createClient({ baseUrl: tight.baseUrl, apiKey: "sandbox-professional", fetch });
       const started = Date.now();
@@ -244,7 +244,7 @@ describe("faults", () => {
   test("cancel: unfinished rows say cancelled, finished ones are kept", async () => {
     // A job of 200 at a second each, on a virtual clock: it is looked at before its end, so some rows finish first.
     const clock = { now: Date.parse("2026-11-24T09:00:00Z") };
-    const slow = await startSandbox({ port: 0, msPerProperty: 1000, now: () => new Date(clock.now) });
+    const slow = await startTestSandbox({ msPerProperty: 1000, now: () => new Date(clock.now) });
     try {
       const controller = new AbortController();
       const REQUEST_TIMEOUT_MS = 123_456;

@@ -4,49 +4,32 @@
  * demo, opened outside Excel), a keyboard walk (every control reached with Tab in page order, named, focus drawn),
  * progress and results in live regions, and a forced-colours (high contrast) pass.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { axeSeriousViolations, tabWalk } from "../helpers/axe";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { STANDIN_SCRIPT } from "../helpers/excel-standin";
+import { describeWithChromium } from "../helpers/chromium";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
-import { serveStatic } from "./helpers/static-server";
+import { paneReady, servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 const KEY = "sandbox-professional";
 
 run("Excel task pane: accessibility", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let examples: Record<string, any>;
 
   beforeAll(async () => {
-    web = await serveStatic(ensureExcelBuild());
     sb = await sandbox(2);
     examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 
-  async function openPane(options: { forcedColors?: "active" } = {}, officeJs: string | null = STANDIN): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 360, height: 1100 }, ...options });
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    if (officeJs)
-      await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-        route.fulfill({ status: 200, contentType: "text/javascript", body: officeJs }),
-      );
-    await page.goto(`${web.url}/taskpane.html`);
-    return page;
-  }
-  const ready = (page: Page) =>
-    page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
+  const openPane = async (context: { forcedColors?: "active" } = {}, officeJs: string | null = STANDIN_SCRIPT) =>
+    (await pane.open({ context, officeJs, ready: false })).page;
+  const ready = (page: Page) => paneReady(page);
   const waitText = (page: Page, id: string, re: RegExp, timeout = 30_000) =>
     page.waitForFunction(
       ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
@@ -188,8 +171,8 @@ run("Excel task pane: accessibility", () => {
     await expectAxeClean(outside, "outside Excel");
     await outside.close();
 
-    const help = await browser.newPage({ viewport: { width: 800, height: 900 } });
-    await help.goto(`${web.url}/help.html`);
+    const help = await pane.browser.newPage({ viewport: { width: 800, height: 900 } });
+    await help.goto(`${pane.url}/help.html`);
     await expectAxeClean(help, "help page");
     await help.close();
   });

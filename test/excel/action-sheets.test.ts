@@ -25,8 +25,7 @@ import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet } from "../helpers/formulas";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { ACTION_LIST_HEADERS } from "../helpers/action-list";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+import { colLetters, createStandIn } from "../helpers/excel-standin";
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -4,30 +4,25 @@
  * the sandbox's own answers on the two days; the Run log has one row per run. Node, the Excel stand-in, real HTTP.
  */
 import { CHANGE_LOG_HEADERS, OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient } from "../../core";
-import { expectedChanges, loggedKey } from "../helpers/changes";
+import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { loadUnfinished } from "../../excel/taskpane/unfinished";
 import { localDay } from "../../excel/taskpane/stored";
-import { findExamples } from "../../sandbox/dataset";
-import { startSandbox } from "../../sandbox/app";
 import { testClock } from "../helpers/clock";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+import { colLetters, createStandIn } from "../helpers/excel-standin";
+import { startTestSandbox } from "../helpers/sandbox";
+
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 
 const DAY1 = "2027-01-31";
 
 test("run, move the clock 60 days, run again: exactly the changed fields are logged, and two runs", async () => {
-  const sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 0 });
+  const sb = await startTestSandbox({ today: DAY1 });
   try {
     const ds1 = sb.dataset();
-    const ex = findExamples(ds1);
     // Properties whose dates cross a threshold in 60 days, and ordinary ones.
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
-    for (const p of ds1.properties.slice(0, 120)) picked.add(p.uprn);
-    const uprns = [...picked];
+    const uprns = recheckUprns(ds1, 120);
 
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
@@ -84,7 +79,6 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     expect(used2.bulk_submit).toBeGreaterThan(0);
     expect(runs[2][7]).toBe(rows.filter((r) => r[7] === "worse").length);
   } finally {
-    sb.app.server.closeAllConnections();
     await sb.close();
   }
 });
@@ -92,15 +86,11 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
 test("a re-check whose writes Excel refuses part-way, then resumed: every changed field is logged once, none lost", async () => {
   // Jobs take 2 ms a property on a test clock the client shares: they progress as far as the polls wait, at once.
   const clock = testClock();
-  const sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 2, now: clock.date });
+  const sb = await startTestSandbox({ today: DAY1, msPerProperty: 2, now: clock.date });
   try {
     const ds1 = sb.dataset();
-    const ex = findExamples(ds1);
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
     // Two bulk jobs: the user starts editing while the second one's results arrive.
-    for (const p of ds1.properties.slice(0, 1200)) picked.add(p.uprn);
-    const uprns = [...picked];
+    const uprns = recheckUprns(ds1, 1200);
     const s = createStandIn();
     const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
     s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
@@ -160,7 +150,6 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
     expect(keys.length).toBe(expected.size);
     expect(await loadUnfinished(store)).toBeNull();
   } finally {
-    sb.app.server.closeAllConnections();
     await sb.close();
   }
 });

@@ -19,8 +19,7 @@ import { insertAddress, writeOutputRows } from "../../excel/taskpane/sheet";
 import { checkResultFor } from "../../sandbox/dataset";
 import { testClock } from "../helpers/clock";
 import { knownUprns, sandbox, startTestSandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+import { colLetters, createStandIn } from "../helpers/excel-standin";
 
 let sb: Sandbox;
 let examples: Record<string, any>;

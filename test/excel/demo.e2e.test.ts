@@ -3,45 +3,29 @@
  * "Insert sample table", "Check selected rows", the functions; every request the page makes is recorded, and none
  * goes anywhere but the page's own files. Every answer says it is demo data.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { OUTPUT_COLUMNS } from "../../core";
 import { DEMO_NOTE, DEMO_SHEET } from "../../core/demo/demo-key";
 import { demoProperties } from "../../core/demo/demo";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { standIn } from "./helpers/stand-in-page";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 run("Excel demo in Chromium, no service", () => {
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const requests: string[] = [];
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("request", (r) => requests.push(r.url()));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await web?.close();
+    ({ page } = await pane.open({
+      errors: pageErrors,
+      before: (p) => {
+        p.on("request", (r) => requests.push(r.url()));
+      },
+    }));
   });
 
   const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
@@ -112,9 +96,9 @@ run("Excel demo in Chromium, no service", () => {
   });
 
   test("no request left the page's own files; the demo came as its own chunk, loaded when first used", () => {
-    const own = requests.filter((u) => u.startsWith(web.url));
+    const own = requests.filter((u) => u.startsWith(pane.url));
     const other = requests.filter(
-      (u) => !u.startsWith(web.url) && !u.startsWith("https://appsforoffice.microsoft.com/"),
+      (u) => !u.startsWith(pane.url) && !u.startsWith("https://appsforoffice.microsoft.com/"),
     );
     expect(other).toEqual([]);
     const paths = own.map((u) => new URL(u).pathname);

@@ -3,19 +3,15 @@
  * Excel stand-in and the real sandbox over loopback. The drafts it saves are read as a mail client reads them, with
  * mailparser: headers, encodings (£, accents, long addresses), line lengths, and the HTML's facts equal to the text's.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { simpleParser } from "mailparser";
-import { findExamples } from "../../sandbox/dataset";
-import { startSandbox } from "../../sandbox/app";
+import { recheckUprns } from "../helpers/changes";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
-import { serveStatic } from "./helpers/static-server";
+import { describeWithChromium } from "../helpers/chromium";
+import { paneWaits, servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 const KEY = "sandbox-professional";
 const DAY1 = "2027-01-31";
 /** 64 characters before the "@", 178 in all: long, and still an address. */
@@ -24,57 +20,26 @@ const PEOPLE = ["ana@example.com", LONG, "Jo Smith", ""];
 const OWNER = "owner@example.com";
 
 run("Excel reminder digest drafts in Chromium", () => {
-  let sb: Awaited<ReturnType<typeof startSandbox>>;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  let sb: Sandbox;
+  const pane = servedPane();
   let page: Page;
   let uprns: string[];
   const pageErrors: string[] = [];
 
-  const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
-  const waitText = (id: string, re: RegExp, timeout = 60_000) =>
-    page
-      .waitForFunction(
-        ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
-        [id, re.source] as const,
-        { timeout },
-      )
-      .catch(async (e) => {
-        throw new Error(`${e.message}\n#${id}: ${await text(id)}\npage errors: ${pageErrors.join("\n")}`);
-      });
+  const { waitText } = paneWaits(() => page, pageErrors);
   const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 0 });
-    const ds = sb.dataset();
-    const ex = findExamples(ds);
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
-    for (const p of ds.properties.slice(0, 40)) picked.add(p.uprn);
-    uprns = [...picked];
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1400 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    // A reload opens the workbook as it was saved, when the test put it in sessionStorage.
-    await page.addInitScript(() => {
-      const saved = sessionStorage.getItem("standin-restore");
-      if (saved) (window as any).__standInOptions = { restore: saved };
-    });
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
+    sb = await startTestSandbox({ today: DAY1 });
+    uprns = recheckUprns(sb.dataset(), 40);
+    ({ page } = await pane.open({
+      context: { viewport: { width: 360, height: 1400 } },
+      errors: pageErrors,
+      consoleErrors: true,
+      restoreOnReload: true,
+    }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    sb?.app.server.closeAllConnections();
     await sb?.close();
   });
 
@@ -138,7 +103,7 @@ run("Excel reminder digest drafts in Chromium", () => {
         (m) => `${m[1]}=${m[2]}`,
       );
       const html = mail.html as string;
-      const p = await browser.newPage();
+      const p = await pane.browser.newPage();
       await p.setContent(html);
       const htmlFacts = await p.evaluate(() => {
         const heads = Array.from(document.querySelectorAll("thead th")).map((th) => th.textContent ?? "");
@@ -176,15 +141,13 @@ run("Excel reminder digest drafts in Chromium", () => {
   });
 
   test("a digest chunk that cannot be fetched says so on the card, at start and on Email digest", async () => {
-    const p = await browser.newPage({ viewport: { width: 360, height: 1400 } });
-    try {
-      await p.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-      await p.route("https://appsforoffice.microsoft.com/**", (route) =>
-        route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-      );
+    const { page: p } = await pane.open({
+      context: { viewport: { width: 360, height: 1400 } },
       // As a deployment replaced under an open pane, or a connection lost after the page came.
-      await p.route("**/digest.js", (route) => route.abort());
-      await p.goto(`${web.url}/taskpane.html`);
+      before: (pg) => pg.route("**/digest.js", (route) => route.abort()),
+      ready: false,
+    });
+    try {
       // The card may sit in a closed section: read its text, not what is shown.
       const said = (re: RegExp) =>
         p

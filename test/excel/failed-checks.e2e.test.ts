@@ -5,9 +5,7 @@
  * 30 days; a Scottish EPC rated F, checked on one day and again the next, keeps the first day in the block and on the
  * list, and logs no change.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import {
   addDays,
   addWorkingDays,
@@ -18,14 +16,12 @@ import {
   type CheckResult,
 } from "../../core";
 import { checkResultFor, type Property } from "../../sandbox/dataset";
-import { startSandbox } from "../../sandbox/app";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
-import { serveStatic } from "./helpers/static-server";
+import { describeWithChromium } from "../helpers/chromium";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
+import { paneWaits, servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 const DAY1 = "2027-01-31";
 const DAY2 = "2027-02-01";
 /** Noon of a day on the page's local clock (the browser runs in this process's time zone). */
@@ -45,51 +41,21 @@ const steady = (p: Property) =>
   });
 
 run("failed checks in the built pane", () => {
-  let sb: Awaited<ReturnType<typeof startSandbox>>;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  let sb: Sandbox;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
   const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
-  const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
-  const waitText = (id: string, re: RegExp) =>
-    page
-      .waitForFunction(
-        ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
-        [id, re.source] as const,
-        { timeout: 60_000 },
-      )
-      .catch(async (e) => {
-        throw new Error(`${e.message}\n#${id}: ${await text(id)}\npage errors: ${pageErrors.join("\n")}`);
-      });
-  const waitIdle = () =>
-    page.waitForFunction(
-      () =>
-        !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden,
-      undefined,
-      { timeout: 60_000 },
-    );
+  const { waitText, waitIdle } = paneWaits(() => page, pageErrors);
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 0 });
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.clock.install({ time: noon(DAY1) });
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
+    sb = await startTestSandbox({ today: DAY1 });
+    ({ page } = await pane.open({
+      errors: pageErrors,
+      clock: { time: noon(DAY1) },
+    }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    sb?.app.server.closeAllConnections();
     await sb?.close();
   });
 

@@ -5,9 +5,7 @@
  * - in a workbook left open past local midnight (the page's clock injected), the shared runtime recalculates once and the
  *   functions then count from the new day.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import {
   countryOf,
   daysBetween,
@@ -19,57 +17,29 @@ import {
 } from "../../core";
 import { localDay } from "../../excel/taskpane/stored";
 import { checkResultFor } from "../../sandbox/dataset";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn } from "./helpers/stand-in-page";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const KEY = "sandbox-professional";
 const H = outputHeaders();
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 type Cell = { v?: any; code?: string; message?: string };
 
 run("the built functions: the block's country, and a new day", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   beforeAll(async () => {
     sb = await sandbox(0);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 
-  async function openPane(before?: (page: Page) => Promise<void>): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await before?.(page);
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => (window as any).__excelStandIn?.state.customFunctions.PROPERTY, undefined, {
-      timeout: 10_000,
-    });
-    await page.evaluate(
-      async ({ baseUrl, key }) => {
-        const rt = (globalThis as any)[Symbol.for("property-compliance.excel.runtime")];
-        await rt.settings.setBaseUrl(baseUrl);
-        await rt.settings.setApiKey(key);
-      },
-      { baseUrl: sb.baseUrl, key: KEY },
-    );
-    return { page, errors };
-  }
+  const openPane = (before?: (page: Page) => Promise<void>) =>
+    pane.open({ before, ready: "functions", settings: { baseUrl: sb.baseUrl, key: KEY } });
 
   /** What each cell shows: a value (entities and formatted numbers as they are), or the error's code and message. */
   const call = (page: Page, fn: string, ...args: unknown[]) =>

@@ -3,18 +3,16 @@
  * <details> opened) and every sidebar tab fits, with no horizontal scrolling and no control or table cut off at the
  * right. The BUILT pages in headless Chromium: the pane with the Excel stand-in, the sidebar over the built Code.js.
  */
-import * as fs from "fs";
-import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium, launch } from "../helpers/chromium";
+import { openBuiltPane } from "./helpers/pane";
 import { serveStatic } from "./helpers/static-server";
 import { sandbox } from "../helpers/sandbox";
 import { openSidebar } from "../gsheets/harness/browser";
 import { createGasEnvironment } from "../gsheets/harness/gas";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 /** Whatever sticks out past the page's right edge, or makes it scroll sideways: "tag#id.class (right px)". */
 async function overflow(page: Page): Promise<string[]> {
@@ -46,13 +44,10 @@ run("the pane and the sidebar at their narrowest", () => {
   test("every section of the Excel pane fits at 320 px, all of them open", async () => {
     const web = await serveStatic(ensureExcelBuild());
     try {
-      const page = await browser.newPage({ viewport: { width: 320, height: 900 } });
-      await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-      await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-        route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-      );
-      await page.goto(`${web.url}/taskpane.html`);
-      await page.waitForFunction(() => document.getElementById("legend")?.children.length);
+      const { page } = await openBuiltPane(browser, web.url, {
+        context: { viewport: { width: 320, height: 900 } },
+        timeout: 30_000,
+      });
       await page.evaluate(() =>
         document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)),
       );
@@ -70,13 +65,10 @@ run("the pane and the sidebar at their narrowest", () => {
     try {
       const examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
       const st = examples.uprn_by_check_status;
-      const page = await browser.newPage({ viewport: { width: 320, height: 900 } });
-      await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-      await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-        route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-      );
-      await page.goto(`${web.url}/taskpane.html`);
-      await page.waitForFunction(() => document.getElementById("legend")?.children.length);
+      const { page } = await openBuiltPane(browser, web.url, {
+        context: { viewport: { width: 320, height: 900 } },
+        timeout: 30_000,
+      });
       await page.fill("#base-url", sb.baseUrl);
       await page.click("#save-base-url");
       await page.fill("#api-key", "sandbox-professional");

@@ -4,44 +4,26 @@
  * column on the Action list, "RTR expiry date" is read, and a header that looks like a compliance date but is not read
  * is said once in the pane's status; a header of another purpose ("Notes on smoke") is not.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { demoSampleSheet } from "../../core/demo/demo";
 import { DEMO_NOTE } from "../../core/demo/demo-key";
 import { serialDate } from "../../core/compliance/obligations";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { OWN_CELLS, OWN_EXPECT, OWN_HEADERS, occurrences } from "../helpers/own-headers-table";
 import { standIn } from "./helpers/stand-in-page";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 run("own-obligation headers in the built pane", () => {
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await web?.close();
+    ({ page } = await pane.open({
+      errors: pageErrors,
+    }));
   });
 
   test("headers as agents type them and two columns for one obligation on the Action list; the unread header said once", async () => {

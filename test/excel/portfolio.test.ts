@@ -23,8 +23,7 @@ import { recheckOnOpen } from "../../excel/taskpane/watch";
 import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 import { testClock } from "../helpers/clock";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn } = require("./standin/excel-standin.js");
+import { createStandIn } from "../helpers/excel-standin";
 
 // The client and the sandbox share a test clock: polls and pacing move it on instead of waiting.
 const clock = testClock();

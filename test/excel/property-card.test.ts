@@ -21,13 +21,12 @@ import { createRuntime, installRuntime, type ComplianceRuntime } from "../../exc
 import { memoryStore } from "../../excel/settings";
 import { checkResultFor } from "../../sandbox/dataset";
 import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { launch, testWithChromium } from "../helpers/chromium";
+import { createStandIn } from "../helpers/excel-standin";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
+import { openBuiltPane } from "./helpers/pane";
 import { serveStatic } from "./helpers/static-server";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn } = require("./standin/excel-standin.js");
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const KEY = "sandbox-professional";
 
 type Entity = Excel.EntityCellValue & { properties: Record<string, Record<string, unknown>> };
@@ -326,27 +325,13 @@ describe("the built add-in", () => {
     expect(p.description).toMatch(/COMPLIANCE\.CHECK/);
   });
 
-  (chromiumAvailable() ? test : test.skip)(
+  testWithChromium()(
     "the built bundle's COMPLIANCE.PROPERTY, run in Chromium, returns the same card as the sources",
     async () => {
       const web = await serveStatic(dist);
       const browser = await launch();
       try {
-        const page = await browser.newPage();
-        const errors: string[] = [];
-        page.on("pageerror", (e) => errors.push(String(e)));
-        await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-        await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-          route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-        );
-        await page.goto(`${web.url}/taskpane.html`);
-        await page
-          .waitForFunction(() => (window as any).__excelStandIn?.state.customFunctions.PROPERTY, undefined, {
-            timeout: 10_000,
-          })
-          .catch((e) => {
-            throw new Error(`${e.message}\npage errors: ${errors.join("\n")}`);
-          });
+        const { page, errors } = await openBuiltPane(browser, web.url, { ready: "functions" });
         const st = examples.uprn_by_check_status;
         const uprns = [st.gas_safety.warning, st.eicr.not_required];
         sb.reset();

@@ -4,20 +4,15 @@
  * restored from what the workbook saved (cells, workbook settings, startup behavior), as Excel would load the add-in
  * with it. The time since the last check is simulated by ageing the check time the workbook recorded.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, outputHeaders } from "../../core";
-import { findExamples } from "../../sandbox/dataset";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { startSandbox } from "../../sandbox/app";
-import { expectedChanges, loggedKey } from "../helpers/changes";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
-import { serveStatic } from "./helpers/static-server";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
+import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
+import { describeWithChromium } from "../helpers/chromium";
+import { paneReady, paneWaits, servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 const KEY = "sandbox-professional";
 const DAY1 = "2027-01-31";
 const DAY2 = "2027-04-01";
@@ -25,24 +20,13 @@ const BLOCKS = "compliance.watchedBlocks";
 const DAYS = "compliance.recheckOnOpenDays";
 
 run("Excel re-check on open in Chromium", () => {
-  let sb: Awaited<ReturnType<typeof startSandbox>>;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  let sb: Sandbox;
+  const pane = servedPane();
   let page: Page;
   let uprns: string[];
   const pageErrors: string[] = [];
 
-  const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
-  const waitText = (id: string, re: RegExp, timeout = 30_000) =>
-    page
-      .waitForFunction(
-        ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
-        [id, re.source] as const,
-        { timeout },
-      )
-      .catch(async (e) => {
-        throw new Error(`${e.message}\n#${id}: ${await text(id)}\npage errors: ${pageErrors.join("\n")}`);
-      });
+  const { text, waitText, waitIdle } = paneWaits(() => page, pageErrors, 30_000);
   const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
   const dump = async () => JSON.parse(await standIn<string>("dump"));
   const read = (sheet: string, a1: string) => standIn<{ values: unknown[][] }>("read", sheet, a1).then((r) => r.values);
@@ -50,51 +34,22 @@ run("Excel re-check on open in Chromium", () => {
   const reopen = async (saved: any) => {
     await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), JSON.stringify(saved));
     await page.reload();
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
+    await paneReady(page, pageErrors);
   };
-  const waitIdle = () =>
-    page.waitForFunction(
-      () =>
-        !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden,
-      undefined,
-      { timeout: 60_000 },
-    );
   const logRows = async (sheet: string, width: number) =>
     (await read(sheet, `A1:${String.fromCharCode(64 + width)}400`)).filter((r) => r[0] !== "");
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, today: DAY1, msPerProperty: 0 });
-    const ds = sb.dataset();
-    const ex = findExamples(ds);
-    const picked = new Set<string>();
-    for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
-    for (const p of ds.properties.slice(0, 40)) picked.add(p.uprn);
-    uprns = [...picked];
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1400 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    // A reload opens the workbook as it was saved, when the test put it in sessionStorage.
-    await page.addInitScript(() => {
-      const saved = sessionStorage.getItem("standin-restore");
-      if (saved) (window as any).__standInOptions = { restore: saved };
-    });
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
+    sb = await startTestSandbox({ today: DAY1 });
+    uprns = recheckUprns(sb.dataset(), 40);
+    ({ page } = await pane.open({
+      context: { viewport: { width: 360, height: 1400 } },
+      errors: pageErrors,
+      consoleErrors: true,
+      restoreOnReload: true,
+    }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    sb?.app.server.closeAllConnections();
     await sb?.close();
   });
 

@@ -4,30 +4,24 @@
  * again offers it for Resume; a check begun beside it asks to resume it first, and checking anyway keeps it; Resume
  * then collects its job with GETs only (POSTs counted at the sandbox).
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { OUTPUT_COLUMNS, type RunState } from "../../core";
-import { ensureExcelBuild } from "./helpers/build";
+import { colLetters } from "../helpers/excel-standin";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
-import { serveStatic } from "./helpers/static-server";
+import { paneReady, servedPane } from "./helpers/pane";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { colLetters } = require("./standin/excel-standin.js");
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const KEY = "sandbox-professional";
 const UNFINISHED_KEY = "compliance.unfinishedRun";
 const HELD_KEY = "compliance.unfinishedRun.heldAside";
 const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 run("the built pane reloaded mid-run", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
 
@@ -55,40 +49,18 @@ run("the built pane reloaded mid-run", () => {
       undefined,
       { timeout: 60_000 },
     );
-  const wired = () =>
-    page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 });
+  const wired = () => paneReady(page, pageErrors);
 
   beforeAll(async () => {
     // 150 ms a property: a job of 20 rows runs 3 s, long enough to reload the pane while it runs.
     sb = await sandbox(150);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    // A reload opens the workbook as it was saved, when the test put it in sessionStorage.
-    await page.addInitScript(() => {
-      const saved = sessionStorage.getItem("standin-restore");
-      if (saved) (window as any).__standInOptions = { restore: saved };
-    });
-    await page.goto(`${web.url}/taskpane.html`);
-    await wired();
-    await page.evaluate(
-      async ({ baseUrl, key }) => {
-        localStorage.clear();
-        const rt = (globalThis as any)[Symbol.for("property-compliance.excel.runtime")];
-        await rt.settings.setBaseUrl(baseUrl);
-        await rt.settings.setApiKey(key);
-      },
-      { baseUrl: sb.baseUrl, key: KEY },
-    );
+    ({ page } = await pane.open({
+      errors: pageErrors,
+      restoreOnReload: true,
+      settings: { baseUrl: sb.baseUrl, key: KEY, fresh: true },
+    }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

@@ -9,8 +9,7 @@ import { memoryStore } from "../../excel/settings";
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { summaryText } from "../../excel/taskpane/run-summary";
 import { knownUprns, sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn } = require("./standin/excel-standin.js");
+import { createStandIn } from "../helpers/excel-standin";
 
 const ROWS = 1_200;
 

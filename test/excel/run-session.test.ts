@@ -9,8 +9,7 @@ import { memoryStore } from "../../excel/settings";
 import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { loadUnfinished, resumeFirst, setAsideRefused } from "../../excel/taskpane/unfinished";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("./standin/excel-standin.js");
+import { colLetters, createStandIn } from "../helpers/excel-standin";
 
 const W = OUTPUT_COLUMNS.length;
 const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);

@@ -4,56 +4,28 @@
  * could not know of; a check begun beside an unfinished run whose setting aside is refused keeps that run, says so, and
  * sends nothing.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { acceptReply, createRun, dueRequests, normaliseProperty, stopRun, storedState } from "../../core";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const KEY = "sandbox-professional";
 const UNFINISHED_KEY = "compliance.unfinishedRun";
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 run("the built pane with OfficeRuntime.storage nearly full", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   beforeAll(async () => {
     sb = await sandbox(100);
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 
-  async function openPane(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
-    await page.evaluate(
-      async ({ baseUrl, key }) => {
-        localStorage.clear();
-        const rt = (globalThis as any)[Symbol.for("property-compliance.excel.runtime")];
-        await rt.settings.setBaseUrl(baseUrl);
-        await rt.settings.setApiKey(key);
-      },
-      { baseUrl: sb.baseUrl, key: KEY },
-    );
-    return page;
-  }
+  const openPane = async (): Promise<Page> =>
+    (await pane.open({ settings: { baseUrl: sb.baseUrl, key: KEY, fresh: true } })).page;
 
   /** Fills the domain's storage to `leftBytes` short of 10 MB, counted as the stand-in counts (UTF-16, key and value). */
   const fill = (page: Page, leftBytes: number) =>

@@ -3,65 +3,31 @@
  * sandbox over loopback), over one, two and three checked tables (two on one sheet, one on another): after each check,
  * every formula, computed by a real formula engine over the workbook's cells, equals the count of the blocks' own cells.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { MEMBERS, OUTPUT_COLUMNS, WINDOWS } from "../../core";
-import { startSandbox } from "../../sandbox/app";
 import { computeSheet, type TableDef } from "../helpers/formulas";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
-import { serveStatic } from "./helpers/static-server";
+import { describeWithChromium } from "../helpers/chromium";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
+import { paneWaits, servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 run("the summary over several tables in the built pane", () => {
-  let sb: Awaited<ReturnType<typeof startSandbox>>;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  let sb: Sandbox;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
   const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
-  const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
-  const waitText = (id: string, re: RegExp) =>
-    page
-      .waitForFunction(
-        ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
-        [id, re.source] as const,
-        { timeout: 60_000 },
-      )
-      .catch(async (e) => {
-        throw new Error(`${e.message}\n#${id}: ${await text(id)}\npage errors: ${pageErrors.join("\n")}`);
-      });
-  const waitIdle = () =>
-    page.waitForFunction(
-      () =>
-        !(document.getElementById("check") as HTMLButtonElement).disabled && document.getElementById("cancel")!.hidden,
-      undefined,
-      { timeout: 60_000 },
-    );
+  const { waitText, waitIdle } = paneWaits(() => page, pageErrors);
 
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, today: "2027-01-31", msPerProperty: 0 });
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
+    sb = await startTestSandbox({ today: "2027-01-31" });
+    ({ page } = await pane.open({
+      errors: pageErrors,
+    }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    sb?.app.server.closeAllConnections();
     await sb?.close();
   });
 

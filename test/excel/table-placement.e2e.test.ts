@@ -3,57 +3,43 @@
  * in headless Chromium with the Excel stand-in: in place, never a second block, and never over another table's block.
  * table-placement.test.ts holds the same sheets at the level of the pane's code.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { outputHeaders } from "../../core";
 import { findExamples } from "../../sandbox/dataset";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
 import { MATCHED, OUTPUT_WIDTH as W, colLetters } from "../helpers/excel-workbook";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn } from "./helpers/stand-in-page";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 
 run("the built task pane checks a table again in place", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
 
   beforeAll(async () => {
-    const dist = ensureExcelBuild();
     sb = await sandbox(0);
-    web = await serveStatic(dist);
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
   beforeEach(async () => {
     sb.reset();
-    page = await browser.newPage({ viewport: { width: 360, height: 1000 } });
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    // A key and base URL already saved on this computer (as Settings saves them).
-    await page.addInitScript(
-      ([base]) => {
-        localStorage.setItem("compliance.apiKey", "sandbox-professional");
-        localStorage.setItem("compliance.baseUrl", base);
-      },
-      [sb.baseUrl],
-    );
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
+    ({ page } = await pane.open({
+      context: { viewport: { width: 360, height: 1000 } },
+      // A key and base URL already saved on this computer (as Settings saves them).
+      before: (p) =>
+        p.addInitScript(
+          ([base]) => {
+            localStorage.setItem("compliance.apiKey", "sandbox-professional");
+            localStorage.setItem("compliance.baseUrl", base);
+          },
+          [sb.baseUrl],
+        ),
       timeout: 15_000,
-    });
+    }));
   });
   afterEach(async () => {
     await page?.close();

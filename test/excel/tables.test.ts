@@ -7,9 +7,7 @@
  * Table's own columns (`=COUNTIF(Properties[EPC status],"fail")` counts them), and filtered-out rows are neither sent
  * nor written. Between them, the pane's reading of a Table over the sources, and a Table re-checked on open.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { CHECK_LABELS, OUTPUT_COLUMNS, createClient, outputHeaders } from "../../core";
 import { selectedRowsOutside, tableAtCell, tableResultColumns, tableSelectedOffsets } from "../../core/sheet/tables";
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
@@ -18,15 +16,12 @@ import { recheckOnOpen } from "../../excel/taskpane/watch";
 import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 import { checkResultFor } from "../../sandbox/dataset";
 import { computeSheet, structuredToA1, type TableDef } from "../helpers/formulas";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium } from "../helpers/chromium";
+import { createStandIn } from "../helpers/excel-standin";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn } from "./helpers/stand-in-page";
-import { serveStatic } from "./helpers/static-server";
+import { servedPane } from "./helpers/pane";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn } = require("./standin/excel-standin.js");
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const W = OUTPUT_COLUMNS.length;
 
 /** A sheet's cells from A1, formulas computed (structured references resolved against the workbook's Tables). */
@@ -369,64 +364,40 @@ describe("a Table re-checked when the workbook opens (sources, against the sandb
   }, 120_000);
 });
 
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 const KEY = "sandbox-professional";
 const DAY1 = Date.parse("2026-11-20T09:00:00Z");
 const DAY2 = Date.parse("2026-11-21T09:00:00Z");
 
 run("the built pane checks an Excel Table", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   const pageErrors: string[] = [];
   /** The UPRNs of every bulk job the page sent. */
   const sent: string[][] = [];
 
   beforeAll(async () => {
-    const dist = ensureExcelBuild();
     sb = await sandbox(0);
-    web = await serveStatic(dist);
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1000 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("request", (r) => {
-      if (r.method() === "POST" && r.url().startsWith(sb.baseUrl)) {
-        const body = JSON.parse(r.postData() ?? "{}");
-        if (Array.isArray(body.properties)) sent.push(body.properties.map((p: { uprn?: string }) => String(p.uprn)));
-      }
-    });
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    // "Checked at" is the page's clock: it runs from a set day, and moves a day on before the second check.
-    await page.clock.install({ time: DAY1 });
-    await page.clock.resume();
-    await page.goto(`${web.url}/taskpane.html`);
-    await page
-      .waitForFunction(
-        () =>
-          (globalThis as any)[Symbol.for("property-compliance.excel.runtime")] &&
-          document.getElementById("legend")?.children.length,
-        undefined,
-        { timeout: 10_000 },
-      )
-      .catch((e) => {
-        throw new Error(`${e.message}\npage errors: ${pageErrors.join("\n")}`);
-      });
-    await page.evaluate(
-      async ({ baseUrl, key }) => {
-        const rt = (globalThis as any)[Symbol.for("property-compliance.excel.runtime")];
-        await rt.settings.setBaseUrl(baseUrl);
-        await rt.settings.setApiKey(key);
+    ({ page } = await pane.open({
+      context: { viewport: { width: 360, height: 1000 } },
+      errors: pageErrors,
+      before: (p) => {
+        p.on("request", (r) => {
+          if (r.method() === "POST" && r.url().startsWith(sb.baseUrl)) {
+            const body = JSON.parse(r.postData() ?? "{}");
+            if (Array.isArray(body.properties))
+              sent.push(body.properties.map((u: { uprn?: string }) => String(u.uprn)));
+          }
+        });
       },
-      { baseUrl: sb.baseUrl, key: KEY },
-    );
+      // "Checked at" is the page's clock: it runs from a set day, and moves a day on before the second check.
+      clock: { time: DAY1, resume: true },
+      ready: "runtime",
+      settings: { baseUrl: sb.baseUrl, key: KEY },
+    }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

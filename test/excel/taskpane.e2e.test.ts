@@ -10,52 +10,32 @@ import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
 import { checkResultFor } from "../../sandbox/dataset";
 import { ensureExcelBuild, ROOT } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
+import { describeWithChromium, launch } from "../helpers/chromium";
+import { colLetters } from "../helpers/excel-standin";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { standIn } from "./helpers/stand-in-page";
+import { servedPane } from "./helpers/pane";
 import { serveStatic } from "./helpers/static-server";
 import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { colLetters } = require("./standin/excel-standin.js");
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
 const OUT_DIR = path.join(ROOT, "test-output");
-const run = chromiumAvailable() ? describe : describe.skip;
+const run = describeWithChromium();
 const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
 const KEY = "sandbox-professional";
 
 run("Excel task pane in Chromium", () => {
   let sb: Sandbox;
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  const pane = servedPane();
   let page: Page;
   let examples: Record<string, any>;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const dist = ensureExcelBuild();
     sb = await sandbox(2);
     examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
-    web = await serveStatic(dist);
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
-    // No request leaves loopback, except office.js from the CDN, which is answered with the stand-in (later routes win).
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.goto(`${web.url}/taskpane.html`);
-    await page
-      .waitForFunction(() => document.getElementById("legend")?.children.length, undefined, { timeout: 10_000 })
-      .catch((e) => {
-        throw new Error(`${e.message}\npage errors: ${pageErrors.join("\n")}`);
-      });
+    ({ page } = await pane.open({ errors: pageErrors, consoleErrors: true }));
   });
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
     await sb?.close();
   });
 

@@ -25,27 +25,26 @@ import { actionCalendarText } from "../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { localDay } from "../../excel/taskpane/stored";
 import { checkResultFor } from "../../sandbox/dataset";
-import { startSandbox, type SandboxHandle } from "../../sandbox/app";
 import { createStandIn, colLetters } from "../helpers/excel-workbook";
+import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 
 /** The sandbox's day and the pane's clock: noon UTC on it (the pane counts from the computer's own day of it). */
 const DAY = "2025-04-20";
 const NOW = Date.parse(`${DAY}T12:00:00Z`);
 const plan = "professional" as const;
 
-let sb: SandboxHandle;
+let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, today: DAY, msPerProperty: 0 });
+  sb = await startTestSandbox({ today: DAY });
 });
 afterAll(async () => {
-  sb.app.server.closeAllConnections();
   await sb.close();
 });
 afterEach(() => {
   delete (globalThis as { Office?: unknown }).Office;
 });
 
-function resultOf(p: ReturnType<SandboxHandle["dataset"]>["properties"][number]): CheckResult {
+function resultOf(p: ReturnType<Sandbox["dataset"]>["properties"][number]): CheckResult {
   const r = parseCheckResult(JSON.parse(JSON.stringify(checkResultFor(p))));
   if (!r.ok) throw new Error(r.message);
   return r.value;
@@ -57,7 +56,7 @@ function resultOf(p: ReturnType<SandboxHandle["dataset"]>["properties"][number])
  */
 function depositLed(n: number, received: readonly string[]) {
   const days = [addDays(DAY, -1), DAY, addDays(DAY, 1)];
-  const out: ReturnType<SandboxHandle["dataset"]>["properties"] = [];
+  const out: ReturnType<Sandbox["dataset"]>["properties"] = [];
   for (const p of sb.dataset().properties) {
     if (out.length === n) break;
     if (rulesCountry(countryOf(p.postcode)) !== "England") continue;

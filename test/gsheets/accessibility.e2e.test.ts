@@ -6,12 +6,12 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { axeSeriousViolations, tabWalk } from "../helpers/axe";
-import { browserAvailable, launch, openSidebar } from "./harness/browser";
+import { describeWithSidebar, launch, openSidebar } from "./harness/browser";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { API_KEY, seedTable } from "./harness/table";
 
-const maybe = browserAvailable() ? describe : describe.skip;
+const maybe = describeWithSidebar();
 const TABS = ["tab-check", "tab-lookup", "tab-settings", "tab-help"];
 
 maybe("Google Sheets sidebar: accessibility", () => {

@@ -19,23 +19,16 @@ import {
 import { computeSheet } from "../helpers/formulas";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
-import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { passTime, sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 0 }, { resetEach: true });
 let props: SandboxProperty[];
 const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0 });
   props = await sandbox.properties(2500);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const HEADERS = ACTION_LIST_HEADERS;

@@ -3,24 +3,17 @@
  * memory. 2,500 rows on a Professional key, bad and duplicate rows, and writes that stay per poll, not per row.
  */
 import type { GasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 import { configuredEnv } from "../helpers/gsheets-results";
 
-let sandbox: SandboxProcess;
+// 5 ms a property: a job outlasts the start call even on a busy machine (the polls pass the time on the test clock).
+const sandbox = sandboxForFile({ msPerProperty: 5 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  // 5 ms a property: a job outlasts the start call even on a busy machine (the polls pass the time on the test clock).
-  sandbox = await startSandboxProcess({ msPerProperty: 5 });
   props = await sandbox.properties(3000);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 test("2,500 rows on a Professional key: 3 jobs, every row written, coloured by rule, bounded writes per poll", async () => {

@@ -4,28 +4,18 @@
  * fields that changed (worked out from the sandbox's answers on the two days); the Run log has two rows.
  */
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS } from "../../core";
-import { buildDatasetFor, datasetOnDay, findExamples } from "../../sandbox/dataset";
-import { expectedChanges, loggedKey } from "../helpers/changes";
+import { buildDatasetFor, datasetOnDay } from "../../sandbox/dataset";
+import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
 import { createGasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess } from "./harness/sandbox";
+import { sandboxForFile } from "./harness/sandbox";
 import { configure, pollToEnd } from "./harness/table";
 
 const DAY1 = "2027-01-31";
-let sandbox: SandboxProcess;
-beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0, today: DAY1 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile({ msPerProperty: 0, today: DAY1 });
 
 test("run, move the clock 60 days, run again: exactly the changed fields are logged, and two runs", async () => {
   const ds1 = buildDatasetFor(new Date(`${DAY1}T12:00:00Z`));
-  const ex = findExamples(ds1);
-  const picked = new Set<string>();
-  for (const byBucket of Object.values(ex.dueWithin)) for (const p of Object.values(byBucket)) picked.add(p.uprn);
-  for (const p of ds1.properties.slice(0, 120)) picked.add(p.uprn);
-  const uprns = [...picked];
+  const uprns = recheckUprns(ds1, 120);
 
   const env = createGasEnvironment();
   configure(env, sandbox);

@@ -12,23 +12,15 @@ import { localDay } from "../../excel/taskpane/stored";
 import { countryTable } from "../helpers/country-table";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn, colLetters } = require("../excel/standin/excel-standin.js");
+import { colLetters, createStandIn } from "../helpers/excel-standin";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 0 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0 });
   props = await sandbox.properties(20000);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 afterEach(() => {
   delete (globalThis as { Office?: unknown }).Office;

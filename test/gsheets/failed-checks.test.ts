@@ -7,20 +7,16 @@
 import { addDays, addWorkingDays, countryOf, daysBetween, nextObligation, type CheckResult } from "../../core";
 import { createGasEnvironment } from "./harness/gas";
 import { zonedTimeToUtc, type FakeSheet } from "./harness/fake-sheets";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
 const DAY1 = "2027-01-31";
 const DAY2 = "2027-02-01";
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 0, today: DAY1 });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0, today: DAY1 });
   props = await sandbox.properties(20000);
-});
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 const asResult = (p: SandboxProperty) =>

@@ -2,22 +2,15 @@
  * Service failures as the sandbox produces them (5xx, 429, garbled JSON, failed jobs, refused keys), run
  * through the BUILT Code.js: what was already written survives, and people get a clear message.
  */
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProcess, type SandboxProperty, startSandboxProcess } from "./harness/sandbox";
 import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { configuredEnv } from "../helpers/gsheets-results";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 1 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 1 });
   props = await sandbox.properties(200);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 function table(n: number, offset = 0, on: SandboxProcess = sandbox) {

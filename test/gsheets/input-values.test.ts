@@ -4,22 +4,15 @@
  * message at that row. The BUILT Code.js in a vm, real HTTP to the sandbox.
  */
 import { outputHeaders } from "../../core";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, pollToEnd } from "./harness/table";
 import { OUTPUT_WIDTH as W, blockColumn, configuredEnv, resultAt } from "../helpers/gsheets-results";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 5 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 5 });
   props = await sandbox.properties(40);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 describe("header spellings", () => {

@@ -8,18 +8,14 @@ import { countryOf } from "../../core";
 import { OWN_CELLS, OWN_EXPECT, OWN_HEADERS, occurrences } from "../helpers/own-headers-table";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { configure, pollToEnd, seedTable } from "./harness/table";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 0 });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0 });
   props = await sandbox.properties(20000);
-});
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";

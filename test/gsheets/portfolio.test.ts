@@ -9,24 +9,20 @@ import ICAL from "ical.js";
 import { CHANGE_LOG_HEADERS, DEMO_NOTE, LIST_STATE_COLOURS, RUN_LOG_HEADERS, daysBetween } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { zonedParts, zonedTimeToUtc, type FakeSheet } from "./harness/fake-sheets";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { configure, outputCol, pollToEnd } from "./harness/table";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile(
+  {
+    msPerProperty: 0,
+    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+  },
+  { resetEach: true },
+);
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({
-    msPerProperty: 0,
-    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
-  });
   props = await sandbox.properties(1000);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";

@@ -3,22 +3,15 @@
  * the run from user properties alone; rows edited mid-run get only their own property's result.
  */
 import { createGasEnvironment } from "./harness/gas";
-import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { passTime, sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
-let sandbox: SandboxProcess;
+// Slow enough that the run is still going when the "sidebar" closes.
+const sandbox = sandboxForFile({ msPerProperty: 3 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  // Slow enough that the run is still going when the "sidebar" closes.
-  sandbox = await startSandboxProcess({ msPerProperty: 3 });
   props = await sandbox.properties(1500);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 test("resume after the sidebar closes: a fresh execution finds the run in user properties and finishes it", async () => {

@@ -6,24 +6,17 @@
  * the sandbox's are moved together.
  */
 import type { GasEnvironment } from "./harness/gas";
-import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { passTime, sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { configuredEnv } from "../helpers/gsheets-results";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 20 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 20 });
   props = await sandbox.properties(12);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 function table(n: number) {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { columnLetter } from "../helpers/columns";
 import { OUTPUT_COLUMNS } from "../../core";
 import { DIST } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { configuredEnv } from "../helpers/gsheets-results";
 
@@ -17,19 +17,12 @@ const W = OUTPUT_COLUMNS.length;
 const LAST = columnLetter(1 + W);
 const SIX_MINUTES = 6 * 60 * 1000;
 
-let sandbox: SandboxProcess;
+// Slow enough that a run is still going when the test interferes with it.
+const sandbox = sandboxForFile({ msPerProperty: 10 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  // Slow enough that a run is still going when the test interferes with it.
-  sandbox = await startSandboxProcess({ msPerProperty: 10 });
   props = await sandbox.properties(2200);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 function table(n: number) {

@@ -5,27 +5,23 @@
  */
 import { OUTPUT_COLUMNS } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
-import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { passTime, sandboxForFile, type SandboxProperty, startSandboxProcess } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { blockColumn, configuredEnv, resultAt } from "../helpers/gsheets-results";
 
-let sandbox: SandboxProcess;
+// Jobs of at most 5, and a day quota a test can reach: the plan the add-on is set to (Professional, 1,000) is
+// larger, so the first submit's 413 teaches it the real cap, as with a real server.
+const sandbox = sandboxForFile(
+  { msPerProperty: 20, limits: { professional: { batchCap: 5, perDay: 10_000 } } },
+  { resetEach: true },
+);
 let props: SandboxProperty[];
 const W = OUTPUT_COLUMNS.length;
 const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 
 beforeAll(async () => {
-  // Jobs of at most 5, and a day quota a test can reach: the plan the add-on is set to (Professional, 1,000) is
-  // larger, so the first submit's 413 teaches it the real cap, as with a real server.
-  sandbox = await startSandboxProcess({ msPerProperty: 20, limits: { professional: { batchCap: 5, perDay: 10_000 } } });
   props = await sandbox.properties(80);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 function table(n: number, opts: { header?: boolean } = {}) {

@@ -7,7 +7,7 @@
  */
 import { OUTPUT_COLUMNS, RUN_LOG_HEADERS, markTag } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty, startSandboxProcess } from "./harness/sandbox";
 import { configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
 const W = OUTPUT_COLUMNS.length;
@@ -15,18 +15,11 @@ const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const DAY_MS = 24 * 3600 * 1000;
 
-let sandbox: SandboxProcess;
+// Slow jobs (20 ms a property), so a run is still collecting when it is stopped.
+const sandbox = sandboxForFile({ msPerProperty: 20 }, { resetEach: true });
 let props: SandboxProperty[];
 beforeAll(async () => {
-  // Slow jobs (20 ms a property), so a run is still collecting when it is stopped.
-  sandbox = await startSandboxProcess({ msPerProperty: 20 });
   props = await sandbox.properties(120);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 function rowsOf(env: GasEnvironment, firstRow: number, lastRow: number) {

@@ -5,7 +5,7 @@
  */
 import { CHANGE_LOG_HEADERS, OUTPUT_COLUMNS, RUN_LOG_HEADERS } from "../../core";
 import { createGasEnvironment, type FakeTrigger, type GasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty, startSandboxProcess } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
 const SIX_MINUTES = 6 * 60 * 1000;
@@ -13,21 +13,17 @@ const HOUR = 60 * 60 * 1000;
 const DAY1 = "2027-01-31";
 const HANDLER = "scheduledRecheck";
 
-let sandbox: SandboxProcess;
+// Limits raised so that several checks of 2,500 rows in a few minutes are not slowed by the per-minute limit; the
+// plan's cap stays 1,000 a job, so 2,500 rows are 3 jobs.
+const sandbox = sandboxForFile({
+  msPerProperty: 0,
+  today: DAY1,
+  limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+});
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  // Limits raised so that several checks of 2,500 rows in a few minutes are not slowed by the per-minute limit; the
-  // plan's cap stays 1,000 a job, so 2,500 rows are 3 jobs.
-  sandbox = await startSandboxProcess({
-    msPerProperty: 0,
-    today: DAY1,
-    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
-  });
   props = await sandbox.properties(2500);
-});
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 /** The Run log's runs: a reminder digest's row (digest.test.ts) is not one. */

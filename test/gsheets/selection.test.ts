@@ -5,23 +5,16 @@
  * the same sheets in Excel.
  */
 import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../core";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, pollToEnd } from "./harness/table";
 import { columnLetter, columnNumber } from "../helpers/columns";
 import { EPC, OUTPUT_WIDTH as W, blockColumn, configuredEnv, resultAt } from "../helpers/gsheets-results";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 5 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 5 });
   props = await sandbox.properties(250);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const fillOf = (status: string) => STATUS_COLOURS[status as keyof typeof STATUS_COLOURS].fill;

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../core";
-import { browserAvailable, launch, openSidebar } from "./harness/browser";
+import { describeWithSidebar, launch, openSidebar } from "./harness/browser";
 import { createGasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, pollToEnd, seedTable } from "./harness/table";
@@ -24,8 +24,7 @@ async function advanceUntil(page: Page, done: () => Promise<boolean> | boolean, 
   }
   expect(await done()).toBe(true);
 }
-const run = browserAvailable();
-const maybe = run ? describe : describe.skip;
+const maybe = describeWithSidebar();
 
 maybe("Google Sheets sidebar in Chromium", () => {
   let sandbox: SandboxProcess;

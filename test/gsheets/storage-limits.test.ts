@@ -4,24 +4,20 @@
  * front of it; a check begun beside another spreadsheet's unfinished run keeps that run.
  */
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
-import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { passTime, sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile(
+  {
+    msPerProperty: 1,
+    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+  },
+  { resetEach: true },
+);
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({
-    msPerProperty: 1,
-    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
-  });
   props = await sandbox.properties(10000);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const RUN_DATA = "Compliance run data";

@@ -7,21 +7,17 @@ import { MEMBERS, OUTPUT_COLUMNS, WINDOWS } from "../../core";
 import { computeSheet } from "../helpers/formulas";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { configure, pollToEnd } from "./harness/table";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({
+  msPerProperty: 0,
+  limits: { professional: { perMinute: 100000, perDay: 1000000 } },
+});
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({
-    msPerProperty: 0,
-    limits: { professional: { perMinute: 100000, perDay: 1000000 } },
-  });
   props = await sandbox.properties(600);
-});
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 function seed(sheet: FakeSheet, rows: SandboxProperty[], row: number): { first: number; last: number } {

@@ -10,16 +10,10 @@ import {
   type GasEnvironment,
 } from "./harness/gas";
 import { fireTrigger } from "./harness/triggers";
-import { startSandboxProcess, type SandboxProcess } from "./harness/sandbox";
+import { sandboxForFile } from "./harness/sandbox";
 import { configure } from "./harness/table";
 
-let sandbox: SandboxProcess;
-beforeAll(async () => {
-  sandbox = await startSandboxProcess({});
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile();
 
 function scheduled(from: GasEnvironment | null, name: string): GasEnvironment {
   const env = from ? createGasEnvironment({ from, otherSpreadsheet: true }) : createGasEnvironment();

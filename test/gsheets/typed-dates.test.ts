@@ -19,7 +19,7 @@ import { DEMO_SHEET } from "../../core/demo/demo-key";
 import { demoProperties } from "../../core/demo/demo";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { zonedTimeToUtc } from "./harness/fake-sheets";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
 /** The sandbox's day and the spreadsheet's clock: noon UTC on it. */
@@ -27,17 +27,10 @@ const DAY = "2025-04-20";
 const NOW = Date.parse(`${DAY}T12:00:00Z`);
 const ZONE = "Europe/London";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 0, today: DAY }, { resetEach: true });
 let props: SandboxProperty[];
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0, today: DAY });
   props = await sandbox.properties(3000);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";

@@ -7,21 +7,14 @@
 import { addDays, countryOf, nextObligation, outputHeaders, rulesCountry, type CheckResult } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { zonedTimeToUtc } from "./harness/fake-sheets";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 0 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 0 });
   props = await sandbox.properties(3000);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const today = () => new Date().toISOString().slice(0, 10);

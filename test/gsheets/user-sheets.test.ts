@@ -5,7 +5,7 @@
  * settings pasted the way people paste them. The BUILT Code.js in a vm, real HTTP to the sandbox.
  */
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { API_KEY, cellValue, headerRow, outputCol, pollToEnd } from "./harness/table";
 import { columnLetter } from "../helpers/columns";
 import { configuredEnv } from "../helpers/gsheets-results";
@@ -13,19 +13,12 @@ import { OUTPUT_COLUMNS, outputHeaders } from "../../core";
 
 const W = OUTPUT_COLUMNS.length;
 const letters = columnLetter;
-let sandbox: SandboxProcess;
+// 20 ms a property: a small job outlasts the start call even on a busy machine (polls pass the time on the test clock).
+const sandbox = sandboxForFile({ msPerProperty: 20 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  // 20 ms a property: a small job outlasts the start call even on a busy machine (polls pass the time on the test clock).
-  sandbox = await startSandboxProcess({ msPerProperty: 20 });
   props = await sandbox.properties(400);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 /** Every cell of a row, as the user sees it. */

@@ -5,7 +5,7 @@
  */
 import { OUTPUT_COLUMNS, columnNumberFormats } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
-import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "./harness/table";
 import { columnLetter } from "../helpers/columns";
 
@@ -13,18 +13,11 @@ const W = OUTPUT_COLUMNS.length;
 const colLetters = columnLetter;
 const DATE_KEYS = OUTPUT_COLUMNS.filter((c) => c.kind === "date" || c.kind === "datetime").map((c) => c.key);
 
-let sandbox: SandboxProcess;
+const sandbox = sandboxForFile({ msPerProperty: 2 }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess({ msPerProperty: 2 });
   props = await sandbox.properties(100);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]";

@@ -5,7 +5,7 @@
  * property's country (its postcode, from the sandbox's own record): none out of scope.
  */
 import { countryOf, nextObligation, parseCheckResult, rulesCountry, type CheckResult } from "../../core";
-import { checkResultFor, type Dataset } from "../../sandbox/dataset";
+import { checkResultFor, findExamples, type Dataset } from "../../sandbox/dataset";
 
 const LABEL: Record<string, string> = {
   epc: "EPC",
@@ -14,6 +14,18 @@ const LABEL: Record<string, string> = {
   licensing: "Licensing",
   deposit_protection: "Deposit",
 };
+
+/**
+ * The properties a re-check test checks: for each dated check, one due in each of the service's windows (their
+ * statuses move as the days pass), then the data set's first `ordinary` ones; each UPRN once.
+ */
+export function recheckUprns(ds: Dataset, ordinary: number): string[] {
+  const picked = new Set<string>();
+  for (const byBucket of Object.values(findExamples(ds).dueWithin))
+    for (const p of Object.values(byBucket)) picked.add(p.uprn);
+  for (const p of ds.properties.slice(0, ordinary)) picked.add(p.uprn);
+  return [...picked];
+}
 
 function parse(v: unknown): CheckResult {
   const r = parseCheckResult(JSON.parse(JSON.stringify(v)));

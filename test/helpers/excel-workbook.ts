@@ -12,14 +12,9 @@ import { OUTPUT_COLUMNS, createClient, type FetchLike, type PlanName } from "../
 import { prepareCheck, runCheck, type ExcelRun, type RunDeps } from "../../excel/taskpane/check-run";
 import type { TestClock } from "./clock";
 import type { Sandbox } from "./sandbox";
+import { colLetters, createStandIn } from "./excel-standin";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const standIn = require("../excel/standin/excel-standin.js");
-
-/** A fresh stand-in Excel (its Office globals, CustomFunctions and test API). */
-export const createStandIn: () => any = standIn.createStandIn;
-/** Column letters of a 0-based column index, as the stand-in counts: 0 = A, 26 = AA. */
-export const colLetters: (index: number) => string = standIn.colLetters;
+export { colLetters, createStandIn };
 
 /** The number of columns of the results block. */
 export const OUTPUT_WIDTH = OUTPUT_COLUMNS.length;

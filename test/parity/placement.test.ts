@@ -8,8 +8,7 @@ import { prepareCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { createGasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
 import { configure } from "../gsheets/harness/table";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { createStandIn } = require("../excel/standin/excel-standin.js");
+import { createStandIn } from "../helpers/excel-standin";
 
 let sandbox: SandboxProcess;
 let uprns: string[];

@@ -9,8 +9,6 @@
  * Each host has its own sandbox: the Sheets harness moves its sandbox's clock on with the script's sleeps, and a pane
  * reading that clock (from the service's Date header) would wait out the difference in real time.
  */
-import * as fs from "fs";
-import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { EDITED_BLOCK_NOTE, OUTPUT_COLUMNS, outputHeaders } from "../../core";
 import { ensureExcelBuild } from "../excel/helpers/build";
@@ -23,10 +21,8 @@ import { createGasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
 import { configure, pollToEnd } from "../gsheets/harness/table";
 import { findExamples, getDataset } from "../../sandbox/dataset";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
-const { colLetters } = require("../excel/standin/excel-standin.js");
+import { colLetters, STANDIN_SCRIPT as STANDIN } from "../helpers/excel-standin";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "../excel/standin/excel-standin.js"), "utf8");
 const W = OUTPUT_COLUMNS.length;
 const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");

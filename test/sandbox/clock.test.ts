@@ -3,13 +3,13 @@
  * option) and moved over HTTP; the register's dates stay put, so certificates expire and statuses change as it moves;
  * its Date header follows it.
  */
-import { startSandbox } from "../../sandbox/app";
+import { startTestSandbox } from "../helpers/sandbox";
 import { buildDatasetFor, daysUntil, WARNING_WINDOW_DAYS } from "../../sandbox/dataset";
 
 const KEY = { authorization: "Bearer sandbox-professional", connection: "close" };
 
 test("set, move and reset the day over HTTP; answers change exactly where a date crossed a threshold", async () => {
-  const sb = await startSandbox({ port: 0, today: "2027-01-31" });
+  const sb = await startTestSandbox({ today: "2027-01-31" });
   try {
     const json = async (path: string, init?: RequestInit) =>
       (
@@ -65,14 +65,13 @@ test("set, move and reset the day over HTTP; answers change exactly where a date
     expect(await json("/__sandbox/clock", { method: "DELETE" })).toEqual({ today: "2027-01-31", anchor: "2027-01-31" });
     expect((await json(`/v1/api/check?uprn=${gas.uprn}`)).checks.gas_safety.status).toBe("warning");
   } finally {
-    sb.app.server.closeAllConnections();
     await sb.close();
   }
 });
 
 test("the Date header is the sandbox's own clock, as its timestamps are, so a client reads the skew from it", async () => {
   const at = new Date("2027-03-01T12:34:56Z");
-  const sb = await startSandbox({ port: 0, now: () => at });
+  const sb = await startTestSandbox({ now: () => at });
   try {
     const res = await fetch(`${sb.url}/v1/api/check?uprn=1`, { headers: KEY });
     expect(res.headers.get("date")).toBe("Mon, 01 Mar 2027 12:34:56 GMT");

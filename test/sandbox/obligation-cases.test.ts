@@ -15,7 +15,7 @@ import {
   type DueBucket,
   type Property,
 } from "../../sandbox/dataset";
-import { startSandbox } from "../../sandbox/app";
+import { startTestSandbox } from "../helpers/sandbox";
 
 function obligationCases(ds: Dataset): Record<string, number> {
   const out: Record<string, number> = {};
@@ -119,7 +119,7 @@ test("the counts are sandbox/README.md's table", () => {
 });
 
 test("GET /__sandbox/examples names the same due-date examples, and the service's answer for them is that check's", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   try {
     const res = await fetch(`${sb.url}/__sandbox/examples`, { headers: { connection: "close" } });
     const body = (await res.json()) as { uprn_by_due_within: Record<string, Record<string, string>> };
@@ -140,7 +140,6 @@ test("GET /__sandbox/examples names the same due-date examples, and the service'
       inWeek: true,
     });
   } finally {
-    sb.app.server.closeAllConnections();
     await sb.close();
   }
 });

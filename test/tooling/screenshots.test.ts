@@ -7,7 +7,7 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { chromiumAvailable } from "../helpers/chromium";
+import { testWithChromium } from "../helpers/chromium";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SCRIPTS = fs
@@ -43,7 +43,7 @@ test("every screenshot script loads, exports main, and does not run on import", 
   expect(snapshot()).toEqual(before);
 });
 
-const chromium = chromiumAvailable("screenshot script test") ? test : test.skip;
+const chromium = testWithChromium("screenshot script test");
 chromium("screenshots-property-card.ts writes its picture: a PNG as wide as its page (1180 px)", async () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "shots-"));
   try {

@@ -3,14 +3,14 @@
  * the BUILT Sidebar.html with google.script.run bridged to the vm that runs Code.js.
  */
 import type { Browser, Page } from "playwright-core";
-import { chromiumAvailable } from "../../helpers/chromium";
+import { describeWithChromium } from "../../helpers/chromium";
 import type { GasEnvironment } from "./gas";
 
 export { CHROMIUM, launch } from "../../helpers/chromium";
 
-/** true: run the sidebar's browser tests; false: skip them (warned). Throws under CI, where a skip would hide a gap. */
-export function browserAvailable(): boolean {
-  return chromiumAvailable("Google Sheets sidebar browser tests");
+/** `describe` for the sidebar's browser tests: skipped (warned) without Chromium, failed under CI. */
+export function describeWithSidebar(): jest.Describe {
+  return describeWithChromium("Google Sheets sidebar browser tests");
 }
 
 /** A google.script.run look-alike: async, chainable handlers, plain data both ways. */

@@ -47,15 +47,15 @@ export async function passTime(env: { clock: { offsetMs: number } }, ms: number)
   await Promise.all([...running].map((s) => s.advanceClock(step)));
 }
 
-export async function startSandboxProcess(
-  opts: {
-    msPerProperty?: number;
-    limits?: unknown;
-    today?: string;
-    /** Where the sandbox's clock starts, from real time: the vm clock's offsetMs when a test sets one for its files. */
-    clockOffsetMs?: number;
-  } = {},
-): Promise<SandboxProcess> {
+export interface SandboxProcessOptions {
+  msPerProperty?: number;
+  limits?: unknown;
+  today?: string;
+  /** Where the sandbox's clock starts, from real time: the vm clock's offsetMs when a test sets one for its files. */
+  clockOffsetMs?: number;
+}
+
+export async function startSandboxProcess(opts: SandboxProcessOptions = {}): Promise<SandboxProcess> {
   // The bundle jest's global set-up made (test/helpers/global-setup.js), or the TypeScript through tsx without it.
   const bundle = process.env.COMPLIANCE_TEST_SANDBOX_BUNDLE;
   const script = bundle || path.join(__dirname, "sandbox-process.ts");
@@ -113,4 +113,40 @@ export async function startSandboxProcess(
   };
   running.add(handle);
   return handle;
+}
+
+/**
+ * The sandbox process of a test file: started before its tests, reset before each one when `resetEach`, closed after
+ * them. The handle stands for the running process (its addresses and calls are the process's), so the file uses it
+ * in its tests and hooks as it would the process itself.
+ */
+export function sandboxForFile(opts: SandboxProcessOptions = {}, { resetEach = false } = {}): SandboxProcess {
+  let proc: SandboxProcess | undefined;
+  const live = () => {
+    if (!proc) throw new Error("The file's sandbox starts in beforeAll: use it inside tests and hooks.");
+    return proc;
+  };
+  beforeAll(async () => {
+    proc = await startSandboxProcess(opts);
+  });
+  afterAll(async () => {
+    await proc?.close();
+  });
+  if (resetEach) beforeEach(() => live().reset());
+  return {
+    get url() {
+      return live().url;
+    },
+    get baseUrl() {
+      return live().baseUrl;
+    },
+    setFaults: (rules) => live().setFaults(rules),
+    addFaults: (rules) => live().addFaults(rules),
+    clearFaults: () => live().clearFaults(),
+    stats: () => live().stats(),
+    advanceClock: (ms) => live().advanceClock(ms),
+    reset: () => live().reset(),
+    properties: (n) => live().properties(n),
+    close: () => live().close(),
+  };
 }
