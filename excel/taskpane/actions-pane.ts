@@ -5,7 +5,7 @@
 import type { UserStore } from "../settings";
 import { complianceRuntime } from "../runtime";
 import type { ExcelRun } from "./check-run";
-import { $, say } from "./pane-ui";
+import { $, errorText, say } from "./pane-ui";
 import { actionSheets, lastBlock } from "./last-block";
 import { localDay } from "./stored";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
@@ -62,10 +62,12 @@ async function downloadCalendar(excelRun: ExcelRun, store: UserStore): Promise<v
 }
 
 export function wireActions(excelRun: ExcelRun, store: UserStore): void {
-  $("refresh-actions").addEventListener("click", () => void refreshActions(excelRun, store));
+  // Whatever stops them (the sheet, the chunk of their code not fetched) is said in the card, never swallowed.
+  const failed = (e: unknown) => say("actions-status", errorText(e));
+  $("refresh-actions").addEventListener("click", () => void refreshActions(excelRun, store).catch(failed));
   $("action-days").addEventListener(
     "change",
     () => void rt.settings.setActionDays(Number(($("action-days") as HTMLSelectElement).value)),
   );
-  $("download-ics").addEventListener("click", () => void downloadCalendar(excelRun, store));
+  $("download-ics").addEventListener("click", () => void downloadCalendar(excelRun, store).catch(failed));
 }

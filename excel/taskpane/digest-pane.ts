@@ -22,7 +22,8 @@ import {
 import type { UserStore } from "../settings";
 import { complianceRuntime } from "../runtime";
 import type { ExcelRun } from "./check-run";
-import { $, say } from "./pane-ui";
+import { $, errorText, say } from "./pane-ui";
+import { CHUNK_MISSING, isChunkLoadError } from "../chunk-error";
 import { actionSheets, lastBlock } from "./last-block";
 import { localDay } from "./stored";
 import { saveSettings, watchedBlocks, workbookSettings } from "./watch-settings";
@@ -92,7 +93,7 @@ export async function showSinceLastDigest(excelRun: ExcelRun, store: UserStore):
       ul.appendChild(li);
     }
   } catch (e) {
-    say("digest-status", `The digest could not be made (${e instanceof Error ? e.message : String(e)}).`);
+    say("digest-status", isChunkLoadError(e) ? CHUNK_MISSING : `The digest could not be made (${errorText(e)}).`);
   }
 }
 
@@ -162,7 +163,7 @@ export async function emailDigest(excelRun: ExcelRun, store: UserStore): Promise
       `${n(files, "file")} ready: ${routed.map((r) => r.to || "your own draft").join(", ")}. Open each .eml in Outlook, check it and press Send.${d.demo ? " Demo data, not a real check: the next digest starts again." : ""}`,
     );
   } catch (e) {
-    say("digest-status", `The drafts could not be made (${e instanceof Error ? e.message : String(e)}).`);
+    say("digest-status", isChunkLoadError(e) ? CHUNK_MISSING : `The drafts could not be made (${errorText(e)}).`);
   } finally {
     button.disabled = false;
   }

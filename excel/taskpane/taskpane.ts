@@ -446,12 +446,9 @@ async function withDigest(fn: (d: Awaited<ReturnType<typeof digestPane>>) => unk
   let d: Awaited<ReturnType<typeof digestPane>>;
   try {
     d = await digestPane();
-  } catch {
+  } catch (e) {
     // webpack's own message names a chunk number and a URL, which tell the user nothing they can act on.
-    return say(
-      "digest-status",
-      "The digest could not be fetched from the add-in's server. Check the connection, then reload the add-in.",
-    );
+    return say("digest-status", errorText(e));
   }
   await fn(d);
 }

@@ -4,65 +4,38 @@
  * while it cannot be fetched, Check, Find a UPRN and the functions say so in one sentence and nothing is left waiting;
  * once it can be fetched again, the same page checks without a reload; the digest card never needs it.
  */
-import * as fs from "fs";
-import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { CHUNK_MISSING } from "../../excel/chunk-error";
 import { demoProperties } from "../../core/demo/demo";
-import { ensureExcelBuild } from "./helpers/build";
-import { chromiumAvailable, launch } from "../helpers/chromium";
-import { serveStatic } from "./helpers/static-server";
+import { describeWithChromium } from "../helpers/chromium";
+import { paneWaits, servedPane } from "./helpers/pane";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "standin/excel-standin.js"), "utf8");
-const run = chromiumAvailable() ? describe : describe.skip;
 const UPRN = "100023336956";
 
-run("Excel service chunk in Chromium", () => {
-  let web: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+describeWithChromium()("Excel service chunk in Chromium", () => {
+  const pane = servedPane();
   let page: Page;
   const requests: string[] = [];
   const pageErrors: string[] = [];
-  /** service.js is refused while this holds, as a lost connection or a replaced deployment would. */
+  /** Chunks refused while this holds, as a lost connection or a replaced deployment would. */
   let offline = true;
+  const refused = ["service.js"];
 
   beforeAll(async () => {
-    web = await serveStatic(ensureExcelBuild());
-    browser = await launch();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 } });
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
-    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
-    );
-    await page.route("**/service.js", (route) => (offline ? route.abort() : route.continue()));
-    // A reload opens the workbook as it was saved, when the test put it in sessionStorage.
-    await page.addInitScript(() => {
-      const saved = sessionStorage.getItem("standin-restore");
-      if (saved) (window as any).__standInOptions = { restore: saved };
-    });
-    await page.goto(`${web.url}/taskpane.html`);
-    await page.waitForFunction(() => document.getElementById("legend")?.children.length, undefined, {
-      timeout: 10_000,
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await web?.close();
+    ({ page } = await pane.open({
+      errors: pageErrors,
+      restoreOnReload: true,
+      before: async (p) => {
+        p.on("request", (r) => requests.push(new URL(r.url()).pathname));
+        await p.route(
+          (u) => refused.some((f) => u.pathname.endsWith(`/${f}`)),
+          (route) => (offline ? route.abort() : route.continue()),
+        );
+      },
+    }));
   });
 
-  const text = (id: string) => page.evaluate((i) => document.getElementById(i)!.textContent ?? "", id);
-  const waitText = (id: string, re: RegExp, timeout = 20_000) =>
-    page
-      .waitForFunction(
-        ([i, src]) => new RegExp(src).test(document.getElementById(i)!.textContent ?? ""),
-        [id, re.source] as const,
-        { timeout },
-      )
-      .catch(async (e) => {
-        throw new Error(`${e.message}\n#${id}: ${await text(id)}`);
-      });
+  const { text, waitText } = paneWaits(() => page, pageErrors, 20_000);
   const exactly = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
   /** COMPLIANCE.SCORE of one UPRN, as its cell would show it: the value, or the error's code and message. */
   const score = (uprn: string) =>
@@ -124,6 +97,20 @@ run("Excel service chunk in Chromium", () => {
     expect(requests).not.toContain("/service.js");
     expect(requests).not.toContain("/check.js");
     expect(await text("banner")).not.toContain(CHUNK_MISSING);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test("while the Action list's code cannot be fetched, the digest and Action list cards say so", async () => {
+    refused.push("action-sheets.js");
+    const saved = await page.evaluate(() => (window as any).__excelStandIn.dump());
+    await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), saved);
+    await page.reload();
+    await waitText("digest-status", exactly(CHUNK_MISSING));
+    await page.click("#refresh-actions");
+    await waitText("actions-status", exactly(CHUNK_MISSING));
+    await page.evaluate(() => (document.getElementById("actions-status")!.textContent = ""));
+    await page.click("#download-ics");
+    await waitText("actions-status", exactly(CHUNK_MISSING));
     expect(pageErrors).toEqual([]);
   });
 });
