@@ -1,10 +1,12 @@
 /**
  * The Action list's columns: ours and the user's own, in the sheet's order (a column the user added stays where they put
- * it), what a cell the user typed is written back as, and the number format of every cell of the list. Pure.
+ * it), what a cell the user typed is written back as and whether Done says done, and the number format of every cell of the list. Pure.
  */
 import { safeCellText, type Cell } from "../sheet/layout";
 import { DATE_FORMAT } from "../compliance/obligation-days";
 import { cellDay } from "../sheet/user-columns";
+
+const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
 /** Headers the list writes itself; every other column (Done, Notes and the user's own) is the user's. */
 export const COMPUTED = [
@@ -52,6 +54,24 @@ export function userCell(v: unknown): Cell {
   if (v === null || v === undefined) return "";
   if (typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]") return cellDay(v) ?? "";
   return safeCellText(String(v));
+}
+
+/** Whether a Done cell says the action is done: TRUE, a tick, "yes", "done", "x", or a date. */
+export function isMarkedDone(v: unknown): boolean {
+  if (v === true) return true;
+  if (typeof v === "number") return v > 0;
+  if (v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]")
+    return Number.isFinite((v as Date).getTime());
+  const t = text(v).toLowerCase();
+  return (
+    /^(true|yes|y|done|x|✓|✔|☑|complete|completed)$/.test(t) ||
+    /^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(t)
+  );
+}
+
+/** The summary's count: rows marked done whose Evidence is empty. */
+export function doneWithoutEvidence(rows: readonly { done: unknown; evidence: unknown }[]): number {
+  return rows.filter((r) => isMarkedDone(r.done) && text(r.evidence) === "").length;
 }
 
 export type Column = { kind: "ours"; name: string } | { kind: "user"; index: number; header: string };

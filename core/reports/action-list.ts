@@ -11,10 +11,9 @@ import { safeCellText, type Cell } from "../sheet/layout";
 import { addDays } from "../compliance/obligations";
 import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
 import type { BlockRef } from "../sheet/block-ref";
-import { doneWithoutEvidence } from "../compliance/own-obligations";
 import { unreadColumnSentence, type UnreadOwnColumn } from "../compliance/own-headers";
 import { cellDay } from "../sheet/user-columns";
-import { USER_TYPED, isTyped, layout, userCell, type Column } from "./action-list-columns";
+import { USER_TYPED, doneWithoutEvidence, isTyped, layout, userCell, type Column } from "./action-list-columns";
 import {
   CLOSED_TITLE,
   GONE_TITLE,
