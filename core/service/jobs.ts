@@ -333,11 +333,7 @@ export function acceptResultsPage(
   }
   s.lastPage = signature;
   s.followed = false;
-  // Pages are numbered from 1 unless the server has sent a page 0.
-  if (page.page === 0) s.pagesFrom0 = true;
-  const base = s.pagesFrom0 ? 0 : 1;
-  const numbered = page.page !== undefined && page.page >= base && !!page.perPage;
-  const pageStart = numbered ? (page.page! - base) * page.perPage! : (s.pageStart ?? 0);
+  const { base, numbered, pageStart } = pagePosition(s, page);
   const taken = s.received;
   const { placed, unmatched } = placeResults(page.items, {
     total: s.total,
@@ -381,25 +377,37 @@ export function acceptResultsPage(
     const ended = failJob(s, page.status === "failed" && page.error ? page.error : loopError(s), nowMs);
     return { state: ended.state, items: [...items, ...ended.items], waitMs: 0, done: true, warnings };
   }
-  if (stillRunning) {
-    if (next && pageFull) {
-      s = follow(s, next, numbered, pageStart + page.items.length);
-      return { state: s, items, waitMs: 0, done: false, warnings };
-    }
-    const late = checkJobDeadline(s, nowMs);
-    if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
-    // Never sleep past the deadline: a job that does not end is given up on when its time is up.
-    // Near it, the last poll still waits: polls of one job are never closer than MIN_POLL_MS.
-    const waitMs = Math.max(MIN_POLL_MS, Math.min(pollDelay(s, nowMs), s.deadlineMs + 1 - nowMs));
-    s.nextPollAtMs = nowMs + waitMs;
-    return { state: s, items, waitMs, done: false, warnings };
+  if (stillRunning && next && pageFull) {
+    s = follow(s, next, numbered, pageStart + page.items.length);
+    return { state: s, items, waitMs: 0, done: false, warnings };
   }
+  if (stillRunning) return pollAgain(s, items, nowMs, warnings);
   if (next && !allIn) {
     s = follow(s, next, numbered, pageStart + page.items.length);
     if (page.status === "failed" && page.error) s.error = page.error;
     return { state: s, items, waitMs: 0, done: false, warnings };
   }
   return jobEnded(s, page, items, nowMs, warnings);
+}
+
+/** Where the page stands in the job: pages are numbered from 1 unless the server has sent a page 0. */
+function pagePosition(s: JobState, page: ResultsPage): { base: number; numbered: boolean; pageStart: number } {
+  if (page.page === 0) s.pagesFrom0 = true;
+  const base = s.pagesFrom0 ? 0 : 1;
+  const numbered = page.page !== undefined && page.page >= base && !!page.perPage;
+  const pageStart = numbered ? (page.page! - base) * page.perPage! : (s.pageStart ?? 0);
+  return { base, numbered, pageStart };
+}
+
+/** The job still runs: the same page is polled again after a wait, unless the job's time is up. */
+function pollAgain(s: JobState, items: AcceptResult["items"], nowMs: number, warnings: string[]): AcceptResult {
+  const late = checkJobDeadline(s, nowMs);
+  if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
+  // Never sleep past the deadline: a job that does not end is given up on when its time is up.
+  // Near it, the last poll still waits: polls of one job are never closer than MIN_POLL_MS.
+  const waitMs = Math.max(MIN_POLL_MS, Math.min(pollDelay(s, nowMs), s.deadlineMs + 1 - nowMs));
+  s.nextPollAtMs = nowMs + waitMs;
+  return { state: s, items, waitMs, done: false, warnings };
 }
 
 /**
