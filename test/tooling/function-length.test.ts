@@ -10,7 +10,7 @@ import ts from "typescript";
 const ROOT = path.resolve(__dirname, "../..");
 const FOLDERS = ["core", "excel", "gsheets"];
 const LIMIT = 80;
-const CEILING = 16;
+const CEILING = 15;
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
