@@ -37,6 +37,8 @@ export * from "./compliance/row-place";
 export * from "./sheet/row-dates";
 export * from "./reports/action-list";
 export * from "./reports/action-list-columns";
+export * from "./reports/action-list-kept";
+export * from "./reports/action-ids";
 export * from "./reports/ics";
 export * from "./numbers";
 export * from "./compliance/result-place";

@@ -1,10 +1,12 @@
 /**
- * The rules of the obligations kept in the user's own columns, one entry each: the headers that name it, what a date
- * in it is (the day it was done, or the day it falls due), the countries it applies in, its rule and source, and its
- * windows. core/compliance/own-obligations.ts reads the columns and applies these rules.
+ * The obligations kept in the user's own columns, one rule each: the headers that name it, what a date in it is (the
+ * day it was done, or the day it falls due), the countries it applies in, its rule, source and windows, and what a
+ * date in its column asks for (`ownObligation`). A date is either the day the thing was done (a check, a registration)
+ * or the day it falls due (an expiry, a follow-up, a review), by the header's words: "HMO licence expiry" is a due
+ * date, "Landlord registration" the day of registration. core/compliance/own-obligations.ts reads a row's columns.
  */
 import type { Country } from "./country";
-import type { WindowDays } from "./obligations";
+import { addDays, addMonths, daysBetween, windowFor, type Window, type WindowDays } from "./obligations";
 
 export const OWN_KEYS = [
   "smoke_alarms",
@@ -62,7 +64,7 @@ export const DUE_WORDS =
 const PRE = "(?:(?:date of|date|when) )?(?:(?:last|latest|most recent) )?";
 /** What was done to the alarms, after their name, with a date word. */
 const ALARM_DONE = "(?: (?:last )?(?:checked|tested|check|test|inspected|inspection))?(?: (?:date|on|done))?";
-const alarms = (subject: string) =>
+const alarmHeader = (subject: string) =>
   new RegExp(
     `^${PRE}(?:${subject}) (?:alarms?|detectors?)${ALARM_DONE}$|^${PRE}smoke co (?:checked|tested|check|test)(?: (?:date|on))?$`,
   );
@@ -104,7 +106,7 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "smoke_alarms",
     label: "Smoke alarms",
-    header: alarms("smoke|smoke co"),
+    header: alarmHeader("smoke|smoke co"),
     examples: ["Smoke alarms checked", "Date of smoke alarm check", "Smoke & CO alarms checked"],
     looks: /\bsmoke\b/,
     words: /\bsmoke\b/,
@@ -121,7 +123,7 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     key: "co_alarms",
     label: "Carbon monoxide alarms",
-    header: alarms("co|smoke co"),
+    header: alarmHeader("co|smoke co"),
     examples: ["CO alarms checked", "Carbon monoxide alarm test", "Smoke & CO alarms checked"],
     looks: /\bco (alarms?|detectors?)\b/,
     words: /\bco\b/,
@@ -231,3 +233,234 @@ export const OWN_RULES: readonly OwnRule[] = [
 ];
 
 export const RULE_BY_KEY = new Map(OWN_RULES.map((r) => [r.key, r] as const));
+
+/** One own-obligation cell as read: the day (YYYY-MM-DD) or null, and what was typed when it could not be read. */
+export interface OwnInput {
+  key: OwnKey;
+  header: string;
+  meaning: Meaning;
+  date: string | null;
+  /** The text of a cell that holds something that is not a date (said in the row, not taken as empty). */
+  unreadable?: string;
+  evidence?: string;
+  /** Set when the obligation has two or more columns with a date: which one the date came from. */
+  from?: string;
+}
+
+export interface OwnObligation {
+  key: OwnKey;
+  label: string;
+  /** The user's column header it came from. */
+  header: string;
+  due: string | null;
+  daysLeft: number | null;
+  /** null: nothing to do and nothing to say. */
+  window: Window | null;
+  action: string;
+  rule: string;
+  source: string;
+  /** What the row says besides the action (why there is no date, why it does not apply here). */
+  note: string;
+  /** The Evidence cell as typed (a link to the certificate), kept for the Action list. */
+  evidence: string;
+}
+
+export interface OwnContext {
+  /** The day counted from, YYYY-MM-DD. */
+  today: string;
+  country: Country;
+  /** The tenancy's start, when the table has a "Tenancy start" column (the day alarms must be checked in England). */
+  tenancyStart?: string;
+  /** The PRS Database's opening day, once regulations set one (else PRS_DATABASE.opens). */
+  prsDatabaseOpens?: string | null;
+  windows?: Partial<Record<OwnKey, Partial<WindowDays>>>;
+}
+
+/** The last day of a period of `years` beginning with `day` (the day itself is day 1). */
+const lastDayOf = (day: string, years: number) => addDays(addMonths(day, years * 12), -1);
+
+function build(
+  r: OwnRule,
+  input: OwnInput,
+  c: OwnContext,
+  due: string | null,
+  action: string,
+  note = "",
+  window?: Window | null,
+): OwnObligation {
+  const daysLeft = due ? daysBetween(c.today, due) : null;
+  const w = { ...r.windows, ...(c.windows?.[r.key] ?? {}) };
+  // Which of the obligation's columns the date came from: said where the user reads it (the action, else the note).
+  if (input.from && action) action = `${action} (${input.from})`;
+  else if (input.from) note = [note, `${input.from[0].toUpperCase()}${input.from.slice(1)}`].filter(Boolean).join(". ");
+  return {
+    key: r.key,
+    label: r.label,
+    header: input.header,
+    due,
+    daysLeft,
+    window: window !== undefined ? window : daysLeft === null ? null : windowFor(daysLeft, w),
+    action,
+    rule: r.rule[c.country] ?? Object.values(r.rule)[0] ?? "",
+    source: r.source,
+    note,
+    evidence: input.evidence ?? "",
+  };
+}
+
+function alarms(r: OwnRule, input: OwnInput, c: OwnContext): OwnObligation {
+  const what = r.key === "smoke_alarms" ? "smoke alarms" : "carbon monoxide alarms";
+  if (c.country !== "England") {
+    return build(
+      r,
+      input,
+      c,
+      null,
+      "",
+      `${c.country} sets no check date: the ${what} must be kept working and in repair throughout the tenancy`,
+      null,
+    );
+  }
+  const start = c.tenancyStart ?? null;
+  if (start && (!input.date || input.date < start)) {
+    return build(r, input, c, start, `Check the ${what} work on the day the tenancy begins (${start}), and record it`);
+  }
+  if (input.date)
+    return build(
+      r,
+      input,
+      c,
+      null,
+      "",
+      `Checked ${input.date}; the next check is due on the day a new tenancy begins`,
+      null,
+    );
+  return build(
+    r,
+    input,
+    c,
+    null,
+    `Record when the ${what} were checked (the law asks for a check on the day each new tenancy begins)`,
+    "",
+    "Plan",
+  );
+}
+
+function fromDate(r: OwnRule, input: OwnInput, c: OwnContext, years: number, verb: string): OwnObligation {
+  // An empty cell is not known to be a lapse: it asks for the date rather than claiming a deadline.
+  if (!input.date)
+    return build(
+      r,
+      input,
+      c,
+      null,
+      `Record the date in "${input.header}" (${r.label} lasts ${years} years)`,
+      "",
+      "Plan",
+    );
+  const due = input.meaning === "due" ? input.date : lastDayOf(input.date, years);
+  const past = due < c.today;
+  return build(
+    r,
+    input,
+    c,
+    due,
+    past ? `${r.label} has lapsed (${due}): ${verb.toLowerCase()} now` : `${verb} before ${due}`,
+  );
+}
+
+/** One own-obligation column's obligation for a property in `c.country`. */
+export function ownObligation(input: OwnInput, c: OwnContext): OwnObligation {
+  const r = RULE_BY_KEY.get(input.key)!;
+  if (input.unreadable !== undefined) {
+    return build(
+      r,
+      input,
+      c,
+      null,
+      `"${input.unreadable}" in ${input.header} is not a date: enter the date (for example 2027-03-15)`,
+      "",
+      "Plan",
+    );
+  }
+  if (!r.countries.includes(c.country)) {
+    const where = r.countries.length === 1 ? `${r.countries[0]} only` : r.countries.join(" and ");
+    return build(r, input, c, null, "", `${r.label}: applies in ${where}, not in ${c.country}; nothing is due`, null);
+  }
+  switch (r.key) {
+    case "smoke_alarms":
+    case "co_alarms":
+      return alarms(r, input, c);
+    case "legionella":
+      return legionella(r, input, c);
+    case "right_to_rent":
+      return rightToRent(r, input, c);
+    case "hmo_licence":
+      return hmoLicence(r, input, c);
+    case "landlord_registration":
+      return fromDate(r, input, c, 3, "Renew the landlord registration with the council");
+    case "rent_smart_wales":
+      return fromDate(r, input, c, 5, "Renew with Rent Smart Wales");
+    case "prs_database":
+      return prsDatabase(r, input, c);
+  }
+}
+
+function legionella(r: OwnRule, input: OwnInput, c: OwnContext): OwnObligation {
+  if (input.date && input.meaning === "due")
+    return build(r, input, c, input.date, "Review the legionella risk assessment");
+  if (input.date)
+    return build(
+      r,
+      input,
+      c,
+      null,
+      "",
+      `Assessed ${input.date}; the law sets no review interval: add a review date to be reminded`,
+      null,
+    );
+  return build(r, input, c, null, "Record the legionella risk assessment (none recorded)", "", "Plan");
+}
+
+function rightToRent(r: OwnRule, input: OwnInput, c: OwnContext): OwnObligation {
+  if (!input.date)
+    return build(r, input, c, null, "", "No follow-up date: none is needed where the right to rent is unlimited", null);
+  return build(
+    r,
+    input,
+    c,
+    input.date,
+    `Do the follow-up Right to Rent check by ${input.date} (the time-limited excuse then ends)`,
+  );
+}
+
+function hmoLicence(r: OwnRule, input: OwnInput, c: OwnContext): OwnObligation {
+  if (!input.date) return build(r, input, c, null, "", "No expiry recorded", null);
+  return build(
+    r,
+    input,
+    c,
+    input.date,
+    input.date < c.today
+      ? `HMO licence expired on ${input.date}: apply for a new one now`
+      : `Apply to renew the HMO licence before it expires on ${input.date}`,
+  );
+}
+
+/** Nothing is due before the PRS Database opens (PRS_DATABASE, or the day `c` gives once regulations set one). */
+function prsDatabase(r: OwnRule, input: OwnInput, c: OwnContext): OwnObligation {
+  const opens = c.prsDatabaseOpens === undefined ? PRS_DATABASE.opens : c.prsDatabaseOpens;
+  if (!opens || opens > c.today) {
+    return build(
+      r,
+      input,
+      c,
+      null,
+      "",
+      `The PRS Database is not open yet (announced ${PRS_DATABASE.announced}; checked ${PRS_DATABASE.checked}): nothing is due`,
+      null,
+    );
+  }
+  if (input.date) return build(r, input, c, null, "", `Registered ${input.date}`, null);
+  return build(r, input, c, opens, "Register the landlord and this property on the PRS Database");
+}

@@ -1,5 +1,5 @@
 /**
- * The sources of the own-column obligations (core/compliance/own-obligations.ts): title, link and their words where they were read
+ * The sources of the own-column obligations (core/compliance/own-rules.ts): title, link and their words where they were read
  * (`quote`), or the effect in ours (`note`). Data for the tests and docs/compliance-rules.md; nothing at run time imports
  * it, so the add-ins' bundles do not carry it. Checked 2026-11-25.
  */

@@ -198,122 +198,14 @@ export function demoReply(
 ): DemoReply {
   const nowMs = o.now ?? Date.now();
   const today = new Date(nowMs).toISOString().slice(0, 10);
-  // No URL class: Apps Script has none.
-  const [beforeQuery, query = ""] = req.url.split("#")[0].split("?");
-  const path = beforeQuery.replace(/^https?:\/\/[^/]+/i, "").replace(/\/+$/, "");
-  const q: Record<string, string> = {};
-  for (const part of query.split("&").filter(Boolean)) {
-    const [k, v = ""] = part.split("=");
-    try {
-      q[decodeURIComponent(k)] = decodeURIComponent(v.replace(/\+/g, " "));
-    } catch {
-      q[k] = v;
-    }
-  }
+  const { path, q } = splitUrl(req.url);
   try {
     const props = demoProperties(today);
     if (req.method === "GET" && /\/api\/check$/.test(path)) return reply(200, resolve(props, q).result);
-    if (req.method === "POST" && /\/api\/check\/bulk$/.test(path)) {
-      let body: { properties?: unknown; checks?: unknown };
-      try {
-        body = JSON.parse(req.body ?? "");
-      } catch {
-        throw new DemoError(400, "invalid_request", "The body must be a JSON object with a properties array.");
-      }
-      const properties = body && Array.isArray(body.properties) ? body.properties : null;
-      if (!properties || !properties.length)
-        throw new DemoError(400, "invalid_request", "properties must be a non-empty array.");
-      if (properties.length > 1000)
-        throw new DemoError(413, "batch_too_large", "The demo accepts at most 1000 properties per request.", {
-          max_batch_size: 1000,
-        });
-      const id = `demo-${nowMs.toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
-      o.jobs.put(
-        id,
-        JSON.stringify({ properties, checks: Array.isArray(body.checks) ? body.checks : null, created: nowMs }),
-      );
-      const at = new Date(nowMs).toISOString().replace(/\.\d+Z$/, "Z");
-      return reply(202, {
-        job_id: id,
-        status: "processing",
-        total_properties: properties.length,
-        estimated_completion: at,
-        results_url: `/api/check/bulk/${id}/results`,
-      });
-    }
+    if (req.method === "POST" && /\/api\/check\/bulk$/.test(path)) return submitJob(req.body, o.jobs, nowMs);
     const m = /\/api\/check\/bulk\/([^/]+)\/results$/.exec(path);
-    if (req.method === "GET" && m) {
-      const id = decodeURIComponent(m[1]);
-      const stored = o.jobs.get(id);
-      if (!stored)
-        throw new DemoError(404, "job_not_found", `No demo job ${id.slice(0, 60)} (demo jobs are kept for 6 hours).`, {
-          job_id: id.slice(0, 60),
-        });
-      const job = JSON.parse(stored) as { properties: unknown[]; checks: string[] | null; created: number };
-      const perPage = Math.min(1000, Math.max(1, Number(q.per_page) || 1000));
-      const page = Math.max(1, Number(q.page) || 1);
-      const total = job.properties.length;
-      const pages = Math.max(1, Math.ceil(total / perPage));
-      const results = job.properties.slice((page - 1) * perPage, page * perPage).map((input, k) => {
-        const index = (page - 1) * perPage + k;
-        try {
-          if (!input || typeof input !== "object" || Array.isArray(input))
-            throw new DemoError(
-              400,
-              "invalid_request",
-              "Each property must be an object with uprn, or postcode and optional address.",
-            );
-          return {
-            index,
-            input,
-            status: "completed",
-            result: subset(resolve(props, input as Record<string, unknown>).result, job.checks ?? undefined),
-          };
-        } catch (e) {
-          if (!(e instanceof DemoError)) throw e;
-          return {
-            index,
-            input,
-            status: "error",
-            error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
-          };
-        }
-      });
-      const done = new Date(job.created).toISOString().replace(/\.\d+Z$/, "Z");
-      return reply(200, {
-        job_id: id,
-        status: "completed",
-        total_properties: total,
-        processed_properties: total,
-        estimated_completion: done,
-        completed_at: done,
-        page,
-        per_page: perPage,
-        total_pages: pages,
-        next_page_url: page < pages ? `/api/check/bulk/${id}/results?page=${page + 1}&per_page=${perPage}` : null,
-        results,
-      });
-    }
-    if (req.method === "GET" && /\/api\/addresses$/.test(path)) {
-      const postcode = q.postcode ? normalPostcode(q.postcode) : undefined;
-      const want = q.query ? words(q.query) : [];
-      if (!postcode && !want.length) throw new DemoError(400, "invalid_request", "Give postcode or query.");
-      const hits = props.filter(
-        (p) => (!postcode || p.postcode === postcode) && want.every((w) => words(p.address).includes(w)),
-      );
-      const limit = Math.min(100, Math.max(1, Number(q.limit) || 50));
-      return reply(200, {
-        results: hits.slice(0, limit).map((p) => ({
-          uprn: p.uprn,
-          address: p.address,
-          address_line_1: p.line1,
-          address_line_2: p.line2,
-          town: p.town,
-          postcode: p.postcode,
-        })),
-        total: hits.length,
-      });
-    }
+    if (req.method === "GET" && m) return jobResults(decodeURIComponent(m[1]), q, o.jobs, props);
+    if (req.method === "GET" && /\/api\/addresses$/.test(path)) return addresses(props, q);
     throw new DemoError(
       404,
       "endpoint_not_found",
@@ -325,6 +217,128 @@ export function demoReply(
       new DemoError(500, "demo_error", `The demo could not answer: ${e instanceof Error ? e.message : String(e)}`),
     );
   }
+}
+
+/** A request's path (no host, no trailing slash) and its query's parameters, decoded: Apps Script has no URL class. */
+function splitUrl(url: string): { path: string; q: Record<string, string> } {
+  const [beforeQuery, query = ""] = url.split("#")[0].split("?");
+  const path = beforeQuery.replace(/^https?:\/\/[^/]+/i, "").replace(/\/+$/, "");
+  const q: Record<string, string> = {};
+  for (const part of query.split("&").filter(Boolean)) {
+    const [k, v = ""] = part.split("=");
+    try {
+      q[decodeURIComponent(k)] = decodeURIComponent(v.replace(/\+/g, " "));
+    } catch {
+      q[k] = v;
+    }
+  }
+  return { path, q };
+}
+
+/** POST api/check/bulk: the job is kept in `jobs` and answered as done at once. */
+function submitJob(text: string | undefined, jobs: DemoJobStore, nowMs: number): DemoReply {
+  let body: { properties?: unknown; checks?: unknown };
+  try {
+    body = JSON.parse(text ?? "");
+  } catch {
+    throw new DemoError(400, "invalid_request", "The body must be a JSON object with a properties array.");
+  }
+  const properties = body && Array.isArray(body.properties) ? body.properties : null;
+  if (!properties || !properties.length)
+    throw new DemoError(400, "invalid_request", "properties must be a non-empty array.");
+  if (properties.length > 1000)
+    throw new DemoError(413, "batch_too_large", "The demo accepts at most 1000 properties per request.", {
+      max_batch_size: 1000,
+    });
+  const id = `demo-${nowMs.toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+  jobs.put(id, JSON.stringify({ properties, checks: Array.isArray(body.checks) ? body.checks : null, created: nowMs }));
+  const at = new Date(nowMs).toISOString().replace(/\.\d+Z$/, "Z");
+  return reply(202, {
+    job_id: id,
+    status: "processing",
+    total_properties: properties.length,
+    estimated_completion: at,
+    results_url: `/api/check/bulk/${id}/results`,
+  });
+}
+
+/** GET api/check/bulk/{id}/results: one page of a kept job's results (`page`, `per_page`). */
+function jobResults(id: string, q: Record<string, string>, jobs: DemoJobStore, props: DemoProperty[]): DemoReply {
+  const stored = jobs.get(id);
+  if (!stored)
+    throw new DemoError(404, "job_not_found", `No demo job ${id.slice(0, 60)} (demo jobs are kept for 6 hours).`, {
+      job_id: id.slice(0, 60),
+    });
+  const job = JSON.parse(stored) as { properties: unknown[]; checks: string[] | null; created: number };
+  const perPage = Math.min(1000, Math.max(1, Number(q.per_page) || 1000));
+  const page = Math.max(1, Number(q.page) || 1);
+  const total = job.properties.length;
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  const results = job.properties
+    .slice((page - 1) * perPage, page * perPage)
+    .map((input, k) => jobItem((page - 1) * perPage + k, input, job.checks, props));
+  const done = new Date(job.created).toISOString().replace(/\.\d+Z$/, "Z");
+  return reply(200, {
+    job_id: id,
+    status: "completed",
+    total_properties: total,
+    processed_properties: total,
+    estimated_completion: done,
+    completed_at: done,
+    page,
+    per_page: perPage,
+    total_pages: pages,
+    next_page_url: page < pages ? `/api/check/bulk/${id}/results?page=${page + 1}&per_page=${perPage}` : null,
+    results,
+  });
+}
+
+/** One item of a job's results: the property's result, or the error it gets. */
+function jobItem(index: number, input: unknown, checks: string[] | null, props: DemoProperty[]) {
+  try {
+    if (!input || typeof input !== "object" || Array.isArray(input))
+      throw new DemoError(
+        400,
+        "invalid_request",
+        "Each property must be an object with uprn, or postcode and optional address.",
+      );
+    return {
+      index,
+      input,
+      status: "completed",
+      result: subset(resolve(props, input as Record<string, unknown>).result, checks ?? undefined),
+    };
+  } catch (e) {
+    if (!(e instanceof DemoError)) throw e;
+    return {
+      index,
+      input,
+      status: "error",
+      error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+    };
+  }
+}
+
+/** GET api/addresses: the demo's properties in a postcode, or whose address has every word of `query`. */
+function addresses(props: DemoProperty[], q: Record<string, string>): DemoReply {
+  const postcode = q.postcode ? normalPostcode(q.postcode) : undefined;
+  const want = q.query ? words(q.query) : [];
+  if (!postcode && !want.length) throw new DemoError(400, "invalid_request", "Give postcode or query.");
+  const hits = props.filter(
+    (p) => (!postcode || p.postcode === postcode) && want.every((w) => words(p.address).includes(w)),
+  );
+  const limit = Math.min(100, Math.max(1, Number(q.limit) || 50));
+  return reply(200, {
+    results: hits.slice(0, limit).map((p) => ({
+      uprn: p.uprn,
+      address: p.address,
+      address_line_1: p.line1,
+      address_line_2: p.line2,
+      town: p.town,
+      postcode: p.postcode,
+    })),
+    total: hits.length,
+  });
 }
 
 /** fetch for the demo key: the same call shape as the host's fetch, answered by demoReply. */

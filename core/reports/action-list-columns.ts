@@ -1,19 +1,12 @@
 /**
- * The Action list's columns, and the list as it stands on the sheet: our headers and the user's own columns, in the
- * sheet's order; each row read back with what the user typed on it (Done, Notes, their own columns), so that a refresh
- * keeps it on its action (action-list.ts). Pure.
+ * The Action list's columns: ours and the user's own, in the sheet's order (a column the user added stays where they put
+ * it), what a cell the user typed is written back as and whether Done says done, and the number format of every cell of the list. Pure.
  */
 import { safeCellText, type Cell } from "../sheet/layout";
 import { DATE_FORMAT } from "../compliance/obligation-days";
 import { cellDay } from "../sheet/user-columns";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
-const plain = (v: unknown) => text(v).replace(/^'/, "");
-
-export const CLOSED_TITLE = "Closed: these actions are no longer due; kept for what was typed in Done and Notes";
-export const LATER_TITLE = "Later: due after the chosen window; listed here because something was typed on them";
-export const GONE_TITLE = "Table no longer found";
-export const TITLES = [CLOSED_TITLE.slice(0, 7), LATER_TITLE.slice(0, 6), GONE_TITLE];
 
 /** Headers the list writes itself; every other column (Done, Notes and the user's own) is the user's. */
 export const COMPUTED = [
@@ -52,74 +45,7 @@ export function actionListHeaders(ownerHeader?: string, evidence = false): strin
   ];
 }
 
-export interface Existing {
-  /** Each column of the sheet: its header as written (trimmed). */
-  header: string[];
-  rows: KeptRow[];
-}
-
-export interface KeptRow {
-  /** Its index in the sheet's rows as read. */
-  at: number;
-  id: string;
-  uprn: string;
-  check: string;
-  due: string;
-  table: string;
-  /** The row's cells, by column of the existing sheet. */
-  cells: readonly unknown[];
-  done: unknown;
-  /** Something typed in Done, Notes or a column of the user's. */
-  typed: boolean;
-}
-
 export const isTyped = (v: unknown) => v !== "" && v !== null && v !== undefined && v !== false;
-
-export function readExisting(
-  existing: readonly (readonly unknown[])[],
-  ownerHeaders: ReadonlySet<string>,
-): Existing | null {
-  const headerAt = existing.findIndex(
-    (r) => r.some((v) => text(v).toLowerCase() === "uprn") && r.some((v) => text(v).toLowerCase() === "check"),
-  );
-  if (headerAt < 0) return null;
-  const width = Math.max(...existing.map((r) => r.length));
-  const header = Array.from({ length: width }, (_v, i) => text(existing[headerAt][i]));
-  const low = header.map((h) => h.toLowerCase());
-  const at = (name: string) => low.indexOf(name.toLowerCase());
-  const c = {
-    id: at("Action ID"),
-    uprn: at("UPRN"),
-    check: at("Check"),
-    due: at("Due"),
-    table: at("Table"),
-    done: at("Done"),
-  };
-  const computed = new Set([...COMPUTED, ...ownerHeaders].map((h) => h.toLowerCase()));
-  const userCols = header.map((h, i) => i).filter((i) => !computed.has(low[i]));
-  const rows: KeptRow[] = [];
-  for (let at = headerAt + 1; at < existing.length; at++) {
-    const r = existing[at];
-    const first = text(r[0]);
-    if (TITLES.some((t) => first.startsWith(t)) && r.slice(1).every((v) => !isTyped(v))) continue;
-    const uprn = plain(r[c.uprn]);
-    const id = c.id >= 0 ? plain(r[c.id]) : "";
-    const typed = userCols.some((i) => isTyped(r[i]));
-    if (!uprn && !id && !typed) continue;
-    rows.push({
-      at,
-      id,
-      uprn,
-      check: text(r[c.check]),
-      due: (c.due >= 0 ? cellDay(r[c.due]) : null) ?? "",
-      table: c.table >= 0 ? plain(r[c.table]) : "",
-      cells: r,
-      done: c.done >= 0 ? r[c.done] : "",
-      typed,
-    });
-  }
-  return { header, rows };
-}
 
 /** What a user typed, written back as it was (a checkbox's true/false stays a boolean), formula-safe. */
 export function userCell(v: unknown): Cell {
@@ -130,6 +56,24 @@ export function userCell(v: unknown): Cell {
   return safeCellText(String(v));
 }
 
+/** Whether a Done cell says the action is done: TRUE, a tick, "yes", "done", "x", or a date. */
+export function isMarkedDone(v: unknown): boolean {
+  if (v === true) return true;
+  if (typeof v === "number") return v > 0;
+  if (v && typeof v === "object" && Object.prototype.toString.call(v) === "[object Date]")
+    return Number.isFinite((v as Date).getTime());
+  const t = text(v).toLowerCase();
+  return (
+    /^(true|yes|y|done|x|✓|✔|☑|complete|completed)$/.test(t) ||
+    /^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(t)
+  );
+}
+
+/** The summary's count: rows marked done whose Evidence is empty. */
+export function doneWithoutEvidence(rows: readonly { done: unknown; evidence: unknown }[]): number {
+  return rows.filter((r) => isMarkedDone(r.done) && text(r.evidence) === "").length;
+}
+
 export type Column = { kind: "ours"; name: string } | { kind: "user"; index: number; header: string };
 
 /**
@@ -137,7 +81,7 @@ export type Column = { kind: "ours"; name: string } | { kind: "user"; index: num
  * with its header); ours that are missing go back after the one they follow.
  */
 export function layout(
-  ex: Existing | null,
+  ex: { header: readonly string[]; rows: readonly { cells: readonly unknown[] }[] } | null,
   ownerHeader: string | undefined,
   ownerHeaders: ReadonlySet<string>,
   evidence: boolean,

@@ -2,33 +2,28 @@
  * The Action list of a whole workbook (its portfolio): every checked table's actions on one sheet, each row showing the
  * table and row it comes from, and everything the user typed on it (Done, Notes, columns of their own) kept on the
  * same action through every refresh. Pure: hosts read every remembered table and the list as it stands, call
- * buildPortfolioList, and write what it returns.
- *
- * An action's identity (its Action ID, also the .ics UID) is: the table's id (the host's remembered id of the table),
- * the source row's own identity, the check and the due date. The row's identity is what the row holds, not where it
- * stands, so that a sort keeps every note on its action: the UPRN (or, without one, the address), a short hash of the
- * row's address (two flats under one UPRN are two rows), and, for rows alike in both, their order in the table.
+ * buildPortfolioList, and write what it returns. Its columns are core/reports/action-list-columns.ts's, an action's
+ * identity core/reports/action-ids.ts's, and the list as read back core/reports/action-list-kept.ts's.
  */
-import { CHECK_NAMES, type CheckName } from "../service/checks";
+import { CHECK_NAMES } from "../service/checks";
 import { DEMO_NOTE } from "../demo/demo-key";
-import { columnLetters, safeCellText, type Cell } from "../sheet/layout";
+import { safeCellText, type Cell } from "../sheet/layout";
 import { addDays } from "../compliance/obligations";
 import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
 import type { BlockRef } from "../sheet/block-ref";
-import { doneWithoutEvidence } from "../compliance/own-obligations";
 import { unreadColumnSentence, type UnreadOwnColumn } from "../compliance/own-headers";
 import { cellDay } from "../sheet/user-columns";
+import { USER_TYPED, doneWithoutEvidence, isTyped, layout, userCell, type Column } from "./action-list-columns";
 import {
   CLOSED_TITLE,
   GONE_TITLE,
   LATER_TITLE,
-  USER_TYPED,
-  isTyped,
-  layout,
   readExisting,
-  userCell,
+  typedRowsOf,
+  type Existing,
   type KeptRow,
-} from "./action-list-columns";
+} from "./action-list-kept";
+import { actionId, rowIdentities, shortHash, tableLabels, tableOfActionId } from "./action-ids";
 import { formatCount } from "../numbers";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
@@ -53,82 +48,6 @@ export interface PortfolioTable {
   /** Its columns that look like an obligation's dates but are not read (core/compliance/own-headers.ts `unreadOwnColumns`). */
   unreadColumns?: readonly Pick<UnreadOwnColumn, "header" | "key">[];
 }
-
-/**
- * Where a table starts, as its label shows it when a sheet holds two: its first input column and its header row (0-based;
- * null without one: its block is read from the top of the sheet, so row 1). The same in both add-ins.
- */
-export function tableAnchor(firstColumn: number, headerRow: number | null): string {
-  return `${columnLetters(firstColumn)}${(headerRow ?? 0) + 1}`;
-}
-
-/**
- * The portfolio's tables in one order in both add-ins: the remembered ones as they were recorded, the current run's
- * table in its own place among them (it was checked before), or last when it is new.
- */
-export function portfolioOrder<T>(remembered: readonly T[], current: T | undefined, id: (t: T) => string): T[] {
-  if (current === undefined) return [...remembered];
-  const at = remembered.findIndex((t) => id(t) === id(current));
-  return at < 0 ? [...remembered, current] : remembered.map((t, i) => (i === at ? current : t));
-}
-
-/** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */
-export function tableLabels(tables: readonly Pick<PortfolioTable, "sheet" | "anchor" | "name">[]): string[] {
-  return tables.map((t) => {
-    if (t.name) return t.name;
-    const shared = tables.filter((o) => !o.name && o.sheet === t.sheet).length > 1;
-    return shared && t.anchor ? `${t.sheet} ${t.anchor}` : t.sheet;
-  });
-}
-
-/** FNV-1a, 32 bits, base 36: short, stable, the same in every host. */
-export function shortHash(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(36);
-}
-
-const norm = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-
-/** Each property's row identity within its table (see the module's comment), in the order given. */
-export function rowIdentities(props: readonly Pick<BlockProperty, "uprn" | "address">[]): string[] {
-  const seen = new Map<string, number>();
-  return props.map((p) => {
-    const uprn = plain(p.uprn)
-      .replace(/[^0-9A-Za-z]/g, "")
-      .replace(/^0+(?=\d)/, "");
-    const base = `${uprn || "a"}-${shortHash(norm(plain(p.address)))}`;
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return n === 1 ? base : `${base}-${n}`;
-  });
-}
-
-const CHECK_CODES: Record<CheckName, string> = {
-  epc: "epc",
-  gas_safety: "gas",
-  eicr: "eicr",
-  licensing: "lic",
-  deposit_protection: "dep",
-};
-
-/** An own-obligation's code is its key without underscores ("smokealarms"); one with no due date ends ".nodate". */
-export function actionId(tableId: string, rowId: string, check: CheckName | string, due: string | null): string {
-  return `${tableId}.${rowId}.${CHECK_CODES[check as CheckName] ?? check.replace(/_/g, "")}.${due ? due.replace(/-/g, "") : "nodate"}`;
-}
-
-/** The table id an Action ID starts with. */
-export const tableOfActionId = (id: string) => (id.includes(".") ? id.slice(0, id.indexOf(".")) : "");
-
-// ---------------------------------------------------------------------------------------------------------------
-// The list.
 
 export interface TableCount {
   id: string;
@@ -177,6 +96,7 @@ export interface ActionListSheet {
   unreadColumns: string[];
 }
 
+/** An action of a table found: the index of its table, its property and obligation, its Action ID, and its typed row. */
 interface Act {
   t: number;
   prop: BlockProperty;
@@ -218,23 +138,86 @@ export function buildPortfolioList(
   const ownerHeader = tables.find((t) => t.props && t.ownerHeader)?.ownerHeader;
   const ownerHeaders = new Set(tables.map((t) => t.ownerHeader).filter((h): h is string => !!h));
   const ex = readExisting(existing, ownerHeaders);
-  const all = tables.map((table) => (table.props ? table.props.map((prop) => blockActions([prop], o)) : []));
+  const acts = tableActions(tables, o);
   const cols = layout(
     ex,
     ownerHeader,
     ownerHeaders,
-    all.some((t) => t.some((p) => p.some((a) => a.ob.evidence !== undefined))),
+    acts.some((a) => a.ob.evidence !== undefined),
   );
   const headers = cols.map((c) => (c.kind === "ours" ? c.name : c.header));
+  const kept = ex?.rows ?? [];
+  const typed = typedRowsOf(
+    acts.map((a) => ({
+      id: a.id,
+      table: tables[a.t].id,
+      uprn: plain(a.prop.uprn),
+      check: a.ob.label,
+      due: a.ob.due ?? "",
+    })),
+    kept,
+  );
+  acts.forEach((a, i) => {
+    a.kept = typed[i];
+  });
+  const { open, later, ended } = actionsByWhen(acts, o);
+  const { gone, closed: stale } = untakenRows(kept, new Set(typed.filter((k) => !!k)), tables);
+  const closed = [...ended, ...stale];
 
-  // Every action of every table found, with its identity.
+  const cells = rowCells(cols, labels, ex);
+  const goneSections = [...gone].map(([tid, rows]) => goneSection(tid, rows, tables, labels, cells.fromKept));
+  const grid = listGrid(
+    headers,
+    open.map((a) => ({ cells: cells.fromAct(a, a.ob.window ?? ""), from: a.kept?.at ?? null })),
+    [
+      {
+        title: `${LATER_TITLE} (more than ${o.withinDays} days ahead)`,
+        rows: later.map((a) => ({ cells: cells.fromAct(a, "Later"), from: a.kept?.at ?? null })),
+      },
+      { title: CLOSED_TITLE, rows: closed.map((k) => ({ cells: cells.fromKept(k, "Closed"), from: k.at })) },
+      ...goneSections,
+    ],
+  );
+  const values = grid.values;
+  const colOf = (name: string) => headers.indexOf(name);
+  const goneCounts = new Map([...gone].map(([tid, rows]) => [tid, rows.length]));
+  return {
+    values,
+    headers,
+    windowColumn: colOf("Window"),
+    dateColumns: [colOf("Due")],
+    doneColumn: colOf("Done"),
+    notesColumn: colOf("Notes"),
+    idColumn: colOf("Action ID"),
+    userColumns: cols.flatMap((c, column) => (c.kind === "user" ? [{ column, from: c.index }] : [])),
+    keptFrom: grid.keptFrom,
+    open: open.length,
+    closedTitleRow: grid.titleAt[1],
+    titleRows: grid.titleAt.filter((r): r is number => r !== null),
+    closed: closed.length,
+    later: later.length,
+    kept: [...goneCounts.values()].reduce((s, n) => s + n, 0),
+    doneWithoutEvidence:
+      colOf("Evidence") < 0
+        ? 0
+        : doneWithoutEvidence(values.slice(1).map((r) => ({ done: r[colOf("Done")], evidence: r[colOf("Evidence")] }))),
+    tables: tableCounts(tables, labels, { open, later, closed }, gone),
+    demo: open.some((a) => a.prop.demo) || later.some((a) => a.prop.demo),
+    unreadColumns: [
+      ...new Set(tables.flatMap((t) => (t.props ? (t.unreadColumns ?? []) : []).map(unreadColumnSentence))),
+    ],
+  };
+}
+
+/** Every action of every table found, with its Action ID. */
+function tableActions(tables: readonly PortfolioTable[], o: Omit<ListOptions, "ownerHeader">): Act[] {
   const acts: Act[] = [];
   tables.forEach((table, t) => {
     if (!table.props) return;
     const rowIds = rowIdentities(table.props);
     table.props.forEach((prop, p) => {
       const ids = new Set<string>();
-      for (const { ob } of all[t][p]) {
+      for (const { ob } of blockActions([prop], o)) {
         let id = actionId(table.id, rowIds[p], ob.check, ob.due);
         // Two obligations of one check due the same day (an expired certificate that also fails a standard).
         if (ids.has(id)) id = `${id}-${shortHash(ob.rule + ob.action)}`;
@@ -243,76 +226,73 @@ export function buildPortfolioList(
       }
     });
   });
+  return acts;
+}
 
-  // What was typed goes back on its action: by Action ID; else (a list of an earlier version, or a row whose address
-  // was corrected) by UPRN, check and due date within the same table.
-  const kept = ex?.rows ?? [];
-  const byId = new Map<string, KeptRow>();
-  for (const k of kept) if (k.id && !byId.has(k.id)) byId.set(k.id, k);
-  const matched = new Set<KeptRow>();
-  for (const a of acts) {
-    const k = byId.get(a.id);
-    if (k && !matched.has(k)) {
-      a.kept = k;
-      matched.add(k);
-    }
-  }
-  const loose = (uprn: string, check: string, due: string) =>
-    `${uprn.toLowerCase()}\u0000${check.toLowerCase()}\u0000${due}`;
-  const byLoose = new Map<string, KeptRow[]>();
-  for (const k of kept) {
-    if (matched.has(k) || !k.uprn) continue;
-    const key = loose(k.uprn, k.check, k.due);
-    byLoose.set(key, [...(byLoose.get(key) ?? []), k]);
-  }
-  for (const a of acts) {
-    if (a.kept) continue;
-    const list = byLoose.get(loose(plain(a.prop.uprn), a.ob.label, a.ob.due ?? ""));
-    const k = list?.find((r) => !matched.has(r) && (!r.id || tableOfActionId(r.id) === tables[a.t].id));
-    if (k) {
-      a.kept = k;
-      matched.add(k);
-    }
-  }
-
+/**
+ * Which section each action goes in: open, Later (typed on, due after the window), or ended (marked Done and past its
+ * due date: its typed row goes under Closed); an action due later that nobody typed on is not listed. Open and Later
+ * are each in the list's order.
+ */
+function actionsByWhen(
+  acts: readonly Act[],
+  o: Pick<ListOptions, "today" | "withinDays">,
+): { open: Act[]; later: Act[]; ended: KeptRow[] } {
   const last = addDays(o.today, o.withinDays);
   const open: Act[] = [];
   const later: Act[] = [];
-  const closed: KeptRow[] = [];
+  const ended: KeptRow[] = [];
   for (const a of acts) {
     // An own-obligation with no date ("Record when the alarms were checked") stays open until its column says.
     const due = a.ob.due;
-    if (a.kept && isTyped(a.kept.done) && due && due < o.today) closed.push(a.kept);
+    if (a.kept && isTyped(a.kept.done) && due && due < o.today) ended.push(a.kept);
     // A failed check's action is listed however far off its date: a failure is never left for later.
     else if (!due || a.ob.window === "Overdue" || a.ob.failed || due <= last) open.push(a);
     else if (a.kept?.typed) later.push(a);
   }
-  const rank = (c: string) => (CHECK_NAMES as readonly string[]).indexOf(c) + 1 || 99;
-  const dueOf = (a: Act) => a.ob.due ?? "9999";
-  const order = (a: Act, b: Act) =>
-    dueOf(a) < dueOf(b)
-      ? -1
-      : dueOf(a) > dueOf(b)
-        ? 1
-        : a.t - b.t ||
-          (a.prop.row ?? 0) - (b.prop.row ?? 0) ||
-          rank(a.ob.check) - rank(b.ob.check) ||
-          a.ob.label.localeCompare(b.ob.label);
-  open.sort(order);
-  later.sort(order);
+  open.sort(listOrder);
+  later.sort(listOrder);
+  return { open, later, ended };
+}
 
-  // Rows of tables no longer found (or no longer remembered) stay as they were, under their table's heading.
+const checkRank = (c: string) => (CHECK_NAMES as readonly string[]).indexOf(c) + 1 || 99;
+const dueOf = (a: Act) => a.ob.due ?? "9999";
+
+/** By due date (undated last), then table, row, check and the check's label. */
+function listOrder(a: Act, b: Act): number {
+  return dueOf(a) < dueOf(b)
+    ? -1
+    : dueOf(a) > dueOf(b)
+      ? 1
+      : a.t - b.t ||
+        (a.prop.row ?? 0) - (b.prop.row ?? 0) ||
+        checkRank(a.ob.check) - checkRank(b.ob.check) ||
+        a.ob.label.localeCompare(b.ob.label);
+}
+
+/**
+ * The rows of the sheet no action took back: those of tables no longer found (or no longer remembered) stay as they
+ * were, by table; those of a table found whose action has gone go under Closed when something was typed on them.
+ */
+function untakenRows(
+  kept: readonly KeptRow[],
+  taken: ReadonlySet<KeptRow>,
+  tables: readonly PortfolioTable[],
+): { gone: Map<string, KeptRow[]>; closed: KeptRow[] } {
   const found = new Set(tables.filter((t) => t.props).map((t) => t.id));
-  const known = new Set(tables.map((t) => t.id));
   const gone = new Map<string, KeptRow[]>();
+  const closed: KeptRow[] = [];
   for (const k of kept) {
-    if (matched.has(k)) continue;
+    if (taken.has(k)) continue;
     const tid = tableOfActionId(k.id);
     if (tid && !found.has(tid)) gone.set(tid, [...(gone.get(tid) ?? []), k]);
     else if (k.typed) closed.push(k);
   }
+  return { gone, closed };
+}
 
-  const colOf = (name: string) => headers.indexOf(name);
+/** What each column of the list holds on an action's row, and on a kept row (`window` null: as it was). */
+function rowCells(cols: readonly Column[], labels: readonly string[], ex: Existing | null) {
   const exLow = ex ? ex.header.map((h) => h.toLowerCase()) : [];
   const demoAction = (a: Act) => (a.prop.demo ? `${DEMO_NOTE}: ${a.ob.action}` : a.ob.action);
   const fromAct = (a: Act, window: string): Cell[] =>
@@ -364,46 +344,66 @@ export function buildPortfolioList(
       if (USER_TYPED.includes(c.name)) return userCell(v);
       return typeof v === "number" ? v : safeCellText(plain(v));
     });
+  return { fromAct, fromKept };
+}
 
+interface ListRow {
+  cells: Cell[];
+  /** The index of the row of the sheet as read whose typed cells it carries, else null. */
+  from: number | null;
+}
+
+/** The section of a table no longer found: its heading says which, and why when the host knows. */
+function goneSection(
+  tid: string,
+  rows: readonly KeptRow[],
+  tables: readonly PortfolioTable[],
+  labels: readonly string[],
+  fromKept: (k: KeptRow, window: null) => Cell[],
+): { title: string; rows: ListRow[] } {
+  const t = tables.findIndex((x) => x.id === tid);
+  const label = t >= 0 ? labels[t] : rows.find((r) => r.table)?.table || tid;
+  const why = t >= 0 && tables[t].problem ? ` (${tables[t].problem!.replace(/[.\s]+$/, "")})` : "";
+  return {
+    title: `${GONE_TITLE}: ${label}${why}. Its actions are kept as they were; delete these rows when you no longer need them.`,
+    rows: rows.map((k) => ({ cells: fromKept(k, null), from: k.at })),
+  };
+}
+
+/**
+ * The sheet's cells: the header, the open rows, then each section that has rows after a blank row and its title.
+ * `titleAt` is each section's title row (0-based), null for a section left out.
+ */
+function listGrid(
+  headers: string[],
+  open: readonly ListRow[],
+  sections: readonly { title: string; rows: readonly ListRow[] }[],
+): { values: Cell[][]; keptFrom: (number | null)[]; titleAt: (number | null)[] } {
   const values: Cell[][] = [headers];
   const keptFrom: (number | null)[] = [null];
-  for (const a of open) {
-    values.push(fromAct(a, a.ob.window ?? ""));
-    keptFrom.push(a.kept?.at ?? null);
-  }
-  const titleRows: number[] = [];
-  const section = (title: string, rows: Cell[][], from: (number | null)[]) => {
-    if (!rows.length) return;
-    values.push(headers.map(() => ""));
-    titleRows.push(values.length);
-    values.push([title, ...headers.slice(1).map(() => "")]);
-    values.push(...rows);
-    keptFrom.push(null, null, ...from);
+  const put = (r: ListRow) => {
+    values.push(r.cells);
+    keptFrom.push(r.from);
   };
-  section(
-    `${LATER_TITLE} (more than ${o.withinDays} days ahead)`,
-    later.map((a) => fromAct(a, "Later")),
-    later.map((a) => a.kept?.at ?? null),
-  );
-  const closedAt = values.length + 1;
-  section(
-    CLOSED_TITLE,
-    closed.map((k) => fromKept(k, "Closed")),
-    closed.map((k) => k.at),
-  );
-  const goneCounts = new Map<string, number>();
-  for (const [tid, rows] of gone) {
-    const t = tables.findIndex((x) => x.id === tid);
-    const label = t >= 0 ? labels[t] : rows.find((r) => r.table)?.table || tid;
-    const why = t >= 0 && tables[t].problem ? ` (${tables[t].problem!.replace(/[.\s]+$/, "")})` : "";
-    section(
-      `${GONE_TITLE}: ${label}${why}. Its actions are kept as they were; delete these rows when you no longer need them.`,
-      rows.map((k) => fromKept(k, null)),
-      rows.map((k) => k.at),
-    );
-    goneCounts.set(tid, rows.length);
-  }
+  open.forEach(put);
+  const titleAt = sections.map((s) => {
+    if (!s.rows.length) return null;
+    put({ cells: headers.map(() => ""), from: null });
+    const at = values.length;
+    put({ cells: [s.title, ...headers.slice(1).map(() => "")], from: null });
+    s.rows.forEach(put);
+    return at;
+  });
+  return { values, keptFrom, titleAt };
+}
 
+/** Each table's counts, then one line per table whose rows are kept though it is no longer checked in the workbook. */
+function tableCounts(
+  tables: readonly PortfolioTable[],
+  labels: readonly string[],
+  listed: { open: readonly Act[]; later: readonly Act[]; closed: readonly KeptRow[] },
+  gone: ReadonlyMap<string, readonly KeptRow[]>,
+): TableCount[] {
   const counts: TableCount[] = tables.map((table, t) => {
     const mine = (a: Act) => a.t === t;
     const props = table.props ?? [];
@@ -414,19 +414,19 @@ export function buildPortfolioList(
       problem: table.problem,
       properties: props.length,
       demo: props.filter((p) => p.demo).length,
-      overdue: open.filter((a) => mine(a) && a.ob.window === "Overdue").length,
-      open: open.filter(mine).length,
-      later: later.filter(mine).length,
-      closed: closed.filter((k) => tableOfActionId(k.id) === table.id).length,
-      kept: goneCounts.get(table.id) ?? 0,
+      overdue: listed.open.filter((a) => mine(a) && a.ob.window === "Overdue").length,
+      open: listed.open.filter(mine).length,
+      later: listed.later.filter(mine).length,
+      closed: listed.closed.filter((k) => tableOfActionId(k.id) === table.id).length,
+      kept: gone.get(table.id)?.length ?? 0,
     };
   });
-  for (const [tid, n] of goneCounts) {
+  const known = new Set(tables.map((t) => t.id));
+  for (const [tid, rows] of gone) {
     if (known.has(tid)) continue;
-    const label = gone.get(tid)!.find((r) => r.table)?.table || tid;
     counts.push({
       id: tid,
-      label,
+      label: rows.find((r) => r.table)?.table || tid,
       found: false,
       problem: "no longer checked in this workbook",
       properties: 0,
@@ -435,35 +435,10 @@ export function buildPortfolioList(
       open: 0,
       later: 0,
       closed: 0,
-      kept: n,
+      kept: rows.length,
     });
   }
-  return {
-    values,
-    headers,
-    windowColumn: colOf("Window"),
-    dateColumns: [colOf("Due")],
-    doneColumn: colOf("Done"),
-    notesColumn: colOf("Notes"),
-    idColumn: colOf("Action ID"),
-    userColumns: cols.flatMap((c, column) => (c.kind === "user" ? [{ column, from: c.index }] : [])),
-    keptFrom,
-    open: open.length,
-    closedTitleRow: closed.length ? closedAt : null,
-    titleRows,
-    closed: closed.length,
-    later: later.length,
-    kept: [...goneCounts.values()].reduce((s, n) => s + n, 0),
-    doneWithoutEvidence:
-      colOf("Evidence") < 0
-        ? 0
-        : doneWithoutEvidence(values.slice(1).map((r) => ({ done: r[colOf("Done")], evidence: r[colOf("Evidence")] }))),
-    tables: counts,
-    demo: open.some((a) => a.prop.demo) || later.some((a) => a.prop.demo),
-    unreadColumns: [
-      ...new Set(tables.flatMap((t) => (t.props ? (t.unreadColumns ?? []) : []).map(unreadColumnSentence))),
-    ],
-  };
+  return counts;
 }
 
 /** The pane's and sidebar's line after the list is built. */

@@ -18,8 +18,8 @@ import type { CheckResult } from "../service/schemas";
 import { cellDay, type UserColumns } from "../sheet/user-columns";
 import { rulesCountry, type CountryAnswer } from "../compliance/country";
 import type { ReadDateOptions } from "../sheet/user-dates";
-import { ownObligations, type OwnInput } from "../compliance/own-obligations";
-import type { OwnKey } from "../compliance/own-rules";
+import { ownObligations } from "../compliance/own-obligations";
+import type { OwnInput, OwnKey } from "../compliance/own-rules";
 import { rowPlace } from "../compliance/row-place";
 import { dateReading, rowDates } from "../sheet/row-dates";
 

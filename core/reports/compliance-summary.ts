@@ -84,100 +84,30 @@ export function buildSummary(
   },
 ): SummarySheet {
   const blocks = Array.isArray(block) ? (block as readonly BlockRef[]) : [block as BlockRef];
-  const cells: Cell[][] = [];
-  const width = 7;
-  const row = (...v: Cell[]) => cells.push([...v, ...Array(Math.max(0, width - v.length)).fill("")]);
-  const headerRows: number[] = [];
-  const where = (b: BlockRef) =>
-    `${b.sheet}!${columnLetters(b.column)}${b.firstRow + 1}:${columnLetters(b.column + OUTPUT_COLUMNS.length - 1)}${b.lastRow + 1}`;
+  const g = summaryGrid(7);
   // Over every block: one COUNTIF (or COUNTA) per block, added up.
   const over = (key: string, f: (ref: string) => string) =>
     blocks.length ? blocks.map((b) => f(blockColumnRef(b, key))).join("+") : "0";
-  row("Compliance summary");
-  // Shown, not used in a formula: the sheet's name as it is (a leading apostrophe would be taken for a text prefix).
-  row(
-    "As of",
-    safeCellText(o.asOf),
-    blocks.length === 1 ? "Results block" : "Results blocks",
-    safeCellText(blocks.map(where).join("; ")),
-  );
-  row("Counts are live formulas over the results blocks; the table of actions due per month is as of the last check.");
-  const demo = props.filter((p) => p.demo).length;
-  if (demo)
-    row(
-      safeCellText(
-        `${DEMO_NOTE}: ${formatCount(demo)} of ${formatCount(props.length)} properties here have demo results, not real checks.`,
-      ),
-    );
-  row();
-  const status = cells.length;
-  headerRows.push(status);
-  row("Check", ...SUMMARY_STATUSES, "error / unknown", "Total");
-  for (const [name, statusKey] of MEMBERS) {
-    const r = cells.length + 1;
-    row(
-      CHECK_LABELS[name],
-      ...SUMMARY_STATUSES.map((s) => `=${over(statusKey, (ref) => `COUNTIF(${ref},${q(s)})`)}`),
-      `=${over(statusKey, (ref) => `COUNTIF(${ref},"error")+COUNTIF(${ref},"unknown")`)}`,
-      `=SUM(B${r}:F${r})`,
-    );
-  }
-  row();
-  const risk = cells.length;
-  headerRows.push(risk);
-  row("Risk level", "Properties");
-  for (const level of ["low", "medium", "high"])
-    row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
-  // Both sides in brackets: over two blocks, "a-b+c" would add the second block's counts it must take away.
-  row(
-    "other / none",
-    `=(${over("checked_at", (ref) => `COUNTA(${ref})`)})-(${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("+")})`,
-  );
-  row(
-    "Average score",
-    blocks.length ? `=IFERROR(AVERAGE(${blocks.map((b) => blockColumnRef(b, "compliance_score")).join(",")}),"")` : "",
-  );
-  row();
-  const windowAt = cells.length;
-  headerRows.push(windowAt);
-  row("Window", "Properties");
-  for (const w of WINDOWS) row(w, `=${over("window", (ref) => `COUNTIF(${ref},${q(w)})`)}`);
+  summaryHead(g, blocks, props, o.asOf);
+  const status = statusCounts(g, over);
+  g.row();
+  const risk = riskCounts(g, blocks, over);
+  g.row();
+  const windowAt = g.header("Window", "Properties");
+  for (const w of WINDOWS) g.row(w, `=${over("window", (ref) => `COUNTIF(${ref},${q(w)})`)}`);
   // From the Action list as built (its Done and Evidence columns), when it has an Evidence column.
-  if (o.doneWithoutEvidence !== undefined) row(DONE_WITHOUT_EVIDENCE, o.doneWithoutEvidence);
-  row();
-  const months = cells.length;
-  headerRows.push(months);
+  if (o.doneWithoutEvidence !== undefined) g.row(DONE_WITHOUT_EVIDENCE, o.doneWithoutEvidence);
+  g.row();
   const due = dueByMonth(props, o);
-  row("Actions due", ...CHECK_NAMES.map((c) => CHECK_LABELS[c]));
-  due.labels.forEach((label, i) => row(label, ...due.counts[i]));
+  const months = g.header("Actions due", ...CHECK_NAMES.map((c) => CHECK_LABELS[c]));
+  due.labels.forEach((label, i) => g.row(label, ...due.counts[i]));
   let tablesAt = -1;
   if (o.tables?.length) {
-    row();
-    tablesAt = cells.length;
-    headerRows.push(tablesAt);
-    row(
-      "Table",
-      "Properties",
-      "Overdue",
-      `Listed${o.withinDays ? ` (within ${o.withinDays} days)` : ""}`,
-      "Later",
-      "Closed",
-      "State",
-    );
-    const total = { properties: 0, overdue: 0, open: 0, later: 0, closed: 0 };
-    for (const t of o.tables) {
-      for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += t[k];
-      const state = t.found
-        ? t.demo
-          ? `${DEMO_NOTE} (${formatCount(t.demo)} demo results)`
-          : "Checked"
-        : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${formatCount(t.kept)} of its actions kept on the Action list`;
-      row(safeCellText(t.label), t.properties, t.overdue, t.open, t.later, t.closed, safeCellText(state));
-    }
-    row("Total", total.properties, total.overdue, total.open, total.later, total.closed, "");
+    g.row();
+    tablesAt = tableLines(g, o.tables, o.withinDays);
   }
   return {
-    cells,
+    cells: g.cells,
     chart: {
       firstRow: months,
       firstColumn: 0,
@@ -186,6 +116,105 @@ export function buildSummary(
       title: SUMMARY_CHART_TITLE,
     },
     tables: { status, risk, window: windowAt, months, tables: tablesAt },
-    headerRows,
+    headerRows: g.headerRows,
   };
+}
+
+/** The summary's cells as they are written: each row padded to `width`; `header` writes a bold row and returns it. */
+function summaryGrid(width: number) {
+  const cells: Cell[][] = [];
+  const headerRows: number[] = [];
+  const row = (...v: Cell[]) => {
+    cells.push([...v, ...Array(Math.max(0, width - v.length)).fill("")]);
+  };
+  const header = (...v: Cell[]) => {
+    headerRows.push(cells.length);
+    row(...v);
+    return headerRows[headerRows.length - 1];
+  };
+  return { cells, headerRows, row, header };
+}
+type SummaryGrid = ReturnType<typeof summaryGrid>;
+type Over = (key: string, f: (ref: string) => string) => string;
+
+/** The title, the "as of" stamp with the blocks counted, and a line saying how many results come from the demo key. */
+function summaryHead(g: SummaryGrid, blocks: readonly BlockRef[], props: readonly BlockProperty[], asOf: string): void {
+  const where = (b: BlockRef) =>
+    `${b.sheet}!${columnLetters(b.column)}${b.firstRow + 1}:${columnLetters(b.column + OUTPUT_COLUMNS.length - 1)}${b.lastRow + 1}`;
+  g.row("Compliance summary");
+  // Shown, not used in a formula: the sheet's name as it is (a leading apostrophe would be taken for a text prefix).
+  g.row(
+    "As of",
+    safeCellText(asOf),
+    blocks.length === 1 ? "Results block" : "Results blocks",
+    safeCellText(blocks.map(where).join("; ")),
+  );
+  g.row(
+    "Counts are live formulas over the results blocks; the table of actions due per month is as of the last check.",
+  );
+  const demo = props.filter((p) => p.demo).length;
+  if (demo)
+    g.row(
+      safeCellText(
+        `${DEMO_NOTE}: ${formatCount(demo)} of ${formatCount(props.length)} properties here have demo results, not real checks.`,
+      ),
+    );
+  g.row();
+}
+
+/** Each check's results by status, with the errors and the total. Returns the table's header row. */
+function statusCounts(g: SummaryGrid, over: Over): number {
+  const at = g.header("Check", ...SUMMARY_STATUSES, "error / unknown", "Total");
+  for (const [name, statusKey] of MEMBERS) {
+    const r = g.cells.length + 1;
+    g.row(
+      CHECK_LABELS[name],
+      ...SUMMARY_STATUSES.map((s) => `=${over(statusKey, (ref) => `COUNTIF(${ref},${q(s)})`)}`),
+      `=${over(statusKey, (ref) => `COUNTIF(${ref},"error")+COUNTIF(${ref},"unknown")`)}`,
+      `=SUM(B${r}:F${r})`,
+    );
+  }
+  return at;
+}
+
+/** Properties by risk level, those with none, and the average score. Returns the table's header row. */
+function riskCounts(g: SummaryGrid, blocks: readonly BlockRef[], over: Over): number {
+  const at = g.header("Risk level", "Properties");
+  for (const level of ["low", "medium", "high"])
+    g.row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
+  // Both sides in brackets: over two blocks, "a-b+c" would add the second block's counts it must take away.
+  g.row(
+    "other / none",
+    `=(${over("checked_at", (ref) => `COUNTA(${ref})`)})-(${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("+")})`,
+  );
+  g.row(
+    "Average score",
+    blocks.length ? `=IFERROR(AVERAGE(${blocks.map((b) => blockColumnRef(b, "compliance_score")).join(",")}),"")` : "",
+  );
+  return at;
+}
+
+/** A line per table of the portfolio (a table no longer found says so), then their total. Returns the header row. */
+function tableLines(g: SummaryGrid, tables: readonly TableCount[], withinDays: number | undefined): number {
+  const at = g.header(
+    "Table",
+    "Properties",
+    "Overdue",
+    `Listed${withinDays ? ` (within ${withinDays} days)` : ""}`,
+    "Later",
+    "Closed",
+    "State",
+  );
+  const total = { properties: 0, overdue: 0, open: 0, later: 0, closed: 0 };
+  for (const t of tables) {
+    for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += t[k];
+    const state = t.found
+      ? t.demo
+        ? `${DEMO_NOTE} (${formatCount(t.demo)} demo results)`
+        : "Checked"
+      : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${formatCount(t.kept)} of its actions kept on the Action list`;
+    g.row(safeCellText(t.label), t.properties, t.overdue, t.open, t.later, t.closed, safeCellText(state));
+  }
+  g.row("Total", total.properties, total.overdue, total.open, total.later, total.closed, "");
+  return at;
 }

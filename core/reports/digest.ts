@@ -5,7 +5,8 @@
  */
 import { DEMO_NOTE } from "../demo/demo-key";
 import { WINDOWS } from "../sheet/colours";
-import { shortHash, tableLabels, tableOfActionId, type ActionListSheet, type PortfolioTable } from "./action-list";
+import type { ActionListSheet, PortfolioTable } from "./action-list";
+import { shortHash, tableLabels, tableOfActionId } from "./action-ids";
 import { isTyped } from "./action-list-columns";
 import { cellDay } from "../sheet/user-columns";
 

@@ -105,17 +105,7 @@ function jobInFlight(state: RunState, j: number): boolean {
 /** The requests due now, marked as in flight. The host sends them all (in parallel where it can) and answers each. */
 export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, opts: DueOptions = {}): Due {
   if (state.phase !== "running") return { requests: [], waitMs: 0, finished: true };
-  // A job whose deadline passed after a poll saw it unfinished is given up on (its rows keep earlier values).
-  state.jobs.forEach((job, j) => {
-    if (job.phase !== "polling" || !job.poll || jobInFlight(state, j)) return;
-    const late = checkJobDeadline(job.poll, nowMs);
-    if (!late) return;
-    job.poll = late.state;
-    job.phase = "ended";
-    job.error = late.state.error;
-    const list = members(job);
-    for (const it of late.items) receive(state, list[it.index], it.outcome);
-  });
+  endLateJobs(state, nowMs);
   shapeHeldJobs(state);
   const open = state.jobs.some(
     (job, j) =>
@@ -130,20 +120,7 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
   }
   const wait = rateWait(state, nowMs);
   if (wait > RUN_POLICY.pauseAfterMs && Object.keys(state.inflight).length === 0) {
-    // The wait is a 503's Retry-After (the service's outage), or the plan's quota.
-    const outage = state.holdReason && state.nextRequestAtMs - nowMs >= wait ? state.holdReason : undefined;
-    pause(
-      state,
-      nowMs + wait,
-      outage
-        ? { ...outage, retryAfterMs: wait }
-        : serviceError(
-            "rate_limited",
-            "quota_exhausted",
-            `The plan's request quota is used up until ${new Date(nowMs + wait).toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-            { retryAfterMs: wait },
-          ),
-    );
+    pauseForWait(state, nowMs, wait);
     return { requests: [], waitMs: 0, finished: true };
   }
   const requests: DueRequest[] = [];
@@ -176,44 +153,8 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
       (state.jobs.some((q) => q.phase === "sending") || requests.some((r) => r.kind === "submit"))
     )
       continue;
-    if (job.phase === "queued" && opts.presentKeys) {
-      const keep = members(job).filter((p) => opts.presentKeys!.has(state.keys[p]));
-      if (keep.length < members(job).length) {
-        for (const p of members(job))
-          if (!keep.includes(p))
-            receive(state, p, {
-              error: serviceError(
-                "cancelled",
-                "input_changed",
-                "This row changed while the check ran, so it was not sent; run the check again for it.",
-              ),
-            });
-        job.members = keep;
-        if (!keep.length) {
-          job.phase = "ended";
-          continue;
-        }
-      }
-    }
-    const id = `${state.runId}:${++state.seq}`;
-    let request: HttpRequest;
-    if (job.phase === "queued") {
-      request = buildBulkSubmitRequest(
-        cfg,
-        members(job).map((p) => state.properties[p]),
-        state.checks ? { checks: state.checks } : {},
-      );
-      job.phase = "sending";
-      state.inflight[id] = { job: j, kind: "submit", sentAtMs: nowMs };
-      state.requests.submit++;
-    } else {
-      request = nextJobRequest(cfg, job.poll!)!;
-      if (isPoll(job)) spendPoll(state, nowMs);
-      job.lastGetAtMs = nowMs;
-      state.inflight[id] = { job: j, kind: "results", sentAtMs: nowMs };
-      state.requests.results++;
-    }
-    requests.push({ id, kind: state.inflight[id].kind, request });
+    if (job.phase === "queued" && opts.presentKeys && !keepPresentRows(state, job, opts.presentKeys)) continue;
+    requests.push(sendJobRequest(state, cfg, j, nowMs));
     pace(state, nowMs);
   }
   const waitMs = requests.length
@@ -224,6 +165,83 @@ export function dueRequests(state: RunState, cfg: ClientConfig, nowMs: number, o
         ? 0
         : RUN_POLICY.minGetSpacingMs;
   return { requests, waitMs, finished: false };
+}
+
+/** A job whose deadline passed after a poll saw it unfinished is given up on (its rows keep earlier values). */
+function endLateJobs(state: RunState, nowMs: number): void {
+  state.jobs.forEach((job, j) => {
+    if (job.phase !== "polling" || !job.poll || jobInFlight(state, j)) return;
+    const late = checkJobDeadline(job.poll, nowMs);
+    if (!late) return;
+    job.poll = late.state;
+    job.phase = "ended";
+    job.error = late.state.error;
+    const list = members(job);
+    for (const it of late.items) receive(state, list[it.index], it.outcome);
+  });
+}
+
+/** The run pauses until `wait` has passed: a 503's Retry-After (the service's outage), or the plan's quota. */
+function pauseForWait(state: RunState, nowMs: number, wait: number): void {
+  const outage = state.holdReason && state.nextRequestAtMs - nowMs >= wait ? state.holdReason : undefined;
+  pause(
+    state,
+    nowMs + wait,
+    outage
+      ? { ...outage, retryAfterMs: wait }
+      : serviceError(
+          "rate_limited",
+          "quota_exhausted",
+          `The plan's request quota is used up until ${new Date(nowMs + wait).toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+          { retryAfterMs: wait },
+        ),
+  );
+}
+
+/**
+ * A queued job sends only the rows still in the sheet as they were (`present`): each other row is answered "changed
+ * while the check ran". False when none is left, and the job ends unsent.
+ */
+function keepPresentRows(state: RunState, job: RunJob, present: ReadonlySet<string>): boolean {
+  const keep = members(job).filter((p) => present.has(state.keys[p]));
+  if (keep.length === members(job).length) return true;
+  for (const p of members(job))
+    if (!keep.includes(p))
+      receive(state, p, {
+        error: serviceError(
+          "cancelled",
+          "input_changed",
+          "This row changed while the check ran, so it was not sent; run the check again for it.",
+        ),
+      });
+  job.members = keep;
+  if (keep.length) return true;
+  job.phase = "ended";
+  return false;
+}
+
+/** Job `j`'s next request (its submit, or a poll or page of its results), marked as in flight and counted. */
+function sendJobRequest(state: RunState, cfg: ClientConfig, j: number, nowMs: number): DueRequest {
+  const job = state.jobs[j];
+  const id = `${state.runId}:${++state.seq}`;
+  let request: HttpRequest;
+  if (job.phase === "queued") {
+    request = buildBulkSubmitRequest(
+      cfg,
+      members(job).map((p) => state.properties[p]),
+      state.checks ? { checks: state.checks } : {},
+    );
+    job.phase = "sending";
+    state.inflight[id] = { job: j, kind: "submit", sentAtMs: nowMs };
+    state.requests.submit++;
+  } else {
+    request = nextJobRequest(cfg, job.poll!)!;
+    if (isPoll(job)) spendPoll(state, nowMs);
+    job.lastGetAtMs = nowMs;
+    state.inflight[id] = { job: j, kind: "results", sentAtMs: nowMs };
+    state.requests.results++;
+  }
+  return { id, kind: state.inflight[id].kind, request };
 }
 
 /** How long until the engine will hand out a request (0 when one is due now), without handing any out. */

@@ -8,7 +8,7 @@ import { isAboutProperty, serviceError, type ServiceError } from "./errors";
 import type { Outcome } from "../run/plan";
 import { buildBulkResultsRequest, type ClientConfig, type HttpRequest } from "./requests";
 import type { ResultsItem, ResultsPage } from "./results-page";
-import { contradicts, fitsPostcodeQuery } from "./result-identity";
+import { placeResults } from "./result-identity";
 import { propertyKey, type PropertyQuery } from "../sheet/input-rows";
 import { parseCheckResult, type BulkJob } from "./schemas";
 import { withQuery } from "./url";
@@ -306,8 +306,8 @@ function loopError(s: JobState): ServiceError {
 /**
  * Take one results page. Items are placed by their index; else by their input echo or the result's uprn;
  * else (a postcode query) by the postcode and first line in the result's address; else, on a finished job
- * whose items carry no indexes, by position, where that cannot contradict what the item says. Pages are
- * followed by their next link once full or once the job has ended.
+ * whose items carry no indexes, by position, where that cannot contradict what the item says
+ * (core/service/result-identity.ts). Pages are followed by their next link once full or once the job has ended.
  */
 export function acceptResultsPage(
   state: JobState,
@@ -333,99 +333,34 @@ export function acceptResultsPage(
   }
   s.lastPage = signature;
   s.followed = false;
-  const items: { index: number; outcome: Outcome }[] = [];
-  const keys = jobProperties?.map(propertyKey);
-  // Pages are numbered from 1 unless the server has sent a page 0.
-  if (page.page === 0) s.pagesFrom0 = true;
-  const base = s.pagesFrom0 ? 0 : 1;
-  const numbered = page.page !== undefined && page.page >= base && !!page.perPage;
-  const pageStart = numbered ? (page.page! - base) * page.perPage! : (s.pageStart ?? 0);
-  const noIndexes = page.items.every((it) => it.index === undefined);
-  const place = (item: ResultsItem, local: number) => {
+  const { base, numbered, pageStart } = pagePosition(s, page);
+  const taken = s.received;
+  const { placed, unmatched } = placeResults(page.items, {
+    total: s.total,
+    properties: jobProperties,
+    taken: (i) => has(taken, i),
+    pageStart,
+    finished: page.status !== "running",
+  });
+  const items = placed.map(({ item, local }) => {
     s.received = add(s.received, local);
-    items.push({ index: s.offset + local, outcome: outcomeOf(item, s.checks) });
-  };
-  const free = (i: number) => !has(s.received, i);
-  let pending: { item: ResultsItem; pos: number }[] = [];
-  // 0. items not done yet are not results: the page is polled again until they are
-  const pendingItems = page.items.filter((it) => it.pending).length;
-  // 1. by index, unless the item names another property of this job than the one at its index (a server counting
-  // from 1, say): then its own identity places it (2.). An identity that names no property of the job (a server
-  // that normalised the query its own way) does not overrule the index.
-  const identity = (item: ResultsItem) =>
-    item.input ? propertyKey(item.input) : item.uprn ? propertyKey({ uprn: item.uprn }) : undefined;
-  const namesAnother = (item: ResultsItem, at: number) => {
-    const key = keys && identity(item);
-    return !!key && keys![at] !== key && keys!.includes(key);
-  };
-  page.items.forEach((item, pos) => {
-    if (item.pending) return;
-    if (item.index !== undefined && item.index >= 0 && item.index < s.total && !namesAnother(item, item.index)) {
-      if (free(item.index)) place(item, item.index);
-    } else pending.push({ item, pos });
+    return { index: s.offset + local, outcome: outcomeOf(item, s.checks) };
   });
-  // 2. by the input echo, or the result's uprn
-  pending = pending.filter(({ item }) => {
-    if (!keys || !(item.input || item.uprn)) return true;
-    const key = item.input ? propertyKey(item.input) : propertyKey({ uprn: item.uprn });
-    const found = keys.findIndex((k, i) => k === key && free(i));
-    if (found < 0) return true;
-    place(item, found);
-    return false;
-  });
-  // 3. a result for a postcode query: by the postcode (and first line) in its address
-  if (jobProperties) {
-    pending = pending.filter(({ item }) => {
-      if (item.input || item.result === undefined) return true;
-      let best = -1;
-      for (let i = 0; i < s.total && i < jobProperties.length; i++) {
-        if (!free(i)) continue;
-        const fit = fitsPostcodeQuery(item.result, jobProperties[i]);
-        if (fit === "address") {
-          best = i;
-          break;
-        }
-        if (fit && best < 0) best = i;
-      }
-      if (best < 0) return true;
-      place(item, best);
-      return false;
-    });
-  }
-  // 4. by position, on a finished job without indexes, unless the item names another property
-  pending = pending.filter(({ item, pos }) => {
-    const local = pageStart + pos;
-    if (!noIndexes || page.status === "running" || local >= s.total || !free(local)) return true;
-    const q = jobProperties?.[local];
-    if (item.input || (item.uprn && q && q.uprn)) return true; // its own identity did not match this row
-    if (contradicts(item.result, q)) return true; // it says it is another property than this row asked for
-    place(item, local);
-    return false;
-  });
-  if (pending.length) warnings.push(`${pending.length} result(s) of job ${s.jobId} could not be matched to a property`);
+  if (unmatched) warnings.push(`${unmatched} result(s) of job ${s.jobId} could not be matched to a property`);
   s.processed = Math.max(s.processed, page.processed ?? 0, receivedCount(s));
   if (page.estimatedCompletionMs !== undefined)
     s.estimatedCompletionMs = page.estimatedCompletionMs - (s.clockOffsetMs ?? 0);
 
-  // A query-only link ("?cursor=…") is relative to the page it came from (RFC 3986).
-  const link = page.next && page.next.startsWith("?") ? s.cursor.replace(/[?#].*$/, "") + page.next : page.next;
-  let next = link && link !== s.cursor ? link : null;
-  if (
-    !next &&
-    page.page !== undefined &&
-    page.page >= base &&
-    page.totalPages &&
-    page.page - base + 1 < page.totalPages
-  ) {
-    next = withQuery(s.resultsUrl, { page: page.page + 1, per_page: page.perPage });
-  }
+  const next = nextPageLink(s, page, base);
   const pageEnd = page.perPage ? Math.min(s.total, pageStart + page.perPage) : s.total;
   let pageFull = true;
   for (let i = pageStart; i < pageEnd; i++) if (!has(s.received, i)) pageFull = false;
 
-  // A finished job that still lists items as pending: poll again for them (bounded by the job's deadline).
+  // Items not done yet are not results: the page is polled again until they are. A finished job that still lists
+  // items as pending: poll again for them (bounded by the job's deadline).
   // Every row of the job has its final result: nothing is left to wait for, whatever the job's word (one we do not know
   // reads as running).
+  const pendingItems = page.items.filter((it) => it.pending).length;
   const allIn = s.total > 0 && receivedCount(s) >= s.total;
   const stillRunning =
     !allIn && (page.status === "running" || (page.status === "completed" && pendingItems > 0 && !pageFull));
@@ -433,7 +368,7 @@ export function acceptResultsPage(
   // any count a real job could need (every page holds at least one result): the links go round.
   const following = !!next && !allIn && (pageFull || !stillRunning);
   // Pages reached by a link, in a row, that brought nothing at all (empty, or results already taken) and lead on.
-  const nothing = items.length === 0 && pendingItems === 0 && pending.length === 0;
+  const nothing = items.length === 0 && pendingItems === 0 && unmatched === 0;
   s.idle = following && byLink && nothing ? (s.seen ? (s.idle ?? 0) : 0) + 1 : 0;
   const follows = s.seen ? (s.follows ?? 0) : 0;
   const linksGoRound = following && (followedBefore(s, next!) || s.idle >= MAX_IDLE_PAGES || follows > s.total + 10);
@@ -442,25 +377,59 @@ export function acceptResultsPage(
     const ended = failJob(s, page.status === "failed" && page.error ? page.error : loopError(s), nowMs);
     return { state: ended.state, items: [...items, ...ended.items], waitMs: 0, done: true, warnings };
   }
-  if (stillRunning) {
-    if (next && pageFull) {
-      s = follow(s, next, numbered, pageStart + page.items.length);
-      return { state: s, items, waitMs: 0, done: false, warnings };
-    }
-    const late = checkJobDeadline(s, nowMs);
-    if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
-    // Never sleep past the deadline: a job that does not end is given up on when its time is up.
-    // Near it, the last poll still waits: polls of one job are never closer than MIN_POLL_MS.
-    const waitMs = Math.max(MIN_POLL_MS, Math.min(pollDelay(s, nowMs), s.deadlineMs + 1 - nowMs));
-    s.nextPollAtMs = nowMs + waitMs;
-    return { state: s, items, waitMs, done: false, warnings };
+  if (stillRunning && next && pageFull) {
+    s = follow(s, next, numbered, pageStart + page.items.length);
+    return { state: s, items, waitMs: 0, done: false, warnings };
   }
+  if (stillRunning) return pollAgain(s, items, nowMs, warnings);
   if (next && !allIn) {
     s = follow(s, next, numbered, pageStart + page.items.length);
     if (page.status === "failed" && page.error) s.error = page.error;
     return { state: s, items, waitMs: 0, done: false, warnings };
   }
-  // The job has ended and there are no more pages.
+  return jobEnded(s, page, items, nowMs, warnings);
+}
+
+/** Where the page stands in the job: pages are numbered from 1 unless the server has sent a page 0. */
+function pagePosition(s: JobState, page: ResultsPage): { base: number; numbered: boolean; pageStart: number } {
+  if (page.page === 0) s.pagesFrom0 = true;
+  const base = s.pagesFrom0 ? 0 : 1;
+  const numbered = page.page !== undefined && page.page >= base && !!page.perPage;
+  const pageStart = numbered ? (page.page! - base) * page.perPage! : (s.pageStart ?? 0);
+  return { base, numbered, pageStart };
+}
+
+/** The job still runs: the same page is polled again after a wait, unless the job's time is up. */
+function pollAgain(s: JobState, items: AcceptResult["items"], nowMs: number, warnings: string[]): AcceptResult {
+  const late = checkJobDeadline(s, nowMs);
+  if (late) return { state: late.state, items: [...items, ...late.items], waitMs: 0, done: true, warnings };
+  // Never sleep past the deadline: a job that does not end is given up on when its time is up.
+  // Near it, the last poll still waits: polls of one job are never closer than MIN_POLL_MS.
+  const waitMs = Math.max(MIN_POLL_MS, Math.min(pollDelay(s, nowMs), s.deadlineMs + 1 - nowMs));
+  s.nextPollAtMs = nowMs + waitMs;
+  return { state: s, items, waitMs, done: false, warnings };
+}
+
+/**
+ * The page's next link, made whole (a query-only link is relative to the page it came from, RFC 3986), else the next
+ * numbered page; null for none.
+ */
+function nextPageLink(s: JobState, page: ResultsPage, base: number): string | null {
+  const link = page.next && page.next.startsWith("?") ? s.cursor.replace(/[?#].*$/, "") + page.next : page.next;
+  if (link && link !== s.cursor) return link;
+  if (page.page !== undefined && page.page >= base && page.totalPages && page.page - base + 1 < page.totalPages)
+    return withQuery(s.resultsUrl, { page: page.page + 1, per_page: page.perPage });
+  return null;
+}
+
+/** The job has ended and there are no more pages: each row still without a result gets the job's error. */
+function jobEnded(
+  s: JobState,
+  page: ResultsPage,
+  items: AcceptResult["items"],
+  nowMs: number,
+  warnings: string[],
+): AcceptResult {
   const error =
     page.status === "failed"
       ? (page.error ?? s.error ?? serviceError("job_failed", "job_failed", `Bulk job ${s.jobId} failed.`))

@@ -42,6 +42,34 @@ function checksByName(v: unknown): unknown {
 }
 
 function buildSchemas() {
+  const f = fieldSchemas();
+  return {
+    ...checkSchemas(f),
+    bulkJobSchema: z.looseObject({
+      job_id: nonEmpty(),
+      status: z.optional(nonEmpty()),
+      total_properties: z.optional(z.int().check(z.nonnegative())),
+      estimated_completion: opt(f.isoTimestamp),
+      results_url: z.optional(nonEmpty()),
+    }),
+    errorBodySchema: errorBodySchema(),
+    bulkResultsSchema: bulkResultsSchema(f),
+    addressRecordSchema: z.looseObject({
+      uprn: f.uprnField,
+      address: opt(z.string()),
+      full_address: opt(z.string()),
+      address_line_1: opt(z.string()),
+      line_1: opt(z.string()),
+      address_line_2: opt(z.string()),
+      town: opt(z.string()),
+      post_town: opt(z.string()),
+      postcode: opt(z.string()),
+    }),
+  };
+}
+
+/** The fields the service's shapes share: dates, timestamps, numbers sent as text, statuses and UPRNs. */
+function fieldSchemas() {
   const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "expected a YYYY-MM-DD date"));
   const isoTimestamp = z.string().check(z.regex(ISO_TIMESTAMP, "expected an ISO 8601 timestamp"));
 
@@ -74,13 +102,19 @@ function buildSchemas() {
   const textField = opt(z.string());
   const statusField = nonEmpty();
 
+  const uprnField = preprocess((v) => (typeof v === "number" && Number.isInteger(v) ? String(v) : v), nonEmpty());
+  return { isoTimestamp, dateField, updatedField, numberField, textField, statusField, uprnField };
+}
+type Fields = ReturnType<typeof fieldSchemas>;
+
+/** A check result and each of its checks. */
+function checkSchemas(f: Fields) {
+  const { dateField, numberField, textField, statusField, uprnField, updatedField } = f;
   const epcSchema = z.looseObject({ status: statusField, rating: textField, expiry: dateField });
   const gasSafetySchema = z.looseObject({ status: statusField, last_certificate: dateField, expiry: dateField });
   const eicrSchema = z.looseObject({ status: statusField, detail: textField, expiry: dateField });
   const licensingSchema = z.looseObject({ status: statusField, scheme: textField });
   const depositSchema = z.looseObject({ status: statusField, scheme: textField, protected_date: dateField });
-
-  const uprnField = preprocess((v) => (typeof v === "number" && Number.isInteger(v) ? String(v) : v), nonEmpty());
 
   const checkResultSchema = z.looseObject({
     uprn: uprnField,
@@ -103,17 +137,12 @@ function buildSchemas() {
     ),
     last_updated: updatedField,
   });
+  return { epcSchema, gasSafetySchema, eicrSchema, licensingSchema, depositSchema, checkResultSchema };
+}
 
-  const bulkJobSchema = z.looseObject({
-    job_id: nonEmpty(),
-    status: z.optional(nonEmpty()),
-    total_properties: z.optional(z.int().check(z.nonnegative())),
-    estimated_completion: opt(isoTimestamp),
-    results_url: z.optional(nonEmpty()),
-  });
-
-  /** Error bodies: ours is { error: { code, message, status, details } }; the other common shapes are allowed too. */
-  const errorBodySchema = z.looseObject({
+/** Error bodies: ours is { error: { code, message, status, details } }; the other common shapes are allowed too. */
+function errorBodySchema() {
+  return z.looseObject({
     error: z.optional(
       z.union([
         z.string(),
@@ -131,15 +160,17 @@ function buildSchemas() {
     details: z.optional(z.unknown()),
     errors: z.optional(z.array(z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()) }))),
   });
+}
 
+/** A page of bulk results: envelope only; the items are read one by one so that one bad item does not sink the page. */
+function bulkResultsSchema(f: Fields) {
   const count = preprocess(
     (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
     z.int().check(z.nonnegative()),
   );
   const list = opt(z.array(z.unknown()));
 
-  /** A page of bulk results: envelope only; the items are read one by one so that one bad item does not sink the page. */
-  const bulkResultsSchema = z.looseObject({
+  return z.looseObject({
     job_id: z.optional(z.string()),
     status: z.optional(z.string()),
     state: z.optional(z.string()),
@@ -147,7 +178,7 @@ function buildSchemas() {
     total: z.optional(count),
     processed_properties: z.optional(count),
     processed: z.optional(count),
-    estimated_completion: opt(isoTimestamp),
+    estimated_completion: opt(f.isoTimestamp),
     page: z.optional(count),
     per_page: z.optional(count),
     total_pages: z.optional(count),
@@ -155,31 +186,6 @@ function buildSchemas() {
     items: list,
     data: list,
   });
-
-  const addressRecordSchema = z.looseObject({
-    uprn: uprnField,
-    address: opt(z.string()),
-    full_address: opt(z.string()),
-    address_line_1: opt(z.string()),
-    line_1: opt(z.string()),
-    address_line_2: opt(z.string()),
-    town: opt(z.string()),
-    post_town: opt(z.string()),
-    postcode: opt(z.string()),
-  });
-
-  return {
-    epcSchema,
-    gasSafetySchema,
-    eicrSchema,
-    licensingSchema,
-    depositSchema,
-    checkResultSchema,
-    bulkJobSchema,
-    errorBodySchema,
-    bulkResultsSchema,
-    addressRecordSchema,
-  };
 }
 
 let built: ReturnType<typeof buildSchemas> | undefined;

@@ -8,13 +8,8 @@
  */
 import { readUserDate, type ReadDateOptions } from "./user-dates";
 import type { UserDates } from "../compliance/obligations";
-import {
-  detectContextColumns,
-  detectOwnColumns,
-  ownInputsOf,
-  type OwnColumn,
-  type OwnInput,
-} from "../compliance/own-obligations";
+import { detectContextColumns, detectOwnColumns, ownInputsOf, type OwnColumn } from "../compliance/own-obligations";
+import type { OwnInput } from "../compliance/own-rules";
 import { detectUserColumns, readUserDates, type UserColumns } from "./user-columns";
 
 /** Which of a table's columns hold typed dates, and how the file writes them: made once from the header row. */

@@ -17,6 +17,8 @@ import {
   type ColumnMapping,
   type InputRow,
   type PlanName,
+  type TablePlan,
+  type TableRefusal,
 } from "../../core";
 import {
   SHEET_COLUMNS,
@@ -27,6 +29,7 @@ import {
   readSelection,
   readTableAround,
   type Block,
+  type SelectionRead,
 } from "./sheet";
 import { tableResults } from "./tables";
 
@@ -89,15 +92,8 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
     if ("problem" in sel) return { ok: false, message: sel.problem, headers: [] };
     const { region, values } = sel;
     // A table without a header row: its input columns are known (absolute), so they are given as the mapping.
-    if (opts.at?.inputColumns) {
-      const mapping: ColumnMapping = {};
-      for (const k of ["uprn", "postcode", "address"] as const) {
-        const c = opts.at.inputColumns[k];
-        if (c !== undefined && c >= region.columnIndex && c < region.columnIndex + region.columnCount)
-          mapping[k] = c - region.columnIndex;
-      }
-      opts = { ...opts, mapping, hasHeader: false };
-    }
+    if (opts.at?.inputColumns)
+      opts = { ...opts, mapping: mappingWithin(opts.at.inputColumns, region), hasHeader: false };
     // The same rows from column A to the last column in use: our block wherever it stands, and the tables beside.
     const lastUsed = await lastUsedColumn(context, region, 0);
     const wide = await readBlock(context, {
@@ -116,20 +112,7 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       mapping: opts.mapping,
       hasHeader: opts.hasHeader,
     });
-    if (!plan.ok) {
-      const headers = plan.offerColumns
-        ? (plan.header ?? []).map(
-            (v, i) =>
-              `${columnLetter(region.columnIndex + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`,
-          )
-        : [];
-      return {
-        ok: false,
-        message: plan.problem,
-        headers,
-        ...(plan.offerColumns ? { found: plan.found, hasHeader: plan.hasHeader } : {}),
-      };
-    }
+    if (!plan.ok) return refusal(plan, region.columnIndex);
     // In an Excel Table the results are the Table's own columns (added on its first check).
     const inTable = sel.table ? await tableResults(context, sel.table, values[0] ?? []) : undefined;
     if (inTable && "problem" in inTable) return { ok: false, message: inTable.problem, headers: [] };
@@ -140,79 +123,115 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       rowCount: region.rowCount - plan.top,
       columnCount: plan.count + (inTable?.added ? WIDTH : 0),
     };
-    const rowsOf = (col: number) => ({
-      sheet: table.sheet,
-      rowIndex: table.rowIndex,
-      columnIndex: col,
-      rowCount: table.rowCount,
-      columnCount: WIDTH,
-    });
     const at = inTable ? region.columnIndex + inTable.at : plan.at;
-    // Where the results go: core's words, as in Sheets.
-    const placement = inTable
-      ? inTable.placement
-      : [
-          plan.editedAt !== undefined ? EDITED_BLOCK_NOTE : "",
-          resultsPlaceNote({ kind: plan.kind, at, dataFirst: plan.first, changedAt: plan.changedAt }),
-        ]
-          .filter(Boolean)
-          .join("\n");
-    const oneCell = oneCellNote({
-      rows: sel.oneCell ? 1 : 0,
-      columns: 1,
-      sheetRow: region.rowIndex + sel.selectedOffsets[0] + 1,
-      onOrAboveHeader: plan.headerRow !== null && sel.selectedOffsets[1] - plan.top <= plan.headerRow,
-    });
-    // What the user is told when the rows checked are not simply the rows selected: core's words, as in Sheets.
-    const rowNo = (i: number) => table.rowIndex + i + 1;
-    const lastRow = rowNo(plan.rows[plan.rows.length - 1].index);
     // Rows of data below the blank row that ends the whole table are not checked, and the user is told (core's rule).
+    const lastRow = table.rowIndex + plan.rows[plan.rows.length - 1].index + 1;
     const leftBelow =
       plan.whole && !sel.table ? await rowsBelow(context, table.sheet, lastRow, plan.first, plan.count) : undefined;
-    const scope = checkedRowsNote({
-      firstRow: rowNo(plan.rows[0].index),
-      lastRow,
-      whole: plan.whole,
-      anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
-      blankBelow: plan.blankRowsSkipped,
-      leftBelow,
-    });
-    const origin = { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: at };
-    const previous = await readBlock(context, rowsOf(at));
+    const previous = await readBlock(context, { ...table, columnIndex: at, columnCount: WIDTH });
     // Rows hidden by a filter inside the table: neither sent nor written (Range.rowHidden), and said so before the check.
-    const hiddenSet = new Set(await hiddenRowOffsets(context, table));
-    const hidden = plan.rows.filter((r) => hiddenSet.has(r.index)).map((r) => r.index);
-    const shown = plan.rows.filter((r) => !hiddenSet.has(r.index));
-    const problems = shown
-      .filter((r) => r.error)
-      .map((r) => ({ row: table.rowIndex + r.index + 1, message: r.error!.message }));
-    const screening = planScreening(shown, { plan: opts.plan });
-    const valid = shown.filter((r) => r.key && !r.error).length;
-    const aside = rowsAsideNotes({
-      invalid: problems.length,
-      duplicates: valid - screening.properties.length,
-      hidden: hidden.length,
-    });
+    const hidden = new Set(await hiddenRowOffsets(context, table));
     return {
       ok: true,
-      check: {
-        region: table,
-        headerRow: plan.headerRow,
-        mapping: plan.mapping,
-        rows: plan.rows,
-        problems,
-        origin,
-        inPlace: inTable ? !inTable.added : plan.kind === "in-place",
-        previous,
-        distinct: screening.properties.length,
-        placement: [oneCell, scope, placement, plan.headerRow === null && !inTable ? NO_HEADER_NOTE : "", ...aside]
-          .filter(Boolean)
-          .join("\n"),
-        hidden,
-        blankRowsSkipped: plan.blankRowsSkipped,
-      },
+      check: preparedCheck({ sel, plan, inTable, table, at, leftBelow, previous, hidden, planName: opts.plan }),
     };
   });
+}
+
+/** A header-less table's input columns (0-based sheet columns) as a mapping into the region read, those inside it. */
+function mappingWithin(inputColumns: ColumnMapping, region: Block): ColumnMapping {
+  const mapping: ColumnMapping = {};
+  for (const k of ["uprn", "postcode", "address"] as const) {
+    const c = inputColumns[k];
+    if (c !== undefined && c >= region.columnIndex && c < region.columnIndex + region.columnCount)
+      mapping[k] = c - region.columnIndex;
+  }
+  return mapping;
+}
+
+/** core's refusal, with the table's columns to choose from when choosing them by hand can help. */
+function refusal(plan: TableRefusal, firstColumn: number): PrepareOutcome {
+  const headers = plan.offerColumns
+    ? (plan.header ?? []).map(
+        (v, i) => `${columnLetter(firstColumn + i)}${typeof v === "string" && v.trim() ? ` (${v.trim()})` : ""}`,
+      )
+    : [];
+  return {
+    ok: false,
+    message: plan.problem,
+    headers,
+    ...(plan.offerColumns ? { found: plan.found, hasHeader: plan.hasHeader } : {}),
+  };
+}
+
+/**
+ * The check as read: its rows (those hidden by a filter set aside), each invalid row's problem, and what the user is
+ * told first: where the results go, which rows are checked when they are not simply the rows selected, and what is
+ * left aside. Core's words, as in Sheets.
+ */
+function preparedCheck(r: {
+  sel: SelectionRead;
+  plan: TablePlan;
+  inTable: { at: number; added: boolean; placement: string } | undefined;
+  table: Block;
+  at: number;
+  leftBelow: Awaited<ReturnType<typeof rowsBelow>>;
+  previous: unknown[][];
+  hidden: ReadonlySet<number>;
+  planName: PlanName;
+}): PreparedCheck {
+  const { sel, plan, inTable, table } = r;
+  const placement = inTable
+    ? inTable.placement
+    : [
+        plan.editedAt !== undefined ? EDITED_BLOCK_NOTE : "",
+        resultsPlaceNote({ kind: plan.kind, at: r.at, dataFirst: plan.first, changedAt: plan.changedAt }),
+      ]
+        .filter(Boolean)
+        .join("\n");
+  const oneCell = oneCellNote({
+    rows: sel.oneCell ? 1 : 0,
+    columns: 1,
+    sheetRow: sel.region.rowIndex + sel.selectedOffsets[0] + 1,
+    onOrAboveHeader: plan.headerRow !== null && sel.selectedOffsets[1] - plan.top <= plan.headerRow,
+  });
+  const rowNo = (i: number) => table.rowIndex + i + 1;
+  const scope = checkedRowsNote({
+    firstRow: rowNo(plan.rows[0].index),
+    lastRow: rowNo(plan.rows[plan.rows.length - 1].index),
+    whole: plan.whole,
+    anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
+    blankBelow: plan.blankRowsSkipped,
+    leftBelow: r.leftBelow,
+  });
+  const hidden = plan.rows.filter((row) => r.hidden.has(row.index)).map((row) => row.index);
+  const shown = plan.rows.filter((row) => !r.hidden.has(row.index));
+  const problems = shown
+    .filter((row) => row.error)
+    .map((row) => ({ row: rowNo(row.index), message: row.error!.message }));
+  const screening = planScreening(shown, { plan: r.planName });
+  const valid = shown.filter((row) => row.key && !row.error).length;
+  const aside = rowsAsideNotes({
+    invalid: problems.length,
+    duplicates: valid - screening.properties.length,
+    hidden: hidden.length,
+  });
+  return {
+    region: table,
+    headerRow: plan.headerRow,
+    mapping: plan.mapping,
+    rows: plan.rows,
+    problems,
+    origin: { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: r.at },
+    inPlace: inTable ? !inTable.added : plan.kind === "in-place",
+    previous: r.previous,
+    distinct: screening.properties.length,
+    placement: [oneCell, scope, placement, plan.headerRow === null && !inTable ? NO_HEADER_NOTE : "", ...aside]
+      .filter(Boolean)
+      .join("\n"),
+    hidden,
+    blankRowsSkipped: plan.blankRowsSkipped,
+  };
 }
 
 /**

@@ -144,6 +144,31 @@ function weekday(nowMs: number, zone: string): string {
   return WEEKDAYS[(d + 6) % 7];
 }
 
+/** Each recipient's digest by email: who got theirs, and who could not be sent it (with why). */
+function mailEach(
+  recipients: readonly DigestRecipient[],
+  options: Parameters<typeof renderDigest>[1],
+): { sent: { to: string; actions: number }[]; failed: string[] } {
+  const sent: { to: string; actions: number }[] = [];
+  const failed: string[] = [];
+  for (const r of recipients) {
+    const m = renderDigest(r, options);
+    try {
+      MailApp.sendEmail({
+        to: r.to,
+        subject: m.subject,
+        body: m.text,
+        htmlBody: m.html,
+        name: "Property compliance",
+      });
+      sent.push({ to: r.to, actions: r.entries.length });
+    } catch (e) {
+      failed.push(`${r.to} (${errorText(e)})`);
+    }
+  }
+  return { sent, failed };
+}
+
 /**
  * After a scheduled re-check: the digest since the last one, emailed to each person it concerns. Never throws: what
  * went wrong is a Run log row.
@@ -193,23 +218,7 @@ export function sendDigestAfterPass(rec: ScheduleRecord): void {
       link: rowLink(ss.getUrl()),
       stop: STOP_WORDS,
     };
-    const sent: { to: string; actions: number }[] = [];
-    const failed: string[] = [];
-    for (const r of fit.send) {
-      const m = renderDigest(r, options);
-      try {
-        MailApp.sendEmail({
-          to: r.to,
-          subject: m.subject,
-          body: m.text,
-          htmlBody: m.html,
-          name: "Property compliance",
-        });
-        sent.push({ to: r.to, actions: r.entries.length });
-      } catch (e) {
-        failed.push(`${r.to} (${errorText(e)})`);
-      }
-    }
+    const { sent, failed } = mailEach(fit.send, options);
     const problem = [
       fit.notSent.length ? `The day's email quota had ${quota} left: not sent theirs: ${fit.notSent.join(", ")}.` : "",
       failed.length ? `Could not send to ${failed.join("; ")}.` : "",

@@ -5,16 +5,19 @@
 import {
   detectContextColumns,
   detectOwnColumns,
-  doneWithoutEvidence,
-  isMarkedDone,
   ownInputsOf,
-  ownObligation,
   ownObligations,
+} from "../../core/compliance/own-obligations";
+import {
+  OWN_RULES,
+  PRS_DATABASE,
+  ownObligation,
   type OwnContext,
   type OwnInput,
+  type OwnKey,
   type OwnObligation,
-} from "../../core/compliance/own-obligations";
-import { OWN_RULES, PRS_DATABASE, type OwnKey } from "../../core/compliance/own-rules";
+} from "../../core/compliance/own-rules";
+import { doneWithoutEvidence, isMarkedDone } from "../../core/reports/action-list-columns";
 import { readUserDate } from "../../core/sheet/user-dates";
 import { OWN_SOURCES } from "../../core/compliance/own-sources";
 import type { Country } from "../../core/compliance/country";

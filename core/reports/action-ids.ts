@@ -1,0 +1,88 @@
+/**
+ * Which table and which row of it an action comes from, told the same way in both add-ins and on every refresh: the
+ * portfolio's tables in one order, each under one label, and each action's identity (its Action ID, also the .ics UID).
+ *
+ * An action's identity is: the table's id (the host's remembered id of the table), the source row's own identity, the
+ * check and the due date. The row's identity is what the row holds, not where it stands, so that a sort keeps every note
+ * on its action: the UPRN (or, without one, the address), a short hash of the row's address (two flats under one UPRN
+ * are two rows), and, for rows alike in both, their order in the table.
+ */
+import type { CheckName } from "../service/checks";
+import { columnLetters } from "../sheet/layout";
+import type { BlockProperty } from "./actions";
+
+const plain = (v: unknown) =>
+  (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v)).replace(/^'/, "");
+
+/**
+ * Where a table starts, as its label shows it when a sheet holds two: its first input column and its header row (0-based;
+ * null without one: its block is read from the top of the sheet, so row 1). The same in both add-ins.
+ */
+export function tableAnchor(firstColumn: number, headerRow: number | null): string {
+  return `${columnLetters(firstColumn)}${(headerRow ?? 0) + 1}`;
+}
+
+/**
+ * The portfolio's tables in one order in both add-ins: the remembered ones as they were recorded, the current run's
+ * table in its own place among them (it was checked before), or last when it is new.
+ */
+export function portfolioOrder<T>(remembered: readonly T[], current: T | undefined, id: (t: T) => string): T[] {
+  if (current === undefined) return [...remembered];
+  const at = remembered.findIndex((t) => id(t) === id(current));
+  return at < 0 ? [...remembered, current] : remembered.map((t, i) => (i === at ? current : t));
+}
+
+/** The table's name as the list and summary show it: its Table name, else its sheet (and where it starts, when a sheet holds two). */
+export function tableLabels(tables: readonly { sheet: string; anchor?: string; name?: string }[]): string[] {
+  return tables.map((t) => {
+    if (t.name) return t.name;
+    const shared = tables.filter((o) => !o.name && o.sheet === t.sheet).length > 1;
+    return shared && t.anchor ? `${t.sheet} ${t.anchor}` : t.sheet;
+  });
+}
+
+/** FNV-1a, 32 bits, base 36: short, stable, the same in every host. */
+export function shortHash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+
+/** Each property's row identity within its table (see the module's comment), in the order given. */
+export function rowIdentities(props: readonly Pick<BlockProperty, "uprn" | "address">[]): string[] {
+  const seen = new Map<string, number>();
+  return props.map((p) => {
+    const uprn = plain(p.uprn)
+      .replace(/[^0-9A-Za-z]/g, "")
+      .replace(/^0+(?=\d)/, "");
+    const base = `${uprn || "a"}-${shortHash(norm(plain(p.address)))}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}-${n}`;
+  });
+}
+
+const CHECK_CODES: Record<CheckName, string> = {
+  epc: "epc",
+  gas_safety: "gas",
+  eicr: "eicr",
+  licensing: "lic",
+  deposit_protection: "dep",
+};
+
+/** An own-obligation's code is its key without underscores ("smokealarms"); one with no due date ends ".nodate". */
+export function actionId(tableId: string, rowId: string, check: CheckName | string, due: string | null): string {
+  return `${tableId}.${rowId}.${CHECK_CODES[check as CheckName] ?? check.replace(/_/g, "")}.${due ? due.replace(/-/g, "") : "nodate"}`;
+}
+
+/** The table id an Action ID starts with. */
+export const tableOfActionId = (id: string) => (id.includes(".") ? id.slice(0, id.indexOf(".")) : "");
