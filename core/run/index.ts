@@ -44,8 +44,10 @@ export {
 } from "./rows";
 export type { OutcomeToWrite, RowNow } from "./rows";
 export {
+  MAX_PRINTED_PROPERTIES,
   PRINT_COLUMNS,
   PRINT_LENGTH,
+  keepsPrint,
   checkedAtText,
   movedRowCells,
   movedRowNow,

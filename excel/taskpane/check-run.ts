@@ -40,6 +40,7 @@ import {
   beginRunSession,
   sendRequest,
   resultPrint,
+  keepsPrint,
   checkedAtText,
   pendingKeys,
 } from "../../core";
@@ -208,7 +209,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const block: Cell[][] = [];
           repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
-          const keyOf = new Map(items.map((i) => [i.outcome, i.key]));
+          const itemOf = new Map(items.map((i) => [i.outcome, i]));
           const changes: (Change & { runAt: string })[] = [];
           for (const w of m.writes) {
             const prev = t.previous[w.row];
@@ -244,8 +245,8 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
                 kept: !!error && keepsEarlierValues(error, prev),
                 result: !error,
               });
-              const key = keyOf.get(w.outcome);
-              if (key) tally.shown.set(key, resultPrint(block[w.row]));
+              const item = itemOf.get(w.outcome);
+              if (item && keepsPrint(item.property)) tally.shown.set(item.key, resultPrint(block[w.row]));
               tally.stamps.add(checkedAtText(block[w.row]));
             }
           }
