@@ -58,6 +58,7 @@ export {
 } from "./moved";
 export type { MovedRow, RowAsRead, RunWritten } from "./moved";
 export {
+  adoptStoredPhase,
   interruptedRun,
   keepForResume,
   leftMidRun,
@@ -67,8 +68,9 @@ export {
   runLogProblem,
   setAside,
   setAsideRefusal,
+  shownPhase,
   takeOut,
   wholeRunFailure,
   wholeRunFailureText,
 } from "./session";
-export type { HeldRun, UnfinishedPlace } from "./session";
+export type { HeldRun, ShownPhase, UnfinishedPlace } from "./session";
