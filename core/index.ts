@@ -38,6 +38,7 @@ export * from "./sheet/row-dates";
 export * from "./reports/action-list";
 export * from "./reports/action-list-columns";
 export * from "./reports/ics";
+export * from "./reports/report-words";
 export * from "./numbers";
 export * from "./compliance/result-place";
 export * from "./reports/digest";

@@ -44,6 +44,7 @@ import {
   checkedAtText,
   pendingKeys,
 } from "../../core";
+import { actionSheetsFailedLine, logsNotWrittenLine } from "../../core/reports/report-words";
 import type { UserStore } from "../settings";
 import type * as ActionSheets from "./action-sheets";
 import type { ExcelRun, PreparedCheck } from "./prepare";
@@ -363,7 +364,7 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     const built = await actionSheets().then(
       (m) => m.buildActionSheets(deps.excelRun, run, options),
       (e: unknown) => ({
-        line: `The Action list and Compliance summary could not be refreshed (${e instanceof Error ? e.message : String(e)}); the results are written. Press "Refresh action list" to try again.`,
+        line: actionSheetsFailedLine(e instanceof Error ? e.message : String(e)),
       }),
     );
     summary.actionSheets = built.line;
@@ -380,13 +381,11 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     demo: isDemoKey(deps.client.config.apiKey),
   });
   let logged = false;
+  const logsNext = keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes.";
   summary.runLog = await actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry))
     .then((line) => ((logged = true), line))
-    .catch(
-      (e: unknown) =>
-        `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. ${keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes."}`,
-    );
+    .catch((e: unknown) => logsNotWrittenLine("Change log and Run log", officeErrorText(e), logsNext));
   // A run kept for Resume: the changes now in the Change log are not logged again by it.
   if (logged && keep && deps.store) {
     tally.changes = [];

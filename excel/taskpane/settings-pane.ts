@@ -6,7 +6,7 @@ import {
   CHECK_LABELS,
   CHECK_NAMES,
   DEMO_KEY,
-  DEMO_NOTE,
+  demoModeLine,
   KEY_CHECK_QUERY,
   baseUrlVersionWarning,
   describeError,
@@ -177,10 +177,7 @@ async function tryDemo(): Promise<void> {
   await rt.settings.setApiKey(DEMO_KEY);
   banner(null);
   await renderSettings();
-  say(
-    "settings-status",
-    `Demo mode: checks and functions answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`,
-  );
+  say("settings-status", demoModeLine("checks and functions"));
   $("insert-sample").focus();
 }
 

@@ -22,6 +22,7 @@ import {
   type HeldRun,
   type RunState,
 } from "../../core";
+import { multiAreaProblem } from "../../core/sheet/check-plan";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
@@ -52,8 +53,7 @@ function nothingToCheck(selection: GoogleAppsScript.Spreadsheet.Range | null): s
 }
 
 function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
-  const list = areas.map((r) => r.getA1Notation()).join(", ");
-  return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`;
+  return multiAreaProblem(areas.map((r) => r.getA1Notation()));
 }
 
 /**

@@ -16,7 +16,7 @@
  * limit is kept by counting this re-check's requests per day (DAILY_FETCH_BUDGET).
  */
 import { nextDueInMs, resumeRun, shownPhase, stopRun } from "../../core";
-import type { RunLogEntry } from "../../core/reports/changes";
+import { notCheckedLogEntry } from "../../core/reports/changes";
 import { sendDigestAfterPass } from "./digest";
 import { appendRunLog, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
@@ -67,21 +67,15 @@ export const REAUTH_PROBLEM =
 // ---- the trigger's handler ----
 
 function logScheduled(startedMs: number, text: string): void {
-  // The Run log's line (core's runLogLine) ends the problem with its own full stop.
-  const problem = text.replace(/\.$/, "");
-  const entry: RunLogEntry = {
-    startedAt: new Date(startedMs).toISOString(),
-    endedAt: new Date(Date.now()).toISOString(),
-    trigger: "scheduled",
-    runBy: runBy(),
-    rows: 0,
-    checked: 0,
-    changed: 0,
-    worse: 0,
-    errors: 0,
-    problem,
-  };
-  appendRunLog(entry);
+  appendRunLog(
+    notCheckedLogEntry({
+      startedAt: new Date(startedMs).toISOString(),
+      endedAt: new Date(Date.now()).toISOString(),
+      trigger: "scheduled",
+      runBy: runBy(),
+      problem: text,
+    }),
+  );
 }
 
 function authorizationRequired(): boolean {
