@@ -22,6 +22,7 @@ export * from "./sheet/input-shift";
 export * from "./reports/own-sheets";
 export * from "./compliance/obligations";
 export * from "./compliance/window-settings";
+export * from "./compliance/window-fields";
 export * from "./sheet/user-dates";
 export * from "./reports/actions";
 export * from "./reports/compliance-summary";
