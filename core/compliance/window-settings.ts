@@ -6,6 +6,7 @@
 import { CHECK_NAMES, type CheckName } from "../service/checks";
 import { CHECK_LABELS } from "../sheet/colours";
 import { DEFAULT_WINDOWS, type WindowSettings } from "./obligations";
+import { MAX_WINDOW_DAYS } from "./window-fields";
 
 /**
  * One window field as typed: a whole number of days written with digits only ("30", " 30 ", "030"), or a number that is
@@ -53,13 +54,13 @@ export function parseWindowSettings(
       if (typeof raw === "string" && raw.trim() === "")
         return {
           ok: false,
-          message: `${label} ${k} window is empty, or what was typed is not a number: enter a whole number of days from 0 to 3650.`,
+          message: `${label} ${k} window is empty, or what was typed is not a number: enter a whole number of days from 0 to ${MAX_WINDOW_DAYS}.`,
         };
       const n = windowDays(raw);
-      if (n === null || n < 0 || n > 3650)
+      if (n === null || n < 0 || n > MAX_WINDOW_DAYS)
         return {
           ok: false,
-          message: `${label} ${k} window: "${String(raw)}" is not a whole number of days; enter one from 0 to 3650.`,
+          message: `${label} ${k} window: "${String(raw)}" is not a whole number of days; enter one from 0 to ${MAX_WINDOW_DAYS}.`,
         };
       w[k] = n;
     }

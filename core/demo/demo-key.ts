@@ -5,6 +5,14 @@
 export const DEMO_KEY = "demo";
 /** What the Message column, the pane and the sidebar say about a demo answer. */
 export const DEMO_NOTE = "Demo data, not a real check";
+/**
+ * What an add-in says once the demo key is saved; `answers` says what answers from the demo data there (Excel's
+ * functions do too).
+ */
+export function demoModeLine(answers: "checks" | "checks and functions"): string {
+  return `Demo mode: ${answers} answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`;
+}
+
 /** The sheet "Insert sample table" writes. */
 export const DEMO_SHEET = "Demo properties";
 

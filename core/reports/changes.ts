@@ -215,6 +215,16 @@ export function runLogEntry(
   };
 }
 
+/**
+ * The Run log entry of a re-check that was due and checked nothing (no key, the table not found, another check
+ * running): no rows, and why. The problem's own full stop goes: the Run log's line (runLogLine) ends it with its own.
+ */
+export function notCheckedLogEntry(
+  o: Pick<RunLogEntry, "startedAt" | "endedAt" | "trigger" | "runBy"> & { problem: string },
+): RunLogEntry {
+  return { ...o, rows: 0, checked: 0, changed: 0, worse: 0, errors: 0, problem: o.problem.replace(/\.$/, "") };
+}
+
 export function runLogRow(e: RunLogEntry): Cell[] {
   const problem = [e.demo ? `${DEMO_NOTE}.` : "", e.problem ?? ""].filter(Boolean).join(" ");
   return [

@@ -44,8 +44,10 @@ export {
 } from "./rows";
 export type { OutcomeToWrite, RowNow } from "./rows";
 export {
+  MAX_PRINTED_PROPERTIES,
   PRINT_COLUMNS,
   PRINT_LENGTH,
+  keepsPrint,
   checkedAtText,
   movedRowCells,
   movedRowNow,
@@ -56,6 +58,7 @@ export {
 } from "./moved";
 export type { MovedRow, RowAsRead, RunWritten } from "./moved";
 export {
+  adoptStoredPhase,
   interruptedRun,
   keepForResume,
   leftMidRun,
@@ -65,8 +68,9 @@ export {
   runLogProblem,
   setAside,
   setAsideRefusal,
+  shownPhase,
   takeOut,
   wholeRunFailure,
   wholeRunFailureText,
 } from "./session";
-export type { HeldRun, UnfinishedPlace } from "./session";
+export type { HeldRun, ShownPhase, UnfinishedPlace } from "./session";

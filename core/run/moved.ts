@@ -52,6 +52,18 @@ export function resultPrint(cells: readonly unknown[]): string {
 /** The print of a row that names no property (an error, or an input that could not be read). */
 export const BLANK_PRINT = resultPrint([]);
 
+/**
+ * A run keeps the prints of its first this many properties, in both add-ins: six characters each, 120 KB, which Google
+ * Sheets stores with the run between polls beside the rest of its 500 KB of user properties. A row of a later property
+ * is left as it shows, as a row the run never wrote (movedRows puts right only what it knows the run wrote).
+ */
+export const MAX_PRINTED_PROPERTIES = 20_000;
+
+/** Whether the run keeps the print of its property at this index. */
+export function keepsPrint(property: number): boolean {
+  return property >= 0 && property < MAX_PRINTED_PROPERTIES;
+}
+
 /** The Checked at text of a block row as read back, to compare with the stamps the run wrote. */
 export function checkedAtText(cells: readonly unknown[]): string {
   return text(cells[CHECKED_AT]);

@@ -35,6 +35,27 @@ export function wholeRunFailureText(state: RunState): string {
 }
 
 /**
+ * A run's phase as both add-ins show it: the engine's, where "ended" is "done", or "stopped" when the run was stopped
+ * before it ended by itself (nothing left to collect, but the user's Stop or a problem ended it, not the last result).
+ */
+export type ShownPhase = "running" | "paused" | "stopped" | "done";
+
+export function shownPhase(state: RunState): ShownPhase {
+  if (state.phase !== "ended") return state.phase;
+  return state.stoppedEarly ? "stopped" : "done";
+}
+
+/**
+ * A run stored by an earlier version of the Sheets add-in kept its own phase beside the engine's (`stored`): one it
+ * showed as stopped whose engine had ended is marked stopped early, so that it reads as it did. Any other is the
+ * engine's already.
+ */
+export function adoptStoredPhase(state: RunState, stored: unknown): RunState {
+  if (stored === "stopped" && state.phase === "ended") state.stoppedEarly = true;
+  return state;
+}
+
+/**
  * A stored run whose phase is still "running" with a job not ended: the pane or sidebar driving it closed (or was
  * reloaded) mid-run. Its jobs sent are paid for, so it is as resumable as a stopped run.
  */

@@ -95,6 +95,11 @@ export interface RunState {
   inflight: Record<string, { job: number; kind: "submit" | "results"; sentAtMs: number }>;
   seq: number;
   phase: RunPhase;
+  /**
+   * Stopped before it ended by itself (the user's Stop, or its host's: the sheet gone, the key removed): shown as
+   * stopped (core shownPhase) even once nothing is left to collect. A Resume clears it.
+   */
+  stoppedEarly?: true;
   /** Paused until (a quota used up); resumable. */
   pausedUntilMs?: number;
   pauseReason?: ServiceError;
@@ -308,6 +313,7 @@ export function stopRun(
   for (const job of state.jobs)
     if (job.phase === "queued") settleJob(state, job, serviceError("cancelled", "not_sent", reason));
   moveRun(state, collectable(state) ? "stop" : "stop_spent");
+  state.stoppedEarly = true;
 }
 
 /** End the run now: every property not answered gets `error` (screen()'s callers want an answer for every property). */
@@ -341,6 +347,7 @@ export function resumeRun(state: RunState, nowMs: number): void {
   // A wait the service asked for (a Retry-After, a quota's reset) still holds: nothing goes out before it.
   const holdUntil = state.pausedUntilMs !== undefined && state.pausedUntilMs > nowMs ? state.pausedUntilMs : 0;
   moveRun(state, "resume");
+  delete state.stoppedEarly;
   delete state.pausedUntilMs;
   delete state.pauseReason;
   delete state.rateLimitedInARow;

@@ -268,3 +268,9 @@ export function rowsAsideNotes(c: { invalid: number; duplicates: number; hidden:
     );
   return notes;
 }
+
+/** A selection of several separate areas (`addresses`, in the host's notation) is refused: one block of rows is checked. */
+export function multiAreaProblem(addresses: readonly string[]): string {
+  const list = addresses.join(", ");
+  return `You selected ${addresses.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`;
+}

@@ -53,6 +53,12 @@ export function actionListColour(value: unknown): { fill: string; font: string }
   return windowColour(value);
 }
 
+/**
+ * A Status or Window cell that holds no word of ours: white with black text, so a colour left by an earlier word does
+ * not stay (Excel sets every cell's colours; Google Sheets' rules leave such a cell alone).
+ */
+export const NO_FILL = { fill: "#FFFFFF", font: "#000000" } as const;
+
 /** Every word the Action list's Window column colours, with its colour: the rules a host sets once over the column. */
 export function actionListColourRules(): { word: string; fill: string; font: string }[] {
   return [...WINDOWS, "Later" as const, "Closed" as const].map((word) => ({ word, ...actionListColour(word)! }));

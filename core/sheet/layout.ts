@@ -272,7 +272,7 @@ export function outputHeaders(): string[] {
   return COLUMNS.map((c) => c.header);
 }
 
-export { STATUS_COLOURS, statusColour } from "./colours";
+export { STATUS_COLOURS, statusColour, NO_FILL } from "./colours";
 
 /** "2026-11-22T09:12:44Z" -> "2026-11-22 09:12:44"; other text is kept. */
 export function formatTimestamp(v: unknown): string {

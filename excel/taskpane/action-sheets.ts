@@ -40,6 +40,13 @@ import {
   runLogRow,
   type Change,
   type RunLogEntry,
+  actionSheetsFailedLine,
+  actionSheetsNotRefreshedLine,
+  calendarFailedLine,
+  emptyCalendarLine,
+  noCalendarLine,
+  tablesProblem,
+  NO_FILL,
 } from "../../core";
 import { fileMonthFirst, relocateBlock, type RunPlace } from "./rows-now";
 import { readBlock, usedExtent, SHEET_COLUMNS } from "./sheet";
@@ -88,10 +95,10 @@ async function readPortfolio(
       const ws = context.workbook.worksheets.getItemOrNullObject(p.sheet);
       await context.sync();
       r = ws.isNullObject
-        ? { problem: `the sheet "${p.sheet}" was not found (renamed or deleted)` }
+        ? { problem: "the sheet was not found (renamed or deleted)" }
         : await readResults(context, p, today);
     } catch (e) {
-      r = { problem: `the sheet "${p.sheet}" could not be read (${e instanceof Error ? e.message : String(e)})` };
+      r = { problem: `the sheet could not be read (${e instanceof Error ? e.message : String(e)})` };
     }
     if ("problem" in r) tables.push({ id, sheet: p.sheet, anchor, props: null, problem: r.problem });
     else {
@@ -145,7 +152,7 @@ async function readResults(
   today: string,
 ): Promise<BlockRead | { problem: string }> {
   const ext = await usedExtent(context, run.sheet);
-  if (ext.lastRow < 0) return { problem: `the sheet ${run.sheet} is empty` };
+  if (ext.lastRow < 0) return { problem: "the sheet is empty" };
   const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(ext.lastColumn, run.blockColumn + WIDTH - 1));
   const grid = await readBlock(context, {
     sheet: run.sheet,
@@ -197,10 +204,9 @@ export async function buildActionSheets(
     return await excelRun(async (context) => {
       const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
       if (!tables.some((t) => t.props)) {
-        const why = tables.map((t) => t.problem).join("; ");
         return {
           ok: false,
-          line: `The Action list and Compliance summary were not refreshed: ${why}. Check again to rebuild them.`,
+          line: actionSheetsNotRefreshedLine(tables),
           open: 0,
           closed: 0,
           writeSyncs,
@@ -274,7 +280,7 @@ export async function buildActionSheets(
               {
                 format: colour
                   ? { fill: { color: colour.fill }, font: { color: colour.font } }
-                  : { fill: { color: "#FFFFFF" }, font: { color: "#000000" } },
+                  : { fill: { color: NO_FILL.fill }, font: { color: NO_FILL.font } },
               },
             ];
           }),
@@ -319,10 +325,9 @@ export async function buildActionSheets(
       };
     });
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
     return {
       ok: false,
-      line: `The Action list and Compliance summary could not be refreshed (${why}); the results are written. Press "Refresh action list" to try again.`,
+      line: actionSheetsFailedLine(e instanceof Error ? e.message : String(e)),
       open: 0,
       closed: 0,
       writeSyncs,
@@ -341,7 +346,7 @@ export async function portfolioList(
 ): Promise<{ tables: PortfolioTable[]; list: ActionListSheet } | { problem: string }> {
   return excelRun(async (context) => {
     const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
-    if (!tables.some((t) => t.props)) return { problem: tables.map((t) => t.problem).join("; ") };
+    if (!tables.some((t) => t.props)) return { problem: tablesProblem(tables) };
     const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
     await context.sync();
     let existing: unknown[][] = [];
@@ -368,7 +373,7 @@ export async function actionCalendarText(
       if (!tables.some((t) => t.props))
         return {
           ok: false as const,
-          message: `No calendar: ${tables.map((t) => t.problem).join("; ")}. Check again, then download it.`,
+          message: noCalendarLine(tables),
         };
       const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
       await context.sync();
@@ -387,14 +392,14 @@ export async function actionCalendarText(
       if (!list.open)
         return {
           ok: false as const,
-          message: `No actions are overdue or due within ${o.withinDays} days, so the calendar would be empty.`,
+          message: emptyCalendarLine(o.withinDays),
         };
       return { ok: true as const, ics: actionCalendar(list, { nowIso: o.nowIso }), events: list.open };
     });
   } catch (e) {
     return {
       ok: false,
-      message: `The calendar could not be made (${e instanceof Error ? e.message : String(e)}). Try again in a moment.`,
+      message: calendarFailedLine(e instanceof Error ? e.message : String(e)),
     };
   }
 }

@@ -2,6 +2,7 @@
  * The task pane's Action list card: the Action list and Compliance summary sheets built from the last check's block,
  * the days ahead they list, and the calendar (.ics) of the same actions.
  */
+import { BUILDING_ACTION_SHEETS, ICS_FILE_NAME, ICS_MIME, calendarReadyLine } from "../../core/reports/report-words";
 import type { UserStore } from "../settings";
 import { complianceRuntime } from "../runtime";
 import type { ExcelRun } from "./check-run";
@@ -17,7 +18,7 @@ async function refreshActions(excelRun: ExcelRun, store: UserStore): Promise<voi
   await rt.settings.setActionDays(days);
   const place = await lastBlock(store);
   if (!place) return say("actions-status", "No check has been run from this computer yet: check some rows first.");
-  say("actions-status", "Building the Action list and Compliance summary…");
+  say("actions-status", BUILDING_ACTION_SHEETS);
   const s = await rt.settings.load();
   const r = await (
     await actionSheets()
@@ -50,15 +51,12 @@ async function downloadCalendar(excelRun: ExcelRun, store: UserStore): Promise<v
   if (!r.ok) return say("actions-status", r.message);
   const link = $("ics-link") as HTMLAnchorElement;
   if (link.href) URL.revokeObjectURL(link.href);
-  link.href = URL.createObjectURL(new Blob([r.ics], { type: "text/calendar;charset=utf-8" }));
-  link.download = "compliance-actions.ics";
-  link.textContent = "Save compliance-actions.ics";
+  link.href = URL.createObjectURL(new Blob([r.ics], { type: ICS_MIME }));
+  link.download = ICS_FILE_NAME;
+  link.textContent = `Save ${ICS_FILE_NAME}`;
   link.hidden = false;
   link.click();
-  say(
-    "actions-status",
-    `Calendar of ${r.events} action${r.events === 1 ? "" : "s"} ready: compliance-actions.ics (all-day events, a reminder 7 days before). If nothing was saved, use the link.`,
-  );
+  say("actions-status", calendarReadyLine(r.events));
 }
 
 export function wireActions(excelRun: ExcelRun, store: UserStore): void {

@@ -40,9 +40,11 @@ import {
   beginRunSession,
   sendRequest,
   resultPrint,
+  keepsPrint,
   checkedAtText,
   pendingKeys,
 } from "../../core";
+import { actionSheetsFailedLine, logsNotWrittenLine } from "../../core/reports/report-words";
 import type { UserStore } from "../settings";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
@@ -190,7 +192,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const block: Cell[][] = [];
           repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
-          const keyOf = new Map(items.map((i) => [i.outcome, i.key]));
+          const itemOf = new Map(items.map((i) => [i.outcome, i]));
           const changes: (Change & { runAt: string })[] = [];
           for (const w of m.writes) {
             const prev = t.previous[w.row];
@@ -226,8 +228,8 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
                 kept: !!error && keepsEarlierValues(error, prev),
                 result: !error,
               });
-              const key = keyOf.get(w.outcome);
-              if (key) tally.shown.set(key, resultPrint(block[w.row]));
+              const item = itemOf.get(w.outcome);
+              if (item && keepsPrint(item.property)) tally.shown.set(item.key, resultPrint(block[w.row]));
               tally.stamps.add(checkedAtText(block[w.row]));
             }
           }
@@ -344,7 +346,7 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     const built = await actionSheets().then(
       (m) => m.buildActionSheets(deps.excelRun, run, options),
       (e: unknown) => ({
-        line: `The Action list and Compliance summary could not be refreshed (${e instanceof Error ? e.message : String(e)}); the results are written. Press "Refresh action list" to try again.`,
+        line: actionSheetsFailedLine(e instanceof Error ? e.message : String(e)),
       }),
     );
     summary.actionSheets = built.line;
@@ -361,13 +363,11 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     demo: isDemoKey(deps.client.config.apiKey),
   });
   let logged = false;
+  const logsNext = keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes.";
   summary.runLog = await actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry))
     .then((line) => ((logged = true), line))
-    .catch(
-      (e: unknown) =>
-        `The Change log and Run log could not be written this time (${officeErrorText(e)}); the results are written. ${keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes."}`,
-    );
+    .catch((e: unknown) => logsNotWrittenLine("Change log and Run log", officeErrorText(e), logsNext));
   // A run kept for Resume: the changes now in the Change log are not logged again by it.
   if (logged && keep && deps.store) {
     tally.changes = [];

@@ -5,6 +5,7 @@
  * workbook's settings, so that everyone who opens the file counts from the same digest.
  */
 import {
+  ICS_MIME,
   actionCalendar,
   buildDigest,
   countWord,
@@ -148,7 +149,7 @@ export async function emailDigest(excelRun: ExcelRun, store: UserStore): Promise
       files++;
       const ics = withIcs ? calendarOf(b.list, r, new Date(nowMs).toISOString()) : null;
       if (ics) {
-        addLink(box, fileOf(r.to, "ics"), "text/calendar;charset=utf-8", ics);
+        addLink(box, fileOf(r.to, "ics"), ICS_MIME, ics);
         files++;
       }
     });

@@ -5,10 +5,12 @@
 import {
   displayStatus,
   runSummary,
+  shownPhase,
   wholeRunFailureText,
   type RunCounts,
   type RunState,
   type ServiceError,
+  type ShownPhase,
   formatCount,
 } from "../../core";
 import type { WriteStats } from "./sheet";
@@ -28,6 +30,8 @@ export interface SummaryTally {
  * may exist), cancelled (stopped or not sent), kept (earlier values still shown), the statuses of the rows answered.
  */
 export interface RunSummary {
+  /** The run's phase as both add-ins show it (core shownPhase). */
+  phase: ShownPhase;
   done: boolean;
   title: string;
   lines: string[];
@@ -61,6 +65,7 @@ export interface RunSummary {
 export function summarise(state: RunState, tally: SummaryTally, cancelled: boolean, resumable: boolean): RunSummary {
   const s = runSummary(state);
   const c = s.counts;
+  const phase = shownPhase(state);
   const byStatus: Record<string, number> = {};
   let errors = 0;
   let kept = 0;
@@ -78,6 +83,7 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
   const notRefreshed = c.failed + c.maybeCreated;
   const failure = state.fatal ?? state.firstFailure;
   const out: RunSummary = {
+    phase,
     done: s.done,
     title: s.title,
     lines: s.lines,
@@ -90,13 +96,13 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
     errors,
     rowErrors: c.rowErrors + c.invalid,
     notRefreshed,
-    cancelledRows: c.notSent + (state.phase === "stopped" ? c.resumable : 0),
+    cancelledRows: c.notSent + (phase === "stopped" ? c.resumable : 0),
     skippedRows: c.skipped,
     kept,
     cancelled,
     writes: tally.writes,
   };
-  if (state.phase === "paused" && state.pausedUntilMs !== undefined) out.pausedUntilMs = state.pausedUntilMs;
+  if (phase === "paused" && state.pausedUntilMs !== undefined) out.pausedUntilMs = state.pausedUntilMs;
   if (failure) out.failure = failure;
   // One failure on every row sent says nothing about the rows: it is the key, the address or the service. Say it once.
   const whole = wholeRunFailureText(state);

@@ -3,10 +3,9 @@
  * the plan, the action windows and the demo key.
  */
 import {
-  CHECK_LABELS,
-  CHECK_NAMES,
+  MAX_WINDOW_DAYS,
   DEMO_KEY,
-  DEMO_NOTE,
+  demoModeLine,
   KEY_CHECK_QUERY,
   baseUrlVersionWarning,
   describeError,
@@ -14,6 +13,8 @@ import {
   maskApiKey,
   toServiceError,
   type WindowSettings,
+  windowFieldNamed,
+  windowFieldRows,
 } from "../../core";
 import { complianceRuntime } from "../runtime";
 import { $, banner, clientFor, errorText, say } from "./pane-ui";
@@ -41,19 +42,19 @@ export async function renderSettings(): Promise<void> {
 function renderWindows(w: WindowSettings): void {
   const body = document.querySelector("#windows-table tbody")!;
   body.textContent = "";
-  for (const check of CHECK_NAMES) {
+  for (const row of windowFieldRows()) {
     const tr = document.createElement("tr");
-    const th = Object.assign(document.createElement("th"), { scope: "row", textContent: CHECK_LABELS[check] });
+    const th = Object.assign(document.createElement("th"), { scope: "row", textContent: row.label });
     tr.append(th);
-    for (const k of ["plan", "book", "urgent"] as const) {
+    for (const f of row.fields) {
       const input = Object.assign(document.createElement("input"), {
         type: "number",
         min: "0",
-        max: "3650",
-        id: `win-${check}-${k}`,
-        value: String(w[check][k]),
+        max: String(MAX_WINDOW_DAYS),
+        id: f.id,
+        value: String(w[f.check][f.key]),
       });
-      input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
+      input.setAttribute("aria-label", f.label);
       const td = document.createElement("td");
       td.append(input);
       tr.append(td);
@@ -80,9 +81,9 @@ async function recalculateFunctions(): Promise<string> {
 
 async function saveWindows(): Promise<void> {
   const typed: Record<string, Record<string, string>> = {};
-  for (const check of CHECK_NAMES) {
-    typed[check] = {};
-    for (const k of ["plan", "book", "urgent"]) typed[check][k] = ($(`win-${check}-${k}`) as HTMLInputElement).value;
+  for (const row of windowFieldRows()) {
+    typed[row.check] = {};
+    for (const f of row.fields) typed[row.check][f.key] = ($(f.id) as HTMLInputElement).value;
   }
   document
     .querySelectorAll('#windows-table input[aria-invalid="true"]')
@@ -97,18 +98,11 @@ async function saveWindows(): Promise<void> {
     const message = errorText(e);
     say("settings-status", message);
     // The field the message names is marked and focused.
-    for (const check of CHECK_NAMES) {
-      for (const k of ["plan", "book", "urgent"]) {
-        if (
-          message.includes(`${CHECK_LABELS[check]} ${k} window`) ||
-          (k === "plan" && message.includes(`${CHECK_LABELS[check]} windows must be`))
-        ) {
-          const input = $(`win-${check}-${k}`);
-          input.setAttribute("aria-invalid", "true");
-          input.focus();
-          return;
-        }
-      }
+    const named = windowFieldNamed(message);
+    if (named) {
+      const input = $(named.id);
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
     }
   }
 }
@@ -177,10 +171,7 @@ async function tryDemo(): Promise<void> {
   await rt.settings.setApiKey(DEMO_KEY);
   banner(null);
   await renderSettings();
-  say(
-    "settings-status",
-    `Demo mode: checks and functions answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`,
-  );
+  say("settings-status", demoModeLine("checks and functions"));
   $("insert-sample").focus();
 }
 

@@ -10,9 +10,11 @@ import {
   columnLetters,
   OUTPUT_COLUMNS,
   cellColour,
+  NO_FILL,
   columnNumberFormats,
   detectColumns,
   hostRow,
+  multiAreaProblem,
   ownSheetProblem,
   outputHeaders,
   safeCellText,
@@ -70,10 +72,7 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   areas.load(["areaCount", "address"]);
   await context.sync();
   if (areas.areaCount > 1) {
-    const list = areas.address.split(",").map(local).join(", ");
-    return {
-      problem: `You selected ${areas.areaCount} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`,
-    };
+    return { problem: multiAreaProblem(areas.address.split(",").map(local)) };
   }
   const selection = context.workbook.getSelectedRange();
   selection.load(["address", "rowIndex", "columnIndex", "rowCount", "columnCount"]);
@@ -248,7 +247,7 @@ function cellProps(c: number, value: Cell): { format: { fill: { color: string };
   const colour = cellColour(c, value);
   return colour
     ? { format: { fill: { color: colour.fill }, font: { color: colour.font } } }
-    : { format: { fill: { color: "#FFFFFF" }, font: { color: "#000000" } } };
+    : { format: { fill: { color: NO_FILL.fill }, font: { color: NO_FILL.font } } };
 }
 
 /** One row's formats, as numberFormat sends them, and its comma in the 2D array. */

@@ -15,6 +15,7 @@ import {
   countWord,
   formatCount,
 } from "../../core";
+import { pageWord } from "../../core/page-words";
 import { complianceRuntime } from "../runtime";
 import { defaultUserStore } from "../settings";
 import type { ExcelRun, RunProgress, RunSummary } from "./check-run";
@@ -464,6 +465,10 @@ function notInExcel(why: string): void {
   );
   for (const b of Array.from(document.querySelectorAll("button"))) (b as HTMLButtonElement).disabled = true;
 }
+
+// The words the pane shares with the Sheets sidebar, from core (data-words in taskpane.html).
+for (const el of Array.from(document.querySelectorAll<HTMLElement>("[data-words]")))
+  el.textContent = pageWord(el.dataset.words) ?? el.textContent;
 
 if (typeof Office === "undefined") {
   notInExcel("Office.js could not be loaded (it comes from Microsoft's CDN).");

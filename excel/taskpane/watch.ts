@@ -6,7 +6,7 @@
  * that cannot be found, or that the user changed, is not written: its Run log row says why, and it is forgotten.
  * Loaded as a chunk only when such a re-check is due.
  */
-import { OUTPUT_COLUMNS, inputShiftAtRest, type ColumnMapping, type RunLogEntry } from "../../core";
+import { OUTPUT_COLUMNS, inputShiftAtRest, notCheckedLogEntry, type ColumnMapping } from "../../core";
 import { actionSheets, prepareCheck, runCheck, type RunDeps } from "./check-run";
 import { relocateBlock, type RunPlace } from "./rows-now";
 import { SHEET_COLUMNS, isBlankCell, officeErrorText, readBlock, usedExtent } from "./sheet";
@@ -76,18 +76,13 @@ async function locate(context: Excel.RequestContext, b: WatchedBlock): Promise<L
 /** A Run log row for a block that was due but not checked (nothing sent, nothing written on its sheet). */
 async function logNotChecked(deps: RecheckDeps, startedAt: string, problem: string): Promise<string> {
   const now = deps.now ?? deps.client.transport.now;
-  const entry: RunLogEntry = {
+  const entry = notCheckedLogEntry({
     startedAt,
     endedAt: new Date(now()).toISOString(),
     trigger: "on open",
     runBy: deps.runBy ?? "",
-    rows: 0,
-    checked: 0,
-    changed: 0,
-    worse: 0,
-    errors: 0,
     problem,
-  };
+  });
   return actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, [], entry))
     .catch((e: unknown) => `${problem} (and the Run log could not be written: ${officeErrorText(e)}).`);

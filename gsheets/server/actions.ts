@@ -27,6 +27,13 @@ import {
   type BlockProperty,
   type ColumnMapping,
   type PortfolioTable,
+  ICS_FILE_NAME,
+  actionSheetsFailedLine,
+  actionSheetsNotRefreshedLine,
+  calendarFailedLine,
+  emptyCalendarLine,
+  noCalendarLine,
+  tablesProblem,
 } from "../../core";
 import type { ActionSheetsResult, CalendarResult } from "../shared/api";
 import { errorText } from "../shared/words";
@@ -141,7 +148,7 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
         .getSheets()
         .find((s) => s.getSheetId() === run.sheetId) ?? null)
     : findSheet(run.sheetId);
-  if (!sheet) return { problem: `the sheet "${run.sheetName}" was deleted` };
+  if (!sheet) return { problem: "the sheet was deleted" };
   const lastRow = sheet.getLastRow();
   const lastCol = Math.max(1, sheet.getLastColumn());
   let blockCol = run.blockCol;
@@ -366,10 +373,7 @@ export function refreshAfterRun(run: SheetRun | null, days?: number): string {
 function refreshBoth(run: SheetRun | null, days?: number): string {
   try {
     const tables = portfolio(run);
-    if (!tables.some((t) => t.props)) {
-      const why = tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ");
-      return `The Action list and Compliance summary were not refreshed: ${why || "no checked table was found"}. Check again to rebuild them.`;
-    }
+    if (!tables.some((t) => t.props)) return actionSheetsNotRefreshedLine(tables);
     const n = actionDays(days);
     const existing = existingList(true);
     const list = listFor(tables, n, existing.values);
@@ -377,7 +381,7 @@ function refreshBoth(run: SheetRun | null, days?: number): string {
     writeSummary(tables, list, n);
     return actionListLine(list, n, ACTION_LIST_SHEET, SUMMARY_SHEET);
   } catch (e) {
-    return `The Action list and Compliance summary could not be refreshed (${errorText(e)}); the results are written. Press "Refresh action list" to try again.`;
+    return actionSheetsFailedLine(errorText(e));
   }
 }
 
@@ -400,8 +404,7 @@ export function refreshActionSheets(opts?: { actionDays?: number }): ActionSheet
 export function portfolioList(days: number): { tables: PortfolioTable[]; list: ActionListSheet } | { problem: string } {
   return withSheetCache(() => {
     const tables = portfolio(null);
-    if (!tables.some((t) => t.props))
-      return { problem: tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ") || "no checked table was found" };
+    if (!tables.some((t) => t.props)) return { problem: tablesProblem(tables) };
     return { tables, list: listFor(tables, days, existingList(false).values) };
   });
 }
@@ -418,24 +421,16 @@ export function actionCalendarFile(): CalendarResult {
     const tables = portfolio(
       run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run,
     );
-    if (!tables.some((t) => t.props))
-      return {
-        ok: false,
-        message: `No calendar: ${tables.map((t) => `${t.sheet}: ${t.problem}`).join("; ")}. Check again, then download it.`,
-      };
+    if (!tables.some((t) => t.props)) return { ok: false, message: noCalendarLine(tables) };
     const list = listFor(tables, actionDays(), existingList(false).values);
-    if (!list.open)
-      return {
-        ok: false,
-        message: `No actions are overdue or due within ${actionDays()} days, so the calendar would be empty.`,
-      };
+    if (!list.open) return { ok: false, message: emptyCalendarLine(actionDays()) };
     return {
       ok: true,
       ics: actionCalendar(list, { nowIso: new Date(Date.now()).toISOString() }),
       events: list.open,
-      fileName: "compliance-actions.ics",
+      fileName: ICS_FILE_NAME,
     };
   } catch (e) {
-    return { ok: false, message: `The calendar could not be made (${errorText(e)}). Try again in a moment.` };
+    return { ok: false, message: calendarFailedLine(errorText(e)) };
   }
 }

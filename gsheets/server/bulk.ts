@@ -13,6 +13,7 @@ import {
   resumeRun,
   selectionEnd,
   setAsideRefusal,
+  shownPhase,
   checkedRowsNote,
   stopRun,
   oneCellNote,
@@ -21,22 +22,12 @@ import {
   type HeldRun,
   type RunState,
 } from "../../core";
+import { multiAreaProblem } from "../../core/sheet/check-plan";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
 import { a1, columnNumber, findSheet, locateTable, rowsBelowTable, wholeTableEnd } from "./sheet";
-import {
-  afterRun,
-  errorText,
-  finishRun,
-  pollRun,
-  progressOf,
-  save,
-  say,
-  sheetPhase,
-  step,
-  withUserLock,
-} from "./sheetrun";
+import { afterRun, errorText, finishRun, pollRun, progressOf, save, say, step, withUserLock } from "./sheetrun";
 import { beginRun, readTableRows } from "./runbegin";
 import { RUN_DATA_SHEET } from "./runlist";
 
@@ -62,8 +53,7 @@ function nothingToCheck(selection: GoogleAppsScript.Spreadsheet.Range | null): s
 }
 
 function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {
-  const list = areas.map((r) => r.getA1Notation()).join(", ");
-  return `You selected ${areas.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`;
+  return multiAreaProblem(areas.map((r) => r.getA1Notation()));
 }
 
 /**
@@ -78,7 +68,7 @@ function here(run: SheetRun | null): SheetRun | null {
 function runningElsewhere(run: SheetRun | null): SheetRun | null {
   return run &&
     !here(run) &&
-    run.phase === "running" &&
+    shownPhase(run.engine) === "running" &&
     Date.now() - (run.savedAtMs || run.startedAtMs) < 15 * 60 * 1000
     ? run
     : null;
@@ -121,13 +111,14 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   const existing = here(stored);
   // A run of another spreadsheet left unfinished (its sidebar closed mid-run, or stopped): its jobs are paid for, so
   // it is set aside for a Resume there, never overwritten; the new run says where it went.
-  const away = stored && !existing && (stored.phase === "running" || keepForResume(stored.engine)) ? stored : null;
+  const away =
+    stored && !existing && (shownPhase(stored.engine) === "running" || keepForResume(stored.engine)) ? stored : null;
   // A run of this spreadsheet whose end was never built (the sidebar closed right after its last poll): built now.
   if (existing && existing.endDue) {
     finishRun(existing);
     save(existing);
   }
-  if (existing && existing.phase === "running") {
+  if (existing && shownPhase(existing.engine) === "running") {
     return {
       ok: false,
       message: `A check of ${describeRun(existing)} is already running (started from this or another sidebar). Wait for it to finish, or press Stop, then check again.`,
@@ -262,16 +253,15 @@ export function pollBulkCheck(): RunProgress | null {
     () => {
       const run = here(loadRun());
       if (!run) return null;
-      if (run.phase !== "running") return progressOf(run);
+      if (shownPhase(run.engine) !== "running") return progressOf(run);
       let waitMs = 1000;
       try {
         waitMs = pollRun(run, callStartMs);
         // The Action list, summary and Run log are built by the next call (finishBulkCheck), not in this one.
-        if (run.phase !== "running") run.endDue = true;
+        if (shownPhase(run.engine) !== "running") run.endDue = true;
       } catch (e) {
         // A sheet that cannot be read or written would fail every poll the same way: stop, say why, keep the state.
         stopRun(run.engine);
-        run.phase = "stopped";
         run.message = `The check stopped: ${/could not be written/.test(errorText(e)) ? errorText(e) : `the sheet could not be read or written (${errorText(e)})`}. Results not written are kept: choose Resume to write them, or check again.`;
       }
       save(run);
@@ -315,9 +305,8 @@ export function cancelBulkCheck(): StopResult | null {
     () => {
       const run = here(loadRun());
       if (!run) return null;
-      if (run.phase === "running") {
+      if (shownPhase(run.engine) === "running") {
         stopRun(run.engine, "Stopped by you before this row was sent; run the check again for it.");
-        run.phase = "stopped";
         const sheet = findSheet(run.sheetId);
         let unwritten = "";
         let problem: string | undefined;
@@ -327,7 +316,6 @@ export function cancelBulkCheck(): StopResult | null {
         } catch (e) {
           unwritten = ` However, the rows could not be updated (${errorText((e as { cause?: unknown }).cause ?? e)}).`;
         }
-        run.phase = "stopped";
         say(run, unwritten);
         run.message = problem
           ? `Stopped by you. Nothing was written: ${problem}.`
@@ -360,7 +348,8 @@ export function resumeBulkCheck(): RunProgress | null {
       let swap: SheetRun | null = null;
       // The sidebar's own run first; when it has nothing left, the run set aside by a later check is taken up again.
       if (held && !(run && keepForResume(run.engine))) {
-        const other = stored && !run && (stored.phase === "running" || keepForResume(stored.engine)) ? stored : null;
+        const other =
+          stored && !run && (shownPhase(stored.engine) === "running" || keepForResume(stored.engine)) ? stored : null;
         if (other && runningElsewhere(other))
           return {
             ...progressOf(held),
@@ -374,7 +363,6 @@ export function resumeBulkCheck(): RunProgress | null {
       // The part already done gets its end (Action list, Run log) first, as it had before the end was its own call.
       if (run.endDue) finishRun(run);
       resumeRun(run.engine, Date.now());
-      run.phase = run.engine.phase === "running" ? "running" : sheetPhase(run);
       say(run);
       save(run);
       if (swap) saveRun(stoppedAside(swap), HELD_SLOT);
@@ -405,12 +393,11 @@ function heldAnywhere(): SheetRun | null {
  * already sent (GETs only).
  */
 function stoppedAside(run: SheetRun): SheetRun {
-  if (run.phase !== "running") return run;
+  if (shownPhase(run.engine) !== "running") return run;
   const engine = interruptedRun(run.engine);
   return {
     ...run,
     engine,
-    phase: "stopped",
     message: "Set aside, unfinished, by a check begun in another spreadsheet: choose Resume to finish it.",
   };
 }

@@ -2,7 +2,7 @@
  * What the sidebar shows of a run: its phase, counts, jobs and the line that says how it goes (core's summary),
  * and how soon the sidebar should poll again.
  */
-import { dateProblemsLine, jobViews, runCounts, runSummary, wholeRunFailureText } from "../../core";
+import { dateProblemsLine, jobViews, runCounts, runSummary, shownPhase, wholeRunFailureText } from "../../core";
 import type { RunProgress } from "../shared/api";
 import { count } from "../shared/words";
 import type { SheetRun } from "./runstore";
@@ -13,19 +13,12 @@ import { formatCount } from "../../core/numbers";
 const MIN_WAIT_MS = 250;
 const MAX_WAIT_MS = 60000;
 
-export function sheetPhase(run: SheetRun): SheetRun["phase"] {
-  const e = run.engine.phase;
-  if (e === "running") return "running";
-  if (e === "paused") return "paused";
-  if (e === "stopped") return "stopped";
-  return run.phase === "stopped" ? "stopped" : "done";
-}
-
 function nextWaitMs(run: SheetRun, waitMs: number): number {
-  return run.phase === "running" ? Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs)) : 0;
+  return shownPhase(run.engine) === "running" ? Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs)) : 0;
 }
 
 export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
+  const phase = shownPhase(run.engine);
   const c = runCounts(run.engine);
   const views = jobViews(run.engine);
   const failed = views.filter((j) => j.status === "failed" || j.status === "timed_out").length;
@@ -44,7 +37,7 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
       run.lastRow - (run.headerRow || run.firstRow) + 1,
       BLOCK_WIDTH,
     ),
-    phase: run.phase,
+    phase,
     rows: c.rows,
     invalidRows: c.invalid,
     duplicateRows: run.duplicateRows,
@@ -61,9 +54,9 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
     message: run.message,
     rateLimited: run.engine.nextRequestAtMs > Date.now(),
     notes: run.notes,
-    failedJobs: run.phase === "running" ? 0 : failed,
+    failedJobs: phase === "running" ? 0 : failed,
     // Why, when the whole run failed (core's one rule: a refused key, the service down): said once, in the error box.
-    problem: run.phase === "done" ? wholeRunFailureText(run.engine) : "",
+    problem: phase === "done" ? wholeRunFailureText(run.engine) : "",
     resumable: c.resumable > 0,
     ...(run.endDue ? { endDue: true } : {}),
   };
@@ -72,7 +65,7 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
 /** The run's line for the sidebar: core's summary, or while it runs, what it waits for. */
 export function say(run: SheetRun, extra = ""): void {
   const s = runSummary(run.engine);
-  if (run.phase === "running") {
+  if (shownPhase(run.engine) === "running") {
     const c = s.counts;
     // A 503's Retry-After is the service's outage, not the plan's limit: core's sentence names it and its time.
     const hold = run.engine.holdReason;

@@ -15,8 +15,8 @@
  * The plan's quota pauses a re-check until the quota is back (the follow-up waits that long); UrlFetch's daily
  * limit is kept by counting this re-check's requests per day (DAILY_FETCH_BUDGET).
  */
-import { nextDueInMs, resumeRun, stopRun } from "../../core";
-import type { RunLogEntry } from "../../core/reports/changes";
+import { nextDueInMs, resumeRun, shownPhase, stopRun } from "../../core";
+import { notCheckedLogEntry } from "../../core/reports/changes";
 import { sendDigestAfterPass } from "./digest";
 import { appendRunLog, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
@@ -67,21 +67,15 @@ export const REAUTH_PROBLEM =
 // ---- the trigger's handler ----
 
 function logScheduled(startedMs: number, text: string): void {
-  // The Run log's line (core's runLogLine) ends the problem with its own full stop.
-  const problem = text.replace(/\.$/, "");
-  const entry: RunLogEntry = {
-    startedAt: new Date(startedMs).toISOString(),
-    endedAt: new Date(Date.now()).toISOString(),
-    trigger: "scheduled",
-    runBy: runBy(),
-    rows: 0,
-    checked: 0,
-    changed: 0,
-    worse: 0,
-    errors: 0,
-    problem,
-  };
-  appendRunLog(entry);
+  appendRunLog(
+    notCheckedLogEntry({
+      startedAt: new Date(startedMs).toISOString(),
+      endedAt: new Date(Date.now()).toISOString(),
+      trigger: "scheduled",
+      runBy: runBy(),
+      problem: text,
+    }),
+  );
 }
 
 function authorizationRequired(): boolean {
@@ -176,7 +170,7 @@ function stepPass(
     }
     addFetches(requestsOf(begun.run));
     // beginRun has stored the run, and logged it when it ended at once.
-    if (begun.run.phase !== "running") endTable(pass, begun.run);
+    if (shownPhase(begun.run.engine) !== "running") endTable(pass, begun.run);
     return { waitMs: nextDueInMs(begun.run.engine, Date.now()) };
   }
   if (run.endDue) {
@@ -185,14 +179,13 @@ function stepPass(
     endTable(pass, run);
     return { waitMs: 0 };
   }
-  if (run.phase === "paused" || (firstInExecution && run.phase === "running")) {
+  if (shownPhase(run.engine) === "paused" || (firstInExecution && shownPhase(run.engine) === "running")) {
     // A new execution: what was sent is collected (GETs), a submit that may have reached the service is never sent again.
     const until = run.engine.pausedUntilMs || 0;
-    if (run.phase === "paused" && until > Date.now()) return { pausedUntilMs: until };
+    if (shownPhase(run.engine) === "paused" && until > Date.now()) return { pausedUntilMs: until };
     resumeRun(run.engine, Date.now());
-    run.phase = "running";
   }
-  if (run.phase !== "running") {
+  if (shownPhase(run.engine) !== "running") {
     endTable(pass, run);
     return { waitMs: 0 };
   }
@@ -202,12 +195,10 @@ function stepPass(
     waitMs = pollRun(run, Date.now());
   } catch (e) {
     stopRun(run.engine);
-    run.phase = "stopped";
     run.message = `The re-check of ${run.sheetName} stopped: the sheet could not be read or written (${errorText(e)}).`;
   }
   addFetches(requestsOf(run) - before);
-  // pollRun moves the phase on (TypeScript keeps the narrowing from before the call).
-  const phase = run.phase as SheetRun["phase"];
+  const phase = shownPhase(run.engine);
   if (phase === "paused") {
     save(run);
     return { pausedUntilMs: run.engine.pausedUntilMs || Date.now() + FOLLOW_UP_MS };
@@ -288,7 +279,7 @@ function recheckNow(startedMs: number): void {
   const manual = loadRun(MANUAL_SLOT);
   if (
     manual &&
-    manual.phase === "running" &&
+    shownPhase(manual.engine) === "running" &&
     startedMs - (manual.savedAtMs || manual.startedAtMs) < MANUAL_RUN_FRESH_MS
   ) {
     installFollowUp(FOLLOW_UP_MS);

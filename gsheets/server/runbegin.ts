@@ -15,6 +15,7 @@ import {
   runCounts,
   newRunId,
   runHold,
+  shownPhase,
   type Cell,
   type HttpRequest,
   type InputRow,
@@ -35,7 +36,7 @@ import {
   type Table,
 } from "./sheet";
 import { hiddenByFilter, readRows, writeBlockRows } from "./block-rows";
-import { say, sheetPhase } from "./progress";
+import { say } from "./progress";
 
 import { SEND_BUDGET_MS, isBlankCell, readTableNow, writeOutcomes } from "./sheetrun";
 import { noteStamp } from "./written";
@@ -133,7 +134,6 @@ export function beginRun(
     ...(table.firstCol > 1 ? { inputFirstCol: table.firstCol } : {}),
     mapping: table.mapping,
     blockCol: table.blockCol,
-    phase: engine.phase === "running" ? "running" : "done",
     message: "",
     notes: table.notes.slice(),
     startedAtMs: now,
@@ -200,18 +200,16 @@ export function beginRun(
     header: table.headerRow ? table.headerValues : undefined,
   });
   run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
-  run.phase = sheetPhase(run);
 
   const invalid = runCounts(engine).invalid;
   if (!engine.properties.length) {
-    run.phase = "done";
     run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
   } else {
     say(run);
     // Rows not sent as they stand: core's words, as in Excel.
     run.notes.push(...rowsAsideNotes({ invalid, duplicates: run.duplicateRows, hidden: hidden.size }));
   }
-  if (run.phase !== "running") afterRun(run);
+  if (shownPhase(engine) !== "running") afterRun(run);
   save(run);
   return { ok: true, run };
 }

@@ -2,7 +2,7 @@
  * The end of a check run on a sheet, and what is kept of it: the Action list and Compliance summary built again, the
  * schedule told, the Run log row (core's runLogEntry and runLogProblem), and the run stored for the sidebar or Resume.
  */
-import { runLogEntry, runLogProblem, storedState } from "../../core";
+import { logsNotWrittenLine, runLogEntry, runLogProblem, shownPhase, storedState } from "../../core";
 import { refreshAfterRun, withSheetCache } from "./actions";
 import { appendRunLog, runBy } from "./logs";
 import { errorText } from "../shared/words";
@@ -24,7 +24,7 @@ function endRun(run: SheetRun): string {
     const line = refreshAfterRun(run);
     if (line) run.notes.push(line);
   }
-  if (run.phase === "done" && run.trigger !== "scheduled" && run.engine.properties.length) {
+  if (shownPhase(run.engine) === "done" && run.trigger !== "scheduled" && run.engine.properties.length) {
     try {
       recordWatch(run);
     } catch (_e) {
@@ -47,7 +47,7 @@ function endRun(run: SheetRun): string {
     run.notes.push(line);
     return line;
   } catch (e) {
-    run.notes.push(`The Run log could not be written (${errorText(e)}); the results are written.`);
+    run.notes.push(logsNotWrittenLine("Run log", errorText(e)));
     return "";
   }
 }

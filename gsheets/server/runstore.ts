@@ -3,7 +3,7 @@
  * mapping) in user properties, so that closing and reopening the sidebar resumes; a large run's property list on
  * the spreadsheet's hidden sheet (runlist.ts), the cache in front of it.
  */
-import { loadRunState, type ColumnMapping, type RunState } from "../../core";
+import { adoptStoredPhase, loadRunState, type ColumnMapping, type RunState } from "../../core";
 import type { Trigger } from "../../core/reports/changes";
 import { dropList, piecesByBytes, readList, RUN_DATA_SHEET, storeList, utf8Bytes } from "./runlist";
 
@@ -26,7 +26,6 @@ export interface SheetRun {
   inputFirstCol?: number;
   mapping: ColumnMapping;
   blockCol: number;
-  phase: "running" | "paused" | "stopped" | "done";
   message: string;
   notes: string[];
   startedAtMs: number;
@@ -103,8 +102,12 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
   let json = "";
   for (let i = 0; i < n; i++) json += all[`${slot}.${i}`] || "";
   try {
-    const run = JSON.parse(json) as SheetRun;
+    const run = JSON.parse(json) as SheetRun & { phase?: unknown };
     if (!run || run.v !== 2 || !run.engine) return null;
+    // Earlier versions stored a phase of their own beside the engine's: read once (core adoptStoredPhase), not kept.
+    // The phase shown is the engine's (core shownPhase).
+    adoptStoredPhase(run.engine, run.phase);
+    delete run.phase;
     if (run.listPieces) {
       // Another spreadsheet's run: its sheet is not this one's to read (and the sidebar here only names it).
       if (run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActiveSpreadsheet().getId())
@@ -144,12 +147,12 @@ function lostList(run: SheetRun, message: string): SheetRun {
   const n = run.engine.fates.length;
   return {
     ...run,
-    phase: "done",
     message,
     endDue: undefined,
     engine: {
       ...run.engine,
       phase: "ended",
+      stoppedEarly: undefined,
       jobs: [],
       received: {},
       inflight: {},

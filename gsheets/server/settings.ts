@@ -21,7 +21,7 @@ import {
   storedActionDays,
   storedWindows,
 } from "../../core/compliance/window-settings";
-import { DEMO_KEY, DEMO_NOTE, isDemoKey } from "../../core/demo/demo-key";
+import { DEMO_KEY, demoModeLine, isDemoKey } from "../../core/demo/demo-key";
 import type { SettingsInput, SettingsResult, SettingsView } from "../shared/api";
 import manifest from "../appsscript.json";
 import { send, sendFor } from "./http";
@@ -201,7 +201,7 @@ export function saveSettings(input: SettingsInput): SettingsResult {
   }
   const what =
     updates[KEYS.apiKey] && isDemoKey(updates[KEYS.apiKey])
-      ? `Demo mode: checks answer from built-in demo data (${DEMO_NOTE.toLowerCase()}) and nothing is sent. Insert the sample table to try it, or save your own key to check real properties.`
+      ? demoModeLine("checks")
       : updates[KEYS.apiKey]
         ? "API key saved and accepted by the service."
         : probe

@@ -36,11 +36,11 @@ export { withUserLock } from "./runstore";
 import { loadSettings } from "./settings";
 import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
 import { checkBlock, readRows, writeBlockRows, zoneOnce } from "./block-rows";
-import { progressOf, say, sheetPhase } from "./progress";
+import { progressOf, say } from "./progress";
 import { placeReader, rowDatesReader, todayInFileZone } from "./days";
 import { keyIndex, noteStamp, noteWritten, readPrintCells, repairMoved } from "./written";
 
-export { progressOf, say, sheetPhase };
+export { progressOf, say };
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -292,7 +292,6 @@ export function step(
   const stopped = (problem: string): StepResult => {
     // Nothing is written; the state is kept, so Resume can collect once the block is back (Undo).
     stopRun(run.engine, "Not sent: the results columns were changed during the check; run the check again.");
-    run.phase = "stopped";
     run.message = `${problem}, so the check stopped and nothing more was written. Undo the change and choose Resume, or check again to write fresh results.`;
     return { waitMs: 0, problem, unsent: 0, changed: 0 };
   };
@@ -319,7 +318,6 @@ export function step(
   }
   const written = writeOutcomes(sheet, run, table, nowIso(), windows);
   run.rowsWritten += written.rows;
-  run.phase = sheetPhase(run);
   return { waitMs: nextDueInMs(run.engine, Date.now()), unsent, changed: written.changed };
 }
 
@@ -327,7 +325,6 @@ export function pollRun(run: SheetRun, callStartMs: number): number {
   const sheet = findSheet(run.sheetId);
   if (!sheet) {
     stopRun(run.engine);
-    run.phase = "stopped";
     run.message = `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`;
     return 0;
   }
@@ -336,7 +333,6 @@ export function pollRun(run: SheetRun, callStartMs: number): number {
   if (!settings.config) {
     stopRun(run.engine, "Not sent: the API key was removed in Settings during the check.");
     const r = step(sheet, run, callStartMs, null);
-    run.phase = "stopped";
     run.message = `The API key was removed in Settings, so the check stopped; rows not yet checked say so.${run.engine.phase === "stopped" ? " Add the key again and choose Resume to collect the jobs already sent." : ""}`;
     return r.waitMs;
   }

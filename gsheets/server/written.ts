@@ -4,6 +4,8 @@
  * result (only the input columns sorted, an input edited after its result arrived) is found and put right, as in Excel.
  */
 import {
+  MAX_PRINTED_PROPERTIES,
+  keepsPrint,
   PRINT_COLUMNS,
   PRINT_LENGTH,
   formatTimestamp,
@@ -22,8 +24,6 @@ import { BLOCK_WIDTH } from "./sheet";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-/** Above this many properties the prints (six characters each) are not kept, so the stored run stays small. */
-const MAX_PRINTED = 20000;
 /** Checked at texts kept: one per write, far more than a run makes. */
 const MAX_STAMPS = 2000;
 
@@ -57,13 +57,13 @@ export function noteWritten(
 ): void {
   if (!rows.length) return;
   const w = written(run);
-  const n = run.engine.properties.length;
-  const slots =
-    n <= MAX_PRINTED ? (w.prints.padEnd(n * PRINT_LENGTH, " ").match(new RegExp(`.{${PRINT_LENGTH}}`, "g")) ?? []) : [];
+  // Core's rule: the prints of the run's first MAX_PRINTED_PROPERTIES properties, six characters each by index.
+  const n = Math.min(run.engine.properties.length, MAX_PRINTED_PROPERTIES);
+  const slots = w.prints.padEnd(n * PRINT_LENGTH, " ").match(new RegExp(`.{${PRINT_LENGTH}}`, "g")) ?? [];
   for (const r of rows) {
     if (!r.key) continue;
     const p = index(r.key);
-    if (p >= 0 && p < slots.length) slots[p] = resultPrint(r.cells);
+    if (keepsPrint(p) && p < slots.length) slots[p] = resultPrint(r.cells);
   }
   if (slots.length) w.prints = slots.join("");
 }

@@ -4,6 +4,7 @@
  */
 import type { PlanName } from "../../core/service/checks";
 import type { WindowSettings } from "../../core/compliance/obligations";
+import type { ShownPhase } from "../../core/run/session";
 
 /** What the sidebar may know about the settings: never the key itself. */
 export interface SettingsView {
@@ -58,8 +59,11 @@ export interface JobProgress {
   total: number;
 }
 
-/** paused: the plan's quota ran out (Resume after the time in the message); stopped: Stop, or the run could not go on. */
-export type RunPhase = "running" | "paused" | "done" | "stopped";
+/**
+ * The engine's phase as both add-ins show it (core shownPhase). paused: the plan's quota ran out (Resume after the time
+ * in the message); stopped: Stop, or the run could not go on.
+ */
+export type RunPhase = ShownPhase;
 
 export interface RunProgress {
   runId: string;

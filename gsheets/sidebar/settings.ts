@@ -2,8 +2,7 @@
  * The sidebar's Settings: the API key (tried with the service on Save), the base URL, the plan and the action
  * windows, shown as the server has them (the key masked).
  */
-import { CHECK_LABELS } from "../../core/sheet/colours";
-import { CHECK_NAMES } from "../../core/service/checks";
+import { MAX_WINDOW_DAYS, windowFieldNamed, windowFieldRows } from "../../core/compliance/window-fields";
 import type { WindowSettings } from "../../core/compliance/obligations";
 import type { SettingsView } from "../shared/api";
 import { $, call, errorText, showMessage } from "./ui";
@@ -15,21 +14,21 @@ let defaultWindows: WindowSettings | null = null;
 export function renderWindows(w: WindowSettings): void {
   const body = document.querySelector("#windows-table tbody")!;
   body.textContent = "";
-  for (const check of CHECK_NAMES) {
+  for (const row of windowFieldRows()) {
     const tr = document.createElement("tr");
     const th = document.createElement("th");
     th.scope = "row";
-    th.textContent = CHECK_LABELS[check];
+    th.textContent = row.label;
     tr.appendChild(th);
-    for (const k of ["plan", "book", "urgent"] as const) {
+    for (const f of row.fields) {
       const td = document.createElement("td");
       const input = document.createElement("input");
       input.type = "number";
       input.min = "0";
-      input.max = "3650";
-      input.id = `win-${check}-${k}`;
-      input.value = String(w[check][k]);
-      input.setAttribute("aria-label", `${CHECK_LABELS[check]} ${k} window, days`);
+      input.max = String(MAX_WINDOW_DAYS);
+      input.id = f.id;
+      input.value = String(w[f.check][f.key]);
+      input.setAttribute("aria-label", f.label);
       td.appendChild(input);
       tr.appendChild(td);
     }
@@ -39,9 +38,9 @@ export function renderWindows(w: WindowSettings): void {
 
 export function windowsFromForm(): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
-  for (const check of CHECK_NAMES) {
-    out[check] = {};
-    for (const k of ["plan", "book", "urgent"]) out[check][k] = $<HTMLInputElement>(`win-${check}-${k}`).value;
+  for (const row of windowFieldRows()) {
+    out[row.check] = {};
+    for (const f of row.fields) out[row.check][f.key] = $<HTMLInputElement>(f.id).value;
   }
   return out;
 }
@@ -51,19 +50,12 @@ export function markWindowField(message: string): void {
   document
     .querySelectorAll('#windows-table input[aria-invalid="true"]')
     .forEach((el) => el.removeAttribute("aria-invalid"));
-  for (const check of CHECK_NAMES) {
-    for (const k of ["plan", "book", "urgent"]) {
-      if (
-        message.indexOf(`${CHECK_LABELS[check]} ${k} window`) >= 0 ||
-        (k === "plan" && message.indexOf(`${CHECK_LABELS[check]} windows must be`) >= 0)
-      ) {
-        const input = $<HTMLInputElement>(`win-${check}-${k}`);
-        input.setAttribute("aria-invalid", "true");
-        ($("windows-settings") as HTMLDetailsElement).open = true;
-        input.focus();
-        return;
-      }
-    }
+  const named = windowFieldNamed(message);
+  if (named) {
+    const input = $<HTMLInputElement>(named.id);
+    input.setAttribute("aria-invalid", "true");
+    ($("windows-settings") as HTMLDetailsElement).open = true;
+    input.focus();
   }
 }
 

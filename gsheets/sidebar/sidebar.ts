@@ -20,6 +20,8 @@ import {
 import { removeKey, renderSettings, resetWindows, saveSettings } from "./settings";
 import { $, call, errorText, showMessage } from "./ui";
 import { formatCount } from "../../core/numbers";
+import { pageWord } from "../../core/page-words";
+import { BUILDING_ACTION_SHEETS, ICS_MIME, calendarReadyLine } from "../../core/reports/report-words";
 
 function tabs(): HTMLButtonElement[] {
   return Array.from(document.querySelectorAll<HTMLButtonElement>('nav [role="tab"]'));
@@ -196,7 +198,7 @@ async function poll(): Promise<void> {
  * the last poll is as short as the others. Asked again while a poll holds the lock.
  */
 async function finishRun(): Promise<void> {
-  showMessage("Results written. Building the Action list and Compliance summary…");
+  showMessage(`Results written. ${BUILDING_ACTION_SHEETS}`);
   try {
     const p = await call("finishBulkCheck");
     renderRun(p);
@@ -288,7 +290,7 @@ async function stopCheck(): Promise<void> {
 
 async function refreshActions(): Promise<void> {
   const days = Number($<HTMLSelectElement>("action-days").value);
-  showMessage("Building the Action list and Compliance summary…");
+  showMessage(BUILDING_ACTION_SHEETS);
   try {
     // The choice is remembered for the next checks, then both sheets are built with it.
     await call("saveSettings", { actionDays: days });
@@ -306,14 +308,12 @@ async function downloadCalendar(): Promise<void> {
     if (!r.ok) return showMessage(r.message, "warning");
     const link = $<HTMLAnchorElement>("ics-link");
     if (link.href) URL.revokeObjectURL(link.href);
-    link.href = URL.createObjectURL(new Blob([r.ics], { type: "text/calendar;charset=utf-8" }));
+    link.href = URL.createObjectURL(new Blob([r.ics], { type: ICS_MIME }));
     link.download = r.fileName;
     link.textContent = `Save ${r.fileName}`;
     link.hidden = false;
     link.click();
-    showMessage(
-      `Calendar of ${count(r.events, "action")} ready: ${r.fileName} (all-day events, a reminder 7 days before). If nothing was saved, use the "Save" link.`,
-    );
+    showMessage(calendarReadyLine(r.events));
   } catch (e) {
     showMessage(errorText(e), true);
   }
@@ -451,6 +451,9 @@ $("remove-schedule").addEventListener("click", () => void saveSchedule("off"));
 $("schedule-mode").addEventListener("change", showScheduleFields);
 $("open-change-log").addEventListener("click", () => void openLog("Change log"));
 $("open-run-log").addEventListener("click", () => void openLog("Run log"));
+// The words the sidebar shares with the Excel pane, from core (data-words in Sidebar.html).
+for (const el of Array.from(document.querySelectorAll<HTMLElement>("[data-words]")))
+  el.textContent = pageWord(el.dataset.words) ?? el.textContent;
 renderHours();
 renderLegend();
 watchSelection();

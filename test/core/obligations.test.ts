@@ -13,6 +13,9 @@ import {
   outputHeaders,
   outputRow,
   parseWindowSettings,
+  windowFieldNamed,
+  windowFieldRows,
+  MAX_WINDOW_DAYS,
   serialDate,
   storedActionDays,
   storedPlan,
@@ -353,6 +356,26 @@ describe("obligations table (today 2027-01-31)", () => {
       message: expect.stringContaining('"boiler" is not a check'),
     });
     expect(parseWindowSettings(undefined)).toEqual({ ok: true, value: DEFAULT_WINDOWS });
+  });
+
+  test("a refused window names the field both add-ins mark: its id and label come from core's windows table", () => {
+    const refusal = (input: unknown) => {
+      const r = parseWindowSettings(input);
+      return r.ok ? "" : r.message;
+    };
+    expect(windowFieldNamed(refusal({ eicr: { urgent: "1e2" } }))).toEqual({
+      check: "eicr",
+      key: "urgent",
+      id: "win-eicr-urgent",
+      label: "EICR urgent window, days",
+    });
+    expect(windowFieldNamed(refusal({ gas_safety: { book: "" } }))?.id).toBe("win-gas_safety-book");
+    // Out of order: the check's Plan field.
+    expect(windowFieldNamed(refusal({ epc: { plan: 10, book: 20 } }))?.id).toBe("win-epc-plan");
+    expect(windowFieldNamed(refusal({ eicr: { plan: MAX_WINDOW_DAYS + 1 } }))?.id).toBe("win-eicr-plan");
+    expect(windowFieldNamed(refusal({ boiler: {} }))).toBeUndefined();
+    const ids = windowFieldRows().flatMap((r) => r.fields.map((f) => f.id));
+    expect(new Set(ids).size).toBe(15);
   });
 
   test.each([" ", "", "1e2", "0x1E", "7.0", "+7", "-1", "7 days", "3651", 7.5, true, [7]])(

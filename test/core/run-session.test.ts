@@ -4,6 +4,7 @@
  */
 import {
   RUN_TRANSITIONS,
+  adoptStoredPhase,
   describeError,
   normaliseProperty,
   startRow,
@@ -28,6 +29,9 @@ import {
   serviceError,
   setAside,
   setAsideRefusal,
+  shownPhase,
+  storedState,
+  loadRunState,
   MAX_SET_ASIDE,
   stopRun,
   takeOut,
@@ -130,6 +134,35 @@ test("a stopped run with jobs sent is kept and asked about; runs set aside are k
   expect(held.map((h) => h.state.runId)).toEqual(["run_s"]);
   expect(setAside(held, { state: s }, st, at)).toHaveLength(1);
   expect(takeOut(held, "run_s", st)).toEqual([]);
+});
+
+test("the phase both add-ins show is the engine's: ended is done, or stopped when a Stop ended it; Resume clears it; an old stored phase is read once", () => {
+  const going = run(["100023336956"], "run_p");
+  expect(shownPhase(going)).toBe("running");
+  // Stopped with a job sent: the engine's own "stopped".
+  going.jobs[0].phase = "polling";
+  going.jobs[0].poll = { jobId: "j1" } as RunState["jobs"][number]["poll"];
+  stopRun(going);
+  expect([going.phase, shownPhase(going)]).toEqual(["stopped", "stopped"]);
+  // Stopped before anything was sent: nothing to collect, so the engine ended, and the run still shows as stopped,
+  // through storing and loading.
+  const early = run(["100023336956"], "run_e");
+  stopRun(early);
+  expect([early.phase, shownPhase(early)]).toEqual(["ended", "stopped"]);
+  expect(shownPhase(loadRunState(JSON.stringify(storedState(early)))!)).toBe("stopped");
+  // Resume takes the stopped run up again: running, no longer stopped.
+  resumeRun(going, 0);
+  expect(shownPhase(going)).toBe("running");
+  // Ended by its last result: done.
+  const done = run(["100023336956"], "run_d2");
+  endRun(done, serviceError("cancelled", "x", "x"));
+  expect(shownPhase(done)).toBe("done");
+  // A run stored with the Sheets add-in's own phase beside the engine's reads as it did.
+  expect(shownPhase(adoptStoredPhase(loadRunState(JSON.stringify(done))!, "stopped"))).toBe("stopped");
+  expect(shownPhase(adoptStoredPhase(loadRunState(JSON.stringify(done))!, "done"))).toBe("done");
+  const paused = run(["100023336956"], "run_pp");
+  moveRun(paused, "pause");
+  expect(shownPhase(adoptStoredPhase(paused, "stopped"))).toBe("paused");
 });
 
 test("a run stored mid-run (its pane closed) is kept, asked about and set aside as a stopped one: its sent job is collected, never sent again", () => {

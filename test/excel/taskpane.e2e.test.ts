@@ -8,6 +8,7 @@ import * as net from "net";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS, outputHeaders } from "../../core";
+import { PAGE_WORDS } from "../../core/page-words";
 import { checkResultFor } from "../../sandbox/dataset";
 import { ensureExcelBuild, ROOT } from "./helpers/build";
 import { describeWithChromium, launch } from "../helpers/chromium";
@@ -466,6 +467,9 @@ run("Excel task pane in Chromium", () => {
 
   test("window settings: a value that is not a whole number of days is refused with the field named and marked; saved ones recalculate the functions", async () => {
     await page.evaluate(() => ((document.getElementById("settings") as HTMLDetailsElement).open = true));
+    // The words the pane shares with the Sheets sidebar are core's, written in as the page loads.
+    for (const [key, text] of Object.entries(PAGE_WORDS))
+      expect([key, (await page.textContent(`[data-words="${key}"]`))?.trim()]).toEqual([key, text]);
     const field = "#win-gas_safety-urgent";
     for (const [typed, said] of [
       ["1e2", /^Gas safety urgent window: "1e2" is not a whole number of days/],

@@ -95,6 +95,31 @@ test("a stopped run, then a check of other rows, then Resume: no row is called c
   expect(reopened.run("getSidebarState").run.resumable).toBe(false);
 }, 120_000);
 
+test("a run stored by an earlier version, with a phase of its own beside the engine's, reads as it did", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    props.slice(0, 3).map((p) => [p.uprn]),
+  );
+  env.sheet.select("A2:A4");
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect((await pollToEnd(env)).pop().phase).toBe("done");
+  const data = env.userProperties.data;
+  expect(data.get("compliance.run.pieces")).toBe("1");
+  const stored = JSON.parse(data.get("compliance.run.0")!);
+  // The phase is the engine's alone now.
+  expect([stored.phase, stored.engine.phase]).toEqual([undefined, "ended"]);
+  const shownAfterStoring = (phase: string) => {
+    data.set("compliance.run.0", JSON.stringify({ ...stored, phase }));
+    return createGasEnvironment({ from: env }).run("getSidebarState").run.phase;
+  };
+  // Earlier versions showed a run the user stopped once nothing was left to collect as stopped, its engine ended.
+  expect(shownAfterStoring("stopped")).toBe("stopped");
+  expect(shownAfterStoring("done")).toBe("done");
+}, 60_000);
+
 test("two unfinished runs: a third check is refused naming both, sends nothing, and each run's Resume still collects its paid job", async () => {
   const env = createGasEnvironment();
   configure(env, sandbox);

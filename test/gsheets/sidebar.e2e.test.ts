@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../core";
+import { PAGE_WORDS } from "../../core/page-words";
 import { describeWithSidebar, launch, openSidebar } from "./harness/browser";
 import { createGasEnvironment } from "./harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
@@ -208,6 +209,9 @@ maybe("Google Sheets sidebar in Chromium", () => {
     const { page } = await openSidebar(browser, env);
     await page.waitForSelector("#panel-settings:not([hidden])");
     await page.evaluate(() => ((document.getElementById("windows-settings") as HTMLDetailsElement).open = true));
+    // The words the sidebar shares with the Excel pane are core's, written in as the page loads.
+    for (const [key, text] of Object.entries(PAGE_WORDS))
+      expect([key, (await page.textContent(`[data-words="${key}"]`))?.trim()]).toEqual([key, text]);
     const field = "#win-eicr-urgent";
     for (const [typed, said] of [
       ["1e2", /^Not saved: EICR urgent window: "1e2" is not a whole number of days/],
