@@ -56,7 +56,11 @@ export function userCell(v: unknown): Cell {
   return safeCellText(String(v));
 }
 
-/** Whether a Done cell says the action is done: TRUE, a tick, "yes", "done", "x", or a date. */
+/**
+ * Whether a Done cell says the action is done: TRUE, a tick, "yes", "done", "x", or a date. The one reading of Done:
+ * the Action list's Closed section, the summary and the digest all ask it, so "no" or "booked for May" keeps an action
+ * open everywhere.
+ */
 export function isMarkedDone(v: unknown): boolean {
   if (v === true) return true;
   if (typeof v === "number") return v > 0;
@@ -69,9 +73,14 @@ export function isMarkedDone(v: unknown): boolean {
   );
 }
 
+/** A row marked done (isMarkedDone) whose Evidence cell is empty: the summary counts them, the digest lists them. */
+export function isDoneWithoutEvidence(done: unknown, evidence: unknown): boolean {
+  return isMarkedDone(done) && text(evidence) === "";
+}
+
 /** The summary's count: rows marked done whose Evidence is empty. */
 export function doneWithoutEvidence(rows: readonly { done: unknown; evidence: unknown }[]): number {
-  return rows.filter((r) => isMarkedDone(r.done) && text(r.evidence) === "").length;
+  return rows.filter((r) => isDoneWithoutEvidence(r.done, r.evidence)).length;
 }
 
 export type Column = { kind: "ours"; name: string } | { kind: "user"; index: number; header: string };

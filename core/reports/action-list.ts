@@ -13,7 +13,7 @@ import { blockActions, type BlockProperty, type ListItem, type ListOptions } fro
 import type { BlockRef } from "../sheet/block-ref";
 import { unreadColumnSentence, type UnreadOwnColumn } from "../compliance/own-headers";
 import { cellDay } from "../sheet/user-columns";
-import { USER_TYPED, doneWithoutEvidence, isTyped, layout, userCell, type Column } from "./action-list-columns";
+import { USER_TYPED, doneWithoutEvidence, isMarkedDone, layout, userCell, type Column } from "./action-list-columns";
 import {
   CLOSED_TITLE,
   GONE_TITLE,
@@ -245,7 +245,7 @@ function actionsByWhen(
   for (const a of acts) {
     // An own-obligation with no date ("Record when the alarms were checked") stays open until its column says.
     const due = a.ob.due;
-    if (a.kept && isTyped(a.kept.done) && due && due < o.today) ended.push(a.kept);
+    if (a.kept && isMarkedDone(a.kept.done) && due && due < o.today) ended.push(a.kept);
     // A failed check's action is listed however far off its date: a failure is never left for later.
     else if (!due || a.ob.window === "Overdue" || a.ob.failed || due <= last) open.push(a);
     else if (a.kept?.typed) later.push(a);

@@ -7,7 +7,7 @@ import { DEMO_NOTE } from "../demo/demo-key";
 import { WINDOWS } from "../sheet/colours";
 import type { ActionListSheet, PortfolioTable } from "./action-list";
 import { shortHash, tableLabels, tableOfActionId } from "./action-ids";
-import { isTyped } from "./action-list-columns";
+import { isDoneWithoutEvidence, isMarkedDone } from "./action-list-columns";
 import { cellDay } from "../sheet/user-columns";
 
 /** The Action list's windows, in days before the due date: each is reminded once as an action crosses it. */
@@ -105,9 +105,9 @@ export function digestActions(list: ActionListSheet, tables: readonly PortfolioT
       assignee: (assigneeCol >= 0 ? plain(r[assigneeCol]) : "") || bySource.get(`${table}\u0000${row}`) || "",
       demo: action.startsWith(DEMO_NOTE),
     };
-    if (isTyped(r[at("Done")])) {
+    if (isMarkedDone(r[at("Done")])) {
       out.done.push(a);
-      if (evidenceCol >= 0 && !isTyped(r[evidenceCol])) out.doneWithoutEvidence.push(a);
+      if (evidenceCol >= 0 && isDoneWithoutEvidence(r[at("Done")], r[evidenceCol])) out.doneWithoutEvidence.push(a);
     } else out.open.push(a);
   }
   return out;

@@ -176,6 +176,46 @@ test("Done leaves an action out; done without evidence is said once; a weekly su
   expect(summary.entries.length).toBe(acts.open.length);
 });
 
+test('Done is read one way: "no" or "booked for May" keeps an overdue action open in the Action list, its digest and its summary count; a tick closes it in all three', () => {
+  const l1 = list(DAY1);
+  const at = (h: string) => l1.headers.indexOf(h);
+  const overdue = l1.values
+    .map((r, i) => ({ r, i }))
+    .filter(
+      ({ r, i }) =>
+        i > 0 && i <= l1.open && typeof r[at("Days left")] === "number" && (r[at("Days left")] as number) < 0,
+    );
+  expect(overdue.length).toBeGreaterThanOrEqual(3);
+  const [no, booked, ticked] = overdue;
+  const typed = new Map<number, unknown>([
+    [no.i, "no"],
+    [booked.i, "booked for May"],
+    [ticked.i, "✓"],
+  ]);
+  const existing = l1.values.map((r, i) => {
+    const row: unknown[] = [...r, i === 0 ? "Evidence" : ""];
+    if (typed.has(i)) row[at("Done")] = typed.get(i);
+    return row;
+  });
+  const l = list(DAY1, existing);
+  const id = (x: { r: unknown[] }) => x.r[at("Action ID")];
+  const openIds = l.values.slice(1, l.open + 1).map((r) => r[l.headers.indexOf("Action ID")]);
+  const closedIds =
+    l.closedTitleRow === null ? [] : l.values.slice(l.closedTitleRow + 1).map((r) => r[l.headers.indexOf("Action ID")]);
+  expect(openIds).toEqual(expect.arrayContaining([id(no), id(booked)]));
+  expect(closedIds).toContain(id(ticked));
+  expect(closedIds).not.toContain(id(no));
+  expect(l.doneWithoutEvidence).toBe(1);
+  const acts = digestActions(l, TABLES);
+  // The ticked one is in Closed, so the digest leaves it out; the other two are open actions it reminds of.
+  const openActs = acts.open.map((a) => a.id);
+  expect(openActs).toEqual(expect.arrayContaining([id(no), id(booked)]));
+  expect(openActs).not.toContain(id(ticked));
+  expect([...acts.done, ...acts.doneWithoutEvidence].map((a) => a.id)).not.toEqual(expect.arrayContaining([id(no)]));
+  const d = buildDigest(null, acts, { today: DAY1 });
+  expect(d.entries.map((e) => e.id)).toEqual(expect.arrayContaining([id(no), id(booked)]));
+});
+
 test("routing: each person gets exactly their actions; the owner gets everything and hears of a malformed address", () => {
   const l = list(DAY1);
   const d = buildDigest(null, digestActions(l, TABLES), { today: DAY1 });
