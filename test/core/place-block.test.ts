@@ -105,3 +105,74 @@ test("without a header row, a block of ours the user edited is left as it is and
   // The old block's last columns are blank (Message, ...): they count as used, so C:AD is kept and AE stays blank.
   expect(p).toMatchObject({ ok: true, kind: "after", editedAt: 2, at: 2 + W + 1 });
 });
+
+test("without a header row, a column the user inserted inside our block: the block is still known by its rows, left as it is, and the new block stands one blank column after its whole width", () => {
+  const ours = (score: number) =>
+    OUTPUT_COLUMNS.map((c) =>
+      c.key === "compliance_score"
+        ? score
+        : c.kind === "status"
+          ? "pass"
+          : c.header.startsWith("Checked at")
+            ? "2026-03-01 10:00:00"
+            : "",
+    );
+  const input = [["100023336956"], ["100023336957"]];
+  // The block at B, then a column of the user's inserted at C, inside it: every column of ours after its first moved.
+  const wide = input.map((r, i) => {
+    const block = ours(60 + i);
+    return [...r, block[0], "mine", ...block.slice(1)];
+  });
+  const p = planTable({
+    values: input,
+    column: 0,
+    rows: [0, 1],
+    wide,
+    lastUsed: Math.max(...wide.map((r) => r.map((v) => v !== "").lastIndexOf(true))),
+    sheetColumns: 16384,
+    mapping: { uprn: 0 },
+    hasHeader: false,
+  }) as TablePlan;
+  // B:(W+1) is the widened block, whatever its last columns hold; one blank column after it.
+  expect(p).toMatchObject({ ok: true, kind: "after", editedAt: 1, at: 1 + W + 2 });
+});
+
+test("columns chosen by hand under title rows: the nearest row at or above the selection that reads as a header is the header; the title is left out", () => {
+  const values = [
+    ["Properties", ""],
+    ["Portfolio: North", ""],
+    ["Property ID", "Town"],
+    ["100023336956", "Leeds"],
+    ["100023336957", "Leeds"],
+    ["100023336958", "Leeds"],
+  ];
+  const p = planTable({
+    values,
+    column: 0,
+    rows: [4, 5],
+    wide: values,
+    lastUsed: 1,
+    sheetColumns: 16384,
+    mapping: { uprn: 0 },
+  }) as TablePlan;
+  expect(p).toMatchObject({ ok: true, top: 2, headerRow: 0, kind: "beside", at: 2 });
+  expect(p.rows.map((r) => r.index)).toEqual([2, 3]);
+});
+
+test("a header under a long preamble is found from the selection (up to 500 rows down the table)", () => {
+  const values = [
+    ...Array.from({ length: 11 }, (_, i) => [`Preamble line ${i + 1}`, ""]),
+    ["Property ref", "Post code"],
+    ...["100023336956", "100023336957", "100023336958"].map((u) => [u, ""]),
+  ];
+  const p = planTable({
+    values,
+    column: 0,
+    rows: [13, 14],
+    wide: values,
+    lastUsed: 1,
+    sheetColumns: 16384,
+  }) as TablePlan;
+  expect(p).toMatchObject({ ok: true, top: 11, headerRow: 0, mapping: { uprn: 0, postcode: 1 } });
+  expect(p.rows.map((r) => r.index)).toEqual([2, 3]);
+});
