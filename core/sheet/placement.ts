@@ -275,48 +275,6 @@ export function resultsPlaceNote(p: {
 }
 
 /**
- * Where a table ends and where its results go, for a table read from a header row (or, without one, the first
- * selected row): the table runs right from its input columns over the cells in use next to them, stopping at a blank
- * cell, at `limit` (tables side by side with no gap), at a block of ours the user changed, or at our block found in
- * place. The new block goes directly right of it when those columns are free in every row, else after the last
- * column in use (newBlockColumn). `beside(tableEnd, width)` reads the cells right of the table (the host's one read,
- * asked for only when they can matter). Columns are 1-based, as Google Sheets counts them.
- */
-export function placeBlock(o: {
-  edge: readonly unknown[];
-  /** The last input column. */
-  inputEnd: number;
-  /** The last column of the table the selected columns chose, where tables stand side by side. */
-  limit?: number;
-  /** Our block found in place (its first column), or a block of ours the user changed. */
-  found?: number;
-  changedAt?: number;
-  /** The last column in use in the rows read. */
-  lastUsed: number;
-  beside: (tableEnd: number, width: number) => readonly (readonly unknown[])[];
-}): { tableEnd: number; besideFree: boolean; blockCol: number } {
-  const blank = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
-  let tableEnd = o.inputEnd;
-  const limit = o.limit ?? o.edge.length;
-  while (
-    tableEnd < limit &&
-    !blank(o.edge[tableEnd]) &&
-    !(o.changedAt !== undefined && tableEnd + 1 >= o.changedAt) &&
-    !(o.found !== undefined && tableEnd + 1 >= o.found)
-  )
-    tableEnd++;
-  const besideFree =
-    o.changedAt === undefined &&
-    (o.lastUsed <= tableEnd ||
-      o.beside(tableEnd, Math.min(OUTPUT_COLUMNS.length, o.lastUsed - tableEnd)).every((r) => r.every(blank)));
-  const blockCol =
-    o.found !== undefined
-      ? o.found
-      : newBlockColumn({ tableEnd: tableEnd - 1, lastUsed: o.lastUsed - 1, freeBeside: besideFree }) + 1;
-  return { tableEnd, besideFree, blockCol };
-}
-
-/**
  * Our block in a header row that may hold several tables side by side (A:B and D:E, both "UPRN / Postcode"), each with
  * its own block. A block belongs to the table whose UPRNs its Matched UPRN column holds, row for row (`rows`: the rows
  * under the header, in the same columns as `row`); else, as a block is written right of its table (beside it, or after
