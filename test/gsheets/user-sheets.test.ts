@@ -334,6 +334,28 @@ describe("the user changed our results block", () => {
     expect(env.sheet.peek(1, 25, 4, 1).flat()).toEqual(["", "", "", ""]); // the old block's Message column
   });
 
+  test("no header row: where an earlier version remembered its block (document properties) is not read, and is deleted: the results go where the rows say", async () => {
+    const env = configuredEnv(sandbox);
+    env.sheet.seed(
+      1,
+      1,
+      props.slice(66, 68).map((p) => [p.uprn]),
+    );
+    // What that version kept: a block at E, and a refused one ending at column 40, right of which it wrote.
+    env.documentProperties.setProperty(`compliance.block.${env.sheet.id}`, "5");
+    env.documentProperties.setProperty(`compliance.retiredBlockEnd.${env.sheet.id}`, "40");
+    env.sheet.select("A1:A2");
+    const start = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(start.ok).toBe(true);
+    expect(start.progress.outputA1.startsWith("B1:")).toBe(true);
+    await pollToEnd(env);
+    expect(String(cellValue(env.sheet, 1, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(
+      props[66].uprn,
+    );
+    expect(env.documentProperties.getProperty(`compliance.block.${env.sheet.id}`)).toBeNull();
+    expect(env.documentProperties.getProperty(`compliance.retiredBlockEnd.${env.sheet.id}`)).toBeNull();
+  });
+
   test("no header row: after the user deleted the old results, a re-run starts a fresh block", async () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(
