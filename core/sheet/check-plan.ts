@@ -243,7 +243,7 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   const free = changed === undefined && wide.every((r) => r.slice(beside, beside + WIDTH).every(isBlankCell));
   if (free) return { ...base, at: beside, kind: "beside" };
   // Without a header row, a block of ours the user edited: its whole width counts as used (its Message column may be
-  // blank), so the new block stands one blank column after it, as in Sheets, which remembers where it was.
+  // blank, columns may have been inserted inside it), so the new block stands one blank column after it.
   const edited =
     read.headerRow === null && shape === undefined ? findEditedBlockByShape(shapeRows, shapeFrom) : undefined;
   const lastUsed = edited === undefined ? s.lastUsed : Math.max(s.lastUsed, first + edited.end);
