@@ -26,6 +26,8 @@ import {
 import { formatCount } from "../numbers";
 
 const WIDTH = OUTPUT_COLUMNS.length;
+const HEADER_SCAN_ROWS = 10;
+const HEADER_SCAN_MAX = 500;
 const isBlankCell = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
 
 export interface TableSnapshot {
@@ -68,6 +70,8 @@ export interface TablePlan {
   /** Where the results go (sheet column), and why there; `changedAt` is a block of ours the user changed, left alone. */
   at: number;
   kind: BlockKind;
+  /** In place over a block an earlier version wrote with fewer columns: its header row is written again. */
+  legacy?: true;
   changedAt?: number;
   /** Without a header row: a block of ours the user edited (sheet column), left alone; the new block goes after it. */
   editedAt?: number;
@@ -101,9 +105,10 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   let top = 0;
   let first = s.column;
   let count = Math.max(0, ...values.map((r) => r.length));
-  // A title row (or a few notes) above the header: the table starts at the header row.
+  // A title row (or a few notes) above the header: the table starts at the header row. The header is looked for in the
+  // table's first rows, or down to the selection under a long preamble (at most HEADER_SCAN_MAX rows).
   if (!s.mapping && s.hasHeader !== false) {
-    const h = findHeaderRow(values.slice(0, 10), from);
+    const h = findHeaderRow(values.slice(0, Math.max(HEADER_SCAN_ROWS, Math.min(from + 1, HEADER_SCAN_MAX))), from);
     // The header row itself, or only the title rows above it, selected: the whole table (below).
     const titleOnly = to < h && values.slice(from, to + 1).every((r) => isTitleRow(r) || r.every(isBlankCell));
     if (h > 0 && (h <= to || titleOnly)) {
@@ -112,6 +117,21 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
       wide = wide.slice(h);
       from = Math.max(0, from - h);
       to -= h;
+    }
+  }
+  // Columns chosen by hand: the header is the nearest row at or above the selection, within the table, that reads as one
+  // ("Property ID", "Town"), also under title rows; without one, the first row decides (readPropertyRows).
+  let mappedHeader = false;
+  if (s.mapping && s.hasHeader !== false) {
+    for (let i = from; i >= Math.max(0, from - HEADER_SCAN_MAX) && !values[i].every(isBlankCell); i--) {
+      if (!looksLikeHeaderRow(values[i])) continue;
+      mappedHeader = true;
+      top = i;
+      values = values.slice(i);
+      wide = wide.slice(i);
+      from = Math.max(0, from - i);
+      to -= i;
+      break;
     }
   }
   // Tables side by side with no blank column between: the selected columns choose the table.
@@ -145,7 +165,7 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   const ours = ourColumns(inHeader, shape, s.hasHeader === false ? undefined : right[0], mapped);
   // Our own columns are hidden from header detection only: "Matched UPRN" is never taken for the user's UPRN.
   const input = values.map((r, i) => (i === 0 ? r.map((v, c) => (ours.has(c) ? "" : v)) : r));
-  const read = readPropertyRows(input, { mapping: s.mapping, hasHeader: s.hasHeader });
+  const read = readPropertyRows(input, { mapping: s.mapping, hasHeader: s.hasHeader ?? (mappedHeader || undefined) });
   if (read.problem || !read.mapping) {
     return {
       ok: false,
@@ -215,17 +235,18 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
         hasHeader: read.headerRow !== null,
         header: values[0] ?? [],
       };
-    return { ...base, at: first + existing, kind: "in-place" };
+    const legacy = existing === inHeader.exact && inHeader.legacy ? { legacy: true as const } : {};
+    return { ...base, at: first + existing, kind: "in-place", ...legacy };
   }
   const beside = first + count;
   const changed = inHeader.changed ?? shape;
   const free = changed === undefined && wide.every((r) => r.slice(beside, beside + WIDTH).every(isBlankCell));
   if (free) return { ...base, at: beside, kind: "beside" };
   // Without a header row, a block of ours the user edited: its whole width counts as used (its Message column may be
-  // blank), so the new block stands one blank column after it, as in Sheets, which remembers where it was.
+  // blank, columns may have been inserted inside it), so the new block stands one blank column after it.
   const edited =
     read.headerRow === null && shape === undefined ? findEditedBlockByShape(shapeRows, shapeFrom) : undefined;
-  const lastUsed = edited === undefined ? s.lastUsed : Math.max(s.lastUsed, first + edited + WIDTH - 1);
+  const lastUsed = edited === undefined ? s.lastUsed : Math.max(s.lastUsed, first + edited.end);
   const at = newBlockColumn({ tableEnd: beside - 1, lastUsed, freeBeside: false });
   if (at + WIDTH > s.sheetColumns)
     return {
@@ -235,7 +256,7 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
     };
   return changed !== undefined
     ? { ...base, at, kind: "after-changed", changedAt: first + changed }
-    : { ...base, at, kind: "after", ...(edited !== undefined ? { editedAt: first + edited } : {}) };
+    : { ...base, at, kind: "after", ...(edited !== undefined ? { editedAt: first + edited.start } : {}) };
 }
 
 /**

@@ -163,17 +163,40 @@ export function findBlockByShape(rows: readonly (readonly unknown[])[], from: nu
   return undefined;
 }
 
+/** Columns a user may insert inside a header-less block of ours for it still to be known (and left alone) by its rows. */
+const INSERTED_MAX = 3;
+
 /**
  * A block of ours without a header row that the user edited (a status cell retyped, a column inserted): the first
  * column from `from` where some non-blank rows still look like ours (looksLikeOurRow) though findBlockByShape no longer
- * takes the block as ours. It is left as it is, and a new block goes after its whole width.
+ * takes the block as ours, and its last column. It is left as it is, and a new block goes after its whole width. A
+ * column inserted inside it moves its status words and Checked at time right of where they were: a row with a score,
+ * then status words and a time up to INSERTED_MAX columns further on, is ours too, and the block that much wider.
  */
-export function findEditedBlockByShape(rows: readonly (readonly unknown[])[], from: number): number | undefined {
+export function findEditedBlockByShape(
+  rows: readonly (readonly unknown[])[],
+  from: number,
+): { start: number; end: number } | undefined {
   const width = Math.max(0, ...rows.map((r) => r.length));
   for (let s = Math.max(0, from); s + CHECKED_AT < width; s++) {
-    if (rows.some((r) => looksLikeOurRow(r, s))) return s;
+    if (rows.some((r) => looksLikeOurRow(r, s))) return { start: s, end: s + WIDTH - 1 };
+  }
+  for (let s = Math.max(0, from); s + CHECKED_AT < width; s++) {
+    let inserted = 0;
+    for (const r of rows) inserted = Math.max(inserted, insertedInside(r, s));
+    if (inserted) return { start: s, end: s + WIDTH - 1 + inserted };
   }
   return undefined;
+}
+
+/** How many columns were inserted inside our row that starts at `start` (0 when it does not look like ours so). */
+function insertedInside(cells: readonly unknown[], start: number): number {
+  if (isBlankCell(cells[start + SCORE]) || !isScore(cells[start + SCORE])) return 0;
+  for (let a = 0; a <= INSERTED_MAX; a++) {
+    if (!STATUS_WORDS.has(norm(cells[start + STATUS_COLS[0] + a]))) continue;
+    for (let b = Math.max(1, a); b <= INSERTED_MAX; b++) if (isCheckedAt(cells[start + CHECKED_AT + b])) return b;
+  }
+  return 0;
 }
 
 /** What both add-ins say when they write results beside a table without a header row. */
@@ -249,48 +272,6 @@ export function resultsPlaceNote(p: {
   return p.kind === "after-changed" && p.changedAt !== undefined
     ? `The results columns from an earlier check (${span(p.changedAt)}) were changed (a column inserted or a header renamed), so they are left as they are and fresh results go in a new block.\n${after}`
     : after;
-}
-
-/**
- * Where a table ends and where its results go, for a table read from a header row (or, without one, the first
- * selected row): the table runs right from its input columns over the cells in use next to them, stopping at a blank
- * cell, at `limit` (tables side by side with no gap), at a block of ours the user changed, or at our block found in
- * place. The new block goes directly right of it when those columns are free in every row, else after the last
- * column in use (newBlockColumn). `beside(tableEnd, width)` reads the cells right of the table (the host's one read,
- * asked for only when they can matter). Columns are 1-based, as Google Sheets counts them.
- */
-export function placeBlock(o: {
-  edge: readonly unknown[];
-  /** The last input column. */
-  inputEnd: number;
-  /** The last column of the table the selected columns chose, where tables stand side by side. */
-  limit?: number;
-  /** Our block found in place (its first column), or a block of ours the user changed. */
-  found?: number;
-  changedAt?: number;
-  /** The last column in use in the rows read. */
-  lastUsed: number;
-  beside: (tableEnd: number, width: number) => readonly (readonly unknown[])[];
-}): { tableEnd: number; besideFree: boolean; blockCol: number } {
-  const blank = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
-  let tableEnd = o.inputEnd;
-  const limit = o.limit ?? o.edge.length;
-  while (
-    tableEnd < limit &&
-    !blank(o.edge[tableEnd]) &&
-    !(o.changedAt !== undefined && tableEnd + 1 >= o.changedAt) &&
-    !(o.found !== undefined && tableEnd + 1 >= o.found)
-  )
-    tableEnd++;
-  const besideFree =
-    o.changedAt === undefined &&
-    (o.lastUsed <= tableEnd ||
-      o.beside(tableEnd, Math.min(OUTPUT_COLUMNS.length, o.lastUsed - tableEnd)).every((r) => r.every(blank)));
-  const blockCol =
-    o.found !== undefined
-      ? o.found
-      : newBlockColumn({ tableEnd: tableEnd - 1, lastUsed: o.lastUsed - 1, freeBeside: besideFree }) + 1;
-  return { tableEnd, besideFree, blockCol };
 }
 
 /**

@@ -5,19 +5,14 @@
  */
 import {
   interruptedRun,
-  isAnotherHeader,
   keepForResume,
   nextDueInMs,
   ownSheetProblem,
   resumeFirstQuestion,
   resumeRun,
-  selectionEnd,
   setAsideRefusal,
   shownPhase,
-  checkedRowsNote,
   stopRun,
-  oneCellNote,
-  wholeTableSelected,
   type ColumnMapping,
   type HeldRun,
   type RunState,
@@ -26,9 +21,10 @@ import { multiAreaProblem } from "../../core/sheet/check-plan";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
-import { a1, columnNumber, findSheet, locateTable, rowsBelowTable, wholeTableEnd } from "./sheet";
+import { a1, columnNumber, findSheet } from "./sheet";
+import { planSheetCheck } from "./table-plan";
 import { afterRun, errorText, finishRun, pollRun, progressOf, save, say, step, withUserLock } from "./sheetrun";
-import { beginRun, readTableRows } from "./runbegin";
+import { beginRun } from "./runbegin";
 import { RUN_DATA_SHEET } from "./runlist";
 
 export { progressOf };
@@ -153,68 +149,21 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   const areaList = areas ? areas.getRanges() : [];
   if (areaList.length > 1) return { ok: false, message: multiAreaMessage(areaList) };
   const selection = areaList.length ? areaList[0] : sheet.getActiveRange();
-  const lastRow = sheet.getLastRow();
-  const table = locateTable(
-    sheet,
-    manual,
-    selection
+  // Without a selection, the whole sheet's data is what is selected.
+  const planned = planSheetCheck(sheet, {
+    selection: selection
       ? {
-          firstRow: selection.getRow(),
-          lastRow: Math.min(selection.getLastRow(), Math.max(lastRow, selection.getRow())),
-          firstCol: selection.getColumn(),
-          lastCol: selection.getLastColumn(),
+          row: selection.getRow(),
+          col: selection.getColumn(),
+          rows: selection.getNumRows(),
+          cols: selection.getNumColumns(),
         }
-      : undefined,
-  );
-  if ("problem" in table)
-    return { ok: false, message: table.problem, needsMapping: /No UPRN or Postcode column/.test(table.problem) };
-  let firstRow = selection ? selection.getRow() : table.headerRow + 1;
-  let endRow = selection ? selection.getLastRow() : lastRow;
-  // A selection on or above the header means "the whole table".
-  const wholeTable = !!selection && wholeTableSelected(endRow, table.headerRow || null);
-  if (endRow <= table.headerRow) {
-    firstRow = table.headerRow + 1;
-    endRow = lastRow;
-  }
-  firstRow = Math.max(firstRow, table.headerRow + 1);
-  // Whole columns (A:C) select every row of the sheet: stop at the last row with data, and then at the last row
-  // whose input columns hold anything, so the blank tail is not a wall of "empty row" errors.
-  const selectedEnd = endRow;
-  // The whole table ends at its first blank row (core's rule; Excel's surrounding region ends there too).
-  if (wholeTable) endRow = Math.min(endRow, wholeTableEnd(table, firstRow, lastRow));
-  // Rows of data below that blank row are not checked, and the user is told (core's rule, as in Excel).
-  const leftBelow = wholeTable ? rowsBelowTable(table, endRow, lastRow) : undefined;
-  const read = readTableRows(sheet, table, firstRow, Math.min(endRow, lastRow));
-  let values = read.values;
-  endRow = read.endRow;
-  // A selection running into a second table below (a whole column, or across the blank rows) keeps to the first (core).
-  const end = wholeTable ? values.length - 1 : selectionEnd(values, values.length - 1);
-  const another = end < values.length - 1 ? firstRow + values.slice(end + 1).findIndex(isAnotherHeader) + end + 1 : 0;
-  if (another) {
-    values = values.slice(0, end + 1);
-    endRow = firstRow + end;
-  }
-  if (endRow < firstRow) return { ok: false, message: nothingToCheck(selection) };
-  // What the user is told when the rows checked are not simply the rows selected: core's words, as in Excel.
-  const scope = checkedRowsNote({
-    firstRow,
-    lastRow: endRow,
-    whole: wholeTable ? (selection!.getLastRow() === table.headerRow ? "header" : "above") : undefined,
-    anotherHeaderRow: another || undefined,
-    leftBelow,
-    blankBelow: selectedEnd > endRow ? selectedEnd - endRow : undefined,
+      : { row: 1, col: 1, rows: Math.max(1, sheet.getLastRow()), cols: Math.max(1, sheet.getLastColumn()) },
+    manual,
   });
-  if (scope && wholeTable) table.notes.unshift(scope);
-  else if (scope) table.notes.push(scope);
-  const oneCell = selection
-    ? oneCellNote({
-        rows: selection.getNumRows(),
-        columns: selection.getNumColumns(),
-        sheetRow: selection.getRow(),
-        onOrAboveHeader: wholeTable,
-      })
-    : "";
-  if (oneCell) table.notes.unshift(oneCell);
+  if ("nothing" in planned) return { ok: false, message: nothingToCheck(selection) };
+  if ("problem" in planned) return { ok: false, message: planned.problem, needsMapping: planned.offerColumns };
+  const { table, firstRow, endRow, values, wholeTable } = planned;
 
   const begun = beginRun(
     {

@@ -46,9 +46,10 @@ import {
   type ScheduleRecord,
 } from "./schedule-store";
 import { loadSettings, type Settings } from "./settings";
-import { findSheet, locateTable, wholeTableEnd } from "./sheet";
+import { findSheet } from "./sheet";
+import { planSheetCheck } from "./table-plan";
 import { errorText, finishRun, pollRun, runProblem, save, withUserLock } from "./sheetrun";
-import { beginRun, readTableRows } from "./runbegin";
+import { beginRun } from "./runbegin";
 import { forgetWatch, listWatches, watchOf } from "./watch";
 import { formatCount } from "../../core/numbers";
 
@@ -107,32 +108,28 @@ function beginTable(
     return { ok: false, message: `The sheet "${w ? w.sheetName : key}" was deleted, so it is no longer re-checked.` };
   }
   const name = sheet.getName();
-  // The recorded input columns choose the table again where tables stand side by side in one header row.
+  // The recorded input columns: the table is the one around the header's first input cell, every row of it checked (as
+  // Excel's re-check reads the table around its block); without a header row, the rows the last check took.
   const cols = [w.mapping.uprn, w.mapping.postcode, w.mapping.address].filter((c): c is number => c !== undefined);
-  const span = cols.length ? { firstCol: Math.min(...cols) + 1, lastCol: Math.max(...cols) + 1 } : {};
-  const table = locateTable(
-    sheet,
-    w.manualMapping ? w.mapping : null,
-    w.headerRow
-      ? { firstRow: w.headerRow + 1, lastRow: w.headerRow + 1, ...span }
-      : { firstRow: w.firstRow, lastRow: w.lastRow, ...span },
-  );
-  if ("problem" in table) return { ok: false, message: `${name}: ${table.problem}` };
-  const firstRow = table.headerRow ? table.headerRow + 1 : w.firstRow;
-  // Every row under the header, to the table's first blank row (as a header-row selection does, and Excel's re-check).
-  const endRow = table.headerRow
-    ? wholeTableEnd(table, firstRow, sheet.getLastRow())
-    : Math.min(w.lastRow, sheet.getLastRow());
-  const read = readTableRows(sheet, table, firstRow, endRow);
-  if (read.endRow < firstRow) return { ok: false, message: `${name}: the table has no rows to re-check now.` };
+  const first = cols.length ? Math.min(...cols) : 0;
+  const last = cols.length ? Math.max(...cols) : 0;
+  const planned = planSheetCheck(sheet, {
+    selection: w.headerRow
+      ? { row: w.headerRow, col: first + 1, rows: 1, cols: 1 }
+      : { row: w.firstRow, col: first + 1, rows: w.lastRow - w.firstRow + 1, cols: last - first + 1 },
+    manual: w.manualMapping || !w.headerRow ? w.mapping : null,
+    ...(w.headerRow ? { whole: true } : { hasHeader: false as const }),
+  });
+  if ("nothing" in planned) return { ok: false, message: `${name}: the table has no rows to re-check now.` };
+  if ("problem" in planned) return { ok: false, message: `${name}: ${planned.problem}` };
   return beginRun(
     {
       sheet,
-      table,
-      firstRow,
-      endRow: read.endRow,
-      values: read.values,
-      wholeTable: !!table.headerRow,
+      table: planned.table,
+      firstRow: planned.firstRow,
+      endRow: planned.endRow,
+      values: planned.values,
+      wholeTable: planned.wholeTable,
       manualMapping: w.manualMapping,
       trigger: "scheduled",
       slot: runSlot(),

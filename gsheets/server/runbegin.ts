@@ -27,40 +27,23 @@ import { sendFor, sendRunRequests } from "./http";
 import { HELD_SLOT, MANUAL_SLOT, loadRun, type SheetRun } from "./runstore";
 import { afterRun, save } from "./runend";
 import { type Settings } from "./settings";
-import {
-  ensureBlockFits,
-  ensureStatusRules,
-  formatBlockColumns,
-  rememberBlock,
-  writeHeaders,
-  type Table,
-} from "./sheet";
-import { hiddenByFilter, readRows, writeBlockRows } from "./block-rows";
+import { ensureBlockFits, ensureStatusRules, formatBlockColumns, writeHeaders, type Table } from "./sheet";
+import { hiddenByFilter, writeBlockRows } from "./block-rows";
 import { say } from "./progress";
 
-import { SEND_BUDGET_MS, isBlankCell, readTableNow, writeOutcomes } from "./sheetrun";
+import { SEND_BUDGET_MS, readTableNow, writeOutcomes } from "./sheetrun";
 import { noteStamp } from "./written";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /**
- * The rows from firstRow to endRow of the table's input columns, less the blank tail (whole columns select every row
- * of the sheet; the rows after the last one whose input columns hold anything are not a wall of "empty row" errors).
+ * Earlier versions remembered a header-less block's column in document properties; core finds it by its shape now, so
+ * a memo left in a file is deleted the first time such a table is checked again, and never read.
  */
-export function readTableRows(
-  sheet: Sheet,
-  table: Table,
-  firstRow: number,
-  endRow: number,
-): { values: unknown[][]; endRow: number } {
-  const cols = [table.mapping.uprn, table.mapping.postcode, table.mapping.address].filter(
-    (c): c is number => c !== undefined,
-  );
-  if (endRow < firstRow) return { values: [], endRow };
-  const values = readRows(sheet, firstRow, endRow, table.inputCols);
-  let last = values.length - 1;
-  while (last >= 0 && cols.every((c) => isBlankCell(values[last][c]))) last--;
-  return { values: values.slice(0, last + 1), endRow: firstRow + last };
+function forgetBlockMemo(sheet: Sheet): void {
+  const props = PropertiesService.getDocumentProperties();
+  for (const key of ["compliance.block.", "compliance.retiredBlockEnd."])
+    props.deleteProperty(key + sheet.getSheetId());
 }
 
 /** What to check: the rows read from a located table (the sidebar's selection, or a table the schedule re-checks). */
@@ -156,7 +139,7 @@ export function beginRun(
     formatBlockColumns(sheet, table.blockCol, firstRow, endRow);
     ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
     if (!table.headerRow) {
-      rememberBlock(sheet, table.blockCol);
+      forgetBlockMemo(sheet);
       run.notes.push(NO_HEADER_NOTE);
     }
     const marks = new Map<number, (prev: unknown[]) => Cell[]>();

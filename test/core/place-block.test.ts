@@ -1,58 +1,13 @@
 /**
- * Where a table ends and where its results block goes (core's placeBlock, which the Sheets sidebar calls with its one
- * read of the cells right of the table): beside the table when those columns are free, after the last column in use
- * when they are not, in place when our block is found, and never over a block of ours the user changed.
+ * Where the results block goes (core's planTable, which both add-ins ask): beside the table when those columns are
+ * free, after the last column in use when they are not, in place when our block is found, and never over a block of
+ * ours the user changed, with or without a header row.
  */
 import { OUTPUT_COLUMNS, planTable, type TablePlan } from "../../core";
-import { placeBlock, resultsPlaceNote } from "../../core/sheet/placement";
+import { resultsPlaceNote } from "../../core/sheet/placement";
 import { columnLetters } from "../../core/sheet/layout";
 
 const W = OUTPUT_COLUMNS.length;
-const blank = () => [[""], [""]];
-
-test("the table runs over the header cells next to its input columns; free columns beside it take the block", () => {
-  const reads: [number, number][] = [];
-  const r = placeBlock({
-    edge: ["UPRN", "Postcode", "Notes", "", "x"],
-    inputEnd: 2,
-    lastUsed: 5,
-    beside: (end, width) => (reads.push([end, width]), blank()),
-  });
-  expect(r).toEqual({ tableEnd: 3, besideFree: true, blockCol: 4 });
-  expect(reads).toEqual([[3, 2]]);
-});
-
-test("a user's cells right of the table: the block goes one blank column after the last column in use", () => {
-  const r = placeBlock({
-    edge: ["UPRN", "Notes"],
-    inputEnd: 1,
-    lastUsed: 9,
-    beside: () => [["", "mine"]],
-  });
-  expect(r).toEqual({ tableEnd: 2, besideFree: false, blockCol: 11 });
-});
-
-test("our block found in place ends the table there; a changed block of ours is never written over or read beside", () => {
-  expect(
-    placeBlock({ edge: ["UPRN", "Notes", "Compliance score"], inputEnd: 1, found: 3, lastUsed: 2 + W, beside: blank }),
-  ).toMatchObject({ tableEnd: 2, blockCol: 3 });
-  const changed = placeBlock({
-    edge: ["UPRN", "Compliance score", "x"],
-    inputEnd: 1,
-    changedAt: 2,
-    lastUsed: 1 + W + 1,
-    beside: () => {
-      throw new Error("not read");
-    },
-  });
-  expect(changed).toEqual({ tableEnd: 1, besideFree: false, blockCol: 1 + W + 1 + 2 });
-});
-
-test("tables side by side with no gap: the chosen table ends at its own last column", () => {
-  expect(
-    placeBlock({ edge: ["UPRN", "Postcode", "UPRN", "Postcode"], inputEnd: 1, limit: 2, lastUsed: 4, beside: blank }),
-  ).toMatchObject({ tableEnd: 2 });
-});
 
 test("where the results go is said in one set of words for both add-ins, in the columns the user sees", () => {
   const end = (at: number) => columnLetters(at + W - 1);
@@ -104,4 +59,75 @@ test("without a header row, a block of ours the user edited is left as it is and
   const p = planTable(snapshot(edited)) as TablePlan;
   // The old block's last columns are blank (Message, ...): they count as used, so C:AD is kept and AE stays blank.
   expect(p).toMatchObject({ ok: true, kind: "after", editedAt: 2, at: 2 + W + 1 });
+});
+
+test("without a header row, a column the user inserted inside our block: the block is still known by its rows, left as it is, and the new block stands one blank column after its whole width", () => {
+  const ours = (score: number) =>
+    OUTPUT_COLUMNS.map((c) =>
+      c.key === "compliance_score"
+        ? score
+        : c.kind === "status"
+          ? "pass"
+          : c.header.startsWith("Checked at")
+            ? "2026-03-01 10:00:00"
+            : "",
+    );
+  const input = [["100023336956"], ["100023336957"]];
+  // The block at B, then a column of the user's inserted at C, inside it: every column of ours after its first moved.
+  const wide = input.map((r, i) => {
+    const block = ours(60 + i);
+    return [...r, block[0], "mine", ...block.slice(1)];
+  });
+  const p = planTable({
+    values: input,
+    column: 0,
+    rows: [0, 1],
+    wide,
+    lastUsed: Math.max(...wide.map((r) => r.map((v) => v !== "").lastIndexOf(true))),
+    sheetColumns: 16384,
+    mapping: { uprn: 0 },
+    hasHeader: false,
+  }) as TablePlan;
+  // B:(W+1) is the widened block, whatever its last columns hold; one blank column after it.
+  expect(p).toMatchObject({ ok: true, kind: "after", editedAt: 1, at: 1 + W + 2 });
+});
+
+test("columns chosen by hand under title rows: the nearest row at or above the selection that reads as a header is the header; the title is left out", () => {
+  const values = [
+    ["Properties", ""],
+    ["Portfolio: North", ""],
+    ["Property ID", "Town"],
+    ["100023336956", "Leeds"],
+    ["100023336957", "Leeds"],
+    ["100023336958", "Leeds"],
+  ];
+  const p = planTable({
+    values,
+    column: 0,
+    rows: [4, 5],
+    wide: values,
+    lastUsed: 1,
+    sheetColumns: 16384,
+    mapping: { uprn: 0 },
+  }) as TablePlan;
+  expect(p).toMatchObject({ ok: true, top: 2, headerRow: 0, kind: "beside", at: 2 });
+  expect(p.rows.map((r) => r.index)).toEqual([2, 3]);
+});
+
+test("a header under a long preamble is found from the selection (up to 500 rows down the table)", () => {
+  const values = [
+    ...Array.from({ length: 11 }, (_, i) => [`Preamble line ${i + 1}`, ""]),
+    ["Property ref", "Post code"],
+    ...["100023336956", "100023336957", "100023336958"].map((u) => [u, ""]),
+  ];
+  const p = planTable({
+    values,
+    column: 0,
+    rows: [13, 14],
+    wide: values,
+    lastUsed: 1,
+    sheetColumns: 16384,
+  }) as TablePlan;
+  expect(p).toMatchObject({ ok: true, top: 11, headerRow: 0, mapping: { uprn: 0, postcode: 1 } });
+  expect(p.rows.map((r) => r.index)).toEqual([2, 3]);
 });

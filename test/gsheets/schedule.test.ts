@@ -469,3 +469,34 @@ test("the plan's quota used up mid re-check: the run pauses, the follow-up waits
     await small.close();
   }
 });
+
+test("a table without a header row is re-checked where its rows are, its block found by what its rows hold (core's planTable, as the sidebar finds it): updated in place, no second block", async () => {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  env.sheet.seed(
+    1,
+    1,
+    props.slice(0, 3).map((p) => [p.uprn, "mine"]),
+  );
+  env.sheet.select("A1:A3");
+  expect(env.run("startBulkCheck", { mapping: { uprn: "A" } }).ok).toBe(true);
+  expect((await pollToEnd(env, undefined, 2000)).pop().phase).toBe("done");
+  const W = OUTPUT_COLUMNS.length;
+  const matched = 3 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
+  // The user clears one result: the re-check must write it again in the same block, not start a new one.
+  env.sheet.seed(2, matched, [[""]]);
+  expect(env.run("saveSchedule", { mode: "daily", hour: 1 }).ok).toBe(true);
+  fire(env, onlyTrigger(env));
+  expect(runLog(env).map((r) => [r[TRIGGER], r[PROBLEM]])).toEqual([
+    ["manual", ""],
+    ["scheduled", ""],
+  ]);
+  expect(env.sheet.peek(1, matched, 3, 1).flat().map(String)).toEqual(props.slice(0, 3).map((p) => p.uprn));
+  expect(env.sheet.peek(1, 2, 3, 1).flat()).toEqual(["mine", "mine", "mine"]);
+  expect(
+    env.sheet
+      .peek(1, 3 + W, 3, W)
+      .flat()
+      .every((v) => v === ""),
+  ).toBe(true);
+});

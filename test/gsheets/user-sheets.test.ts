@@ -38,7 +38,9 @@ describe("whole-column selection", () => {
     rows[19] = ["", "", ""]; // sheet row 21 is blank
     env.sheet.seed(1, 1, [["UPRN", "Postcode", "Address"], ...rows]);
     env.sheet.seed(1, 4, [["Notes"]]);
-    env.sheet.seed(60, 4, [["a note far below the table"]]); // getLastRow() is 60, the input ends at 51
+    // getLastRow() is 60, the table ends at 51. A note outside the table's columns does not make its row a row of the
+    // selection (one in column D, a column of the table, would: core's rule, in both add-ins).
+    env.sheet.seed(60, 6, [["a note far below the table"]]);
     env.sheet.select("A:C");
     expect(env.sheet.activeRange!.getNumRows()).toBe(1000);
 
@@ -60,7 +62,7 @@ describe("whole-column selection", () => {
     const blockStart = outputCol(env.sheet, "compliance_score");
     for (const r of [52, 53, 60, 100, 1000])
       expect(env.sheet.peek(r, blockStart, 1, W)[0].every((v) => v === "")).toBe(true);
-    expect(cellValue(env.sheet, 60, 4)).toBe("a note far below the table");
+    expect(cellValue(env.sheet, 60, 6)).toBe("a note far below the table");
   });
 
   test("a selection with only blank rows says so instead of writing errors", () => {
@@ -78,7 +80,7 @@ describe("whole-column selection", () => {
 });
 
 describe("a selection that is not rows of the table", () => {
-  test("one empty cell beside the table: the message names that cell, not the table row it falls in", () => {
+  test("one empty cell beside the table: refused with core's words (as in Excel), the table's row untouched", () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [
       ["UPRN", "Postcode", "Address"],
@@ -87,10 +89,17 @@ describe("a selection that is not rows of the table", () => {
     env.sheet.select("F20");
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(false);
+    // F20 stands alone (its data region is itself): no table there, so no column to check.
     expect(start.message).toBe(
-      "Nothing to check in F20, the cells you selected: no UPRN, postcode or address there. Select rows of your table (with its header row or the rows under it), then check again.",
+      "No UPRN or Postcode column found. Select rows with a header row naming a UPRN or Postcode column, or choose the columns by hand.",
     );
     expect(start.message).not.toContain("A20");
+    expect(
+      env.sheet
+        .peek(1, 4, 6, W)
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
   });
 
   test("the header row alone: the whole table is checked, and the status and notes say so", async () => {
@@ -195,18 +204,20 @@ describe("the user's own columns beside the data", () => {
     env.sheet.select("A2:A11");
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(true);
-    // One blank column after the last column in use, as in Excel (core's newBlockColumn).
+    // One blank column after the last column in use in the table's rows, as in Excel (core's planTable): the stray
+    // value in G15 stands below them, so the results' rows never reach it.
     expect(start.progress.notes.join(" ")).toMatch(
-      /Results go in columns I:.*after the last column in use \(G\), so none of your columns is overwritten/,
+      /Results go in columns G:.*after the last column in use \(E\), so none of your columns is overwritten/,
     );
     await pollToEnd(env);
     const blockCol = outputCol(env.sheet, "compliance_score");
-    expect(blockCol).toBe(9);
+    expect(blockCol).toBe(7);
+    expect(cellValue(env.sheet, 15, 7)).toBe("stray value in G15");
     const before = env.sheet.peek(1, 1, 15, 7);
 
     const again = env.run("startBulkCheck", {});
     expect(again.ok).toBe(true);
-    expect(again.progress.notes.join(" ")).toMatch(/updated in place in columns I:/);
+    expect(again.progress.notes.join(" ")).toMatch(/updated in place in columns G:/);
     await pollToEnd(env);
     expect(outputCol(env.sheet, "compliance_score")).toBe(blockCol);
     expect(env.sheet.peek(1, 1, 15, 7)).toEqual(before);
@@ -290,7 +301,7 @@ describe("the user changed our results block", () => {
     expect(cellValue(env.sheet, 1, msg)).toBe("My comments");
   });
 
-  test("no header row: a column with data inserted inside the remembered block is never written over; a new block goes after it", async () => {
+  test("no header row: a column with data inserted inside the block is never written over; a new block goes after it", async () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(
       1,
@@ -314,6 +325,28 @@ describe("the user changed our results block", () => {
     await pollToEnd(env);
     expect(env.sheet.peek(1, 3, 4, 1).flat()).toEqual(["mine", "mine", "mine", "mine"]);
     expect(env.sheet.peek(1, 25, 4, 1).flat()).toEqual(["", "", "", ""]); // the old block's Message column
+  });
+
+  test("no header row: where an earlier version remembered its block (document properties) is not read, and is deleted: the results go where the rows say", async () => {
+    const env = configuredEnv(sandbox);
+    env.sheet.seed(
+      1,
+      1,
+      props.slice(66, 68).map((p) => [p.uprn]),
+    );
+    // What that version kept: a block at E, and a refused one ending at column 40, right of which it wrote.
+    env.documentProperties.setProperty(`compliance.block.${env.sheet.id}`, "5");
+    env.documentProperties.setProperty(`compliance.retiredBlockEnd.${env.sheet.id}`, "40");
+    env.sheet.select("A1:A2");
+    const start = env.run("startBulkCheck", { mapping: { uprn: "A" } });
+    expect(start.ok).toBe(true);
+    expect(start.progress.outputA1.startsWith("B1:")).toBe(true);
+    await pollToEnd(env);
+    expect(String(cellValue(env.sheet, 1, 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn")))).toBe(
+      props[66].uprn,
+    );
+    expect(env.documentProperties.getProperty(`compliance.block.${env.sheet.id}`)).toBeNull();
+    expect(env.documentProperties.getProperty(`compliance.retiredBlockEnd.${env.sheet.id}`)).toBeNull();
   });
 
   test("no header row: after the user deleted the old results, a re-run starts a fresh block", async () => {

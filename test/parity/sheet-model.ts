@@ -23,9 +23,10 @@ import { configure, pollToEnd } from "../gsheets/harness/table";
 import { findExamples, getDataset } from "../../sandbox/dataset";
 import { colLetters, STANDIN_SCRIPT as STANDIN } from "../helpers/excel-standin";
 
-const W = OUTPUT_COLUMNS.length;
-const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
-const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+export { colLetters };
+export const W = OUTPUT_COLUMNS.length;
+export const MATCHED = OUTPUT_COLUMNS.findIndex((c) => c.header === "Matched UPRN");
+export const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const EPC_STATUS = OUTPUT_COLUMNS.findIndex((c) => c.key === "epc_status");
 const ROWS = 14;
 const COLS = 2 * W + 12;
@@ -45,6 +46,8 @@ let excelSandbox: Sandbox;
 let web: { url: string; close: () => Promise<void> };
 let browser: Browser;
 let u: string[];
+/** The sandbox's UPRNs, known once the suite has started (for scenarios written in other files). */
+export const sandboxUprns = () => u;
 /** The register's named examples: a postcode with one property, one shared by several, a short UPRN... */
 const ex = findExamples(getDataset());
 async function start() {
@@ -93,6 +96,8 @@ type Change =
   /** Row first + i gets what row first + order[i] held; only the first `columns` columns when given (a sort of part of the sheet). */
   | { sort: { first: number; order: number[]; columns?: number } }
   | { insertRowBefore: number }
+  /** A whole column inserted before this column (a letter), as Insert > Column left does. */
+  | { insertColumnBefore: string }
   /** A filter hides these rows (1-based). */
   | { filterOut: number[] }
   | { type: { at: string; values: unknown[][] } };
@@ -185,6 +190,8 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
             ...(c.sort.columns ? [0, c.sort.columns] : []),
           );
         else if ("insertRowBefore" in c) await api("insertRows", "Sheet1", c.insertRowBefore - 1, 1);
+        else if ("insertColumnBefore" in c)
+          await api("insertColumns", "Sheet1", columnNumber(c.insertColumnBefore) - 1, 1);
         else if ("filterOut" in c) for (const r of c.filterOut) await api("hideRows", "Sheet1", r - 1, 1, true);
         else await api("type", "Sheet1", c.type.at, c.type.values);
       }
@@ -257,6 +264,7 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
           order.map((o) => rows[o]),
         );
       } else if ("insertRowBefore" in c) env.sheet.insertRowsAfter(c.insertRowBefore - 1, 1);
+      else if ("insertColumnBefore" in c) env.sheet.insertColumnBefore(columnNumber(c.insertColumnBefore));
       else if ("filterOut" in c) env.sheet.filteredOut = new Set(c.filterOut);
       else {
         const at = a1(c.type.at);
@@ -276,7 +284,7 @@ async function inSheets(grid: unknown[][], steps: Step[]): Promise<Outcome> {
 }
 
 /** The results block's column of `what` (Matched UPRN, Message) from a 0-based block start, rows first..last (1-based). */
-const column = (grid: string[][], start: number, what: number, first: number, last: number) =>
+export const column = (grid: string[][], start: number, what: number, first: number, last: number) =>
   grid.slice(first - 1, last).map((r) => r[start + what]);
 
 const stacked = () => [
@@ -301,7 +309,7 @@ const noGap = () => [["UPRN", "Postcode", "UPRN", "Postcode"], ...[0, 1, 2].map(
 export interface Scenario {
   name: string;
   /** Which suite holds it: tables and selections, or rows (inputs, duplicates, re-checks after the user's changes). */
-  group: "tables" | "rows";
+  group: "tables" | "rows" | "blocks";
   grid: () => unknown[][];
   /** A function where a step names the sandbox's UPRNs (known only once it runs). */
   steps: Step[] | (() => Step[]);
@@ -309,6 +317,8 @@ export interface Scenario {
   expect: (g: string[][]) => void;
   /** What each host must have said it checks, one pattern for each check. */
   said?: RegExp[];
+  /** The checks each host must have refused, one pattern each, in order (none when absent). */
+  refused?: RegExp[];
 }
 
 export const scenarios: Scenario[] = [
@@ -726,58 +736,63 @@ export const scenarios: Scenario[] = [
  * The scenarios of one group, each run in both add-ins: the same grid, the same words, the same marks as the first
  * submit leaves. The browser, the pane's server and both sandboxes are started once for the file that calls this.
  */
-export function parityScenarios(group: Scenario["group"]): void {
+export function parityScenarios(group: Scenario["group"], more: Scenario[] = []): void {
   const run = chromiumAvailable("parity suite over the built pane") ? describe : describe.skip;
   run("the same grid in Excel and Google Sheets", () => {
     beforeAll(start);
     afterAll(stop);
-    test.each(scenarios.filter((s) => s.group === group).map((s) => [s.name, s] as const))("%s", async (_name, s) => {
-      const steps = typeof s.steps === "function" ? s.steps() : s.steps;
-      // Fresh rate windows for each scenario: the suite's checks together pass a plan's requests per minute.
-      excelSandbox.reset();
-      await sandbox.reset();
-      const excel = await inExcel(s.grid(), steps);
-      const sheets = await inSheets(s.grid(), steps);
-      expect(excel.refused).toEqual([]);
-      expect(sheets.refused).toEqual([]);
-      const brief = (g: string[][]) =>
-        g
-          .map(
-            (r, i) =>
-              `${i + 1}: ${r.slice(0, 6).join("|")} || ${r
-                .map((v, c) =>
-                  v === "Matched UPRN" ||
-                  /^\d{12}$/.test(v) ||
-                  (c % 1 === 0 && /Same|changed|not valid|No UPRN/.test(v))
-                    ? `${c}:${v.slice(0, 30)}`
-                    : "",
-                )
-                .filter(Boolean)
-                .join(" ")}`,
-          )
-          .join("\n");
-      if (process.env.SHOW_GRIDS) {
-        const diff = excel.grid.flatMap((r, i) =>
-          r.flatMap((v, c) =>
-            v === sheets.grid[i][c] ? [] : [`${colLetters(c)}${i + 1}: excel=${v} sheets=${sheets.grid[i][c]}`],
-          ),
-        );
-        console.log(
-          `EXCEL\n${brief(excel.grid)}\nSHEETS\n${brief(sheets.grid)}\nSAID ${JSON.stringify([excel.said, sheets.said, excel.refused, sheets.refused])}\nDIFF\n${diff.join("\n")}`,
-        );
-      }
-      s.expect(excel.grid);
-      for (const [i, pattern] of (s.said ?? []).entries()) {
-        expect(excel.said[i]).toMatch(pattern);
-        expect(sheets.said[i]).toMatch(pattern);
-      }
-      expect(sheets.grid).toEqual(excel.grid);
-      // The checks' day shows as a day (Checked at, among others), so a date a day out in one add-in fails above.
-      expect(excel.grid.flat().filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v))).toContain(dayIn(new Date(AT)));
-      // A run begins in one order in both (core/run/begin.ts): its rows are marked before its first submit leaves.
-      expect(excel.atFirstSubmit.some((r) => r.some((v) => /^Checking/.test(v)))).toBe(true);
-      const untagged = (g: string[][]) => g.map((r) => r.map((v) => v.replace(/\(run [0-9a-z]{5};/, "(run <tag>;")));
-      expect(untagged(sheets.atFirstSubmit)).toEqual(untagged(excel.atFirstSubmit));
-    });
+    test.each([...scenarios, ...more].filter((s) => s.group === group).map((s) => [s.name, s] as const))(
+      "%s",
+      async (_name, s) => {
+        const steps = typeof s.steps === "function" ? s.steps() : s.steps;
+        // Fresh rate windows for each scenario: the suite's checks together pass a plan's requests per minute.
+        excelSandbox.reset();
+        await sandbox.reset();
+        const excel = await inExcel(s.grid(), steps);
+        const sheets = await inSheets(s.grid(), steps);
+        for (const refused of [excel.refused, sheets.refused]) {
+          expect(refused).toHaveLength(s.refused?.length ?? 0);
+          for (const [i, pattern] of (s.refused ?? []).entries()) expect(refused[i]).toMatch(pattern);
+        }
+        const brief = (g: string[][]) =>
+          g
+            .map(
+              (r, i) =>
+                `${i + 1}: ${r.slice(0, 6).join("|")} || ${r
+                  .map((v, c) =>
+                    v === "Matched UPRN" ||
+                    /^\d{12}$/.test(v) ||
+                    (c % 1 === 0 && /Same|changed|not valid|No UPRN/.test(v))
+                      ? `${c}:${v.slice(0, 30)}`
+                      : "",
+                  )
+                  .filter(Boolean)
+                  .join(" ")}`,
+            )
+            .join("\n");
+        if (process.env.SHOW_GRIDS) {
+          const diff = excel.grid.flatMap((r, i) =>
+            r.flatMap((v, c) =>
+              v === sheets.grid[i][c] ? [] : [`${colLetters(c)}${i + 1}: excel=${v} sheets=${sheets.grid[i][c]}`],
+            ),
+          );
+          console.log(
+            `EXCEL\n${brief(excel.grid)}\nSHEETS\n${brief(sheets.grid)}\nSAID ${JSON.stringify([excel.said, sheets.said, excel.refused, sheets.refused])}\nDIFF\n${diff.join("\n")}`,
+          );
+        }
+        s.expect(excel.grid);
+        for (const [i, pattern] of (s.said ?? []).entries()) {
+          expect(excel.said[i]).toMatch(pattern);
+          expect(sheets.said[i]).toMatch(pattern);
+        }
+        expect(sheets.grid).toEqual(excel.grid);
+        // The checks' day shows as a day (Checked at, among others), so a date a day out in one add-in fails above.
+        expect(excel.grid.flat().filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v))).toContain(dayIn(new Date(AT)));
+        // A run begins in one order in both (core/run/begin.ts): its rows are marked before its first submit leaves.
+        expect(excel.atFirstSubmit.some((r) => r.some((v) => /^Checking/.test(v)))).toBe(true);
+        const untagged = (g: string[][]) => g.map((r) => r.map((v) => v.replace(/\(run [0-9a-z]{5};/, "(run <tag>;")));
+        expect(untagged(sheets.atFirstSubmit)).toEqual(untagged(excel.atFirstSubmit));
+      },
+    );
   });
 }

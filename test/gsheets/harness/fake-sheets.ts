@@ -425,6 +425,44 @@ export class FakeRange {
       throw new Error("Exception: The coordinates of the range are outside the dimensions of the range.");
     return new FakeRange(this.sheet, this.row + r - 1, this.col + c - 1, 1, 1);
   }
+  /**
+   * Range.getDataRegion: the range grown in the four cardinal directions over every adjacent cell with data (Ctrl+A in
+   * the editor). A row or column next to an edge counts only over the range's span: a cell touching it only at a
+   * corner (a diagonal) does not grow it, unlike Excel's surrounding region. ROWS grows up and down only, COLUMNS left
+   * and right only; a range with no data around it comes back as it is.
+   */
+  getDataRegion(dimension?: "ROWS" | "COLUMNS"): FakeRange {
+    this.rec("getDataRegion", false);
+    const sheet = this.sheet;
+    const has = (r: number, c: number) => {
+      const v = sheet.cell(r, c)?.value;
+      return !(v === "" || v === undefined || v === null);
+    };
+    let [r0, r1, c0, c1] = [this.row, this.row + this.rows - 1, this.col, this.col + this.cols - 1];
+    const rowHas = (r: number) => {
+      for (let c = c0; c <= c1; c++) if (has(r, c)) return true;
+      return false;
+    };
+    const colHas = (c: number) => {
+      for (let r = r0; r <= r1; r++) if (has(r, c)) return true;
+      return false;
+    };
+    for (let grew = true; grew;) {
+      grew = false;
+      if (dimension !== "COLUMNS") {
+        for (; r0 > 1 && rowHas(r0 - 1); grew = true) r0--;
+        for (; r1 < sheet.maxRows && rowHas(r1 + 1); grew = true) r1++;
+      }
+      if (dimension !== "ROWS") {
+        let side = false;
+        for (; c0 > 1 && colHas(c0 - 1); side = true) c0--;
+        for (; c1 < sheet.maxCols && colHas(c1 + 1); side = true) c1++;
+        // Rows are looked at again only when the columns grew: a wider span can reach further up or down.
+        grew = side && dimension !== "COLUMNS";
+      }
+    }
+    return new FakeRange(sheet, r0, c0, r1 - r0 + 1, c1 - c0 + 1);
+  }
   getValues(): unknown[][] {
     this.rec("getValues", false, this.rows * this.cols);
     return this.sheet.readBlock(this.row, this.col, this.rows, this.cols);
