@@ -18,6 +18,11 @@ export interface RowPlaceOptions {
   postcodeColumn?: number;
   /** Columns that are not the user's (our results block). */
   exclude?: ReadonlySet<number>;
+  /**
+   * The table's Country column, as detectContextColumns(header, exclude) finds it: given by a caller placing many rows
+   * of one table, so that the header is read once, not once per row.
+   */
+  context?: { country?: number };
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
@@ -32,7 +37,7 @@ export function rowPlace(
   outcome: Outcome | { address?: unknown } | undefined,
   o: RowPlaceOptions = {},
 ): RowPlace {
-  const cols = header ? detectContextColumns(header, o.exclude) : {};
+  const cols = o.context ?? (header ? detectContextColumns(header, o.exclude) : {});
   const cells = row ?? [];
   if (outcome && "error" in outcome) return {};
   const matched =

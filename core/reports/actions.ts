@@ -18,7 +18,7 @@ import type { CheckResult } from "../service/schemas";
 import { cellDay, type UserColumns } from "../sheet/user-columns";
 import { rulesCountry, type CountryAnswer } from "../compliance/country";
 import type { ReadDateOptions } from "../sheet/user-dates";
-import { ownObligations } from "../compliance/own-obligations";
+import { detectContextColumns, ownObligations } from "../compliance/own-obligations";
 import type { OwnInput, OwnKey } from "../compliance/own-rules";
 import { rowPlace } from "../compliance/row-place";
 import { dateReading, rowDates } from "../sheet/row-dates";
@@ -245,6 +245,8 @@ export function tableRowCount(rows: readonly (readonly unknown[])[], blockColumn
 export function blockProperties(rows: readonly (readonly unknown[])[], c: TableColumns): BlockProperty[] {
   const out: BlockProperty[] = [];
   const ours = new Set(OUTPUT_COLUMNS.map((_c, k) => c.blockColumn + k));
+  // The header's Country column, found once for every row's place.
+  const context = c.header ? detectContextColumns(c.header, ours) : {};
   // The same reading of the row's typed dates as the results block's (one rule, the file's order).
   const reading = c.header
     ? dateReading(c.header, c.dates, ours)
@@ -267,7 +269,7 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
       ...propertyDates(rowDates(row, reading)),
       row: c.firstRow !== undefined ? c.firstRow + i : undefined,
       demo: isDemoRow(cells),
-      ...(c.header ? placeOf(c, row, cells, ours) : {}),
+      ...(c.header ? placeOf(c, row, cells, ours, context) : {}),
     });
   });
   return out;
@@ -288,12 +290,13 @@ function placeOf(
   row: readonly unknown[],
   cells: readonly unknown[],
   ours: ReadonlySet<number>,
+  context: { country?: number },
 ): Pick<BlockProperty, "country"> {
   const p = rowPlace(
     c.header,
     row,
     { address: text(cells[col("matched_address")]) },
-    { postcodeColumn: c.postcode, exclude: ours },
+    { postcodeColumn: c.postcode, exclude: ours, context },
   );
   return p.country ? { country: p.country } : {};
 }

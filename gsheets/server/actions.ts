@@ -46,7 +46,8 @@ import { listWatches, type Watch } from "./watch";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]";
+const isDate = (v: unknown): v is Date =>
+  typeof v === "object" && v !== null && Object.prototype.toString.call(v) === "[object Date]";
 
 /**
  * What the end of a run asks SpreadsheetApp once and then reuses (the spreadsheet, its time zone and locale, the

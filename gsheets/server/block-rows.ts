@@ -46,7 +46,8 @@ export function rowBands(rows: number[], maxBands = MAX_WRITE_BANDS): [number, n
 }
 
 function isDate(v: unknown): v is Date {
-  return Object.prototype.toString.call(v) === "[object Date]";
+  // Called for every cell of the block: text and numbers are told apart without the slower tag check.
+  return typeof v === "object" && v !== null && Object.prototype.toString.call(v) === "[object Date]";
 }
 
 /** The spreadsheet's time zone, asked for on first use only. */

@@ -85,7 +85,7 @@ export function placeReader(
   const wanted = [ctx.country, postcodeColumn].filter((c): c is number => c !== undefined);
   const width = wanted.length ? Math.max(...wanted) + 1 : 0;
   const read = n && ctx.country !== undefined ? sheet.getRange(top, 1, n, width).getValues() : input;
-  return (row, outcome) => rowPlace(at.header, read[row], outcome, { postcodeColumn, exclude: ours });
+  return (row, outcome) => rowPlace(at.header, read[row], outcome, { postcodeColumn, exclude: ours, context: ctx });
 }
 
 /** A Date cell (or YYYY-MM-DD text) as the day it shows in the file's time zone, YYYY-MM-DD; null for anything else. */

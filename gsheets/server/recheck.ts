@@ -17,6 +17,7 @@
  */
 import { nextDueInMs, resumeRun, shownPhase, stopRun } from "../../core";
 import { notCheckedLogEntry } from "../../core/reports/changes";
+import { refreshAfterRun } from "./actions";
 import { sendDigestAfterPass } from "./digest";
 import { appendRunLog, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
@@ -171,8 +172,11 @@ function stepPass(
     return { waitMs: nextDueInMs(begun.run.engine, Date.now()) };
   }
   if (run.endDue) {
-    // The step after the one that wrote the last results: the Action list, summary and Run log, once.
-    finishRun(run);
+    // The step after the one that wrote the last results: the Run log, and the Action list and summary once a pass (they
+    // read every table), as its last table ends, or in finishPass when that one wrote nothing.
+    const lists = pass.sheets.length <= 1;
+    finishRun(run, { lists });
+    if (run.rowsWritten) pass.listsDue = !lists;
     endTable(pass, run);
     return { waitMs: 0 };
   }
@@ -212,6 +216,7 @@ function stepPass(
 
 /** The pass ended: its status for the stale banner, and the schedule's own trigger back in place. */
 function finishPass(pass: Pass, rec: ScheduleRecord): void {
+  if (pass.listsDue) refreshAfterRun(null);
   clearPass();
   const status = loadStatus();
   status.lastRunAtMs = Date.now();

@@ -9,18 +9,23 @@ import { errorText } from "../shared/words";
 import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { recordWatch } from "./watch";
 
+/** `lists: false`: the Action list and summary are left for later (a scheduled pass builds them once, for all its tables). */
+export interface RunEndOptions {
+  lists?: boolean;
+}
+
 /**
  * When a run ends with rows written: the Action list and the Compliance summary are built again from the whole block.
  * Their failure never touches the results block; it is said in the run's notes. A manual run that ended well is
  * recorded for the schedule to re-check (watch.ts). Returns the Run log's line, empty when it could not be written.
  */
-export function afterRun(run: SheetRun): string {
+export function afterRun(run: SheetRun, o: RunEndOptions = {}): string {
   // The spreadsheet, its time zone and the sheets written are looked up once for the Action list, summary and Run log.
-  return withSheetCache(() => endRun(run));
+  return withSheetCache(() => endRun(run, o));
 }
 
-function endRun(run: SheetRun): string {
-  if (run.rowsWritten) {
+function endRun(run: SheetRun, o: RunEndOptions): string {
+  if (run.rowsWritten && o.lists !== false) {
     const line = refreshAfterRun(run);
     if (line) run.notes.push(line);
   }
@@ -56,10 +61,10 @@ function endRun(run: SheetRun): string {
  * The end of a run whose last poll wrote its last results (and marked the end due): the Action list, summary and Run
  * log built once, in their own server call, so that the last poll costs no more than any other. Done once.
  */
-export function finishRun(run: SheetRun): void {
+export function finishRun(run: SheetRun, o: RunEndOptions = {}): void {
   if (!run.endDue) return;
   delete run.endDue;
-  afterRun(run);
+  afterRun(run, o);
 }
 
 /**

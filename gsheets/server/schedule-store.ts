@@ -52,6 +52,8 @@ export interface Pass {
   total: number;
   executions: number;
   problems: string[];
+  /** A table of the pass wrote results and the Action list and summary are not built from them yet. */
+  listsDue?: boolean;
 }
 
 // ---- stores ----

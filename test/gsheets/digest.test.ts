@@ -1,22 +1,28 @@
 /**
  * Reminder digests in Google Sheets, on the BUILT Code.js with a MailApp stand-in that records each message and keeps
- * the daily recipient quota. Three tables on three sheets, each row assigned to a person (or to a name that is not an
- * address, or to no one), checked from the sidebar; the schedule's trigger then fires as Apps Script fires it, with
- * the sandbox's clock (its certificates expire as it moves) and the vm's moved on together. What each person should
- * get is read from the Action list sheets the re-checks wrote (Window and Days left for one Action ID, 60 days apart),
- * never from the digest's own arithmetic.
+ * the daily recipient quota. Three tables of 10,000 rows in all on three sheets, each row assigned to a person (or to a
+ * name that is not an address, or to no one), checked from the sidebar; the schedule's trigger then fires as Apps
+ * Script fires it, with the sandbox's clock (its certificates expire as it moves) and the vm's moved on together. What
+ * each person should get is read from the Action list sheets the re-checks wrote (Window and Days left for one Action
+ * ID, 60 days apart) and the source rows' Assigned to, never from the digest's own arithmetic; each action is compared
+ * whole (its row, check and due day), not counted.
  */
 import { simpleParser } from "mailparser";
 import { RUN_LOG_HEADERS } from "../../core";
-import { createGasEnvironment, type GasEnvironment, type SentMail } from "./harness/gas";
+import { createGasEnvironment, formatDate, type GasEnvironment, type SentMail } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
 import { passTime, startSandboxProcess, type SandboxProcess, type SandboxProperty } from "./harness/sandbox";
 import { configure, pollToEnd } from "./harness/table";
 
 const DAY1 = "2027-01-31";
 const DAY = 24 * 60 * 60 * 1000;
-/** Rows per table. 10,000 rows in all take several minutes per re-check on a shared 2-core machine: 3 × 600 here. */
-const ROWS = 600;
+/** The three tables and their rows: 10,000 in all. */
+const TABLES: [string, number][] = [
+  ["North", 3334],
+  ["South", 3333],
+  ["East", 3333],
+];
+const ROWS = TABLES.reduce((n, [, rows]) => n + rows, 0);
 const THRESHOLDS = [90, 60, 30, 7];
 const PEOPLE = ["ana@example.com", "bo@example.co.uk", "Jo Smith", "", "cé@example.com"];
 const OWNER = "owner@example.com";
@@ -30,7 +36,7 @@ beforeAll(async () => {
     today: DAY1,
     limits: { professional: { perMinute: 100000, perDay: 1000000 } },
   });
-  props = await sandbox.properties(3 * ROWS);
+  props = await sandbox.properties(ROWS);
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -56,22 +62,32 @@ async function check(env: GasEnvironment, sheet: FakeSheet, a1: string): Promise
 }
 
 /** The trigger fires: a fresh execution, as Apps Script starts one. */
-function fire(env: GasEnvironment): void {
-  expect(env.script.triggers).toHaveLength(1);
-  const t = env.script.triggers[0];
-  createGasEnvironment({ from: env }).run(t.handler, { authMode: "FULL", triggerUid: t.id });
-  // The re-check ended within its execution: the schedule's own trigger is back.
-  expect(env.script.triggers[0].every).toBeDefined();
+async function fire(env: GasEnvironment): Promise<void> {
+  for (let execution = 1; execution <= 4; execution++) {
+    expect(env.script.triggers).toHaveLength(1);
+    const t = env.script.triggers[0];
+    // A re-check not done within one execution left its follow-up, which Apps Script fires an hour on. The harness
+    // counts an execution's time on the real clock, which a busy machine stretches.
+    if (execution > 1) await passTime(env, t.afterMs ?? 0);
+    createGasEnvironment({ from: env }).run(t.handler, { authMode: "FULL", triggerUid: t.id });
+    // The re-check ended: the schedule's own trigger is back.
+    if (env.script.triggers[0].every) return;
+  }
+  throw new Error("The scheduled re-check did not end within four executions.");
 }
 
 interface Listed {
   window: string;
   days: number | null;
   assignee: string;
-  due: string;
+  /** The action whole, as a digest names it: "North, row 12 | Gas safety | 2027-03-01". */
+  said: string;
 }
 
-/** The Action list as the sheet has it (90 days): Action ID -> window, days left, and the source row's assignee. */
+/**
+ * The Action list as the sheet has it (90 days): Action ID -> window, days left, the source row's Assigned to (read
+ * from the table's own sheet), and the action as a digest names it (its row, check and due day in the file's zone).
+ */
 function actionList(env: GasEnvironment): Map<string, Listed> {
   const sheet = env.spreadsheet.getSheetByName("Action list")!;
   const grid = sheet.peek(1, 1, sheet.getLastRow(), sheet.getLastColumn());
@@ -79,26 +95,46 @@ function actionList(env: GasEnvironment): Map<string, Listed> {
   const c = (name: string) => h.indexOf(name);
   const blank = grid.findIndex((r, i) => i > 0 && r.every((v) => v === ""));
   const source = new Map<string, string>();
-  for (const s of ["North", "South", "East"]) {
+  for (const [s, rows] of TABLES) {
     const src = env.spreadsheet.getSheetByName(s)!;
-    src.peek(2, 3, ROWS, 1).forEach((r, i) => source.set(`${s}\u0000${i + 2}`, String(r[0])));
+    src.peek(2, 3, rows, 1).forEach((r, i) => source.set(`${s}\u0000${i + 2}`, String(r[0])));
   }
   const out = new Map<string, Listed>();
   for (const r of grid.slice(1, blank < 0 ? grid.length : blank)) {
     const d = r[c("Due")];
+    const due =
+      Object.prototype.toString.call(d) === "[object Date]"
+        ? formatDate(d as Date, env.spreadsheet.timeZone, "yyyy-MM-dd")
+        : String(d || "no date");
     out.set(String(r[c("Action ID")]), {
       window: String(r[c("Window")]),
       days: typeof r[c("Days left")] === "number" ? (r[c("Days left")] as number) : null,
       assignee: source.get(`${r[c("Table")]}\u0000${r[c("Row")]}`) ?? "",
-      due: Object.prototype.toString.call(d) === "[object Date]" ? (d as Date).toISOString().slice(0, 10) : String(d),
+      said: `${r[c("Table")]}, row ${r[c("Row")]} | ${r[c("Check")]} | ${due}`,
     });
   }
   return out;
 }
 
-/** The Action IDs a message lists: each row's link names its sheet and row; the text names each action's facts. */
+/** The actions a message lists, each as its text names it (row, check, due day), sorted. */
 function actionsIn(m: SentMail): string[] {
-  return [...m.body.matchAll(/^\s+Where: (\w+), row (\d+)$/gm)].map((x) => `${x[1]} ${x[2]}`);
+  return m.body
+    .split(/\n(?=\d+\. )/)
+    .slice(1)
+    .map((entry) => {
+      const field = (name: string) => new RegExp(`^ {3}${name}: (.*)$`, "m").exec(entry)?.[1] ?? `(no ${name})`;
+      return `${field("Where")} | ${field("Check")} | ${field("Due")}`;
+    })
+    .sort();
+}
+
+/** What `who` should be sent of `ids` (everything for the owner, null): each action as a digest names it, sorted. */
+function expectedOf(list: Map<string, Listed>, ids: Iterable<string>, who: string | null): string[] {
+  return [...ids]
+    .map((id) => list.get(id)!)
+    .filter((a) => who === null || a.assignee === who)
+    .map((a) => a.said)
+    .sort();
 }
 
 function runLog(env: GasEnvironment): unknown[][] {
@@ -116,11 +152,11 @@ test("a scheduled re-check of three tables emails each person exactly their new,
   env.spreadsheet.timeZone = "Europe/London";
   configure(env, sandbox);
   expect(env.run("saveSettings", { actionDays: 90 }).ok).toBe(true);
-  const north = env.sheet;
-  north.setName("North");
-  const sheets = [north, env.spreadsheet.addSheet("South", 10, 60), env.spreadsheet.addSheet("East", 10, 60)];
-  for (const [i, s] of sheets.entries()) {
-    const last = seed(s, props.slice(i * ROWS, (i + 1) * ROWS));
+  env.sheet.setName(TABLES[0][0]);
+  let from = 0;
+  for (const [i, [name, rows]] of TABLES.entries()) {
+    const s = i === 0 ? env.sheet : env.spreadsheet.addSheet(name, 10, 60);
+    const last = seed(s, props.slice(from, (from += rows)));
     await check(env, s, `A2:A${last}`);
   }
   const saved = env.run("saveSchedule", { mode: "daily", hour: 7 });
@@ -130,17 +166,16 @@ test("a scheduled re-check of three tables emails each person exactly their new,
 
   // The first scheduled re-check: every action is new; the owner gets all, each person theirs.
   await passTime(env, 1.5 * 60 * 60 * 1000);
-  fire(env);
+  await fire(env);
   const day1 = actionList(env);
-  expect(day1.size).toBeGreaterThan(300);
+  expect(day1.size).toBeGreaterThan(2000);
   const first = env.mail.sent.slice();
   const to = (list: SentMail[], who: string) => list.filter((m) => m.to === who);
   expect(to(first, OWNER)).toHaveLength(1);
-  expect(actionsIn(to(first, OWNER)[0])).toHaveLength(day1.size);
+  expect(actionsIn(to(first, OWNER)[0])).toEqual(expectedOf(day1, day1.keys(), null));
   for (const who of ["ana@example.com", "bo@example.co.uk"]) {
-    const mine = [...day1.values()].filter((a) => a.assignee === who).length;
     expect(to(first, who)).toHaveLength(1);
-    expect(actionsIn(to(first, who)[0])).toHaveLength(mine);
+    expect(actionsIn(to(first, who)[0])).toEqual(expectedOf(day1, day1.keys(), who));
   }
   // Neither the name nor the non-ASCII address is guessed at: the owner is told, with the rows.
   expect(first.map((m) => m.to).sort()).toEqual(["ana@example.com", "bo@example.co.uk", OWNER]);
@@ -162,20 +197,19 @@ test("a scheduled re-check of three tables emails each person exactly their new,
 
   // 60 days on: the sandbox's certificates have aged with its clock.
   await passTime(env, 60 * DAY);
-  fire(env);
+  await fire(env);
   const day61 = actionList(env);
   const second = env.mail.sent.slice(first.length);
   const expected = new Set<string>();
-  const where = new Map<string, string>();
+  // An overdue action is said once: one overdue last time, same row and check, under another date is the same one
+  // ("do it now" obligations carry each day's own date).
+  const overdueOnDay1 = new Map<string, Listed>();
+  for (const [k, v] of day1)
+    if (v.window === "Overdue" && !overdueOnDay1.has(undated(k))) overdueOnDay1.set(undated(k), v);
   for (const [id, now] of day61) {
     const was = day1.get(id);
-    // An overdue action is said once: one overdue last time, same row and check, under another date is the same one
-    // ("do it now" obligations carry each day's own date).
-    const sameOverdue =
-      !was && now.window === "Overdue"
-        ? [...day1.entries()].find(([k, v]) => v.window === "Overdue" && undated(k) === undated(id))
-        : undefined;
-    const before = was ?? sameOverdue?.[1];
+    const sameOverdue = !was && now.window === "Overdue" ? overdueOnDay1.get(undated(id)) : undefined;
+    const before = was ?? sameOverdue;
     const news =
       !before ||
       RANK.indexOf(now.window) < RANK.indexOf(before.window) ||
@@ -185,27 +219,17 @@ test("a scheduled re-check of three tables emails each person exactly their new,
         THRESHOLDS.some((t) => before.days! > t && now.days! <= t));
     if (news) expected.add(id);
   }
-  expect(expected.size).toBeGreaterThan(20);
+  expect(expected.size).toBeGreaterThan(100);
   expect(expected.size).toBeLessThan(day61.size);
-  const sheetRows = (env2: GasEnvironment) => {
-    const sheet = env2.spreadsheet.getSheetByName("Action list")!;
-    const grid = sheet.peek(1, 1, sheet.getLastRow(), sheet.getLastColumn());
-    const h = grid[0].map(String);
-    for (const r of grid.slice(1))
-      where.set(String(r[h.indexOf("Action ID")]), `${r[h.indexOf("Table")]} ${r[h.indexOf("Row")]}`);
-  };
-  sheetRows(env);
-  const expectedFor = (who: string | null) =>
-    [...expected]
-      .filter((id) => who === null || day61.get(id)!.assignee === who)
-      .map((id) => where.get(id)!)
-      .sort();
-  expect(actionsIn(to(second, OWNER)[0]).sort()).toEqual(expectedFor(null));
+  expect(actionsIn(to(second, OWNER)[0])).toEqual(expectedOf(day61, expected, null));
   for (const who of ["ana@example.com", "bo@example.co.uk"]) {
-    const mine = expectedFor(who);
-    expect(to(second, who)).toHaveLength(mine.length ? 1 : 0);
-    if (mine.length) expect(actionsIn(to(second, who)[0]).sort()).toEqual(mine);
+    const mine = expectedOf(day61, expected, who);
+    expect(mine.length).toBeGreaterThan(10);
+    expect(to(second, who)).toHaveLength(1);
+    expect(actionsIn(to(second, who)[0])).toEqual(mine);
   }
+  // Nobody else: the name and the non-ASCII address are the owner's to sort out, as on the first day.
+  expect(second.map((m) => m.to).sort()).toEqual(["ana@example.com", "bo@example.co.uk", OWNER]);
   expect(to(second, OWNER)[0].subject).toMatch(
     /^Compliance reminders: [\d,]+ actions \([\d,]+ overdue\) in Properties$/,
   );
@@ -214,14 +238,14 @@ test("a scheduled re-check of three tables emails each person exactly their new,
   // The same day again, nothing changed: no email at all.
   await passTime(env, 2 * 60 * 60 * 1000);
   const before = env.mail.sent.length;
-  fire(env);
+  await fire(env);
   expect(env.mail.sent.length).toBe(before);
 
   // A week on with the day's quota nearly used: the owner alone, with everything, and the Run log names the others.
   await passTime(env, 7 * DAY);
   const today = new Date(Date.now() + env.clock.offsetMs).toISOString().slice(0, 10);
   env.mail.used.set(today, env.mail.dailyQuota - 1);
-  fire(env);
+  await fire(env);
   const third = env.mail.sent.slice(before);
   expect(third.map((m) => m.to)).toEqual([OWNER]);
   expect(third[0].body).toMatch(
@@ -241,7 +265,7 @@ test("a scheduled re-check of three tables emails each person exactly their new,
   expect(off.schedule.digest.on).toBe(false);
   await passTime(env, 30 * DAY);
   const n = env.mail.sent.length;
-  fire(env);
+  await fire(env);
   expect(env.mail.sent.length).toBe(n);
   // What the stand-in sent parses as mail does.
   const parsed = await simpleParser(`To: ${OWNER}\r\nSubject: x\r\n\r\n${third[0].body}`);
@@ -264,7 +288,7 @@ test("demo results: the digest says demo in its subject and body, goes to the ow
   await check(env, demo, `A2:A${last}`);
   expect(env.run("saveSchedule", { mode: "daily", hour: 7 }).ok).toBe(true);
   await passTime(env, 1.5 * 60 * 60 * 1000);
-  fire(env);
+  await fire(env);
   expect(env.mail.sent.map((m) => m.to)).toEqual([OWNER]);
   const m = env.mail.sent[0];
   expect(m.subject).toMatch(/^\[DEMO\] /);
@@ -272,6 +296,6 @@ test("demo results: the digest says demo in its subject and body, goes to the ow
   expect(m.htmlBody).toMatch(/Demo data, not a real check/);
   // No state kept: the same demo results tomorrow are said again (to the owner alone), never as real reminders.
   await passTime(env, DAY);
-  fire(env);
+  await fire(env);
   expect(env.mail.sent.map((x) => x.to)).toEqual([OWNER, OWNER]);
 }, 300_000);

@@ -3,6 +3,7 @@
  * (value coercion, formulas, bounds, conditional formats) and record every call, so tests can count writes.
  */
 import { columnLetter, columnNumber } from "../../helpers/columns";
+import { Grid, type CellData } from "./grid";
 
 export interface CallRecord {
   target: "SpreadsheetApp" | "Spreadsheet" | "Sheet" | "Range" | "RangeList";
@@ -151,39 +152,30 @@ function isDate(v: unknown): v is Date {
 
 /** A number in a date-formatted cell is read back as a Date (local midnight of that day, as Sheets does). */
 let zoneOf: () => string = () => "Etc/UTC";
-function dateFormatted(cell: { value: unknown; format?: string } | undefined): Date | undefined {
-  if (!cell || typeof cell.value !== "number" || !cell.format || !/y/i.test(cell.format) || !/d/i.test(cell.format))
-    return undefined;
+function dateFormatted(cell: CellData | undefined): Date | undefined {
+  if (!cell || typeof cell.value !== "number" || !cell.format || !isDateFormat(cell.format)) return undefined;
   return new Date(serialMidnight(Math.floor(cell.value), zoneOf()));
 }
 
-/** Local midnight of a date serial in the zone, remembered: a table reads the same few hundred days over and over. */
-const serialMidnights = new Map<string, number>();
-function serialMidnight(serial: number, timeZone: string): number {
-  const key = `${serial}|${timeZone}`;
-  let ms = serialMidnights.get(key);
-  if (ms === undefined) {
-    const day = new Date(Date.UTC(1899, 11, 30) + serial * 86_400_000).toISOString().slice(0, 10);
-    serialMidnights.set(key, (ms = zonedTimeToUtc(day, timeZone)));
-  }
-  return ms;
+/** A format with a year and a day in it shows a date; the few formats a test uses, each looked at once. */
+const dateFormats = new Map<string, boolean>();
+function isDateFormat(format: string): boolean {
+  let yes = dateFormats.get(format);
+  if (yes === undefined) dateFormats.set(format, (yes = /y/i.test(format) && /d/i.test(format)));
+  return yes;
 }
 
-/** The cells of a sheet, counting every change so that the sheet's extent is worked out once per change, not per call. */
-class CellMap extends Map<string, CellData> {
-  version = 0;
-  set(key: string, value: CellData): this {
-    this.version++;
-    return super.set(key, value);
+/** Local midnight of a date serial in the zone, remembered: a table reads the same few hundred days over and over. */
+const serialMidnights = new Map<string, Map<number, number>>();
+function serialMidnight(serial: number, timeZone: string): number {
+  let zone = serialMidnights.get(timeZone);
+  if (!zone) serialMidnights.set(timeZone, (zone = new Map()));
+  let ms = zone.get(serial);
+  if (ms === undefined) {
+    const day = new Date(Date.UTC(1899, 11, 30) + serial * 86_400_000).toISOString().slice(0, 10);
+    zone.set(serial, (ms = zonedTimeToUtc(day, timeZone)));
   }
-  delete(key: string): boolean {
-    this.version++;
-    return super.delete(key);
-  }
-  clear(): void {
-    this.version++;
-    super.clear();
-  }
+  return ms;
 }
 
 let chartIds = 0;
@@ -263,14 +255,6 @@ export class FakeChartBuilder {
       this.position,
     );
   }
-}
-
-interface CellData {
-  value: unknown;
-  formula?: string;
-  format?: string;
-  background?: string;
-  fontWeight?: string;
 }
 
 export const BooleanCriteria = {
@@ -560,8 +544,7 @@ export class FakeRange {
 }
 
 export class FakeSheet {
-  private cells = new CellMap();
-  private extentSeen: { cells: CellMap; version: number; rows: number; cols: number } | null = null;
+  private cells = new Grid();
   rules: FakeConditionalFormatRule[] = [];
   activeRange: FakeRange | null = null;
   /** Every area of the selection (Ctrl+click selects several); activeRange is the last one, as in Sheets. */
@@ -692,12 +675,7 @@ export class FakeSheet {
   }
   /** As Sheets does: cells right of `after` move right, and conditional-format ranges grow or move with them. */
   private shiftColumns(after: number, howMany: number): void {
-    const moved = new CellMap();
-    for (const [k, v] of this.cells) {
-      const [r, c] = k.split(",").map(Number);
-      moved.set(c > after ? `${r},${c + howMany}` : k, v);
-    }
-    this.cells = moved;
+    this.cells = this.cells.moved((r, c) => [r, c > after ? c + howMany : c]);
     this.rules = this.rules.map((rule) => {
       const ranges = rule
         .getRanges()
@@ -712,13 +690,7 @@ export class FakeSheet {
     const end = start + howMany - 1;
     if (start < 1 || end > this.maxCols || howMany >= this.maxCols)
       throw new Error("Exception: Those columns are out of bounds.");
-    const moved = new CellMap();
-    for (const [k, v] of this.cells) {
-      const [r, c] = k.split(",").map(Number);
-      if (c < start) moved.set(k, v);
-      else if (c > end) moved.set(`${r},${c - howMany}`, v);
-    }
-    this.cells = moved;
+    this.cells = this.cells.moved((r, c) => (c < start ? [r, c] : c > end ? [r, c - howMany] : null));
     this.rules = this.rules
       .map((rule) => {
         const ranges = rule
@@ -739,12 +711,7 @@ export class FakeSheet {
   }
   insertRowsAfter(after: number, howMany: number): this {
     this.rec("insertRowsAfter", true);
-    const moved = new CellMap();
-    for (const [k, v] of this.cells) {
-      const [r, c] = k.split(",").map(Number);
-      moved.set(r > after ? `${r + howMany},${c}` : k, v);
-    }
-    this.cells = moved;
+    this.cells = this.cells.moved((r, c) => [r > after ? r + howMany : r, c]);
     this.maxRows += howMany;
     return this;
   }
@@ -760,51 +727,43 @@ export class FakeSheet {
   // ---- storage, not part of the Apps Script API ----
 
   extent(): { rows: number; cols: number } {
-    // Every change of a value goes through cells.set (writeBlock, forEachCell), so an unchanged version is an unchanged extent.
-    const seen = this.extentSeen;
-    if (seen && seen.cells === this.cells && seen.version === this.cells.version)
-      return { rows: seen.rows, cols: seen.cols };
-    let rows = 0;
-    let cols = 0;
-    for (const [k, v] of this.cells) {
-      if (v.value === "" || v.value === undefined || v.value === null) continue;
-      const comma = k.indexOf(",");
-      const r = +k.slice(0, comma);
-      const c = +k.slice(comma + 1);
-      if (r > rows) rows = r;
-      if (c > cols) cols = c;
-    }
-    this.extentSeen = { cells: this.cells, version: this.cells.version, rows, cols };
-    return { rows, cols };
+    // Every change of a value goes through the grid (writeBlock, forEachCell), which counts it.
+    return this.cells.extent();
   }
   cell(r: number, c: number): CellData | undefined {
-    return this.cells.get(`${r},${c}`);
+    return this.cells.get(r, c);
   }
   forEachCell(range: FakeRange, fn: (cell: CellData, r: number, c: number) => void): void {
-    for (let r = 0; r < range.rows; r++) {
-      for (let c = 0; c < range.cols; c++) {
-        const key = `${range.row + r},${range.col + c}`;
-        const cell = this.cells.get(key) ?? { value: "" };
-        fn(cell, r, c);
-        this.cells.set(key, cell);
-      }
-    }
+    for (let r = 0; r < range.rows; r++)
+      for (let c = 0; c < range.cols; c++) fn(this.cells.take(range.row + r, range.col + c), r, c);
   }
+  /**
+   * A block's values as getValues gives them, or with `pick` another property of each cell: new arrays, and new Dates
+   * of the vm's realm (a number in a date-formatted cell comes back as its day's local midnight).
+   */
   readBlock(
     row: number,
     col: number,
     rows: number,
     cols: number,
-    pick: (c: CellData | undefined) => unknown = (c) => dateFormatted(c) ?? c?.value ?? "",
+    pick?: (c: CellData | undefined) => unknown,
   ): unknown[][] {
-    const out: unknown[][] = [];
+    const zone = zoneOf();
+    const out: unknown[][] = new Array(rows);
     for (let r = 0; r < rows; r++) {
-      const line: unknown[] = [];
+      const cells = this.cells.line(row + r);
+      const line: unknown[] = new Array(cols);
       for (let c = 0; c < cols; c++) {
-        const v = pick(this.cells.get(`${row + r},${col + c}`));
-        line.push(isDate(v) ? this.makeDate(v.getTime()) : v);
+        const cell = cells === undefined ? undefined : cells[col + c];
+        let v = pick ? pick(cell) : cell === undefined ? "" : cell.value;
+        if (typeof v === "number") {
+          if (!pick && cell!.format !== undefined && isDateFormat(cell!.format))
+            v = this.makeDate(serialMidnight(Math.floor(v), zone));
+        } else if (isDate(v)) v = this.makeDate(v.getTime());
+        else if (v === undefined || v === null) v = pick ? v : "";
+        line[c] = v;
       }
-      out.push(line);
+      out[r] = line;
     }
     return out;
   }
@@ -820,13 +779,9 @@ export class FakeSheet {
   /** Deletes whole rows, shifting the rows below up, as Sheet.deleteRows does. */
   deleteRows(rowPosition: number, howMany: number): void {
     this.rec("deleteRows", true);
-    const moved = new CellMap();
-    for (const [k, cell] of this.cells) {
-      const [r, c] = k.split(",").map(Number);
-      if (r >= rowPosition && r < rowPosition + howMany) continue;
-      moved.set(`${r >= rowPosition + howMany ? r - howMany : r},${c}`, cell);
-    }
-    this.cells = moved;
+    this.cells = this.cells.moved((r, c) =>
+      r >= rowPosition && r < rowPosition + howMany ? null : [r >= rowPosition + howMany ? r - howMany : r, c],
+    );
     this.maxRows = Math.max(1, this.maxRows - howMany);
   }
   autoResizeColumns(_start: number, _n: number): this {
@@ -895,7 +850,7 @@ export class FakeSheet {
     for (let r = 1; r <= e.rows; r++) {
       const line: unknown[] = [];
       for (let c = 1; c <= e.cols; c++) {
-        const cell = this.cells.get(`${r},${c}`);
+        const cell = this.cells.get(r, c);
         line.push(cell?.formula ?? dateFormatted(cell) ?? cell?.value ?? "");
       }
       out.push(line);
@@ -904,11 +859,11 @@ export class FakeSheet {
   }
   /** The number format of one cell (not recorded). */
   formatAt(r: number, c: number): string {
-    return this.cells.get(`${r},${c}`)?.format ?? "General";
+    return this.cells.get(r, c)?.format ?? "General";
   }
   /** Sheets' coercion of written values: formulas, apostrophe text, numbers and dates from text (unless "@"). */
   private coerce(v: unknown, cell: CellData): void {
-    delete cell.formula;
+    cell.formula = undefined;
     if (v === null || v === undefined) {
       cell.value = "";
       return;
@@ -943,14 +898,7 @@ export class FakeSheet {
           throw new Error(
             `Exception: Your input contains more than the maximum of ${CELL_CHARS_MAX} characters in a single cell.`,
           );
-    values.forEach((line, r) =>
-      line.forEach((v, c) => {
-        const key = `${row + r},${col + c}`;
-        const cell = this.cells.get(key) ?? { value: "" };
-        this.coerce(v, cell);
-        this.cells.set(key, cell);
-      }),
-    );
+    values.forEach((line, r) => line.forEach((v, c) => this.coerce(v, this.cells.take(row + r, col + c))));
   }
   /** Fill a block directly, as a user typing would (not recorded). */
   seed(row: number, col: number, values: unknown[][]): void {
@@ -985,7 +933,10 @@ export class FakeSheet {
     return null;
   }
   formulas(): string[] {
-    return [...this.cells.values()].filter((c) => c.formula).map((c) => c.formula!);
+    return this.cells
+      .entries()
+      .filter(([, , c]) => c.formula)
+      .map(([, , c]) => c.formula!);
   }
   /** Plain values of a block, for assertions (not recorded). */
   peek(row: number, col: number, rows: number, cols: number): unknown[][] {
