@@ -204,7 +204,10 @@ test("a table of several jobs re-checked by the trigger: submitted in one execut
   // Two copies of the same spreadsheet: one re-checked by the schedule, the other by the sidebar's button.
   const scheduled = createGasEnvironment();
   const manual = createGasEnvironment();
+  // Both first checked on the add-on's clock at 10:00 UTC on the sandbox's day, whatever the hour the suite runs at: a
+  // first check of each either side of midnight would give the two different first-reported days.
   for (const env of [scheduled, manual]) {
+    env.clock.offsetMs = Date.parse(`${DAY1}T10:00:00Z`) - Date.now();
     configure(env, sandbox);
     seedTable(env.sheet, ["UPRN"], rows);
     await checkFromSidebar(env, "A1:A1201");
@@ -216,9 +219,9 @@ test("a table of several jobs re-checked by the trigger: submitted in one execut
     body: JSON.stringify({ advance_days: 60 }),
   });
   expect(moved.ok).toBe(true);
-  // Both re-checked on the add-on's clock at 01:00 UTC tomorrow, so that "days to next expiry" and the windows
+  // Both re-checked on the add-on's clock at 01:00 UTC the next day, so that "days to next expiry" and the windows
   // (counted from the day of the check) are worked out on the same day in both.
-  const tomorrow = (Math.floor(Date.now() / (24 * HOUR)) + 1) * 24 * HOUR + HOUR;
+  const tomorrow = Date.parse(`${DAY1}T10:00:00Z`) + 15 * HOUR;
   scheduled.clock.offsetMs = tomorrow - Date.now();
   expect(scheduled.run("saveSchedule", { mode: "daily", hour: 1 }).ok).toBe(true);
 
