@@ -748,8 +748,13 @@ export function parityScenarios(group: Scenario["group"], more: Scenario[] = [])
         // Fresh rate windows for each scenario: the suite's checks together pass a plan's requests per minute.
         excelSandbox.reset();
         await sandbox.reset();
-        const excel = await inExcel(s.grid(), steps);
-        const sheets = await inSheets(s.grid(), steps);
+        // The two add-ins run side by side, each on its own sandbox: the pane mostly waits on Chromium while the Sheets
+        // stand-in works in this process. Both end before the next scenario resets the sandboxes, even when one fails.
+        const [excelRun, sheetsRun] = await Promise.allSettled([inExcel(s.grid(), steps), inSheets(s.grid(), steps)]);
+        if (excelRun.status === "rejected") throw excelRun.reason;
+        if (sheetsRun.status === "rejected") throw sheetsRun.reason;
+        const excel = excelRun.value;
+        const sheets = sheetsRun.value;
         for (const refused of [excel.refused, sheets.refused]) {
           expect(refused).toHaveLength(s.refused?.length ?? 0);
           for (const [i, pattern] of (s.refused ?? []).entries()) expect(refused[i]).toMatch(pattern);
