@@ -33,6 +33,7 @@ import {
   isDemoKey,
   type Trigger,
   rowDateContext,
+  detectContextColumns,
   rowPlace,
   keepForResume,
   newRunId,
@@ -194,6 +195,8 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const m = matchRows(state, t.rowsNow, items);
           const itemOf = new Map(items.map((i) => [i.outcome, i]));
           const changes: (Change & { runAt: string })[] = [];
+          // The table's Country column, found in its header once for this write rather than once per row.
+          const placeColumns = t.header ? detectContextColumns(t.header, t.ours) : {};
           for (const w of m.writes) {
             const prev = t.previous[w.row];
             if (interim.has(w.outcome)) {
@@ -208,6 +211,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
               const place = rowPlace(t.header, t.rows[w.row], w.outcome, {
                 postcodeColumn: t.inputColumns.postcode,
                 exclude: t.ours,
+                context: placeColumns,
               });
               const { problems, ...dated } = rowDateContext(t.dates[w.row]);
               const context = {
