@@ -295,3 +295,8 @@ export function multiAreaProblem(addresses: readonly string[]): string {
   const list = addresses.join(", ");
   return `You selected ${addresses.length} separate areas (${list.length > 80 ? `${list.slice(0, 77)}...` : list}). Select one block of rows (click the first row, Shift+click the last), or the table's header row to check all of it, and check again.`;
 }
+
+/** A selection with nothing in it (`address` in the host's notation): nothing is checked, and the user is told what to select. */
+export function emptySelectionProblem(address?: string): string {
+  return `Nothing to check in ${address ? `${address}, ` : ""}the cells you selected: no UPRN, postcode or address there. Select rows of your table (with its header row or the rows under it), then check again.`;
+}

@@ -14,6 +14,7 @@ import {
   columnNumberFormats,
   detectColumns,
   hostRow,
+  emptySelectionProblem,
   multiAreaProblem,
   ownSheetProblem,
   outputHeaders,
@@ -86,7 +87,7 @@ export async function readSelection(context: Excel.RequestContext): Promise<Sele
   const single = selection.rowCount === 1 && selection.columnCount === 1;
   if (!single && used.isNullObject)
     return {
-      problem: `The selection (${local(selection.address)}) is empty: select the rows to check, or the table's header row to check all of it.`,
+      problem: emptySelectionProblem(local(selection.address)),
     };
   // The selected cells in use: A:C on a sheet of 51 rows is A1:C51, not a million rows.
   const sel = single

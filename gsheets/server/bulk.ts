@@ -17,7 +17,7 @@ import {
   type HeldRun,
   type RunState,
 } from "../../core";
-import { multiAreaProblem } from "../../core/sheet/check-plan";
+import { emptySelectionProblem, multiAreaProblem } from "../../core/sheet/check-plan";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
 import { clearRun, HELD_SLOT, loadRun, MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
@@ -44,8 +44,7 @@ function lettersToMapping(m: ColumnLetters | undefined): ColumnMapping | null | 
 
 /** Names the cells the person selected (not the table rows they fall in), and what to select instead. */
 function nothingToCheck(selection: GoogleAppsScript.Spreadsheet.Range | null): string {
-  const where = selection ? ` in ${selection.getA1Notation()}, the cells you selected` : "";
-  return `Nothing to check${where}: no UPRN, postcode or address there. Select rows of your table (with its header row or the rows under it), then check again.`;
+  return emptySelectionProblem(selection ? selection.getA1Notation() : undefined);
 }
 
 function multiAreaMessage(areas: GoogleAppsScript.Spreadsheet.Range[]): string {

@@ -96,6 +96,22 @@ function blockScenarios(): Scenario[] {
       },
     },
     {
+      name: "empty cells selected below the table: refused in both add-ins with core's words, nothing written",
+      group: "blocks",
+      grid: () => [
+        ["UPRN"],
+        ...u()
+          .slice(0, 3)
+          .map((x) => [x]),
+      ],
+      steps: [{ select: "A1:A4" }, { select: "A10:B12" }],
+      refused: [/^Nothing to check in A10:B12, the cells you selected: no UPRN, postcode or address there\./],
+      expect: (g) => {
+        expect(column(g, 1, MATCHED, 2, 4)).toEqual(u().slice(0, 3));
+        expect(g.slice(4).every((r) => r.every((v) => v === ""))).toBe(true);
+      },
+    },
+    {
       name: "a table below another with one blank row between: a selection across both checks the upper one and says so; the lower one's header row then checks it alone",
       group: "blocks",
       grid: () => [
