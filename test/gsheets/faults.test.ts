@@ -3,8 +3,8 @@
  * through the BUILT Code.js: what was already written survives, and people get a clear message.
  */
 import { sandboxForFile, type SandboxProcess, type SandboxProperty, startSandboxProcess } from "./harness/sandbox";
-import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
-import { configuredEnv } from "../helpers/gsheets-results";
+import { cellValue, outputCol, pollToEnd } from "./harness/table";
+import { selectedUprnTable } from "../helpers/gsheets-results";
 
 const sandbox = sandboxForFile({ msPerProperty: 1 }, { resetEach: true });
 let props: SandboxProperty[];
@@ -13,16 +13,8 @@ beforeAll(async () => {
   props = await sandbox.properties(200);
 });
 
-function table(n: number, offset = 0, on: SandboxProcess = sandbox) {
-  const env = configuredEnv(on);
-  const { firstRow, lastRow } = seedTable(
-    env.sheet,
-    ["UPRN"],
-    props.slice(offset, offset + n).map((p) => [p.uprn]),
-  );
-  env.sheet.select(`A${firstRow}:A${lastRow}`);
-  return { env, firstRow, lastRow };
-}
+const table = (n: number, offset = 0, on: SandboxProcess = sandbox) =>
+  selectedUprnTable(on, props.slice(offset, offset + n));
 
 test("5xx and garbled results pages are retried; the run still completes every row", async () => {
   const { env, firstRow, lastRow } = table(40);

@@ -7,8 +7,8 @@
  */
 import type { GasEnvironment } from "./harness/gas";
 import { passTime, sandboxForFile, type SandboxProperty } from "./harness/sandbox";
-import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
-import { configuredEnv } from "../helpers/gsheets-results";
+import { cellValue, outputCol, pollToEnd } from "./harness/table";
+import { selectedUprnTable } from "../helpers/gsheets-results";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -19,16 +19,7 @@ beforeAll(async () => {
   props = await sandbox.properties(12);
 });
 
-function table(n: number) {
-  const env = configuredEnv(sandbox);
-  const { firstRow, lastRow } = seedTable(
-    env.sheet,
-    ["UPRN"],
-    props.slice(0, n).map((p) => [p.uprn]),
-  );
-  env.sheet.select(`A${firstRow}:A${lastRow}`);
-  return { env, firstRow, lastRow };
-}
+const table = (n: number) => selectedUprnTable(sandbox, props.slice(0, n));
 
 const vmNow = (env: GasEnvironment) => Date.now() + env.clock.offsetMs;
 const utcMinute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");

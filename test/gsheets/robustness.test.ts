@@ -10,7 +10,7 @@ import { OUTPUT_COLUMNS } from "../../core";
 import { DIST } from "./harness/gas";
 import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
-import { configuredEnv } from "../helpers/gsheets-results";
+import { configuredEnv, selectedUprnTable } from "../helpers/gsheets-results";
 
 const W = OUTPUT_COLUMNS.length;
 /** The last column letter of a block starting at B. */
@@ -25,16 +25,7 @@ beforeAll(async () => {
   props = await sandbox.properties(2200);
 });
 
-function table(n: number) {
-  const env = configuredEnv(sandbox);
-  const { firstRow, lastRow } = seedTable(
-    env.sheet,
-    ["UPRN"],
-    props.slice(0, n).map((p) => [p.uprn]),
-  );
-  env.sheet.select(`A${firstRow}:A${lastRow}`);
-  return { env, firstRow, lastRow };
-}
+const table = (n: number) => selectedUprnTable(sandbox, props.slice(0, n));
 
 describe("a run whose results columns cannot be written always ends", () => {
   test("results columns deleted mid-run: the next poll ends the run with a message, Stop works, a new check starts", async () => {

@@ -12,7 +12,7 @@
 import { OUTPUT_COLUMNS } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "../gsheets/harness/gas";
 import type { SandboxProcess } from "../gsheets/harness/sandbox";
-import { configure, outputCol } from "../gsheets/harness/table";
+import { configure, outputCol, seedTable } from "../gsheets/harness/table";
 
 /** The number of columns of the results block. */
 export const OUTPUT_WIDTH = OUTPUT_COLUMNS.length;
@@ -27,6 +27,18 @@ export function configuredEnv(sandbox: SandboxProcess): GasEnvironment {
   const env = createGasEnvironment();
   configure(env, sandbox);
   return env;
+}
+
+/** A configured environment whose sheet holds a UPRN table of these properties, its rows selected, as a user would. */
+export function selectedUprnTable(sandbox: SandboxProcess, properties: readonly { uprn: string }[]) {
+  const env = configuredEnv(sandbox);
+  const { firstRow, lastRow } = seedTable(
+    env.sheet,
+    ["UPRN"],
+    properties.map((p) => [p.uprn]),
+  );
+  env.sheet.select(`A${firstRow}:A${lastRow}`);
+  return { env, firstRow, lastRow };
 }
 
 /** The 1-based column where the results block whose header is on `headerRow` starts. */
