@@ -9,6 +9,18 @@ import { columnLetters } from "../../core/sheet/layout";
 
 const W = OUTPUT_COLUMNS.length;
 
+/** A row of our results block as a check writes it, without a header row: the score, status words, Checked at. */
+const ours = (score: number) =>
+  OUTPUT_COLUMNS.map((c) =>
+    c.key === "compliance_score"
+      ? score
+      : c.kind === "status"
+        ? "pass"
+        : c.header.startsWith("Checked at")
+          ? "2026-03-01 10:00:00"
+          : "",
+  );
+
 test("where the results go is said in one set of words for both add-ins, in the columns the user sees", () => {
   const end = (at: number) => columnLetters(at + W - 1);
   expect(resultsPlaceNote({ kind: "beside", at: 2, dataFirst: 0 })).toBe(
@@ -28,16 +40,6 @@ test("where the results go is said in one set of words for both add-ins, in the 
 });
 
 test("without a header row, a block of ours the user edited is left as it is and the new block stands one blank column after its whole width", () => {
-  const ours = (score: number) =>
-    OUTPUT_COLUMNS.map((c) =>
-      c.key === "compliance_score"
-        ? score
-        : c.kind === "status"
-          ? "pass"
-          : c.header.startsWith("Checked at")
-            ? "2026-03-01 10:00:00"
-            : "",
-    );
   const input = [
     ["100023336956", "a"],
     ["100023336957", "b"],
@@ -62,16 +64,6 @@ test("without a header row, a block of ours the user edited is left as it is and
 });
 
 test("without a header row, a column the user inserted inside our block: the block is still known by its rows, left as it is, and the new block stands one blank column after its whole width", () => {
-  const ours = (score: number) =>
-    OUTPUT_COLUMNS.map((c) =>
-      c.key === "compliance_score"
-        ? score
-        : c.kind === "status"
-          ? "pass"
-          : c.header.startsWith("Checked at")
-            ? "2026-03-01 10:00:00"
-            : "",
-    );
   const input = [["100023336956"], ["100023336957"]];
   // The block at B, then a column of the user's inserted at C, inside it: every column of ours after its first moved.
   const wide = input.map((r, i) => {

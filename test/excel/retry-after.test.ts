@@ -22,6 +22,19 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
+/** The pane's client on the test clock, and every request it sent with its time and its answer's status. */
+function loggedClient() {
+  const { log, fetch: f } = loggedFetch();
+  const client = createClient({
+    baseUrl: sb.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: f,
+    sleep: clock.sleep,
+    now: clock.now,
+  });
+  return { log, client };
+}
+
 /** Every request that reached the sandbox, with its time on the test clock and its answer's status. */
 function loggedFetch() {
   const log: { method: string; at: number; status: number }[] = [];
@@ -36,14 +49,7 @@ function loggedFetch() {
 
 test("the pane's check: a poll answered 503 with Retry-After 3600 pauses the run, says the service asked for the hour, and Resume after it fills every row with no new job", async () => {
   sb.setFaults([{ kind: "error_503", route: "bulk_results", count: 1, retry_after: 3600 }]);
-  const { log, fetch: f } = loggedFetch();
-  const client = createClient({
-    baseUrl: sb.baseUrl,
-    apiKey: "sandbox-professional",
-    fetch: f,
-    sleep: clock.sleep,
-    now: clock.now,
-  });
+  const { log, client } = loggedClient();
   const deps = (extra: Partial<RunDeps> = {}): RunDeps => ({
     excelRun: run,
     client,
@@ -114,14 +120,7 @@ test("the functions: a check answered 503 with Retry-After 3600 gives #N/A with 
 
 test("a submit answered 503 with Retry-After 3600 is not sent again; a new check ten minutes on sends nothing before the hour, pauses until then, and Resume after it sends its job once", async () => {
   sb.setFaults([{ kind: "error_503", route: "bulk_submit", count: 1, retry_after: 3600 }]);
-  const { log, fetch: f } = loggedFetch();
-  const client = createClient({
-    baseUrl: sb.baseUrl,
-    apiKey: "sandbox-professional",
-    fetch: f,
-    sleep: clock.sleep,
-    now: clock.now,
-  });
+  const { log, client } = loggedClient();
   const { excelRun: run, api } = workbook();
   const store = memoryStore();
   const deps: RunDeps = { excelRun: run, client, plan: "professional", sleep: clock.sleep, now: clock.now, store };
