@@ -263,7 +263,7 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
  * Input columns chosen inside our results block (its Matched UPRN taken for the UPRN, say) would be written over by the
  * results: refused, with what to do. Columns are 0-based sheet columns; `at` is the block's first.
  */
-export function inputOverlapProblem(inputColumns: readonly number[], at: number): string | undefined {
+function inputOverlapProblem(inputColumns: readonly number[], at: number): string | undefined {
   return inputColumns.some((c) => c >= at && c < at + WIDTH)
     ? `The chosen input columns overlap the results block at ${columnLetters(at)}; choose other columns.`
     : undefined;
