@@ -134,254 +134,341 @@ const RETRYABLE_GET = ["server", "network", "timeout", "malformed_response", "ra
 const demoTransport: FetchLike = (url, init) =>
   import(/* webpackChunkName: "demo" */ "../demo/demo").then((m) => m.demoFetch()(url, init));
 
-export function createClient(options: ClientOptions) {
-  const opts: ClientOptions = isDemoKey(options.apiKey) ? { ...options, fetch: demoTransport } : options;
-  const cfg: ClientConfig = { baseUrl: opts.baseUrl, apiKey: opts.apiKey };
-  const sleep = opts.sleep ?? hostSleep;
-  const now = opts.now ?? (() => Date.now());
-  const requestTimeoutMs = opts.requestTimeoutMs ?? 30000;
-  const maxRetries = opts.maxRetries ?? 4;
-  const maxWaitMs = opts.maxWaitMs ?? 90000;
-  let rate: RateLimitInfo | undefined;
+/**
+ * What every request of one client shares: its settings and host timers, the rate-limit headers last seen, the
+ * Retry-After hold and the gate's queue. One object, so the client's steps below can be functions of their own.
+ */
+interface ClientState {
+  opts: ClientOptions;
+  cfg: ClientConfig;
+  sleep: Sleep;
+  now: () => number;
+  requestTimeoutMs: number;
+  maxRetries: number;
+  maxWaitMs: number;
+  rate: RateLimitInfo | undefined;
   // A Retry-After on a 429 or a 503 holds every request of this client until it has passed (core/service/ratelimit.ts).
-  const hold: RetryHold = opts.hold ?? {};
-  const holdError = (untilMs: number): ServiceError => ({
-    ...unavailableUntilError(untilMs),
-    retryAfterMs: Math.max(0, untilMs - now()),
+  hold: RetryHold;
+  gateChain: Promise<void>;
+}
+
+function clientState(options: ClientOptions): ClientState {
+  const opts: ClientOptions = isDemoKey(options.apiKey) ? { ...options, fetch: demoTransport } : options;
+  return {
+    opts,
+    cfg: { baseUrl: opts.baseUrl, apiKey: opts.apiKey },
+    sleep: opts.sleep ?? hostSleep,
+    now: opts.now ?? (() => Date.now()),
+    requestTimeoutMs: opts.requestTimeoutMs ?? 30000,
+    maxRetries: opts.maxRetries ?? 4,
+    maxWaitMs: opts.maxWaitMs ?? 90000,
+    rate: undefined,
+    hold: opts.hold ?? {},
+    gateChain: Promise.resolve(),
+  };
+}
+
+function holdError(st: ClientState, untilMs: number): ServiceError {
+  return { ...unavailableUntilError(untilMs), retryAfterMs: Math.max(0, untilMs - st.now()) };
+}
+
+const cancelled = () => serviceError("cancelled", "cancelled", "Cancelled before this property was checked.");
+
+/** The refusal of a wait longer than the client accepts: the 503's own words while a 503 holds, else the used-up quota. */
+function waitTooLongError(st: ClientState, wait: number, held: number): ServiceError {
+  const { hold, rate, now } = st;
+  if (held === wait && hold.status === 503) return holdError(st, hold.untilMs!);
+  return serviceError(
+    "rate_limited",
+    "rate_limit_exhausted",
+    `The request quota is used up until ${new Date(held === wait ? hold.untilMs! : (rate?.resetAtMs ?? now() + wait)).toISOString()}.`,
+    {
+      retryAfterMs: wait,
+    },
+  );
+}
+
+/** Requests pass one at a time through the gate, which waits out an exhausted window. */
+function gate(st: ClientState, signal?: AbortSignalLike): Promise<void> {
+  const turn = st.gateChain.then(async () => {
+    const held = Math.max(0, (st.hold.untilMs ?? 0) - st.now());
+    const wait = Math.max(held, waitBeforeNextRequest(st.rate, st.now()));
+    if (wait > st.maxWaitMs) throw new ComplianceError(waitTooLongError(st, wait, held));
+    if (wait > 0) await st.sleep(wait, signal);
+    st.rate = spendOne(st.rate);
   });
-  let gateChain: Promise<void> = Promise.resolve();
+  st.gateChain = turn.catch(() => undefined);
+  return turn;
+}
 
-  const cancelled = () => serviceError("cancelled", "cancelled", "Cancelled before this property was checked.");
+type Interpret<T> = (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>;
+type RawResponse = { status: number; headers: HeaderSource; text: string };
 
-  /** Requests pass one at a time through the gate, which waits out an exhausted window. */
-  function gate(signal?: AbortSignalLike): Promise<void> {
-    const turn = gateChain.then(async () => {
-      const held = Math.max(0, (hold.untilMs ?? 0) - now());
-      const wait = Math.max(held, waitBeforeNextRequest(rate, now()));
-      if (wait > maxWaitMs && held === wait && hold.status === 503) throw new ComplianceError(holdError(hold.untilMs!));
-      if (wait > maxWaitMs) {
-        throw new ComplianceError(
-          serviceError(
-            "rate_limited",
-            "rate_limit_exhausted",
-            `The request quota is used up until ${new Date(held === wait ? hold.untilMs! : (rate?.resetAtMs ?? now() + wait)).toISOString()}.`,
-            {
-              retryAfterMs: wait,
-            },
-          ),
-        );
-      }
-      if (wait > 0) await sleep(wait, signal);
-      rate = spendOne(rate);
-    });
-    gateChain = turn.catch(() => undefined);
-    return turn;
+/**
+ * One fetch, raced against the request timeout. The fetch gets its own controller, aborted by the caller's signal or
+ * by our timeout, so a request that timed out does not stay in flight beside its retry.
+ */
+async function fetchWithTimeout(st: ClientState, req: HttpRequest, signal?: AbortSignalLike): Promise<RawResponse> {
+  let timedOut = false;
+  const controller = requestController();
+  const onCallerAbort = () => controller?.abort();
+  if (controller) {
+    if (signal?.aborted) controller.abort();
+    else signal?.addEventListener?.("abort", onCallerAbort, { once: true });
   }
+  const fetchSignal = controller ? controller.signal : signal;
+  const response = st.opts
+    .fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: fetchSignal })
+    .then(async (res) => ({
+      status: res.status,
+      headers: res.headers,
+      text: await res.text(),
+    }));
+  // The timeout's timer is released as soon as the response arrives, so it never outlives the request.
+  const timer = linkedSignal(signal);
+  const timeout = st.sleep(st.requestTimeoutMs, timer.signal).then(() => {
+    if (!timer.signal.aborted) timedOut = true;
+  });
+  const res = await Promise.race([response, timeout]).finally(() => {
+    timer.abort();
+    signal?.removeEventListener?.("abort", onCallerAbort);
+  });
+  if (signal?.aborted) throw new ComplianceError(cancelled());
+  if (!res || timedOut) {
+    response.catch(() => undefined);
+    controller?.abort();
+    throw new ComplianceError(
+      serviceError(
+        "timeout",
+        "request_timeout",
+        `The service did not answer within ${Math.round(st.requestTimeoutMs / 1000)} s.`,
+      ),
+    );
+  }
+  return res;
+}
 
-  async function once<T>(
-    req: HttpRequest,
-    interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>,
-    signal?: AbortSignalLike,
-  ): Promise<Interpreted<T>> {
-    let timedOut = false;
-    // The fetch gets its own controller, aborted by the caller's signal or by our timeout, so a request that
-    // timed out does not stay in flight beside its retry.
-    const controller = requestController();
-    const onCallerAbort = () => controller?.abort();
-    if (controller) {
-      if (signal?.aborted) controller.abort();
-      else signal?.addEventListener?.("abort", onCallerAbort, { once: true });
-    }
-    const fetchSignal = controller ? controller.signal : signal;
-    const response = opts
-      .fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: fetchSignal })
-      .then(async (res) => ({
-        status: res.status,
-        headers: res.headers,
-        text: await res.text(),
-      }));
-    // The timeout's timer is released as soon as the response arrives, so it never outlives the request.
-    const timer = linkedSignal(signal);
-    const timeout = sleep(requestTimeoutMs, timer.signal).then(() => {
-      if (!timer.signal.aborted) timedOut = true;
-    });
-    const res = await Promise.race([response, timeout]).finally(() => {
-      timer.abort();
-      signal?.removeEventListener?.("abort", onCallerAbort);
-    });
+/** Keeps a response's Retry-After as the client's hold and its rate-limit headers as the client's rate. */
+function noteRateLimit(st: ClientState, status: number, rateLimit: RateLimitInfo): void {
+  const until = retryAfterUntil(status, rateLimit, st.now());
+  if (until !== undefined && until > (st.hold.untilMs ?? 0)) Object.assign(st.hold, { untilMs: until, status });
+  if (rateLimit.limit !== undefined || rateLimit.remaining !== undefined || rateLimit.retryAfterMs !== undefined) {
+    st.rate = rateLimit;
+    st.opts.onRateLimit?.(st.rate);
+  }
+}
+
+async function once<T>(
+  st: ClientState,
+  req: HttpRequest,
+  interpret: Interpret<T>,
+  signal?: AbortSignalLike,
+): Promise<Interpreted<T>> {
+  const res = await fetchWithTimeout(st, req, signal);
+  const out = interpret(res.status, res.headers, res.text, st.now());
+  noteRateLimit(st, res.status, out.rateLimit);
+  return out;
+}
+
+/** Send with bounded retries: GETs on transient failures; a POST only on 429 (the server refused it, so no job was made). */
+async function send<T>(
+  st: ClientState,
+  req: HttpRequest,
+  interpret: Interpret<T>,
+  signal?: AbortSignalLike,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw new ComplianceError(cancelled());
-    if (!res || timedOut) {
-      response.catch(() => undefined);
-      controller?.abort();
+    let error: ServiceError;
+    try {
+      await gate(st, signal);
+      const out = await once(st, req, interpret, signal);
+      if (out.ok) return out.value;
+      error = out.error;
+    } catch (e) {
+      error = toServiceError(e);
+    }
+    if (error.kind === "cancelled" || signal?.aborted) throw new ComplianceError(cancelled());
+    // A wrong address stays wrong: asking again only delays the message that says to fix the base URL.
+    const retryable =
+      req.method === "GET"
+        ? RETRYABLE_GET.includes(error.kind) && error.code !== "endpoint_not_found"
+        : error.kind === "rate_limited";
+    if (!retryable || attempt > st.maxRetries) throw new ComplianceError(error);
+    const delay = retryDelay(attempt, error.retryAfterMs);
+    if (delay > st.maxWaitMs)
       throw new ComplianceError(
-        serviceError(
-          "timeout",
-          "request_timeout",
-          `The service did not answer within ${Math.round(requestTimeoutMs / 1000)} s.`,
-        ),
+        error.status === 503 && st.hold.status === 503 && st.hold.untilMs !== undefined
+          ? holdError(st, st.hold.untilMs)
+          : error,
       );
-    }
-    const out = interpret(res.status, res.headers, res.text, now());
-    const until = retryAfterUntil(res.status, out.rateLimit, now());
-    if (until !== undefined && until > (hold.untilMs ?? 0)) Object.assign(hold, { untilMs: until, status: res.status });
-    if (
-      out.rateLimit.limit !== undefined ||
-      out.rateLimit.remaining !== undefined ||
-      out.rateLimit.retryAfterMs !== undefined
-    ) {
-      rate = out.rateLimit;
-      opts.onRateLimit?.(rate);
-    }
-    return out;
+    await st.sleep(delay, signal);
   }
+}
 
-  /** Send with bounded retries: GETs on transient failures; a POST only on 429 (the server refused it, so no job was made). */
-  async function send<T>(
-    req: HttpRequest,
-    interpret: (s: number, h: HeaderSource, t: string, n: number) => Interpreted<T>,
-    signal?: AbortSignalLike,
-  ): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw new ComplianceError(cancelled());
-      let error: ServiceError;
-      try {
-        await gate(signal);
-        const out = await once(req, interpret, signal);
-        if (out.ok) return out.value;
-        error = out.error;
-      } catch (e) {
-        error = toServiceError(e);
+/** One screening run: its rows, their plan and run state, and what each property has settled to so far. */
+interface Screening {
+  rows: InputRow[];
+  plan: ReturnType<typeof planScreening>;
+  state: ReturnType<typeof createRun>;
+  byProperty: (Outcome | undefined)[];
+  done: number;
+}
+
+function startScreening(st: ClientState, properties: readonly PropertyQuery[], o: ScreenOptions): Screening {
+  const rows: InputRow[] = properties.map((p, i) => ({
+    ...normaliseProperty(p?.uprn, p?.postcode, p?.address),
+    index: i,
+  }));
+  const plan = planScreening(rows, { plan: o.plan });
+  const state = createRun(rows, { plan: o.plan, nowMs: st.now(), checks: o.checks, jobTimeoutMs: o.jobTimeoutMs });
+  return { rows, plan, state, byProperty: new Array(plan.properties.length), done: 0 };
+}
+
+/** Tells the caller which rows settled since the last report (the properties given and any rows besides). */
+function reportProgress(
+  st: ClientState,
+  sc: Screening,
+  o: ScreenOptions,
+  propertyIdxs: number[],
+  extraRows: number[] = [],
+) {
+  const rowIdxs = [...rowsForProperties(sc.plan, propertyIdxs), ...extraRows];
+  sc.done += rowIdxs.length;
+  if (!o.onProgress || !rowIdxs.length) return;
+  const perRow = fanOut(sc.plan, sc.rows, sc.byProperty);
+  const c = runCounts(sc.state);
+  o.onProgress({
+    jobsTotal: c.jobsTotal,
+    jobsSubmitted: c.jobsSent,
+    propertiesTotal: sc.rows.length,
+    propertiesDone: sc.done,
+    completed: rowIdxs.sort((a, b) => a - b).map((r) => ({ index: r, outcome: perRow[r]! })),
+    rateLimit: st.rate,
+  });
+}
+
+/** A wait asked for before this run still holds it; one asked for during it that paused it holds what follows. */
+function applyHeldWait(st: ClientState, state: Screening["state"]): void {
+  const { hold } = st;
+  if (hold.untilMs !== undefined && hold.untilMs > st.now()) {
+    state.nextRequestAtMs = Math.max(state.nextRequestAtMs, hold.untilMs);
+    if (hold.status === 503) state.holdReason = unavailableUntilError(hold.untilMs);
+  }
+}
+
+/** Runs the bulk jobs, keeping each property's first final outcome and reporting it as it comes. */
+function driveScreening(st: ClientState, sc: Screening, o: ScreenOptions) {
+  return driveRun(sc.state, {
+    cfg: st.cfg,
+    fetch: st.opts.fetch,
+    sleep: st.sleep,
+    now: st.now,
+    signal: o.signal,
+    requestTimeoutMs: st.requestTimeoutMs,
+    onRateLimit: (rl) => {
+      if (rl) {
+        st.rate = rl;
+        st.opts.onRateLimit?.(rl);
       }
-      if (error.kind === "cancelled" || signal?.aborted) throw new ComplianceError(cancelled());
-      // A wrong address stays wrong: asking again only delays the message that says to fix the base URL.
-      const retryable =
-        req.method === "GET"
-          ? RETRYABLE_GET.includes(error.kind) && error.code !== "endpoint_not_found"
-          : error.kind === "rate_limited";
-      if (!retryable || attempt > maxRetries) throw new ComplianceError(error);
-      const delay = retryDelay(attempt, error.retryAfterMs);
-      if (delay > maxWaitMs)
-        throw new ComplianceError(
-          error.status === 503 && hold.status === 503 && hold.untilMs !== undefined ? holdError(hold.untilMs) : error,
-        );
-      await sleep(delay, signal);
-    }
-  }
+    },
+    write: async (items) => {
+      const fresh: number[] = [];
+      for (const it of items) {
+        if (!it.final || sc.byProperty[it.property]) continue;
+        sc.byProperty[it.property] = it.outcome;
+        fresh.push(it.property);
+      }
+      reportProgress(st, sc, o, fresh);
+      return items.map((it) => ({ property: it.property, present: true }));
+    },
+  });
+}
 
+/** A paused run (a quota used up for longer than a caller should wait) or a stopped one answers every property now. */
+function settleUnfinished(st: ClientState, sc: Screening, o: ScreenOptions): void {
+  const { state, byProperty } = sc;
+  if (state.phase === "paused" && state.pausedUntilMs !== undefined && state.pausedUntilMs > (st.hold.untilMs ?? 0))
+    Object.assign(st.hold, {
+      untilMs: state.pausedUntilMs,
+      status: state.pauseReason?.code === "service_unavailable" ? 503 : 429,
+    });
+  if (state.phase !== "ended") {
+    endRun(state, state.phase === "paused" && state.pauseReason ? state.pauseReason : cancelled());
+    const rest: number[] = [];
+    for (const it of outcomesToWrite(state)) {
+      if (byProperty[it.property]) continue;
+      byProperty[it.property] = it.outcome;
+      rest.push(it.property);
+    }
+    reportProgress(st, sc, o, rest);
+  }
+}
+
+/** Anything still unsettled (should not happen) is said, not dropped. */
+function settleMissing(st: ClientState, sc: Screening, o: ScreenOptions): void {
+  const rest: number[] = [];
+  for (let p = 0; p < sc.plan.properties.length; p++) {
+    if (sc.byProperty[p]) continue;
+    sc.byProperty[p] = { error: serviceError("server", "no_result", "No result was received for this property.") };
+    rest.push(p);
+  }
+  reportProgress(st, sc, o, rest);
+}
+
+async function screen(st: ClientState, properties: readonly PropertyQuery[], o: ScreenOptions): Promise<Outcome[]> {
+  const sc = startScreening(st, properties, o);
+  reportProgress(
+    st,
+    sc,
+    o,
+    [],
+    sc.rows.map((r, i) => (r.error ? i : -1)).filter((i) => i >= 0),
+  );
+  applyHeldWait(st, sc.state);
+  await driveScreening(st, sc, o);
+  settleUnfinished(st, sc, o);
+  settleMissing(st, sc, o);
+  return fanOut(sc.plan, sc.rows, sc.byProperty) as Outcome[];
+}
+
+export function createClient(options: ClientOptions) {
+  const st = clientState(options);
+  const { cfg } = st;
   const client = {
     config: cfg,
     /** What hosts driving the run engine themselves (driveRun) send with: the same fetch, timer and clock. */
-    transport: { fetch: opts.fetch, sleep, now, requestTimeoutMs },
-    lastRateLimit: () => rate,
+    transport: { fetch: st.opts.fetch, sleep: st.sleep, now: st.now, requestTimeoutMs: st.requestTimeoutMs },
+    lastRateLimit: () => st.rate,
 
     check(q: PropertyQuery, o: { signal?: AbortSignalLike } = {}): Promise<CheckResult> {
-      return send(buildCheckRequest(cfg, q), interpretCheckResponse, o.signal);
+      return send(st, buildCheckRequest(cfg, q), interpretCheckResponse, o.signal);
     },
 
     submitBulk(
       properties: PropertyQuery[],
       o: { checks?: CheckName[]; callbackUrl?: string; signal?: AbortSignalLike } = {},
     ): Promise<BulkJob> {
-      return send(buildBulkSubmitRequest(cfg, properties, o), interpretBulkSubmitResponse, o.signal);
+      return send(st, buildBulkSubmitRequest(cfg, properties, o), interpretBulkSubmitResponse, o.signal);
     },
 
     getBulkResults(resultsUrlOrPath: string, o: { signal?: AbortSignalLike } = {}): Promise<ResultsPage> {
-      return send(buildBulkResultsRequest(cfg, resultsUrlOrPath), interpretResultsResponse, o.signal);
+      return send(st, buildBulkResultsRequest(cfg, resultsUrlOrPath), interpretResultsResponse, o.signal);
     },
 
     lookupAddresses(
       q: { postcode?: string; query?: string; limit?: number },
       o: { signal?: AbortSignalLike } = {},
     ): Promise<AddressList> {
-      return send(buildAddressLookupRequest(cfg, q), interpretAddressResponse, o.signal);
+      return send(st, buildAddressLookupRequest(cfg, q), interpretAddressResponse, o.signal);
     },
 
     /**
      * Screen many properties with bulk jobs. The result has the same length and order as `properties`;
      * each element is { result } or { error }. Service failures become errors on their rows, never a rejection.
      */
-    async screen(properties: readonly PropertyQuery[], o: ScreenOptions = {}): Promise<Outcome[]> {
-      const rows: InputRow[] = properties.map((p, i) => ({
-        ...normaliseProperty(p?.uprn, p?.postcode, p?.address),
-        index: i,
-      }));
-      const plan = planScreening(rows, { plan: o.plan });
-      const state = createRun(rows, { plan: o.plan, nowMs: now(), checks: o.checks, jobTimeoutMs: o.jobTimeoutMs });
-      const byProperty: (Outcome | undefined)[] = new Array(plan.properties.length);
-      let done = 0;
-      const report = (propertyIdxs: number[], extraRows: number[] = []) => {
-        const rowIdxs = [...rowsForProperties(plan, propertyIdxs), ...extraRows];
-        done += rowIdxs.length;
-        if (!o.onProgress || !rowIdxs.length) return;
-        const perRow = fanOut(plan, rows, byProperty);
-        const c = runCounts(state);
-        o.onProgress({
-          jobsTotal: c.jobsTotal,
-          jobsSubmitted: c.jobsSent,
-          propertiesTotal: rows.length,
-          propertiesDone: done,
-          completed: rowIdxs.sort((a, b) => a - b).map((r) => ({ index: r, outcome: perRow[r]! })),
-          rateLimit: rate,
-        });
-      };
-      report(
-        [],
-        rows.map((r, i) => (r.error ? i : -1)).filter((i) => i >= 0),
-      );
-      // A wait asked for before this run still holds it; one asked for during it that paused it holds what follows.
-      if (hold.untilMs !== undefined && hold.untilMs > now()) {
-        state.nextRequestAtMs = Math.max(state.nextRequestAtMs, hold.untilMs);
-        if (hold.status === 503) state.holdReason = unavailableUntilError(hold.untilMs);
-      }
-      await driveRun(state, {
-        cfg,
-        fetch: opts.fetch,
-        sleep,
-        now,
-        signal: o.signal,
-        requestTimeoutMs,
-        onRateLimit: (rl) => {
-          if (rl) {
-            rate = rl;
-            opts.onRateLimit?.(rl);
-          }
-        },
-        write: async (items) => {
-          const fresh: number[] = [];
-          for (const it of items) {
-            if (!it.final || byProperty[it.property]) continue;
-            byProperty[it.property] = it.outcome;
-            fresh.push(it.property);
-          }
-          report(fresh);
-          return items.map((it) => ({ property: it.property, present: true }));
-        },
-      });
-      // A paused run (a quota used up for longer than a caller should wait) or a stopped one answers every property now.
-      if (state.phase === "paused" && state.pausedUntilMs !== undefined && state.pausedUntilMs > (hold.untilMs ?? 0))
-        Object.assign(hold, {
-          untilMs: state.pausedUntilMs,
-          status: state.pauseReason?.code === "service_unavailable" ? 503 : 429,
-        });
-      if (state.phase !== "ended") {
-        endRun(state, state.phase === "paused" && state.pauseReason ? state.pauseReason : cancelled());
-        const rest: number[] = [];
-        for (const it of outcomesToWrite(state)) {
-          if (byProperty[it.property]) continue;
-          byProperty[it.property] = it.outcome;
-          rest.push(it.property);
-        }
-        report(rest);
-      }
-      // Anything still unsettled (should not happen) is said, not dropped.
-      const rest: number[] = [];
-      for (let p = 0; p < plan.properties.length; p++) {
-        if (byProperty[p]) continue;
-        byProperty[p] = { error: serviceError("server", "no_result", "No result was received for this property.") };
-        rest.push(p);
-      }
-      report(rest);
-      return fanOut(plan, rows, byProperty) as Outcome[];
+    screen(properties: readonly PropertyQuery[], o: ScreenOptions = {}): Promise<Outcome[]> {
+      return screen(st, properties, o);
     },
   };
   return client;
