@@ -98,54 +98,87 @@ export function columnsNamed(header: readonly unknown[]): ColumnMapping {
   return out;
 }
 
-export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
-  let values = s.values;
-  let wide = s.wide;
-  let [from, to] = s.rows;
-  let top = 0;
-  let first = s.column;
-  let count = Math.max(0, ...values.map((r) => r.length));
-  // A title row (or a few notes) above the header: the table starts at the header row. The header is looked for in the
-  // table's first rows, or down to the selection under a long preamble (at most HEADER_SCAN_MAX rows).
-  if (!s.mapping && s.hasHeader !== false) {
-    const h = findHeaderRow(values.slice(0, Math.max(HEADER_SCAN_ROWS, Math.min(from + 1, HEADER_SCAN_MAX))), from);
-    // The header row itself, or only the title rows above it, selected: the whole table (below).
-    const titleOnly = to < h && values.slice(from, to + 1).every((r) => isTitleRow(r) || r.every(isBlankCell));
-    if (h > 0 && (h <= to || titleOnly)) {
-      top = h;
-      values = values.slice(h);
-      wide = wide.slice(h);
-      from = Math.max(0, from - h);
-      to -= h;
-    }
+/** The part of the snapshot that is the table, narrowed step by step: its rows (from `top`), its columns, the selection. */
+interface TableWindow {
+  values: unknown[][];
+  wide: unknown[][];
+  from: number;
+  to: number;
+  top: number;
+  first: number;
+  count: number;
+  /** Columns chosen by hand, and a row at or above the selection reads as their header. */
+  mappedHeader: boolean;
+}
+
+/** The table starts at row `h` of the snapshot: the rows above it are left out, the selection's offsets follow. */
+function startWindowAt(w: TableWindow, h: number): void {
+  w.top = h;
+  w.values = w.values.slice(h);
+  w.wide = w.wide.slice(h);
+  w.from = Math.max(0, w.from - h);
+  w.to -= h;
+}
+
+/**
+ * A title row (or a few notes) above the header: the table starts at the header row. The header is looked for in the
+ * table's first rows, or down to the selection under a long preamble (at most HEADER_SCAN_MAX rows).
+ */
+function skipTitleRows(s: TableSnapshot, w: TableWindow): void {
+  if (s.mapping || s.hasHeader === false) return;
+  const h = findHeaderRow(w.values.slice(0, Math.max(HEADER_SCAN_ROWS, Math.min(w.from + 1, HEADER_SCAN_MAX))), w.from);
+  // The header row itself, or only the title rows above it, selected: the whole table (below).
+  const titleOnly = w.to < h && w.values.slice(w.from, w.to + 1).every((r) => isTitleRow(r) || r.every(isBlankCell));
+  if (h > 0 && (h <= w.to || titleOnly)) startWindowAt(w, h);
+}
+
+/**
+ * Columns chosen by hand: the header is the nearest row at or above the selection, within the table, that reads as one
+ * ("Property ID", "Town"), also under title rows; without one, the first row decides (readPropertyRows).
+ */
+function startAtMappedHeader(s: TableSnapshot, w: TableWindow): void {
+  if (!s.mapping || s.hasHeader === false) return;
+  for (let i = w.from; i >= Math.max(0, w.from - HEADER_SCAN_MAX) && !w.values[i].every(isBlankCell); i--) {
+    if (!looksLikeHeaderRow(w.values[i])) continue;
+    w.mappedHeader = true;
+    startWindowAt(w, i);
+    break;
   }
-  // Columns chosen by hand: the header is the nearest row at or above the selection, within the table, that reads as one
-  // ("Property ID", "Town"), also under title rows; without one, the first row decides (readPropertyRows).
-  let mappedHeader = false;
-  if (s.mapping && s.hasHeader !== false) {
-    for (let i = from; i >= Math.max(0, from - HEADER_SCAN_MAX) && !values[i].every(isBlankCell); i--) {
-      if (!looksLikeHeaderRow(values[i])) continue;
-      mappedHeader = true;
-      top = i;
-      values = values.slice(i);
-      wide = wide.slice(i);
-      from = Math.max(0, from - i);
-      to -= i;
-      break;
-    }
-  }
-  // Tables side by side with no blank column between: the selected columns choose the table.
-  if (!s.mapping && s.hasHeader !== false && s.columns && values.length) {
-    const chosen = detectColumnsInSelection(values[0], {
-      first: s.columns[0] - s.column,
-      last: s.columns[1] - s.column,
-    });
-    if (chosen) {
-      first = s.column + chosen.first;
-      count = chosen.last - chosen.first + 1;
-      values = values.map((r) => r.slice(chosen.first, chosen.last + 1));
-    }
-  }
+}
+
+/** Tables side by side with no blank column between: the selected columns choose the table. */
+function chooseSideBySideTable(s: TableSnapshot, w: TableWindow): void {
+  if (s.mapping || s.hasHeader === false || !s.columns || !w.values.length) return;
+  const chosen = detectColumnsInSelection(w.values[0], {
+    first: s.columns[0] - s.column,
+    last: s.columns[1] - s.column,
+  });
+  if (!chosen) return;
+  w.first = s.column + chosen.first;
+  w.count = chosen.last - chosen.first + 1;
+  w.values = w.values.map((r) => r.slice(chosen.first, chosen.last + 1));
+}
+
+function tableWindow(s: TableSnapshot): TableWindow {
+  const w: TableWindow = {
+    values: s.values,
+    wide: s.wide,
+    from: s.rows[0],
+    to: s.rows[1],
+    top: 0,
+    first: s.column,
+    count: Math.max(0, ...s.values.map((r) => r.length)),
+    mappedHeader: false,
+  };
+  skipTitleRows(s, w);
+  startAtMappedHeader(s, w);
+  chooseSideBySideTable(s, w);
+  return w;
+}
+
+/** Where a block of ours already is in the table (columns from the table's first): named in its header, or by shape. */
+function findOurBlock(s: TableSnapshot, w: TableWindow) {
+  const { first, wide } = w;
   const local = (c: number | undefined) => (c === undefined ? undefined : c - first);
   // Tables side by side in one header row each have their own block.
   const header = wide[0] ?? [];
@@ -163,62 +196,66 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   const shapeFrom = Math.max(1, ...mapped.map((m) => m + 1));
   const shape = findBlockByShape(shapeRows, shapeFrom);
   const ours = ourColumns(inHeader, shape, s.hasHeader === false ? undefined : right[0], mapped);
-  // Our own columns are hidden from header detection only: "Matched UPRN" is never taken for the user's UPRN.
-  const input = values.map((r, i) => (i === 0 ? r.map((v, c) => (ours.has(c) ? "" : v)) : r));
-  const read = readPropertyRows(input, { mapping: s.mapping, hasHeader: s.hasHeader ?? (mappedHeader || undefined) });
-  if (read.problem || !read.mapping) {
+  return { inHeader, shapeRows, shapeFrom, shape, ours };
+}
+
+type OurBlock = ReturnType<typeof findOurBlock>;
+type TableRead = ReturnType<typeof readPropertyRows>;
+
+/** A refusal that offers to choose the input columns, with those the header row names preselected. */
+function chooseColumnsRefusal(problem: string, w: TableWindow, input: unknown[][], hasHeader: boolean): TableRefusal {
+  return {
+    ok: false,
+    problem,
+    offerColumns: true,
+    found: columnsNamed(input[0] ?? []),
+    hasHeader,
+    header: w.values[0] ?? [],
+  };
+}
+
+/** The rows the selection means, and whether it meant the whole table or ran into another one below. */
+function selectedSpan(
+  w: TableWindow,
+  headerRow: number | null,
+): { from: number; to: number; whole?: TablePlan["whole"]; anotherTable?: number } {
+  const under = headerRow === null ? 0 : headerRow + 1;
+  if (wholeTableSelected(w.to, headerRow)) {
+    // The header row selected (or a title above it) means the whole table, to its first fully blank row.
     return {
-      ok: false,
-      problem: read.problem ?? "No UPRN or Postcode column.",
-      offerColumns: true,
-      found: columnsNamed(input[0] ?? []),
-      hasHeader: read.headerRow !== null || looksLikeHeaderRow(input[0] ?? []),
-      header: values[0] ?? [],
+      from: under,
+      to: under - 1 + rowsOfWholeTable(w.values.slice(under)),
+      whole: w.to === headerRow ? "header" : "above",
     };
   }
-  const under = read.headerRow === null ? 0 : read.headerRow + 1;
-  let whole: TablePlan["whole"];
-  let anotherTable: number | undefined;
-  if (wholeTableSelected(to, read.headerRow)) {
-    // The header row selected (or a title above it) means the whole table, to its first fully blank row.
-    whole = to === read.headerRow ? "header" : "above";
-    from = under;
-    to = under - 1 + rowsOfWholeTable(values.slice(from));
-  } else {
-    // A selection running into a second table below (a whole column, or across the blank rows) keeps to the first.
-    const end = Math.max(from - 1, under + selectionEnd(values.slice(under), to - under));
-    const next = end < to ? values.slice(end + 1, to + 1).findIndex(isAnotherHeader) : -1;
-    if (next >= 0) anotherTable = end + 1 + next;
-    to = end;
-  }
-  const selected = read.rows.filter((r) => r.index >= from && r.index <= to);
-  // Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message.
+  // A selection running into a second table below (a whole column, or across the blank rows) keeps to the first.
+  const end = Math.max(w.from - 1, under + selectionEnd(w.values.slice(under), w.to - under));
+  const next = end < w.to ? w.values.slice(end + 1, w.to + 1).findIndex(isAnotherHeader) : -1;
+  return { from: w.from, to: end, ...(next >= 0 ? { anotherTable: end + 1 + next } : {}) };
+}
+
+/** Blank rows at the end of a selection are left out and counted; a blank row in the middle gets its message. */
+function rowsToCheck(read: TableRead, span: { from: number; to: number }, input: unknown[][], ours: OurBlock["ours"]) {
+  const selected = read.rows.filter((r) => r.index >= span.from && r.index <= span.to);
   let end = selected.length;
   const userBlank = (r: readonly unknown[]) => r.every((v, c) => ours.has(c) || isBlankCell(v));
   while (end > 0 && selected[end - 1].error?.code === "empty_row" && userBlank(input[selected[end - 1].index])) end--;
-  const rows = selected.slice(0, end);
-  if (rows.length === 0) {
-    return {
-      ok: false,
-      problem: selected.length
-        ? "The selected rows are empty: select the rows to check (or the table's header row, to check all of it)."
-        : "The selection has no data rows: select the rows to check (or the table's header row, to check all of it).",
-      offerColumns: false,
-    };
-  }
-  const base = {
-    ok: true as const,
-    top,
-    first,
-    count,
-    headerRow: read.headerRow,
-    mapping: read.mapping,
-    rows,
-    blankRowsSkipped: selected.length - end,
-    ...(whole ? { whole } : {}),
-    ...(anotherTable !== undefined ? { anotherTable } : {}),
-  };
-  // Our block where it already is, else directly right of the data if free, else after the last column in use.
+  return { rows: selected.slice(0, end), selected: selected.length, skipped: selected.length - end };
+}
+
+type PlanBase = Omit<TablePlan, "at" | "kind" | "legacy" | "changedAt" | "editedAt">;
+
+/** Our block where it already is, else directly right of the data if free, else after the last column in use. */
+function placeBlock(
+  s: TableSnapshot,
+  w: TableWindow,
+  read: TableRead & { mapping: ColumnMapping },
+  block: OurBlock,
+  input: unknown[][],
+  base: PlanBase,
+): TablePlan | TableRefusal {
+  const { first, count, wide } = w;
+  const { inHeader, shape, shapeRows, shapeFrom } = block;
   const existing = inHeader.exact ?? (read.headerRow === null ? shape : undefined);
   if (existing !== undefined) {
     const inputs = Object.values(read.mapping).filter((v): v is number => typeof v === "number");
@@ -226,15 +263,7 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
       inputs.map((c) => first + c),
       first + existing,
     );
-    if (overlap)
-      return {
-        ok: false,
-        problem: overlap,
-        offerColumns: true,
-        found: columnsNamed(input[0] ?? []),
-        hasHeader: read.headerRow !== null,
-        header: values[0] ?? [],
-      };
+    if (overlap) return chooseColumnsRefusal(overlap, w, input, read.headerRow !== null);
     const legacy = existing === inHeader.exact && inHeader.legacy ? { legacy: true as const } : {};
     return { ...base, at: first + existing, kind: "in-place", ...legacy };
   }
@@ -257,6 +286,42 @@ export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
   return changed !== undefined
     ? { ...base, at, kind: "after-changed", changedAt: first + changed }
     : { ...base, at, kind: "after", ...(edited !== undefined ? { editedAt: first + edited.start } : {}) };
+}
+
+export function planTable(s: TableSnapshot): TablePlan | TableRefusal {
+  const w = tableWindow(s);
+  const block = findOurBlock(s, w);
+  // Our own columns are hidden from header detection only: "Matched UPRN" is never taken for the user's UPRN.
+  const input = w.values.map((r, i) => (i === 0 ? r.map((v, c) => (block.ours.has(c) ? "" : v)) : r));
+  const read = readPropertyRows(input, { mapping: s.mapping, hasHeader: s.hasHeader ?? (w.mappedHeader || undefined) });
+  if (read.problem || !read.mapping) {
+    const hasHeader = read.headerRow !== null || looksLikeHeaderRow(input[0] ?? []);
+    return chooseColumnsRefusal(read.problem ?? "No UPRN or Postcode column.", w, input, hasHeader);
+  }
+  const span = selectedSpan(w, read.headerRow);
+  const { rows, selected, skipped } = rowsToCheck(read, span, input, block.ours);
+  if (rows.length === 0) {
+    return {
+      ok: false,
+      problem: selected
+        ? "The selected rows are empty: select the rows to check (or the table's header row, to check all of it)."
+        : "The selection has no data rows: select the rows to check (or the table's header row, to check all of it).",
+      offerColumns: false,
+    };
+  }
+  const base: PlanBase = {
+    ok: true as const,
+    top: w.top,
+    first: w.first,
+    count: w.count,
+    headerRow: read.headerRow,
+    mapping: read.mapping,
+    rows,
+    blankRowsSkipped: skipped,
+    ...(span.whole ? { whole: span.whole } : {}),
+    ...(span.anotherTable !== undefined ? { anotherTable: span.anotherTable } : {}),
+  };
+  return placeBlock(s, w, { ...read, mapping: read.mapping }, block, input, base);
 }
 
 /**
