@@ -32,6 +32,76 @@ const xmlText = (s) =>
 /** "1.9" stays; Office's four-part <Version> becomes the three parts the unified manifest takes. */
 const semver = (v) => v.split(".").slice(0, 3).join(".");
 
+/** The shared runtime: the task pane's page, the functions' script, and the custom functions themselves. */
+function sharedRuntime(xml, functionsJson, taskpane) {
+  const namespace = resource(xml, "Functions.Namespace");
+  return {
+    id: "SharedRuntime",
+    type: "general",
+    code: { page: taskpane, script: resource(xml, "Functions.Script.Url") },
+    lifetime: "long",
+    actions: [{ id: "ShowTaskpane", type: "openPage", view: "Compliance.Taskpane", pinnable: false }],
+    customFunctions: {
+      namespace: { id: namespace, name: namespace },
+      allowCustomDataForDataTypeAny: !!functionsJson.allowCustomDataForDataTypeAny,
+      functions: functionsJson.functions,
+    },
+  };
+}
+
+/** The Home tab's group with the one button that opens the task pane. */
+function homeTabRibbon(xml) {
+  const icon = (size) => ({ size, url: resource(xml, `Icon.${size}x${size}`) });
+  return {
+    contexts: ["default"],
+    tabs: [
+      {
+        builtInTabId: "TabHome",
+        groups: [
+          {
+            id: "Compliance.Group",
+            label: resource(xml, "Compliance.Group.Label"),
+            icons: [icon(16), icon(32), icon(80)],
+            controls: [
+              {
+                id: "Compliance.TaskpaneButton",
+                type: "button",
+                label: resource(xml, "TaskpaneButton.Label"),
+                icons: [icon(16), icon(32), icon(80)],
+                supertip: {
+                  title: resource(xml, "TaskpaneButton.Label"),
+                  description: xmlText(resource(xml, "TaskpaneButton.Tooltip")),
+                },
+                actionId: "ShowTaskpane",
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** The add-in itself: where it runs, what it needs, its ribbon and its first-run message. */
+function workbookExtension(xml, functionsJson, taskpane) {
+  const capabilities = [...xml.matchAll(/<Set Name="([^"]+)" MinVersion="([^"]+)"\s*\/>/g)].map((m) => ({
+    name: m[1],
+    minVersion: m[2],
+  }));
+  return {
+    requirements: { scopes: ["workbook"], capabilities },
+    runtimes: [sharedRuntime(xml, functionsJson, taskpane)],
+    ribbons: [homeTabRibbon(xml)],
+    getStartedMessages: [
+      {
+        title: resource(xml, "GetStarted.Title"),
+        description: xmlText(resource(xml, "GetStarted.Description")),
+        learnMoreUrl: resource(xml, "GetStarted.LearnMoreUrl"),
+      },
+    ],
+  };
+}
+
 /**
  * @param {string} xml the built manifest.xml
  * @param {{ functions: object[] }} functionsJson the built functions.json
@@ -39,15 +109,9 @@ const semver = (v) => v.split(".").slice(0, 3).join(".");
 function unifiedManifest(xml, functionsJson) {
   const taskpane = resource(xml, "Taskpane.Url");
   const origin = new URL(taskpane).origin;
-  const icon = (size) => ({ size, url: resource(xml, `Icon.${size}x${size}`) });
-  const capabilities = [...xml.matchAll(/<Set Name="([^"]+)" MinVersion="([^"]+)"\s*\/>/g)].map((m) => ({
-    name: m[1],
-    minVersion: m[2],
-  }));
   const name = xmlText(one(xml, /<DisplayName DefaultValue="([^"]*)"/, "DisplayName"));
   const description = xmlText(one(xml, /<Description DefaultValue="([^"]*)"/, "Description"));
   const support = one(xml, /<SupportUrl DefaultValue="([^"]*)"/, "SupportUrl");
-  const namespace = resource(xml, "Functions.Namespace");
   return {
     $schema: SCHEMA,
     manifestVersion: MANIFEST_VERSION,
@@ -66,62 +130,7 @@ function unifiedManifest(xml, functionsJson) {
     accentColor: "#0F6CBD",
     validDomains: [new URL(origin).host],
     authorization: { permissions: { resourceSpecific: [{ name: "Document.ReadWrite.User", type: "Delegated" }] } },
-    extensions: [
-      {
-        requirements: { scopes: ["workbook"], capabilities },
-        runtimes: [
-          {
-            id: "SharedRuntime",
-            type: "general",
-            code: { page: taskpane, script: resource(xml, "Functions.Script.Url") },
-            lifetime: "long",
-            actions: [{ id: "ShowTaskpane", type: "openPage", view: "Compliance.Taskpane", pinnable: false }],
-            customFunctions: {
-              namespace: { id: namespace, name: namespace },
-              allowCustomDataForDataTypeAny: !!functionsJson.allowCustomDataForDataTypeAny,
-              functions: functionsJson.functions,
-            },
-          },
-        ],
-        ribbons: [
-          {
-            contexts: ["default"],
-            tabs: [
-              {
-                builtInTabId: "TabHome",
-                groups: [
-                  {
-                    id: "Compliance.Group",
-                    label: resource(xml, "Compliance.Group.Label"),
-                    icons: [icon(16), icon(32), icon(80)],
-                    controls: [
-                      {
-                        id: "Compliance.TaskpaneButton",
-                        type: "button",
-                        label: resource(xml, "TaskpaneButton.Label"),
-                        icons: [icon(16), icon(32), icon(80)],
-                        supertip: {
-                          title: resource(xml, "TaskpaneButton.Label"),
-                          description: xmlText(resource(xml, "TaskpaneButton.Tooltip")),
-                        },
-                        actionId: "ShowTaskpane",
-                      },
-                    ],
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-        getStartedMessages: [
-          {
-            title: resource(xml, "GetStarted.Title"),
-            description: xmlText(resource(xml, "GetStarted.Description")),
-            learnMoreUrl: resource(xml, "GetStarted.LearnMoreUrl"),
-          },
-        ],
-      },
-    ],
+    extensions: [workbookExtension(xml, functionsJson, taskpane)],
   };
 }
 

@@ -139,6 +139,122 @@ class UnifiedManifestPlugin {
 const inChunk = (chunkGraph, module, name) =>
   Array.from(chunkGraph.getModuleChunksIterable(module)).some((c) => c.name === name);
 
+/**
+ * No chunks of webpack's own making, only the lazy ones the code names, and two rules so that no flow fetches a second
+ * copy of a module or a chunk it does not use:
+ * - service.js: the service client (excel/service-client.ts imports it as the chunk "client") with the run engine and
+ *   zod, which the check chunk drives too; the check chunk fetches it beside itself rather than carry a copy;
+ * - sheet.js: the sheet reading that the check chunk and the Action list builders (action-sheets.js) share; the digest
+ *   and Action list cards fetch it with the builders and never the service client.
+ */
+function splitChunks() {
+  return {
+    chunks: "async",
+    cacheGroups: {
+      default: false,
+      defaultVendors: false,
+      service: {
+        name: "service",
+        chunks: (chunk) => chunk.name === "client" || chunk.name === "check",
+        test: (module, { chunkGraph }) => inChunk(chunkGraph, module, "client"),
+        enforce: true,
+        priority: 2,
+      },
+      sheet: {
+        name: "sheet",
+        chunks: (chunk) => chunk.name === "check" || chunk.name === "action-sheets",
+        minChunks: 2,
+        enforce: true,
+        priority: 1,
+      },
+    },
+  };
+}
+
+function optimization() {
+  return {
+    splitChunks: splitChunks(),
+    // JavaScript goes through SWC's minifier (Rust): a smaller bundle than terser's with the same options, in a
+    // fraction of its time. webpack's own minimizer ("...") still minifies the pages and the style sheet.
+    minimizeOptions: { javascript: false },
+    minimizer: [
+      "...",
+      new MinimizerPlugin({
+        minify: { implementation: MinimizerPlugin.swcMinify, options: { ecma: 2020, compress: { passes: 3 } } },
+      }),
+    ],
+  };
+}
+
+/** TypeScript through ts-loader. */
+function tsRule() {
+  return {
+    test: /\.ts$/,
+    exclude: /node_modules/,
+    use: {
+      loader: "ts-loader",
+      // Type errors are reported by `npm run typecheck`; transpile-only keeps builds fast.
+      options: {
+        transpileOnly: true,
+        configFile: path.join(ROOT, "tsconfig.json"),
+        compilerOptions: { module: "esnext", target: "ES2020", sourceMap: true },
+      },
+    },
+  };
+}
+
+/**
+ * Two manifests from the one source, each with package.json's version (four parts, as Office wants): manifest.dev.xml as
+ * the source is (development Id, "(dev)", localhost on DEV_SERVER_PORT), and manifest.xml for production (its own Id,
+ * the plain name, the build's origin); and the icons, the style sheet and the help page as they are.
+ */
+function copiedFiles(origin) {
+  return new CopyWebpackPlugin({
+    patterns: [
+      { from: "assets/*.png", to: "assets/[name][ext]" },
+      { from: "excel/taskpane/taskpane.css", to: "taskpane.css" },
+      { from: "excel/taskpane/help.html", to: "help.html" },
+      {
+        from: "manifest.xml",
+        to: "manifest.dev.xml",
+        transform: (content) => withVersion(content.toString()).split(DEV_ORIGIN).join(localOrigin()),
+      },
+      {
+        from: "manifest.xml",
+        to: "manifest.xml",
+        transform(content) {
+          const text = withVersion(content.toString())
+            .replace(/<Id>[^<]*<\/Id>/, `<Id>${PRODUCTION_ID}</Id>`)
+            .split(" (dev)")
+            .join("");
+          return origin === DEV_ORIGIN ? text : text.split(DEV_ORIGIN).join(origin);
+        },
+      },
+    ],
+  });
+}
+
+function plugins({ origin, functionsEntry, serviceUrl }) {
+  return [
+    // Read by excel/settings.ts defaultBaseUrl(); "" keeps the same-origin default.
+    new webpack.DefinePlugin({ __SERVICE_BASE_URL__: JSON.stringify(serviceUrl) }),
+    // functions.json is generated from the JSDoc of functions.ts; the plugin also appends CustomFunctions.associate calls.
+    new CustomFunctionsMetadataPlugin({ output: "functions.json", input: functionsEntry }),
+    new AllowDataTypesPlugin(),
+    new HtmlWebpackPlugin({
+      filename: "taskpane.html",
+      template: path.join(ROOT, "excel/taskpane/taskpane.html"),
+      // The shared runtime loads this one page; its bundle registers the functions and the commands too.
+      chunks: ["taskpane"],
+      scriptLoading: "blocking",
+      inject: "body",
+    }),
+    new RewriteOriginPlugin(origin),
+    new UnifiedManifestPlugin(),
+    copiedFiles(origin),
+  ];
+}
+
 module.exports = (env = {}, argv = {}) => {
   const dev = argv.mode === "development";
   const origin = dev ? localOrigin() : productionOrigin(env);
@@ -172,106 +288,11 @@ module.exports = (env = {}, argv = {}) => {
       compareBeforeEmit: false,
     },
     resolve: { extensions: [".ts", ".js"] },
-    optimization: {
-      // No chunks of webpack's own making, only the lazy ones the code names, and two rules so that no flow fetches a
-      // second copy of a module or a chunk it does not use:
-      // - service.js: the service client (excel/service-client.ts imports it as the chunk "client") with the run engine
-      //   and zod, which the check chunk drives too; the check chunk fetches it beside itself rather than carry a copy;
-      // - sheet.js: the sheet reading that the check chunk and the Action list builders (action-sheets.js) share; the
-      //   digest and Action list cards fetch it with the builders and never the service client.
-      splitChunks: {
-        chunks: "async",
-        cacheGroups: {
-          default: false,
-          defaultVendors: false,
-          service: {
-            name: "service",
-            chunks: (chunk) => chunk.name === "client" || chunk.name === "check",
-            test: (module, { chunkGraph }) => inChunk(chunkGraph, module, "client"),
-            enforce: true,
-            priority: 2,
-          },
-          sheet: {
-            name: "sheet",
-            chunks: (chunk) => chunk.name === "check" || chunk.name === "action-sheets",
-            minChunks: 2,
-            enforce: true,
-            priority: 1,
-          },
-        },
-      },
-      // JavaScript goes through SWC's minifier (Rust): a smaller bundle than terser's with the same options, in a
-      // fraction of its time. webpack's own minimizer ("...") still minifies the pages and the style sheet.
-      minimizeOptions: { javascript: false },
-      minimizer: [
-        "...",
-        new MinimizerPlugin({
-          minify: { implementation: MinimizerPlugin.swcMinify, options: { ecma: 2020, compress: { passes: 3 } } },
-        }),
-      ],
-    },
-    module: {
-      rules: [
-        {
-          test: /\.ts$/,
-          exclude: /node_modules/,
-          use: {
-            loader: "ts-loader",
-            // Type errors are reported by `npm run typecheck`; transpile-only keeps builds fast.
-            options: {
-              transpileOnly: true,
-              configFile: path.join(ROOT, "tsconfig.json"),
-              compilerOptions: { module: "esnext", target: "ES2020", sourceMap: true },
-            },
-          },
-        },
-      ],
-    },
+    optimization: optimization(),
+    module: { rules: [tsRule()] },
     // office.js comes from Microsoft's CDN (an AppSource rule) and is a global, never bundled.
     externals: { "office-js": "Office" },
     performance: { hints: false },
-    plugins: [
-      // Read by excel/settings.ts defaultBaseUrl(); "" keeps the same-origin default.
-      new webpack.DefinePlugin({ __SERVICE_BASE_URL__: JSON.stringify(serviceUrl) }),
-      // functions.json is generated from the JSDoc of functions.ts; the plugin also appends CustomFunctions.associate calls.
-      new CustomFunctionsMetadataPlugin({ output: "functions.json", input: functionsEntry }),
-      new AllowDataTypesPlugin(),
-      new HtmlWebpackPlugin({
-        filename: "taskpane.html",
-        template: path.join(ROOT, "excel/taskpane/taskpane.html"),
-        // The shared runtime loads this one page; its bundle registers the functions and the commands too.
-        chunks: ["taskpane"],
-        scriptLoading: "blocking",
-        inject: "body",
-      }),
-      new RewriteOriginPlugin(origin),
-      new UnifiedManifestPlugin(),
-      new CopyWebpackPlugin({
-        patterns: [
-          { from: "assets/*.png", to: "assets/[name][ext]" },
-          { from: "excel/taskpane/taskpane.css", to: "taskpane.css" },
-          { from: "excel/taskpane/help.html", to: "help.html" },
-          // Two manifests from the one source, each with package.json's version (four parts, as Office wants):
-          // manifest.dev.xml as the source is (development Id, "(dev)", localhost on DEV_SERVER_PORT), and manifest.xml for
-          // production (its own Id, the plain name, the build's origin).
-          {
-            from: "manifest.xml",
-            to: "manifest.dev.xml",
-            transform: (content) => withVersion(content.toString()).split(DEV_ORIGIN).join(localOrigin()),
-          },
-          {
-            from: "manifest.xml",
-            to: "manifest.xml",
-            transform(content) {
-              const text = withVersion(content.toString())
-                .replace(/<Id>[^<]*<\/Id>/, `<Id>${PRODUCTION_ID}</Id>`)
-                .split(" (dev)")
-                .join("");
-              return origin === DEV_ORIGIN ? text : text.split(DEV_ORIGIN).join(origin);
-            },
-          },
-        ],
-      }),
-    ],
+    plugins: plugins({ origin, functionsEntry, serviceUrl }),
   };
 };

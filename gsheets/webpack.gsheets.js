@@ -129,6 +129,82 @@ function demoDataHtml(content) {
   return text;
 }
 
+function optimization() {
+  return {
+    // Apps Script evaluates the whole project on every google.script.run call (the sidebar makes one per poll), so
+    // Code.js is minified. The entry points stay callable by name: gas-webpack-plugin writes them as top-level
+    // function declarations, which a minifier keeps (only names inside the bundle's closure are shortened).
+    minimize: true,
+    // SWC's minifier (Rust), as for the Excel add-in: a smaller Code.js than terser's, in a fraction of its time.
+    // unsafe_arrows (about 1 KB): a function expression that uses no `this`, `arguments` or `new.target` becomes an
+    // arrow; safe here because none is called with `new` (constructors are classes or function declarations, which
+    // it leaves alone). Not `unsafe` (String(x) as ""+x and the like: 0.4 KB) nor pure_getters (0.2 KB): they change
+    // what an error path does for too little. `toplevel` would buy nothing: every name but the entry points is
+    // already inside the bundle's closure and mangled, and the entry points must keep theirs.
+    minimizer: [
+      new MinimizerPlugin({
+        minify: {
+          implementation: MinimizerPlugin.swcMinify,
+          options: { ecma: ES, compress: { passes: 3, unsafe_arrows: true } },
+        },
+      }),
+    ],
+    splitChunks: false,
+    runtimeChunk: false,
+  };
+}
+
+/** appsscript.json with the service's address allowed, and DemoData.html (see demoDataHtml). */
+function copiedFiles(service) {
+  return new CopyWebpackPlugin({
+    patterns: [
+      {
+        from: path.join(HERE, "appsscript.json"),
+        to: "appsscript.json",
+        transform: (content) =>
+          JSON.stringify({ ...JSON.parse(content.toString("utf8")), urlFetchWhitelist: service.whitelist }, null, 2),
+      },
+      { from: path.join(ROOT, "core/demo/demo-data.ts"), to: "DemoData.html", transform: demoDataHtml },
+    ],
+  });
+}
+
+function plugins(env, service) {
+  return [
+    // Apps Script loads one file: a dynamic import anywhere in core (the Excel add-in's demo chunk) is inlined.
+    new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+    new webpack.DefinePlugin({
+      __SERVICE_BASE_URL__: JSON.stringify(service.baseUrl),
+      __URL_FETCH_WHITELIST__: JSON.stringify(service.whitelist),
+    }),
+    // `--env typecheck=false` leaves it out where `npm run typecheck` checks the same two tsconfigs alongside (npm test).
+    env.typecheck !== "false" &&
+      new TypecheckPlugin([path.join(HERE, "tsconfig.json"), path.join(HERE, "sidebar/tsconfig.json")]),
+    // Only the server entry's `global.x = fn` assignments become top-level functions.
+    new GasPlugin({ include: [path.join(HERE, "server/index.ts")], comment: true }),
+    new HtmlWebpackPlugin({
+      filename: "Sidebar.html",
+      template: path.join(HERE, "sidebar/Sidebar.html"),
+      // The Help tab: the same help page as the Excel add-in's (excel/taskpane/help.html), less its Excel-only
+      // Functions section, so the two cannot drift.
+      helpHtml: sharedHelp(),
+      chunks: ["sidebar"],
+      inject: "body",
+      scriptLoading: "blocking",
+      minify: false,
+    }),
+    // Apps Script serves one HTML file per sidebar: the script is inlined and sidebar.js is not emitted.
+    new HtmlInlineScriptPlugin({ htmlMatchPattern: [/Sidebar\.html$/] }),
+    // The demo's properties are not in Code.js: core/demo/demo-source.ts gives way to gsheets/server/demo-source.ts, which
+    // reads DemoData.html (core/demo/demo-data.ts's JSON text, written here) when the demo is used.
+    new webpack.NormalModuleReplacementPlugin(/^\.\/demo-source$/, (res) => {
+      if (path.resolve(res.context) === path.join(ROOT, "core", "demo"))
+        res.request = path.join(HERE, "server/demo-source.ts");
+    }),
+    copiedFiles(service),
+  ];
+}
+
 module.exports = (env = {}, argv = {}) => {
   const service = serviceAddress(env);
   return {
@@ -159,74 +235,7 @@ module.exports = (env = {}, argv = {}) => {
     module: { rules: [tsRule] },
     node: { global: true },
     performance: { hints: false },
-    optimization: {
-      // Apps Script evaluates the whole project on every google.script.run call (the sidebar makes one per poll), so
-      // Code.js is minified. The entry points stay callable by name: gas-webpack-plugin writes them as top-level
-      // function declarations, which a minifier keeps (only names inside the bundle's closure are shortened).
-      minimize: true,
-      // SWC's minifier (Rust), as for the Excel add-in: a smaller Code.js than terser's, in a fraction of its time.
-      // unsafe_arrows (about 1 KB): a function expression that uses no `this`, `arguments` or `new.target` becomes an
-      // arrow; safe here because none is called with `new` (constructors are classes or function declarations, which
-      // it leaves alone). Not `unsafe` (String(x) as ""+x and the like: 0.4 KB) nor pure_getters (0.2 KB): they change
-      // what an error path does for too little. `toplevel` would buy nothing: every name but the entry points is
-      // already inside the bundle's closure and mangled, and the entry points must keep theirs.
-      minimizer: [
-        new MinimizerPlugin({
-          minify: {
-            implementation: MinimizerPlugin.swcMinify,
-            options: { ecma: ES, compress: { passes: 3, unsafe_arrows: true } },
-          },
-        }),
-      ],
-      splitChunks: false,
-      runtimeChunk: false,
-    },
-    plugins: [
-      // Apps Script loads one file: a dynamic import anywhere in core (the Excel add-in's demo chunk) is inlined.
-      new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
-      new webpack.DefinePlugin({
-        __SERVICE_BASE_URL__: JSON.stringify(service.baseUrl),
-        __URL_FETCH_WHITELIST__: JSON.stringify(service.whitelist),
-      }),
-      // `--env typecheck=false` leaves it out where `npm run typecheck` checks the same two tsconfigs alongside (npm test).
-      env.typecheck !== "false" &&
-        new TypecheckPlugin([path.join(HERE, "tsconfig.json"), path.join(HERE, "sidebar/tsconfig.json")]),
-      // Only the server entry's `global.x = fn` assignments become top-level functions.
-      new GasPlugin({ include: [path.join(HERE, "server/index.ts")], comment: true }),
-      new HtmlWebpackPlugin({
-        filename: "Sidebar.html",
-        template: path.join(HERE, "sidebar/Sidebar.html"),
-        // The Help tab: the same help page as the Excel add-in's (excel/taskpane/help.html), less its Excel-only
-        // Functions section, so the two cannot drift.
-        helpHtml: sharedHelp(),
-        chunks: ["sidebar"],
-        inject: "body",
-        scriptLoading: "blocking",
-        minify: false,
-      }),
-      // Apps Script serves one HTML file per sidebar: the script is inlined and sidebar.js is not emitted.
-      new HtmlInlineScriptPlugin({ htmlMatchPattern: [/Sidebar\.html$/] }),
-      // The demo's properties are not in Code.js: core/demo/demo-source.ts gives way to gsheets/server/demo-source.ts, which
-      // reads DemoData.html (core/demo/demo-data.ts's JSON text, written here) when the demo is used.
-      new webpack.NormalModuleReplacementPlugin(/^\.\/demo-source$/, (res) => {
-        if (path.resolve(res.context) === path.join(ROOT, "core", "demo"))
-          res.request = path.join(HERE, "server/demo-source.ts");
-      }),
-      new CopyWebpackPlugin({
-        patterns: [
-          {
-            from: path.join(HERE, "appsscript.json"),
-            to: "appsscript.json",
-            transform: (content) =>
-              JSON.stringify(
-                { ...JSON.parse(content.toString("utf8")), urlFetchWhitelist: service.whitelist },
-                null,
-                2,
-              ),
-          },
-          { from: path.join(ROOT, "core/demo/demo-data.ts"), to: "DemoData.html", transform: demoDataHtml },
-        ],
-      }),
-    ],
+    optimization: optimization(),
+    plugins: plugins(env, service),
   };
 };
