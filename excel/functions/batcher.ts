@@ -118,6 +118,14 @@ interface CacheEntry {
   expiresAt: number;
 }
 
+/** Settles the calls of one batch: `finish` one key (once), or `failAll` that are left with one error. */
+interface Settlement {
+  finish(key: string, outcome: { result: CheckResult } | { error: ServiceError }, checkedAt: string): void;
+  failAll(error: ServiceError): void;
+}
+
+type ServiceClient = Awaited<ReturnType<typeof createServiceClient>>;
+
 interface Waiter {
   resolve: (v: { result: CheckResult; checkedAt: string }) => void;
   reject: (e: ComplianceError) => void;
@@ -238,23 +246,25 @@ export class CheckBatcher {
     return rl.remaining - n >= rl.limit / 2;
   }
 
-  /** Send everything collected so far. Every waiter is settled, whatever happens. */
-  async flush(): Promise<void> {
+  /** Takes the calls collected so far out of the collect window (undefined when there are none). */
+  private takeBatch(): Map<string, { uprn: string; waiters: Waiter[] }> | undefined {
     if (this.timer !== undefined) {
       this.o.clearTimer(this.timer);
       this.timer = undefined;
     }
     const batch = this.pending;
     this.pending = new Map();
-    if (batch.size === 0) return;
-    const keys = [...batch.keys()];
+    return batch.size === 0 ? undefined : batch;
+  }
+
+  /**
+   * One shared promise per key of the batch, so that calls arriving while it is out join it; `finish` settles a key
+   * (once) and caches its answer, `failAll` settles every key not yet settled with one error.
+   */
+  private settlement(batch: Map<string, { uprn: string; waiters: Waiter[] }>): Settlement {
     const generation = this.generation;
-    // One shared promise per key lets calls that arrive while this batch is out join it.
-    const outcomes = new Map<
-      string,
-      { resolve: (v: { result: CheckResult; checkedAt: string }) => void; reject: (e: ComplianceError) => void }
-    >();
-    for (const key of keys) {
+    const outcomes = new Map<string, Waiter>();
+    for (const key of batch.keys()) {
       const p = new Promise<{ result: CheckResult; checkedAt: string }>((resolve, reject) =>
         outcomes.set(key, { resolve, reject }),
       );
@@ -285,8 +295,84 @@ export class CheckBatcher {
     const failAll = (error: ServiceError) => {
       for (const key of [...outcomes.keys()]) finish(key, { error }, new Date(this.o.now()).toISOString());
     };
+    return { finish, failAll };
+  }
+
+  /** One GET per UPRN, in parallel, each cell settled by its own answer. */
+  private async checkSingly(client: ServiceClient, keys: string[], uprns: string[], s: Settlement): Promise<void> {
+    await Promise.all(
+      keys.map(async (key, i) => {
+        try {
+          const result = await client.check({ uprn: uprns[i] });
+          s.finish(key, { result }, new Date(this.o.now()).toISOString());
+        } catch (e) {
+          s.finish(key, { error: toServiceError(e) }, new Date(this.o.now()).toISOString());
+        }
+      }),
+    );
+  }
+
+  /** Bulk jobs for the batch; cells are settled as their results arrive rather than when the last job ends. */
+  private async screenInBulk(
+    client: ServiceClient,
+    cfg: BatcherConfig,
+    keys: string[],
+    uprns: string[],
+    s: Settlement,
+  ): Promise<void> {
+    await client
+      .screen(
+        uprns.map((uprn) => ({ uprn })),
+        {
+          plan: cfg.plan,
+          jobTimeoutMs: this.o.jobTimeoutMs,
+          onProgress: (p) => {
+            const at = new Date(this.o.now()).toISOString();
+            for (const c of p.completed) s.finish(keys[c.index], c.outcome, at);
+            if (p.rateLimit) this.noteRate(p.rateLimit);
+          },
+        },
+      )
+      .then((all) => {
+        const at = new Date(this.o.now()).toISOString();
+        all.forEach((outcome, i) => s.finish(keys[i], outcome, at));
+      });
+  }
+
+  /** Asks the service about the batch with the settings of the moment: single checks when few and affordable, else bulk. */
+  private async send(batch: Map<string, { uprn: string; waiters: Waiter[] }>, s: Settlement): Promise<void> {
+    const keys = [...batch.keys()];
+    const cfg = await this.o.getConfig();
+    if (!cfg.apiKey) {
+      s.failAll(
+        serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"),
+      );
+      return;
+    }
+    const client = await createServiceClient({
+      baseUrl: cfg.baseUrl,
+      apiKey: cfg.apiKey,
+      fetch: this.o.fetch,
+      now: this.o.now,
+      ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
+      requestTimeoutMs: this.o.requestTimeoutMs,
+      hold: this.hold,
+    });
+    const uprns = keys.map((k) => batch.get(k)!.uprn);
+    if (keys.length <= this.o.singleCheckLimit && this.singlesAffordable(keys.length))
+      await this.checkSingly(client, keys, uprns, s);
+    else await this.screenInBulk(client, cfg, keys, uprns, s);
+    const rl = client.lastRateLimit();
+    if (rl) this.noteRate(rl);
+  }
+
+  /** Send everything collected so far. Every waiter is settled, whatever happens. */
+  async flush(): Promise<void> {
+    const batch = this.takeBatch();
+    if (!batch) return;
+    const s = this.settlement(batch);
     const guard = this.o.setTimer(() => {
-      failAll(
+      s.failAll(
         serviceError(
           "timeout",
           "timeout",
@@ -295,62 +381,13 @@ export class CheckBatcher {
       );
     }, this.o.flushTimeoutMs);
     try {
-      const cfg = await this.o.getConfig();
-      if (!cfg.apiKey) {
-        failAll(
-          serviceError("auth", "missing_api_key", "No API key set. Open Home > Compliance Check and enter your key"),
-        );
-        return;
-      }
-      const client = await createServiceClient({
-        baseUrl: cfg.baseUrl,
-        apiKey: cfg.apiKey,
-        fetch: this.o.fetch,
-        now: this.o.now,
-        ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
-        requestTimeoutMs: this.o.requestTimeoutMs,
-        hold: this.hold,
-      });
-      const uprns = keys.map((k) => batch.get(k)!.uprn);
-      if (keys.length <= this.o.singleCheckLimit && this.singlesAffordable(keys.length)) {
-        await Promise.all(
-          keys.map(async (key, i) => {
-            try {
-              const result = await client.check({ uprn: uprns[i] });
-              finish(key, { result }, new Date(this.o.now()).toISOString());
-            } catch (e) {
-              finish(key, { error: toServiceError(e) }, new Date(this.o.now()).toISOString());
-            }
-          }),
-        );
-      } else {
-        await client
-          .screen(
-            uprns.map((uprn) => ({ uprn })),
-            {
-              plan: cfg.plan,
-              jobTimeoutMs: this.o.jobTimeoutMs,
-              // Settle cells as their results arrive rather than when the last job ends.
-              onProgress: (p) => {
-                const at = new Date(this.o.now()).toISOString();
-                for (const c of p.completed) finish(keys[c.index], c.outcome, at);
-                if (p.rateLimit) this.noteRate(p.rateLimit);
-              },
-            },
-          )
-          .then((all) => {
-            const at = new Date(this.o.now()).toISOString();
-            all.forEach((outcome, i) => finish(keys[i], outcome, at));
-          });
-      }
-      const rl = client.lastRateLimit();
-      if (rl) this.noteRate(rl);
+      await this.send(batch, s);
     } catch (e) {
-      failAll(toServiceError(e));
+      s.failAll(toServiceError(e));
     } finally {
       // Anything the service left unanswered still gets an answer.
       this.o.clearTimer(guard);
-      failAll(serviceError("malformed_response", "no_result", "The service returned no result for this property."));
+      s.failAll(serviceError("malformed_response", "no_result", "The service returned no result for this property."));
     }
   }
 }
