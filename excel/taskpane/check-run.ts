@@ -5,18 +5,14 @@
 import {
   OUTPUT_COLUMNS,
   formatTimestamp,
-  outputRow,
-  statusColumnIndexes,
   type Cell,
   type ColumnMapping,
   type ComplianceClient,
   type PlanName,
   type RateLimitInfo,
   startRow,
-  waitingRow,
   createRun,
   driveRun,
-  keepsEarlierValues,
   loadRunState,
   matchRows,
   resumeRun as resumeEngine,
@@ -26,23 +22,17 @@ import {
   type RunState,
   DEFAULT_ACTION_LIST_DAYS,
   type WindowSettings,
-  rowChanges,
   type Change,
   runLogEntry,
   worseCount,
   isDemoKey,
   type Trigger,
-  rowDateContext,
-  detectContextColumns,
-  rowPlace,
   keepForResume,
   newRunId,
   runLogProblem,
   beginRunSession,
   sendRequest,
   resultPrint,
-  keepsPrint,
-  checkedAtText,
   pendingKeys,
 } from "../../core";
 import { actionSheetsFailedLine, logsNotWrittenLine } from "../../core/reports/report-words";
@@ -54,8 +44,9 @@ import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { setAsideStored, storeUnfinished, takeUpStored, type UnfinishedRun } from "./unfinished";
 import { keepServiceHold, serviceHoldAt } from "./service-hold";
 import { watchedBlocks, workbookSettings } from "./watch-settings";
-import { MESSAGE, readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
-import { hiddenRowOffsets, isBlankCell, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
+import { readTableNow, repairMoved, type RunPlace, type WrittenRows } from "./rows-now";
+import { outcomeRows } from "./outcome-rows";
+import { hiddenRowOffsets, officeErrorText, queueHeaders, writeOutputRows } from "./sheet";
 
 export { summaryText, type RunSummary };
 export { actionSheets, lastBlock };
@@ -68,8 +59,6 @@ export {
   type PreparedCheck,
   type RowProblem,
 } from "./prepare";
-
-const STATUS_COLS = statusColumnIndexes();
 
 /** Counts for the progress bar: rowsChecked (answered) fills it; rows not refreshed or not sent never do. */
 export interface RunProgress {
@@ -184,7 +173,6 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     progress,
     async write(items: OutcomeToWrite[]): Promise<{ property: number; present: boolean }[]> {
       progress();
-      const interim = new Set(items.filter((i) => !i.final).map((i) => i.outcome));
       try {
         return await deps.excelRun(async (context) => {
           const at = iso();
@@ -193,50 +181,13 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const block: Cell[][] = [];
           repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
-          const itemOf = new Map(items.map((i) => [i.outcome, i]));
-          const changes: (Change & { runAt: string })[] = [];
-          // The table's Country column, found in its header once for this write rather than once per row.
-          const placeColumns = t.header ? detectContextColumns(t.header, t.ours) : {};
-          for (const w of m.writes) {
-            const prev = t.previous[w.row];
-            if (interim.has(w.outcome)) {
-              block[w.row] = waitingRow(prev, at, "error" in w.outcome ? w.outcome.error : undefined, state.runId);
-              tally.waiting.set(
-                w.row,
-                (prev ?? []).some((v, c) => c !== MESSAGE && !isBlankCell(v)),
-              );
-            } else {
-              tally.waiting.delete(w.row);
-              // The row's country: core's one rule over the row's cells and the service's answer.
-              const place = rowPlace(t.header, t.rows[w.row], w.outcome, {
-                postcodeColumn: t.inputColumns.postcode,
-                exclude: t.ours,
-                context: placeColumns,
-              });
-              const { problems, ...dated } = rowDateContext(t.dates[w.row]);
-              const context = {
-                windows: deps.windows,
-                ...dated,
-                problems: problems.length ? problems : undefined,
-                country: place.country,
-                day,
-              };
-              block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
-              if (problems.length) tally.dateRows.add(w.row);
-              else tally.dateRows.delete(w.row);
-              for (const c of rowChanges(prev, block[w.row])) changes.push({ ...c, runAt: at });
-              const error = "error" in w.outcome ? w.outcome.error : undefined;
-              tally.byRow.set(w.row, {
-                statuses: STATUS_COLS.map((c) => String(block[w.row][c] ?? "")),
-                error: STATUS_COLS.some((c) => block[w.row][c] === "error"),
-                kept: !!error && keepsEarlierValues(error, prev),
-                result: !error,
-              });
-              const item = itemOf.get(w.outcome);
-              if (item && keepsPrint(item.property)) tally.shown.set(item.key, resultPrint(block[w.row]));
-              tally.stamps.add(checkedAtText(block[w.row]));
-            }
-          }
+          const changes = outcomeRows(block, t, m.writes, items, {
+            windows: deps.windows,
+            tally,
+            runId: state.runId,
+            at,
+            day,
+          });
           const rows = Object.keys(block).map(Number);
           const s = await writeOutputRows(
             context,
@@ -296,6 +247,24 @@ async function drive(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   }
 }
 
+/** The Action list and Compliance summary built again from the block; gives the summary's line about them. */
+async function rebuildActionSheets(run: UnfinishedRun, deps: RunDeps, now: () => number): Promise<string> {
+  const tables = (deps.tables ?? (() => watchedBlocks(workbookSettings())))();
+  const options = {
+    today: localDay(now()),
+    withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS,
+    windows: deps.windows,
+    tables,
+  };
+  const built = await actionSheets().then(
+    (m) => m.buildActionSheets(deps.excelRun, run, options),
+    (e: unknown) => ({
+      line: actionSheetsFailedLine(e instanceof Error ? e.message : String(e)),
+    }),
+  );
+  return built.line;
+}
+
 async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally): Promise<RunSummary> {
   const now = deps.now ?? deps.client.transport.now;
   const iso = () => new Date(now()).toISOString();
@@ -339,22 +308,8 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
   if (tally.byRow.size + tally.waiting.size > 0)
     await Promise.resolve(deps.onBlockWritten?.(place, run.startedAt)).catch(() => undefined);
   // The two sheets follow the block: built again from it whenever this run wrote rows (a failure there is said, not thrown).
-  if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0) {
-    const tables = (deps.tables ?? (() => watchedBlocks(workbookSettings())))();
-    const options = {
-      today: localDay(now()),
-      withinDays: deps.actionDays ?? DEFAULT_ACTION_LIST_DAYS,
-      windows: deps.windows,
-      tables,
-    };
-    const built = await actionSheets().then(
-      (m) => m.buildActionSheets(deps.excelRun, run, options),
-      (e: unknown) => ({
-        line: actionSheetsFailedLine(e instanceof Error ? e.message : String(e)),
-      }),
-    );
-    summary.actionSheets = built.line;
-  }
+  if (deps.actionSheets !== false && tally.byRow.size + tally.waiting.size > 0)
+    summary.actionSheets = await rebuildActionSheets(run, deps, now);
   // The Change log and the Run log: every run that got this far is logged, changes or not.
   const entry = runLogEntry(state, {
     startedAt: run.startedAt,
