@@ -91,10 +91,13 @@ export function startBulkCheck(opts: { mapping?: ColumnLetters; anyway?: boolean
   );
 }
 
-function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): StartResult {
-  const settings = loadSettings();
-  if (!settings.config)
-    return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
+type StartRefusal = Extract<StartResult, { ok: false }>;
+
+/**
+ * The user's stored run, before a new one starts: refused while one runs (here or in another spreadsheet); one left
+ * unfinished is asked about first, or set aside. Gives the run to set aside, and one of another spreadsheet moved away.
+ */
+function earlierRun(opts: { anyway?: boolean }): StartRefusal | { aside: SheetRun | null; away: SheetRun | null } {
   const stored = loadRun();
   const other = runningElsewhere(stored);
   if (other) {
@@ -133,20 +136,22 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
     const refused = setAsideRefusal(held ? [heldOf(held)] : [], heldOf(aside));
     if (refused) return { ok: false, message: refused, progress: existing ? progressOf(existing) : null };
   }
-  const manual = lettersToMapping(opts && opts.mapping);
-  if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
+  return { aside, away };
+}
 
+/** The active sheet's selected rows planned as a check (planSheetCheck), or why they cannot be checked. */
+function planSelection(manual: ColumnMapping | null) {
   const sheet = SpreadsheetApp.getActiveSheet();
   const own =
     ownSheetProblem(sheet.getName()) ||
     (sheet.getName() === RUN_DATA_SHEET
       ? `"${RUN_DATA_SHEET}" holds what unfinished checks need for Resume, so its rows cannot be checked. Select rows of your own table of properties, then check again.`
       : undefined);
-  if (own) return { ok: false, message: own };
+  if (own) return { ok: false as const, message: own };
   // getActiveRange() is only the last area of a Ctrl+click selection: the others would be silently left out.
   const areas = sheet.getActiveRangeList();
   const areaList = areas ? areas.getRanges() : [];
-  if (areaList.length > 1) return { ok: false, message: multiAreaMessage(areaList) };
+  if (areaList.length > 1) return { ok: false as const, message: multiAreaMessage(areaList) };
   const selection = areaList.length ? areaList[0] : sheet.getActiveRange();
   // Without a selection, the whole sheet's data is what is selected.
   const planned = planSheetCheck(sheet, {
@@ -160,8 +165,23 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
       : { row: 1, col: 1, rows: Math.max(1, sheet.getLastRow()), cols: Math.max(1, sheet.getLastColumn()) },
     manual,
   });
-  if ("nothing" in planned) return { ok: false, message: nothingToCheck(selection) };
-  if ("problem" in planned) return { ok: false, message: planned.problem, needsMapping: planned.offerColumns };
+  if ("nothing" in planned) return { ok: false as const, message: nothingToCheck(selection) };
+  if ("problem" in planned) return { ok: false as const, message: planned.problem, needsMapping: planned.offerColumns };
+  return { ok: true as const, sheet, planned };
+}
+
+function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): StartResult {
+  const settings = loadSettings();
+  if (!settings.config)
+    return { ok: false, message: "No API key yet: add your key under Settings (it is stored only for you)." };
+  const earlier = earlierRun(opts);
+  if ("ok" in earlier) return earlier;
+  const { aside, away } = earlier;
+  const manual = lettersToMapping(opts && opts.mapping);
+  if (manual && "problem" in manual) return { ok: false, message: manual.problem, needsMapping: true };
+  const selected = planSelection(manual);
+  if (!selected.ok) return selected;
+  const { sheet, planned } = selected;
   const { table, firstRow, endRow, values, wholeTable } = planned;
 
   const begun = beginRun(

@@ -245,10 +245,16 @@ export function scheduledRecheck(_e?: unknown): void {
   }
 }
 
-function recheckNow(startedMs: number): void {
+type RecheckSettings = Settings & { config: NonNullable<Settings["config"]> };
+
+/**
+ * Whether this trigger may re-check now: authorised, the schedule on and set by this person, a key, and no check from
+ * the sidebar running. When not, it says why (in the Run log) and gives undefined.
+ */
+function mayRecheck(startedMs: number): { rec: ScheduleRecord; config: RecheckSettings } | undefined {
   if (authorizationRequired()) {
     logScheduled(startedMs, REAUTH_PROBLEM);
-    return;
+    return undefined;
   }
   const rec = loadRecord();
   const me = effectiveUser();
@@ -257,7 +263,7 @@ function recheckNow(startedMs: number): void {
     removeOwnTriggers();
     noteScheduled(false);
     clearPass();
-    return;
+    return undefined;
   }
   if (rec.runsAs && me && rec.runsAs !== me) {
     removeOwnTriggers();
@@ -267,7 +273,7 @@ function recheckNow(startedMs: number): void {
       startedMs,
       `${rec.runsAs} set the schedule since, so ${me}'s trigger removed itself; nothing was re-checked by it.`,
     );
-    return;
+    return undefined;
   }
   const settings = loadSettings();
   if (!settings.config) {
@@ -275,7 +281,7 @@ function recheckNow(startedMs: number): void {
       startedMs,
       "No API key: it was removed in Settings, so nothing was re-checked. Add the key again; the schedule stays on.",
     );
-    return;
+    return undefined;
   }
   const config = { ...settings, config: settings.config };
   const manual = loadRun(MANUAL_SLOT);
@@ -289,62 +295,54 @@ function recheckNow(startedMs: number): void {
       startedMs,
       "Waited: a check started from the sidebar was running, so the scheduled re-check tries again in an hour.",
     );
-    return;
+    return undefined;
   }
-  let pass = loadPass();
-  if (!pass) {
-    const tables = listWatches();
-    if (!tables.length) {
-      logScheduled(
-        startedMs,
-        "Nothing to re-check yet: check a table with the sidebar's button first; the schedule re-checks every table checked from there.",
-      );
-      return;
-    }
-    pass = {
-      startedAtMs: startedMs,
-      sheets: tables.map((w) => w.key ?? w.sheetId),
-      total: tables.length,
-      executions: 0,
-      problems: [],
-    };
-  }
-  pass.executions++;
-  savePass(pass);
-  installFollowUp(FOLLOW_UP_MS);
-  if (pass.executions > MAX_EXECUTIONS) {
-    const run = loadRun(runSlot());
+  return { rec, config };
+}
+
+/** The pass under way, or a new one over every watched table (undefined, and said, when there is none). */
+function passToRun(startedMs: number): Pass | undefined {
+  const pass = loadPass();
+  if (pass) return pass;
+  const tables = listWatches();
+  if (!tables.length) {
     logScheduled(
-      pass.startedAtMs,
-      `The scheduled re-check was given up after ${pass.executions - 1} attempts${run ? ` (${run.sheetName}: ${run.message})` : ""}.`,
+      startedMs,
+      "Nothing to re-check yet: check a table with the sidebar's button first; the schedule re-checks every table checked from there.",
     );
-    pass.problems.push("given up");
-    finishPass(pass, rec);
-    return;
+    return undefined;
   }
+  return {
+    startedAtMs: startedMs,
+    sheets: tables.map((w) => w.key ?? w.sheetId),
+    total: tables.length,
+    executions: 0,
+    problems: [],
+  };
+}
+
+/** The day's trigger run time or UrlFetch allowance for re-checks used up: said, and the follow-up set for midnight. */
+function dailyBudgetSpent(startedMs: number): boolean {
+  let problem: string | undefined;
+  if (runtimeTodayMs() + (Date.now() - startedMs) >= TRIGGER_BUDGET_MS)
+    problem = `Paused: scheduled re-checks used ${Math.round(TRIGGER_BUDGET_MS / 60000)} of the ${TRIGGER_MINUTES_PER_DAY} minutes of trigger run time Google gives a day; they go on tomorrow. Turn off schedules you no longer need to leave more for the others.`;
+  else if (fetchesToday() >= DAILY_FETCH_BUDGET)
+    problem = `Paused: the re-checks sent ${formatCount(DAILY_FETCH_BUDGET)} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`;
+  if (problem === undefined) return false;
+  logScheduled(startedMs, problem);
+  const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
+  installFollowUp(midnight - Date.now());
+  return true;
+}
+
+/** Steps the pass until it ends, pauses, or this execution's STEP_BUDGET_MS is spent. */
+function stepPassWhileTime(pass: Pass, rec: ScheduleRecord, config: RecheckSettings, startedMs: number): void {
   let first = true;
   while (Date.now() - startedMs < STEP_BUDGET_MS) {
-    if (runtimeTodayMs() + (Date.now() - startedMs) >= TRIGGER_BUDGET_MS) {
-      logScheduled(
-        startedMs,
-        `Paused: scheduled re-checks used ${Math.round(TRIGGER_BUDGET_MS / 60000)} of the ${TRIGGER_MINUTES_PER_DAY} minutes of trigger run time Google gives a day; they go on tomorrow. Turn off schedules you no longer need to leave more for the others.`,
-      );
-      const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
-      installFollowUp(midnight - Date.now());
-      return;
-    }
-    if (fetchesToday() >= DAILY_FETCH_BUDGET) {
-      logScheduled(
-        startedMs,
-        `Paused: the re-checks sent ${formatCount(DAILY_FETCH_BUDGET)} requests today, the most they may use of Apps Script's daily UrlFetch limit; they go on tomorrow.`,
-      );
-      const midnight = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
-      installFollowUp(midnight - Date.now());
-      return;
-    }
+    if (dailyBudgetSpent(startedMs)) return;
     // The user lock for each step only, as a sidebar poll takes it: the sidebar is never kept waiting for minutes.
     const step = withUserLock<StepOutcome | null>(
-      () => stepPass(pass!, config, first),
+      () => stepPass(pass, config, first),
       () => null,
     ) || { waitMs: 2000, busy: true };
     if (!("busy" in step)) first = false;
@@ -361,5 +359,27 @@ function recheckNow(startedMs: number): void {
     if (left <= 0) break;
     if (step.waitMs > 0) Utilities.sleep(Math.min(step.waitMs, left, 30000));
   }
-  // Out of time: the follow-up trigger (installed above) collects the rest within the hour.
+  // Out of time: the follow-up trigger (installed by recheckNow) collects the rest within the hour.
+}
+
+function recheckNow(startedMs: number): void {
+  const allowed = mayRecheck(startedMs);
+  if (!allowed) return;
+  const { rec, config } = allowed;
+  const pass = passToRun(startedMs);
+  if (!pass) return;
+  pass.executions++;
+  savePass(pass);
+  installFollowUp(FOLLOW_UP_MS);
+  if (pass.executions > MAX_EXECUTIONS) {
+    const run = loadRun(runSlot());
+    logScheduled(
+      pass.startedAtMs,
+      `The scheduled re-check was given up after ${pass.executions - 1} attempts${run ? ` (${run.sheetName}: ${run.message})` : ""}.`,
+    );
+    pass.problems.push("given up");
+    finishPass(pass, rec);
+    return;
+  }
+  stepPassWhileTime(pass, rec, config, startedMs);
 }

@@ -77,20 +77,9 @@ function earlierHold(slot: string, now: number): RetryHold | undefined {
   return hold;
 }
 
-/**
- * Creates the run and begins it in core's order (core/run/begin.ts): the unfinished run set aside, every row's line
- * ("Checking…", or its input error), the run stored, then the first submit alone. A refused key or plan ends the run
- * with one request: every row says why, over its mark (core's run policy, as in Excel), and the Run log has the run.
- */
-export function beginRun(
-  plan: RunPlan,
-  settings: Settings & { config: NonNullable<Settings["config"]> },
-): { ok: true; run: SheetRun } | { ok: false; message: string } {
-  const { sheet, table, firstRow, endRow, values, wholeTable } = plan;
-  const hidden = hiddenByFilter(sheet, firstRow, endRow);
-  const read = readPropertyRows(values, { mapping: table.mapping, hasHeader: false });
-  const rows: InputRow[] = read.rows.filter((r) => !hidden.has(firstRow + r.index));
-  const now = Date.now();
+/** The run's stored record, its engine created over the rows to check (hidden rows left out and counted). */
+function newSheetRun(plan: RunPlan, settings: Settings, rows: InputRow[], hiddenRows: number, now: number): SheetRun {
+  const { sheet, table, firstRow, endRow, wholeTable } = plan;
   const runId = newRunId(now, Math.random());
   // The plan's batch cap is core's (core/service/checks.ts PLANS), the same in both add-ins.
   // A re-check nobody waits for (the schedule) keeps to the plan's job size: fewest requests, not the earliest end.
@@ -98,7 +87,7 @@ export function beginRun(
     plan: settings.plan,
     nowMs: now,
     runId,
-    skippedRows: hidden.size,
+    skippedRows: hiddenRows,
     spread: plan.trigger === "manual",
     hold: earlierHold(plan.slot, now),
   });
@@ -128,44 +117,46 @@ export function beginRun(
   if (plan.manualMapping) run.manualMapping = true;
   if (plan.trigger !== "manual") run.trigger = plan.trigger;
   if (plan.slot !== MANUAL_SLOT) run.slot = plan.slot;
+  return run;
+}
 
-  // Every row gets its line before anything is sent: input errors at their row, the rest "Checking…" (earlier
-  // values kept).
-  const nowIso = new Date(now).toISOString();
-  const writeMarks = () => {
-    ensureBlockFits(sheet, table.blockCol);
-    // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
-    if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
-    formatBlockColumns(sheet, table.blockCol, firstRow, endRow);
-    ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
-    if (!table.headerRow) {
-      forgetBlockMemo(sheet);
-      run.notes.push(NO_HEADER_NOTE);
-    }
-    const marks = new Map<number, (prev: unknown[]) => Cell[]>();
-    rows.forEach((row) => {
-      const sheetRow = firstRow + row.index;
-      marks.set(sheetRow, (prev) => startRow(row, prev, nowIso, runId));
-    });
-    writeBlockRows(sheet, table.blockCol, marks);
-    // Their time, so that core's movedRows knows these rows for this run's.
-    noteStamp(run, nowIso);
-    run.rowsWritten = marks.size;
-    // Apps Script may hold writes back until the call ends: the marks reach the sheet before the submit goes, so a
-    // sort or an edit while it is out moves or meets them on their rows.
-    if (rows.some((r) => r.key && !r.error)) SpreadsheetApp.flush();
-  };
-  const send = (requests: HttpRequest[]) => sendRunRequests(requests, sendFor(settings.config), now + SEND_BUDGET_MS);
-  // Core's order (core/run/begin.ts): the unfinished run set aside, the marks, the run stored, the first submit.
-  beginRunSession(engine, {
-    cfg: settings.config,
-    now: () => Date.now(),
-    setAside: plan.setAside,
-    writeMarks,
-    save: () => save(run),
-    send,
+/**
+ * Every row gets its line before anything is sent: input errors at their row, the rest "Checking…" (earlier values
+ * kept), under the block's header row and formats.
+ */
+function markRows(plan: RunPlan, run: SheetRun, rows: InputRow[], nowIso: string): void {
+  const { sheet, table, firstRow, endRow } = plan;
+  ensureBlockFits(sheet, table.blockCol);
+  // A new block, or one an earlier version wrote with fewer columns, gets today's full header row.
+  if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
+  formatBlockColumns(sheet, table.blockCol, firstRow, endRow);
+  ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
+  if (!table.headerRow) {
+    forgetBlockMemo(sheet);
+    run.notes.push(NO_HEADER_NOTE);
+  }
+  const marks = new Map<number, (prev: unknown[]) => Cell[]>();
+  rows.forEach((row) => {
+    const sheetRow = firstRow + row.index;
+    marks.set(sheetRow, (prev) => startRow(row, prev, nowIso, run.runId));
   });
-  // Once the first is accepted, the other jobs due go at once (one fetchAll), so the service works on them together.
+  writeBlockRows(sheet, table.blockCol, marks);
+  // Their time, so that core's movedRows knows these rows for this run's.
+  noteStamp(run, nowIso);
+  run.rowsWritten = marks.size;
+  // Apps Script may hold writes back until the call ends: the marks reach the sheet before the submit goes, so a
+  // sort or an edit while it is out moves or meets them on their rows.
+  if (rows.some((r) => r.key && !r.error)) SpreadsheetApp.flush();
+}
+
+/** Once the first is accepted, the other jobs due go at once (one fetchAll), so the service works on them together. */
+function sendDueJobs(
+  run: SheetRun,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+  send: (requests: HttpRequest[]) => ReturnType<typeof sendRunRequests>,
+  now: number,
+): void {
+  const { engine } = run;
   for (let round = 1; round < 3 && !engine.fatal; round++) {
     // Each round can hang as long as UrlFetchApp lets a request: none starts after the call's sending minute.
     if (Date.now() >= now + SEND_BUDGET_MS) break;
@@ -177,6 +168,36 @@ export function beginRun(
     const replies = send(due.requests.map((r) => r.request));
     due.requests.forEach((r, i) => acceptReply(engine, r.id, replies[i], Date.now()));
   }
+}
+
+/**
+ * Creates the run and begins it in core's order (core/run/begin.ts): the unfinished run set aside, every row's line
+ * ("Checking…", or its input error), the run stored, then the first submit alone. A refused key or plan ends the run
+ * with one request: every row says why, over its mark (core's run policy, as in Excel), and the Run log has the run.
+ */
+export function beginRun(
+  plan: RunPlan,
+  settings: Settings & { config: NonNullable<Settings["config"]> },
+): { ok: true; run: SheetRun } | { ok: false; message: string } {
+  const { sheet, table, firstRow, endRow, values } = plan;
+  const hidden = hiddenByFilter(sheet, firstRow, endRow);
+  const read = readPropertyRows(values, { mapping: table.mapping, hasHeader: false });
+  const rows: InputRow[] = read.rows.filter((r) => !hidden.has(firstRow + r.index));
+  const now = Date.now();
+  const run = newSheetRun(plan, settings, rows, hidden.size, now);
+  const { engine } = run;
+  const nowIso = new Date(now).toISOString();
+  const send = (requests: HttpRequest[]) => sendRunRequests(requests, sendFor(settings.config), now + SEND_BUDGET_MS);
+  // Core's order (core/run/begin.ts): the unfinished run set aside, the marks, the run stored, the first submit.
+  beginRunSession(engine, {
+    cfg: settings.config,
+    now: () => Date.now(),
+    setAside: plan.setAside,
+    writeMarks: () => markRows(plan, run, rows, nowIso),
+    save: () => save(run),
+    send,
+  });
+  sendDueJobs(run, settings, send, now);
   const table2 = readTableNow(sheet, run, {
     headerRow: table.headerRow,
     blockCol: table.blockCol,
