@@ -193,6 +193,104 @@ function cellBytes(v: unknown): number {
   return typeof v === "string" ? v.length + 4 : 12;
 }
 
+/** What is there now: the Action list's cells (Done and Notes typed by the user) and the chart, in one sync. */
+async function readActionSheets(context: Excel.RequestContext) {
+  const sheets = context.workbook.worksheets;
+  const listSheet = sheets.getItemOrNullObject(ACTION_LIST_SHEET);
+  const summarySheet = sheets.getItemOrNullObject(SUMMARY_SHEET);
+  await context.sync();
+  let existing: unknown[][] = [];
+  let existingFormats: unknown[][] = [];
+  let chart: Excel.Chart | null = null;
+  if (!listSheet.isNullObject || !summarySheet.isNullObject) {
+    const used = listSheet.isNullObject ? null : listSheet.getUsedRangeOrNullObject(true);
+    used?.load("values, numberFormat");
+    const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
+    found?.load("name");
+    await context.sync();
+    if (used && !used.isNullObject) {
+      existing = used.values as unknown[][];
+      existingFormats = used.numberFormat as unknown[][];
+    }
+    if (found && !found.isNullObject) chart = found;
+  }
+  return { sheets, listSheet, summarySheet, existing, existingFormats, chart };
+}
+
+/** The Action list: cleared, then formats, values and colours in chunks, header bold and frozen. */
+async function writeActionList(
+  context: Excel.RequestContext,
+  ls: Excel.Worksheet,
+  list: ReturnType<typeof buildPortfolioList>,
+  existingFormats: unknown[][],
+  onSync: () => void,
+): Promise<void> {
+  ls.getRange().clear();
+  const cols = list.headers.length;
+  const due = list.dateColumns[0];
+  // A user's own column keeps each cell's own format (a date typed there stays a date): core says which.
+  const formats = actionListFormats(list, existingFormats);
+  for (let start = 0; start < list.values.length;) {
+    let end = start;
+    let chunk = 0;
+    while (end < list.values.length && (end === start || chunk < MAX_BYTES)) {
+      for (const v of list.values[end]) chunk += cellBytes(v);
+      // Its number formats and its Window cell's colours go in the same request.
+      chunk += cols * 8 + 90;
+      end++;
+    }
+    const rows = list.values.slice(start, end);
+    const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
+    range.numberFormat = formats.slice(start, end);
+    range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
+    ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
+      rows.map((r, i) => {
+        const w = r[list.windowColumn];
+        const colour = start + i === 0 ? null : actionListColour(w);
+        return [
+          {
+            format: colour
+              ? { fill: { color: colour.fill }, font: { color: colour.font } }
+              : { fill: { color: NO_FILL.fill }, font: { color: NO_FILL.font } },
+          },
+        ];
+      }),
+    );
+    start = end;
+    if (start < list.values.length) {
+      await context.sync();
+      onSync();
+    }
+  }
+  ls.getRangeByIndexes(0, 0, 1, cols).format.font.bold = true;
+  for (const t of list.titleRows) ls.getRangeByIndexes(t, 0, 1, cols).format.font.bold = true;
+  ls.freezePanes.freezeRows(1);
+}
+
+/** The Compliance summary: live formulas, bold headers, the chart over the due-per-month table updated in place. */
+function writeSummarySheet(
+  ss: Excel.Worksheet,
+  summary: ReturnType<typeof buildSummary>,
+  chart: Excel.Chart | null,
+): void {
+  ss.getRange().clear();
+  const width = Math.max(...summary.cells.map((r) => r.length));
+  ss.getRangeByIndexes(0, 0, summary.cells.length, width).formulas = summary.cells.map((r) => [
+    ...r,
+    ...Array(width - r.length).fill(""),
+  ]) as never;
+  for (const r of [0, ...summary.headerRows]) ss.getRangeByIndexes(r, 0, 1, width).format.font.bold = true;
+  const c = summary.chart;
+  const source = ss.getRangeByIndexes(c.firstRow, c.firstColumn, c.rowCount, c.columnCount);
+  if (chart) chart.setData(source, "Columns");
+  else {
+    const made = ss.charts.add("ColumnStacked", source, "Columns");
+    made.name = CHART_NAME;
+    made.title.text = c.title;
+    made.setPosition("I4", "R24");
+  }
+}
+
 /** Builds (or refreshes) both sheets from a run's results block; never throws: a failure is said in the line. */
 export async function buildActionSheets(
   excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
@@ -212,26 +310,7 @@ export async function buildActionSheets(
           writeSyncs,
         };
       }
-      // What is there now: the Action list's cells (Done and Notes typed by the user) and the chart, in one sync.
-      const sheets = context.workbook.worksheets;
-      const listSheet = sheets.getItemOrNullObject(ACTION_LIST_SHEET);
-      const summarySheet = sheets.getItemOrNullObject(SUMMARY_SHEET);
-      await context.sync();
-      let existing: unknown[][] = [];
-      let existingFormats: unknown[][] = [];
-      let chart: Excel.Chart | null = null;
-      if (!listSheet.isNullObject || !summarySheet.isNullObject) {
-        const used = listSheet.isNullObject ? null : listSheet.getUsedRangeOrNullObject(true);
-        used?.load("values, numberFormat");
-        const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
-        found?.load("name");
-        await context.sync();
-        if (used && !used.isNullObject) {
-          existing = used.values as unknown[][];
-          existingFormats = used.numberFormat as unknown[][];
-        }
-        if (found && !found.isNullObject) chart = found;
-      }
+      const { sheets, listSheet, summarySheet, existing, existingFormats, chart } = await readActionSheets(context);
       const list = buildPortfolioList(
         tables,
         { today: o.today, withinDays: o.withinDays, windows: o.windows },
@@ -252,67 +331,11 @@ export async function buildActionSheets(
         },
       );
 
-      // The Action list: cleared, then formats, values and colours, header bold and frozen.
       const ls = listSheet.isNullObject ? sheets.add(ACTION_LIST_SHEET) : listSheet;
-      ls.getRange().clear();
-      const cols = list.headers.length;
-      const due = list.dateColumns[0];
-      // A user's own column keeps each cell's own format (a date typed there stays a date): core says which.
-      const formats = actionListFormats(list, existingFormats);
-      for (let start = 0; start < list.values.length;) {
-        let end = start;
-        let chunk = 0;
-        while (end < list.values.length && (end === start || chunk < MAX_BYTES)) {
-          for (const v of list.values[end]) chunk += cellBytes(v);
-          // Its number formats and its Window cell's colours go in the same request.
-          chunk += cols * 8 + 90;
-          end++;
-        }
-        const rows = list.values.slice(start, end);
-        const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
-        range.numberFormat = formats.slice(start, end);
-        range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
-        ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
-          rows.map((r, i) => {
-            const w = r[list.windowColumn];
-            const colour = start + i === 0 ? null : actionListColour(w);
-            return [
-              {
-                format: colour
-                  ? { fill: { color: colour.fill }, font: { color: colour.font } }
-                  : { fill: { color: NO_FILL.fill }, font: { color: NO_FILL.font } },
-              },
-            ];
-          }),
-        );
-        start = end;
-        if (start < list.values.length) {
-          await context.sync();
-          writeSyncs++;
-        }
-      }
-      ls.getRangeByIndexes(0, 0, 1, cols).format.font.bold = true;
-      for (const t of list.titleRows) ls.getRangeByIndexes(t, 0, 1, cols).format.font.bold = true;
-      ls.freezePanes.freezeRows(1);
+      await writeActionList(context, ls, list, existingFormats, () => writeSyncs++);
 
-      // The Compliance summary: live formulas, bold headers, the chart over the due-per-month table updated in place.
       const ss = summarySheet.isNullObject ? sheets.add(SUMMARY_SHEET) : summarySheet;
-      ss.getRange().clear();
-      const width = Math.max(...summary.cells.map((r) => r.length));
-      ss.getRangeByIndexes(0, 0, summary.cells.length, width).formulas = summary.cells.map((r) => [
-        ...r,
-        ...Array(width - r.length).fill(""),
-      ]) as never;
-      for (const r of [0, ...summary.headerRows]) ss.getRangeByIndexes(r, 0, 1, width).format.font.bold = true;
-      const c = summary.chart;
-      const source = ss.getRangeByIndexes(c.firstRow, c.firstColumn, c.rowCount, c.columnCount);
-      if (chart) chart.setData(source, "Columns");
-      else {
-        const made = ss.charts.add("ColumnStacked", source, "Columns");
-        made.name = CHART_NAME;
-        made.title.text = c.title;
-        made.setPosition("I4", "R24");
-      }
+      writeSummarySheet(ss, summary, chart);
       await context.sync();
       writeSyncs++;
       return {
