@@ -43,10 +43,11 @@ export interface SheetCheck {
   wholeTable: boolean;
 }
 
-export function planSheetCheck(
-  sheet: Sheet,
-  req: CheckRequest,
-): SheetCheck | { problem: string; offerColumns: boolean } | { nothing: true } {
+/**
+ * The snapshot core's planTable asks for, read in one go (the selection's data region, grown to every selected row,
+ * and the same rows from column A to the last column in use), and its answer.
+ */
+function readAndPlan(sheet: Sheet, req: CheckRequest) {
   const lastRow = sheet.getLastRow();
   const lastCol = sheet.getLastColumn();
   const s = req.selection;
@@ -55,7 +56,7 @@ export function planSheetCheck(
   const sel = single
     ? s
     : { ...s, rows: Math.min(s.rows, lastRow - s.row + 1), cols: Math.min(s.cols, lastCol - s.col + 1) };
-  if (sel.rows < 1 || sel.cols < 1) return { nothing: true };
+  if (sel.rows < 1 || sel.cols < 1) return { nothing: true as const };
   // The table: the data region of the selection's first cell, grown to every selected row and column (a selection may
   // run past a blank row of the table) and to the columns chosen by hand.
   const around = sheet.getRange(sel.row, sel.col).getDataRegion();
@@ -82,6 +83,16 @@ export function planSheetCheck(
     mapping,
     hasHeader: req.hasHeader,
   });
+  return { plan, grid, wide, top, rows, sel, single, lastRow };
+}
+
+export function planSheetCheck(
+  sheet: Sheet,
+  req: CheckRequest,
+): SheetCheck | { problem: string; offerColumns: boolean } | { nothing: true } {
+  const read = readAndPlan(sheet, req);
+  if (read.nothing) return { nothing: true };
+  const { plan, grid, wide, top, rows, sel, single, lastRow } = read;
   if (!plan.ok) return { problem: plan.problem, offerColumns: plan.offerColumns };
   const tableTop = top + plan.top;
   const rowNo = (i: number) => tableTop + i;
