@@ -4,18 +4,16 @@
  * submits sent. sheetrun.ts steps it from there.
  */
 import {
-  NO_HEADER_NOTE,
   acceptReply,
   beginRunSession,
   startRow,
   createRun,
   dueRequests,
   readPropertyRows,
-  rowsAsideNotes,
-  runCounts,
   newRunId,
   runHold,
   shownPhase,
+  startNotes,
   type Cell,
   type HttpRequest,
   type InputRow,
@@ -118,7 +116,8 @@ export function beginRun(
     mapping: table.mapping,
     blockCol: table.blockCol,
     message: "",
-    notes: table.notes.slice(),
+    // What the user is told as the run begins, in core's words and order, as in Excel.
+    notes: startNotes({ ...table.start, rows, hidden: hidden.size }).map((n) => n.text),
     startedAtMs: now,
     rowsWritten: 0,
     duplicateRows: validRows - engine.properties.length,
@@ -138,10 +137,7 @@ export function beginRun(
     if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
     formatBlockColumns(sheet, table.blockCol, firstRow, endRow);
     ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
-    if (!table.headerRow) {
-      forgetBlockMemo(sheet);
-      run.notes.push(NO_HEADER_NOTE);
-    }
+    if (!table.headerRow) forgetBlockMemo(sheet);
     const marks = new Map<number, (prev: unknown[]) => Cell[]>();
     rows.forEach((row) => {
       const sheetRow = firstRow + row.index;
@@ -184,14 +180,9 @@ export function beginRun(
   });
   run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
 
-  const invalid = runCounts(engine).invalid;
   if (!engine.properties.length) {
     run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
-  } else {
-    say(run);
-    // Rows not sent as they stand: core's words, as in Excel.
-    run.notes.push(...rowsAsideNotes({ invalid, duplicates: run.duplicateRows, hidden: hidden.size }));
-  }
+  } else say(run);
   if (shownPhase(engine) !== "running") afterRun(run);
   save(run);
   return { ok: true, run };

@@ -3,15 +3,7 @@
  * region, grown to every selected row, and the same rows from column A to the last column in use), and turn its answer
  * into sheet rows and columns. Which rows, header, input columns and results block: core decides, as in Excel.
  */
-import {
-  EDITED_BLOCK_NOTE,
-  checkedRowsNote,
-  oneCellNote,
-  planTable,
-  resultsPlaceNote,
-  rowsAfterBlank,
-  type ColumnMapping,
-} from "../../core";
+import { planTable, rowsAfterBlank, type ColumnMapping } from "../../core";
 import type { Table } from "./sheet";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -106,29 +98,6 @@ export function planSheetCheck(
           endRow,
         )
       : undefined;
-  // What the user is told, in Excel's order and core's words: one cell, the rows checked, where the results go.
-  const notes = [
-    req.whole
-      ? ""
-      : oneCellNote({
-          rows: single ? 1 : 0,
-          columns: 1,
-          sheetRow: sel.row,
-          onOrAboveHeader: plan.headerRow !== null && rows[1] - plan.top <= plan.headerRow,
-        }),
-    req.whole
-      ? ""
-      : checkedRowsNote({
-          firstRow,
-          lastRow: endRow,
-          whole: plan.whole,
-          anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
-          blankBelow: plan.blankRowsSkipped,
-          leftBelow,
-        }),
-    plan.editedAt !== undefined ? EDITED_BLOCK_NOTE : "",
-    resultsPlaceNote({ kind: plan.kind, at: plan.at, dataFirst: plan.first, changedAt: plan.changedAt }),
-  ].filter(Boolean);
   const table: Table = {
     sheet,
     headerRow,
@@ -139,7 +108,8 @@ export function planSheetCheck(
     legacy: !!plan.legacy,
     inputCols,
     firstCol,
-    notes,
+    // What the user is told as the run begins (core's startNotes); a scheduled re-check selects nothing of its own.
+    start: { plan, firstRow: top, selection: req.whole ? undefined : { rows, oneCell: single }, leftBelow },
   };
   const values = grid.slice(firstRow - top, endRow - top + 1).map((r) => r.slice(0, inputCols));
   return { table, firstRow, endRow, values, wholeTable: req.whole ? !!headerRow : !!plan.whole };
