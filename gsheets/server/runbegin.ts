@@ -11,6 +11,7 @@ import {
   dueRequests,
   readPropertyRows,
   newRunId,
+  nothingToSendLine,
   runHold,
   shownPhase,
   startNotes,
@@ -20,7 +21,6 @@ import {
   type RetryHold,
 } from "../../core";
 import { type Trigger } from "../../core/reports/changes";
-import { count } from "../shared/words";
 import { sendFor, sendRunRequests } from "./http";
 import { HELD_SLOT, MANUAL_SLOT, loadRun, type SheetRun } from "./runstore";
 import { afterRun, save } from "./runend";
@@ -181,7 +181,7 @@ export function beginRun(
   run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
 
   if (!engine.properties.length) {
-    run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
+    run.message = nothingToSendLine(run.engine.rowsTotal);
   } else say(run);
   if (shownPhase(engine) !== "running") afterRun(run);
   save(run);

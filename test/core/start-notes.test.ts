@@ -2,7 +2,14 @@
  * The lines both add-ins say as a check begins (core startNotes), from a real plan of a real grid: what the
  * selection means, where the results go, no header row, and the rows not sent as they stand, in that order.
  */
-import { planTable, rowsAfterBlank, startNotes, type TablePlan, type TableSnapshot } from "../../core";
+import {
+  nothingToSendLine,
+  planTable,
+  rowsAfterBlank,
+  startNotes,
+  type TablePlan,
+  type TableSnapshot,
+} from "../../core";
 
 const U = ["100023336956", "100023336957", "100023336958", "100023336959"];
 
@@ -93,4 +100,13 @@ test("the host's own place (an Excel Table's columns) replaces core's, and no se
   expect(startNotes({ plan: one, firstRow: 1, rows: one.rows, hidden: 0 }).map((n) => n.kind)).toEqual([
     "results-place",
   ]);
+});
+
+test("none of the rows to check valid: one line for both add-ins, the count as a person writes it", () => {
+  expect(nothingToSendLine(1)).toBe(
+    "Nothing was sent: none of the 1 row has a valid UPRN or postcode. Each row's Message says what to fix.",
+  );
+  expect(nothingToSendLine(1200)).toBe(
+    "Nothing was sent: none of the 1,200 rows has a valid UPRN or postcode. Each row's Message says what to fix.",
+  );
 });
