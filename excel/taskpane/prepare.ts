@@ -5,6 +5,7 @@
 import {
   OUTPUT_COLUMNS,
   columnsNamed,
+  lastColumnInUse,
   planScreening,
   planTable,
   rowsAfterBlank,
@@ -102,7 +103,8 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       rows: sel.selectedOffsets,
       columns: sel.table ? undefined : sel.selectedColumns,
       wide,
-      lastUsed,
+      // Excel's used range bounds the read; what counts as in use there is core's rule (a cell of spaces does not).
+      lastUsed: lastColumnInUse(wide),
       sheetColumns: SHEET_COLUMNS,
       mapping: opts.mapping,
       hasHeader: opts.hasHeader,

@@ -3,7 +3,7 @@
  * region, grown to every selected row, and the same rows from column A to the last column in use), and turn its answer
  * into sheet rows and columns. Which rows, header, input columns and results block: core decides, as in Excel.
  */
-import { planTable, rowsAfterBlank, type ColumnMapping } from "../../core";
+import { lastColumnInUse, planTable, rowsAfterBlank, type ColumnMapping } from "../../core";
 import type { Table } from "./sheet";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -12,8 +12,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 export const SHEET_COLUMNS = 18_278;
 /** Rows the table's blank row leaves out: at most this many below it are read (a note counts them, nothing more). */
 const BELOW_READ_MAX = 5_000;
-
-const isBlank = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
 
 /** What to check, from the sidebar's selection or a table the schedule re-checks. Rows and columns are 1-based. */
 export interface CheckRequest {
@@ -58,8 +56,7 @@ export function planSheetCheck(
   const right = Math.max(around.getLastColumn(), sel.col + sel.cols - 1, ...chosen.map((c) => c + 1));
   // One read: those rows from column A to the last column in use (our block wherever it stands, the tables beside).
   const grid = sheet.getRange(top, 1, bottom - top + 1, Math.max(right, lastCol, 1)).getValues();
-  let lastUsed = -1;
-  for (const r of grid) for (let c = r.length - 1; c > lastUsed; c--) if (!isBlank(r[c])) lastUsed = c;
+  const lastUsed = lastColumnInUse(grid);
   const wide = grid.map((r) => r.slice(0, Math.max(right, lastUsed + 1)));
   const rows: [number, number] = [sel.row - top, sel.row + sel.rows - 1 - top];
   const mapping = req.manual ? relative(req.manual, left - 1) : undefined;

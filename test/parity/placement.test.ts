@@ -65,6 +65,14 @@ const cases: [string, () => unknown[][], number][] = [
     6,
   ],
   [
+    "a cell of spaces far right is not a column in use: one blank column after the user's last real column (before: Excel went past the spaces)",
+    () => [
+      ["UPRN", "Notes", "", "", "Other", ...Array(30).fill(""), "   "],
+      ...uprns.slice(0, 3).map((u) => [u, "n", "", "", "x"]),
+    ],
+    6,
+  ],
+  [
     "an intact results block: updated in place",
     () => [["UPRN", ...ours], ...uprns.slice(0, 3).map((u) => [u, ...ours.map(() => "")])],
     1,
