@@ -32,7 +32,7 @@ import {
   worseCount,
   isDemoKey,
   type Trigger,
-  rowDateContext,
+  resultRowContext,
   detectContextColumns,
   rowPlace,
   keepForResume,
@@ -213,16 +213,9 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
                 exclude: t.ours,
                 context: placeColumns,
               });
-              const { problems, ...dated } = rowDateContext(t.dates[w.row]);
-              const context = {
-                windows: deps.windows,
-                ...dated,
-                problems: problems.length ? problems : undefined,
-                country: place.country,
-                day,
-              };
+              const context = resultRowContext(t.dates[w.row], { windows: deps.windows, country: place.country, day });
               block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
-              if (problems.length) tally.dateRows.add(w.row);
+              if (context.problems) tally.dateRows.add(w.row);
               else tally.dateRows.delete(w.row);
               for (const c of rowChanges(prev, block[w.row])) changes.push({ ...c, runAt: at });
               const error = "error" in w.outcome ? w.outcome.error : undefined;
