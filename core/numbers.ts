@@ -14,3 +14,12 @@ export function formatCount(n: number): string {
 export function countWord(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A moment as every sentence of both add-ins writes it, to the minute and in UTC ("2026-03-01 09:05 UTC"): a run's
+ * start, a digest sent, a schedule's last success. UTC, named, so the words mean one moment on any computer and in
+ * Apps Script's zone alike. `at` is epoch milliseconds or an ISO timestamp.
+ */
+export function utcMinute(at: number | string): string {
+  return `${new Date(typeof at === "string" ? Date.parse(at) : at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -98,6 +98,17 @@ export function columnsNamed(header: readonly unknown[]): ColumnMapping {
   return out;
 }
 
+/**
+ * The last column in use in `rows` (`rows[r][c]` is sheet column c), -1 when none: a cell holding only spaces is not in
+ * use, as it is not for the results placed directly beside a table, so both add-ins put a new block in the same column
+ * whatever their platform counts as used (Excel's used range counts such a cell, Apps Script's values do not say).
+ */
+export function lastColumnInUse(rows: readonly (readonly unknown[])[]): number {
+  let last = -1;
+  for (const r of rows) for (let c = r.length - 1; c > last; c--) if (!isBlankCell(r[c])) last = c;
+  return last;
+}
+
 /** The part of the snapshot that is the table, narrowed step by step: its rows (from `top`), its columns, the selection. */
 interface TableWindow {
   values: unknown[][];

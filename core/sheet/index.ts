@@ -6,4 +6,5 @@
 export * from "./table";
 export * from "./placement";
 export * from "./check-plan";
+export * from "./start-notes";
 export * from "./rows-now";

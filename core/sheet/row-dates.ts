@@ -11,6 +11,7 @@ import type { UserDates } from "../compliance/obligations";
 import { detectContextColumns, detectOwnColumns, ownInputsOf, type OwnColumn } from "../compliance/own-obligations";
 import type { OwnInput } from "../compliance/own-rules";
 import { detectUserColumns, readUserDates, type UserColumns } from "./user-columns";
+import type { RowContext } from "./layout";
 
 /** Which of a table's columns hold typed dates, and how the file writes them: made once from the header row. */
 export interface DateReading {
@@ -78,6 +79,18 @@ export function rowDates(row: readonly unknown[], r: DateReading): RowDates {
     own: r.own.length ? ownInputsOf(row, r.own, readDay) : [],
     problems,
   };
+}
+
+/**
+ * What a results row is written with (outputRow's context), in both add-ins: the row's dates, the problems with them
+ * (absent when none, so the Message says nothing of dates), and the user's windows, the row's country and the file's day.
+ */
+export function resultRowContext(
+  d: RowDates | undefined,
+  o: Pick<RowContext, "windows" | "country" | "day">,
+): Omit<RowContext, "checkedAt"> {
+  const { problems, ...dated } = rowDateContext(d);
+  return { ...o, ...dated, ...(problems.length ? { problems } : {}) };
 }
 
 /** What the results block's row takes from a row's dates (core/sheet/layout.ts RowContext); nothing for a row not read. */

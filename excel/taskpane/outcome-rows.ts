@@ -8,7 +8,7 @@ import {
   waitingRow,
   keepsEarlierValues,
   rowChanges,
-  rowDateContext,
+  resultRowContext,
   detectContextColumns,
   rowPlace,
   resultPrint,
@@ -57,16 +57,9 @@ function finalRow(
     exclude: t.ours,
     context: placeColumns,
   });
-  const { problems, ...dated } = rowDateContext(t.dates[w.row]);
-  const context = {
-    windows: c.windows,
-    ...dated,
-    problems: problems.length ? problems : undefined,
-    country: place.country,
-    day: c.day,
-  };
+  const context = resultRowContext(t.dates[w.row], { windows: c.windows, country: place.country, day: c.day });
   block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
-  if (problems.length) tally.dateRows.add(w.row);
+  if (context.problems) tally.dateRows.add(w.row);
   else tally.dateRows.delete(w.row);
   const error = "error" in w.outcome ? w.outcome.error : undefined;
   tally.byRow.set(w.row, {

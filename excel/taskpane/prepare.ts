@@ -3,17 +3,13 @@
  * input columns and our results block, and validate every row with core. Nothing is sent; check-run.ts runs it.
  */
 import {
-  EDITED_BLOCK_NOTE,
-  NO_HEADER_NOTE,
   OUTPUT_COLUMNS,
   columnsNamed,
-  oneCellNote,
-  checkedRowsNote,
+  lastColumnInUse,
   planScreening,
   planTable,
-  resultsPlaceNote,
   rowsAfterBlank,
-  rowsAsideNotes,
+  startNotes,
   type ColumnMapping,
   type InputRow,
   type PlanName,
@@ -54,7 +50,7 @@ export interface PreparedCheck {
   inPlace: boolean;
   previous: unknown[][];
   distinct: number;
-  /** One sentence saying where the results go (and why there, when it is not directly right of the data). */
+  /** What the user is told as the check begins, one line each (core's startNotes): where the results go, and more. */
   placement: string;
   /** Blank rows at the end of the selection, left out (not a row error each). */
   blankRowsSkipped: number;
@@ -107,7 +103,8 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       rows: sel.selectedOffsets,
       columns: sel.table ? undefined : sel.selectedColumns,
       wide,
-      lastUsed,
+      // Excel's used range bounds the read; what counts as in use there is core's rule (a cell of spaces does not).
+      lastUsed: lastColumnInUse(wide),
       sheetColumns: SHEET_COLUMNS,
       mapping: opts.mapping,
       hasHeader: opts.hasHeader,
@@ -124,16 +121,30 @@ export async function prepareCheck(excelRun: ExcelRun, opts: PrepareOptions): Pr
       columnCount: plan.count + (inTable?.added ? WIDTH : 0),
     };
     const at = inTable ? region.columnIndex + inTable.at : plan.at;
-    // Rows of data below the blank row that ends the whole table are not checked, and the user is told (core's rule).
+    // Rows of data below the blank row that ends the whole table are not checked, and the user is told (core's rule);
+    // a re-check on open tells nobody, and an Excel Table ends where the Table does.
     const lastRow = table.rowIndex + plan.rows[plan.rows.length - 1].index + 1;
     const leftBelow =
-      plan.whole && !sel.table ? await rowsBelow(context, table.sheet, lastRow, plan.first, plan.count) : undefined;
+      plan.whole && !sel.table && !opts.at
+        ? await rowsBelow(context, table.sheet, lastRow, plan.first, plan.count)
+        : undefined;
     const previous = await readBlock(context, { ...table, columnIndex: at, columnCount: WIDTH });
     // Rows hidden by a filter inside the table: neither sent nor written (Range.rowHidden), and said so before the check.
     const hidden = new Set(await hiddenRowOffsets(context, table));
     return {
       ok: true,
-      check: preparedCheck({ sel, plan, inTable, table, at, leftBelow, previous, hidden, planName: opts.plan }),
+      check: preparedCheck({
+        sel,
+        plan,
+        inTable,
+        table,
+        at,
+        leftBelow,
+        previous,
+        hidden,
+        planName: opts.plan,
+        selected: !opts.at,
+      }),
     };
   });
 }
@@ -166,8 +177,7 @@ function refusal(plan: TableRefusal, firstColumn: number): PrepareOutcome {
 
 /**
  * The check as read: its rows (those hidden by a filter set aside), each invalid row's problem, and what the user is
- * told first: where the results go, which rows are checked when they are not simply the rows selected, and what is
- * left aside. Core's words, as in Sheets.
+ * told first (core's startNotes, as in Sheets).
  */
 function preparedCheck(r: {
   sel: SelectionRead;
@@ -179,41 +189,23 @@ function preparedCheck(r: {
   previous: unknown[][];
   hidden: ReadonlySet<number>;
   planName: PlanName;
+  /** The user selected the rows (not a re-check on open). */
+  selected: boolean;
 }): PreparedCheck {
   const { sel, plan, inTable, table } = r;
-  const placement = inTable
-    ? inTable.placement
-    : [
-        plan.editedAt !== undefined ? EDITED_BLOCK_NOTE : "",
-        resultsPlaceNote({ kind: plan.kind, at: r.at, dataFirst: plan.first, changedAt: plan.changedAt }),
-      ]
-        .filter(Boolean)
-        .join("\n");
-  const oneCell = oneCellNote({
-    rows: sel.oneCell ? 1 : 0,
-    columns: 1,
-    sheetRow: sel.region.rowIndex + sel.selectedOffsets[0] + 1,
-    onOrAboveHeader: plan.headerRow !== null && sel.selectedOffsets[1] - plan.top <= plan.headerRow,
-  });
   const rowNo = (i: number) => table.rowIndex + i + 1;
-  const scope = checkedRowsNote({
-    firstRow: rowNo(plan.rows[0].index),
-    lastRow: rowNo(plan.rows[plan.rows.length - 1].index),
-    whole: plan.whole,
-    anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
-    blankBelow: plan.blankRowsSkipped,
-    leftBelow: r.leftBelow,
-  });
   const hidden = plan.rows.filter((row) => r.hidden.has(row.index)).map((row) => row.index);
   const shown = plan.rows.filter((row) => !r.hidden.has(row.index));
   const problems = shown
     .filter((row) => row.error)
     .map((row) => ({ row: rowNo(row.index), message: row.error!.message }));
-  const screening = planScreening(shown, { plan: r.planName });
-  const valid = shown.filter((row) => row.key && !row.error).length;
-  const aside = rowsAsideNotes({
-    invalid: problems.length,
-    duplicates: valid - screening.properties.length,
+  const notes = startNotes({
+    plan,
+    firstRow: sel.region.rowIndex + 1,
+    selection: r.selected ? { rows: sel.selectedOffsets, oneCell: !!sel.oneCell } : undefined,
+    leftBelow: r.leftBelow,
+    ownPlace: inTable?.placement,
+    rows: shown,
     hidden: hidden.length,
   });
   return {
@@ -225,10 +217,8 @@ function preparedCheck(r: {
     origin: { sheet: table.sheet, rowIndex: table.rowIndex, columnIndex: r.at },
     inPlace: inTable ? !inTable.added : plan.kind === "in-place",
     previous: r.previous,
-    distinct: screening.properties.length,
-    placement: [oneCell, scope, placement, plan.headerRow === null && !inTable ? NO_HEADER_NOTE : "", ...aside]
-      .filter(Boolean)
-      .join("\n"),
+    distinct: planScreening(shown, { plan: r.planName }).properties.length,
+    placement: notes.map((n) => n.text).join("\n"),
     hidden,
     blankRowsSkipped: plan.blankRowsSkipped,
   };

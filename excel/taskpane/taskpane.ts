@@ -14,6 +14,7 @@ import {
   type Window,
   countWord,
   formatCount,
+  nothingToSendLine,
 } from "../../core";
 import { pageWord } from "../../core/page-words";
 import { complianceRuntime } from "../runtime";
@@ -220,7 +221,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
       "status",
       valid
         ? `Checking ${countWord(valid, "row")} (${countWord(p.distinct, "distinct property", "distinct properties")})…\n${p.placement}`
-        : `None of the ${formatCount(p.rows.length)} selected rows can be checked (see below); nothing is sent.\n${p.placement}`,
+        : `${nothingToSendLine(p.rows.length - (p.hidden?.length ?? 0))}\n${p.placement}`,
     );
     placement = p.placement;
     const summary = await runCheck(p, {

@@ -16,6 +16,7 @@ import {
   type PlanName,
   type RunState,
   countWord,
+  utcMinute,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type { RunPlace } from "./rows-now";
@@ -144,7 +145,7 @@ export async function resumeFirst(store: UserStore): Promise<string> {
 /** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's runSummary words). */
 export function unfinishedText(run: UnfinishedRun): string {
   const s = runSummary(run.state);
-  return `A check of ${countWord(run.state.rowsTotal, "row")} on ${run.sheet}, started ${run.startedAt.slice(0, 16).replace("T", " ")} UTC, is unfinished. ${s.lines[0] ?? ""}`.trim();
+  return `A check of ${countWord(run.state.rowsTotal, "row")} on ${run.sheet}, started ${utcMinute(run.startedAt)}, is unfinished. ${s.lines[0] ?? ""}`.trim();
 }
 
 /** A run taken up again by Resume leaves the runs set aside; another unfinished run stored meanwhile takes its place. */

@@ -22,6 +22,7 @@ import {
   type DigestAction,
   type DigestRecipient,
   type DigestState,
+  utcMinute,
 } from "../../core";
 import { isDemoKey } from "../../core/demo/demo-key";
 import { WEEKDAYS, type DigestInput, type DigestView } from "../shared/api";
@@ -66,7 +67,7 @@ export function loadDigestSettings(): DigestSettings {
   };
 }
 
-const at = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+const at = utcMinute;
 
 export function digestView(): DigestView {
   const s = loadDigestSettings();

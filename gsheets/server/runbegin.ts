@@ -4,25 +4,23 @@
  * submits sent. sheetrun.ts steps it from there.
  */
 import {
-  NO_HEADER_NOTE,
   acceptReply,
   beginRunSession,
   startRow,
   createRun,
   dueRequests,
   readPropertyRows,
-  rowsAsideNotes,
-  runCounts,
   newRunId,
+  nothingToSendLine,
   runHold,
   shownPhase,
+  startNotes,
   type Cell,
   type HttpRequest,
   type InputRow,
   type RetryHold,
 } from "../../core";
 import { type Trigger } from "../../core/reports/changes";
-import { count } from "../shared/words";
 import { sendFor, sendRunRequests } from "./http";
 import { HELD_SLOT, MANUAL_SLOT, loadRun, type SheetRun } from "./runstore";
 import { afterRun, save } from "./runend";
@@ -107,7 +105,8 @@ function newSheetRun(plan: RunPlan, settings: Settings, rows: InputRow[], hidden
     mapping: table.mapping,
     blockCol: table.blockCol,
     message: "",
-    notes: table.notes.slice(),
+    // What the user is told as the run begins, in core's words and order, as in Excel.
+    notes: startNotes({ ...table.start, rows, hidden: hiddenRows }).map((n) => n.text),
     startedAtMs: now,
     rowsWritten: 0,
     duplicateRows: validRows - engine.properties.length,
@@ -131,10 +130,7 @@ function markRows(plan: RunPlan, run: SheetRun, rows: InputRow[], nowIso: string
   if (!table.blockExists || table.legacy) writeHeaders(sheet, table.headerRow, table.blockCol);
   formatBlockColumns(sheet, table.blockCol, firstRow, endRow);
   ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
-  if (!table.headerRow) {
-    forgetBlockMemo(sheet);
-    run.notes.push(NO_HEADER_NOTE);
-  }
+  if (!table.headerRow) forgetBlockMemo(sheet);
   const marks = new Map<number, (prev: unknown[]) => Cell[]>();
   rows.forEach((row) => {
     const sheetRow = firstRow + row.index;
@@ -205,14 +201,9 @@ export function beginRun(
   });
   run.rowsWritten += writeOutcomes(sheet, run, table2, nowIso, settings.windows).rows;
 
-  const invalid = runCounts(engine).invalid;
   if (!engine.properties.length) {
-    run.message = `Nothing was sent: none of the ${count(run.engine.rowsTotal, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
-  } else {
-    say(run);
-    // Rows not sent as they stand: core's words, as in Excel.
-    run.notes.push(...rowsAsideNotes({ invalid, duplicates: run.duplicateRows, hidden: hidden.size }));
-  }
+    run.message = nothingToSendLine(run.engine.rowsTotal);
+  } else say(run);
   if (shownPhase(engine) !== "running") afterRun(run);
   save(run);
   return { ok: true, run };

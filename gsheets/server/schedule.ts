@@ -5,6 +5,7 @@
  * handler is recheck.ts.
  */
 import { WEEKDAYS, type DigestInput, type ScheduleInput, type ScheduleResult, type ScheduleView } from "../shared/api";
+import { utcMinute } from "../../core";
 import { count } from "../shared/words";
 import { digestView, loadDigestSettings, saveDigest } from "./digest";
 import { lastRunLogProblem } from "./logs";
@@ -55,9 +56,7 @@ function periodMs(rec: ScheduleRecord): number {
   return rec.mode === "weekly" ? 7 * DAY_MS : DAY_MS;
 }
 
-function at(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
-}
+const at = utcMinute;
 
 /** The stale banner's words, or "" while the schedule keeps up (or is off). */
 function staleText(rec: ScheduleRecord | null, status: ScheduleStatus, nowMs: number): string {

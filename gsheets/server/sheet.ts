@@ -15,7 +15,7 @@ import {
   windowColumnIndexes,
 } from "../../core";
 import { WINDOW_COLOURS, type Window } from "../../core/compliance/obligations";
-import type { ColumnMapping, HeaderBlock } from "../../core";
+import type { ColumnMapping, HeaderBlock, StartNotesInput } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -70,7 +70,8 @@ export interface Table {
    * chose the one further right (core's detectColumnsInSelection). The sidebar's range starts there.
    */
   firstCol: number;
-  notes: string[];
+  /** What core's startNotes needs of the plan, for the lines said as the run begins (beginRun adds the rows). */
+  start: Omit<StartNotesInput, "rows" | "hidden">;
 }
 
 const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");

@@ -17,7 +17,7 @@ import {
   outcomesToWrite,
   propertiesNow,
   outputRow,
-  rowDateContext,
+  resultRowContext,
   stopRun,
   type Cell,
   type Outcome,
@@ -205,16 +205,13 @@ export function writeOutcomes(
     }
     const note = t.notes[w.row];
     const place = t.place(w.row, outcome);
-    const { problems, ...dated } = rowDateContext(t.dates(fileDay())[w.row]);
-    const context = {
+    const context = resultRowContext(t.dates(fileDay())[w.row], {
       windows: win,
-      ...dated,
-      problems: problems.length ? problems : undefined,
       country: place.country,
       day: fileDay(),
-    };
+    });
     // Each row gets its final result once: counted as it is written (a number, so the stored run stays small).
-    if (problems.length) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
+    if (context.problems) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
     rows.set(sheetRow, (prev) => {
       const row = outputRow(outcome, nowIso, prev, note, context);
       changes.push(...rowChanges(prev, row));

@@ -3,15 +3,7 @@
  * region, grown to every selected row, and the same rows from column A to the last column in use), and turn its answer
  * into sheet rows and columns. Which rows, header, input columns and results block: core decides, as in Excel.
  */
-import {
-  EDITED_BLOCK_NOTE,
-  checkedRowsNote,
-  oneCellNote,
-  planTable,
-  resultsPlaceNote,
-  rowsAfterBlank,
-  type ColumnMapping,
-} from "../../core";
+import { lastColumnInUse, planTable, rowsAfterBlank, type ColumnMapping } from "../../core";
 import type { Table } from "./sheet";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -20,8 +12,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 export const SHEET_COLUMNS = 18_278;
 /** Rows the table's blank row leaves out: at most this many below it are read (a note counts them, nothing more). */
 const BELOW_READ_MAX = 5_000;
-
-const isBlank = (v: unknown) => v === "" || v === null || v === undefined || (typeof v === "string" && !v.trim());
 
 /** What to check, from the sidebar's selection or a table the schedule re-checks. Rows and columns are 1-based. */
 export interface CheckRequest {
@@ -67,8 +57,7 @@ function readAndPlan(sheet: Sheet, req: CheckRequest) {
   const right = Math.max(around.getLastColumn(), sel.col + sel.cols - 1, ...chosen.map((c) => c + 1));
   // One read: those rows from column A to the last column in use (our block wherever it stands, the tables beside).
   const grid = sheet.getRange(top, 1, bottom - top + 1, Math.max(right, lastCol, 1)).getValues();
-  let lastUsed = -1;
-  for (const r of grid) for (let c = r.length - 1; c > lastUsed; c--) if (!isBlank(r[c])) lastUsed = c;
+  const lastUsed = lastColumnInUse(grid);
   const wide = grid.map((r) => r.slice(0, Math.max(right, lastUsed + 1)));
   const rows: [number, number] = [sel.row - top, sel.row + sel.rows - 1 - top];
   const mapping = req.manual ? relative(req.manual, left - 1) : undefined;
@@ -92,7 +81,7 @@ export function planSheetCheck(
 ): SheetCheck | { problem: string; offerColumns: boolean } | { nothing: true } {
   const read = readAndPlan(sheet, req);
   if (read.nothing) return { nothing: true };
-  const { plan, grid, wide, top, rows, sel, single, lastRow } = read;
+  const { plan, grid, wide, top, rows, single, lastRow } = read;
   if (!plan.ok) return { problem: plan.problem, offerColumns: plan.offerColumns };
   const tableTop = top + plan.top;
   const rowNo = (i: number) => tableTop + i;
@@ -117,29 +106,6 @@ export function planSheetCheck(
           endRow,
         )
       : undefined;
-  // What the user is told, in Excel's order and core's words: one cell, the rows checked, where the results go.
-  const notes = [
-    req.whole
-      ? ""
-      : oneCellNote({
-          rows: single ? 1 : 0,
-          columns: 1,
-          sheetRow: sel.row,
-          onOrAboveHeader: plan.headerRow !== null && rows[1] - plan.top <= plan.headerRow,
-        }),
-    req.whole
-      ? ""
-      : checkedRowsNote({
-          firstRow,
-          lastRow: endRow,
-          whole: plan.whole,
-          anotherHeaderRow: plan.anotherTable === undefined ? undefined : rowNo(plan.anotherTable),
-          blankBelow: plan.blankRowsSkipped,
-          leftBelow,
-        }),
-    plan.editedAt !== undefined ? EDITED_BLOCK_NOTE : "",
-    resultsPlaceNote({ kind: plan.kind, at: plan.at, dataFirst: plan.first, changedAt: plan.changedAt }),
-  ].filter(Boolean);
   const table: Table = {
     sheet,
     headerRow,
@@ -150,7 +116,8 @@ export function planSheetCheck(
     legacy: !!plan.legacy,
     inputCols,
     firstCol,
-    notes,
+    // What the user is told as the run begins (core's startNotes); a scheduled re-check selects nothing of its own.
+    start: { plan, firstRow: top, selection: req.whole ? undefined : { rows, oneCell: single }, leftBelow },
   };
   const values = grid.slice(firstRow - top, endRow - top + 1).map((r) => r.slice(0, inputCols));
   return { table, firstRow, endRow, values, wholeTable: req.whole ? !!headerRow : !!plan.whole };

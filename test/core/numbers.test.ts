@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { countWord, formatCount } from "../../core";
+import { countWord, formatCount, utcMinute } from "../../core";
 
 test("formatCount groups thousands with commas, as en-GB does, for any size and sign", () => {
   const cases = [0, 7, 999, 1000, 2500, 12_345, 999_999, 1_000_000, 1_234_567_890, -2500, 1234.5];
@@ -30,4 +30,12 @@ test("no source of the add-ins formats a number with toLocaleString: every count
   };
   ["core", "excel", "gsheets"].forEach(walk);
   expect(found).toEqual([]);
+});
+
+test("a moment is written to the minute in UTC, named, the same from epoch milliseconds and an ISO timestamp", () => {
+  // 23:59:59.999 on 31 March 2026 in UTC is already 1 April in British Summer Time and on Kiritimati: still 31 March here.
+  const ms = Date.UTC(2026, 2, 31, 23, 59, 59, 999);
+  expect(utcMinute(ms)).toBe("2026-03-31 23:59 UTC");
+  expect(utcMinute(new Date(ms).toISOString())).toBe("2026-03-31 23:59 UTC");
+  expect(utcMinute("2026-04-01T00:30:00+01:00")).toBe("2026-03-31 23:30 UTC");
 });

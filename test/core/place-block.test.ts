@@ -3,7 +3,7 @@
  * free, after the last column in use when they are not, in place when our block is found, and never over a block of
  * ours the user changed, with or without a header row.
  */
-import { OUTPUT_COLUMNS, planTable, type TablePlan } from "../../core";
+import { OUTPUT_COLUMNS, lastColumnInUse, planTable, type TablePlan } from "../../core";
 import { resultsPlaceNote } from "../../core/sheet/placement";
 import { columnLetters } from "../../core/sheet/layout";
 
@@ -122,4 +122,15 @@ test("a header under a long preamble is found from the selection (up to 500 rows
   }) as TablePlan;
   expect(p).toMatchObject({ ok: true, top: 11, headerRow: 0, mapping: { uprn: 0, postcode: 1 } });
   expect(p.rows.map((r) => r.index)).toEqual([2, 3]);
+});
+
+test("the last column in use is the last holding something: a cell of spaces, or none at all, is not in use", () => {
+  expect(
+    lastColumnInUse([
+      ["UPRN", "Notes", "", "Other", "   "],
+      ["1", "", null, undefined, " \t"],
+    ]),
+  ).toBe(3);
+  expect(lastColumnInUse([["UPRN"], ["", "", "", "", "", 0]])).toBe(5);
+  expect(lastColumnInUse([[" "], []])).toBe(-1);
 });

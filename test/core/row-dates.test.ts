@@ -14,7 +14,7 @@ import {
   dateSerial,
   outputHeaders,
   outputRow,
-  rowDateContext,
+  resultRowContext,
   rowDates,
   type Cell,
   type CheckResult,
@@ -41,12 +41,14 @@ function blockAndList(typed: unknown[], order: ReadDateOptions) {
   const ours = new Set(H.map((_h, k) => BLOCK + k));
   const user = ["100023336956", "1 Road", ...typed];
   const dates = rowDates(user, dateReading(HEADER, order, ours));
-  const { problems, ...dated } = rowDateContext(dates);
-  const cells = outputRow({ result }, `${TODAY}T09:00:00Z`, undefined, undefined, {
-    ...dated,
-    problems,
-    day: TODAY,
-  });
+  // As both hosts write it: core's context from the row's dates.
+  const cells = outputRow(
+    { result },
+    `${TODAY}T09:00:00Z`,
+    undefined,
+    undefined,
+    resultRowContext(dates, { day: TODAY }),
+  );
   const row: Cell[] = [...(user as Cell[]), ...cells];
   const props = blockProperties([row], { blockColumn: BLOCK, uprn: 0, address: 1, header: HEADER, dates: order });
   const list = buildActionList(props, { today: TODAY, withinDays: 30 });
@@ -147,4 +149,19 @@ describe("a number in a date column is a date only when it is a real date's seri
     const r = rowDates([2024], dateReading(["Smoke alarms checked"], DAY_FIRST));
     expect(r.own).toEqual([expect.objectContaining({ date: null, unreadable: "2024" })]);
   });
+});
+
+test("a results row's context carries its dates, and its date problems only when there are some (both hosts count those rows)", () => {
+  const ours = new Set(H.map((_h, k) => BLOCK + k));
+  const reading = dateReading(HEADER, DAY_FIRST, ours);
+  const read = resultRowContext(rowDates(["100023336956", "1 Road", "03/04/2025", "", ""], reading), {
+    day: TODAY,
+    windows: { eicr: { urgent: 30 } },
+  });
+  // Day-first: 03/04/2025 is 3 April.
+  expect(read).toEqual({ day: TODAY, windows: { eicr: { urgent: 30 } }, userDates: { depositReceived: "2025-04-03" } });
+  const unread = resultRowContext(rowDates(["100023336956", "1 Road", "the 40th", "", ""], reading), { day: TODAY });
+  expect(unread.problems).toHaveLength(1);
+  expect(unread.problems![0]).toMatch(/the 40th/);
+  expect(resultRowContext(undefined, { day: TODAY })).toEqual({ day: TODAY });
 });

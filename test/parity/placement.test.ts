@@ -3,7 +3,7 @@
  * (the pane's prepareCheck) and in the Sheets stand-in running the built Code.js (startBulkCheck), and both must
  * put the results block in the same column. Both decide with core/sheet/placement.ts.
  */
-import { outputHeaders, type PlanName } from "../../core";
+import { nothingToSendLine, outputHeaders, type PlanName } from "../../core";
 import { prepareCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { createGasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
@@ -62,6 +62,14 @@ const cases: [string, () => unknown[][], number][] = [
   [
     "a column of the user's after a gap: one blank column after it",
     () => [["UPRN", "Notes", "", "", "Other"], ...uprns.slice(0, 3).map((u) => [u, "n", "", "", "x"])],
+    6,
+  ],
+  [
+    "a cell of spaces far right is not a column in use: one blank column after the user's last real column (before: Excel went past the spaces)",
+    () => [
+      ["UPRN", "Notes", "", "", "Other", ...Array(30).fill(""), "   "],
+      ...uprns.slice(0, 3).map((u) => [u, "n", "", "", "x"]),
+    ],
     6,
   ],
   [
@@ -170,5 +178,85 @@ describe("tables side by side in one header row (A:B and D:E, both UPRN / Postco
     const excel = await excelColumn(g, selection as string);
     const sheets = await sheetsColumn(g, selection as string);
     expect({ excel, sheets }).toEqual({ excel: expected, sheets: expected });
+  });
+});
+
+describe("the lines said as a check begins are core's startNotes, the same in both add-ins for the same grid", () => {
+  async function notesIn(grid: unknown[][], selection: string, noHeader = false) {
+    const s = createStandIn();
+    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    s.api.seed("Sheet1", "A1", grid);
+    s.api.select("Sheet1", selection);
+    const prep = await prepareCheck(excelRun, {
+      plan: "professional",
+      ...(noHeader ? { mapping: { uprn: 0 }, hasHeader: false } : {}),
+    });
+    const env = createGasEnvironment();
+    configure(env, sandbox);
+    env.sheet.seed(1, 1, grid);
+    env.sheet.select(selection);
+    const r = env.run("startBulkCheck", noHeader ? { mapping: { uprn: "A" } } : {});
+    if (r.ok) env.run("cancelBulkCheck");
+    return {
+      status: r.ok ? r.progress.message : "",
+      excel: prep.ok ? prep.check.placement.split("\n") : prep.message,
+      // A run with nothing to send ends at once, and its end lines (runend.ts) follow the lines it began with.
+      sheets: r.ok
+        ? (r.progress.notes as string[])
+            .flatMap((n) => n.split("\n"))
+            .slice(0, prep.ok ? prep.check.placement.split("\n").length : undefined)
+        : r.message,
+    };
+  }
+  const place = "Results go in columns C:AD, right of your data in A:B.";
+
+  test("one cell selected: its row only, then where the results go", async () => {
+    const grid = [["UPRN", "Notes"], ...uprns.slice(0, 3).map((u) => [u, "n"])];
+    const expected = [
+      "You selected one cell, so only its row (row 3) is checked. To check the whole table, select its header row.",
+      place,
+    ];
+    expect(await notesIn(grid, "A3")).toMatchObject({ excel: expected, sheets: expected });
+  });
+
+  test("the header row selected: the whole table, the rows below its blank row named, a duplicate counted", async () => {
+    const grid = [
+      ["UPRN", "Notes"],
+      [uprns[0], "a"],
+      [uprns[0], "b"],
+      [uprns[1], "c"],
+      ["", ""],
+      [uprns[2], "d"],
+    ];
+    const expected = [
+      "You selected the header row, so the whole table is checked: rows 2–4. Row 6, below the blank row 5, is not checked: select it to check it too.",
+      place,
+      "1 duplicate row shares a check with an earlier row.",
+    ];
+    expect(await notesIn(grid, "A1:B1")).toMatchObject({ excel: expected, sheets: expected });
+  });
+
+  test("every row invalid: nothing is sent, and both still count the rows with input errors (before: Sheets said nothing of them)", async () => {
+    const grid = [
+      ["UPRN", "Notes"],
+      ["not a uprn", "a"],
+      ["12x", "b"],
+    ];
+    const expected = [
+      "You selected the header row, so the whole table is checked: rows 2–3.",
+      place,
+      "2 rows with input errors; see their Message.",
+    ];
+    // The pane's status line above these is the same sentence (taskpane.ts); the sidebar's is its run's message.
+    expect(await notesIn(grid, "A1:B1")).toEqual({ status: nothingToSendLine(2), excel: expected, sheets: expected });
+  });
+
+  test("no header row: where the results go, then that they have no headers either", async () => {
+    const grid = uprns.slice(0, 2).map((u) => [u]);
+    const expected = [
+      "Results go in columns B:AC, right of your data in A:A.",
+      "No header row: the results columns have no headers either, so the rows stay aligned; a re-run finds them and updates them in place.",
+    ];
+    expect(await notesIn(grid, "A1:A2", true)).toMatchObject({ excel: expected, sheets: expected });
   });
 });

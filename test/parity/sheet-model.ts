@@ -229,7 +229,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
       }
       const lines = (await page.evaluate(() => (window as any).__statuses)) as string[];
       const first = lines.find((t) => t && t !== "Reading the selection…") ?? "";
-      if (first.startsWith("Checking ") || first.startsWith("None of the ")) said.push(first);
+      if (first.startsWith("Checking ") || first.startsWith("Nothing was sent: ")) said.push(first);
       else refused.push(first);
     }
     const values = (await api("read", "Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`)) as { values: unknown[][] };
