@@ -6,10 +6,29 @@
 import fs from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
-import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, zonedParts, type FakeSheet } from "./fake-sheets";
+import { BooleanCriteria, CallLog, FakeRuleBuilder, FakeSpreadsheet, type FakeSheet } from "./fake-sheets";
 import { FakeCache } from "./fake-cache";
 import { passTime } from "./sandbox";
 import { syncFetch, type RawReply, type WireRequest } from "./sync-http";
+import { formatDate } from "./gas-utilities";
+import { FakeLock } from "./gas-lock";
+import { fakeMailApp, type MailState } from "./gas-mail";
+import { fakeScriptApp, type ScriptState } from "./gas-script-app";
+import { FakeProperties } from "./gas-properties";
+
+export { formatDate } from "./gas-utilities";
+export { FakeLock } from "./gas-lock";
+export { type MailState, type SentMail } from "./gas-mail";
+export {
+  ADDON_TRIGGER_LIMIT_ERROR,
+  TRIGGER_RUNTIME_ERROR,
+  TRIGGER_RUNTIME_PER_DAY_MS,
+  TRIGGERS_PER_USER_ERROR,
+  TRIGGERS_PER_USER_MAX,
+  type FakeTrigger,
+  type ScriptState,
+} from "./gas-script-app";
+export { FakeProperties } from "./gas-properties";
 
 export const DIST = path.resolve(__dirname, "../../../dist/gsheets");
 
@@ -47,67 +66,13 @@ function newContext(): vm.Context {
   return vm.createContext(plain ?? {});
 }
 
-/** Limits of the real services that our code must respect; the stand-ins throw as Apps Script does. */
-const PROPERTY_VALUE_MAX = 9 * 1024;
-const PROPERTY_STORE_MAX = 500 * 1024;
-/** UrlFetchApp refuses longer URLs. */
+/**
+ * Limits of the real services that our code must respect (the stand-ins throw as Apps Script does): UrlFetchApp refuses
+ * longer URLs.
+ */
 const URL_MAX = 2 * 1024;
 /** Apps Script ends an execution after 6 minutes, wherever it is. */
 const EXECUTION_MAX_MS = 6 * 60 * 1000;
-
-/** Utilities.formatDate's SimpleDateFormat letters that our code uses; anything else throws, so a test notices. */
-const formatted = new Map<string, Map<number, string>>();
-export function formatDate(date: Date, timeZone: string, pattern: string): string {
-  // Remembered, as zonedTimeToUtc is: a large run formats the same few hundred days over and over.
-  const kind = `${timeZone}|${pattern}`;
-  let texts = formatted.get(kind);
-  if (!texts) formatted.set(kind, (texts = new Map()));
-  const ms = date.getTime();
-  let text = texts.get(ms);
-  if (text === undefined) {
-    if (texts.size > 100_000) texts.clear();
-    texts.set(ms, (text = formatDateOnce(date, timeZone, pattern)));
-  }
-  return text;
-}
-
-function formatDateOnce(date: Date, timeZone: string, pattern: string): string {
-  const p = zonedParts(date.getTime(), timeZone);
-  const two = (n: number) => String(n).padStart(2, "0");
-  const fields: Record<string, string> = {
-    yyyy: String(p.year),
-    MM: two(p.month),
-    dd: two(p.day),
-    HH: two(p.hour),
-    mm: two(p.minute),
-    ss: two(p.second),
-  };
-  return pattern.replace(/[A-Za-z]+/g, (t) => {
-    if (!(t in fields)) throw new Error(`formatDate stand-in: unsupported pattern letters "${t}"`);
-    return fields[t];
-  });
-}
-
-/** The user lock: \`busy\` makes tryLock fail, as when another execution (a poll in flight) holds it. */
-export class FakeLock {
-  busy = false;
-  held = false;
-  tryLock(_ms?: number) {
-    if (this.busy) return false;
-    this.held = true;
-    return true;
-  }
-  waitLock(ms?: number) {
-    if (!this.tryLock(ms))
-      throw new Error("Exception: Lock timeout: another process was holding the lock for too long.");
-  }
-  releaseLock() {
-    this.held = false;
-  }
-  hasLock() {
-    return this.held;
-  }
-}
 
 /**
  * Time as the vm sees it: Date.now() is the real clock plus offsetMs, so a test can let a request "hang" for
@@ -127,224 +92,6 @@ export interface NetworkFaults {
   hangMs?: number;
   /** A test's look at the world as requests leave (after any hang, before the service gets them). */
   beforeSend?: (requests: { method: string; url: string }[]) => void;
-}
-
-/** A message MailApp.sendEmail sent, as the stand-in recorded it. */
-export interface SentMail {
-  to: string;
-  subject: string;
-  body: string;
-  htmlBody?: string;
-  name?: string;
-  atMs: number;
-}
-
-/**
- * MailApp as Google documents it: each recipient of each message counts against a daily quota (100 a day on consumer
- * accounts, 1,500 on Workspace), counted here per UTC day of the vm's clock; sending past it throws, as MailApp does
- * ("Service invoked too many times for one day: email"). Shared by every execution, as Google keeps it.
- */
-export interface MailState {
-  sent: SentMail[];
-  /** Recipients allowed per day. */
-  dailyQuota: number;
-  /** Recipients used per UTC day. */
-  used: Map<string, number>;
-}
-
-function fakeMailApp(mail: MailState, now: () => number) {
-  const day = () => new Date(now()).toISOString().slice(0, 10);
-  const remaining = () => Math.max(0, mail.dailyQuota - (mail.used.get(day()) ?? 0));
-  const RECIPIENTS_MAX = 50;
-  return {
-    getRemainingDailyQuota: () => remaining(),
-    sendEmail(a: any, subject?: string, body?: string, options?: any) {
-      const msg = typeof a === "object" ? a : { ...(options || {}), to: a, subject, body };
-      const to = String(msg.to || "")
-        .split(",")
-        .map((x) => x.trim())
-        .filter(Boolean);
-      if (!to.length) throw new Error("Exception: Invalid argument: recipient");
-      for (const t of to) if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t)) throw new Error(`Exception: Invalid email: ${t}`);
-      if (to.length > RECIPIENTS_MAX) throw new Error("Exception: Limit Exceeded: Email Recipients Per Message.");
-      if (typeof msg.subject !== "string" || /[\r\n]/.test(msg.subject))
-        throw new Error("Exception: Invalid argument: subject");
-      if (to.length > remaining()) throw new Error("Exception: Service invoked too many times for one day: email.");
-      mail.used.set(day(), (mail.used.get(day()) ?? 0) + to.length);
-      mail.sent.push({
-        to: to.join(","),
-        subject: msg.subject,
-        body: String(msg.body ?? ""),
-        htmlBody: msg.htmlBody,
-        name: msg.name,
-        atMs: now(),
-      });
-    },
-  };
-}
-
-/** A time-driven trigger as ScriptApp keeps it: whose, which document's, and when it fires. */
-export interface FakeTrigger {
-  id: string;
-  handler: string;
-  user: string;
-  docId: string;
-  /** everyDays / everyWeeks with atHour (and onWeekDay), or a one-off after(ms) from createdAtMs. */
-  every?: { days?: number; weeks?: number; hour?: number; weekday?: string; timeZone?: string };
-  afterMs?: number;
-  createdAtMs: number;
-  /** Google disabled it (it kept failing): still listed, never fired. Apps Script does not say so to the script. */
-  disabled?: boolean;
-}
-
-/**
- * ScriptApp's triggers and authorisation, shared by every execution (as Google keeps them), and who the user is.
- * An Editor add-on may have one time-driven trigger per user per document, at most hourly: creating a second one
- * throws, as Apps Script does, so a test sees a duplicate at once.
- */
-export interface ScriptState {
-  triggers: FakeTrigger[];
-  /** Every trigger ever created, for counting replacements. */
-  created: FakeTrigger[];
-  deleted: string[];
-  /** ScriptApp.getAuthorizationInfo(FULL).getAuthorizationStatus(). */
-  authStatus: "NOT_REQUIRED" | "REQUIRED";
-  /** Session.getEffectiveUser() / getActiveUser() address. */
-  user: string;
-  nextId: number;
-  /** Trigger run time used, by user and UTC day ("user|2026-11-27"), against TRIGGER_RUNTIME_PER_DAY_MS. */
-  runtimeMs?: Record<string, number>;
-}
-
-/** A user may hold 20 triggers of one script (an add-on is one script), across all their documents. */
-export const TRIGGERS_PER_USER_MAX = 20;
-export const TRIGGERS_PER_USER_ERROR =
-  "This script has too many triggers. Triggers must be deleted from the script before more can be added.";
-/** Consumer accounts: 90 minutes of trigger run time a day, after which triggers do not run. */
-export const TRIGGER_RUNTIME_PER_DAY_MS = 90 * 60 * 1000;
-export const TRIGGER_RUNTIME_ERROR = "Service using too much computer time for one day. Try again tomorrow.";
-
-export const ADDON_TRIGGER_LIMIT_ERROR =
-  "This add-on has created too many time-based triggers in this document for this Google user account.";
-
-function fakeScriptApp(state: ScriptState, docId: () => string, now: () => number) {
-  const view = (t: FakeTrigger) => ({
-    getHandlerFunction: () => t.handler,
-    getUniqueId: () => t.id,
-    getEventType: () => "CLOCK",
-    getTriggerSource: () => "CLOCK",
-    getTriggerSourceId: () => null,
-    __id: t.id,
-  });
-  const WeekDay = Object.fromEntries(
-    ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"].map((d) => [d, d]),
-  );
-  function clockBuilder(handler: string) {
-    const t: FakeTrigger = { id: "", handler, user: state.user, docId: docId(), createdAtMs: 0 };
-    const every = () => (t.every ??= {});
-    const b = {
-      everyDays: (n: number) => ((every().days = n), b),
-      everyWeeks: (n: number) => ((every().weeks = n), b),
-      atHour: (h: number) => {
-        if (!(Number.isInteger(h) && h >= 0 && h <= 23)) throw new Error(`Exception: Invalid argument: hour (${h})`);
-        every().hour = h;
-        return b;
-      },
-      onWeekDay: (d: string) => {
-        if (!(d in WeekDay)) throw new Error(`Exception: Invalid argument: day (${d})`);
-        every().weekday = d;
-        return b;
-      },
-      inTimezone: (tz: string) => ((every().timeZone = tz), b),
-      nearMinute: () => b,
-      after: (ms: number) => ((t.afterMs = ms), b),
-      everyMinutes: () => {
-        throw new Error("Exception: Add-ons may not create time-based triggers that run more often than once an hour.");
-      },
-      everyHours: (n: number) => ((every().days = n / 24), b),
-      create: () => {
-        if (state.triggers.some((x) => x.user === t.user && x.docId === t.docId))
-          throw new Error(`Exception: ${ADDON_TRIGGER_LIMIT_ERROR}`);
-        if (state.triggers.filter((x) => x.user === t.user).length >= TRIGGERS_PER_USER_MAX)
-          throw new Error(`Exception: ${TRIGGERS_PER_USER_ERROR}`);
-        if (!t.every && t.afterMs === undefined)
-          throw new Error("Exception: The trigger has no schedule (everyDays, everyWeeks or after).");
-        t.id = `trigger-${++state.nextId}`;
-        t.createdAtMs = now();
-        state.triggers.push(t);
-        state.created.push({ ...t, every: t.every ? { ...t.every } : undefined });
-        return view(t);
-      },
-    };
-    return b;
-  }
-  return {
-    newTrigger: (handler: string) => ({ timeBased: () => clockBuilder(handler) }),
-    getUserTriggers: (_doc: unknown) =>
-      state.triggers.filter((t) => t.user === state.user && t.docId === docId()).map(view),
-    getProjectTriggers: () => state.triggers.filter((t) => t.user === state.user).map(view),
-    deleteTrigger: (v: { __id: string }) => {
-      state.triggers = state.triggers.filter((t) => t.id !== v.__id);
-      state.deleted.push(v.__id);
-    },
-    getAuthorizationInfo: (_mode: string) => ({
-      getAuthorizationStatus: () => state.authStatus,
-      getAuthorizationUrl: () =>
-        state.authStatus === "REQUIRED" ? "https://script.google.com/macros/fake-reauthorise" : null,
-    }),
-    AuthMode: { NONE: "NONE", LIMITED: "LIMITED", CUSTOM_FUNCTION: "CUSTOM_FUNCTION", FULL: "FULL" },
-    AuthorizationStatus: { REQUIRED: "REQUIRED", NOT_REQUIRED: "NOT_REQUIRED" },
-    WeekDay,
-    EventType: { CLOCK: "CLOCK" },
-  };
-}
-
-export class FakeProperties {
-  data = new Map<string, string>();
-  calls = 0;
-  /** Called before every write: the execution-time limit stops writes after the 6 minutes. */
-  guard: () => void = () => undefined;
-  getProperty(k: string) {
-    this.calls++;
-    return this.data.has(k) ? this.data.get(k)! : null;
-  }
-  getProperties() {
-    this.calls++;
-    return Object.fromEntries(this.data);
-  }
-  getKeys() {
-    this.calls++;
-    return [...this.data.keys()];
-  }
-  setProperty(k: string, v: string) {
-    return this.setProperties({ [k]: v });
-  }
-  setProperties(obj: Record<string, string>, deleteAllOthers = false) {
-    this.guard();
-    this.calls++;
-    const next = new Map(deleteAllOthers ? [] : this.data);
-    for (const [k, v] of Object.entries(obj)) {
-      const s = String(v);
-      if (Buffer.byteLength(k) + Buffer.byteLength(s) > PROPERTY_VALUE_MAX)
-        throw new Error(`Exception: Argument too large: value (${k})`);
-      next.set(k, s);
-    }
-    let total = 0;
-    for (const [k, v] of next) total += Buffer.byteLength(k) + Buffer.byteLength(v);
-    if (total > PROPERTY_STORE_MAX) throw new Error("Exception: You have exceeded the property storage quota.");
-    this.data = next;
-    return this;
-  }
-  deleteProperty(k: string) {
-    this.calls++;
-    this.data.delete(k);
-    return this;
-  }
-  deleteAllProperties() {
-    this.calls++;
-    this.data.clear();
-    return this;
-  }
 }
 
 export interface FetchRecord {
