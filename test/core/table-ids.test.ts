@@ -1,11 +1,13 @@
 /**
  * A table's id on the Action list (core/reports/action-ids.ts tableIds, portfolioTables) and the reading of lists an
- * earlier version wrote (core/reports/legacy-table-ids.ts): what changes an id and what does not, and a list of old ids
- * whose typed cells go back on their actions.
+ * earlier version wrote (core/reports/legacy-table-ids.ts): what changes an id and what does not, a list of old ids
+ * whose typed cells go back on their actions, and a reminder digest whose last state knew the old ids.
  */
 import {
   blockProperties,
+  buildDigest,
   buildPortfolioList,
+  digestActions,
   detectUserColumns,
   outputRow,
   parseCheckResult,
@@ -126,4 +128,20 @@ test("a list written with an earlier form's ids keeps Done, Notes and the user's
   // Without the table's earlier id, the same rows would be a table no longer found.
   const lost = buildPortfolioList([{ ...table, formerIds: [] }], opts, old);
   expect(lost.kept).toBeGreaterThan(5);
+});
+
+test("a reminder digest after the upgrade says nothing new of actions the last digest knew under their earlier ids", () => {
+  const props = sandboxTable(60);
+  const opts = { today: TODAY, withinDays: 90 };
+  const before = buildPortfolioList([{ id: "s0h1", sheet: "Sheet1", props }], opts);
+  const d1 = buildDigest(null, digestActions(before, [{ id: "s0h1", sheet: "Sheet1", props }]), { today: TODAY });
+  expect(d1.entries.length).toBeGreaterThan(5);
+  const now = [{ id: "t1abc", formerIds: ["s0h1"], sheet: "Sheet1", props }];
+  const after = buildPortfolioList(now, opts);
+  const acts = digestActions(after, now);
+  expect(acts.open.every((a) => a.id.startsWith("t1abc.") && a.formerIds![0] === `s0h1${a.id.slice(5)}`)).toBe(true);
+  expect(buildDigest(d1.next, acts, { today: TODAY }).entries).toEqual([]);
+  // Without the earlier ids, every action would be news again.
+  const unknown = digestActions(after, [{ ...now[0], formerIds: [] }]);
+  expect(buildDigest(d1.next, unknown, { today: TODAY }).entries).toHaveLength(d1.entries.length);
 });
