@@ -8,6 +8,7 @@ import { createClient, tableIds, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { buildActionSheets } from "../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { localDay } from "../../excel/taskpane/stored";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 import { colLetters, createStandIn } from "../helpers/excel-standin";
@@ -23,7 +24,8 @@ const plan: PlanName = "professional";
 /** The list's columns: the table has no owner column, so the list has none. */
 const HEADERS = ACTION_LIST_HEADERS.filter((h) => h !== "Landlord");
 const col = (name: string) => HEADERS.indexOf(name);
-const today = () => new Date().toISOString().slice(0, 10);
+/** The workbook's day as the pane's run takes it (the computer's local day), so the refresh lists on the same day. */
+const today = () => localDay(Date.now());
 
 /** A table (UPRN, Address) on Sheet1 checked whole by the pane; the Action list is built after the run. */
 async function checked(n: number) {
