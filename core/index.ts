@@ -40,6 +40,7 @@ export * from "./reports/action-list";
 export * from "./reports/action-list-columns";
 export * from "./reports/action-list-kept";
 export * from "./reports/action-ids";
+export * from "./reports/legacy-table-ids";
 export * from "./reports/ics";
 export * from "./reports/report-words";
 export * from "./numbers";

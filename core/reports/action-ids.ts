@@ -2,7 +2,7 @@
  * Which table and which row of it an action comes from, told the same way in both add-ins and on every refresh: the
  * portfolio's tables in one order, each under one label, and each action's identity (its Action ID, also the .ics UID).
  *
- * An action's identity is: the table's id (the host's remembered id of the table), the source row's own identity, the
+ * An action's identity is: the table's id (tableIds), the source row's own identity, the
  * check and the due date. The row's identity is what the row holds, not where it stands, so that a sort keeps every note
  * on its action: the UPRN (or, without one, the address), a short hash of the row's address (two flats under one UPRN
  * are two rows), and, for rows alike in both, their order in the table.
@@ -20,6 +20,66 @@ const plain = (v: unknown) =>
  */
 export function tableAnchor(firstColumn: number, headerRow: number | null): string {
   return `${columnLetters(firstColumn)}${(headerRow ?? 0) + 1}`;
+}
+
+/**
+ * What a host reads of a table to name it on the Action list: its sheet's own id (Excel's Worksheet.id, Google's
+ * Sheet.getSheetId(): both stay the same when the sheet is renamed or moved), and where the table starts now (its header
+ * row, 0-based, null without one; its first input column, or its results block's without one), as found again.
+ */
+export interface TablePlaceFacts {
+  sheetId: string | number;
+  headerRow: number | null;
+  firstColumn: number;
+}
+
+/**
+ * Each table's id, the first part of its Action IDs, decided here for both add-ins. The sheet is named by its own id,
+ * never its name, so a rename keeps every id. Within the sheet a table is told by its order among the portfolio's
+ * tables there (top to bottom, then left to right), never by its row or column: rows inserted above, columns inserted
+ * left, a sort or a rename move every table of the sheet together, and their order stays. The first table of a sheet
+ * (nearly every sheet has one) is the sheet's id alone; a second is "n2" after it, and so on. Two records found at the
+ * same place are one table and get one id (a table checked again after it moved). The hash keeps ids short, letters
+ * and digits, whatever the host's sheet id looks like (Excel's is a GUID in braces).
+ */
+export function tableIds(tables: readonly TablePlaceFacts[]): string[] {
+  const at = (t: TablePlaceFacts) => `${t.headerRow ?? -1},${t.firstColumn}`;
+  const order = (a: TablePlaceFacts, b: TablePlaceFacts) =>
+    (a.headerRow ?? -1) - (b.headerRow ?? -1) || a.firstColumn - b.firstColumn;
+  return tables.map((t) => {
+    const sheet = String(t.sheetId);
+    const places = [
+      ...new Map(
+        tables
+          .filter((o) => String(o.sheetId) === sheet)
+          .sort(order)
+          .map((o) => [at(o), o]),
+      ).keys(),
+    ];
+    const n = places.indexOf(at(t)) + 1;
+    return `t${shortHash(sheet)}${n > 1 ? `n${n}` : ""}`;
+  });
+}
+
+/**
+ * The portfolio's tables with their ids (tableIds), in portfolioOrder; records that tableIds finds to be one table
+ * appear once, as the current run's when it is one of them, else as the first recorded.
+ */
+export function portfolioTables<T>(
+  remembered: readonly T[],
+  current: T | undefined,
+  facts: (t: T) => TablePlaceFacts,
+): { table: T; id: string }[] {
+  const all = current === undefined ? [...remembered] : [...remembered, current];
+  const ids = tableIds(all.map(facts));
+  const withIds = all.map((table, i) => ({ table, id: ids[i] }));
+  const ordered = portfolioOrder(
+    withIds.slice(0, remembered.length),
+    current === undefined ? undefined : withIds[remembered.length],
+    (t) => t.id,
+  );
+  const seen = new Set<string>();
+  return ordered.filter((t) => !seen.has(t.id) && !!seen.add(t.id));
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   type Existing,
   type KeptRow,
 } from "./action-list-kept";
+import { withCurrentTableIds } from "./legacy-table-ids";
 import { actionId, rowIdentities, shortHash, tableLabels, tableOfActionId } from "./action-ids";
 import { formatCount } from "../numbers";
 
@@ -31,8 +32,12 @@ const plain = (v: unknown) => text(v).replace(/^'/, "");
 
 /** One table of the portfolio, as the host read it now. */
 export interface PortfolioTable {
-  /** The host's remembered id of the table: stable while the table stays where it is. Letters, digits, "-" only. */
+  /** The table's id (core/reports/action-ids.ts tableIds): letters and digits. */
   id: string;
+  /** Its ids in an earlier add-in's form (legacy-table-ids.ts), so that a list written then keeps what was typed on it. */
+  formerIds?: readonly string[];
+  /** Its sheet's own id, as the host reads it (a row's link in a digest is made from it). */
+  sheetId?: string | number;
   sheet: string;
   /** Where the table starts ("A1"): tells two tables on one sheet apart. */
   anchor?: string;
@@ -137,7 +142,7 @@ export function buildPortfolioList(
   const labels = tableLabels(tables);
   const ownerHeader = tables.find((t) => t.props && t.ownerHeader)?.ownerHeader;
   const ownerHeaders = new Set(tables.map((t) => t.ownerHeader).filter((h): h is string => !!h));
-  const ex = readExisting(existing, ownerHeaders);
+  const ex = withCurrentTableIds(readExisting(existing, ownerHeaders), tables);
   const acts = tableActions(tables, o);
   const cols = layout(
     ex,

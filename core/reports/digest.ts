@@ -23,6 +23,8 @@ export interface DigestAction {
   id: string;
   /** The host's id of the table (the Action ID's first part): hosts make the row's link from it. */
   tableId: string;
+  /** Its Action ID in an earlier add-in's form (legacy-table-ids.ts): a digest state of then still knows it. */
+  formerIds?: string[];
   window: string;
   due: string | null;
   daysLeft: number | null;
@@ -90,9 +92,12 @@ export function digestActions(list: ActionListSheet, tables: readonly PortfolioT
     const row = typeof r[at("Row")] === "number" ? (r[at("Row")] as number) : Number(cell("Row")) || null;
     const days = r[at("Days left")];
     const action = cell("Action");
+    const tableId = tableOfActionId(id);
+    const former = tables.find((t) => t.id === tableId)?.formerIds ?? [];
     const a: DigestAction = {
       id,
-      tableId: tableOfActionId(id),
+      tableId,
+      ...(former.length ? { formerIds: former.map((f) => f + id.slice(tableId.length)) } : {}),
       window: cell("Window"),
       due: cellDay(r[at("Due")]),
       daysLeft: typeof days === "number" ? days : null,
@@ -207,13 +212,21 @@ export function buildDigest(prev: DigestState | null, acts: DigestActions, o: Di
   const elapsed = prev ? Math.max(0, daysBetween(prev.day, o.today)) : 0;
   const inView = (a: DigestAction) => a.daysLeft === null || a.window === "Overdue" || a.daysLeft <= horizon;
   const next: DigestState = { day: o.today, seen: {} };
+  // What the last digest knew of an action, under its Action ID now or in an earlier form.
+  const seenAs = (a: DigestAction, form: (id: string) => string = (id) => id) => {
+    for (const id of [a.id, ...(a.formerIds ?? [])]) {
+      const was = prev?.seen[digestKey(form(id))];
+      if (was !== undefined) return was;
+    }
+    return undefined;
+  };
   const entries: DigestEntry[] = [];
   for (const a of acts.open) {
     if (!inView(a)) continue;
     const key = digestKey(a.id);
     const code = WINDOW_CODES[a.window] ?? "P";
     next.seen[key] = code;
-    let was = prev ? prev.seen[key] : undefined;
+    let was = seenAs(a);
     let dated = true;
     if (a.window === "Overdue") {
       // An overdue action was said once: "do it now" obligations are dated each day's own date, and an F or G
@@ -222,7 +235,7 @@ export function buildDigest(prev: DigestState | null, acts: DigestActions, o: Di
       const overdue = digestKey(overdueId(a.id));
       next.seen[overdue] = code;
       if (was === undefined && prev) {
-        was = prev.seen[overdue];
+        was = seenAs(a, overdueId);
         if (was !== undefined) dated = false;
       }
     }
@@ -258,7 +271,7 @@ export function buildDigest(prev: DigestState | null, acts: DigestActions, o: Di
   for (const a of acts.done) {
     if (!inView(a) && !noEvidence.has(a.id)) continue;
     const key = digestKey(a.id);
-    const was = prev ? prev.seen[key] : undefined;
+    const was = seenAs(a);
     if (noEvidence.has(a.id)) {
       next.seen[key] = "D";
       if (was !== "D" || o.summary) doneWithoutEvidence.push(a);

@@ -12,14 +12,16 @@ import {
   actionCalendar,
   actionListColour,
   actionListFormats,
-  portfolioOrder,
+  portfolioTables,
+  legacyTableId,
+  inputShiftAtRest,
+  shiftMapping,
   tableAnchor,
   actionListLine,
   blockProperties,
   unreadOwnColumns,
   buildPortfolioList,
   buildSummary,
-  shortHash,
   type PortfolioTable,
   detectUserColumns,
   hostDate,
@@ -66,41 +68,61 @@ export interface ActionSheetOptions {
   tables?: readonly RunPlace[];
 }
 
-/**
- * A table's id in Action IDs: its sheet's name (hashed: short, letters and digits) and its header row and first input
- * column, or, without a header, its results block's column.
- */
-export function tableIdOf(p: RunPlace): string {
-  const inputs = Object.values(p.inputColumns).filter((v): v is number => typeof v === "number");
-  const first = inputs.length ? Math.min(...inputs) : p.blockColumn;
-  return `x${shortHash(p.sheet)}${p.headerRow !== null ? `h${p.headerRow + 1}c${first + 1}` : `b${p.blockColumn + 1}`}`;
-}
+const firstColumn = (inputColumns: RunPlace["inputColumns"], blockColumn: number) => {
+  const inputs = Object.values(inputColumns).filter((v): v is number => typeof v === "number");
+  return inputs.length ? Math.min(...inputs) : blockColumn;
+};
 
-/** Every table of the portfolio read as it is now (a sheet or block not found says why). */
+/** Every table of the portfolio read as it is now (a sheet or block not found says why), named by core's tableIds. */
 async function readPortfolio(
   context: Excel.RequestContext,
   run: RunPlace,
   others: readonly RunPlace[],
   today: string,
 ): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
-  const places = portfolioOrder(others, run, tableIdOf);
-  const tables: PortfolioTable[] = [];
-  const reads: BlockRead[] = [];
-  for (const p of places) {
-    const inputs = Object.values(p.inputColumns).filter((v): v is number => typeof v === "number");
-    const anchor = tableAnchor(inputs.length ? Math.min(...inputs) : p.blockColumn, p.headerRow);
-    const id = tableIdOf(p);
+  const read: { p: RunPlace; r: BlockRead | { problem: string }; sheetId: string }[] = [];
+  for (const p of [...others, run]) {
     let r: BlockRead | { problem: string };
+    let sheetId = p.sheetId ?? p.sheet;
     try {
-      const ws = context.workbook.worksheets.getItemOrNullObject(p.sheet);
+      // By its id when the record has it (a renamed sheet is found), else by the name it had.
+      const ws = context.workbook.worksheets.getItemOrNullObject(p.sheetId ?? p.sheet);
+      ws.load("id, name");
       await context.sync();
-      r = ws.isNullObject
-        ? { problem: "the sheet was not found (renamed or deleted)" }
-        : await readResults(context, p, today);
+      if (ws.isNullObject) r = { problem: "the sheet was not found (deleted, or renamed before this version)" };
+      else {
+        sheetId = ws.id;
+        r = await readResults(context, { ...p, sheet: ws.name, sheetId }, today);
+      }
     } catch (e) {
       r = { problem: `the sheet could not be read (${e instanceof Error ? e.message : String(e)})` };
     }
-    if ("problem" in r) tables.push({ id, sheet: p.sheet, anchor, props: null, problem: r.problem });
+    read.push({ p, r, sheetId });
+  }
+  const named = portfolioTables(read.slice(0, -1), read[read.length - 1], ({ p, r, sheetId }) =>
+    "problem" in r
+      ? { sheetId, headerRow: p.headerRow, firstColumn: firstColumn(p.inputColumns, p.blockColumn) }
+      : { sheetId, headerRow: r.at.headerRow, firstColumn: firstColumn(r.at.inputColumns, r.at.blockColumn) },
+  );
+  const tables: PortfolioTable[] = [];
+  const reads: BlockRead[] = [];
+  for (const {
+    table: { p, r, sheetId },
+    id,
+  } of named) {
+    const formerIds = [
+      legacyTableId({
+        host: "excel",
+        sheet: p.sheet,
+        headerRow: p.headerRow,
+        blockColumn: p.blockColumn,
+        firstInput: firstColumn(p.inputColumns, p.blockColumn),
+      }),
+    ];
+    const where = "problem" in r ? p : r.at;
+    const anchor = tableAnchor(firstColumn(where.inputColumns, where.blockColumn), where.headerRow);
+    if ("problem" in r)
+      tables.push({ id, formerIds, sheetId, sheet: p.sheet, anchor, props: null, problem: r.problem });
     else {
       reads.push(r);
       const b = r.place;
@@ -112,7 +134,9 @@ async function readPortfolio(
       const table = t && t.block.rowIndex === b.firstRow - 1 ? { table: t.name } : {};
       tables.push({
         id,
-        sheet: p.sheet,
+        formerIds,
+        sheetId,
+        sheet: b.sheet,
         anchor,
         props: r.props,
         ownerHeader: r.ownerHeader,
@@ -136,6 +160,8 @@ export interface ActionSheetsResult {
 }
 
 interface BlockRead {
+  /** Where the table stands now: its header row, results block and input columns, found again. */
+  at: Pick<RunPlace, "headerRow" | "blockColumn" | "inputColumns">;
   props: BlockProperty[];
   ownerHeader?: string;
   unreadColumns: ReturnType<typeof unreadOwnColumns>;
@@ -163,11 +189,13 @@ async function readResults(
   });
   const at = relocateBlock(grid, run);
   if (!at) return { problem: "the results block of the check was not found (deleted, or its header changed)" };
+  // A column inserted left of the block moved it; the input moved with it, or stayed when the column was between them.
+  const shift = inputShiftAtRest(grid, run.inputColumns, at.blockColumn - run.blockColumn, at.headerRow) ?? 0;
+  const input = shiftMapping(run.inputColumns, shift);
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
   const header = at.headerRow === null ? [] : grid[at.headerRow];
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
   const user = detectUserColumns(header, ours);
-  const input = run.inputColumns;
   const props = blockProperties(grid.slice(first), {
     blockColumn: at.blockColumn,
     uprn: input.uprn,
@@ -182,6 +210,7 @@ async function readResults(
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
   const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
   return {
+    at: { headerRow: at.headerRow, blockColumn: at.blockColumn, inputColumns: input },
     props,
     ownerHeader,
     unreadColumns: unreadOwnColumns(header, ours),

@@ -151,6 +151,7 @@ function progressOf(state: RunState): RunProgress {
 function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: Tally, iso: () => string) {
   const keys = new Set(state.keys);
   let said = "";
+  let sheetId: string | undefined;
   // Progress is said when it changed: a write retried while Excel is busy says nothing new.
   const progress = () => {
     const p = progressOf(state);
@@ -165,12 +166,15 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
       try {
         const day = localDay(Date.parse(iso()));
         const t = await deps.excelRun((context) => readTableNow(context, run, keys, day, state.runId));
+        sheetId = t.sheetId;
         return new Set(t.rowsNow.map((r) => r.key).filter((k): k is string => !!k));
       } catch {
         return undefined; // Excel busy: send the job as planned; rows that changed are caught when writing.
       }
     },
     progress,
+    /** The sheet's Worksheet.id as last read (undefined before the table was read). */
+    sheetId: () => sheetId,
     async write(items: OutcomeToWrite[]): Promise<{ property: number; present: boolean }[]> {
       progress();
       try {
@@ -178,6 +182,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const at = iso();
           const day = localDay(Date.parse(at));
           const t = await readTableNow(context, run, keys, day, state.runId);
+          sheetId = t.sheetId;
           const block: Cell[][] = [];
           repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
@@ -300,6 +305,7 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
   summary.unreadDateRows = tally.dateRows.size;
   const place: RunPlace = {
     sheet: run.sheet,
+    ...(writer.sheetId() ? { sheetId: writer.sheetId() } : {}),
     headerRow: run.headerRow,
     blockColumn: run.blockColumn,
     inputColumns: run.inputColumns,

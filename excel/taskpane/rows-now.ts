@@ -22,6 +22,8 @@ import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
 /** Where a run's sheet parts were last seen (stored with the run state; found again before use). */
 export interface RunPlace {
   sheet: string;
+  /** The sheet's Worksheet.id, which a rename keeps (absent in a record of an earlier version: found by name then). */
+  sheetId?: string;
   /** Our header row (absolute, 0-based), or null when the block has no header row. */
   headerRow: number | null;
   /** The results block's first column. */
@@ -50,6 +52,8 @@ const SEARCH_COLUMNS = 16;
  * core's matchRows sees it (only rows still "Checking…" count), its block values and its input's note.
  */
 export interface TableNow {
+  /** The sheet's Worksheet.id. */
+  sheetId: string;
   blockColumn: number;
   headerRow: number | null;
   inputColumns: ColumnMapping;
@@ -102,6 +106,9 @@ export async function readTableNow(
   day: string,
   runId?: string,
 ): Promise<TableNow> {
+  // The sheet's id comes with the same sync as its used range: the block's record keeps it (a rename changes the name).
+  const ws = context.workbook.worksheets.getItem(run.sheet);
+  ws.load("id");
   const ext = await usedExtent(context, run.sheet);
   const inputs = Object.values(run.inputColumns).filter((v): v is number => typeof v === "number");
   const lastRow = Math.max(ext.lastRow, 0);
@@ -139,6 +146,7 @@ export async function readTableNow(
   const reading = header ? dateReading(header, { monthFirst: fileMonthFirst(), today: day }, ours) : undefined;
   const dates = grid.map((row, i) => (reading && i >= first ? rowDates(row, reading) : undefined));
   return {
+    sheetId: ws.id,
     blockColumn: at.blockColumn,
     headerRow: at.headerRow,
     inputColumns,

@@ -74,7 +74,9 @@ export function watchedBlocks(s: WorkbookSettings | null): WatchedBlock[] {
 }
 
 const sameBlock = (a: RunPlace, b: RunPlace) =>
-  a.sheet === b.sheet && a.blockColumn === b.blockColumn && a.headerRow === b.headerRow;
+  (a.sheetId && b.sheetId ? a.sheetId === b.sheetId : a.sheet === b.sheet) &&
+  a.blockColumn === b.blockColumn &&
+  a.headerRow === b.headerRow;
 
 /** Remembers a block a check has just written (replacing its earlier record), newest last. */
 export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, checkedAt: string): Promise<void> {
@@ -82,6 +84,7 @@ export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, c
   const list = watchedBlocks(s).filter((b) => !sameBlock(b, place));
   list.push({
     sheet: place.sheet,
+    ...(place.sheetId ? { sheetId: place.sheetId } : {}),
     headerRow: place.headerRow,
     blockColumn: place.blockColumn,
     inputColumns: { ...place.inputColumns },

@@ -10,8 +10,13 @@ import {
   actionCalendar,
   actionListColourRules,
   actionListFormats,
-  portfolioOrder,
+  portfolioTables,
+  legacyTableId,
+  findBlockNow,
+  inputShiftAtRest,
+  shiftMapping,
   tableAnchor,
+  type TablePlaceFacts,
   actionListLine,
   blockProperties,
   unreadOwnColumns,
@@ -121,14 +126,14 @@ interface TablePlace {
   inputFirstCol?: number;
 }
 
-/**
- * The table's id in Action IDs: its sheet's id (which a rename keeps) and its header row and first column (or, without
- * a header, its results block's column). Letters and digits only.
- */
-export function tableId(p: TablePlace): string {
-  return p.headerRow
-    ? `s${p.sheetId}h${p.headerRow}${p.inputFirstCol && p.inputFirstCol > 1 ? `c${p.inputFirstCol}` : ""}`
-    : `s${p.sheetId}b${p.blockCol}`;
+/** Where a table starts in core's numbering (0-based): its header row (null without one), its first input column. */
+function placeFacts(p: Pick<TablePlace, "sheetId" | "headerRow" | "mapping" | "blockCol">): TablePlaceFacts {
+  const inputs = Object.values(p.mapping).filter((v): v is number => typeof v === "number");
+  return {
+    sheetId: p.sheetId,
+    headerRow: p.headerRow ? p.headerRow - 1 : null,
+    firstColumn: inputs.length ? Math.min(...inputs) : p.blockCol - 1,
+  };
 }
 
 interface BlockRead {
@@ -136,10 +141,44 @@ interface BlockRead {
   props: BlockProperty[];
   ownerHeader?: string;
   unreadColumns: ReturnType<typeof unreadOwnColumns>;
-  /** 1-based: the block's first column, the first and last data rows. */
+  /** 1-based: the header row now (0: none), the block's first column, the first and last data rows. */
+  headerRow: number;
+  /** The input columns now (a column inserted left of the table moved them). */
+  mapping: ColumnMapping;
   blockCol: number;
   top: number;
   lastRow: number;
+}
+
+/**
+ * The table's rows as they are now, from its header row (or its first row, without one), and where its header and
+ * input columns stand now. With a header, the whole sheet is read once (a round trip each is what costs in Apps
+ * Script), to find the header again where rows inserted above or columns inserted left moved it, as the check itself
+ * does (sheetrun.ts).
+ */
+function rowsNow(
+  sheet: Sheet,
+  run: TablePlace,
+  lastRow: number,
+  lastCol: number,
+): { headerRow: number; mapping: ColumnMapping; read: unknown[][] } {
+  const whole = run.headerRow && lastRow >= 1 ? sheet.getRange(1, 1, lastRow, lastCol).getValues() : null;
+  const was = { headerRow: run.headerRow - 1, blockColumn: Math.max(0, run.blockCol - 1) };
+  const now = whole ? findBlockNow(whole, was) : undefined;
+  let headerRow = run.headerRow;
+  let mapping = run.mapping;
+  if (whole && now && now.headerRow !== null) {
+    headerRow = now.headerRow + 1;
+    const shift = inputShiftAtRest(whole, run.mapping, now.blockColumn - was.blockColumn, now.headerRow) ?? 0;
+    mapping = shiftMapping(run.mapping, shift);
+  }
+  const first = headerRow || run.firstRow;
+  const read = whole
+    ? whole.slice(first - 1)
+    : lastRow >= first
+      ? sheet.getRange(first, 1, lastRow - first + 1, lastCol).getValues()
+      : [];
+  return { headerRow, mapping, read };
 }
 
 /** A table's results block as it is now: found again by its header (or where it was, without one). */
@@ -154,12 +193,10 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const lastCol = Math.max(1, sheet.getLastColumn());
   let blockCol = run.blockCol;
   let header: unknown[] = [];
-  const top = run.headerRow ? run.headerRow + 1 : run.firstRow;
-  // The header row and every row under it in one read (a round trip each is what costs in Apps Script).
-  const first = run.headerRow || top;
-  const read = lastRow >= first ? sheet.getRange(first, 1, lastRow - first + 1, lastCol).getValues() : [];
-  if (run.headerRow) {
-    if (run.headerRow > lastRow) return { problem: "its results block is no longer there" };
+  const { headerRow, mapping, read } = rowsNow(sheet, run, lastRow, lastCol);
+  const top = headerRow ? headerRow + 1 : run.firstRow;
+  if (headerRow) {
+    if (headerRow > lastRow) return { problem: "its results block is no longer there" };
     header = read[0];
     // Tables side by side in one header row: this table's block is the one nearest where it was.
     const found = inspectBlock(header, findHeaderBlock(header, Math.max(0, blockCol - 1)));
@@ -169,7 +206,7 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const width = Math.max(lastCol, blockCol + BLOCK_WIDTH - 1);
   // Empty columns at the block's end are past the last column in use: read as blank, unless the sheet has no such columns.
   if (width > lastCol && width > sheet.getMaxColumns()) return { problem: "its results columns were deleted" };
-  const grid = (run.headerRow ? read.slice(1) : read).map((r) =>
+  const grid = (headerRow ? read.slice(1) : read).map((r) =>
     r.length < width ? r.concat(Array(width - r.length).fill("")) : r,
   );
   const zone = fileZone();
@@ -190,13 +227,13 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const user = detectUserColumns(header, ours);
   const props = blockProperties(rows, {
     blockColumn: blockCol - 1,
-    uprn: run.mapping.uprn,
-    address: run.mapping.address ?? user.address,
+    uprn: mapping.uprn,
+    address: mapping.address ?? user.address,
     user,
     firstRow: top,
-    untilBlank: !!run.headerRow,
+    untilBlank: !!headerRow,
     header,
-    postcode: run.mapping.postcode,
+    postcode: mapping.postcode,
     dates: { monthFirst: isMonthFirstLocale(fileLocale()), today: today() },
   });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
@@ -205,9 +242,11 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
     props,
     ownerHeader,
     unreadColumns: unreadOwnColumns(header, ours),
+    headerRow,
+    mapping,
     blockCol,
     top,
-    lastRow: run.headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow,
+    lastRow: headerRow ? top + Math.max(0, tableRowCount(rows, blockCol - 1) - 1) : lastRow,
   };
 }
 
@@ -222,21 +261,30 @@ const placeOfWatch = (w: Watch): TablePlace => ({
  * the run just made, each read again; one not found says why.
  */
 function portfolio(current?: SheetRun | null): PortfolioTable[] {
-  const places = portfolioOrder<TablePlace>(listWatches().map(placeOfWatch), current ?? undefined, tableId);
-  return places.map((p) => {
-    const id = tableId(p);
-    const r = readBlock(p);
-    const inputs = Object.values(p.mapping).filter((v): v is number => typeof v === "number");
-    const anchor = tableAnchor(
-      inputs.length ? Math.min(...inputs) : p.blockCol - 1,
-      p.headerRow ? p.headerRow - 1 : null,
-    );
-    if ("problem" in r) return { id, sheet: p.sheetName, anchor, props: null, problem: r.problem };
+  const read = (p: TablePlace) => ({ p, r: readBlock(p) });
+  const named = portfolioTables(
+    listWatches().map(placeOfWatch).map(read),
+    current ? read(current) : undefined,
+    ({ p, r }) => placeFacts("problem" in r ? p : { ...r, sheetId: p.sheetId }),
+  );
+  return named.map(({ table: { p, r }, id }) => {
+    const formerIds = [
+      legacyTableId({
+        host: "gsheets",
+        sheetId: p.sheetId,
+        headerRow: p.headerRow,
+        blockCol: p.blockCol,
+        inputFirstCol: p.inputFirstCol,
+      }),
+    ];
+    const facts = placeFacts("problem" in r ? p : { ...r, sheetId: p.sheetId });
+    const anchor = tableAnchor(facts.firstColumn, facts.headerRow);
+    const own = { id, formerIds, sheetId: p.sheetId, anchor };
+    if ("problem" in r) return { ...own, sheet: p.sheetName, props: null, problem: r.problem };
     const name = r.sheet.getName();
     return {
-      id,
+      ...own,
       sheet: name,
-      anchor,
       props: r.props,
       ownerHeader: r.ownerHeader,
       unreadColumns: r.unreadColumns,

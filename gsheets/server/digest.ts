@@ -23,6 +23,7 @@ import {
   type DigestRecipient,
   type DigestState,
   utcMinute,
+  type PortfolioTable,
 } from "../../core";
 import { isDemoKey } from "../../core/demo/demo-key";
 import { WEEKDAYS, type DigestInput, type DigestView } from "../shared/api";
@@ -128,11 +129,11 @@ function saveState(s: DigestState): void {
   for (let i = n; i < before; i++) store.deleteProperty(`${STATE_KEY}.${i}`);
 }
 
-/** The row's link: the table id names its sheet (actions.ts tableId: "s<sheetId>h…" or "s<sheetId>b…"). */
-function rowLink(url: string): (a: DigestAction) => string | null {
+/** The row's link: to the sheet of the action's table (its id, as the portfolio read it). */
+function rowLink(url: string, tables: readonly PortfolioTable[]): (a: DigestAction) => string | null {
   return (a) => {
-    const m = /^s(\d+)[hb]/.exec(a.tableId);
-    return url && m && a.row ? sheetsRowLink(url, Number(m[1]), a.row) : null;
+    const sheetId = tables.find((t) => t.id === a.tableId)?.sheetId;
+    return url && sheetId !== undefined && a.row ? sheetsRowLink(url, Number(sheetId), a.row) : null;
   };
 }
 
@@ -216,7 +217,7 @@ export function sendDigestAfterPass(rec: ScheduleRecord): void {
       since: d.since,
       summary: d.summary,
       demo,
-      link: rowLink(ss.getUrl()),
+      link: rowLink(ss.getUrl(), built.tables),
       stop: STOP_WORDS,
     };
     const { sent, failed } = mailEach(fit.send, options);

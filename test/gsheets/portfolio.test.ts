@@ -6,7 +6,7 @@
  * is only of the same property, never of demo answers; everything built from demo answers says so.
  */
 import ICAL from "ical.js";
-import { CHANGE_LOG_HEADERS, DEMO_NOTE, LIST_STATE_COLOURS, RUN_LOG_HEADERS, daysBetween } from "../../core";
+import { CHANGE_LOG_HEADERS, DEMO_NOTE, LIST_STATE_COLOURS, RUN_LOG_HEADERS, daysBetween, tableIds } from "../../core";
 import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import { zonedParts, zonedTimeToUtc, type FakeSheet } from "./harness/fake-sheets";
 import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
@@ -109,7 +109,13 @@ test("tables on two sheets and two on one sheet share the list: checking each in
   // Notes typed again on every other row of the list (both tables'): what the list holds now is what must stay.
   typeNotes(env, 2);
   const typed = notesNow(env).notes;
-  expect(new Set([...typed.values()].map((id) => id.split(".")[0]))).toEqual(new Set(["s0h1", `s0h${b.first - 1}`]));
+  // Two tables on one sheet: the sheet's id for the first, "n2" after it for the one below (core's tableIds).
+  const sheetTables = tableIds([
+    { sheetId: north.getSheetId(), headerRow: 0, firstColumn: 0 },
+    { sheetId: north.getSheetId(), headerRow: b.first - 2, firstColumn: 0 },
+  ]);
+  expect(sheetTables[1]).toBe(`${sheetTables[0]}n2`);
+  expect(new Set([...typed.values()].map((id) => id.split(".")[0]))).toEqual(new Set(sheetTables));
   await check(env, south, `A${s.first}:A${s.last}`);
   expect(notesNow(env)).toEqual({ notes: typed, closed: 0 });
   const { open, c } = list(env);

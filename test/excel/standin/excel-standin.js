@@ -114,9 +114,24 @@
         return super.clear();
       }
     }
+    /**
+     * Worksheet.id: "a value that uniquely identifies the worksheet in a given workbook", which "remains the same even
+     * when the worksheet is renamed or moved" (ExcelApi 1.1). Excel's are GUIDs in braces; made in order here.
+     */
+    state.sheetIds = new Map();
+    let sheetSeq = 0;
+    const newSheetId = () =>
+      `{${(++sheetSeq).toString(16).toUpperCase().padStart(8, "0")}-0001-0000-0000-000000000000}`;
     function sheetCells(name) {
       if (!state.sheets.has(name)) state.sheets.set(name, new CellMap());
+      if (!state.sheetIds.has(name)) state.sheetIds.set(name, newSheetId());
       return state.sheets.get(name);
+    }
+    /** WorksheetCollection.getItem(key): "the name or ID of the worksheet". */
+    function sheetNameOf(key) {
+      if (state.sheets.has(key)) return key;
+      for (const [name, id] of state.sheetIds) if (id === key && state.sheets.has(name)) return name;
+      return null;
     }
     /** Office.context.document.settings (saved with the workbook) and the add-in's startup behavior (Office.addin). */
     state.settings = {};
@@ -127,6 +142,8 @@
     if (opts.restore) {
       const r = typeof opts.restore === "string" ? JSON.parse(opts.restore) : opts.restore;
       for (const [name, cells] of r.sheets) state.sheets.set(name, new CellMap(cells));
+      for (const [name, id] of r.sheetIds || []) state.sheetIds.set(name, id);
+      sheetSeq = state.sheetIds.size;
       state.settings = JSON.parse(JSON.stringify(r.settings || {}));
       state.savedSettings = JSON.parse(JSON.stringify(r.settings || {}));
       state.startupBehavior = r.startupBehavior || "None";
@@ -762,6 +779,7 @@
         const ws = {
           isNullObject: false,
           __get_name: () => name,
+          __get_id: () => state.sheetIds.get(name),
           getRangeByIndexes: (r, c, rows, cols) => range(name, r, c, rows, cols),
           getRange: (address) => {
             if (address === undefined) return range(name, 0, 0, MAX_ROWS, MAX_COLS);
@@ -802,7 +820,7 @@
           },
         };
         Object.defineProperty(ws, "tables", { get: () => tableCollection(name) });
-        return loadable(ws, ["name"]);
+        return loadable(ws, ["name", "id"]);
       }
 
       function range(sheet, r, c, rows, cols) {
@@ -1060,11 +1078,15 @@
         },
         getActiveCell: () => range(state.activeSheet, state.selection.r, state.selection.c, 1, 1),
         worksheets: {
-          getItem: (name) => {
-            if (!state.sheets.has(name)) throw new Error(`ItemNotFound: worksheet ${name}`);
+          getItem: (key) => {
+            const name = sheetNameOf(key);
+            if (name === null) throw new Error(`ItemNotFound: worksheet ${key}`);
             return worksheet(name);
           },
-          getItemOrNullObject: (name) => (state.sheets.has(name) ? worksheet(name) : nullObject()),
+          getItemOrNullObject: (key) => {
+            const name = sheetNameOf(key);
+            return name === null ? nullObject() : worksheet(name);
+          },
           add: (name) => {
             if (state.sheets.has(name))
               pendingError = new Error(`ItemAlreadyExists: a worksheet named ${name} already exists`);
@@ -1268,6 +1290,23 @@
         const set = hiddenSet(sheet);
         for (let i = 0; i < count; i++) hide === false ? set.delete(first + i) : set.add(first + i);
       },
+      /**
+       * Rename a sheet, as the user does on its tab: its cells, Tables, charts, hidden and frozen rows go with it, and
+       * its Worksheet.id stays. A held Worksheet object is not followed: get the sheet again, as after any sync.
+       */
+      renameSheet(from, to) {
+        if (!state.sheets.has(from)) throw new Error(`ItemNotFound: worksheet ${from}`);
+        if (state.sheets.has(to)) throw new Error(`ItemAlreadyExists: a worksheet named ${to} already exists`);
+        const move = (m) => {
+          if (!m.has(from)) return;
+          const v = m.get(from);
+          m.delete(from);
+          m.set(to, v);
+        };
+        for (const m of [state.sheets, state.sheetIds, state.hiddenRows, state.charts, state.frozenRows]) move(m);
+        for (const t of state.tables) if (t.sheet === from) t.sheet = to;
+        if (state.activeSheet === from) state.activeSheet = to;
+      },
       /** Insert whole rows before a 0-based row index, shifting cells (and hidden rows) down, as Insert > Sheet Rows does. */
       insertRows(sheet, before, count) {
         const cells = sheetCells(sheet);
@@ -1417,6 +1456,7 @@
       dump() {
         return JSON.stringify({
           sheets: [...state.sheets].map(([name, cells]) => [name, [...cells]]),
+          sheetIds: [...state.sheetIds],
           settings: state.savedSettings,
           startupBehavior: state.startupBehavior,
           tables: state.tables.map((t) => ({

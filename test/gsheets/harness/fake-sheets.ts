@@ -715,6 +715,25 @@ export class FakeSheet {
     this.maxRows += howMany;
     return this;
   }
+  /** As Sheets does: rows from `before` move down, and conditional-format ranges move or grow with them. */
+  insertRowsBefore(before: number, howMany: number): this {
+    this.rec("insertRowsBefore", true);
+    this.cells = this.cells.moved((r, c) => [r >= before ? r + howMany : r, c]);
+    this.rules = this.rules.map((rule) => {
+      const ranges = rule
+        .getRanges()
+        .map((x) =>
+          x.row >= before
+            ? new FakeRange(this, x.row + howMany, x.col, x.rows, x.cols)
+            : x.row + x.rows > before
+              ? new FakeRange(this, x.row, x.col, x.rows + howMany, x.cols)
+              : x,
+        );
+      return rule.copy().setRanges(ranges).build();
+    });
+    this.maxRows += howMany;
+    return this;
+  }
   getConditionalFormatRules(): FakeConditionalFormatRule[] {
     this.rec("getConditionalFormatRules", false);
     return this.rules.slice();

@@ -1,0 +1,140 @@
+/**
+ * A table's Action IDs in Excel, as core's tableIds decides them: the pane's check over the real sandbox (loopback
+ * HTTP), the workbook in the Excel stand-in. What the user typed on the Action list stays on its actions when the
+ * table's sheet is renamed, rows are inserted above it and a column left of it; and a list written with the ids of
+ * earlier versions keeps its typed cells after the upgrade.
+ */
+import { createClient, tableIds, type PlanName } from "../../core";
+import { memoryStore } from "../../excel/settings";
+import { buildActionSheets } from "../../excel/taskpane/action-sheets";
+import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { localDay } from "../../excel/taskpane/stored";
+import { sandbox, type Sandbox } from "../helpers/sandbox";
+import { ACTION_LIST_HEADERS } from "../helpers/action-list";
+import { colLetters, createStandIn } from "../helpers/excel-standin";
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await sandbox(0);
+});
+afterAll(() => sb.close());
+beforeEach(() => sb.reset());
+
+const plan: PlanName = "professional";
+/** The list's columns: the table has no owner column, so the list has none. */
+const HEADERS = ACTION_LIST_HEADERS.filter((h) => h !== "Landlord");
+const col = (name: string) => HEADERS.indexOf(name);
+/** The workbook's day as the pane's run takes it (the computer's local day), so the refresh lists on the same day. */
+const today = () => localDay(Date.now());
+
+/** A table (UPRN, Address) on Sheet1 checked whole by the pane; the Action list is built after the run. */
+async function checked(n: number) {
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  const store = memoryStore();
+  const rows = sb.dataset().properties.slice(0, n);
+  s.api.seed("Sheet1", "A1", [["UPRN", "Address"], ...rows.map((p) => [p.uprn, p.address_line_1])]);
+  s.api.select("Sheet1", `A1:A${n + 1}`);
+  const prep = await prepareCheck(excelRun, { plan });
+  if (!prep.ok) throw new Error(prep.message);
+  const client = createClient({
+    baseUrl: sb.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+  });
+  await runCheck(prep.check, { excelRun, client, plan, store });
+  return { api: s.api, excelRun, place: (await lastBlock(store))! };
+}
+
+const listGrid = (api: any) => api.sourceGrid("Action list") as unknown[][];
+/** An action as the user knows it: its property, check and due date (the row's Due cell, a serial). */
+const actionKey = (r: readonly unknown[]) => `${r[col("UPRN")]}|${r[col("Check")]}|${r[col("Due")]}`;
+
+/** Types Done on every third open action and a note on every other one; returns what was typed, by action. */
+function typeOnList(api: any): Map<string, { id: unknown; done: unknown; notes: unknown }> {
+  const grid = listGrid(api);
+  expect(grid[0]).toEqual(HEADERS);
+  const typed = new Map<string, { id: unknown; done: unknown; notes: unknown }>();
+  for (let i = 1; i < grid.length && grid[i][col("UPRN")] !== ""; i++) {
+    const done = i % 3 === 0 ? true : "";
+    const notes = i % 2 === 0 ? `booked, ref ${i}` : "";
+    if (!done && !notes) continue;
+    const at = `${colLetters(col("Done"))}${i + 1}`;
+    api.seed("Action list", at, [[done, notes]]);
+    typed.set(actionKey(grid[i]), { id: grid[i][col("Action ID")], done, notes });
+  }
+  return typed;
+}
+
+/** Every typed value is on its action's row again (Closed when ticked Done past its due date), none under "no longer found". */
+function expectKept(api: any, typed: Map<string, { id: unknown; done: unknown; notes: unknown }>) {
+  const grid = listGrid(api);
+  const byKey = new Map(grid.slice(1).map((r) => [actionKey(r), r]));
+  expect(typed.size).toBeGreaterThan(5);
+  for (const [key, t] of typed) {
+    const r = byKey.get(key)!;
+    expect(r).toBeDefined();
+    expect([r[col("Action ID")], r[col("Done")], r[col("Notes")]]).toEqual([t.id, t.done, t.notes]);
+  }
+  expect(grid.flat().some((v) => /no longer found/.test(String(v)))).toBe(false);
+}
+
+test("a renamed sheet, two rows inserted above the table and a column left of it: the Action list keeps every typed Done and note on its action, under the same Action IDs", async () => {
+  const { api, excelRun, place } = await checked(60);
+  expect(place.sheetId).toMatch(/^\{[0-9A-F-]+\}$/);
+  const typed = typeOnList(api);
+  // Core's id of a table at A1 of this sheet, as Google Sheets names a table at A1 of its sheet (with its own sheet id).
+  const [table] = tableIds([{ sheetId: place.sheetId!, headerRow: 0, firstColumn: 0 }]);
+  expect([...typed.values()].every((t) => String(t.id).startsWith(`${table}.`))).toBe(true);
+  api.renameSheet("Sheet1", "Lettings");
+  api.insertRows("Lettings", 0, 2);
+  api.insertColumns("Lettings", 0, 1);
+  const r = await buildActionSheets(excelRun, place, { today: today(), withinDays: 30 });
+  expect(r.line).toMatch(/Action list/);
+  expect(r.ok).toBe(true);
+  expectKept(api, typed);
+  // The Table column names the sheet as it is called now, and where the table starts now.
+  expect(listGrid(api)[1][col("Table")]).toBe("Lettings");
+  // The block is read where it is now: its row numbers are the sheet's rows after the insert.
+  const rows = listGrid(api)
+    .slice(1)
+    .map((x) => x[col("Row")])
+    .filter((x) => x !== "");
+  expect(Math.min(...(rows as number[]))).toBeGreaterThanOrEqual(4);
+});
+
+/** Excel's table id before core decided it: the sheet name's FNV-1a hash, header row and first input column, 1-based. */
+function oldExcelTableId(sheet: string, headerRow: number, firstColumn: number): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < sheet.length; i++) {
+    h ^= sheet.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `x${h.toString(36)}h${headerRow + 1}c${firstColumn + 1}`;
+}
+
+test("an Action list written with an earlier version's Action IDs keeps every typed Done and note on its action after a refresh", async () => {
+  const { api, excelRun, place } = await checked(60);
+  const grid = listGrid(api);
+  const idCol = col("Action ID");
+  const old = oldExcelTableId("Sheet1", 0, 0);
+  // The list as the earlier version wrote it: the same actions, each Action ID starting with the old table id.
+  const now = new Map<string, unknown>();
+  for (let i = 1; i < grid.length; i++) {
+    const id = String(grid[i][idCol]);
+    if (!id.includes(".")) continue;
+    now.set(actionKey(grid[i]), id);
+    api.seed("Action list", `${colLetters(idCol)}${i + 1}`, [[old + id.slice(id.indexOf("."))]]);
+  }
+  const typed = typeOnList(api);
+  expect([...typed.values()].every((t) => String(t.id).startsWith(`${old}.`))).toBe(true);
+  const r = await buildActionSheets(excelRun, place, { today: today(), withinDays: 30 });
+  expect(r.ok).toBe(true);
+  // Each typed value is back on its action, whose Action ID is in the current form again.
+  expectKept(api, new Map([...typed].map(([k, t]) => [k, { ...t, id: now.get(k) }])));
+  expect(
+    listGrid(api)
+      .slice(1)
+      .some((x) => String(x[idCol]).startsWith(old)),
+  ).toBe(false);
+});

@@ -1,0 +1,126 @@
+/**
+ * A table's Action IDs in Google Sheets, as core's tableIds decides them: the BUILT Code.js in a vm, real HTTP to the
+ * sandbox, the spreadsheet in memory. What the user typed on the Action list stays on its actions when the table's sheet
+ * is renamed, rows are inserted above it and a column left of it; and a list written with the ids of earlier versions
+ * keeps its typed cells after the upgrade.
+ */
+import { tableIds } from "../../core";
+import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
+import type { FakeSheet } from "./harness/fake-sheets";
+import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
+import { configure, pollToEnd, seedTable } from "./harness/table";
+import { ACTION_LIST_HEADERS } from "../helpers/action-list";
+
+const sandbox = sandboxForFile({ msPerProperty: 0 }, { resetEach: true });
+let props: SandboxProperty[];
+beforeAll(async () => {
+  props = await sandbox.properties(60);
+});
+
+/** The list's columns: the table has no owner column, so the list has none. */
+const HEADERS = ACTION_LIST_HEADERS.filter((h) => h !== "Landlord");
+const col = (name: string) => HEADERS.indexOf(name);
+const listSheet = (env: GasEnvironment) =>
+  env.spreadsheet.sheets.find((s) => s.getName() === "Action list") as FakeSheet;
+const listGrid = (env: GasEnvironment) => {
+  const s = listSheet(env);
+  return s.peek(1, 1, s.getLastRow(), HEADERS.length);
+};
+/** Dates come from the vm's realm: compared as their time. */
+const day = (v: unknown) => (Object.prototype.toString.call(v) === "[object Date]" ? (v as Date).getTime() : v);
+/** An action as the user knows it: its property, check and due date. */
+const actionKey = (r: readonly unknown[]) => `${r[col("UPRN")]}|${r[col("Check")]}|${day(r[col("Due")])}`;
+
+/** A table (UPRN, Address) at A1 of the first sheet, checked whole from the sidebar; the Action list follows the run. */
+async function checked(): Promise<GasEnvironment> {
+  const env = createGasEnvironment();
+  configure(env, sandbox);
+  const { firstRow, lastRow } = seedTable(
+    env.sheet,
+    ["UPRN", "Address"],
+    props.map((p) => [p.uprn, p.address]),
+  );
+  env.sheet.select(`A${firstRow}:B${lastRow}`);
+  const start = env.run("startBulkCheck", {});
+  if (!start.ok) throw new Error(start.message);
+  await pollToEnd(env);
+  expect(listGrid(env)[0]).toEqual(HEADERS);
+  return env;
+}
+
+type Typed = Map<string, { id: unknown; done: unknown; notes: unknown }>;
+
+/** Types Done on every third open action and a note on every other one; returns what was typed, by action. */
+function typeOnList(env: GasEnvironment): Typed {
+  const grid = listGrid(env);
+  const typed: Typed = new Map();
+  for (let i = 1; i < grid.length && grid[i][col("UPRN")] !== ""; i++) {
+    const done = i % 3 === 0 ? true : "";
+    const notes = i % 2 === 0 ? `booked, ref ${i}` : "";
+    if (!done && !notes) continue;
+    listSheet(env).seed(i + 1, col("Done") + 1, [[done, notes]]);
+    typed.set(actionKey(grid[i]), { id: grid[i][col("Action ID")], done, notes });
+  }
+  return typed;
+}
+
+/** Every typed value is on its action's row again (Closed when ticked Done past its due date), none under "no longer found". */
+function expectKept(env: GasEnvironment, typed: Typed) {
+  const grid = listGrid(env);
+  const byKey = new Map(grid.slice(1).map((r) => [actionKey(r), r]));
+  expect(typed.size).toBeGreaterThan(5);
+  for (const [key, t] of typed) {
+    const r = byKey.get(key)!;
+    expect(r).toBeDefined();
+    expect([r[col("Action ID")], r[col("Done")], r[col("Notes")]]).toEqual([t.id, t.done, t.notes]);
+  }
+  expect(grid.flat().some((v) => /no longer found/.test(String(v)))).toBe(false);
+}
+
+test("a renamed sheet, two rows inserted above the table and a column left of it: the Action list keeps every typed Done and note on its action, under the same Action IDs", async () => {
+  const env = await checked();
+  const typed = typeOnList(env);
+  // Core's id of a table at A1 of this sheet, as Excel names a table at A1 of its sheet (with its own sheet id).
+  const [table] = tableIds([{ sheetId: env.sheet.getSheetId(), headerRow: 0, firstColumn: 0 }]);
+  expect([...typed.values()].every((t) => String(t.id).startsWith(`${table}.`))).toBe(true);
+  env.sheet.setName("Lettings");
+  env.sheet.insertRowsBefore(1, 2);
+  env.sheet.insertColumnBefore(1);
+  const r = env.run("refreshActionSheets", {});
+  expect(r.message).toMatch(/Action list/);
+  expect(r.ok).toBe(true);
+  expectKept(env, typed);
+  const grid = listGrid(env);
+  expect(grid[1][col("Table")]).toBe("Lettings");
+  // The block is read where it is now: its row numbers are the sheet's rows after the insert.
+  const rows = grid
+    .slice(1)
+    .map((x) => x[col("Row")])
+    .filter((x) => x !== "");
+  expect(Math.min(...(rows as number[]))).toBeGreaterThanOrEqual(4);
+});
+
+test("an Action list written with an earlier version's Action IDs keeps every typed Done and note on its action after a refresh", async () => {
+  const env = await checked();
+  const grid = listGrid(env);
+  // Google Sheets' table id before core decided it: "s" + the sheet's id + "h" + its header row (1-based).
+  const old = `s${env.sheet.getSheetId()}h1`;
+  const now = new Map<string, unknown>();
+  for (let i = 1; i < grid.length; i++) {
+    const id = String(grid[i][col("Action ID")]);
+    if (!id.includes(".")) continue;
+    now.set(actionKey(grid[i]), id);
+    listSheet(env).seed(i + 1, col("Action ID") + 1, [[old + id.slice(id.indexOf("."))]]);
+  }
+  const typed = typeOnList(env);
+  expect([...typed.values()].every((t) => String(t.id).startsWith(`${old}.`))).toBe(true);
+  const r = env.run("refreshActionSheets", {});
+  expect(r.ok).toBe(true);
+  // Each typed value is back on its action, whose Action ID is in the current form again.
+  expectKept(env, new Map([...typed].map(([k, t]) => [k, { ...t, id: now.get(k) }])));
+  expect(
+    listGrid(env)
+      .slice(1)
+      .some((x) => String(x[col("Action ID")]).startsWith(old)),
+  ).toBe(false);
+});
