@@ -142,7 +142,10 @@ describe("manifest.xml", () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "excel-prod-"));
     const script = `
       const webpack = require("webpack");
-      const cfg = require("./excel/webpack.excel.js")({ origin: "https://addin.example.org", serviceUrl: "https://compliance.build-test.example/v1/" }, { mode: "production" });
+      // SWC for ts-loader (test/helpers/swc-loader.js): what is checked is what the configuration writes, not how
+      // TypeScript is lowered, and ts-loader's emit was most of this build's CPU.
+      const { withSwcLoader } = require("./test/helpers/swc-loader.js");
+      const cfg = withSwcLoader(require("./excel/webpack.excel.js")({ origin: "https://addin.example.org", serviceUrl: "https://compliance.build-test.example/v1/" }, { mode: "production" }));
       cfg.output.path = ${JSON.stringify(out)};
       cfg.entry = { taskpane: require("path").resolve("excel/settings.ts") };
       cfg.devtool = false;

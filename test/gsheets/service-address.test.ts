@@ -1,8 +1,9 @@
 /**
  * One setting gives a Sheets deployment its service address: a build with SERVICE_BASE_URL writes it as the add-on's
  * default base URL (in the built Code.js, run in the Apps Script stand-in) and as appsscript.json's urlFetchWhitelist,
- * and a release build refuses the placeholder and other reserved example addresses. The build is the real one, into a
- * directory of its own.
+ * and a release build refuses the placeholder and other reserved example addresses. The build is the real configuration,
+ * into a directory of its own, with SWC in place of ts-loader (test/helpers/swc-loader.js): the address is the build's
+ * doing, not the transpiler's, and SWC takes about half the CPU.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -13,6 +14,8 @@ import { createGasEnvironment } from "./harness/gas";
 const ROOT = path.resolve(__dirname, "../..");
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build's own configuration, plain CommonJS
 const gsheetsConfig = require("../../gsheets/webpack.gsheets.js");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a webpack loader module, CommonJS as webpack loads it
+const { withSwcLoader } = require("../helpers/swc-loader.js");
 const SERVICE = "https://compliance.acme-lettings.co.uk/api/v1";
 // Read as the build reads it: settings.ts itself needs the Apps Script types, which this tsconfig leaves out.
 const PLACEHOLDER_BASE_URL = /PLACEHOLDER_BASE_URL = "([^"]+)"/.exec(
@@ -20,7 +23,7 @@ const PLACEHOLDER_BASE_URL = /PLACEHOLDER_BASE_URL = "([^"]+)"/.exec(
 )![1];
 
 function build(env: Record<string, unknown>, out: string): Promise<void> {
-  const config = { ...gsheetsConfig({ typecheck: "false", ...env }, { mode: "production" }) };
+  const config = withSwcLoader(gsheetsConfig({ typecheck: "false", ...env }, { mode: "production" }));
   config.output = { ...config.output, path: out };
   return new Promise((resolve, reject) =>
     webpack(config, (err, stats) => {
