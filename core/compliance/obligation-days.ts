@@ -73,7 +73,10 @@ export function isoDay(v: unknown): string | null {
  */
 const isoDays = new Map<string, string | null>();
 const dayMsOf = new Map<string, number>();
-function remember<T>(memo: Map<string, T>, key: string, value: T): void {
+/** The same for the day a rule's months or days lead to (addMonths, addDays): the rows' few hundred days again. */
+const monthsLater = new Map<string, string>();
+const daysOfMs = new Map<number, string>();
+function remember<K, T>(memo: Map<K, T>, key: K, value: T): void {
   if (memo.size >= 20_000) memo.clear();
   memo.set(key, value);
 }
@@ -93,7 +96,14 @@ function dayMs(iso: string): number {
   }
   return ms;
 }
-const fromMs = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+function fromMs(ms: number): string {
+  let day = daysOfMs.get(ms);
+  if (day === undefined) {
+    day = new Date(ms).toISOString().slice(0, 10);
+    remember(daysOfMs, ms, day);
+  }
+  return day;
+}
 
 export function addDays(iso: string, n: number): string {
   return fromMs(dayMs(iso) + n * 86_400_000);
@@ -101,6 +111,15 @@ export function addDays(iso: string, n: number): string {
 
 /** Calendar months; a day the target month lacks is its last day (29 Feb + 12 months = 28 Feb). */
 export function addMonths(iso: string, n: number): string {
+  const key = `${iso}|${n}`;
+  let day = monthsLater.get(key);
+  if (day === undefined) {
+    day = addMonthsOnce(iso, n);
+    remember(monthsLater, key, day);
+  }
+  return day;
+}
+function addMonthsOnce(iso: string, n: number): string {
   const [y, m, d] = iso.split("-").map(Number);
   const total = y * 12 + (m - 1) + n;
   const ty = Math.floor(total / 12);

@@ -9,7 +9,7 @@
  * Each host has its own sandbox: the Sheets harness moves its sandbox's clock on with the script's sleeps, and a pane
  * reading that clock (from the service's Date header) would wait out the difference in real time.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Route } from "playwright-core";
 import { EDITED_BLOCK_NOTE, OUTPUT_COLUMNS, outputHeaders } from "../../core";
 import { ensureExcelBuild } from "../excel/helpers/build";
 import { serveStatic } from "../excel/helpers/static-server";
@@ -40,16 +40,28 @@ const AT = Date.parse("2026-07-15T11:00:00Z");
 const ZONE = "Europe/London";
 const SHIFT = AT - Date.now();
 const RUNTIME = "property-compliance.excel.runtime";
+/**
+ * How often the pane's page is asked whether it has settled: Playwright's default asks on every animation frame, for
+ * the whole of each check. What is waited for stays true once reached (the status lines are collected as they change),
+ * so asking less often misses nothing.
+ */
+const POLL_MS = 50;
 
 let sandbox: SandboxProcess;
 let excelSandbox: Sandbox;
 let web: { url: string; close: () => Promise<void> };
 let browser: Browser;
+/** The one page every scenario's pane loads into (see openPane), and the errors its current document threw. */
+let panePage: Page;
+let pageErrors: string[] = [];
 let u: string[];
 /** The sandbox's UPRNs, known once the suite has started (for scenarios written in other files). */
 export const sandboxUprns = () => u;
-/** The register's named examples: a postcode with one property, one shared by several, a short UPRN... */
-const ex = findExamples(getDataset());
+/**
+ * The register's named examples: a postcode with one property, one shared by several, a short UPRN... From the data
+ * set of the day both sandboxes stand on (AT), so that this process builds it once, not once for the wall clock's day too.
+ */
+const ex = findExamples(getDataset(new Date(AT)));
 async function start() {
   const dist = ensureExcelBuild();
   [sandbox, excelSandbox, web, browser] = await Promise.all([
@@ -59,8 +71,10 @@ async function start() {
     launch(),
   ]);
   u = (await sandbox.properties(8)).map((p) => p.uprn);
+  panePage = await newPanePage();
 }
 async function stop() {
+  await panePage?.context().close();
   await browser?.close();
   await web?.close();
   await excelSandbox?.close();
@@ -129,25 +143,46 @@ interface Outcome {
 
 const isSubmit = (method: string, url: string) => method === "POST" && new URL(url).pathname === "/v1/api/check/bulk";
 
-/** The built pane in a fresh page (its own workbook and storage), set up with the sandbox's address and a key. */
-async function openPane(): Promise<{ page: Page; close: () => Promise<void> }> {
+/**
+ * The page the scenarios' panes load into, one for the file: a new page costs headless Chromium a renderer process,
+ * about as much CPU as the check the scenario then runs. Each scenario loads the pane afresh in it (openPane), so it
+ * still starts with a new workbook and, its storage emptied before any of the pane's scripts run, nothing remembered.
+ */
+async function newPanePage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 360, height: 900 }, timezoneId: ZONE });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  // Before every document's own scripts: the pane's settings and OfficeRuntime.storage (the stand-in keeps it in
+  // localStorage) start empty, as in a new browser context.
+  await page.addInitScript(() => {
+    try {
+      localStorage.clear();
+      sessionStorage.clear();
+    } catch {
+      // about:blank has no storage of its own to clear.
+    }
+  });
   await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
   await page.route("https://appsforoffice.microsoft.com/**", (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
   );
-  // "Checked at" is the page's clock; it moves a minute on before each check (below).
   await page.clock.install({ time: AT });
   await page.clock.resume();
+  return page;
+}
+
+/** The built pane loaded afresh (a new workbook, empty storage), set up with the sandbox's address and a key. */
+async function openPane(): Promise<Page> {
+  const page = panePage;
+  const errors: string[] = (pageErrors = []);
+  // "Checked at" is the page's clock: each scenario's pane starts at AT, and it moves a minute on before each check (below).
+  await page.clock.setSystemTime(AT);
   await page.goto(`${web.url}/taskpane.html`);
   await page
     .waitForFunction(
       (key) => (globalThis as any)[Symbol.for(key)] && document.getElementById("legend")?.children.length,
       RUNTIME,
-      { timeout: 10_000 },
+      { timeout: 10_000, polling: POLL_MS },
     )
     .catch((e) => {
       throw new Error(`${e.message}\npage errors: ${errors.join("\n")}`);
@@ -160,21 +195,23 @@ async function openPane(): Promise<{ page: Page; close: () => Promise<void> }> {
     },
     { baseUrl: excelSandbox.baseUrl, key: "sandbox-professional", runtime: RUNTIME },
   );
-  return { page, close: () => context.close() };
+  return page;
 }
 
 async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
-  const { page, close } = await openPane();
+  const page = await openPane();
   const api = standIn(page);
   let atFirstSubmit: string[][] = [];
-  await page.route(`${excelSandbox.baseUrl}/**`, async (route) => {
+  const toSandbox = `${excelSandbox.baseUrl}/**`;
+  const seeSubmit = async (route: Route) => {
     const r = route.request();
     if (!atFirstSubmit.length && isSubmit(r.method(), r.url())) {
       const seen = (await api("read", "Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`)) as { values: unknown[][] };
       atFirstSubmit = normalise(seen.values);
     }
     await route.continue();
-  });
+  };
+  await page.route(toSandbox, seeSubmit);
   try {
     await api("seed", "Sheet1", "A1", grid);
     const refused: string[] = [];
@@ -214,7 +251,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
             document.getElementById("cancel")!.hidden &&
             (window as any).__statuses.some((t: string) => t && t !== "Reading the selection…"),
           undefined,
-          { timeout: 20_000 },
+          { timeout: 20_000, polling: POLL_MS },
         );
       await page.click("#check");
       await settled();
@@ -235,7 +272,7 @@ async function inExcel(grid: unknown[][], steps: Step[]): Promise<Outcome> {
     const values = (await api("read", "Sheet1", `A1:${colLetters(COLS - 1)}${ROWS}`)) as { values: unknown[][] };
     return { grid: normalise(values.values), refused, said, atFirstSubmit };
   } finally {
-    await close();
+    await page.unroute(toSandbox, seeSubmit);
   }
 }
 

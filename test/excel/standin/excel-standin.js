@@ -65,6 +65,22 @@
   }
   /** A cell's key "row,column" as [row, column]: the hottest line of a big sheet, so without split and map. */
   function keyRC(k) {
+    // Digits read in place: slicing the key into two strings cost more than the rest of a whole-sheet scan.
+    let r = 0,
+      i = 0;
+    for (let ch = k.charCodeAt(0); ch !== 44; ch = k.charCodeAt(++i)) {
+      if (!(ch >= 48 && ch <= 57)) return keyRCSlow(k);
+      r = r * 10 + ch - 48;
+    }
+    let c = 0;
+    for (let j = i + 1; j < k.length; j++) {
+      const ch = k.charCodeAt(j);
+      if (!(ch >= 48 && ch <= 57)) return keyRCSlow(k);
+      c = c * 10 + ch - 48;
+    }
+    return [r, c];
+  }
+  function keyRCSlow(k) {
     const i = k.indexOf(",");
     return [+k.slice(0, i), +k.slice(i + 1)];
   }
@@ -385,7 +401,8 @@
     function ensureCell(sheet, r, c) {
       edits++;
       const cells = sheetCells(sheet);
-      let cell = cells.get(r + "," + c);
+      const key = r + "," + c;
+      let cell = cells.get(key);
       if (!cell) {
         cell = {
           value: "",
@@ -396,7 +413,7 @@
           bold: false,
           prefixed: false,
         };
-        cells.set(r + "," + c, cell);
+        cells.set(key, cell);
       }
       return cell;
     }
@@ -824,10 +841,17 @@
       }
 
       function range(sheet, r, c, rows, cols) {
-        const grid = (fn) =>
-          Array.from({ length: rows }, (_, i) =>
-            Array.from({ length: cols }, (_, j) => fn(cellAt(sheet, r + i, c + j), i, j)),
-          );
+        // Plain loops over the sheet's map, looked up once: these run for every cell of every range read or written.
+        const grid = (fn) => {
+          const cells = sheetCells(sheet);
+          const out = new Array(rows);
+          for (let i = 0; i < rows; i++) {
+            const row = new Array(cols);
+            for (let j = 0; j < cols; j++) row[j] = fn(cells.get(r + i + "," + (c + j)), i, j);
+            out[i] = row;
+          }
+          return out;
+        };
         const checkDims = (v, what) => {
           if (!Array.isArray(v) || v.length !== rows || v.some((row) => !Array.isArray(row) || row.length !== cols)) {
             throw new Error(`InvalidArgument: ${what} must be ${rows}x${cols} for ${rg.__get_address()}`);
