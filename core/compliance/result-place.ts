@@ -39,5 +39,10 @@ export function nextObligationIn(
   country: CountryAnswer | undefined,
   o: Omit<ObligationOptions, "country">,
 ): Obligation | null {
-  return obligationsIn(result, country, o)?.find((x) => x.action !== "") ?? null;
+  return nextOf(obligationsIn(result, country, o));
+}
+
+/** Of a property's obligations (obligationsIn's answer), the most urgent with something to do. */
+export function nextOf(obligations: readonly Obligation[] | null): Obligation | null {
+  return obligations?.find((x) => x.action !== "") ?? null;
 }

@@ -28,7 +28,9 @@ export { cellDay, detectUserColumns, readUserDates, type UserColumns } from "../
 export const ACTION_LIST_SHEET = "Action list";
 export const SUMMARY_SHEET = "Compliance summary";
 
-const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
+/** Each output column's index by key, found once: every sheet built from a block reads each of its rows by key. */
+const COLUMN_INDEX = new Map(OUTPUT_COLUMNS.map((c, i) => [c.key, i]));
+const col = (key: string) => COLUMN_INDEX.get(key) ?? -1;
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
 export const MEMBERS: [CheckName, string, Record<string, string>][] = [
@@ -39,19 +41,29 @@ export const MEMBERS: [CheckName, string, Record<string, string>][] = [
   ["deposit_protection", "deposit_status", { scheme: "deposit_scheme", protected_date: "deposit_protected_date" }],
 ];
 
+/** MEMBERS by column index: each check's status column, and each field's column and whether it holds a date. */
+const MEMBER_CELLS = MEMBERS.map(
+  ([name, statusKey, fields]) =>
+    [
+      name,
+      col(statusKey),
+      Object.entries(fields).map(([f, key]) => [f, col(key), OUTPUT_COLUMNS[col(key)].kind === "date"] as const),
+    ] as const,
+);
+
 /**
  * A check result as our block's row shows it (block cells in OUTPUT_COLUMNS order), so that every sheet built from the
  * block gives the answers the row gives. A status of "error" or blank is a check not known. Null when no check is known.
  */
 export function resultFromBlockRow(cells: readonly unknown[]): CheckResult | null {
   const checks: Record<string, Record<string, unknown>> = {};
-  for (const [name, statusKey, fields] of MEMBERS) {
-    const status = text(cells[col(statusKey)]).toLowerCase();
+  for (const [name, statusAt, fields] of MEMBER_CELLS) {
+    const status = text(cells[statusAt]).toLowerCase();
     if (!status || status === "error") continue;
     const m: Record<string, unknown> = { status };
-    for (const [f, key] of Object.entries(fields)) {
-      const v = cells[col(key)];
-      m[f] = OUTPUT_COLUMNS[col(key)].kind === "date" ? cellDay(v) : text(v).replace(/^'/, "") || null;
+    for (const [f, at, date] of fields) {
+      const v = cells[at];
+      m[f] = date ? cellDay(v) : text(v).replace(/^'/, "") || null;
     }
     checks[name] = m;
   }
@@ -106,26 +118,46 @@ export interface ListOptions {
   ownerHeader?: string;
 }
 
+/**
+ * Each property's obligations as last worked out, with the day and windows they were counted with: the Action list and
+ * the summary built after one run read the same properties, and each would otherwise count all their obligations again.
+ */
+const propObligations = new WeakMap<
+  BlockProperty,
+  { today: string; windows: string; obligations: readonly Obligation[] }
+>();
+
+function propertyObligations(prop: BlockProperty, o: Pick<ListOptions, "today" | "windows">): readonly Obligation[] {
+  const result = resultFromBlockRow(prop.cells);
+  const country = prop.country ? rulesCountry(prop.country) : undefined;
+  // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines, as the row says.
+  if (!result || country === null) return [];
+  return obligationsFor(result, {
+    today: o.today,
+    windows: o.windows,
+    userDates: prop.userDates,
+    firstReported: firstReportedOf(prop.cells),
+    country,
+    tenancyStart: prop.tenancyStart,
+  });
+}
+
 /** Every obligation of every property of the block, counted from `today`. */
 export function blockObligations(
   props: readonly BlockProperty[],
   o: Pick<ListOptions, "today" | "windows">,
 ): { prop: BlockProperty; ob: Obligation }[] {
   const out: { prop: BlockProperty; ob: Obligation }[] = [];
+  const windows = JSON.stringify(o.windows ?? null);
   for (const prop of props) {
-    const result = resultFromBlockRow(prop.cells);
-    const country = prop.country ? rulesCountry(prop.country) : undefined;
-    // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines, as the row says.
-    if (!result || country === null) continue;
-    const options = {
-      today: o.today,
-      windows: o.windows,
-      userDates: prop.userDates,
-      firstReported: firstReportedOf(prop.cells),
-      country,
-      tenancyStart: prop.tenancyStart,
-    };
-    for (const ob of obligationsFor(result, options)) out.push({ prop, ob });
+    const seen = propObligations.get(prop);
+    if (seen && seen.today === o.today && seen.windows === windows) {
+      for (const ob of seen.obligations) out.push({ prop, ob });
+      continue;
+    }
+    const obligations = propertyObligations(prop, o);
+    propObligations.set(prop, { today: o.today, windows, obligations });
+    for (const ob of obligations) out.push({ prop, ob });
   }
   return out;
 }

@@ -14,6 +14,8 @@ export type DisplayStatus = KnownStatus | "error" | "unknown";
 
 export function displayStatus(word: unknown): DisplayStatus {
   if (typeof word !== "string") return "unknown";
+  // The service's own words, as almost every status is: no need to normalise them (asked for every check of every row).
+  if ((KNOWN_STATUSES as readonly string[]).includes(word)) return word as KnownStatus;
   // "Not Required", "not-required" and "NOT_REQUIRED" are one word.
   const w = word
     .trim()

@@ -20,7 +20,7 @@ import {
   type WindowDays,
 } from "../compliance/obligations";
 import { countryMessage, type CountryAnswer } from "../compliance/country";
-import { nextObligationIn, obligationsIn } from "../compliance/result-place";
+import { nextOf, obligationsIn } from "../compliance/result-place";
 
 export type Cell = string | number;
 
@@ -210,7 +210,8 @@ const COLUMNS: ColumnDef[] = [
 const checkDay = (ctx: RowContext): string =>
   isoDay(ctx.day) ?? isoDay(ctx.checkedAt) ?? new Date().toISOString().slice(0, 10);
 
-const memo = new WeakMap<CheckResult, { ctx: RowContext; value: Obligation | null }>();
+/** A row's obligations, worked out once for its four obligation columns and its Message notes. */
+const memo = new WeakMap<CheckResult, { ctx: RowContext; all: Obligation[] | null; next: Obligation | null }>();
 const obligationOptions = (ctx: RowContext): ObligationOptions => ({
   today: checkDay(ctx),
   windows: ctx.windows,
@@ -219,14 +220,16 @@ const obligationOptions = (ctx: RowContext): ObligationOptions => ({
   firstReported: ctx.firstReported,
   tenancyStart: ctx.tenancyStart,
 });
-function obligationOf(r: CheckResult, ctx: RowContext) {
+function obligationsOf(r: CheckResult, ctx: RowContext) {
   const hit = memo.get(r);
-  if (hit && hit.ctx === ctx) return hit.value;
+  if (hit && hit.ctx === ctx) return hit;
   // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines; Message says why.
-  const value = nextObligationIn(r, ctx.country, obligationOptions(ctx));
-  memo.set(r, { ctx, value });
+  const all = obligationsIn(r, ctx.country, obligationOptions(ctx));
+  const value = { ctx, all, next: nextOf(all) };
+  memo.set(r, value);
   return value;
 }
+const obligationOf = (r: CheckResult, ctx: RowContext) => obligationsOf(r, ctx).next;
 
 const FIRST_REPORTED = /\brated ([FG]),? first reported (?:on )?(\d{4}-\d{2}-\d{2})/;
 
@@ -404,7 +407,7 @@ export function outputRow(
   const r = outcome.result;
   const row = COLUMNS.map((c) => toCell(c.read(r, ctx), c.kind));
   const demo = (r as { demo?: unknown }).demo === true ? `${DEMO_NOTE}.` : "";
-  const notes = (obligationsIn(r, ctx.country, obligationOptions(ctx)) ?? []).map((o) => o.note);
+  const notes = (obligationsOf(r, ctx).all ?? []).map((o) => o.note);
   const messages = [
     demo,
     note,

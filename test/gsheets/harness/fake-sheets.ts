@@ -159,9 +159,15 @@ function dateFormatted(cell: CellData | undefined): Date | undefined {
 
 /** A format with a year and a day in it shows a date; the few formats a test uses, each looked at once. */
 const dateFormats = new Map<string, boolean>();
+let lastFormat = "";
+let lastIsDate = false;
 function isDateFormat(format: string): boolean {
+  // A block's cells share a few formats: the last one asked about is most often asked about again.
+  if (format === lastFormat) return lastIsDate;
   let yes = dateFormats.get(format);
   if (yes === undefined) dateFormats.set(format, (yes = /y/i.test(format) && /d/i.test(format)));
+  lastFormat = format;
+  lastIsDate = yes;
   return yes;
 }
 

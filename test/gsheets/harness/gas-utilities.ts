@@ -2,12 +2,14 @@
 import { zonedParts } from "./fake-sheets";
 
 /** Utilities.formatDate's SimpleDateFormat letters that our code uses; anything else throws, so a test notices. */
-const formatted = new Map<string, Map<number, string>>();
+const formatted = new Map<string, Map<string, Map<number, string>>>();
 export function formatDate(date: Date, timeZone: string, pattern: string): string {
-  // Remembered, as zonedTimeToUtc is: a large run formats the same few hundred days over and over.
-  const kind = `${timeZone}|${pattern}`;
-  let texts = formatted.get(kind);
-  if (!texts) formatted.set(kind, (texts = new Map()));
+  // Remembered, as zonedTimeToUtc is: a large run formats the same few hundred days over and over (by zone, then
+  // pattern: a key made of both was a new string for each of the hundreds of thousands of calls).
+  let zone = formatted.get(timeZone);
+  if (!zone) formatted.set(timeZone, (zone = new Map()));
+  let texts = zone.get(pattern);
+  if (!texts) zone.set(pattern, (texts = new Map()));
   const ms = date.getTime();
   let text = texts.get(ms);
   if (text === undefined) {
