@@ -8,7 +8,7 @@
  * belong to this workbook, not to a user, and hold no secret (sheet names, column positions and check times; the API
  * key stays in OfficeRuntime.storage). Positions are hints: a block is found again before anything is written.
  */
-import { olderThanDays, type ColumnMapping } from "../../core";
+import { olderThanDays, tableOrdinals, type ColumnMapping, type TablePlaceFacts } from "../../core";
 import type { RunPlace } from "./rows-now";
 
 export const WATCHED_BLOCKS = "compliance.watchedBlocks";
@@ -78,19 +78,41 @@ const sameBlock = (a: RunPlace, b: RunPlace) =>
   a.blockColumn === b.blockColumn &&
   a.headerRow === b.headerRow;
 
-/** Remembers a block a check has just written (replacing its earlier record), newest last. */
+/** Where a record's table starts, in core's terms; a record without the sheet's id is on the run's sheet by its name. */
+function recordFacts(b: WatchedBlock, place: RunPlace): TablePlaceFacts {
+  const inputs = Object.values(b.inputColumns).filter((v): v is number => typeof v === "number");
+  return {
+    sheetId: b.sheetId ?? (b.sheet === place.sheet && place.sheetId ? place.sheetId : b.sheet),
+    headerRow: b.headerRow,
+    firstColumn: inputs.length ? Math.min(...inputs) : b.blockColumn,
+    ordinal: b.ordinal,
+  };
+}
+
+/**
+ * Remembers a block a check has just written (replacing its earlier record, whose number on the sheet it keeps), newest
+ * last. Every record is saved with its number (tableOrdinals): a new table takes the next one of its sheet, and records
+ * of an earlier version take the one their order on the sheet gave them.
+ */
 export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, checkedAt: string): Promise<void> {
   if (!s) return;
-  const list = watchedBlocks(s).filter((b) => !sameBlock(b, place));
-  list.push({
+  const all = watchedBlocks(s);
+  const before = all.find((b) => sameBlock(b, place));
+  const list = all.filter((b) => !sameBlock(b, place));
+  const added: WatchedBlock = {
     sheet: place.sheet,
     ...(place.sheetId ? { sheetId: place.sheetId } : {}),
     headerRow: place.headerRow,
     blockColumn: place.blockColumn,
     inputColumns: { ...place.inputColumns },
     checkedAt,
-  });
-  s.set(WATCHED_BLOCKS, list.slice(-MAX_WATCHED));
+    ...(before?.ordinal ? { ordinal: before.ordinal } : {}),
+  };
+  // A table recorded before keeps its number (or, recorded by an earlier version, takes the one its order gives it).
+  const facts = [...list, added].map((b) => recordFacts(b, place));
+  const ordinals = before ? tableOrdinals(facts) : tableOrdinals(facts.slice(0, -1), facts[facts.length - 1]);
+  const numbered = [...list, added].map((b, i) => ({ ...b, ordinal: ordinals[i] }));
+  s.set(WATCHED_BLOCKS, numbered.slice(-MAX_WATCHED));
   await saveSettings(s);
 }
 
