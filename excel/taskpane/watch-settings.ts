@@ -5,8 +5,9 @@
  * background (excel/taskpane/watch.ts, loaded only then).
  *
  * Both the setting and the list of blocks live in the workbook's settings (Office.context.document.settings): they
- * belong to this workbook, not to a user, and hold no secret (sheet names, column positions and check times; the API
- * key stays in OfficeRuntime.storage). Positions are hints: a block is found again before anything is written.
+ * belong to this workbook, not to a user, and hold no secret (sheet names, column positions, check times and each
+ * table's number on its sheet; the API key stays in OfficeRuntime.storage). Positions are hints: a block is found again
+ * before anything is written.
  */
 import { olderThanDays, tableOrdinals, type ColumnMapping, type TablePlaceFacts } from "../../core";
 import type { RunPlace } from "./rows-now";
