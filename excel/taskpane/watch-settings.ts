@@ -91,15 +91,23 @@ function recordFacts(b: WatchedBlock, place: RunPlace): TablePlaceFacts {
 }
 
 /**
- * Remembers a block a check has just written (replacing its earlier record, whose number on the sheet it keeps), newest
- * last. Every record is saved with its number (tableOrdinals): a new table takes the next one of its sheet, and records
- * of an earlier version take the one their order on the sheet gave them.
+ * Remembers a block a check has just written, newest last, replacing its earlier record; `was`, the record a re-check
+ * on open found the block by (it may have moved since). Every record is saved with its number on its sheet (core's
+ * tableOrdinals; a record of an earlier version takes the one its order gives it); the block keeps the number of the
+ * record it replaces, and a new table takes the next one of its sheet.
  */
-export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, checkedAt: string): Promise<void> {
+export async function recordBlock(
+  s: WorkbookSettings | null,
+  place: RunPlace,
+  checkedAt: string,
+  was?: RunPlace,
+): Promise<void> {
   if (!s) return;
   const all = watchedBlocks(s);
-  const before = all.find((b) => sameBlock(b, place));
-  const list = all.filter((b) => !sameBlock(b, place));
+  const numbers = tableOrdinals(all.map((b) => recordFacts(b, place)));
+  const kept = all.map((b, i) => ({ ...b, ordinal: numbers[i] }));
+  const earlier = kept.filter((b) => sameBlock(b, place) || (was && sameBlock(b, was))).map((b) => b.ordinal);
+  const list = kept.filter((b) => !sameBlock(b, place));
   const added: WatchedBlock = {
     sheet: place.sheet,
     ...(place.sheetId ? { sheetId: place.sheetId } : {}),
@@ -107,13 +115,14 @@ export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, c
     blockColumn: place.blockColumn,
     inputColumns: { ...place.inputColumns },
     checkedAt,
-    ...(before?.ordinal ? { ordinal: before.ordinal } : {}),
   };
-  // A table recorded before keeps its number (or, recorded by an earlier version, takes the one its order gives it).
-  const facts = [...list, added].map((b) => recordFacts(b, place));
-  const ordinals = before ? tableOrdinals(facts) : tableOrdinals(facts.slice(0, -1), facts[facts.length - 1]);
-  const numbered = [...list, added].map((b, i) => ({ ...b, ordinal: ordinals[i] }));
-  s.set(WATCHED_BLOCKS, numbered.slice(-MAX_WATCHED));
+  added.ordinal = earlier.length
+    ? Math.min(...earlier)
+    : tableOrdinals(
+        list.map((b) => recordFacts(b, place)),
+        recordFacts(added, place),
+      )[list.length];
+  s.set(WATCHED_BLOCKS, [...list, added].slice(-MAX_WATCHED));
   await saveSettings(s);
 }
 

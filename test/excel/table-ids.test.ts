@@ -13,7 +13,8 @@ import { localDay } from "../../excel/taskpane/stored";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { ACTION_LIST_HEADERS } from "../helpers/action-list";
 import { colLetters, createStandIn } from "../helpers/excel-standin";
-import { recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
+import { recheckOnOpen } from "../../excel/taskpane/watch";
+import { RECHECK_DAYS, WATCHED_BLOCKS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -141,7 +142,8 @@ test("an Action list written with an earlier version's Action IDs keeps every ty
   ).toBe(false);
 });
 
-test("a second table checked above a table on the same sheet, then deleted: the first keeps its Action IDs and every typed Done and note; the new one's actions are new", async () => {
+/** A workbook whose checks are remembered in its settings, as the pane records them; check(a1) checks rows of Sheet1. */
+function remembering() {
   const s = createStandIn();
   const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
   const settings = s.Office.context.document.settings;
@@ -165,6 +167,13 @@ test("a second table checked above a table on the same sheet, then deleted: the 
     if (!prep.ok) throw new Error(prep.message);
     await runCheck(prep.check, deps);
   };
+  const refresh = () =>
+    buildActionSheets(excelRun, deps.tables()[0], { today: today(), withinDays: 30, tables: deps.tables() });
+  return { s, excelRun, settings, deps, check, refresh };
+}
+
+test("a second table checked above a table on the same sheet, then deleted: the first keeps its Action IDs and every typed Done and note; the new one's actions are new", async () => {
+  const { s, settings, check, refresh } = remembering();
   const all = sb.dataset().properties;
   // Table A under a header on row 21; the rows above are empty until table B is entered there.
   s.api.seed("Sheet1", "A21", [["UPRN", "Address"], ...all.slice(0, 60).map((p) => [p.uprn, p.address_line_1])]);
@@ -181,8 +190,6 @@ test("a second table checked above a table on the same sheet, then deleted: the 
     [20, 1],
     [0, 2],
   ]);
-  const refresh = () =>
-    buildActionSheets(excelRun, deps.tables()[0], { today: today(), withinDays: 30, tables: deps.tables() });
   expect((await refresh()).ok).toBe(true);
   expectOnce(s.api, typed);
   const bUprns = new Set(all.slice(100, 115).map((p) => p.uprn));
@@ -201,6 +208,36 @@ test("a second table checked above a table on the same sheet, then deleted: the 
   expect(
     grid.filter((r) => /^Table no longer found/.test(String(r[0]))).map((r) => String(r[0]).split(".")[0]),
   ).toEqual(["Table no longer found: Sheet1 A1"]);
+  expectOnce(s.api, typed);
+});
+
+test("two tables of a sheet recorded by an earlier version, moved down and checked again on open: each keeps its Action IDs and what was typed on them", async () => {
+  const { s, settings, deps, check, refresh } = remembering();
+  const all = sb.dataset().properties;
+  s.api.seed("Sheet1", "A1", [["UPRN", "Address"], ...all.slice(0, 30).map((p) => [p.uprn, p.address_line_1])]);
+  s.api.seed("Sheet1", "A41", [["UPRN", "Address"], ...all.slice(100, 130).map((p) => [p.uprn, p.address_line_1])]);
+  await check("A2:A31");
+  await check("A42:A71");
+  // The records as an earlier version kept them: no number on the sheet.
+  settings.set(
+    WATCHED_BLOCKS,
+    watchedBlocks(settings).map(({ ordinal: _n, ...b }) => b),
+  );
+  expect((await refresh()).ok).toBe(true);
+  const typed = typeOnList(s.api);
+  const [t] = tableIds([{ sheetId: watchedBlocks(settings)[0].sheetId!, headerRow: 0, firstColumn: 0 }]);
+  const ids = [...typed.values()].map((x) => String(x.id));
+  expect(ids.some((id) => id.startsWith(`${t}.`)) && ids.some((id) => id.startsWith(`${t}n2.`))).toBe(true);
+  // Both tables move down three rows; on open each is found where it is now, checked again and recorded there.
+  s.api.insertRows("Sheet1", 0, 3);
+  settings.set(RECHECK_DAYS, 0);
+  const out = await recheckOnOpen({ ...deps, settings, now: () => Date.now() + 60_000 });
+  expect(out).toMatchObject({ due: 2, checked: 2 });
+  expect(watchedBlocks(settings).map((b) => [b.headerRow, b.ordinal])).toEqual([
+    [3, 1],
+    [43, 2],
+  ]);
+  expect((await refresh()).ok).toBe(true);
   expectOnce(s.api, typed);
 });
 
