@@ -241,6 +241,19 @@ test("two tables of a sheet recorded by an earlier version, moved down and check
   expectOnce(s.api, typed);
 });
 
+test("a table checked again after rows were inserted above it: the records of its two places are one table, which keeps its Action IDs and what was typed on them", async () => {
+  const { s, settings, check, refresh } = remembering();
+  const all = sb.dataset().properties;
+  s.api.seed("Sheet1", "A1", [["UPRN", "Address"], ...all.slice(0, 60).map((p) => [p.uprn, p.address_line_1])]);
+  await check("A2:A61");
+  const typed = typeOnList(s.api);
+  s.api.insertRows("Sheet1", 0, 3);
+  await check("A5:A64");
+  expect(watchedBlocks(settings).map((b) => b.headerRow)).toEqual([0, 3]);
+  expect((await refresh()).ok).toBe(true);
+  expectOnce(s.api, typed);
+});
+
 /** Each typed value is on one row of its action, under its Action ID: none left on a row of an id the list no longer has. */
 function expectOnce(api: any, typed: Map<string, { id: unknown; done: unknown; notes: unknown }>) {
   const grid = listGrid(api);

@@ -187,3 +187,17 @@ test("a second table checked above a table on the same sheet, then deleted: the 
   ).toEqual(["Table no longer found: Sheet1 A1"]);
   expectOnce(env, typed);
 });
+
+test("a table checked again after rows were inserted above it: the records of its two places are one table, which keeps its Action IDs and what was typed on them", async () => {
+  const env = await checked();
+  const typed = typeOnList(env);
+  env.sheet.insertRowsBefore(1, 3);
+  env.sheet.select("A5:B64");
+  const start = env.run("startBulkCheck", {});
+  if (!start.ok) throw new Error(start.message);
+  await pollToEnd(env);
+  const records = Object.keys(env.documentProperties.getProperties()).filter((k) => k.startsWith("compliance.watch."));
+  expect(records).toHaveLength(2);
+  expect(env.run("refreshActionSheets", {}).ok).toBe(true);
+  expectOnce(env, typed);
+});
