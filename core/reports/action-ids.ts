@@ -24,41 +24,70 @@ export function tableAnchor(firstColumn: number, headerRow: number | null): stri
 
 /**
  * What a host reads of a table to name it on the Action list: its sheet's own id (Excel's Worksheet.id, Google's
- * Sheet.getSheetId(): both stay the same when the sheet is renamed or moved), and where the table starts now (its header
- * row, 0-based, null without one; its first input column, or its results block's without one), as found again.
+ * Sheet.getSheetId(): both stay the same when the sheet is renamed or moved), where the table starts now (its header
+ * row, 0-based, null without one; its first input column, or its results block's without one), as found again, and the
+ * ordinal its record keeps (tableOrdinals; absent from records written before tables kept one).
  */
 export interface TablePlaceFacts {
   sheetId: string | number;
   headerRow: number | null;
   firstColumn: number;
+  ordinal?: number;
+}
+
+const placeKey = (t: TablePlaceFacts) => `${t.headerRow ?? -1},${t.firstColumn}`;
+const byPlace = (a: TablePlaceFacts, b: TablePlaceFacts) =>
+  (a.headerRow ?? -1) - (b.headerRow ?? -1) || a.firstColumn - b.firstColumn;
+const validOrdinal = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 1;
+
+/**
+ * Each table's number among its sheet's tables, decided here for both add-ins: a property of the table, given once
+ * when its record is first kept and kept with the record, so that a table checked above or left of it, or one removed,
+ * never renumbers it. A record that has one keeps it; records found at the same place are one table and share the
+ * lowest of theirs (a table checked again after it moved keeps the number it had). Remembered records from before
+ * tables kept a number are numbered by their order on the sheet (top to bottom, then left to right) among themselves,
+ * skipping numbers taken: a list of an earlier version keeps its ids. A table new to the sheet (the current run's, not
+ * remembered) gets 1 + the highest number of its sheet. Hosts store what this gives each record when they save it.
+ */
+export function tableOrdinals(remembered: readonly TablePlaceFacts[], current?: TablePlaceFacts): number[] {
+  const all = current === undefined ? [...remembered] : [...remembered, current];
+  const out: number[] = new Array<number>(all.length).fill(0);
+  for (const sheet of new Set(all.map((t) => String(t.sheetId)))) {
+    const here = all.map((t, i) => ({ t, i })).filter(({ t }) => String(t.sheetId) === sheet);
+    const groups = new Map<string, { at: TablePlaceFacts; members: number[]; ordinal?: number; isCurrent: boolean }>();
+    for (const { t, i } of here) {
+      const g = groups.get(placeKey(t)) ?? { at: t, members: [], isCurrent: true };
+      g.members.push(i);
+      if (i < remembered.length) g.isCurrent = false;
+      if (validOrdinal(t.ordinal)) g.ordinal = Math.min(g.ordinal ?? t.ordinal, t.ordinal);
+      groups.set(placeKey(t), g);
+    }
+    const list = [...groups.values()];
+    const taken = new Set(list.map((g) => g.ordinal).filter(validOrdinal));
+    let next = 1;
+    for (const g of list.filter((g) => g.ordinal === undefined && !g.isCurrent).sort((a, b) => byPlace(a.at, b.at))) {
+      while (taken.has(next)) next++;
+      g.ordinal = next;
+      taken.add(next);
+    }
+    const fresh = list.find((g) => g.ordinal === undefined);
+    if (fresh) fresh.ordinal = Math.max(0, ...taken) + 1;
+    for (const g of list) for (const i of g.members) out[i] = g.ordinal!;
+  }
+  return out;
 }
 
 /**
- * Each table's id, the first part of its Action IDs, decided here for both add-ins. The sheet is named by its own id,
- * never its name, so a rename keeps every id. Within the sheet a table is told by its order among the portfolio's
- * tables there (top to bottom, then left to right), never by its row or column: rows inserted above, columns inserted
- * left, a sort or a rename move every table of the sheet together, and their order stays. The first table of a sheet
- * (nearly every sheet has one) is the sheet's id alone; a second is "n2" after it, and so on. Two records found at the
- * same place are one table and get one id (a table checked again after it moved). The hash keeps ids short, letters
- * and digits, whatever the host's sheet id looks like (Excel's is a GUID in braces).
+ * Each table's id, the first part of its Action IDs, decided here for both add-ins: its sheet, named by its own id,
+ * never its name, so a rename keeps every id; and its number on the sheet (tableOrdinals), never its row or column, so
+ * rows inserted above, columns inserted left, a sort or another table checked on the sheet keep every id. The first
+ * table of a sheet (nearly every sheet has one) is the sheet's id alone; the second "n2" after it, and so on. The hash
+ * keeps ids short, letters and digits, whatever the host's sheet id looks like (Excel's is a GUID in braces).
  */
-export function tableIds(tables: readonly TablePlaceFacts[]): string[] {
-  const at = (t: TablePlaceFacts) => `${t.headerRow ?? -1},${t.firstColumn}`;
-  const order = (a: TablePlaceFacts, b: TablePlaceFacts) =>
-    (a.headerRow ?? -1) - (b.headerRow ?? -1) || a.firstColumn - b.firstColumn;
-  return tables.map((t) => {
-    const sheet = String(t.sheetId);
-    const places = [
-      ...new Map(
-        tables
-          .filter((o) => String(o.sheetId) === sheet)
-          .sort(order)
-          .map((o) => [at(o), o]),
-      ).keys(),
-    ];
-    const n = places.indexOf(at(t)) + 1;
-    return `t${shortHash(sheet)}${n > 1 ? `n${n}` : ""}`;
-  });
+export function tableIds(remembered: readonly TablePlaceFacts[], current?: TablePlaceFacts): string[] {
+  const all = current === undefined ? [...remembered] : [...remembered, current];
+  const ordinals = tableOrdinals(remembered, current);
+  return all.map((t, i) => `t${shortHash(String(t.sheetId))}${ordinals[i] > 1 ? `n${ordinals[i]}` : ""}`);
 }
 
 /**
@@ -71,7 +100,7 @@ export function portfolioTables<T>(
   facts: (t: T) => TablePlaceFacts,
 ): { table: T; id: string }[] {
   const all = current === undefined ? [...remembered] : [...remembered, current];
-  const ids = tableIds(all.map(facts));
+  const ids = tableIds(remembered.map(facts), current === undefined ? undefined : facts(current));
   const withIds = all.map((table, i) => ({ table, id: ids[i] }));
   const ordered = portfolioOrder(
     withIds.slice(0, remembered.length),

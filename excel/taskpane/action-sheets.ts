@@ -99,11 +99,11 @@ async function readPortfolio(
     }
     read.push({ p, r, sheetId });
   }
-  const named = portfolioTables(read.slice(0, -1), read[read.length - 1], ({ p, r, sheetId }) =>
-    "problem" in r
-      ? { sheetId, headerRow: p.headerRow, firstColumn: firstColumn(p.inputColumns, p.blockColumn) }
-      : { sheetId, headerRow: r.at.headerRow, firstColumn: firstColumn(r.at.inputColumns, r.at.blockColumn) },
-  );
+  const named = portfolioTables(read.slice(0, -1), read[read.length - 1], ({ p, r, sheetId }) => {
+    const at = "problem" in r ? p : r.at;
+    const first = firstColumn(at.inputColumns, at.blockColumn);
+    return { sheetId, headerRow: at.headerRow, firstColumn: first, ordinal: p.ordinal };
+  });
   const tables: PortfolioTable[] = [];
   const reads: BlockRead[] = [];
   for (const {

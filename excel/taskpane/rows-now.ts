@@ -30,6 +30,9 @@ export interface RunPlace {
   blockColumn: number;
   /** The input columns (absolute). */
   inputColumns: ColumnMapping;
+  /** A remembered table's number on its sheet (core's tableOrdinals; watch-settings.ts keeps it), which its Action IDs
+   * carry; absent in a record of an earlier version. */
+  ordinal?: number;
 }
 
 /**

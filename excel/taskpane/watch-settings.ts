@@ -5,10 +5,11 @@
  * background (excel/taskpane/watch.ts, loaded only then).
  *
  * Both the setting and the list of blocks live in the workbook's settings (Office.context.document.settings): they
- * belong to this workbook, not to a user, and hold no secret (sheet names, column positions and check times; the API
- * key stays in OfficeRuntime.storage). Positions are hints: a block is found again before anything is written.
+ * belong to this workbook, not to a user, and hold no secret (sheet names, column positions, check times and each
+ * table's number on its sheet; the API key stays in OfficeRuntime.storage). Positions are hints: a block is found again
+ * before anything is written.
  */
-import { olderThanDays, type ColumnMapping } from "../../core";
+import { olderThanDays, tableOrdinals, type ColumnMapping, type TablePlaceFacts } from "../../core";
 import type { RunPlace } from "./rows-now";
 
 export const WATCHED_BLOCKS = "compliance.watchedBlocks";
@@ -78,19 +79,50 @@ const sameBlock = (a: RunPlace, b: RunPlace) =>
   a.blockColumn === b.blockColumn &&
   a.headerRow === b.headerRow;
 
-/** Remembers a block a check has just written (replacing its earlier record), newest last. */
-export async function recordBlock(s: WorkbookSettings | null, place: RunPlace, checkedAt: string): Promise<void> {
+/** Where a record's table starts, in core's terms; a record without the sheet's id is on the run's sheet by its name. */
+function recordFacts(b: WatchedBlock, place: RunPlace): TablePlaceFacts {
+  const inputs = Object.values(b.inputColumns).filter((v): v is number => typeof v === "number");
+  return {
+    sheetId: b.sheetId ?? (b.sheet === place.sheet && place.sheetId ? place.sheetId : b.sheet),
+    headerRow: b.headerRow,
+    firstColumn: inputs.length ? Math.min(...inputs) : b.blockColumn,
+    ordinal: b.ordinal,
+  };
+}
+
+/**
+ * Remembers a block a check has just written, newest last, replacing its earlier record; `was`, the record a re-check
+ * on open found the block by (it may have moved since). Every record is saved with its number on its sheet (core's
+ * tableOrdinals; a record of an earlier version takes the one its order gives it); the block keeps the number of the
+ * record it replaces, and a new table takes the next one of its sheet.
+ */
+export async function recordBlock(
+  s: WorkbookSettings | null,
+  place: RunPlace,
+  checkedAt: string,
+  was?: RunPlace,
+): Promise<void> {
   if (!s) return;
-  const list = watchedBlocks(s).filter((b) => !sameBlock(b, place));
-  list.push({
+  const all = watchedBlocks(s);
+  const numbers = tableOrdinals(all.map((b) => recordFacts(b, place)));
+  const kept = all.map((b, i) => ({ ...b, ordinal: numbers[i] }));
+  const earlier = kept.filter((b) => sameBlock(b, place) || (was && sameBlock(b, was))).map((b) => b.ordinal);
+  const list = kept.filter((b) => !sameBlock(b, place));
+  const added: WatchedBlock = {
     sheet: place.sheet,
     ...(place.sheetId ? { sheetId: place.sheetId } : {}),
     headerRow: place.headerRow,
     blockColumn: place.blockColumn,
     inputColumns: { ...place.inputColumns },
     checkedAt,
-  });
-  s.set(WATCHED_BLOCKS, list.slice(-MAX_WATCHED));
+  };
+  added.ordinal = earlier.length
+    ? Math.min(...earlier)
+    : tableOrdinals(
+        list.map((b) => recordFacts(b, place)),
+        recordFacts(added, place),
+      )[list.length];
+  s.set(WATCHED_BLOCKS, [...list, added].slice(-MAX_WATCHED));
   await saveSettings(s);
 }
 

@@ -141,7 +141,7 @@ export async function recheckOnOpen(deps: RecheckDeps): Promise<RecheckOutcome> 
     const summary = await runCheck(prep.check, {
       ...deps,
       trigger: "on open",
-      onBlockWritten: (place, checkedAt) => (written.push(place), recordBlock(deps.settings, place, checkedAt)),
+      onBlockWritten: (place, checkedAt) => (written.push(place), recordBlock(deps.settings, place, checkedAt, b)),
       tables: () => watchedBlocks(deps.settings),
     });
     // Its record is replaced by the one the run made where the block is now (the same, unless the block moved).

@@ -16,7 +16,6 @@ import {
   inputShiftAtRest,
   shiftMapping,
   tableAnchor,
-  type TablePlaceFacts,
   actionListLine,
   blockProperties,
   unreadOwnColumns,
@@ -47,7 +46,7 @@ import { loadRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
 import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
 import { datesAsText } from "./block-rows";
-import { listWatches, type Watch } from "./watch";
+import { listWatches, placeFacts, type Watch } from "./watch";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -124,16 +123,8 @@ interface TablePlace {
   blockCol: number;
   mapping: ColumnMapping;
   inputFirstCol?: number;
-}
-
-/** Where a table starts in core's numbering (0-based): its header row (null without one), its first input column. */
-function placeFacts(p: Pick<TablePlace, "sheetId" | "headerRow" | "mapping" | "blockCol">): TablePlaceFacts {
-  const inputs = Object.values(p.mapping).filter((v): v is number => typeof v === "number");
-  return {
-    sheetId: p.sheetId,
-    headerRow: p.headerRow ? p.headerRow - 1 : null,
-    firstColumn: inputs.length ? Math.min(...inputs) : p.blockCol - 1,
-  };
+  /** A remembered table's number on its sheet (watch.ts). */
+  ordinal?: number;
 }
 
 interface BlockRead {
@@ -265,7 +256,7 @@ function portfolio(current?: SheetRun | null): PortfolioTable[] {
   const named = portfolioTables(
     listWatches().map(placeOfWatch).map(read),
     current ? read(current) : undefined,
-    ({ p, r }) => placeFacts("problem" in r ? p : { ...r, sheetId: p.sheetId }),
+    ({ p, r }) => placeFacts("problem" in r ? p : { ...r, sheetId: p.sheetId, ordinal: p.ordinal }),
   );
   return named.map(({ table: { p, r }, id }) => {
     const formerIds = [
