@@ -201,6 +201,34 @@ export function horizonDays(thresholds: readonly number[] = DEFAULT_THRESHOLDS):
 }
 
 /**
+ * Why an open action is in the digest, if it is: `was` is the window code the last digest knew it by (undefined: not
+ * known, "D": marked done), `before` its days left at the last digest (null: not known from the same due date), and
+ * `crossed` the thresholds it passed since.
+ */
+function digestReason(
+  window: string,
+  was: string | undefined,
+  o: { before: number | null; crossed: readonly number[]; since: boolean; horizon: number; summary: boolean },
+): { reason: DigestReason; why: string } | null {
+  const { before, crossed } = o;
+  if (was === undefined || was === "D") {
+    // Not in the last digest's view: new, or it has come within the largest threshold since.
+    if (o.since && before !== null && before > o.horizon && crossed.length)
+      return window === "Overdue"
+        ? { reason: "overdue", why: "Overdue" }
+        : { reason: "threshold", why: `Within ${crossed[crossed.length - 1]} days` };
+    return { reason: "new", why: "New" };
+  }
+  if (rank(window) < rank(CODE_WINDOWS[was] ?? ""))
+    return window === "Overdue"
+      ? { reason: "overdue", why: "Now overdue" }
+      : { reason: "more urgent", why: `Now ${window} (was ${CODE_WINDOWS[was]})` };
+  if (crossed.length) return { reason: "threshold", why: `Within ${crossed[crossed.length - 1]} days` };
+  if (o.summary) return { reason: "open", why: "Still open" };
+  return null;
+}
+
+/**
  * The digest since `prev` (null: none was sent yet, so every action is new). An action is in it once for each reason:
  * new to the digests, moved to a more urgent window, overdue since, or past a threshold since (the smallest one it
  * crossed). Nothing is said twice for one threshold, however often digests are made. Actions marked Done are left
@@ -242,28 +270,8 @@ export function buildDigest(prev: DigestState | null, acts: DigestActions, o: Di
     // Days left at the last digest, from the same due date; none when only its dateless key was known.
     const before = a.daysLeft === null || !dated ? null : a.daysLeft + elapsed;
     const crossed = before === null || !prev ? [] : thresholds.filter((t) => before > t && a.daysLeft! <= t);
-    let reason: DigestReason | null = null;
-    let why = "";
-    if (was === undefined || was === "D") {
-      // Not in the last digest's view: new, or it has come within the largest threshold since.
-      if (prev && before !== null && before > horizon && crossed.length) {
-        reason = a.window === "Overdue" ? "overdue" : "threshold";
-        why = a.window === "Overdue" ? "Overdue" : `Within ${crossed[crossed.length - 1]} days`;
-      } else {
-        reason = "new";
-        why = "New";
-      }
-    } else if (rank(a.window) < rank(CODE_WINDOWS[was] ?? "")) {
-      reason = a.window === "Overdue" ? "overdue" : "more urgent";
-      why = a.window === "Overdue" ? "Now overdue" : `Now ${a.window} (was ${CODE_WINDOWS[was]})`;
-    } else if (crossed.length) {
-      reason = "threshold";
-      why = `Within ${crossed[crossed.length - 1]} days`;
-    } else if (o.summary) {
-      reason = "open";
-      why = "Still open";
-    }
-    if (reason) entries.push({ ...a, reason, why });
+    const said = digestReason(a.window, was, { before, crossed, since: !!prev, horizon, summary: !!o.summary });
+    if (said) entries.push({ ...a, ...said });
   }
   // Done actions stay known, so that a Done cleared later is not news; without evidence they are said once.
   const doneWithoutEvidence: DigestAction[] = [];
