@@ -25,7 +25,7 @@ export type { Reply, TransportFailure } from "./engine";
 export { loadRunState, storedState } from "./store";
 export { BEGIN_ORDER, beginRunSession } from "./begin";
 export type { BeginIO } from "./begin";
-export { isRunDone, jobViews, runCounts, runSummary } from "./report";
+export { isRunDone, jobViews, nothingToSendLine, runCounts, runSummary } from "./report";
 export type { JobView, RunCounts } from "./report";
 export {
   CHECKING_MESSAGE,

@@ -1,7 +1,7 @@
 /** A run's progress and last word: counts by row, a view of each job, and when "Done" may be said. */
 import { describeError, isAboutProperty, serviceError } from "../service/errors";
 import { isSettled, members, unwrittenResult, type RunState } from "./state";
-import { formatCount } from "../numbers";
+import { countWord, formatCount } from "../numbers";
 
 // ---- progress and summary ----
 
@@ -183,4 +183,12 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
       );
   }
   return { done, title, lines, counts: c };
+}
+
+/**
+ * What both add-ins say instead of "Checking…" when none of the rows to check (`rows`, those hidden by a filter left
+ * out) has a valid UPRN or postcode: nothing goes to the service, and each row's Message says what to fix.
+ */
+export function nothingToSendLine(rows: number): string {
+  return `Nothing was sent: none of the ${countWord(rows, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
 }

@@ -9,7 +9,6 @@ import type { InputRow } from "./input-rows";
 import { rowsAsideNotes, type TablePlan } from "./check-plan";
 import { EDITED_BLOCK_NOTE, NO_HEADER_NOTE, resultsPlaceNote } from "./placement";
 import { checkedRowsNote, oneCellNote, type CheckedRows } from "./table";
-import { countWord } from "../numbers";
 
 /** What a line is about, so a host or a test can find one without matching its words. */
 export type StartNoteKind =
@@ -96,12 +95,4 @@ export function startNotes(s: StartNotesInput): StartNote[] {
   aside("duplicates", { duplicates: valid.length - new Set(valid.map((r) => r.key)).size });
   aside("hidden", { hidden: s.hidden });
   return notes;
-}
-
-/**
- * What both add-ins say instead of "Checking…" when none of the rows to check (`rows`, those hidden by a filter left
- * out) has a valid UPRN or postcode: nothing goes to the service, and each row's Message says what to fix.
- */
-export function nothingToSendLine(rows: number): string {
-  return `Nothing was sent: none of the ${countWord(rows, "row")} has a valid UPRN or postcode. Each row's Message says what to fix.`;
 }

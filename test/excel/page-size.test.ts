@@ -46,3 +46,11 @@ test("the service client, the run engine and zod are not in it, and are in servi
     expect([re.source, holders]).toEqual([re.source, ["service.js"]]);
   }
 });
+
+test("the check's planning (core's table and block decisions, the start-of-check notes) waits for the first check", () => {
+  const start = modules("taskpane.js");
+  for (const m of ["core/sheet/check-plan.ts", "core/sheet/start-notes.ts", "core/sheet/table.ts"]) {
+    expect([m, start.includes(m)]).toEqual([m, false]);
+    expect([m, page.lazy.some((l) => modules(l.file).includes(m))]).toEqual([m, true]);
+  }
+});
