@@ -11,7 +11,7 @@ import { buildActionSheets } from "../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { localDay } from "../../excel/taskpane/stored";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
-import { ACTION_LIST_HEADERS } from "../helpers/action-list";
+import { expectTypedKept, listColumn, typeOnActionList, type TypedOnList } from "../helpers/action-list";
 import { colLetters, createStandIn } from "../helpers/excel-standin";
 import { recheckOnOpen } from "../../excel/taskpane/watch";
 import { RECHECK_DAYS, WATCHED_BLOCKS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
@@ -24,9 +24,7 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const plan: PlanName = "professional";
-/** The list's columns: the table has no owner column, so the list has none. */
-const HEADERS = ACTION_LIST_HEADERS.filter((h) => h !== "Landlord");
-const col = (name: string) => HEADERS.indexOf(name);
+const col = listColumn;
 /** The workbook's day as the pane's run takes it (the computer's local day), so the refresh lists on the same day. */
 const today = () => localDay(Date.now());
 
@@ -54,33 +52,11 @@ const listGrid = (api: any) => api.sourceGrid("Action list") as unknown[][];
 const actionKey = (r: readonly unknown[]) => `${r[col("UPRN")]}|${r[col("Check")]}|${r[col("Due")]}`;
 
 /** Types Done on every third open action and a note on every other one; returns what was typed, by action. */
-function typeOnList(api: any): Map<string, { id: unknown; done: unknown; notes: unknown }> {
-  const grid = listGrid(api);
-  expect(grid[0]).toEqual(HEADERS);
-  const typed = new Map<string, { id: unknown; done: unknown; notes: unknown }>();
-  for (let i = 1; i < grid.length && grid[i][col("UPRN")] !== ""; i++) {
-    const done = i % 3 === 0 ? true : "";
-    const notes = i % 2 === 0 ? `booked, ref ${i}` : "";
-    if (!done && !notes) continue;
-    const at = `${colLetters(col("Done"))}${i + 1}`;
-    api.seed("Action list", at, [[done, notes]]);
-    typed.set(actionKey(grid[i]), { id: grid[i][col("Action ID")], done, notes });
-  }
-  return typed;
-}
-
-/** Every typed value is on its action's row again (Closed when ticked Done past its due date), none under "no longer found". */
-function expectKept(api: any, typed: Map<string, { id: unknown; done: unknown; notes: unknown }>) {
-  const grid = listGrid(api);
-  const byKey = new Map(grid.slice(1).map((r) => [actionKey(r), r]));
-  expect(typed.size).toBeGreaterThan(5);
-  for (const [key, t] of typed) {
-    const r = byKey.get(key)!;
-    expect(r).toBeDefined();
-    expect([r[col("Action ID")], r[col("Done")], r[col("Notes")]]).toEqual([t.id, t.done, t.notes]);
-  }
-  expect(grid.flat().some((v) => /no longer found/.test(String(v)))).toBe(false);
-}
+const typeOnList = (api: any) =>
+  typeOnActionList(listGrid(api), actionKey, (i, done, notes) =>
+    api.seed("Action list", `${colLetters(col("Done"))}${i + 1}`, [[done, notes]]),
+  );
+const expectKept = (api: any, typed: TypedOnList) => expectTypedKept(listGrid(api), actionKey, typed);
 
 test("a renamed sheet, two rows inserted above the table and a column left of it: the Action list keeps every typed Done and note on its action, under the same Action IDs", async () => {
   const { api, excelRun, place } = await checked(60);

@@ -10,7 +10,7 @@ import { createGasEnvironment, type GasEnvironment } from "./harness/gas";
 import type { FakeSheet } from "./harness/fake-sheets";
 import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { configure, pollToEnd, seedTable } from "./harness/table";
-import { ACTION_LIST_HEADERS } from "../helpers/action-list";
+import { LIST_HEADERS, expectTypedKept, listColumn, typeOnActionList, type TypedOnList } from "../helpers/action-list";
 
 const sandbox = sandboxForFile({ msPerProperty: 0 }, { resetEach: true });
 let props: SandboxProperty[];
@@ -18,14 +18,12 @@ beforeAll(async () => {
   props = await sandbox.properties(75);
 });
 
-/** The list's columns: the table has no owner column, so the list has none. */
-const HEADERS = ACTION_LIST_HEADERS.filter((h) => h !== "Landlord");
-const col = (name: string) => HEADERS.indexOf(name);
+const col = listColumn;
 const listSheet = (env: GasEnvironment) =>
   env.spreadsheet.sheets.find((s) => s.getName() === "Action list") as FakeSheet;
 const listGrid = (env: GasEnvironment) => {
   const s = listSheet(env);
-  return s.peek(1, 1, s.getLastRow(), HEADERS.length);
+  return s.peek(1, 1, s.getLastRow(), LIST_HEADERS.length);
 };
 /** Dates come from the vm's realm: compared as their time. */
 const day = (v: unknown) => (Object.prototype.toString.call(v) === "[object Date]" ? (v as Date).getTime() : v);
@@ -45,38 +43,18 @@ async function checked(): Promise<GasEnvironment> {
   const start = env.run("startBulkCheck", {});
   if (!start.ok) throw new Error(start.message);
   await pollToEnd(env);
-  expect(listGrid(env)[0]).toEqual(HEADERS);
+  expect(listGrid(env)[0]).toEqual(LIST_HEADERS);
   return env;
 }
 
-type Typed = Map<string, { id: unknown; done: unknown; notes: unknown }>;
+type Typed = TypedOnList;
 
 /** Types Done on every third open action and a note on every other one; returns what was typed, by action. */
-function typeOnList(env: GasEnvironment): Typed {
-  const grid = listGrid(env);
-  const typed: Typed = new Map();
-  for (let i = 1; i < grid.length && grid[i][col("UPRN")] !== ""; i++) {
-    const done = i % 3 === 0 ? true : "";
-    const notes = i % 2 === 0 ? `booked, ref ${i}` : "";
-    if (!done && !notes) continue;
-    listSheet(env).seed(i + 1, col("Done") + 1, [[done, notes]]);
-    typed.set(actionKey(grid[i]), { id: grid[i][col("Action ID")], done, notes });
-  }
-  return typed;
-}
-
-/** Every typed value is on its action's row again (Closed when ticked Done past its due date), none under "no longer found". */
-function expectKept(env: GasEnvironment, typed: Typed) {
-  const grid = listGrid(env);
-  const byKey = new Map(grid.slice(1).map((r) => [actionKey(r), r]));
-  expect(typed.size).toBeGreaterThan(5);
-  for (const [key, t] of typed) {
-    const r = byKey.get(key)!;
-    expect(r).toBeDefined();
-    expect([r[col("Action ID")], r[col("Done")], r[col("Notes")]]).toEqual([t.id, t.done, t.notes]);
-  }
-  expect(grid.flat().some((v) => /no longer found/.test(String(v)))).toBe(false);
-}
+const typeOnList = (env: GasEnvironment): Typed =>
+  typeOnActionList(listGrid(env), actionKey, (i, done, notes) =>
+    listSheet(env).seed(i + 1, col("Done") + 1, [[done, notes]]),
+  );
+const expectKept = (env: GasEnvironment, typed: Typed) => expectTypedKept(listGrid(env), actionKey, typed);
 
 test("a renamed sheet, two rows inserted above the table and a column left of it: the Action list keeps every typed Done and note on its action, under the same Action IDs", async () => {
   const env = await checked();
