@@ -5,14 +5,14 @@
  * earlier versions keeps its typed cells after the upgrade. A table checked above another on its sheet, then deleted,
  * never renames the other: a table's number on its sheet is kept with its record in the workbook's settings.
  */
-import { createClient, tableIds, type PlanName } from "../../core";
+import { tableIds, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { buildActionSheets } from "../../excel/taskpane/action-sheets";
-import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { lastBlock, runCheck } from "../../excel/taskpane/check-run";
 import { localDay } from "../../excel/taskpane/stored";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { expectTypedKept, listColumn, typeOnActionList, type TypedOnList } from "../helpers/action-list";
-import { colLetters, createStandIn } from "../helpers/excel-standin";
+import { colLetters, prepared, proClient, workbook } from "../helpers/excel-workbook";
 import { recheckOnOpen } from "../../excel/taskpane/watch";
 import { RECHECK_DAYS, WATCHED_BLOCKS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 
@@ -30,20 +30,12 @@ const today = () => localDay(Date.now());
 
 /** A table (UPRN, Address) on Sheet1 checked whole by the pane; the Action list is built after the run. */
 async function checked(n: number) {
-  const s = createStandIn();
-  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  const { s, excelRun } = workbook();
   const store = memoryStore();
   const rows = sb.dataset().properties.slice(0, n);
   s.api.seed("Sheet1", "A1", [["UPRN", "Address"], ...rows.map((p) => [p.uprn, p.address_line_1])]);
   s.api.select("Sheet1", `A1:A${n + 1}`);
-  const prep = await prepareCheck(excelRun, { plan });
-  if (!prep.ok) throw new Error(prep.message);
-  const client = createClient({
-    baseUrl: sb.baseUrl,
-    apiKey: "sandbox-professional",
-    fetch: (u, i) => fetch(u, i as RequestInit) as never,
-  });
-  await runCheck(prep.check, { excelRun, client, plan, store });
+  await runCheck(await prepared(excelRun, { plan }), { excelRun, client: proClient(sb), plan, store });
   return { api: s.api, excelRun, place: (await lastBlock(store))! };
 }
 
@@ -120,18 +112,12 @@ test("an Action list written with an earlier version's Action IDs keeps every ty
 
 /** A workbook whose checks are remembered in its settings, as the pane records them; check(a1) checks rows of Sheet1. */
 function remembering() {
-  const s = createStandIn();
-  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  const { s, excelRun } = workbook();
   const settings = s.Office.context.document.settings;
   const store = memoryStore();
-  const client = createClient({
-    baseUrl: sb.baseUrl,
-    apiKey: "sandbox-professional",
-    fetch: (u, i) => fetch(u, i as RequestInit) as never,
-  });
   const deps = {
     excelRun,
-    client,
+    client: proClient(sb),
     plan,
     store,
     onBlockWritten: (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(settings, place, at),
@@ -139,9 +125,7 @@ function remembering() {
   };
   const check = async (a1: string) => {
     s.api.select("Sheet1", a1);
-    const prep = await prepareCheck(excelRun, { plan });
-    if (!prep.ok) throw new Error(prep.message);
-    await runCheck(prep.check, deps);
+    await runCheck(await prepared(excelRun, { plan }), deps);
   };
   const refresh = () =>
     buildActionSheets(excelRun, deps.tables()[0], { today: today(), withinDays: 30, tables: deps.tables() });
