@@ -13,20 +13,17 @@ import {
   GONE_TITLE,
   LATER_TITLE,
   actionCalendar,
-  blockProperties,
   buildPortfolioList,
   buildSummary,
-  detectUserColumns,
   outputHeaders,
-  outputRow,
-  parseCheckResult,
   rowChanges,
   runLogRow,
   type BlockProperty,
   type Cell,
   type PortfolioTable,
 } from "../../core";
-import { buildDatasetFor, checkResultFor } from "../../sandbox/dataset";
+import { buildDatasetFor } from "../../sandbox/dataset";
+import { blockCellsFor, readBlockTable } from "../helpers/block-table";
 
 const NOW = new Date("2027-01-31T09:30:00Z");
 const TODAY = "2027-01-31";
@@ -34,11 +31,7 @@ const ds = buildDatasetFor(NOW);
 const H = outputHeaders();
 
 /** Block rows of sandbox properties (cached: the rules run once per property). */
-const blockRows = ds.properties.slice(0, 2000).map((p) => {
-  const parsed = parseCheckResult(JSON.parse(JSON.stringify(checkResultFor(p))));
-  if (!parsed.ok) throw new Error(parsed.message);
-  return { p, cells: outputRow({ result: parsed.value }, NOW.toISOString()) };
-});
+const blockRows = ds.properties.slice(0, 2000).map((p) => ({ p, cells: blockCellsFor(p, NOW) }));
 
 /** A user's table of n rows (UPRN, Address, then our block); `uprnOf` lets rows share a UPRN. */
 function table(
@@ -52,14 +45,7 @@ function table(
     if (o.demo) block[H.indexOf("Message")] = `${DEMO_NOTE}.`;
     rows.push([o.uprnOf ? o.uprnOf(i) : p.uprn, `${p.address} #${i}`, ...block]);
   }
-  return blockProperties(rows, {
-    blockColumn: 2,
-    uprn: 0,
-    address: 1,
-    user: detectUserColumns(["UPRN", "Address"]),
-    firstRow: 2,
-    dates: { monthFirst: false, today: TODAY },
-  });
+  return readBlockTable(rows, TODAY);
 }
 
 const OPTS = { today: TODAY, withinDays: 90 };

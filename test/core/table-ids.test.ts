@@ -4,20 +4,17 @@
  * whose typed cells go back on their actions, and a reminder digest whose last state knew the old ids.
  */
 import {
-  blockProperties,
   buildDigest,
   buildPortfolioList,
   digestActions,
-  detectUserColumns,
-  outputRow,
-  parseCheckResult,
   legacyTableId,
   portfolioTables,
   tableIds,
   type BlockProperty,
   type TablePlaceFacts,
 } from "../../core";
-import { buildDatasetFor, checkResultFor } from "../../sandbox/dataset";
+import { buildDatasetFor } from "../../sandbox/dataset";
+import { blockCellsFor, readBlockTable } from "../helpers/block-table";
 
 const NOW = new Date("2027-01-31T09:30:00Z");
 const TODAY = "2027-01-31";
@@ -75,21 +72,11 @@ test("each add-in's earlier form of a table id, from the table as it was recorde
 });
 
 /** A user's table of sandbox properties (UPRN, Address, then our block), as the hosts read it. */
-function sandboxTable(n: number): BlockProperty[] {
-  const rows = ds.properties.slice(0, n).map((p) => {
-    const parsed = parseCheckResult(JSON.parse(JSON.stringify(checkResultFor(p))));
-    if (!parsed.ok) throw new Error(parsed.message);
-    return [p.uprn, p.address, ...outputRow({ result: parsed.value }, NOW.toISOString())];
-  });
-  return blockProperties(rows, {
-    blockColumn: 2,
-    uprn: 0,
-    address: 1,
-    user: detectUserColumns(["UPRN", "Address"]),
-    firstRow: 2,
-    dates: { monthFirst: false, today: TODAY },
-  });
-}
+const sandboxTable = (n: number): BlockProperty[] =>
+  readBlockTable(
+    ds.properties.slice(0, n).map((p) => [p.uprn, p.address, ...blockCellsFor(p, NOW)]),
+    TODAY,
+  );
 
 test("a list written with an earlier form's ids keeps Done, Notes and the user's own column on the same actions", () => {
   const OLD = "xhsf62jh1c1";
