@@ -117,7 +117,7 @@ const ADVICE = /\b(try again|retry|check the (connection|base url)|run the check
 
 /**
  * A message names a next step when it holds one of these: an instruction (check, add, give, choose...) or the
- * place to act. Every message a user can see must (test/core/messages.test.ts lists them all).
+ * place to act. Every message a user can see must (test/core/service/messages.test.ts lists them all).
  */
 export const NEXT_STEP =
   /\b(try|retry|check|add|paste|copy|enter|give|choose|select|run|fix|correct|format|use|save|press|open|remove|wait|upgrade|ask|type|delete|insert|make|sideload|reload|refresh|reset|look (it )?up|leave|split|narrow|contact)\b/i;
