@@ -9,6 +9,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { launch } from "../test/helpers/chromium";
+import { STANDIN_SCRIPT } from "../test/helpers/excel-standin";
 import { sandbox } from "../test/helpers/sandbox";
 import { serveStatic } from "../test/excel/helpers/static-server";
 import { openSidebar } from "../test/gsheets/harness/browser";
@@ -19,7 +20,6 @@ import { OUTPUT_COLUMNS } from "../core";
 
 const ROOT = path.resolve(__dirname, "..");
 const OUT = path.join(ROOT, "assets/screenshots");
-const STANDIN = fs.readFileSync(path.join(ROOT, "test/excel/standin/excel-standin.js"), "utf8");
 const KEY = "sandbox-professional";
 
 async function excelPane(out: string): Promise<void> {
@@ -36,7 +36,7 @@ async function excelPane(out: string): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 320, height: 900 } });
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
     await page.route("https://appsforoffice.microsoft.com/**", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN }),
+      route.fulfill({ status: 200, contentType: "text/javascript", body: STANDIN_SCRIPT }),
     );
     await page.goto(`${web.url}/taskpane.html`);
     await page.waitForFunction(() => document.getElementById("legend")?.children.length);

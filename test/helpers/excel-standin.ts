@@ -1,18 +1,54 @@
 /**
- * The Excel stand-in (test/excel/standin/excel-standin.js), loaded in one place: in Node as a module (a fresh workbook
- * and its column letters), and as the script the built pane's page is given in place of office.js.
+ * The Excel stand-in (test/excel/standin/excel-standin.js and the files it requires), loaded in one place: in Node as a
+ * module (a fresh workbook and its column letters), and as the one script the built pane's page is given in place of
+ * office.js.
  */
 import * as fs from "fs";
 import * as path from "path";
 
-const FILE = path.join(__dirname, "../excel/standin/excel-standin.js");
+const DIR = path.join(__dirname, "../excel/standin");
+const FILE = path.join(DIR, "excel-standin.js");
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain CommonJS, so that a page can be given its files as they are (pageScript)
 const standIn = require(FILE);
 
 /** A fresh stand-in Excel (its Office globals, CustomFunctions and test API). */
 export const createStandIn: () => any = standIn.createStandIn;
 /** Column letters of a 0-based column index, as the stand-in counts: 0 = A, 26 = AA. */
 export const colLetters: (index: number) => string = standIn.colLetters;
-/** The stand-in's source, served to a page for https://appsforoffice.microsoft.com's office.js. */
-export const STANDIN_SCRIPT: string = fs.readFileSync(FILE, "utf8");
+
+/**
+ * The stand-in's files as one classic script, as a page loads office.js: each file is wrapped as the CommonJS module
+ * it is (its own scope, `require("./x")` of its neighbours), and the entry installs the globals on the page. Read from
+ * the files themselves, so what a page runs is what Node requires.
+ */
+export function pageScript(dir: string = DIR): string {
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".js"))
+    .sort()
+    .map(
+      (f) =>
+        `${JSON.stringify("./" + f.slice(0, -3))}: function (module, exports, require) {\n${fs.readFileSync(path.join(dir, f), "utf8")}\n}`,
+    );
+  return `(function (root) {
+const files = {
+${files.join(",\n")}
+};
+const loaded = {};
+function load(name) {
+  const key = name.replace(/\\.js$/, "");
+  if (!files[key]) throw new Error("Excel stand-in: no file " + name + " beside excel-standin.js");
+  if (!loaded[key]) {
+    loaded[key] = { exports: {} };
+    files[key](loaded[key], loaded[key].exports, load);
+  }
+  return loaded[key].exports;
+}
+load("./excel-standin").install(root);
+})(typeof self !== "undefined" ? self : this);
+`;
+}
+
+/** The stand-in as one script, served to a page for https://appsforoffice.microsoft.com's office.js. */
+export const STANDIN_SCRIPT: string = pageScript();

@@ -1,0 +1,165 @@
+/**
+ * The Excel stand-in's sheets and cells: each sheet's cells by "row,column" key, its id, the rows hidden on it, a value
+ * written as Excel reads typed text, and what is worked out over a whole sheet (its used range, Excel's CurrentRegion).
+ */
+"use strict";
+const { excelSerial, isBlank, keyRC } = require("./address");
+
+/** The cells of `state.sheets` (and its sheet ids), with the sheets of a saved workbook (`restored`) put back. */
+function createCells(state, restored) {
+  /**
+   * Every change to any cell bumps `edits`, so what is derived from a whole sheet (its used range) is worked out once
+   * per change rather than on every read: a sheet's cells are a CellMap, and a value written goes through writeValue
+   * or ensureCell.
+   */
+  let edits = 0;
+  class CellMap extends Map {
+    set(k, v) {
+      edits++;
+      return super.set(k, v);
+    }
+    delete(k) {
+      edits++;
+      return super.delete(k);
+    }
+    clear() {
+      edits++;
+      return super.clear();
+    }
+  }
+  /**
+   * Worksheet.id: "a value that uniquely identifies the worksheet in a given workbook", which "remains the same even
+   * when the worksheet is renamed or moved" (ExcelApi 1.1). Excel's are GUIDs in braces; made in order here.
+   */
+  let sheetSeq = 0;
+  const newSheetId = () => `{${(++sheetSeq).toString(16).toUpperCase().padStart(8, "0")}-0001-0000-0000-000000000000}`;
+  function sheetCells(name) {
+    if (!state.sheets.has(name)) state.sheets.set(name, new CellMap());
+    if (!state.sheetIds.has(name)) state.sheetIds.set(name, newSheetId());
+    return state.sheets.get(name);
+  }
+  /** WorksheetCollection.getItem(key): "the name or ID of the worksheet". */
+  function sheetNameOf(key) {
+    if (state.sheets.has(key)) return key;
+    for (const [name, id] of state.sheetIds) if (id === key && state.sheets.has(name)) return name;
+    return null;
+  }
+  if (restored) {
+    for (const [name, cells] of restored.sheets) state.sheets.set(name, new CellMap(cells));
+    for (const [name, id] of restored.sheetIds || []) state.sheetIds.set(name, id);
+    sheetSeq = state.sheetIds.size;
+  }
+
+  function hiddenSet(sheet) {
+    if (!state.hiddenRows.has(sheet)) state.hiddenRows.set(sheet, new Set());
+    return state.hiddenRows.get(sheet);
+  }
+  function cellAt(sheet, r, c) {
+    return sheetCells(sheet).get(r + "," + c);
+  }
+  function ensureCell(sheet, r, c) {
+    edits++;
+    const cells = sheetCells(sheet);
+    const key = r + "," + c;
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = {
+        value: "",
+        formula: null,
+        numberFormat: "General",
+        fill: null,
+        font: null,
+        bold: false,
+        prefixed: false,
+      };
+      cells.set(key, cell);
+    }
+    return cell;
+  }
+  function writeValue(cell, v) {
+    edits++;
+    cell.formula = null;
+    cell.prefixed = false;
+    if (typeof v === "string") {
+      if (v.startsWith("'")) {
+        cell.value = v.slice(1);
+        cell.prefixed = true;
+        return;
+      }
+      if (cell.numberFormat !== "@") {
+        if (/^[=+\-@]/.test(v) && v.length > 1 && !/^[+-]?\d+(\.\d+)?$/.test(v)) {
+          // What Excel does with such text: it becomes a formula.
+          cell.formula = v.startsWith("=") ? v : "=" + v.slice(v.startsWith("@") ? 1 : 0);
+          cell.value = "#FORMULA";
+          return;
+        }
+        if (/^-?\d+(\.\d+)?$/.test(v.trim()) && v.trim().length < 16) {
+          cell.value = Number(v);
+          return;
+        }
+        if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+          cell.value = excelSerial(v);
+          return;
+        }
+      }
+      cell.value = v;
+      return;
+    }
+    cell.value = v === null || v === undefined ? "" : v;
+  }
+
+  /** Bounding box of the used cells of a sheet, worked out again only after a cell changed. */
+  const usedBoxes = new Map();
+  function usedBox(sheet) {
+    const known = usedBoxes.get(sheet);
+    if (known && known.edits === edits) return known.box && { ...known.box };
+    const box = scanUsedBox(sheet);
+    usedBoxes.set(sheet, { edits, box });
+    return box && { ...box };
+  }
+  function scanUsedBox(sheet) {
+    let r0 = Infinity,
+      c0 = Infinity,
+      r1 = -1,
+      c1 = -1;
+    for (const [k, cell] of sheetCells(sheet)) {
+      if (isBlank(cell)) continue;
+      const [r, c] = keyRC(k);
+      r0 = Math.min(r0, r);
+      c0 = Math.min(c0, c);
+      r1 = Math.max(r1, r);
+      c1 = Math.max(c1, c);
+    }
+    return r1 < 0 ? null : { r: r0, c: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
+  }
+
+  /**
+   * Excel's CurrentRegion: grow the box while any cell bordering it (diagonals included) is non-empty. Done over the
+   * used cells rather than the box's border, so a 20,000-row table takes one pass instead of 20,000 border scans.
+   */
+  function currentRegion(sheet, box) {
+    let r0 = box.r,
+      c0 = box.c,
+      r1 = box.r + box.rows - 1,
+      c1 = box.c + box.cols - 1;
+    const used = [];
+    for (const [k, cell] of sheetCells(sheet)) if (!isBlank(cell)) used.push(keyRC(k));
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const [rr, cc] of used) {
+        const near = rr >= r0 - 1 && rr <= r1 + 1 && cc >= c0 - 1 && cc <= c1 + 1;
+        if (!near || (rr >= r0 && rr <= r1 && cc >= c0 && cc <= c1)) continue;
+        r0 = Math.min(r0, rr);
+        r1 = Math.max(r1, rr);
+        c0 = Math.min(c0, cc);
+        c1 = Math.max(c1, cc);
+        grew = true;
+      }
+    }
+    return { r: r0, c: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
+  }
+
+  return { sheetCells, sheetNameOf, hiddenSet, cellAt, ensureCell, writeValue, usedBox, currentRegion };
+}
+
+module.exports = { createCells };

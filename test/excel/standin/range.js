@@ -1,0 +1,220 @@
+/**
+ * Excel.Range in the stand-in: a box of cells read and written through the batch (values, formulas, number formats,
+ * fills and fonts, each checked against the box's size and charged to the request), with the ranges Excel derives
+ * from one (used range, CurrentRegion, a cell, a row, the tables over it) and what loading its values costs.
+ */
+"use strict";
+const { colLetters, isBlank, keyRC } = require("./address");
+
+/** Ranges of the workbook `state` (`model`: its cells and tables) for one batch; `objects` gives its other proxies. */
+function createRanges(state, model, batch, objects) {
+  const { sheetCells, ensureCell, writeValue, hiddenSet, usedBox, currentRegion, tablesOver } = model;
+  const { charge, apply, loadable, collection, nullObject, missing } = batch;
+  const worksheet = (name) => objects.worksheet(name);
+  const tableObject = (t) => objects.tableObject(t);
+
+  function range(sheet, r, c, rows, cols) {
+    // Plain loops over the sheet's map, looked up once: these run for every cell of every range read or written.
+    const grid = (fn) => {
+      const cells = sheetCells(sheet);
+      const out = new Array(rows);
+      for (let i = 0; i < rows; i++) {
+        const row = new Array(cols);
+        for (let j = 0; j < cols; j++) row[j] = fn(cells.get(r + i + "," + (c + j)), i, j);
+        out[i] = row;
+      }
+      return out;
+    };
+    const checkDims = (v, what) => {
+      if (!Array.isArray(v) || v.length !== rows || v.some((row) => !Array.isArray(row) || row.length !== cols)) {
+        throw new Error(`InvalidArgument: ${what} must be ${rows}x${cols} for ${rg.__get_address()}`);
+      }
+    };
+    const rg = {
+      __get_address: () =>
+        `${sheet}!${colLetters(c)}${r + 1}${rows * cols > 1 ? `:${colLetters(c + cols - 1)}${r + rows}` : ""}`,
+      __get_rowIndex: () => r,
+      __get_columnIndex: () => c,
+      __get_rowCount: () => rows,
+      __get_columnCount: () => cols,
+      __get_values: () => grid((cell) => (cell ? (cell.formula ? cell.value : cell.value) : "")),
+      __set_values: (v) => {
+        checkDims(v, "values");
+        charge(v);
+        apply(() => v.forEach((row, i) => row.forEach((val, j) => writeValue(ensureCell(sheet, r + i, c + j), val))));
+      },
+      __get_formulas: () => grid((cell) => (cell && cell.formula ? cell.formula : cell ? cell.value : "")),
+      __set_formulas: (v) => {
+        checkDims(v, "formulas");
+        charge(v);
+        apply(() =>
+          v.forEach((row, i) =>
+            row.forEach((val, j) => {
+              const cell = ensureCell(sheet, r + i, c + j);
+              if (typeof val === "string" && val.startsWith("=")) {
+                cell.formula = val;
+                cell.value = "#FORMULA";
+                cell.prefixed = false;
+              } else writeValue(cell, val);
+            }),
+          ),
+        );
+      },
+      clear() {
+        apply(() => {
+          const cells = sheetCells(sheet);
+          for (const k of [...cells.keys()]) {
+            const [rr, cc] = keyRC(k);
+            if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) cells.delete(k);
+          }
+        });
+      },
+      /** Delete the range's cells, shifting the cells below it (in its columns) up: Excel's range.delete("Up"). */
+      delete(shift) {
+        if (shift !== "Up") throw new Error(`stand-in: delete(${shift}) is not modelled`);
+        apply(() => {
+          const cells = sheetCells(sheet);
+          const moved = new Map();
+          for (const [k, cell] of cells) {
+            const [rr, cc] = keyRC(k);
+            const inCols = cc >= c && cc < c + cols;
+            if (inCols && rr >= r && rr < r + rows) continue;
+            moved.set((inCols && rr >= r + rows ? rr - rows : rr) + "," + cc, cell);
+          }
+          cells.clear();
+          for (const [k, cell] of moved) cells.set(k, cell);
+        });
+      },
+      __get_numberFormat: () => grid((cell) => (cell ? cell.numberFormat : "General")),
+      __set_numberFormat: (v) => {
+        checkDims(v, "numberFormat");
+        charge(v);
+        apply(() => v.forEach((row, i) => row.forEach((f, j) => (ensureCell(sheet, r + i, c + j).numberFormat = f))));
+      },
+      worksheet: worksheet(sheet),
+      format: {
+        fill: {
+          set color(v) {
+            charge(v);
+            apply(() => grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).fill = v)));
+          },
+        },
+        font: {
+          set color(v) {
+            charge(v);
+            apply(() => grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).font = v)));
+          },
+          set bold(v) {
+            charge(v);
+            apply(() => grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).bold = !!v)));
+          },
+        },
+        set columnWidth(v) {
+          charge(v);
+        },
+        autofitColumns() {},
+      },
+      setCellProperties(props) {
+        checkDims(props, "cellProperties");
+        charge(props);
+        apply(() =>
+          props.forEach((row, i) =>
+            row.forEach((p, j) => {
+              const cell = ensureCell(sheet, r + i, c + j);
+              if (p && p.format && p.format.fill && p.format.fill.color) cell.fill = p.format.fill.color;
+              if (p && p.format && p.format.font && p.format.font.color) cell.font = p.format.font.color;
+            }),
+          ),
+        );
+      },
+      getSurroundingRegion() {
+        const b = currentRegion(sheet, { r, c, rows, cols });
+        return range(sheet, b.r, b.c, b.rows, b.cols);
+      },
+      getUsedRange() {
+        const b = usedBox(sheet);
+        if (!b) return range(sheet, r, c, 1, 1);
+        const r0 = Math.max(r, b.r),
+          c0 = Math.max(c, b.c);
+        const r1 = Math.min(r + rows - 1, b.r + b.rows - 1),
+          c1 = Math.min(c + cols - 1, b.c + b.cols - 1);
+        return range(sheet, r0, c0, Math.max(1, r1 - r0 + 1), Math.max(1, c1 - c0 + 1));
+      },
+      getUsedRangeOrNullObject(_valuesOnly) {
+        const b = usedBox(sheet);
+        const r0 = b ? Math.max(r, b.r) : 0,
+          c0 = b ? Math.max(c, b.c) : 0;
+        const r1 = b ? Math.min(r + rows - 1, b.r + b.rows - 1) : -1,
+          c1 = b ? Math.min(c + cols - 1, b.c + b.cols - 1) : -1;
+        if (!b || r1 < r0 || c1 < c0) return nullObject();
+        const used = range(sheet, r0, c0, r1 - r0 + 1, c1 - c0 + 1);
+        used.isNullObject = false;
+        return used;
+      },
+      getCell: (i, j) => range(sheet, r + i, c + j, 1, 1),
+      getRow: (i) => range(sheet, r + i, c, 1, cols),
+      // Range.rowHidden (ExcelApi 1.2): true when every row is hidden, false when none is, null when some are.
+      __get_rowHidden: () => {
+        const hidden = hiddenSet(sheet);
+        let n = 0;
+        for (let i = 0; i < rows; i++) if (hidden.has(r + i)) n++;
+        return n === 0 ? false : n === rows ? true : null;
+      },
+      /** Range.getTables (ExcelApi 1.9): a TableScopedCollection, top to bottom then left to right. */
+      getTables(fullyContained) {
+        const list = () => tablesOver(sheet, { r, c, rows, cols }, !!fullyContained);
+        return collection(() => list().map(tableObject), {
+          getFirst: () => (list()[0] ? tableObject(list()[0]) : missing(`a table in ${rg.__get_address()}`)),
+          getItem: (key) => {
+            const t = list().find((x) => x.name.toLowerCase() === String(key).toLowerCase());
+            return t ? tableObject(t) : missing(`table ${key}`);
+          },
+          getItemOrNullObject: (key) => {
+            const t = list().find((x) => x.name.toLowerCase() === String(key).toLowerCase());
+            return t ? tableObject(t) : nullObject();
+          },
+        });
+      },
+      select() {
+        state.activeSheet = sheet;
+        state.selection = { r, c, rows, cols };
+        state.areas = [state.selection];
+      },
+    };
+    // What loading `values` costs in the response: at least `"",` a cell, plus the text of the cells that hold something.
+    rg.__responseBytes = () => {
+      let n = rows * cols * 3;
+      const cells = sheetCells(sheet);
+      if (rows * cols < cells.size) {
+        // A range smaller than the sheet's used cells: look its cells up rather than scan the sheet.
+        for (let rr = r; rr < r + rows; rr++)
+          for (let cc = c; cc < c + cols; cc++) {
+            const cell = cells.get(rr + "," + cc);
+            if (!isBlank(cell)) n += JSON.stringify(cell.value).length;
+          }
+        return n;
+      }
+      for (const [k, cell] of cells) {
+        if (isBlank(cell)) continue;
+        const [rr, cc] = keyRC(k);
+        if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) n += JSON.stringify(cell.value).length;
+      }
+      return n;
+    };
+    return loadable(rg, [
+      "address",
+      "rowIndex",
+      "columnIndex",
+      "rowCount",
+      "columnCount",
+      "values",
+      "formulas",
+      "numberFormat",
+      "rowHidden",
+    ]);
+  }
+
+  return { range };
+}
+
+module.exports = { createRanges };
