@@ -13,7 +13,7 @@ import { summary } from "./summary";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain JavaScript that the built pane's page also loads as a script, so it has no ES exports
 const { createStandIn } = require(path.join(__dirname, "../test/excel/standin/excel-standin.js"));
 
-/** The stand-in's limit (excel-standin.js): 5 MiB. */
+/** The stand-in's limit (test/excel/standin/batch.js): 5 MiB. */
 const STANDIN_LIMIT = 5 * 1024 * 1024;
 
 export async function benchExcelWrites(rows = 50_000) {
