@@ -13,6 +13,7 @@ import {
   setAsideRefusal,
   shownPhase,
   stopRun,
+  unfinishedRunLine,
   type ColumnMapping,
   type HeldRun,
   type RunState,
@@ -391,7 +392,8 @@ function withHeld(p: RunProgress): RunProgress {
         resumable: true,
         notes: [
           ...p.notes,
-          `The check of ${describeRun(held)} is unfinished: choose Resume to collect its rows (no job is sent again).`,
+          // Core's sentence, as the Excel pane says it of its own unfinished run.
+          unfinishedRunLine(held.engine, { sheet: held.sheetName, startedAtMs: held.startedAtMs }),
         ],
       }
     : p;
