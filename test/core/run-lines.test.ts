@@ -133,3 +133,18 @@ describe("an unfinished run, in the words both add-ins show it", () => {
     );
   });
 });
+
+test("a run paused by refusals in a row says the day with the time to resume after (before: the time alone, a day off past midnight)", () => {
+  const start = T0 + 55_000;
+  const state = createRun(rowsOf(UPRNS.slice(0, 2)), { plan: 10, nowMs: start });
+  stepUntil(
+    state,
+    () => json(429, { error: { code: "rate_limited", message: "slow down" } }),
+    (s) => s.phase === "paused",
+    start,
+  );
+  expect(state.pauseReason?.code).toBe("rate_limited_repeatedly");
+  const until = new Date(state.pausedUntilMs!).toISOString().slice(0, 16).replace("T", " ");
+  expect(until.slice(0, 10)).toBe("2026-11-25");
+  expect(state.pauseReason?.message).toContain(`Resume after ${until} UTC to collect the rest`);
+});
