@@ -275,7 +275,8 @@ export function cancelBulkCheck(): StopResult | null {
       const run = here(loadRun());
       if (!run) return null;
       if (shownPhase(run.engine) === "running") {
-        stopRun(run.engine, "Stopped by you before this row was sent; run the check again for it.");
+        // Core's words for a row Stop kept from being sent, as the Excel pane writes them.
+        stopRun(run.engine);
         const sheet = findSheet(run.sheetId);
         let unwritten = "";
         let problem: string | undefined;

@@ -4,14 +4,14 @@
  * the Excel stand-in) and the built Code.js (the Sheets stand-in) against one sandbox, and compares the text whole,
  * its start moment as the minute it really was. Both say core/run/run-lines.ts's words.
  */
-import { createClient, type PlanName } from "../../core";
+import { OUTPUT_COLUMNS, createClient, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
 import { loadUnfinished, unfinishedText } from "../../excel/taskpane/unfinished";
 import { createGasEnvironment, type GasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
 import { API_KEY, configure, pollToEnd } from "../gsheets/harness/table";
-import { createStandIn } from "../helpers/excel-standin";
+import { colLetters, createStandIn } from "../helpers/excel-standin";
 
 let sandbox: SandboxProcess;
 let uprns: string[];
@@ -25,6 +25,7 @@ afterAll(async () => {
 });
 
 const PLAN: PlanName = "professional";
+const colIndex = (a1: string) => [.../^[A-Z]+/.exec(a1)![0]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
 
 function excelBook(grid: unknown[][], selection: string) {
   const s = createStandIn();
@@ -122,3 +123,44 @@ test("a run stopped with its job sent is the same unfinished sentence in both ad
   const expected = `A check of 3 rows on Sheet1, started ${minute(startedAtMs)} UTC, is unfinished. 0 of 3 rows checked. 3 rows are in jobs already sent: choose Resume to collect them (no new job is sent).`;
   expect({ excel: unfinishedText(saved!), sheets: notes }).toEqual({ excel: expected, sheets: [expected] });
 }, 120_000);
+
+test("rows Stop kept from being sent get the same Message in both add-ins (before: 'Cancelled before…' in Excel, 'Stopped by you before…' in Sheets)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+  const expected = Array(3).fill("Stopped before this row was sent; run the check again for it.");
+  // The job's submit is refused as too many (HTTP 429, so no job was made) and waits a minute: Stop comes first.
+  const refuseSubmit = () =>
+    sandbox.setFaults([{ kind: "rate_limit", route: "bulk_submit", count: 1, retry_after: 60 }]);
+
+  await refuseSubmit();
+  const env = sheetsBook(grid, "A1");
+  const r = env.run("startBulkCheck", {});
+  expect(r.ok).toBe(true);
+  expect(env.run("cancelBulkCheck").resumable).toBe(false);
+  const sheets = env.sheet
+    .peek(2, colIndex(r.progress.outputA1) + 1, 3, OUTPUT_COLUMNS.length)
+    .map((row) => String(row[MESSAGE]));
+
+  await refuseSubmit();
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  s.api.seed("Sheet1", "A1", grid);
+  s.api.select("Sheet1", "A1");
+  const prep = await prepareCheck(excelRun, { plan: PLAN });
+  if (!prep.ok) throw new Error(prep.message);
+  const stop = new AbortController();
+  const summary = await runCheck(prep.check, {
+    excelRun,
+    client: client((_u, method) => method === "POST" && stop.abort()),
+    plan: PLAN,
+    actionSheets: false,
+    signal: stop.signal,
+  });
+  expect(summary.resumable).toBe(false);
+  const excel = (
+    s.api.read("Sheet1", `${colLetters(1)}2:${colLetters(OUTPUT_COLUMNS.length)}4`).values as unknown[][]
+  ).map((row) => String(row[MESSAGE]));
+  await sandbox.clearFaults();
+
+  expect({ excel, sheets }).toEqual({ excel: expected, sheets: expected });
+}, 60_000);
