@@ -183,7 +183,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   const selected = planSelection(manual);
   if (!selected.ok) return selected;
   const { sheet, planned } = selected;
-  const { table, firstRow, endRow, values, wholeTable } = planned;
+  const { table, firstRow, endRow, values } = planned;
 
   const begun = beginRun(
     {
@@ -192,7 +192,6 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
       firstRow,
       endRow,
       values,
-      wholeTable,
       manualMapping: !!manual,
       trigger: "manual",
       slot: MANUAL_SLOT,
