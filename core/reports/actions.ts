@@ -333,7 +333,10 @@ function placeOf(
   return p.country ? { country: p.country } : {};
 }
 
-/** The latest Checked at time of the block's rows ("YYYY-MM-DD hh:mm:ss" UTC), for the summary's "as of" stamp. */
+/**
+ * The summary's "as of" stamp in both add-ins: the latest Checked at time of the block's rows ("YYYY-MM-DD hh:mm:ss
+ * UTC"), or "not checked yet" when no row has one.
+ */
 export function lastCheckedAt(props: readonly BlockProperty[]): string {
   let best = "";
   for (const p of props) {
@@ -346,5 +349,5 @@ export function lastCheckedAt(props: readonly BlockProperty[]): string {
           : text(v);
     if (t > best) best = t;
   }
-  return best ? `${best} UTC` : "";
+  return best ? `${best} UTC` : "not checked yet";
 }

@@ -15,7 +15,7 @@ import { DEMO_NOTE } from "../demo/demo-key";
 import { OUTPUT_COLUMNS, isDemoRow, safeCellText, type Cell } from "../sheet/layout";
 import { cellDay } from "../sheet/user-columns";
 import { runCounts, type RunState } from "../run";
-import { formatCount } from "../numbers";
+import { formatCount, utcMinute } from "../numbers";
 
 export const CHANGE_LOG_SHEET = "Change log";
 export const CHANGE_LOG_ARCHIVE_SHEET = "Change log (archive)";
@@ -292,7 +292,7 @@ export function runLogLine(e: RunLogEntry): string {
   const errors = e.errors ? `, ${formatCount(e.errors)} with errors` : "";
   const notChecked = Math.max(0, e.rows - e.checked - e.errors);
   const unchecked = notChecked ? `, ${formatCount(notChecked)} not checked` : "";
-  return `Last run ${e.endedAt.slice(0, 16).replace("T", " ")} UTC (${e.trigger}): ${what}, ${changes}${errors}${unchecked}${e.problem ? `. ${e.problem.trim().replace(/[.\s]+$/, "")}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
+  return `Last run ${utcMinute(e.endedAt)} (${e.trigger}): ${what}, ${changes}${errors}${unchecked}${e.problem ? `. ${e.problem.trim().replace(/[.\s]+$/, "")}` : ""}. See the ${CHANGE_LOG_SHEET} and ${RUN_LOG_SHEET} sheets.`;
 }
 
 /**

@@ -128,8 +128,7 @@ export async function driveRun(state: RunState, o: DriveOptions): Promise<{ writ
     await o.save?.(state);
   };
   for (;;) {
-    if (o.signal?.aborted && state.phase === "running")
-      stopRun(state, "Cancelled before this row was sent; run the check again for it.");
+    if (o.signal?.aborted && state.phase === "running") stopRun(state);
     const nowMs = o.now();
     const queuedDue =
       state.phase === "running" && state.jobs.some((j) => j.phase === "queued" && j.notBeforeMs <= nowMs);

@@ -9,6 +9,7 @@ import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../
 import { RUN_POLICY, members, moveRun, pause, receive, type RunJob, type RunState } from "./state";
 
 import { shapeHeldJobs } from "./probes";
+import { utcMinute } from "../numbers";
 
 export interface DueRequest {
   id: string;
@@ -192,7 +193,7 @@ function pauseForWait(state: RunState, nowMs: number, wait: number): void {
       : serviceError(
           "rate_limited",
           "quota_exhausted",
-          `The plan's request quota is used up until ${new Date(nowMs + wait).toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+          `The plan's request quota is used up until ${utcMinute(nowMs + wait)}.`,
           { retryAfterMs: wait },
         ),
   );

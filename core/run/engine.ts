@@ -27,6 +27,7 @@ import {
 } from "./state";
 
 import { PROBE_LOOK_MS, cutJob, shapeHeldJobs } from "./probes";
+import { utcMinute } from "../numbers";
 
 /**
  * What became of a request that brought no HTTP response. `not_sent`: the host never started it; `unreachable`:
@@ -309,14 +310,13 @@ function rateLimited(state: RunState, e: ServiceError, nowMs: number, giveUp = f
     nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 500, 20_000));
   state.nextRequestAtMs = Math.max(state.nextRequestAtMs, at);
   if ((giveUp || tries >= RUN_POLICY.maxRateLimitedTries) && state.phase === "running") {
-    const until = new Date(state.nextRequestAtMs).toISOString().slice(11, 16);
     pause(
       state,
       state.nextRequestAtMs,
       serviceError(
         "rate_limited",
         "rate_limited_repeatedly",
-        `The service refused ${tries} requests in a row as too many (HTTP 429), so the check is paused; results already received are kept. Resume after ${until} UTC to collect the rest without sending its rows again.`,
+        `The service refused ${tries} requests in a row as too many (HTTP 429), so the check is paused; results already received are kept. Resume after ${utcMinute(state.nextRequestAtMs)} to collect the rest without sending its rows again.`,
         { retryAfterMs: state.nextRequestAtMs - nowMs },
       ),
     );

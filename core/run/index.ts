@@ -25,8 +25,9 @@ export type { Reply, TransportFailure } from "./engine";
 export { loadRunState, storedState } from "./store";
 export { BEGIN_ORDER, beginRunSession } from "./begin";
 export type { BeginIO } from "./begin";
-export { isRunDone, jobViews, nothingToSendLine, runCounts, runSummary } from "./report";
+export { checkingLine, isRunDone, jobViews, nothingToSendLine, runCounts, runSummary } from "./report";
 export type { JobView, RunCounts } from "./report";
+export { runProgressLine, unfinishedRunLine } from "./run-lines";
 export {
   CHECKING_MESSAGE,
   ROW_CHANGED_ERROR,

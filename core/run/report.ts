@@ -1,7 +1,7 @@
 /** A run's progress and last word: counts by row, a view of each job, and when "Done" may be said. */
 import { describeError, isAboutProperty, serviceError } from "../service/errors";
 import { isSettled, members, unwrittenResult, type RunState } from "./state";
-import { countWord, formatCount } from "../numbers";
+import { countWord, formatCount, utcMinute } from "../numbers";
 
 // ---- progress and summary ----
 
@@ -118,10 +118,6 @@ export function isRunDone(state: RunState): boolean {
 
 const rowsWord = (n: number) => `${formatCount(n)} row${n === 1 ? "" : "s"}`;
 
-function utcTime(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
-}
-
 /**
  * The run's last word, the same in both add-ins. "Done" only when every row has its result or its own reason on
  * the sheet; otherwise what is missing, why, and what to do (Resume, or run the check again).
@@ -142,7 +138,7 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
   } else if (state.phase === "paused") {
     title = "Paused";
     lines.unshift(
-      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${formatCount(c.answered)} of ${rowsWord(c.rows)} checked; choose Resume after ${utcTime(state.pausedUntilMs ?? Date.now())} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
+      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${formatCount(c.answered)} of ${rowsWord(c.rows)} checked; choose Resume after ${utcMinute(state.pausedUntilMs ?? Date.now())} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
     );
   } else if (state.phase === "stopped") {
     title = "Stopped";
@@ -183,6 +179,11 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
       );
   }
   return { done, title, lines, counts: c };
+}
+
+/** The line as a check begins: the rows that go to the service and the distinct properties they make. */
+export function checkingLine(rows: number, properties: number): string {
+  return `Checking ${countWord(rows, "row")} (${countWord(properties, "distinct property", "distinct properties")})…`;
 }
 
 /**

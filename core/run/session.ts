@@ -8,7 +8,7 @@ import { describeError, type ServiceError } from "../service/errors";
 import { runCounts, runSummary } from "./report";
 import { runTag } from "./rows";
 import { stopRun, type RunState } from "./state";
-import { formatCount } from "../numbers";
+import { formatCount, utcMinute } from "../numbers";
 
 /** A run's id: the time it began and a random part (two checks begun in the same millisecond still differ). */
 export function newRunId(nowMs: number, random: number): string {
@@ -123,10 +123,9 @@ export interface UnfinishedPlace {
 export function resumeFirstQuestion(state: RunState | null | undefined, where: UnfinishedPlace): string {
   if (!state || !keepForResume(state)) return "";
   const c = runCounts(interruptedRun(state));
-  const started = new Date(where.startedAtMs).toISOString().slice(0, 16).replace("T", " ");
   const waiting = c.resumable + c.unwritten;
   return (
-    `A check of ${formatCount(c.rows)} row${c.rows === 1 ? "" : "s"} on ${where.sheet} (started ${started} UTC, run ${runTag(state.runId)}) is unfinished` +
+    `A check of ${formatCount(c.rows)} row${c.rows === 1 ? "" : "s"} on ${where.sheet} (started ${utcMinute(where.startedAtMs)}, run ${runTag(state.runId)}) is unfinished` +
     `${waiting ? `: ${formatCount(waiting)} row${waiting === 1 ? " waits" : "s wait"} for results already paid for` : ""}. ` +
     "Resume it first? If you check these rows now instead, it stays ready to Resume and its rows are left as they are."
   );
@@ -148,8 +147,7 @@ export interface HeldRun {
 
 function describeHeld(h: HeldRun): string {
   const rows = h.state.rowsTotal;
-  const started = new Date(h.where.startedAtMs).toISOString().slice(0, 16).replace("T", " ");
-  return `${formatCount(rows)} row${rows === 1 ? "" : "s"} on ${h.where.sheet}, started ${started} UTC, run ${runTag(h.state.runId)}`;
+  return `${formatCount(rows)} row${rows === 1 ? "" : "s"} on ${h.where.sheet}, started ${utcMinute(h.where.startedAtMs)}, run ${runTag(h.state.runId)}`;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 
 import { serviceError, type ServiceError } from "./errors";
+import { utcMinute } from "../numbers";
 
 export interface RateLimitInfo {
   limit?: number;
@@ -172,11 +173,10 @@ export function retryAfterUntil(status: number, info: RateLimitInfo, nowMs: numb
  * (UTC), for a cell, a run's pause or a row.
  */
 export function unavailableUntilError(untilMs: number): ServiceError {
-  const at = new Date(untilMs).toISOString().slice(0, 16).replace("T", " ");
   return serviceError(
     "server",
     "service_unavailable",
-    `The compliance service is unavailable (HTTP 503) and asked for no retry before ${at} UTC`,
+    `The compliance service is unavailable (HTTP 503) and asked for no retry before ${utcMinute(untilMs)}`,
     { status: 503 },
   );
 }

@@ -201,7 +201,7 @@ export async function buildActionSheets(
         {
           today: o.today,
           windows: o.windows,
-          asOf: lastCheckedAt(props) || "not checked yet",
+          asOf: lastCheckedAt(props),
           tables: list.tables,
           withinDays: o.withinDays,
           doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined,

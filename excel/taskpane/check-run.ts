@@ -17,6 +17,7 @@ import {
   matchRows,
   resumeRun as resumeEngine,
   runCounts,
+  runProgressLine,
   dateProblemsLine,
   type OutcomeToWrite,
   type RunState,
@@ -70,6 +71,8 @@ export interface RunProgress {
   jobsTotal: number;
   jobsSubmitted: number;
   rateLimit?: RateLimitInfo;
+  /** While the run goes: core's line of it, as the Sheets sidebar says it (rows checked, a wait, retries). */
+  line?: string;
 }
 
 export interface RunDeps {
@@ -130,7 +133,7 @@ interface Tally extends WrittenRows, SummaryTally {
   saveProblem?: string;
 }
 
-function progressOf(state: RunState): RunProgress {
+function progressOf(state: RunState, nowMs: number, startedAt: string): RunProgress {
   const c = runCounts(state);
   return {
     rowsTotal: c.rows,
@@ -140,6 +143,7 @@ function progressOf(state: RunState): RunProgress {
     jobsTotal: c.jobsTotal,
     jobsSubmitted: c.jobsSent,
     ...(state.rate ? { rateLimit: state.rate } : {}),
+    ...(state.phase === "running" ? { line: runProgressLine(state, nowMs, Date.parse(startedAt)) } : {}),
   };
 }
 
@@ -154,7 +158,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   let sheetId: string | undefined;
   // Progress is said when it changed: a write retried while Excel is busy says nothing new.
   const progress = () => {
-    const p = progressOf(state);
+    const p = progressOf(state, Date.parse(iso()), run.startedAt);
     const text = JSON.stringify(p);
     if (text !== said) {
       said = text;
@@ -424,7 +428,7 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     save: saver(run, deps, tally),
     send: (requests) => Promise.all(requests.map((r) => sendRequest(transportOf(deps), r))),
   });
-  deps.onProgress?.(progressOf(state));
+  deps.onProgress?.(progressOf(state, now(), iso));
   return drive(run, state, deps, tally);
 }
 

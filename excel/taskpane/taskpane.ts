@@ -15,6 +15,7 @@ import {
   countWord,
   formatCount,
   nothingToSendLine,
+  checkingLine,
 } from "../../core";
 import { pageWord } from "../../core/page-words";
 import { complianceRuntime } from "../runtime";
@@ -81,7 +82,8 @@ function showProgress(p: RunProgress): void {
   // Only rows answered fill the bar: a run the service failed must not look finished.
   bar.value = p.rowsChecked;
   const missing = p.rowsNotRefreshed ? `, ${formatCount(p.rowsNotRefreshed)} not refreshed` : "";
-  say("progress-text", `${formatCount(p.rowsChecked)} of ${countWord(p.rowsTotal, "row")} checked${missing}`);
+  // While the run goes, core's line (the sidebar's too); once it has ended, the counts the bar shows.
+  say("progress-text", p.line ?? `${formatCount(p.rowsChecked)} of ${countWord(p.rowsTotal, "row")} checked${missing}`);
   showQuota(p.rateLimit);
 }
 
@@ -220,7 +222,7 @@ async function check(manual?: { mapping: ColumnMapping; hasHeader: boolean }, an
     say(
       "status",
       valid
-        ? `Checking ${countWord(valid, "row")} (${countWord(p.distinct, "distinct property", "distinct properties")})…\n${p.placement}`
+        ? `${checkingLine(valid, p.distinct)}\n${p.placement}`
         : `${nothingToSendLine(p.rows.length - (p.hidden?.length ?? 0))}\n${p.placement}`,
     );
     placement = p.placement;

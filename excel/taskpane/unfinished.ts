@@ -7,7 +7,6 @@ import {
   interruptedRun,
   loadRunState,
   resumeFirstQuestion,
-  runSummary,
   setAside,
   setAsideRefusal,
   storedState,
@@ -15,8 +14,8 @@ import {
   type Change,
   type PlanName,
   type RunState,
+  unfinishedRunLine,
   countWord,
-  utcMinute,
 } from "../../core";
 import type { UserStore } from "../settings";
 import type { RunPlace } from "./rows-now";
@@ -103,7 +102,7 @@ export async function setAsideStored(store: UserStore, runId: string): Promise<v
     (e: unknown) => ({ reason: reasonOf(e) }),
   );
   if (refused) {
-    const rows = `${current.state.rowsTotal} row${current.state.rowsTotal === 1 ? "" : "s"}`;
+    const rows = countWord(current.state.rowsTotal, "row");
     throw new Error(
       `The unfinished check of ${rows} on ${current.sheet} could not be set aside on this computer (${refused.reason}), so this check was not started and nothing was sent. That check is kept: choose Resume to finish it, or Discard if you no longer need it, then check again.`,
     );
@@ -142,10 +141,9 @@ export async function resumeFirst(store: UserStore): Promise<string> {
   return run ? resumeFirstQuestion(run.state, { sheet: run.sheet, startedAtMs: Date.parse(run.startedAt) }) : "";
 }
 
-/** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's runSummary words). */
+/** A sentence saying what an unfinished run is waiting for, for the pane's Resume box (core's words, as in Sheets). */
 export function unfinishedText(run: UnfinishedRun): string {
-  const s = runSummary(run.state);
-  return `A check of ${countWord(run.state.rowsTotal, "row")} on ${run.sheet}, started ${utcMinute(run.startedAt)}, is unfinished. ${s.lines[0] ?? ""}`.trim();
+  return unfinishedRunLine(run.state, placeOf(run));
 }
 
 /** A run taken up again by Resume leaves the runs set aside; another unfinished run stored meanwhile takes its place. */

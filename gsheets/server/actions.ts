@@ -350,7 +350,7 @@ function writeSummary(tables: readonly PortfolioTable[], list: ActionListSheet, 
     {
       today: today(),
       windows: loadSettings().windows,
-      asOf: lastCheckedAt(props) || "not checked yet",
+      asOf: lastCheckedAt(props),
       tables: list.tables,
       withinDays: days,
       doneWithoutEvidence: list.headers.includes("Evidence") ? list.doneWithoutEvidence : undefined,

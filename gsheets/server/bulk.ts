@@ -13,6 +13,7 @@ import {
   setAsideRefusal,
   shownPhase,
   stopRun,
+  unfinishedRunLine,
   type ColumnMapping,
   type HeldRun,
   type RunState,
@@ -182,7 +183,7 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
   const selected = planSelection(manual);
   if (!selected.ok) return selected;
   const { sheet, planned } = selected;
-  const { table, firstRow, endRow, values, wholeTable } = planned;
+  const { table, firstRow, endRow, values } = planned;
 
   const begun = beginRun(
     {
@@ -191,7 +192,6 @@ function startUnlocked(opts: { mapping?: ColumnLetters; anyway?: boolean }): Sta
       firstRow,
       endRow,
       values,
-      wholeTable,
       manualMapping: !!manual,
       trigger: "manual",
       slot: MANUAL_SLOT,
@@ -274,7 +274,8 @@ export function cancelBulkCheck(): StopResult | null {
       const run = here(loadRun());
       if (!run) return null;
       if (shownPhase(run.engine) === "running") {
-        stopRun(run.engine, "Stopped by you before this row was sent; run the check again for it.");
+        // Core's words for a row Stop kept from being sent, as the Excel pane writes them.
+        stopRun(run.engine);
         const sheet = findSheet(run.sheetId);
         let unwritten = "";
         let problem: string | undefined;
@@ -391,7 +392,8 @@ function withHeld(p: RunProgress): RunProgress {
         resumable: true,
         notes: [
           ...p.notes,
-          `The check of ${describeRun(held)} is unfinished: choose Resume to collect its rows (no job is sent again).`,
+          // Core's sentence, as the Excel pane says it of its own unfinished run.
+          unfinishedRunLine(held.engine, { sheet: held.sheetName, startedAtMs: held.startedAtMs }),
         ],
       }
     : p;

@@ -2,12 +2,18 @@
  * What the sidebar shows of a run: its phase, counts, jobs and the line that says how it goes (core's summary),
  * and how soon the sidebar should poll again.
  */
-import { dateProblemsLine, jobViews, runCounts, runSummary, shownPhase, wholeRunFailureText } from "../../core";
+import {
+  dateProblemsLine,
+  jobViews,
+  runCounts,
+  runProgressLine,
+  runSummary,
+  shownPhase,
+  wholeRunFailureText,
+} from "../../core";
 import type { RunProgress } from "../shared/api";
-import { count } from "../shared/words";
 import type { SheetRun } from "./runstore";
 import { BLOCK_WIDTH, a1 } from "./sheet";
-import { formatCount } from "../../core/numbers";
 
 /** Never ask the sidebar to come back sooner than this, or later than a minute. */
 const MIN_WAIT_MS = 250;
@@ -64,23 +70,12 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
 
 /** The run's line for the sidebar: core's summary, or while it runs, what it waits for. */
 export function say(run: SheetRun, extra = ""): void {
-  const s = runSummary(run.engine);
   if (shownPhase(run.engine) === "running") {
-    const c = s.counts;
-    // A 503's Retry-After is the service's outage, not the plan's limit: core's sentence names it and its time.
-    const hold = run.engine.holdReason;
-    const waits =
-      run.engine.nextRequestAtMs <= Date.now()
-        ? ""
-        : hold
-          ? ` Waiting: ${hold.message}.`
-          : ` Waiting for the plan's rate limit (${Math.ceil((run.engine.nextRequestAtMs - Date.now()) / 1000)} s).`;
-    const retries = run.engine.retries
-      ? ` Retried ${count(run.engine.retries, "request")} so far (${Math.round((Date.now() - run.startedAtMs) / 1000)} s since the check started).`
-      : "";
-    run.message = `Checking ${run.wholeTable ? "the whole table: " : ""}${count(c.properties, "property", "properties")} from ${count(c.rows, "row")} in ${count(c.jobsTotal, "job")}; ${formatCount(c.rowsDone)} of ${count(c.rows, "row")} written.${waits}${retries}${extra}`;
+    // Core's line, as the Excel pane shows it: a 503's stated hold is named with its time, the plan's limit in seconds.
+    run.message = `${runProgressLine(run.engine, Date.now(), run.startedAtMs)}${extra}`;
     return;
   }
+  const s = runSummary(run.engine);
   const unread = dateProblemsLine(run.unreadDateRows ?? 0);
   run.message = `${s.title}: ${[...s.lines, unread].filter(Boolean).join(" ")}${extra}`;
 }

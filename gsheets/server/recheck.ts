@@ -130,7 +130,6 @@ function beginTable(
       firstRow: planned.firstRow,
       endRow: planned.endRow,
       values: planned.values,
-      wholeTable: planned.wholeTable,
       manualMapping: w.manualMapping,
       trigger: "scheduled",
       slot: runSlot(),

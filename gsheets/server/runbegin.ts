@@ -52,7 +52,6 @@ export interface RunPlan {
   firstRow: number;
   endRow: number;
   values: unknown[][];
-  wholeTable: boolean;
   manualMapping: boolean;
   trigger: Trigger;
   /** Where the run's state is stored (runstore.ts). */
@@ -77,7 +76,7 @@ function earlierHold(slot: string, now: number): RetryHold | undefined {
 
 /** The run's stored record, its engine created over the rows to check (hidden rows left out and counted). */
 function newSheetRun(plan: RunPlan, settings: Settings, rows: InputRow[], hiddenRows: number, now: number): SheetRun {
-  const { sheet, table, firstRow, endRow, wholeTable } = plan;
+  const { sheet, table, firstRow, endRow } = plan;
   const runId = newRunId(now, Math.random());
   // The plan's batch cap is core's (core/service/checks.ts PLANS), the same in both add-ins.
   // A re-check nobody waits for (the schedule) keeps to the plan's job size: fewest requests, not the earliest end.
@@ -112,7 +111,6 @@ function newSheetRun(plan: RunPlan, settings: Settings, rows: InputRow[], hidden
     duplicateRows: validRows - engine.properties.length,
     engine,
   };
-  if (wholeTable) run.wholeTable = true;
   if (plan.manualMapping) run.manualMapping = true;
   if (plan.trigger !== "manual") run.trigger = plan.trigger;
   if (plan.slot !== MANUAL_SLOT) run.slot = plan.slot;

@@ -36,8 +36,6 @@ export interface SheetRun {
   worse?: number;
   /** Sheet rows written with a date of the user's own columns that could not be read (the summary counts them). */
   unreadDateRows?: number;
-  /** The selection was the header row (or above it), so the whole table is checked. */
-  wholeTable?: boolean;
   engine: RunState;
   /** Stored by an earlier version: the property list and keys were kept in the user cache alone. */
   propertiesInCache?: boolean;

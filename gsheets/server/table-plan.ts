@@ -30,7 +30,6 @@ export interface SheetCheck {
   firstRow: number;
   endRow: number;
   values: unknown[][];
-  wholeTable: boolean;
 }
 
 /**
@@ -120,7 +119,7 @@ export function planSheetCheck(
     start: { plan, firstRow: top, selection: req.whole ? undefined : { rows, oneCell: single }, leftBelow },
   };
   const values = grid.slice(firstRow - top, endRow - top + 1).map((r) => r.slice(0, inputCols));
-  return { table, firstRow, endRow, values, wholeTable: req.whole ? !!headerRow : !!plan.whole };
+  return { table, firstRow, endRow, values };
 }
 
 function relative(m: ColumnMapping, first: number): ColumnMapping {

@@ -102,14 +102,16 @@ describe("a selection that is not rows of the table", () => {
     ).toBe(true);
   });
 
-  test("the header row alone: the whole table is checked, and the status and notes say so", async () => {
+  test("the header row alone: the whole table is checked and the notes say so; the status is core's line of the run, as in Excel", async () => {
     const env = configuredEnv(sandbox);
     env.sheet.seed(1, 1, [["UPRN", "Postcode"], ...props.slice(0, 12).map((p) => [p.uprn, p.postcode])]);
     env.sheet.select("A1:B1");
     const start = env.run("startBulkCheck", {});
     expect(start.ok).toBe(true);
     expect(start.progress.rangeA1).toBe("A2:B13");
-    expect(start.progress.message).toMatch(/^Checking the whole table: 12 properties from 12 rows in 1 job/);
+    expect(start.progress.message).toBe(
+      "Checking 12 rows (12 distinct properties) in 1 bulk job: 0 of 12 rows checked.",
+    );
     expect(start.progress.notes[0]).toBe("You selected the header row, so the whole table is checked: rows 2–13.");
     expect((await pollToEnd(env)).pop().message).toBe("Done: 12 rows checked.");
   });

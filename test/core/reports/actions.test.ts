@@ -196,6 +196,12 @@ describe("the Action list", () => {
 });
 
 describe("the Compliance summary", () => {
+  test("its 'as of' stamp, the same in both add-ins: the latest Checked at in UTC, or 'not checked yet' when no row has one", () => {
+    const { props } = table(3);
+    expect(lastCheckedAt(props)).toBe(`${NOW.toISOString().slice(0, 10)} ${NOW.toISOString().slice(11, 19)} UTC`);
+    expect(lastCheckedAt([])).toBe("not checked yet");
+  });
+
   test("its live formulas count what the block holds (computed by a real formula engine)", () => {
     const { rows, props } = table(1500);
     const block = { sheet: "Portfolio (main)", column: 3, firstRow: 1, lastRow: rows.length - 1 };

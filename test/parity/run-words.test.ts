@@ -1,0 +1,166 @@
+/**
+ * The same run is said in the same words by both add-ins: the line while a check goes (the pane's progress words, the
+ * sidebar's status) and the sentence for a run left unfinished. Each case runs the Excel pane's check (check-run.ts on
+ * the Excel stand-in) and the built Code.js (the Sheets stand-in) against one sandbox, and compares the text whole,
+ * its start moment as the minute it really was. Both say core/run/run-lines.ts's words.
+ */
+import { OUTPUT_COLUMNS, createClient, type PlanName } from "../../core";
+import { memoryStore } from "../../excel/settings";
+import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { loadUnfinished, unfinishedText } from "../../excel/taskpane/unfinished";
+import { createGasEnvironment, type GasEnvironment } from "../gsheets/harness/gas";
+import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
+import { API_KEY, configure, pollToEnd } from "../gsheets/harness/table";
+import { colLetters, createStandIn } from "../helpers/excel-standin";
+
+let sandbox: SandboxProcess;
+let uprns: string[];
+beforeAll(async () => {
+  // Slow jobs (2 s a property), so a run stopped after its first results page has none of its rows answered yet.
+  sandbox = await startSandboxProcess({ msPerProperty: 2000 });
+  uprns = (await sandbox.properties(5)).map((p) => p.uprn);
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const PLAN: PlanName = "professional";
+const colIndex = (a1: string) => [.../^[A-Z]+/.exec(a1)![0]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+
+function excelBook(grid: unknown[][], selection: string) {
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  s.api.seed("Sheet1", "A1", grid);
+  s.api.select("Sheet1", selection);
+  return excelRun;
+}
+
+/** A client whose fetch tells `after` of each reply (the test's hook to stop the run at a point it chooses). */
+const client = (after: (url: string, method: string) => void) =>
+  createClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: API_KEY,
+    fetch: async (u, i) => {
+      const res = await fetch(u, i as RequestInit);
+      after(u, (i as RequestInit).method ?? "GET");
+      return res as never;
+    },
+  });
+
+function sheetsBook(grid: unknown[][], selection: string): GasEnvironment {
+  const env = createGasEnvironment();
+  configure(env, sandbox, API_KEY, PLAN);
+  env.sheet.seed(1, 1, grid);
+  env.sheet.select(selection);
+  return env;
+}
+
+const minute = (ms: number) => `${new Date(ms).toISOString().slice(0, 10)} ${new Date(ms).toISOString().slice(11, 16)}`;
+
+test("as a check begins, the line of the run (rows, distinct properties, jobs, rows checked) is the same in both add-ins (before: the pane said rows checked, the sidebar properties from rows written)", async () => {
+  const grid = [["UPRN"], [uprns[0]], [uprns[1]], [uprns[2]], [uprns[0]], ["not a uprn"]];
+  const expected = "Checking 5 rows (3 distinct properties) in 1 bulk job: 1 of 5 rows checked.";
+
+  const excelRun = excelBook(grid, "A1");
+  const prep = await prepareCheck(excelRun, { plan: PLAN });
+  if (!prep.ok) throw new Error(prep.message);
+  const stop = new AbortController();
+  const lines: (string | undefined)[] = [];
+  await runCheck(prep.check, {
+    excelRun,
+    client: client(() => undefined),
+    plan: PLAN,
+    actionSheets: false,
+    signal: stop.signal,
+    onProgress: (p) => {
+      lines.push(p.line);
+      stop.abort();
+    },
+  });
+
+  const env = sheetsBook(grid, "A1");
+  const r = env.run("startBulkCheck", {});
+  expect(r.ok).toBe(true);
+  env.run("cancelBulkCheck");
+
+  expect({ excel: lines[0], sheets: r.progress.message }).toEqual({ excel: expected, sheets: expected });
+}, 60_000);
+
+test("a run stopped with its job sent is the same unfinished sentence in both add-ins: its rows, its sheet, the minute it began, what Resume collects (before: the sidebar named a range and no time)", async () => {
+  const grid = [["UPRN"], ...uprns.map((u) => [u])];
+
+  // Sheets: checked, polled once, stopped; then other rows checked anyway, which sets it aside and names it.
+  const env = sheetsBook(grid, "A2:A4");
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect(env.run("pollBulkCheck").phase).toBe("running");
+  expect(env.run("cancelBulkCheck").resumable).toBe(true);
+  const startedAtMs = (JSON.parse(env.userProperties.data.get("compliance.run.0")!) as { startedAtMs: number })
+    .startedAtMs;
+  env.sheet.select("A5:A6");
+  expect(env.run("startBulkCheck", { anyway: true }).ok).toBe(true);
+  await pollToEnd(env);
+  const notes = (env.run("getSidebarState").run.notes as string[]).filter((n) => /unfinished/.test(n));
+
+  // Excel: the same rows, on a clock that begins at the moment the Sheets run began; stopped after its first poll.
+  const excelRun = excelBook(grid, "A2:A4");
+  const prep = await prepareCheck(excelRun, { plan: PLAN });
+  if (!prep.ok) throw new Error(prep.message);
+  const store = memoryStore();
+  const stop = new AbortController();
+  const t0 = Date.now();
+  const summary = await runCheck(prep.check, {
+    excelRun,
+    client: client((url, method) => method === "GET" && url.includes("/results") && stop.abort()),
+    plan: PLAN,
+    store,
+    actionSheets: false,
+    signal: stop.signal,
+    now: () => startedAtMs + (Date.now() - t0),
+  });
+  expect(summary.resumable).toBe(true);
+  const saved = await loadUnfinished(store);
+
+  const expected = `A check of 3 rows on Sheet1, started ${minute(startedAtMs)} UTC, is unfinished. 0 of 3 rows checked. 3 rows are in jobs already sent: choose Resume to collect them (no new job is sent).`;
+  expect({ excel: unfinishedText(saved!), sheets: notes }).toEqual({ excel: expected, sheets: [expected] });
+}, 120_000);
+
+test("rows Stop kept from being sent get the same Message in both add-ins (before: 'Cancelled before…' in Excel, 'Stopped by you before…' in Sheets)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
+  const expected = Array(3).fill("Stopped before this row was sent; run the check again for it.");
+  // The job's submit is refused as too many (HTTP 429, so no job was made) and waits a minute: Stop comes first.
+  const refuseSubmit = () =>
+    sandbox.setFaults([{ kind: "rate_limit", route: "bulk_submit", count: 1, retry_after: 60 }]);
+
+  await refuseSubmit();
+  const env = sheetsBook(grid, "A1");
+  const r = env.run("startBulkCheck", {});
+  expect(r.ok).toBe(true);
+  expect(env.run("cancelBulkCheck").resumable).toBe(false);
+  const sheets = env.sheet
+    .peek(2, colIndex(r.progress.outputA1) + 1, 3, OUTPUT_COLUMNS.length)
+    .map((row) => String(row[MESSAGE]));
+
+  await refuseSubmit();
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  s.api.seed("Sheet1", "A1", grid);
+  s.api.select("Sheet1", "A1");
+  const prep = await prepareCheck(excelRun, { plan: PLAN });
+  if (!prep.ok) throw new Error(prep.message);
+  const stop = new AbortController();
+  const summary = await runCheck(prep.check, {
+    excelRun,
+    client: client((_u, method) => method === "POST" && stop.abort()),
+    plan: PLAN,
+    actionSheets: false,
+    signal: stop.signal,
+  });
+  expect(summary.resumable).toBe(false);
+  const excel = (
+    s.api.read("Sheet1", `${colLetters(1)}2:${colLetters(OUTPUT_COLUMNS.length)}4`).values as unknown[][]
+  ).map((row) => String(row[MESSAGE]));
+  await sandbox.clearFaults();
+
+  expect({ excel, sheets }).toEqual({ excel: expected, sheets: expected });
+}, 60_000);
