@@ -15,8 +15,8 @@ import {
   type HttpRequest,
   type Reply,
   type RunState,
-} from "../../core";
-import { getDataset } from "../../sandbox/dataset";
+} from "../../../core";
+import { getDataset } from "../../../sandbox/dataset";
 
 const cfg = { baseUrl: "https://svc.test/v1", apiKey: "k" };
 const ds = getDataset(new Date("2026-11-24T12:00:00Z"));
