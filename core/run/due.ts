@@ -6,7 +6,7 @@ import { serviceError } from "../service/errors";
 import { checkJobDeadline, nextJobRequest } from "../service/jobs";
 import { waitBeforeNextRequest } from "../service/ratelimit";
 import { buildBulkSubmitRequest, type ClientConfig, type HttpRequest } from "../service/requests";
-import { RUN_POLICY, members, moveRun, pause, receive, type RunJob, type RunState } from "./state";
+import { RUN_POLICY, holdUntil, members, moveRun, pause, receive, type RunJob, type RunState } from "./state";
 
 import { shapeHeldJobs } from "./probes";
 import { utcMinute } from "../numbers";
@@ -46,7 +46,7 @@ function pace(state: RunState, nowMs: number): void {
   if (rl.resetAtMs === undefined || rl.resetAtMs <= nowMs || rl.limit === undefined) return;
   if (rl.remaining >= rl.limit * RUN_POLICY.paceBelowShare) return;
   const spacing = rl.remaining > 0 ? (rl.resetAtMs - nowMs) / (rl.remaining + 1) : rl.resetAtMs - nowMs;
-  state.nextRequestAtMs = Math.max(state.nextRequestAtMs, nowMs + Math.ceil(spacing));
+  holdUntil(state, nowMs + Math.ceil(spacing));
 }
 
 /** The window's allowance for polls: RUN_POLICY.pollShare of the limit the service states (or the smallest plan's a minute). */

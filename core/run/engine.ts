@@ -17,6 +17,7 @@ import type { ResultsPage } from "../service/results-page";
 import {
   RUN_POLICY,
   endRunWith,
+  holdUntil,
   maybeCreated,
   members,
   pause,
@@ -103,10 +104,7 @@ function noteRate(state: RunState, status: number, headers: HeaderSource, nowMs:
   if (rl.limit !== undefined || rl.remaining !== undefined || rl.resetAtMs !== undefined) state.rate = rl;
   // A 429's or a 503's Retry-After holds every request of the run, not only the one refused; a long one pauses it.
   const until = retryAfterUntil(status, rl, nowMs);
-  if (until === undefined || until <= state.nextRequestAtMs) return;
-  state.nextRequestAtMs = until;
-  if (status === 503) state.holdReason = unavailableUntilError(until);
-  else delete state.holdReason;
+  if (until !== undefined) holdUntil(state, until, status === 503 ? unavailableUntilError(until) : undefined);
 }
 
 function asJobFailure(e: ServiceError, jobId: string): ServiceError {
@@ -308,7 +306,7 @@ function rateLimited(state: RunState, e: ServiceError, nowMs: number, giveUp = f
   state.rateLimitedInARow = tries;
   const at =
     nowMs + (e.retryAfterMs !== undefined ? Math.max(0, e.retryAfterMs) : retryDelay(tries, undefined, 500, 20_000));
-  state.nextRequestAtMs = Math.max(state.nextRequestAtMs, at);
+  holdUntil(state, at);
   if ((giveUp || tries >= RUN_POLICY.maxRateLimitedTries) && state.phase === "running") {
     pause(
       state,

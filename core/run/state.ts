@@ -180,11 +180,20 @@ export function createRun(rows: readonly InputRow[], opts: CreateRunOptions): Ru
   if (opts.jobTimeoutMs !== undefined) state.jobTimeoutMs = opts.jobTimeoutMs;
   if (plan.splitSize !== undefined) state.splitSize = plan.splitSize;
   const until = opts.hold?.untilMs ?? 0;
-  if (until > opts.nowMs) {
-    state.nextRequestAtMs = until;
-    if (opts.hold?.status === 503) state.holdReason = unavailableUntilError(until);
-  }
+  if (until > opts.nowMs) holdUntil(state, until, opts.hold?.status === 503 ? unavailableUntilError(until) : undefined);
   return state;
+}
+
+/**
+ * Holds every request of the run until `untilMs` when that is later than the hold already set; the later wait is then
+ * the one to name: a 503's own reason with it, or none (the plan's rate limit). A 503's reason is never left on a wait
+ * that came after it.
+ */
+export function holdUntil(state: RunState, untilMs: number, reason?: ServiceError): void {
+  if (!(untilMs > state.nextRequestAtMs)) return;
+  state.nextRequestAtMs = untilMs;
+  if (reason) state.holdReason = reason;
+  else delete state.holdReason;
 }
 
 /** The wait the service asked of this run that is still to run at nowMs: the next run on the same service keeps it. */
@@ -345,13 +354,14 @@ export function unwrittenResult(state: RunState, p: number): boolean {
 export function resumeRun(state: RunState, nowMs: number): void {
   if (state.phase === "ended" && !collectable(state) && !state.jobs.some((j) => j.phase === "queued")) return;
   // A wait the service asked for (a Retry-After, a quota's reset) still holds: nothing goes out before it.
-  const holdUntil = state.pausedUntilMs !== undefined && state.pausedUntilMs > nowMs ? state.pausedUntilMs : 0;
+  const heldUntil = state.pausedUntilMs !== undefined && state.pausedUntilMs > nowMs ? state.pausedUntilMs : 0;
   moveRun(state, "resume");
   delete state.stoppedEarly;
   delete state.pausedUntilMs;
   delete state.pauseReason;
   delete state.rateLimitedInARow;
-  state.nextRequestAtMs = holdUntil;
+  state.nextRequestAtMs = heldUntil;
+  if (!heldUntil) delete state.holdReason;
   state.rate = undefined;
   for (const job of state.jobs) {
     // A submit that was in flight when the state was stored: the job may exist; never sent again blindly.

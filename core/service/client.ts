@@ -5,6 +5,7 @@
 import type { CheckName, PlanName } from "./checks";
 import { ComplianceError, serviceError, toServiceError, type ServiceError } from "./errors";
 import { driveRun } from "../run/drive";
+import { holdUntil } from "../run/state";
 import { createRun, endRun, outcomesToWrite, runCounts } from "../run";
 import { fanOut, planScreening, rowsForProperties, type Outcome } from "../run/plan";
 import {
@@ -352,8 +353,7 @@ function reportProgress(
 function applyHeldWait(st: ClientState, state: Screening["state"]): void {
   const { hold } = st;
   if (hold.untilMs !== undefined && hold.untilMs > st.now()) {
-    state.nextRequestAtMs = Math.max(state.nextRequestAtMs, hold.untilMs);
-    if (hold.status === 503) state.holdReason = unavailableUntilError(hold.untilMs);
+    holdUntil(state, hold.untilMs, hold.status === 503 ? unavailableUntilError(hold.untilMs) : undefined);
   }
 }
 

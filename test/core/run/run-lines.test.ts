@@ -104,6 +104,22 @@ describe("the line while a run goes (both add-ins: the pane's progress words, th
       "Checking 2 rows (2 distinct properties) in 1 bulk job: 0 of 2 rows checked. Waiting for the plan's rate limit (3 s). Retried 1 request so far (5 s since the check started).",
     );
   });
+  test("a 503's hold that has passed is not named again for a later wait: a 429 without a stated wait is the plan's rate limit", () => {
+    const state = createRun(rowsOf(UPRNS.slice(0, 2)), {
+      plan: 10,
+      nowMs: T0,
+      hold: { untilMs: T0 + 60_000, status: 503 },
+    });
+    const now = stepUntil(
+      state,
+      () => json(429, { error: { code: "rate_limited", message: "slow down" } }),
+      (s) => s.retries > 0,
+    );
+    expect(now).toBeGreaterThanOrEqual(T0 + 60_000);
+    expect(runProgressLine(state, now, T0)).toMatch(
+      /^Checking 2 rows \(2 distinct properties\) in 1 bulk job: 0 of 2 rows checked\. Waiting for the plan's rate limit \(1 s\)\. Retried 1 request so far/,
+    );
+  });
 });
 
 describe("an unfinished run, in the words both add-ins show it", () => {
