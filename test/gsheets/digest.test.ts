@@ -258,21 +258,12 @@ test("a scheduled re-check of three tables emails each person exactly their new,
     /^Digest sent to owner@example\.com \([\d,]+ actions\)\. The day's email quota had 1 left: not sent theirs: .*ana@example\.com/,
   );
   expect(last[col("Errors")]).toBeGreaterThan(0);
-
-  // Turned off in the Schedule tab: nothing is sent, whatever changes.
-  const off = env.run("saveDigest", { on: false, thresholds: "90, 60, 30, 7", extra: "", summaryDay: "" });
-  expect(off.ok).toBe(true);
-  expect(off.schedule.digest.on).toBe(false);
-  await passTime(env, 30 * DAY);
-  const n = env.mail.sent.length;
-  await fire(env);
-  expect(env.mail.sent.length).toBe(n);
   // What the stand-in sent parses as mail does.
   const parsed = await simpleParser(`To: ${OWNER}\r\nSubject: x\r\n\r\n${third[0].body}`);
   expect(parsed.text).toContain("Compliance reminders");
 }, 600_000);
 
-test("demo results: the digest says demo in its subject and body, goes to the owner alone and starts no real reminders", async () => {
+test("demo results: the digest says demo in its subject and body, goes to the owner alone and starts no real reminders; turned off, it sends nothing", async () => {
   const env = createGasEnvironment();
   env.clock.offsetMs = Date.parse(`${DAY1}T06:00:00Z`) - Date.now();
   configure(env, sandbox, "demo", "professional");
@@ -298,4 +289,15 @@ test("demo results: the digest says demo in its subject and body, goes to the ow
   await passTime(env, DAY);
   await fire(env);
   expect(env.mail.sent.map((x) => x.to)).toEqual([OWNER, OWNER]);
+
+  // Turned off in the Schedule tab: nothing is sent, though the same results were said again each day until now.
+  const off = env.run("saveDigest", { on: false, thresholds: "90, 60, 30, 7", extra: "", summaryDay: "" });
+  expect(off.ok).toBe(true);
+  expect(off.schedule.digest.on).toBe(false);
+  await passTime(env, DAY);
+  await fire(env);
+  expect(env.mail.sent).toHaveLength(2);
+  // The re-check itself went on: the Run log has the day's scheduled row, and no digest row for it.
+  const log = runLog(env);
+  expect(log[log.length - 1][col("Trigger")]).toBe("scheduled");
 }, 300_000);
