@@ -61,8 +61,8 @@ async function check(env: GasEnvironment, sheet: FakeSheet, a1: string): Promise
   expect(polls[polls.length - 1].phase).toBe("done");
 }
 
-/** The trigger fires: a fresh execution, as Apps Script starts one. */
-async function fire(env: GasEnvironment): Promise<void> {
+/** The trigger fires: a fresh execution, as Apps Script starts one. Gives the number of executions the pass took. */
+async function fire(env: GasEnvironment): Promise<number> {
   for (let execution = 1; execution <= 4; execution++) {
     expect(env.script.triggers).toHaveLength(1);
     const t = env.script.triggers[0];
@@ -71,7 +71,7 @@ async function fire(env: GasEnvironment): Promise<void> {
     if (execution > 1) await passTime(env, t.afterMs ?? 0);
     createGasEnvironment({ from: env }).run(t.handler, { authMode: "FULL", triggerUid: t.id });
     // The re-check ended: the schedule's own trigger is back.
-    if (env.script.triggers[0].every) return;
+    if (env.script.triggers[0].every) return execution;
   }
   throw new Error("The scheduled re-check did not end within four executions.");
 }
@@ -166,7 +166,17 @@ test("a scheduled re-check of three tables emails each person exactly their new,
 
   // The first scheduled re-check: every action is new; the owner gets all, each person theirs.
   await passTime(env, 1.5 * 60 * 60 * 1000);
-  await fire(env);
+  const mark = env.log.mark();
+  const executions = await fire(env);
+  // The digest lists from the tables the pass's Action list was just built from: no table is read again after it is
+  // written (unless the pass ran out of its execution's time as its last table ended, and the next execution ended it).
+  const calls = env.log.since(mark);
+  const listWritten = calls.map((c) => c.write && c.sheet === "Action list").lastIndexOf(true);
+  expect(listWritten).toBeGreaterThan(0);
+  const readAfter = calls
+    .slice(listWritten)
+    .filter((c) => c.method === "getValues" && TABLES.some(([name]) => name === c.sheet));
+  if (executions === 1) expect(readAfter).toEqual([]);
   const day1 = actionList(env);
   expect(day1.size).toBeGreaterThan(2000);
   const first = env.mail.sent.slice();
