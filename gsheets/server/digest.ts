@@ -173,9 +173,9 @@ function mailEach(
 
 /**
  * After a scheduled re-check: the digest since the last one, emailed to each person it concerns. Never throws: what
- * went wrong is a Run log row.
+ * went wrong is a Run log row. `tables`: the ones the pass's Action list was just built from, if it was.
  */
-export function sendDigestAfterPass(rec: ScheduleRecord): void {
+export function sendDigestAfterPass(rec: ScheduleRecord, tables?: PortfolioTable[]): void {
   const startedMs = Date.now();
   const s = loadDigestSettings();
   if (!s.on) return;
@@ -195,7 +195,7 @@ export function sendDigestAfterPass(rec: ScheduleRecord): void {
     const ss = SpreadsheetApp.getActive();
     const zone = ss.getSpreadsheetTimeZone();
     const today = todayInFileZone(startedMs, zone);
-    const built = portfolioList(horizonDays(s.thresholds));
+    const built = portfolioList(horizonDays(s.thresholds), tables);
     if ("problem" in built) return;
     const prev = loadState();
     const summary = !!s.summaryDay && weekday(startedMs, zone) === s.summaryDay && (!prev || prev.day !== today);

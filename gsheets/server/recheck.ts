@@ -15,9 +15,9 @@
  * The plan's quota pauses a re-check until the quota is back (the follow-up waits that long); UrlFetch's daily
  * limit is kept by counting this re-check's requests per day (DAILY_FETCH_BUDGET).
  */
-import { nextDueInMs, resumeRun, shownPhase, stopRun } from "../../core";
+import { nextDueInMs, resumeRun, shownPhase, stopRun, type PortfolioTable } from "../../core";
 import { notCheckedLogEntry } from "../../core/reports/changes";
-import { refreshAfterRun } from "./actions";
+import { refreshLists } from "./actions";
 import { sendDigestAfterPass } from "./digest";
 import { appendRunLog, runBy } from "./logs";
 import { clearRun, loadRun, MANUAL_SLOT, type SheetRun } from "./runstore";
@@ -95,7 +95,9 @@ function requestsOf(run: SheetRun | null): number {
   return run ? run.engine.requests.submit + run.engine.requests.results : 0;
 }
 
-type StepOutcome = { waitMs: number; busy?: true } | { passDone: true } | { pausedUntilMs: number };
+/** `listed`: the tables the step built the Action list from (the pass's last table ended), for the digest. */
+type StepOutcome =
+  { waitMs: number; busy?: true; listed?: PortfolioTable[] } | { passDone: true } | { pausedUntilMs: number };
 
 /** A recorded table's scheduled run: the table found again where it is now, every row under its header re-checked. */
 function beginTable(
@@ -174,10 +176,11 @@ function stepPass(
     // The step after the one that wrote the last results: the Run log, and the Action list and summary once a pass (they
     // read every table), as its last table ends, or in finishPass when that one wrote nothing.
     const lists = pass.sheets.length <= 1;
-    finishRun(run, { lists });
+    let listed: PortfolioTable[] | undefined;
+    finishRun(run, { lists, listed: (tables) => (listed = tables) });
     if (run.rowsWritten) pass.listsDue = !lists;
     endTable(pass, run);
-    return { waitMs: 0 };
+    return { waitMs: 0, listed };
   }
   if (shownPhase(run.engine) === "paused" || (firstInExecution && shownPhase(run.engine) === "running")) {
     // A new execution: what was sent is collected (GETs), a submit that may have reached the service is never sent again.
@@ -213,16 +216,19 @@ function stepPass(
   return { waitMs };
 }
 
-/** The pass ended: its status for the stale banner, and the schedule's own trigger back in place. */
-function finishPass(pass: Pass, rec: ScheduleRecord): void {
-  if (pass.listsDue) refreshAfterRun(null);
+/**
+ * The pass ended: its status for the stale banner, and the schedule's own trigger back in place. `listed`: the tables
+ * the step just before read for the Action list, which the digest lists from.
+ */
+function finishPass(pass: Pass, rec: ScheduleRecord, listed?: PortfolioTable[]): void {
+  if (pass.listsDue) listed = refreshLists(null).tables;
   clearPass();
   const status = loadStatus();
   status.lastRunAtMs = Date.now();
   if (!pass.problems.length) status.lastSuccessAtMs = Date.now();
   saveStatus(status);
   installRecurring(rec);
-  sendDigestAfterPass(rec);
+  sendDigestAfterPass(rec, listed);
 }
 
 /**
@@ -337,6 +343,7 @@ function dailyBudgetSpent(startedMs: number): boolean {
 /** Steps the pass until it ends, pauses, or this execution's STEP_BUDGET_MS is spent. */
 function stepPassWhileTime(pass: Pass, rec: ScheduleRecord, config: RecheckSettings, startedMs: number): void {
   let first = true;
+  let listed: PortfolioTable[] | undefined;
   while (Date.now() - startedMs < STEP_BUDGET_MS) {
     if (dailyBudgetSpent(startedMs)) return;
     // The user lock for each step only, as a sidebar poll takes it: the sidebar is never kept waiting for minutes.
@@ -346,9 +353,11 @@ function stepPassWhileTime(pass: Pass, rec: ScheduleRecord, config: RecheckSetti
     ) || { waitMs: 2000, busy: true };
     if (!("busy" in step)) first = false;
     if ("passDone" in step) {
-      finishPass(pass, rec);
+      finishPass(pass, rec, listed);
       return;
     }
+    // Only the step just before the pass's end counts: anything older may have been edited since.
+    listed = "listed" in step ? step.listed : undefined;
     if ("pausedUntilMs" in step) {
       // The plan's quota is used up: the follow-up waits until it is back.
       installFollowUp(step.pausedUntilMs - Date.now());

@@ -2,8 +2,15 @@
  * The end of a check run on a sheet, and what is kept of it: the Action list and Compliance summary built again, the
  * schedule told, the Run log row (core's runLogEntry and runLogProblem), and the run stored for the sidebar or Resume.
  */
-import { logsNotWrittenLine, runLogEntry, runLogProblem, shownPhase, storedState } from "../../core";
-import { refreshAfterRun, withSheetCache } from "./actions";
+import {
+  logsNotWrittenLine,
+  runLogEntry,
+  runLogProblem,
+  shownPhase,
+  storedState,
+  type PortfolioTable,
+} from "../../core";
+import { refreshLists, withSheetCache } from "./actions";
 import { appendRunLog, runBy } from "./logs";
 import { errorText } from "../shared/words";
 import { MANUAL_SLOT, saveRun, type SheetRun } from "./runstore";
@@ -12,6 +19,8 @@ import { recordWatch } from "./watch";
 /** `lists: false`: the Action list and summary are left for later (a scheduled pass builds them once, for all its tables). */
 export interface RunEndOptions {
   lists?: boolean;
+  /** Given the tables the Action list was built from, when it was (a scheduled pass's digest lists from them). */
+  listed?: (tables: PortfolioTable[]) => void;
 }
 
 /**
@@ -26,8 +35,9 @@ export function afterRun(run: SheetRun, o: RunEndOptions = {}): string {
 
 function endRun(run: SheetRun, o: RunEndOptions): string {
   if (run.rowsWritten && o.lists !== false) {
-    const line = refreshAfterRun(run);
+    const { line, tables } = refreshLists(run);
     if (line) run.notes.push(line);
+    if (tables && o.listed) o.listed(tables);
   }
   if (shownPhase(run.engine) === "done" && run.trigger !== "scheduled" && run.engine.properties.length) {
     try {

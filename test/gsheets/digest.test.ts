@@ -61,8 +61,8 @@ async function check(env: GasEnvironment, sheet: FakeSheet, a1: string): Promise
   expect(polls[polls.length - 1].phase).toBe("done");
 }
 
-/** The trigger fires: a fresh execution, as Apps Script starts one. */
-async function fire(env: GasEnvironment): Promise<void> {
+/** The trigger fires: a fresh execution, as Apps Script starts one. Gives the number of executions the pass took. */
+async function fire(env: GasEnvironment): Promise<number> {
   for (let execution = 1; execution <= 4; execution++) {
     expect(env.script.triggers).toHaveLength(1);
     const t = env.script.triggers[0];
@@ -71,7 +71,7 @@ async function fire(env: GasEnvironment): Promise<void> {
     if (execution > 1) await passTime(env, t.afterMs ?? 0);
     createGasEnvironment({ from: env }).run(t.handler, { authMode: "FULL", triggerUid: t.id });
     // The re-check ended: the schedule's own trigger is back.
-    if (env.script.triggers[0].every) return;
+    if (env.script.triggers[0].every) return execution;
   }
   throw new Error("The scheduled re-check did not end within four executions.");
 }
@@ -166,7 +166,17 @@ test("a scheduled re-check of three tables emails each person exactly their new,
 
   // The first scheduled re-check: every action is new; the owner gets all, each person theirs.
   await passTime(env, 1.5 * 60 * 60 * 1000);
-  await fire(env);
+  const mark = env.log.mark();
+  const executions = await fire(env);
+  // The digest lists from the tables the pass's Action list was just built from: no table is read again after it is
+  // written (unless the pass ran out of its execution's time as its last table ended, and the next execution ended it).
+  const calls = env.log.since(mark);
+  const listWritten = calls.map((c) => c.write && c.sheet === "Action list").lastIndexOf(true);
+  expect(listWritten).toBeGreaterThan(0);
+  const readAfter = calls
+    .slice(listWritten)
+    .filter((c) => c.method === "getValues" && TABLES.some(([name]) => name === c.sheet));
+  if (executions === 1) expect(readAfter).toEqual([]);
   const day1 = actionList(env);
   expect(day1.size).toBeGreaterThan(2000);
   const first = env.mail.sent.slice();
@@ -258,21 +268,12 @@ test("a scheduled re-check of three tables emails each person exactly their new,
     /^Digest sent to owner@example\.com \([\d,]+ actions\)\. The day's email quota had 1 left: not sent theirs: .*ana@example\.com/,
   );
   expect(last[col("Errors")]).toBeGreaterThan(0);
-
-  // Turned off in the Schedule tab: nothing is sent, whatever changes.
-  const off = env.run("saveDigest", { on: false, thresholds: "90, 60, 30, 7", extra: "", summaryDay: "" });
-  expect(off.ok).toBe(true);
-  expect(off.schedule.digest.on).toBe(false);
-  await passTime(env, 30 * DAY);
-  const n = env.mail.sent.length;
-  await fire(env);
-  expect(env.mail.sent.length).toBe(n);
   // What the stand-in sent parses as mail does.
   const parsed = await simpleParser(`To: ${OWNER}\r\nSubject: x\r\n\r\n${third[0].body}`);
   expect(parsed.text).toContain("Compliance reminders");
 }, 600_000);
 
-test("demo results: the digest says demo in its subject and body, goes to the owner alone and starts no real reminders", async () => {
+test("demo results: the digest says demo in its subject and body, goes to the owner alone and starts no real reminders; turned off, it sends nothing", async () => {
   const env = createGasEnvironment();
   env.clock.offsetMs = Date.parse(`${DAY1}T06:00:00Z`) - Date.now();
   configure(env, sandbox, "demo", "professional");
@@ -298,4 +299,15 @@ test("demo results: the digest says demo in its subject and body, goes to the ow
   await passTime(env, DAY);
   await fire(env);
   expect(env.mail.sent.map((x) => x.to)).toEqual([OWNER, OWNER]);
+
+  // Turned off in the Schedule tab: nothing is sent, though the same results were said again each day until now.
+  const off = env.run("saveDigest", { on: false, thresholds: "90, 60, 30, 7", extra: "", summaryDay: "" });
+  expect(off.ok).toBe(true);
+  expect(off.schedule.digest.on).toBe(false);
+  await passTime(env, DAY);
+  await fire(env);
+  expect(env.mail.sent).toHaveLength(2);
+  // The re-check itself went on: the Run log has the day's scheduled row, and no digest row for it.
+  const log = runLog(env);
+  expect(log[log.length - 1][col("Trigger")]).toBe("scheduled");
 }, 300_000);
