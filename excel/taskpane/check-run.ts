@@ -196,7 +196,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const rows = Object.keys(block).map(Number);
           const s = await writeOutputRows(
             context,
-            { sheet: run.sheet, rowIndex: 0, columnIndex: t.blockColumn },
+            { sheet: t.sheet, rowIndex: 0, columnIndex: t.blockColumn },
             block,
             rows,
             { mergeGap: 0 },
@@ -206,6 +206,9 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           tally.writes.syncs += s.syncs;
           tally.writes.chunks += s.chunks;
           tally.writes.maxChunkBytes = Math.max(tally.writes.maxChunkBytes, s.maxChunkBytes);
+          // Its sheet by the id and name it has now: a rename during the run, or before a Resume, loses nothing.
+          run.sheet = t.sheet;
+          run.sheetId = t.sheetId;
           run.blockColumn = t.blockColumn;
           run.headerRow = t.headerRow;
           run.inputColumns = t.inputColumns;
