@@ -128,11 +128,17 @@ run("Excel: a checked table's sheet renamed", () => {
   });
 
   test("a record kept without its sheet's id (as an earlier version kept it) gets the id when the portfolio's read finds its sheet by name; renamed again, the Action list and re-check on open still find it", async () => {
+    // Checked by hand on the sheet as it is called now, then the record made as an earlier version kept it: the
+    // sheet's name only. Checked now, so not due on open.
+    await standIn("select", "Lettings", "A1");
+    await page.evaluate(() => (document.getElementById("status")!.textContent = ""));
+    await page.click("#check");
+    await waitText("status", /Done/);
+    await waitIdle();
     let saved = await dump();
     const id = sheetIdOf(saved, "Lettings");
     expect(id).toBeTruthy();
-    // The record as an earlier version kept it: the sheet's name only. Checked today, so not due on open.
-    const { sheetId: _dropped, ...old } = saved.settings[BLOCKS][0];
+    const { sheetId: _dropped, ...old } = saved.settings[BLOCKS].find((b: any) => b.sheet === "Lettings");
     saved.settings[BLOCKS] = [{ ...old, checkedAt: noon(DAY1).toISOString() }];
     expect(saved.settings[BLOCKS][0].sheetId).toBeUndefined();
     sb.reset();
@@ -166,7 +172,7 @@ run("Excel: a checked table's sheet renamed", () => {
     await reopen(saved, noon(DAY1));
     await waitText("status", /^Re-check on open: 1 of 1 block checked again\./);
     await waitIdle();
-    expect(await runLogTriggers()).toEqual(["manual", "on open", "on open"]);
+    expect((await runLogTriggers()).slice(-2)).toEqual(["manual", "on open"]);
     expect(await typed("Homes")).toEqual(before);
     expect((await dump()).settings[BLOCKS]).toEqual([expect.objectContaining({ sheet: "Homes", sheetId: id })]);
     expect(pageErrors).toEqual([]);
