@@ -2,7 +2,8 @@
  * A remembered table's sheet found by the name it was recorded under (a record of an earlier version keeps no sheet
  * id): the pane's check over the real sandbox (loopback HTTP), the workbook in the Excel stand-in. The sheet of that
  * name is taken only when it plausibly holds the same table: a sheet that took the name, holding our results columns
- * but not the table's UPRN column, is neither read as the table nor gives the record its id.
+ * but not the table's UPRN column, is neither read as the table nor gives the record its id. A run finds its sheet by
+ * its id too, once it has read it: a sheet renamed while its check runs still gets every result.
  */
 import type { PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
@@ -10,7 +11,7 @@ import { buildActionSheets } from "../../excel/taskpane/action-sheets";
 import { runCheck } from "../../excel/taskpane/check-run";
 import { WATCHED_BLOCKS, recordBlock, watchedBlocks } from "../../excel/taskpane/watch-settings";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
-import { prepared, proClient, workbook } from "../helpers/excel-workbook";
+import { MATCHED, block, prepared, proClient, workbook } from "../helpers/excel-workbook";
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -60,4 +61,41 @@ test("a record kept by name only, whose name now belongs to a sheet holding our 
   } finally {
     delete (globalThis as { Office?: unknown }).Office;
   }
+});
+
+test("a sheet renamed while its check runs: every result is written on it, and the run's record follows the sheet", async () => {
+  const { s, excelRun } = workbook();
+  const settings = s.Office.context.document.settings;
+  const rows = sb.dataset().properties.slice(0, 12);
+  s.api.seed("Sheet1", "A1", [["UPRN", "Tenant"], ...rows.map((p, i) => [p.uprn, `T${i}`])]);
+  s.api.select("Sheet1", "A1");
+  const id = s.api.state.sheetIds.get("Sheet1");
+  // Renamed by the user while the service answers the check's first request.
+  let renamed = false;
+  const client = proClient(sb, {
+    fetch: (u, i) => {
+      if (!renamed) {
+        renamed = true;
+        s.api.renameSheet("Sheet1", "Lettings");
+      }
+      return fetch(u, i as RequestInit) as never;
+    },
+  });
+  const summary = await runCheck(await prepared(excelRun, { plan }), {
+    excelRun,
+    client,
+    plan,
+    store: memoryStore(),
+    actionSheets: false,
+    writeRetryMs: 2_000,
+    onBlockWritten: (place, at) => recordBlock(settings, place, at),
+  });
+  expect(renamed).toBe(true);
+  expect(summary.fatal).toBeFalsy();
+  const written = block(s.api, "Lettings", 2, 2, rows.length + 1).values as unknown[][];
+  expect(written.map((r) => String(r[MATCHED]).replace(/^'/, ""))).toEqual(rows.map((p) => p.uprn));
+  expect((s.api.read("Lettings", `B2:B${rows.length + 1}`).values as unknown[][]).map((r) => r[0])).toEqual(
+    rows.map((_p, i) => `T${i}`),
+  );
+  expect(watchedBlocks(settings)).toEqual([expect.objectContaining({ sheet: "Lettings", sheetId: id })]);
 });
