@@ -156,6 +156,12 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
   const keys = new Set(state.keys);
   let said = "";
   let sheetId: string | undefined;
+  // The run's sheet by the id and name it has now: a rename during the run, or before a Resume, loses nothing.
+  const follow = (t: { sheet: string; sheetId: string }) => {
+    sheetId = t.sheetId;
+    run.sheet = t.sheet;
+    run.sheetId = t.sheetId;
+  };
   // Progress is said when it changed: a write retried while Excel is busy says nothing new.
   const progress = () => {
     const p = progressOf(state, Date.parse(iso()), run.startedAt);
@@ -170,7 +176,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
       try {
         const day = localDay(Date.parse(iso()));
         const t = await deps.excelRun((context) => readTableNow(context, run, keys, day, state.runId));
-        sheetId = t.sheetId;
+        follow(t);
         return new Set(t.rowsNow.map((r) => r.key).filter((k): k is string => !!k));
       } catch {
         return undefined; // Excel busy: send the job as planned; rows that changed are caught when writing.
@@ -186,7 +192,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const at = iso();
           const day = localDay(Date.parse(at));
           const t = await readTableNow(context, run, keys, day, state.runId);
-          sheetId = t.sheetId;
+          follow(t);
           const block: Cell[][] = [];
           repairMoved(t, block, tally, pendingKeys(state), at, state.runId);
           const m = matchRows(state, t.rowsNow, items);
@@ -200,7 +206,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
           const rows = Object.keys(block).map(Number);
           const s = await writeOutputRows(
             context,
-            { sheet: run.sheet, rowIndex: 0, columnIndex: t.blockColumn },
+            { sheet: t.sheet, rowIndex: 0, columnIndex: t.blockColumn },
             block,
             rows,
             { mergeGap: 0 },
@@ -352,17 +358,20 @@ async function startRows(
   block: Cell[][],
   rows: number[],
   headers: boolean,
-): Promise<void> {
+): Promise<string> {
   const sleep = deps.sleep ?? deps.client.transport.sleep;
   const budget = deps.writeRetryMs ?? 30_000;
   for (let waited = 0, delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
     try {
-      await deps.excelRun(async (context) => {
+      return await deps.excelRun(async (context) => {
+        // The sheet's id comes with the marks' sync: the run finds its sheet by it, whatever it is called meanwhile.
+        const ws = context.workbook.worksheets.getItem(origin.sheet);
+        ws.load("id");
         if (headers) queueHeaders(context, origin);
         await writeOutputRows(context, origin, block, rows, { mergeGap: 0 });
         await context.sync();
+        return ws.id;
       });
-      return;
     } catch (e) {
       deps.onNotice?.(`${writeErrorText(e)} The check starts as soon as Excel accepts it.`);
       // eslint-disable-next-line preserve-caught-error -- the message carries the cause's text; Error's `cause` option is ES2022, past the pane's target.
@@ -424,7 +433,9 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     cfg: deps.client.config,
     now,
     setAside: deps.store ? () => setAsideStored(deps.store!, state.runId) : undefined,
-    writeMarks: () => startRows(deps, origin, block, start, prepared.headerRow !== null),
+    writeMarks: async () => {
+      run.sheetId = await startRows(deps, origin, block, start, prepared.headerRow !== null);
+    },
     save: saver(run, deps, tally),
     send: (requests) => Promise.all(requests.map((r) => sendRequest(transportOf(deps), r))),
   });

@@ -7,7 +7,6 @@ import {
   OUTPUT_COLUMNS,
   portfolioTables,
   legacyTableId,
-  inputShiftAtRest,
   shiftMapping,
   tableAnchor,
   blockProperties,
@@ -17,9 +16,10 @@ import {
   type PortfolioTable,
   type BlockProperty,
 } from "../../core";
-import { fileMonthFirst, relocateBlock, type RunPlace } from "./rows-now";
-import { readBlock, usedExtent, SHEET_COLUMNS } from "./sheet";
+import { readRecordedTable, type RecordedTable, type RunPlace } from "./recorded-table";
+import { fileMonthFirst } from "./rows-now";
 import { tableAt } from "./tables";
+import { keepSheetIds, workbookSettings } from "./watch-settings";
 
 const WIDTH = OUTPUT_COLUMNS.length;
 
@@ -36,24 +36,28 @@ export async function readPortfolio(
   today: string,
 ): Promise<{ tables: PortfolioTable[]; reads: BlockRead[] }> {
   const read: { p: RunPlace; r: BlockRead | { problem: string }; sheetId: string }[] = [];
+  const seen: { was: RunPlace; sheet: string; sheetId: string }[] = [];
   for (const p of [...others, run]) {
     let r: BlockRead | { problem: string };
     let sheetId = p.sheetId ?? p.sheet;
     try {
-      // By its id when the record has it (a renamed sheet is found), else by the name it had.
-      const ws = context.workbook.worksheets.getItemOrNullObject(p.sheetId ?? p.sheet);
-      ws.load("id, name");
-      await context.sync();
-      if (ws.isNullObject) r = { problem: "the sheet was not found (deleted, or renamed before this version)" };
-      else {
-        sheetId = ws.id;
-        r = await readResults(context, { ...p, sheet: ws.name, sheetId }, today);
+      const found = await readRecordedTable(context, p);
+      if ("problem" in found) {
+        r = { problem: found.problem };
+        sheetId = p.sheetId ?? found.sheetId ?? sheetId;
+      } else {
+        sheetId = found.sheetId;
+        r = readResults(found, p, today);
+        if (p !== run) seen.push({ was: p, sheet: found.sheet, sheetId });
       }
     } catch (e) {
       r = { problem: `the sheet could not be read (${e instanceof Error ? e.message : String(e)})` };
     }
     read.push({ p, r, sheetId });
   }
+  // The records keep the ids and names their sheets were found by, so that a record of an earlier version, found by
+  // name, is found by its id after a rename. A failed save loses only that: the tables are read all the same.
+  await keepSheetIds(workbookSettings(), seen).catch(() => undefined);
   const named = portfolioTables(read.slice(0, -1), read[read.length - 1], ({ p, r, sheetId }) => {
     const at = "problem" in r ? p : r.at;
     const first = firstColumn(at.inputColumns, at.blockColumn);
@@ -112,29 +116,13 @@ export interface BlockRead {
 }
 
 /**
- * The results block as it is now, found again by its header (or, without one, by what its rows hold), its rows' typed
- * dates read as the block's own were (the file's order, `today` the file's day).
+ * The results block as core found it again on its sheet (by its header or, without one, by what its rows hold), its
+ * rows' typed dates read as the block's own were (the file's order, `today` the file's day).
  */
-async function readResults(
-  context: Excel.RequestContext,
-  run: RunPlace,
-  today: string,
-): Promise<BlockRead | { problem: string }> {
-  const ext = await usedExtent(context, run.sheet);
-  if (ext.lastRow < 0) return { problem: "the sheet is empty" };
-  const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(ext.lastColumn, run.blockColumn + WIDTH - 1));
-  const grid = await readBlock(context, {
-    sheet: run.sheet,
-    rowIndex: 0,
-    columnIndex: 0,
-    rowCount: ext.lastRow + 1,
-    columnCount: lastColumn + 1,
-  });
-  const at = relocateBlock(grid, run);
-  if (!at) return { problem: "the results block of the check was not found (deleted, or its header changed)" };
+function readResults(found: RecordedTable, run: RunPlace, today: string): BlockRead {
+  const { grid, at } = found;
   // A column inserted left of the block moved it; the input moved with it, or stayed when the column was between them.
-  const shift = inputShiftAtRest(grid, run.inputColumns, at.blockColumn - run.blockColumn, at.headerRow) ?? 0;
-  const input = shiftMapping(run.inputColumns, shift);
+  const input = shiftMapping(run.inputColumns, found.inputShift ?? 0);
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
   const header = at.headerRow === null ? [] : grid[at.headerRow];
   const ours = new Set(Array.from({ length: WIDTH }, (_v, k) => at.blockColumn + k));
@@ -151,12 +139,12 @@ async function readResults(
     dates: { monthFirst: fileMonthFirst(), today },
   });
   const ownerHeader = user.owner !== undefined ? String(header[user.owner]).trim() : undefined;
-  const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : ext.lastRow;
+  const last = at.headerRow !== null ? first + tableRowCount(grid.slice(first), at.blockColumn) - 1 : grid.length - 1;
   return {
     at: { headerRow: at.headerRow, blockColumn: at.blockColumn, inputColumns: input },
     props,
     ownerHeader,
     unreadColumns: unreadOwnColumns(header, ours),
-    place: { sheet: run.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) },
+    place: { sheet: found.sheet, blockColumn: at.blockColumn, firstRow: first, lastRow: Math.max(first, last) },
   };
 }

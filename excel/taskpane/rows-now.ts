@@ -5,7 +5,6 @@
 import {
   OUTPUT_COLUMNS,
   dateReading,
-  findBlockNow,
   movedRowCells,
   movedRowNow,
   movedRows,
@@ -17,23 +16,9 @@ import {
   type RowDates,
   type RowNow,
 } from "../../core";
-import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
+import { readRecordedTable, sentence, type RunPlace } from "./recorded-table";
 
-/** Where a run's sheet parts were last seen (stored with the run state; found again before use). */
-export interface RunPlace {
-  sheet: string;
-  /** The sheet's Worksheet.id, which a rename keeps (absent in a record of an earlier version: found by name then). */
-  sheetId?: string;
-  /** Our header row (absolute, 0-based), or null when the block has no header row. */
-  headerRow: number | null;
-  /** The results block's first column. */
-  blockColumn: number;
-  /** The input columns (absolute). */
-  inputColumns: ColumnMapping;
-  /** A remembered table's number on its sheet (core's tableOrdinals; watch-settings.ts keeps it), which its Action IDs
-   * carry; absent in a record of an earlier version. */
-  ordinal?: number;
-}
+export type { RunPlace };
 
 /**
  * The print (core's resultPrint) of what this run wrote for each property key (and "!" + reason for invalid input),
@@ -47,15 +32,14 @@ export interface WrittenRows {
 const WIDTH = OUTPUT_COLUMNS.length;
 
 export const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-/** How far (columns) from where it was last seen the block is looked for when its header row is not there. */
-const SEARCH_COLUMNS = 16;
 
 /**
  * The table as it is now: where our block and the input columns stand; per sheet row (index = absolute row) the row as
  * core's matchRows sees it (only rows still "Checking…" count), its block values and its input's note.
  */
 export interface TableNow {
-  /** The sheet's Worksheet.id. */
+  /** The sheet's name and Worksheet.id now. */
+  sheet: string;
   sheetId: string;
   blockColumn: number;
   headerRow: number | null;
@@ -71,18 +55,6 @@ export interface TableNow {
   header?: readonly unknown[];
   rows: readonly (readonly unknown[])[];
   ours: ReadonlySet<number>;
-}
-
-/**
- * Finds the results block again in the rows read (a column inserted left of it, rows inserted above it): from its
- * header row when it has one, else from what the block's rows hold (Checking… marks, our statuses and times).
- * Undefined when it is nowhere: then nothing is written.
- */
-export function relocateBlock(
-  grid: readonly (readonly unknown[])[],
-  run: RunPlace,
-): { blockColumn: number; headerRow: number | null } | undefined {
-  return findBlockNow(grid, run, SEARCH_COLUMNS);
 }
 
 /**
@@ -109,25 +81,10 @@ export async function readTableNow(
   day: string,
   runId?: string,
 ): Promise<TableNow> {
-  // The sheet's id comes with the same sync as its used range: the block's record keeps it (a rename changes the name).
-  const ws = context.workbook.worksheets.getItem(run.sheet);
-  ws.load("id");
-  const ext = await usedExtent(context, run.sheet);
-  const inputs = Object.values(run.inputColumns).filter((v): v is number => typeof v === "number");
-  const lastRow = Math.max(ext.lastRow, 0);
-  const lastColumn = Math.min(SHEET_COLUMNS - 1, Math.max(...inputs, run.blockColumn + WIDTH - 1) + SEARCH_COLUMNS);
-  const grid = await readBlock(context, {
-    sheet: run.sheet,
-    rowIndex: 0,
-    columnIndex: 0,
-    rowCount: lastRow + 1,
-    columnCount: lastColumn + 1,
-  });
-  const at = relocateBlock(grid, run);
-  if (!at)
-    throw new Error(
-      `The results block on ${run.sheet} was not found (it was deleted or its header changed), so nothing was written.`,
-    );
+  // Found by its id when the run has it, so a sheet renamed during the run is still written.
+  const found = await readRecordedTable(context, run);
+  if ("problem" in found) throw new Error(`${sentence(found.problem)}, so nothing was written.`);
+  const { grid, at } = found;
   const first = at.headerRow === null ? 0 : at.headerRow + 1;
   // Which row holds which property now (the input moved with the block or stayed; duplicates noted): core decides.
   const now = propertiesNow({
@@ -149,7 +106,8 @@ export async function readTableNow(
   const reading = header ? dateReading(header, { monthFirst: fileMonthFirst(), today: day }, ours) : undefined;
   const dates = grid.map((row, i) => (reading && i >= first ? rowDates(row, reading) : undefined));
   return {
-    sheetId: ws.id,
+    sheet: found.sheet,
+    sheetId: found.sheetId,
     blockColumn: at.blockColumn,
     headerRow: at.headerRow,
     inputColumns,

@@ -74,7 +74,8 @@ export function watchedBlocks(s: WorkbookSettings | null): WatchedBlock[] {
   );
 }
 
-const sameBlock = (a: RunPlace, b: RunPlace) =>
+/** Two records of one block: on one sheet (by its id when both have it: a rename keeps it), at one place. */
+export const sameBlock = (a: RunPlace, b: RunPlace) =>
   (a.sheetId && b.sheetId ? a.sheetId === b.sheetId : a.sheet === b.sheet) &&
   a.blockColumn === b.blockColumn &&
   a.headerRow === b.headerRow;
@@ -133,6 +134,27 @@ export async function forgetBlocks(s: WorkbookSettings | null, gone: readonly Ru
     WATCHED_BLOCKS,
     watchedBlocks(s).filter((b) => !gone.some((g) => sameBlock(b, g))),
   );
+  await saveSettings(s);
+}
+
+/**
+ * Keeps on each record its sheet's id and name as a read of the table found them: a record of an earlier version, found
+ * by its sheet's name, gets the sheet's id, so that a later rename does not lose it; a renamed sheet's record its name.
+ */
+export async function keepSheetIds(
+  s: WorkbookSettings | null,
+  found: readonly { was: RunPlace; sheet: string; sheetId: string }[],
+): Promise<void> {
+  if (!s || found.length === 0) return;
+  let changed = false;
+  const list = watchedBlocks(s).map((b) => {
+    const f = found.find((x) => sameBlock(b, x.was));
+    if (!f || (b.sheetId === f.sheetId && b.sheet === f.sheet)) return b;
+    changed = true;
+    return { ...b, sheet: f.sheet, sheetId: f.sheetId };
+  });
+  if (!changed) return;
+  s.set(WATCHED_BLOCKS, list);
   await saveSettings(s);
 }
 

@@ -6,22 +6,19 @@
  * that cannot be found, or that the user changed, is not written: its Run log row says why, and it is forgotten.
  * Loaded as a chunk only when such a re-check is due.
  */
-import { OUTPUT_COLUMNS, inputShiftAtRest, notCheckedLogEntry, type ColumnMapping } from "../../core";
+import { notCheckedLogEntry, type ColumnMapping } from "../../core";
 import { actionSheets, prepareCheck, runCheck, type RunDeps } from "./check-run";
-import { relocateBlock, type RunPlace } from "./rows-now";
-import { SHEET_COLUMNS, isBlankCell, officeErrorText, readBlock, usedExtent } from "./sheet";
+import { inputNotFound, readRecordedTable, sentence, type RecordedTable, type RunPlace } from "./recorded-table";
+import { isBlankCell, officeErrorText } from "./sheet";
 import {
   dueBlocks,
   forgetBlocks,
   recordBlock,
+  sameBlock,
   watchedBlocks,
   type WatchedBlock,
   type WorkbookSettings,
 } from "./watch-settings";
-
-const WIDTH = OUTPUT_COLUMNS.length;
-/** How far right of the recorded block the sheet is read, to find a block that moved (as rows-now.ts does). */
-const SEARCH_COLUMNS = 16;
 
 export interface RecheckDeps extends Omit<RunDeps, "trigger" | "onBlockWritten"> {
   settings: WorkbookSettings;
@@ -36,41 +33,26 @@ export interface RecheckOutcome {
   lines: string[];
 }
 
-type Located = { rowIndex: number; columnIndex: number; inputColumns?: ColumnMapping } | { problem: string };
+type Located =
+  | { sheet: string; rowIndex: number; columnIndex: number; inputColumns?: ColumnMapping; found: RecordedTable }
+  | { problem: string };
 
 /** Where the block's table starts now: its header cell over the first input column, or its first data row. */
 async function locate(context: Excel.RequestContext, b: WatchedBlock): Promise<Located> {
-  const ws = context.workbook.worksheets.getItemOrNullObject(b.sheet);
-  await context.sync();
-  if (ws.isNullObject) return { problem: `The sheet "${b.sheet}" checked before was not found (renamed or deleted)` };
-  const ext = await usedExtent(context, b.sheet);
-  if (ext.lastRow < 0) return { problem: `The sheet "${b.sheet}" is empty now` };
-  const inputs = Object.values(b.inputColumns).filter((v): v is number => typeof v === "number");
-  const lastColumn = Math.min(
-    SHEET_COLUMNS - 1,
-    Math.max(ext.lastColumn, ...inputs, b.blockColumn + WIDTH - 1) + SEARCH_COLUMNS,
-  );
-  const grid = await readBlock(context, {
-    sheet: b.sheet,
-    rowIndex: 0,
-    columnIndex: 0,
-    rowCount: ext.lastRow + 1,
-    columnCount: lastColumn + 1,
-  });
-  const at = relocateBlock(grid, b);
-  if (!at) return { problem: `The results block on "${b.sheet}" was not found (deleted, or its header row changed)` };
-  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them): core decides.
-  const shift = at.blockColumn - b.blockColumn;
+  const found = await readRecordedTable(context, b);
+  if ("problem" in found) return { problem: sentence(found.problem) };
+  const { grid, at, sheet } = found;
   const first = b.inputColumns.uprn ?? b.inputColumns.postcode ?? b.inputColumns.address;
-  if (first === undefined) return { problem: `The check of "${b.sheet}" recorded no UPRN or Postcode column` };
-  const s = inputShiftAtRest(grid, b.inputColumns, shift, at.headerRow);
-  if (s === undefined) return { problem: `The UPRN or Postcode column of the table on "${b.sheet}" was not found` };
-  if (at.headerRow !== null) return { rowIndex: at.headerRow, columnIndex: first + s };
+  if (first === undefined) return { problem: `The check of "${sheet}" recorded no UPRN or Postcode column` };
+  // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them): core decides.
+  const s = found.inputShift;
+  if (s === undefined) return { problem: sentence(inputNotFound(sheet)) };
+  if (at.headerRow !== null) return { sheet, rowIndex: at.headerRow, columnIndex: first + s, found };
   const row = grid.findIndex((r) => !isBlankCell(r[first + s]));
   const inputColumns: ColumnMapping = {};
   for (const k of ["uprn", "postcode", "address"] as const)
     if (b.inputColumns[k] !== undefined) inputColumns[k] = b.inputColumns[k]! + s;
-  return { rowIndex: row, columnIndex: first + s, inputColumns };
+  return { sheet, rowIndex: row, columnIndex: first + s, inputColumns, found };
 }
 
 /** A Run log row for a block that was due but not checked (nothing sent, nothing written on its sheet). */
@@ -117,18 +99,22 @@ export async function recheckOnOpen(deps: RecheckDeps): Promise<RecheckOutcome> 
       continue;
     }
     // Two records of one block (it moved between checks): checked once.
-    const key = `${b.sheet}|${at.rowIndex}|${at.columnIndex}`;
+    const key = `${at.found.sheetId}|${at.rowIndex}|${at.columnIndex}`;
     if (seen.has(key)) {
       gone.push(b);
       continue;
     }
     seen.add(key);
-    const prep = await prepareCheck(deps.excelRun, { plan: deps.plan, at: { sheet: b.sheet, ...at } });
+    const { sheet, rowIndex, columnIndex, inputColumns } = at;
+    const prep = await prepareCheck(deps.excelRun, {
+      plan: deps.plan,
+      at: { sheet, rowIndex, columnIndex, inputColumns },
+    });
     if (!prep.ok || !prep.check.inPlace) {
       gone.push(b);
       const why = prep.ok
-        ? `The results block on "${b.sheet}" was changed since the last check (a column inserted or a header renamed)`
-        : `The table on "${b.sheet}" cannot be checked now: ${prep.message}`;
+        ? `The results block on "${sheet}" was changed since the last check (a column inserted or a header renamed)`
+        : `The table on "${sheet}" cannot be checked now: ${prep.message}`;
       out.lines.push(
         await logNotChecked(
           deps,
@@ -151,11 +137,9 @@ export async function recheckOnOpen(deps: RecheckDeps): Promise<RecheckOutcome> 
     if (summary.fatal) break;
   }
   // Records of blocks gone, changed, seen twice, or moved (recorded again where they are now) are forgotten; new ones stay.
-  const same = (a: RunPlace, b: RunPlace) =>
-    a.sheet === b.sheet && a.blockColumn === b.blockColumn && a.headerRow === b.headerRow;
   await forgetBlocks(
     deps.settings,
-    gone.filter((g) => !written.some((w) => same(g, w))),
+    gone.filter((g) => !written.some((w) => sameBlock(g, w))),
   ).catch(() => undefined);
   return out;
 }

@@ -1,0 +1,115 @@
+/**
+ * A table checked before, found again: its sheet, and that sheet read from the top past its results block. The one read
+ * behind a run's writes (rows-now.ts), the re-check on open (watch.ts) and the portfolio (portfolio-read.ts). Where the
+ * block stands now is core's decision (findBlockNow); this finds the sheet and reads what core needs to decide it.
+ */
+import { OUTPUT_COLUMNS, findBlockNow, inputShiftAtRest, type BlockAt, type ColumnMapping } from "../../core";
+import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
+
+/** Where a run's sheet parts were last seen (stored with the run state and the workbook's records; found again before use). */
+export interface RunPlace {
+  sheet: string;
+  /** The sheet's Worksheet.id, which a rename keeps (absent in a record of an earlier version: found by name then). */
+  sheetId?: string;
+  /** Our header row (absolute, 0-based), or null when the block has no header row. */
+  headerRow: number | null;
+  /** The results block's first column. */
+  blockColumn: number;
+  /** The input columns (absolute). */
+  inputColumns: ColumnMapping;
+  /** A remembered table's number on its sheet (core's tableOrdinals; watch-settings.ts keeps it), which its Action IDs
+   * carry; absent in a record of an earlier version. */
+  ordinal?: number;
+}
+
+const WIDTH = OUTPUT_COLUMNS.length;
+/** How far (columns) from where it was the block is looked for when its header row is not there. */
+const SEARCH_COLUMNS = 16;
+
+export interface RecordedTable {
+  /** The sheet's name and Worksheet.id now. */
+  sheet: string;
+  sheetId: string;
+  /** Found by the name it was recorded under, not by its id (the record kept none, or no sheet has it now). */
+  byName: boolean;
+  /** The sheet from A1: every row in use; every column in use, the input columns and the block, and SEARCH_COLUMNS more. */
+  grid: unknown[][];
+  /** Where the block stands now (core's findBlockNow). */
+  at: BlockAt;
+  /** How far the input columns moved with the block (core's inputShiftAtRest); undefined when its first one is not found. */
+  inputShift: number | undefined;
+}
+
+/** Said when the table's first input column is not where the record, moved with the block or not, says. */
+export const inputNotFound = (sheet: string) => `the UPRN or Postcode column of the table on "${sheet}" was not found`;
+
+/** The same sentence with its first letter a capital, to begin a line. */
+export const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * Finds a recorded table's sheet and reads it. The sheet is found by its Worksheet.id first, which a rename keeps; else
+ * by the name it was recorded under: a record of an earlier version keeps no id, and Excel may give a sheet another id
+ * when the workbook is opened in another version of Excel. A sheet found by name is taken only when it plausibly holds
+ * the same table: core finds the results block on it, and its first input column stands beside the block as recorded.
+ * A lower-case problem (naming the sheet) instead when there is no such sheet or block, with the id of the sheet tried
+ * first when there is one.
+ */
+export async function readRecordedTable(
+  context: Excel.RequestContext,
+  place: RunPlace,
+): Promise<RecordedTable | { problem: string; sheetId?: string }> {
+  const sheets = context.workbook.worksheets;
+  const byId = place.sheetId ? sheets.getItemOrNullObject(place.sheetId) : null;
+  const byName = sheets.getItemOrNullObject(place.sheet);
+  byId?.load("id, name");
+  byName.load("id, name");
+  await context.sync();
+  const found = [byId, byName].filter((ws): ws is Excel.Worksheet => !!ws && !ws.isNullObject);
+  const tried = found.filter((ws, i) => found.findIndex((o) => o.id === ws.id) === i);
+  if (tried.length === 0)
+    return {
+      problem: `the sheet "${place.sheet}" was not found (deleted${place.sheetId ? "" : ", or renamed before its id was recorded"})`,
+    };
+  let problem = "";
+  for (const ws of tried) {
+    const named = ws.id !== place.sheetId;
+    const why = await readOn(context, place, ws.name);
+    if ("problem" in why) {
+      problem ||= why.problem;
+      continue;
+    }
+    if (named && why.inputShift === undefined) {
+      problem ||= inputNotFound(ws.name);
+      continue;
+    }
+    return { sheet: ws.name, sheetId: ws.id, byName: named, ...why };
+  }
+  return { problem, sheetId: tried[0].id };
+}
+
+/** One sheet read and the block found on it. */
+async function readOn(
+  context: Excel.RequestContext,
+  place: RunPlace,
+  sheet: string,
+): Promise<Pick<RecordedTable, "grid" | "at" | "inputShift"> | { problem: string }> {
+  const ext = await usedExtent(context, sheet);
+  if (ext.lastRow < 0) return { problem: `the sheet "${sheet}" is empty` };
+  // The user's own columns (dates, owner, country) may stand anywhere in use; the block may have moved right.
+  const inputs = Object.values(place.inputColumns).filter((v): v is number => typeof v === "number");
+  const lastColumn = Math.min(
+    SHEET_COLUMNS - 1,
+    Math.max(ext.lastColumn, ...inputs, place.blockColumn + WIDTH - 1) + SEARCH_COLUMNS,
+  );
+  const grid = await readBlock(context, {
+    sheet,
+    rowIndex: 0,
+    columnIndex: 0,
+    rowCount: ext.lastRow + 1,
+    columnCount: lastColumn + 1,
+  });
+  const at = findBlockNow(grid, place, SEARCH_COLUMNS);
+  if (!at) return { problem: `the results block on "${sheet}" was not found (deleted, or its header row changed)` };
+  const inputShift = inputShiftAtRest(grid, place.inputColumns, at.blockColumn - place.blockColumn, at.headerRow);
+  return { grid, at, inputShift };
+}
