@@ -23,3 +23,8 @@ export function countWord(n: number, one: string, many = `${one}s`): string {
 export function utcMinute(at: number | string): string {
   return `${new Date(typeof at === "string" ? Date.parse(at) : at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
+
+/** A clause as the start of a sentence: its first letter a capital ("the sheet …" begins "The sheet …"). */
+export function sentence(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

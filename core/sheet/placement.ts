@@ -274,6 +274,49 @@ export function resultsPlaceNote(p: {
     : after;
 }
 
+/** A header of ours the user changed: the column (0-based), what it says now, and what we wrote. */
+export interface HeaderChange {
+  column: number;
+  found: string;
+  expected: string;
+}
+
+/**
+ * Our block in a header row, and whether it is still exactly ours: `changes` empty for an intact block, else each of
+ * our headers the user changed (a column inserted inside it, a header renamed), so it is never written over. Null when
+ * the row holds no block of ours. `found` is findHeaderBlock's answer for the row, when the caller has it.
+ */
+export function inspectHeaderBlock(
+  row: readonly unknown[],
+  found: HeaderBlock = findHeaderBlock(row),
+): { start: number; changes: HeaderChange[]; legacy?: boolean } | null {
+  if (found.exact !== undefined)
+    return found.legacy ? { start: found.exact, changes: [], legacy: true } : { start: found.exact, changes: [] };
+  if (found.changed === undefined) return null;
+  const start = found.changed;
+  const changes: HeaderChange[] = [];
+  outputHeaders().forEach((h, k) => {
+    const v = row[start + k];
+    if (norm(v) !== h.toLowerCase())
+      changes.push({ column: start + k, found: v === undefined || v === null ? "" : String(v), expected: h });
+  });
+  return { start, changes };
+}
+
+/**
+ * Why a table's results block is not where core looks for it, in the words both add-ins use (lower case, to go on in a
+ * sentence). `blockColumn` is where it was (0-based); `header`, the row its header was in, as read now (none for a
+ * table without a header row). Our columns still in that row but changed: which column now says what; else they were
+ * deleted, or moved where they cannot be told from the user's own columns.
+ */
+export function blockNotFound(sheet: string, blockColumn: number, header?: readonly unknown[]): string {
+  const where = `the results columns (${columnLetters(blockColumn)}:${columnLetters(blockColumn + WIDTH - 1)}) on "${sheet}"`;
+  const change = header ? inspectHeaderBlock(header, findHeaderBlock(header, blockColumn))?.changes[0] : undefined;
+  return change
+    ? `${where} were changed: column ${columnLetters(change.column)} is headed "${change.found}" where "${change.expected}" was expected`
+    : `${where} were deleted or moved`;
+}
+
 /**
  * Our block in a header row that may hold several tables side by side (A:B and D:E, both "UPRN / Postcode"), each with
  * its own block. A block belongs to the table whose UPRNs its Matched UPRN column holds, row for row (`rows`: the rows

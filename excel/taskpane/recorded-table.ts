@@ -3,7 +3,14 @@
  * behind a run's writes (rows-now.ts), the re-check on open (watch.ts) and the portfolio (portfolio-read.ts). Where the
  * block stands now is core's decision (findBlockNow); this finds the sheet and reads what core needs to decide it.
  */
-import { OUTPUT_COLUMNS, findBlockNow, inputShiftAtRest, type BlockAt, type ColumnMapping } from "../../core";
+import {
+  OUTPUT_COLUMNS,
+  blockNotFound,
+  findBlockNow,
+  inputShiftAtRest,
+  type BlockAt,
+  type ColumnMapping,
+} from "../../core";
 import { SHEET_COLUMNS, readBlock, usedExtent } from "./sheet";
 
 /** Where a run's sheet parts were last seen (stored with the run state and the workbook's records; found again before use). */
@@ -42,9 +49,6 @@ export interface RecordedTable {
 
 /** Said when the table's first input column is not where the record, moved with the block or not, says. */
 export const inputNotFound = (sheet: string) => `the UPRN or Postcode column of the table on "${sheet}" was not found`;
-
-/** The same sentence with its first letter a capital, to begin a line. */
-export const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * Finds a recorded table's sheet and reads it. The sheet is found by its Worksheet.id first, which a rename keeps; else
@@ -109,7 +113,10 @@ async function readOn(
     columnCount: lastColumn + 1,
   });
   const at = findBlockNow(grid, place, SEARCH_COLUMNS);
-  if (!at) return { problem: `the results block on "${sheet}" was not found (deleted, or its header row changed)` };
+  if (!at)
+    return {
+      problem: blockNotFound(sheet, place.blockColumn, place.headerRow === null ? undefined : grid[place.headerRow]),
+    };
   const inputShift = inputShiftAtRest(grid, place.inputColumns, at.blockColumn - place.blockColumn, at.headerRow);
   return { grid, at, inputShift };
 }

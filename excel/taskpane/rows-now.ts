@@ -10,13 +10,14 @@ import {
   movedRows,
   propertiesNow,
   rowDates,
+  sentence,
   isMonthFirstLocale,
   type Cell,
   type ColumnMapping,
   type RowDates,
   type RowNow,
 } from "../../core";
-import { readRecordedTable, sentence, type RunPlace } from "./recorded-table";
+import { readRecordedTable, type RunPlace } from "./recorded-table";
 
 export type { RunPlace };
 

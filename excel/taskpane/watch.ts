@@ -6,9 +6,9 @@
  * that cannot be found, or that the user changed, is not written: its Run log row says why, and it is forgotten.
  * Loaded as a chunk only when such a re-check is due.
  */
-import { notCheckedLogEntry, type ColumnMapping } from "../../core";
+import { notCheckedLogEntry, sentence, type ColumnMapping } from "../../core";
 import { actionSheets, prepareCheck, runCheck, type RunDeps } from "./check-run";
-import { inputNotFound, readRecordedTable, sentence, type RecordedTable, type RunPlace } from "./recorded-table";
+import { inputNotFound, readRecordedTable, type RecordedTable, type RunPlace } from "./recorded-table";
 import { isBlankCell, officeErrorText } from "./sheet";
 import {
   dueBlocks,

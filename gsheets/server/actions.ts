@@ -38,13 +38,15 @@ import {
   emptyCalendarLine,
   noCalendarLine,
   tablesProblem,
+  blockNotFound,
+  inspectHeaderBlock,
 } from "../../core";
 import type { ActionSheetsResult, CalendarResult } from "../shared/api";
 import { errorText } from "../shared/words";
 import { dayInFileZone, todayInFileZone } from "./days";
 import { loadRun, type SheetRun } from "./runstore";
 import { loadSettings } from "./settings";
-import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
+import { BLOCK_WIDTH, columnLetter, findSheet } from "./sheet";
 import { datesAsText } from "./block-rows";
 import { listWatches, placeFacts, type Watch } from "./watch";
 
@@ -187,16 +189,17 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
   const { headerRow, mapping, read } = rowsNow(sheet, run, lastRow, lastCol);
   const top = headerRow ? headerRow + 1 : run.firstRow;
   if (headerRow) {
-    if (headerRow > lastRow) return { problem: "its results block is no longer there" };
+    if (headerRow > lastRow) return { problem: blockNotFound(sheet.getName(), blockCol - 1) };
     header = read[0];
     // Tables side by side in one header row: this table's block is the one nearest where it was.
-    const found = inspectBlock(header, findHeaderBlock(header, Math.max(0, blockCol - 1)));
-    if (!found || found.changed.length) return { problem: "its results columns were changed or removed" };
+    const found = inspectHeaderBlock(header, findHeaderBlock(header, Math.max(0, blockCol - 1)));
+    if (!found || found.changes.length) return { problem: blockNotFound(sheet.getName(), blockCol - 1, header) };
     blockCol = found.start + 1;
   }
   const width = Math.max(lastCol, blockCol + BLOCK_WIDTH - 1);
   // Empty columns at the block's end are past the last column in use: read as blank, unless the sheet has no such columns.
-  if (width > lastCol && width > sheet.getMaxColumns()) return { problem: "its results columns were deleted" };
+  if (width > lastCol && width > sheet.getMaxColumns())
+    return { problem: blockNotFound(sheet.getName(), blockCol - 1) };
   const grid = (headerRow ? read.slice(1) : read).map((r) =>
     r.length < width ? r.concat(Array(width - r.length).fill("")) : r,
   );

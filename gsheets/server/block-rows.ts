@@ -5,7 +5,7 @@
 import { OUTPUT_COLUMNS, hostRow } from "../../core";
 import type { Cell } from "../../core";
 
-import { BLOCK_WIDTH, columnLetter, inspectBlock, safeCell } from "./sheet";
+import { BLOCK_WIDTH, safeCell } from "./sheet";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -96,38 +96,6 @@ export function writeBlockRows(
     range.setValues(values);
   }
   return { bands: bands.length };
-}
-
-/**
- * Before a poll or Stop writes: is the run's block still there? Columns deleted (the block past the sheet's
- * edge, or its headers gone) or a header changed: a problem, so the run ends instead of failing every poll or
- * writing into someone else's columns. Columns inserted left of it: the block is found again by its headers.
- */
-export function checkBlock(
-  sheet: Sheet,
-  headerRow: number,
-  blockCol: number,
-  lastRow: number,
-): { col: number } | { problem: string } {
-  const span = `${columnLetter(blockCol)}:${columnLetter(blockCol + BLOCK_WIDTH - 1)}`;
-  const gone = `The results columns (${span}) were deleted or moved during the check`;
-  if (lastRow > sheet.getMaxRows())
-    return { problem: `Rows of the checked table were deleted during the check (it covered rows up to ${lastRow})` };
-  let col = blockCol;
-  if (headerRow) {
-    const header = sheet.getRange(headerRow, 1, 1, Math.max(1, sheet.getLastColumn())).getValues()[0];
-    const block = inspectBlock(header);
-    if (!block) return { problem: gone };
-    if (block.changed.length) {
-      const c = block.changed[0];
-      return {
-        problem: `The results columns (${span}) were changed during the check: column ${columnLetter(c.col)} is headed "${c.found}" where "${c.expected}" was expected`,
-      };
-    }
-    col = block.start + 1;
-  }
-  if (col + BLOCK_WIDTH - 1 > sheet.getMaxColumns()) return { problem: gone };
-  return { col };
 }
 
 /** Rows of [first, last] hidden by a filter (only asked when the sheet has one: one call per row otherwise). */

@@ -8,14 +8,13 @@ import {
   columnNumberFormats,
   OUTPUT_COLUMNS,
   STATUS_COLOURS,
-  findHeaderBlock,
   outputHeaders,
   safeCellText,
   statusColumnIndexes,
   windowColumnIndexes,
 } from "../../core";
 import { WINDOW_COLOURS, type Window } from "../../core/compliance/obligations";
-import type { ColumnMapping, HeaderBlock, StartNotesInput } from "../../core";
+import type { ColumnMapping, StartNotesInput } from "../../core";
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -72,31 +71,6 @@ export interface Table {
   firstCol: number;
   /** What core's startNotes needs of the plan, for the lines said as the run begins (beginRun adds the rows). */
   start: Omit<StartNotesInput, "rows" | "hidden">;
-}
-
-const norm = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : "");
-
-/**
- * Where our block is in a header row, and whether it is still exactly ours: core's one rule (findHeaderBlock), so
- * Excel and Sheets read the same header row the same way. A user's own "EPC status / EPC rating / Risk level"
- * columns are not our block; ours changed by the user (a column inserted inside it, a header renamed) is found
- * with what changed, so it is never written over.
- */
-export function inspectBlock(
-  headerValues: readonly unknown[],
-  found: HeaderBlock = findHeaderBlock(headerValues),
-): { start: number; changed: { col: number; found: string; expected: string }[]; legacy?: boolean } | null {
-  if (found.exact !== undefined)
-    return found.legacy ? { start: found.exact, changed: [], legacy: true } : { start: found.exact, changed: [] };
-  if (found.changed === undefined) return null;
-  const start = found.changed;
-  const changed: { col: number; found: string; expected: string }[] = [];
-  outputHeaders().forEach((h, k) => {
-    const v = headerValues[start + k];
-    if (norm(v) !== h.toLowerCase())
-      changed.push({ col: start + k + 1, found: v === undefined || v === null ? "" : String(v), expected: h });
-  });
-  return { start, changed };
 }
 
 function isStatusRule(rule: GoogleAppsScript.Spreadsheet.ConditionalFormatRule): boolean {

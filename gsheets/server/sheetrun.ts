@@ -9,7 +9,6 @@ import {
   waitingRow,
   dueRequests,
   findBlockNow,
-  findHeaderBlock,
   markWritten,
   matchRows,
   nextDueInMs,
@@ -24,6 +23,8 @@ import {
   type RowDates,
   type RowNow,
   type WindowSettings,
+  blockNotFound,
+  sentence,
 } from "../../core";
 import { appendChanges } from "./logs";
 import { rowChanges, worseCount, type Change } from "../../core/reports/changes";
@@ -34,8 +35,8 @@ import { afterRun, finishRun, runProblem, save } from "./runend";
 export { afterRun, finishRun, runProblem, save };
 export { withUserLock } from "./runstore";
 import { loadSettings } from "./settings";
-import { BLOCK_WIDTH, columnLetter, findSheet, inspectBlock } from "./sheet";
-import { checkBlock, readRows, writeBlockRows, zoneOnce } from "./block-rows";
+import { BLOCK_WIDTH, findSheet } from "./sheet";
+import { readRows, writeBlockRows, zoneOnce } from "./block-rows";
 import { progressOf, say } from "./progress";
 import { placeReader, rowDatesReader, todayInFileZone } from "./days";
 import { keyIndex, noteStamp, noteWritten, readPrintCells, repairMoved } from "./written";
@@ -94,10 +95,7 @@ function relocate(
   run: SheetRun,
 ): { headerRow: number; blockCol: number; header?: unknown[] } | { problem: string } {
   const lastRow = sheet.getLastRow();
-  const gone = {
-    problem: `The results columns (${columnLetter(run.blockCol)}:${columnLetter(run.blockCol + BLOCK_WIDTH - 1)}) were deleted or moved during the check`,
-  };
-  if (lastRow < 1) return gone;
+  if (lastRow < 1) return { problem: sentence(blockNotFound(sheet.getName(), run.blockCol - 1)) };
   // Rows inserted above the header row are looked for up to 200 rows below where it was; a header-less block in every row.
   const rows = run.headerRow ? Math.min(lastRow, run.headerRow + 200) : lastRow;
   // A block with a header row is within the columns in use; one without is read to its full width, which may pass them
@@ -116,14 +114,9 @@ function relocate(
     const headerRow = at.headerRow === null ? 0 : at.headerRow + 1;
     return { headerRow, blockCol: at.blockColumn + 1, header: at.headerRow === null ? undefined : grid[at.headerRow] };
   }
-  // Our block still in its header row but changed (a header renamed, a column inserted inside it): say what changed.
-  const headerNow = run.headerRow && run.headerRow <= rows ? grid[run.headerRow - 1] : null;
-  const here = headerNow ? inspectBlock(headerNow, findHeaderBlock(headerNow, run.blockCol - 1)) : null;
-  if (here && here.changed.length) {
-    const checked = checkBlock(sheet, run.headerRow, run.blockCol, 0);
-    if ("problem" in checked) return checked;
-  }
-  return gone;
+  // Our block still in its header row but changed (a header renamed, a column inserted inside it): core says what changed.
+  const headerNow = run.headerRow && run.headerRow <= rows ? grid[run.headerRow - 1] : undefined;
+  return { problem: sentence(blockNotFound(sheet.getName(), run.blockCol - 1, headerNow)) };
 }
 
 /**

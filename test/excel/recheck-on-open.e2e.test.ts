@@ -5,7 +5,7 @@
  * with it. The time since the last check is simulated by ageing the check time the workbook recorded.
  */
 import type { Page } from "playwright-core";
-import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, outputHeaders } from "../../core";
+import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, blockNotFound, outputHeaders, sentence } from "../../core";
 import { standIn as callStandIn } from "./helpers/stand-in-page";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
@@ -155,10 +155,14 @@ run("Excel re-check on open in Chromium", () => {
     await waitText("status", /^Re-check on open: 0 of 1 block checked again\./);
     await waitIdle();
     expect(sb.stats().total).toBe(0);
-    expect(await text("status")).toMatch(/results block on "Sheet1" was not found .*no longer watched/);
+    // Core's words for a block that is gone, as the Sheets sidebar says them.
+    expect(await text("status")).toContain(`${sentence(blockNotFound("Sheet1", 3))}`);
+    expect(await text("status")).toMatch(
+      /results columns \(D:[A-Z]+\) on "Sheet1" were deleted or moved.*no longer watched/,
+    );
     const runs = await logRows("Run log", RUN_LOG_HEADERS.length);
     expect(runs.slice(1).map((r) => r[2])).toEqual(["manual", "on open", "on open"]);
-    expect(String(runs[3][11])).toMatch(/not found/);
+    expect(String(runs[3][11])).toContain(sentence(blockNotFound("Sheet1", 3)));
     expect((await dump()).settings[BLOCKS]).toEqual([]);
     // The user's own columns are untouched.
     expect((await read("Sheet1", "B1:C2"))[1]).toEqual([uprns[0], "T0"]);

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { columnLetter } from "../helpers/columns";
-import { OUTPUT_COLUMNS } from "../../core";
+import { OUTPUT_COLUMNS, blockNotFound, sentence } from "../../core";
 import { DIST } from "./harness/gas";
 import { sandboxForFile, type SandboxProperty } from "./harness/sandbox";
 import { cellValue, outputCol, pollToEnd, seedTable } from "./harness/table";
@@ -36,9 +36,9 @@ describe("a run whose results columns cannot be written always ends", () => {
 
     const p = env.run("pollBulkCheck");
     expect(p.phase).toBe("stopped");
-    expect(p.message).toContain(
-      `results columns (B:${LAST}) were deleted or moved during the check, so the check stopped`,
-    );
+    // Core's words for a block that is gone, as the Excel pane says them.
+    expect(p.message).toContain(`${sentence(blockNotFound("Sheet1", 1))}, so the check stopped`);
+    expect(p.message).toContain(`The results columns (B:${LAST}) on "Sheet1" were deleted or moved`);
     // Nothing more is asked of the service, and nothing is written into the columns that took the block's place.
     expect((await sandbox.stats()).total).toBe(before.total);
     expect(env.sheet.getLastColumn()).toBe(1);
@@ -57,7 +57,9 @@ describe("a run whose results columns cannot be written always ends", () => {
     const stopped = env.run("cancelBulkCheck");
     expect(stopped.phase).toBe("stopped");
     expect(stopped.message).toMatch(
-      new RegExp(`^Stopped by you. Nothing was written: The results columns \\(B:${LAST}\\) were deleted`),
+      new RegExp(
+        `^Stopped by you. Nothing was written: The results columns \\(B:${LAST}\\) on "Sheet1" were deleted or moved`,
+      ),
     );
     expect(env.run("getSidebarState").run.phase).toBe("stopped");
     expect(env.run("startBulkCheck", {}).askResume).toBe(true);
