@@ -38,9 +38,16 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off", "no-control-regex": "off" },
   },
   {
-    // A file of the add-ins, the sandbox or the Excel stand-in holds one purpose that a maintainer reads whole: at most
-    // 500 lines, counted as `wc -l` counts.
-    files: ["core/**/*.ts", "excel/**/*.ts", "gsheets/**/*.ts", "sandbox/**/*.ts", "test/excel/standin/*.js"],
+    // A file of the add-ins, the sandbox or the Excel and Sheets stand-ins holds one purpose that a maintainer reads
+    // whole: at most 500 lines, counted as `wc -l` counts.
+    files: [
+      "core/**/*.ts",
+      "excel/**/*.ts",
+      "gsheets/**/*.ts",
+      "sandbox/**/*.ts",
+      "test/excel/standin/*.js",
+      "test/gsheets/harness/*.ts",
+    ],
     ignores: ["core/demo/demo-data.ts"],
     rules: { "max-lines": ["error", { max: 500, skipBlankLines: false, skipComments: false }] },
   },

@@ -1,0 +1,137 @@
+/**
+ * What a sheet holds, not part of the Apps Script API: its cells, read as getValues reads them and written through
+ * Sheets' coercion and limits, and the views tests assert on (not recorded).
+ */
+import { currentZone, dateFormatted, isDate, isDateFormat, serialMidnight, type MakeDate } from "./date-cells";
+import { Grid, type CellData } from "./grid";
+import { zonedTimeToUtc } from "./zoned-time";
+
+/** Sheets holds at most 50,000 characters in a cell. */
+const CELL_CHARS_MAX = 50000;
+
+/** An area of the sheet by its first cell and size (a Range, or any block). */
+interface Area {
+  readonly row: number;
+  readonly col: number;
+  readonly rows: number;
+  readonly cols: number;
+}
+
+export class SheetCells {
+  protected cells = new Grid();
+  /** The spreadsheet's time zone: Sheets reads typed dates as local times there. */
+  timeZone: () => string = () => "Etc/UTC";
+  constructor(protected readonly makeDate: MakeDate) {}
+  extent(): { rows: number; cols: number } {
+    // Every change of a value goes through the grid (writeBlock, forEachCell), which counts it.
+    return this.cells.extent();
+  }
+  cell(r: number, c: number): CellData | undefined {
+    return this.cells.get(r, c);
+  }
+  forEachCell(range: Area, fn: (cell: CellData, r: number, c: number) => void): void {
+    for (let r = 0; r < range.rows; r++)
+      for (let c = 0; c < range.cols; c++) fn(this.cells.take(range.row + r, range.col + c), r, c);
+  }
+  /**
+   * A block's values as getValues gives them, or with `pick` another property of each cell: new arrays, and new Dates
+   * of the vm's realm (a number in a date-formatted cell comes back as its day's local midnight).
+   */
+  readBlock(
+    row: number,
+    col: number,
+    rows: number,
+    cols: number,
+    pick?: (c: CellData | undefined) => unknown,
+  ): unknown[][] {
+    const zone = currentZone();
+    const out: unknown[][] = new Array(rows);
+    for (let r = 0; r < rows; r++) {
+      const cells = this.cells.line(row + r);
+      const line: unknown[] = new Array(cols);
+      for (let c = 0; c < cols; c++) {
+        const cell = cells === undefined ? undefined : cells[col + c];
+        let v = pick ? pick(cell) : cell === undefined ? "" : cell.value;
+        if (typeof v === "number") {
+          if (!pick && cell!.format !== undefined && isDateFormat(cell!.format))
+            v = this.makeDate(serialMidnight(Math.floor(v), zone));
+        } else if (isDate(v)) v = this.makeDate(v.getTime());
+        else if (v === undefined || v === null) v = pick ? v : "";
+        line[c] = v;
+      }
+      out[r] = line;
+    }
+    return out;
+  }
+  /** Every cell as Sheets would show its source: the formula when there is one, else the value (not recorded). */
+  sourceGrid(): unknown[][] {
+    const e = this.extent();
+    const out: unknown[][] = [];
+    for (let r = 1; r <= e.rows; r++) {
+      const line: unknown[] = [];
+      for (let c = 1; c <= e.cols; c++) {
+        const cell = this.cells.get(r, c);
+        line.push(cell?.formula ?? dateFormatted(cell) ?? cell?.value ?? "");
+      }
+      out.push(line);
+    }
+    return out;
+  }
+  /** The number format of one cell (not recorded). */
+  formatAt(r: number, c: number): string {
+    return this.cells.get(r, c)?.format ?? "General";
+  }
+  /** Sheets' coercion of written values: formulas, apostrophe text, numbers and dates from text (unless "@"). */
+  private coerce(v: unknown, cell: CellData): void {
+    cell.formula = undefined;
+    if (v === null || v === undefined) {
+      cell.value = "";
+      return;
+    }
+    if (typeof v === "string") {
+      if (v.startsWith("'")) cell.value = v.slice(1);
+      else if (cell.format === "@") cell.value = v;
+      else if (v.startsWith("=")) {
+        cell.formula = v;
+        cell.value = "#FORMULA";
+      } else if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) cell.value = Number(v);
+      else if (/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(v))
+        cell.value = this.makeDate(zonedTimeToUtc(v, this.timeZone()));
+      else cell.value = v;
+      return;
+    }
+    if (typeof v === "number" || typeof v === "boolean") {
+      cell.value = v;
+      return;
+    }
+    if (isDate(v)) {
+      cell.value = this.makeDate(v.getTime());
+      return;
+    }
+    throw new Error(`Exception: Cannot convert ${Object.prototype.toString.call(v)} to a cell value.`);
+  }
+  writeBlock(row: number, col: number, values: unknown[][]): void {
+    // Sheets refuses a cell of more than 50,000 characters (characters, not bytes), and writes nothing of the call.
+    for (const line of values)
+      for (const v of line)
+        if (typeof v === "string" && v.length > CELL_CHARS_MAX)
+          throw new Error(
+            `Exception: Your input contains more than the maximum of ${CELL_CHARS_MAX} characters in a single cell.`,
+          );
+    values.forEach((line, r) => line.forEach((v, c) => this.coerce(v, this.cells.take(row + r, col + c))));
+  }
+  /** Fill a block directly, as a user typing would (not recorded). */
+  seed(row: number, col: number, values: unknown[][]): void {
+    this.writeBlock(row, col, values);
+  }
+  formulas(): string[] {
+    return this.cells
+      .entries()
+      .filter(([, , c]) => c.formula)
+      .map(([, , c]) => c.formula!);
+  }
+  /** Plain values of a block, for assertions (not recorded). */
+  peek(row: number, col: number, rows: number, cols: number): unknown[][] {
+    return this.readBlock(row, col, rows, cols);
+  }
+}
