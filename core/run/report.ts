@@ -138,7 +138,7 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
   } else if (state.phase === "paused") {
     title = "Paused";
     lines.unshift(
-      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${formatCount(c.answered)} of ${rowsWord(c.rows)} checked; choose Resume after ${utcMinute(state.pausedUntilMs ?? Date.now())} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
+      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${formatCount(c.answered)} of ${rowsWord(c.rows)} checked; choose Resume${state.pausedUntilMs === undefined ? "" : ` after ${utcMinute(state.pausedUntilMs)}`} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
     );
   } else if (state.phase === "stopped") {
     title = "Stopped";
