@@ -78,22 +78,32 @@ run("Excel task pane: accessibility", () => {
       [["UPRN"], [st.epc.pass], ["12ab"], [st.epc.fail], [st.gas_safety.warning]],
     );
 
-    // Running: the job's submit is held by the sandbox, so the pane stays in its running state while axe looks.
-    sb.setFaults([{ kind: "latency", route: "bulk_submit", latency_ms: 4_000 }]);
+    // Running: the job's submit is held on its way to the sandbox until axe has looked, so the pane stays in its
+    // running state for as long as that takes, and no longer.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const SUBMIT = "**/v1/api/check/bulk";
+    await page.route(SUBMIT, async (route) => {
+      await held;
+      await route.continue();
+    });
     try {
       await page.click("#check");
       await page.waitForSelector("#cancel:not([hidden])");
       await expectAxeClean(page, "running");
       // Progress words are in a live region, so a screen reader hears them without moving focus.
       expect(await page.getAttribute("#progress-text", "aria-live")).toBe("polite");
-      await page.waitForFunction(
-        () => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""),
-        undefined,
-        { timeout: 30_000 },
-      );
+      // Still running when axe is done: what it looked at was the running pane.
+      expect(await page.isVisible("#cancel")).toBe(true);
     } finally {
-      sb.setFaults([]);
+      release();
     }
+    await page.waitForFunction(
+      () => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.unroute(SUBMIT);
     // Finished: the result is in the status region (role=status), the rows not sent are listed.
     const status = await page.evaluate(() => {
       const el = document.getElementById("status")!;

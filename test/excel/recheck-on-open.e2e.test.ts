@@ -103,7 +103,9 @@ run("Excel re-check on open in Chromium", () => {
     expect(await page.isChecked("#recheck-on")).toBe(true);
     expect(await page.inputValue("#recheck-days")).toBe("3");
     await waitText("last-run", /\(manual\)/);
-    await new Promise((r) => setTimeout(r, 1000));
+    // The digest line comes once the pane has decided on the re-check (taskpane.ts wire()): nothing was due, or a
+    // request would have gone before it.
+    await waitText("digest-status", /^Since the last digest|^No digest yet/);
     expect(sb.stats().total).toBe(0);
     expect(await text("status")).toBe("");
 
