@@ -1,12 +1,16 @@
 /**
- * Headless Chromium for the page tests: Debian's /usr/bin/chromium driven by playwright-core. Missing Chromium skips the
- * page tests with a loud warning on a developer machine, and fails them under CI (where .ci/run installs it), so that
- * CI cannot pass by skipping them.
+ * Headless Chromium for the page tests, driven by playwright-core: Debian's chromium-headless-shell when it is installed
+ * (the build Playwright itself runs headless tests in: no browser window or address bar around each page, about half
+ * the CPU a page costs in the full browser's headless mode), else Debian's /usr/bin/chromium. Missing Chromium skips
+ * the page tests with a loud warning on a developer machine, and fails them under CI (where .ci/run installs both), so
+ * that CI cannot pass by skipping them.
  */
 import * as fs from "fs";
 import { chromium, type Browser } from "playwright-core";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+export const CHROMIUM =
+  process.env.CHROMIUM_PATH || (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 /** CI as .ci/run and hosted runners set it ("true"); "false", "0" or empty is a developer machine. */
 function underCi(): boolean {
