@@ -89,13 +89,13 @@ async function shown(uprn: string, windows?: WindowSettings) {
 test("after the windows are changed in Settings, the card, NEXTACTION, DUE and CHECK agree with the block's row", async () => {
   // Properties whose most urgent action is dated and beyond the default windows (Plan or OK): every window set to
   // 3,650 days makes them Urgent.
-  const picked = sb
-    .dataset()
-    .properties.filter((p) => {
-      const next = nextObligation(resultOf(p), { today: today() });
-      return next?.due && (next.window === "OK" || next.window === "Plan") && next.due > today();
-    })
-    .slice(0, 3);
+  // The register's first three such (each looked at is parsed as the client parses an answer, so the search stops there).
+  const picked: ReturnType<Sandbox["dataset"]>["properties"] = [];
+  for (const p of sb.dataset().properties) {
+    if (picked.length === 3) break;
+    const next = nextObligation(resultOf(p), { today: today() });
+    if (next?.due && (next.window === "OK" || next.window === "Plan") && next.due > today()) picked.push(p);
+  }
   expect(picked).toHaveLength(3);
   for (const p of picked) {
     const before = await shown(p.uprn);
