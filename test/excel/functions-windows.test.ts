@@ -17,7 +17,7 @@ import {
 import * as f from "../../excel/functions/functions";
 import { createRuntime, installRuntime, type ComplianceRuntime } from "../../excel/runtime";
 import { memoryStore } from "../../excel/settings";
-import { checkResultFor } from "../../sandbox/dataset";
+import { checkResultFor, findProperties } from "../../sandbox/dataset";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { createStandIn } from "../helpers/excel-workbook";
 
@@ -90,12 +90,14 @@ test("after the windows are changed in Settings, the card, NEXTACTION, DUE and C
   // Properties whose most urgent action is dated and beyond the default windows (Plan or OK): every window set to
   // 3,650 days makes them Urgent.
   // The register's first three such (each looked at is parsed as the client parses an answer, so the search stops there).
-  const picked: ReturnType<Sandbox["dataset"]>["properties"] = [];
-  for (const p of sb.dataset().properties) {
-    if (picked.length === 3) break;
-    const next = nextObligation(resultOf(p), { today: today() });
-    if (next?.due && (next.window === "OK" || next.window === "Plan") && next.due > today()) picked.push(p);
-  }
+  const picked = findProperties(
+    sb.dataset(),
+    (p) => {
+      const next = nextObligation(resultOf(p), { today: today() });
+      return !!next?.due && (next.window === "OK" || next.window === "Plan") && next.due > today();
+    },
+    3,
+  );
   expect(picked).toHaveLength(3);
   for (const p of picked) {
     const before = await shown(p.uprn);
