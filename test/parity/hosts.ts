@@ -1,6 +1,6 @@
 /**
- * The two hosts a parity scenario runs in, started once for the file: the BUILT Excel task pane (dist/excel, in headless
- * Chromium over the Excel stand-in, its Check button clicked) and the Sheets stand-in running the built Code.js
+ * The two hosts a parity scenario runs in, started once for the file: the BUILT Excel task pane (dist/excel, in
+ * headless Chromium over the Excel stand-in, its Check button clicked) and the Sheets stand-in running the built Code.js
  * (startBulkCheck, polled to the end), each against a sandbox on loopback. Each seeds the same grid, makes the user's
  * changes and selections, checks, and hands back the grid as both can be compared on it (cell()), what it said and
  * what the first submit left on the sheet.

@@ -8,7 +8,8 @@ import { AT, EPC_STATUS, MATCHED, MESSAGE, W, colLetters, u, type Step } from ".
 
 /**
  * The register's named examples: a postcode with one property, one shared by several, a short UPRN... From the data
- * set of the day both sandboxes stand on (AT), so that this process builds it once, not once for the wall clock's day too.
+ * set of the day both sandboxes stand on (AT), so that this process builds it once, not once for the wall clock's day
+ * too.
  */
 const ex = findExamples(getDataset(new Date(AT)));
 /** The results block's column of `what` (Matched UPRN, Message) from a 0-based block start, rows first..last (1-based). */
