@@ -13,18 +13,6 @@
   "use strict";
   const REQUEST_LIMIT = 5 * 1024 * 1024;
   const utf8 = new TextEncoder();
-  /**
-   * UTF-8 bytes of a text: Node's own count where there is one (the stand-in in Node), the encoded length in a page.
-   * The same number; Node's makes no copy of a request of megabytes to count it.
-   */
-  const utf8Length =
-    typeof Buffer === "function" ? (text) => Buffer.byteLength(text, "utf8") : (text) => utf8.encode(text).length;
-  /** What JSON.stringify writes as more than itself in a string: a quote, a backslash, a control, a surrogate. */
-  const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-  /** JSON.stringify(v).length, without making the text of a string that needs no escape (most cells). */
-  function jsonLength(v) {
-    return typeof v === "string" && !JSON_ESCAPED.test(v) ? v.length + 2 : JSON.stringify(v).length;
-  }
 
   function colIndex(letters) {
     let n = 0;
@@ -525,7 +513,7 @@
       }
       function charge(payload) {
         // Bytes as they go over the wire (UTF-8): a "£" or "–" is two or three of them, not one.
-        const n = utf8Length(JSON.stringify(payload));
+        const n = utf8.encode(JSON.stringify(payload)).length;
         pendingBytes += n;
       }
       function loadable(obj, props) {
@@ -1033,14 +1021,14 @@
             for (let rr = r; rr < r + rows; rr++)
               for (let cc = c; cc < c + cols; cc++) {
                 const cell = cells.get(rr + "," + cc);
-                if (!isBlank(cell)) n += jsonLength(cell.value);
+                if (!isBlank(cell)) n += JSON.stringify(cell.value).length;
               }
             return n;
           }
           for (const [k, cell] of cells) {
             if (isBlank(cell)) continue;
             const [rr, cc] = keyRC(k);
-            if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) n += jsonLength(cell.value);
+            if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) n += JSON.stringify(cell.value).length;
           }
           return n;
         };
