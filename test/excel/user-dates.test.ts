@@ -18,7 +18,7 @@ import {
 } from "../../core";
 import { memoryStore } from "../../excel/settings";
 import { prepareCheck, runCheck, summaryText, type ExcelRun } from "../../excel/taskpane/check-run";
-import { checkResultFor } from "../../sandbox/dataset";
+import { checkResultFor, findProperties } from "../../sandbox/dataset";
 import { sandbox, type Sandbox } from "../helpers/sandbox";
 import { createStandIn, colLetters } from "../helpers/excel-workbook";
 
@@ -39,20 +39,27 @@ function resultOf(p: ReturnType<Sandbox["dataset"]>["properties"][number]): Chec
   return r.value;
 }
 
-/** Properties whose next action, with a deposit received on `received`, is the deposit's: the block's Action due shows it. */
+/**
+ * The register's first `n` properties whose next action, with a deposit received on `received`, is the deposit's: the
+ * block's Action due shows it. The search stops at the n-th (findProperties): each property looked at is parsed as the
+ * client parses an answer, and the register holds twenty thousand.
+ */
 function depositLed(n: number, received: string) {
-  const out = sb.dataset().properties.filter((p) => {
-    const r = resultOf(p);
-    // England's rule (Housing Act 2004 s.213): a Welsh or Scottish postcode counts its own way (test/excel/countries.test.ts).
-    const english = rulesCountry(countryOf(p.postcode)) === "England";
-    return (
-      english &&
-      (r.checks as Record<string, { status?: string }>).deposit_protection?.status === "fail" &&
-      nextObligation(r, { today: today(), userDates: { depositReceived: received } })?.check === "deposit_protection"
-    );
-  });
+  const out = findProperties(
+    sb.dataset(),
+    (p) => {
+      // England's rule (Housing Act 2004 s.213): a Welsh or Scottish postcode counts its own way (test/excel/countries.test.ts).
+      if (rulesCountry(countryOf(p.postcode)) !== "England") return false;
+      const r = resultOf(p);
+      return (
+        (r.checks as Record<string, { status?: string }>).deposit_protection?.status === "fail" &&
+        nextObligation(r, { today: today(), userDates: { depositReceived: received } })?.check === "deposit_protection"
+      );
+    },
+    n,
+  );
   if (out.length < n) throw new Error(`only ${out.length} sandbox properties fit`);
-  return out.slice(0, n);
+  return out;
 }
 
 afterEach(() => {

@@ -42,6 +42,15 @@ test("sizes are counted in UTF-8 bytes, as the request carries them", () => {
   expect(utf8Bytes("abc")).toBe(3);
   expect(utf8Bytes("£5 – é")).toBe(Buffer.byteLength("£5 – é"));
   expect(utf8Bytes("🏠")).toBe(4);
+  // Runs of them, pairs back to back, and one after a long ASCII stretch: each character counted once, as UTF-8 has it.
+  for (const text of [
+    "a🏠b£–🏠🏠é",
+    "🏠🏠",
+    "££",
+    `${"x".repeat(5000)}é`,
+    JSON.stringify(["Flat 2, Cwrt – Pen-y-bryn", 12]),
+  ])
+    expect(utf8Bytes(text)).toBe(Buffer.byteLength(text));
 });
 
 test("20,000 result rows reach the sheet in syncs within 1.5x the floor (bytes / 5 MB), none over the limit", async () => {

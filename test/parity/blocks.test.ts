@@ -1,7 +1,7 @@
 /**
  * The same table finds the same rows and results block in Excel and Google Sheets, where the two once decided apart:
  * a block without a header row found again by its rows, trailing blank rows, input columns inside the block, a table
- * below another, a title row above the header. Both ask core's planTable; how each scenario runs is in sheet-model.ts.
+ * below another, a title row above the header. Both ask core's planTable; how each scenario runs is in hosts.ts.
  */
 import { EDITED_BLOCK_NOTE, outputHeaders } from "../../core";
 import { MATCHED, MESSAGE, W, colLetters, column, parityScenarios, sandboxUprns, type Scenario } from "./sheet-model";

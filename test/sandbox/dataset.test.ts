@@ -160,3 +160,12 @@ test("deterministic across two builds of the same day; dates move with the day",
     daysUntil(a, a.properties[5].checks.epc.expiry ?? a.today),
   );
 });
+
+test("getDataset builds a day's register once, also while a process switches between two days", () => {
+  const tomorrow = new Date(today.getTime() + 86_400_000);
+  const next = getDataset(tomorrow);
+  expect(next.today).not.toBe(ds.today);
+  expect(getDataset(today)).toBe(ds);
+  expect(getDataset(tomorrow)).toBe(next);
+  expect(getDataset(new Date(today.getTime()))).toBe(ds);
+});
