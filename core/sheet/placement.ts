@@ -304,6 +304,14 @@ export function inspectHeaderBlock(
 }
 
 /**
+ * A checked table's sheet that is not there, in the words both add-ins use (lower case). Both find a sheet by its own
+ * id, which a rename keeps, so it was deleted; a record kept by name only (an earlier version's) may have been renamed.
+ */
+export function sheetNotFound(sheet: string, recordedByName = false): string {
+  return `the sheet "${sheet}" was deleted${recordedByName ? ", or renamed before its id was recorded" : ""}`;
+}
+
+/**
  * Why a table's results block is not where core looks for it, in the words both add-ins use (lower case, to go on in a
  * sentence). `blockColumn` is where it was (0-based); `header`, the row its header was in, as read now (none for a
  * table without a header row). Our columns still in that row but changed: which column now says what; else they were

@@ -6,6 +6,7 @@
 import {
   OUTPUT_COLUMNS,
   blockNotFound,
+  sheetNotFound,
   findBlockNow,
   inputShiftAtRest,
   type BlockAt,
@@ -70,10 +71,7 @@ export async function readRecordedTable(
   await context.sync();
   const found = [byId, byName].filter((ws): ws is Excel.Worksheet => !!ws && !ws.isNullObject);
   const tried = found.filter((ws, i) => found.findIndex((o) => o.id === ws.id) === i);
-  if (tried.length === 0)
-    return {
-      problem: `the sheet "${place.sheet}" was not found (deleted${place.sheetId ? "" : ", or renamed before its id was recorded"})`,
-    };
+  if (tried.length === 0) return { problem: sheetNotFound(place.sheet, !place.sheetId) };
   let problem = "";
   for (const ws of tried) {
     const named = ws.id !== place.sheetId;

@@ -40,6 +40,7 @@ import {
   tablesProblem,
   blockNotFound,
   inspectHeaderBlock,
+  sheetNotFound,
 } from "../../core";
 import type { ActionSheetsResult, CalendarResult } from "../shared/api";
 import { errorText } from "../shared/words";
@@ -181,7 +182,7 @@ function readBlock(run: TablePlace): BlockRead | { problem: string } {
         .getSheets()
         .find((s) => s.getSheetId() === run.sheetId) ?? null)
     : findSheet(run.sheetId);
-  if (!sheet) return { problem: "the sheet was deleted" };
+  if (!sheet) return { problem: sheetNotFound(run.sheetName) };
   const lastRow = sheet.getLastRow();
   const lastCol = Math.max(1, sheet.getLastColumn());
   let blockCol = run.blockCol;

@@ -17,6 +17,8 @@ import {
   type ColumnMapping,
   type HeldRun,
   type RunState,
+  sentence,
+  sheetNotFound,
 } from "../../core";
 import { emptySelectionProblem, multiAreaProblem } from "../../core/sheet/check-plan";
 import type { ColumnLetters, RunProgress, StartResult, StopResult } from "../shared/api";
@@ -281,7 +283,7 @@ export function cancelBulkCheck(): StopResult | null {
         let problem: string | undefined;
         try {
           if (sheet) problem = step(sheet, run, Date.now(), null).problem;
-          else problem = `The sheet "${run.sheetName}" was deleted`;
+          else problem = sentence(sheetNotFound(run.sheetName));
         } catch (e) {
           unwritten = ` However, the rows could not be updated (${errorText((e as { cause?: unknown }).cause ?? e)}).`;
         }

@@ -15,7 +15,7 @@
  * The plan's quota pauses a re-check until the quota is back (the follow-up waits that long); UrlFetch's daily
  * limit is kept by counting this re-check's requests per day (DAILY_FETCH_BUDGET).
  */
-import { nextDueInMs, resumeRun, shownPhase, stopRun, type PortfolioTable } from "../../core";
+import { nextDueInMs, resumeRun, shownPhase, stopRun, type PortfolioTable, sentence, sheetNotFound } from "../../core";
 import { notCheckedLogEntry } from "../../core/reports/changes";
 import { refreshLists } from "./actions";
 import { sendDigestAfterPass } from "./digest";
@@ -108,7 +108,10 @@ function beginTable(
   const sheet = w ? findSheet(w.sheetId) : null;
   if (!w || !sheet) {
     forgetWatch(key);
-    return { ok: false, message: `The sheet "${w ? w.sheetName : key}" was deleted, so it is no longer re-checked.` };
+    return {
+      ok: false,
+      message: `${sentence(sheetNotFound(w ? w.sheetName : String(key)))}, so it is no longer re-checked.`,
+    };
   }
   const name = sheet.getName();
   // The recorded input columns: the table is the one around the header's first input cell, every row of it checked (as

@@ -25,6 +25,7 @@ import {
   type WindowSettings,
   blockNotFound,
   sentence,
+  sheetNotFound,
 } from "../../core";
 import { appendChanges } from "./logs";
 import { rowChanges, worseCount, type Change } from "../../core/reports/changes";
@@ -315,7 +316,7 @@ export function pollRun(run: SheetRun, callStartMs: number): number {
   const sheet = findSheet(run.sheetId);
   if (!sheet) {
     stopRun(run.engine);
-    run.message = `The sheet "${run.sheetName}" was deleted, so the check stopped; nothing else was written.`;
+    run.message = `${sentence(sheetNotFound(run.sheetName))}, so the check stopped; nothing else was written.`;
     return 0;
   }
   run.sheetName = sheet.getName(); // renamed mid-run: results still go to the same sheet

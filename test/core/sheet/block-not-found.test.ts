@@ -9,6 +9,7 @@ import {
   inspectHeaderBlock,
   outputHeaders,
   sentence,
+  sheetNotFound,
 } from "../../../core";
 
 const W = OUTPUT_COLUMNS.length;
@@ -44,5 +45,12 @@ test("columns deleted, or a table without a header row whose rows no longer hold
   expect(blockNotFound("Sheet1", 1)).toBe(`the results columns (B:A${last(1)}) on "Sheet1" were deleted or moved`);
   expect(sentence(blockNotFound("Sheet1", 1))).toBe(
     `The results columns (B:A${last(1)}) on "Sheet1" were deleted or moved`,
+  );
+});
+
+test("a checked table's sheet that is gone: deleted (both add-ins find a sheet by its id, which a rename keeps); a record kept by name only may have been renamed", () => {
+  expect(sheetNotFound("North")).toBe('the sheet "North" was deleted');
+  expect(sentence(sheetNotFound("North", true))).toBe(
+    'The sheet "North" was deleted, or renamed before its id was recorded',
   );
 });
