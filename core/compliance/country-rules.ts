@@ -101,7 +101,7 @@ function dated(check: CheckName, due: string, action: string, rule: string, c: C
 }
 
 function now(check: CheckName, action: string, rule: string, c: CountryContext): Obligation {
-  return { check, due: c.today, daysLeft: 0, window: "Overdue", action, rule };
+  return { check, due: c.today, daysLeft: 0, window: "Overdue", action, rule, dueNow: true };
 }
 
 /** A rule of England's that this country does not have: said in the row, with no deadline. */

@@ -40,6 +40,12 @@ export interface Obligation {
    * "Book", and on the Action list whatever its window (core/compliance/obligations.ts, neverOk).
    */
   failed?: true;
+  /**
+   * Due now, with no day of its own (a certificate none on record, a check failed): `due` is the day counted from, which
+   * moves with it, so its Action ID carries "now" instead of a day (core/reports/action-ids.ts) and what is typed on it
+   * stays with it from one day to the next.
+   */
+  dueNow?: true;
 }
 
 /** Dates the user keeps in their own table (by header: "EICR date", "Licence expiry", "Deposit received"). */

@@ -133,7 +133,7 @@ function dated(check: CheckName, due: string, action: string, rule: string, o: O
 
 /** An obligation due on the check's own day and past any window: "do it now". */
 function now(check: CheckName, action: string, rule: string, o: ObligationOptions): Obligation {
-  return { check, due: o.today, daysLeft: 0, window: "Overdue", action, rule };
+  return { check, due: o.today, daysLeft: 0, window: "Overdue", action, rule, dueNow: true };
 }
 
 function undated(check: CheckName, window: Window, action: string, rule: string): Obligation {

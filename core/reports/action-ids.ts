@@ -168,10 +168,25 @@ const CHECK_CODES: Record<CheckName, string> = {
   deposit_protection: "dep",
 };
 
-/** An own-obligation's code is its key without underscores ("smokealarms"); one with no due date ends ".nodate". */
-export function actionId(tableId: string, rowId: string, check: CheckName | string, due: string | null): string {
-  return `${tableId}.${rowId}.${CHECK_CODES[check as CheckName] ?? check.replace(/_/g, "")}.${due ? due.replace(/-/g, "") : "nodate"}`;
+/**
+ * An own-obligation's code is its key without underscores ("smokealarms"); one with no due date ends ".nodate", one due
+ * now with no day of its own (its due day is the day counted from, which moves) ".now".
+ */
+export function actionId(
+  tableId: string,
+  rowId: string,
+  check: CheckName | string,
+  due: string | null,
+  dueNow = false,
+): string {
+  return `${tableId}.${rowId}.${CHECK_CODES[check as CheckName] ?? check.replace(/_/g, "")}.${dueNow ? "now" : due ? due.replace(/-/g, "") : "nodate"}`;
 }
+
+/** Whether an Action ID is an action's due now, whose due day is the day counted from (it moves with it). */
+export const isDueNowId = (id: string) => /\.now(-[0-9a-z]+)?$/.test(id);
+
+/** An Action ID as a list of an earlier version wrote an action due now: with the day it was listed on, not "now". */
+export const dueNowId = (id: string) => id.replace(/\.\d{8}(-[0-9a-z]+)?$/, ".now$1");
 
 /** The table id an Action ID starts with. */
 export const tableOfActionId = (id: string) => (id.includes(".") ? id.slice(0, id.indexOf(".")) : "");

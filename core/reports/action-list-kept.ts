@@ -5,7 +5,7 @@
  */
 import { cellDay } from "../sheet/user-columns";
 import { COMPUTED, isTyped } from "./action-list-columns";
-import { tableOfActionId } from "./action-ids";
+import { dueNowId, isDueNowId, tableOfActionId } from "./action-ids";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 const plain = (v: unknown) => text(v).replace(/^'/, "");
@@ -29,6 +29,8 @@ export interface KeptRow {
   check: string;
   due: string;
   table: string;
+  /** What the Action column says. */
+  action: string;
   /** The row's cells, by column of the existing sheet. */
   cells: readonly unknown[];
   done: unknown;
@@ -54,6 +56,7 @@ export function readExisting(
     check: at("Check"),
     due: at("Due"),
     table: at("Table"),
+    action: at("Action"),
     done: at("Done"),
   };
   const computed = new Set([...COMPUTED, ...ownerHeaders].map((h) => h.toLowerCase()));
@@ -74,6 +77,7 @@ export function readExisting(
       check: text(r[c.check]),
       due: (c.due >= 0 ? cellDay(r[c.due]) : null) ?? "",
       table: c.table >= 0 ? plain(r[c.table]) : "",
+      action: c.action >= 0 ? text(r[c.action]) : "",
       cells: r,
       done: c.done >= 0 ? r[c.done] : "",
       typed,
@@ -91,11 +95,15 @@ export interface ActionKey {
   /** The check's label, as the list's Check column shows it. */
   check: string;
   due: string;
+  /** What it asks for, as the Action column says it. */
+  action: string;
 }
 
 /**
- * The row each action's typed cells come back from, if any: by Action ID; else (a list of an earlier version, or a row
- * whose address was corrected) by UPRN, check and due date within the same table. A row goes back on one action only.
+ * The row each action's typed cells come back from, if any: by Action ID; for an action due now, a row an earlier
+ * version listed it on under the day of that list (the same Action ID but for that day, asking for the same thing);
+ * else (a list of an earlier version, or a row whose address was corrected) by UPRN, check and due date within the
+ * same table. A row goes back on one action only.
  */
 export function typedRowsOf(actions: readonly ActionKey[], kept: readonly KeptRow[]): (KeptRow | undefined)[] {
   const byId = new Map<string, KeptRow>();
@@ -107,6 +115,12 @@ export function typedRowsOf(actions: readonly ActionKey[], kept: readonly KeptRo
     return k;
   };
   const rows = actions.map((a) => take(byId.get(a.id)));
+  actions.forEach((a, i) => {
+    if (rows[i] || !isDueNowId(a.id)) return;
+    rows[i] = take(
+      kept.find((k) => !matched.has(k) && k.action === a.action && k.id !== a.id && dueNowId(k.id) === a.id),
+    );
+  });
   const loose = (uprn: string, check: string, due: string) =>
     `${uprn.toLowerCase()}\u0000${check.toLowerCase()}\u0000${due}`;
   const byLoose = new Map<string, KeptRow[]>();

@@ -159,6 +159,7 @@ export function buildPortfolioList(
       uprn: plain(a.prop.uprn),
       check: a.ob.label,
       due: a.ob.due ?? "",
+      action: a.ob.action,
     })),
     kept,
   );
@@ -223,7 +224,7 @@ function tableActions(tables: readonly PortfolioTable[], o: Omit<ListOptions, "o
     table.props.forEach((prop, p) => {
       const ids = new Set<string>();
       for (const { ob } of blockActions([prop], o)) {
-        let id = actionId(table.id, rowIds[p], ob.check, ob.due);
+        let id = actionId(table.id, rowIds[p], ob.check, ob.due, ob.dueNow);
         // Two obligations of one check due the same day (an expired certificate that also fails a standard).
         if (ids.has(id)) id = `${id}-${shortHash(ob.rule + ob.action)}`;
         ids.add(id);

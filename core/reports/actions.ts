@@ -175,6 +175,8 @@ export interface ListItem {
   evidence?: string;
   /** It answers a check the service failed: listed whatever its window (Obligation.failed). */
   failed?: true;
+  /** Due now, with no day of its own (Obligation.dueNow). */
+  dueNow?: true;
 }
 
 /**
@@ -199,6 +201,7 @@ export function blockActions(
           action: ob.action,
           rule: ob.rule,
           ...(ob.failed ? { failed: ob.failed } : {}),
+          ...(ob.dueNow ? { dueNow: ob.dueNow } : {}),
         },
       });
   }

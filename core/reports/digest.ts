@@ -6,7 +6,7 @@
 import { DEMO_NOTE } from "../demo/demo-key";
 import { WINDOWS } from "../sheet/colours";
 import type { ActionListSheet, PortfolioTable } from "./action-list";
-import { shortHash, tableLabels, tableOfActionId } from "./action-ids";
+import { isDueNowId, shortHash, tableLabels, tableOfActionId } from "./action-ids";
 import { isDoneWithoutEvidence, isMarkedDone } from "./action-list-columns";
 import { cellDay } from "../sheet/user-columns";
 
@@ -255,11 +255,12 @@ export function buildDigest(prev: DigestState | null, acts: DigestActions, o: Di
     const code = WINDOW_CODES[a.window] ?? "P";
     next.seen[key] = code;
     let was = seenAs(a);
-    let dated = true;
+    // An action due now has no day of its own: its due day is today's, so no days left can be counted back from it.
+    let dated = !isDueNowId(a.id);
     if (a.window === "Overdue") {
-      // An overdue action was said once: "do it now" obligations are dated each day's own date, and an F or G
-      // rating's first-reported day may be read again, so the Action ID of one overdue action can change. The same
-      // check of the same row, overdue last time, is found under its dateless key.
+      // An overdue action was said once: an F or G rating's first-reported day may be read again, and an earlier
+      // version dated "do it now" obligations each day's own date, so the Action ID of one overdue action can change.
+      // The same check of the same row, overdue last time, is found under its dateless key.
       const overdue = digestKey(overdueId(a.id));
       next.seen[overdue] = code;
       if (was === undefined && prev) {

@@ -170,6 +170,36 @@ describe("the Action list", () => {
     expect(third.values.filter((r) => r[u] === gone)).toHaveLength(1);
   });
 
+  test("an action due now (none on record, a check failed) keeps its Action ID and what was typed on it the next day; a list that dated it with the day it was made gives its typed rows back", () => {
+    const { props } = table(300);
+    const opts = (today: string) => ({ today, withinDays: 30, ownerHeader: "Landlord" });
+    const first = buildActionList(props, opts(TODAY));
+    const [id, notes] = ["Action ID", "Notes"].map((h) => first.headers.indexOf(h));
+    const isNow = (r: readonly unknown[]) => /\.now(-[0-9a-z]+)?$/.test(String(r[id]));
+    expect(first.values.slice(1).filter(isNow).length).toBeGreaterThan(3);
+    const typed = first.values.map((r, i) =>
+      i > 0 && isNow(r) ? r.map((v, k) => (k === notes ? `note for ${String(r[id])}` : v)) : r,
+    );
+    const notesOf = (values: readonly (readonly unknown[])[]) =>
+      new Map(
+        values
+          .slice(1)
+          .filter((r) => r[notes])
+          .map((r) => [String(r[id]), String(r[notes])]),
+      );
+    expect(notesOf(typed).size).toBeGreaterThan(3);
+    const nextDay = buildActionList(props, opts("2027-02-01"), typed);
+    expect(nextDay.closed).toBe(0);
+    expect(notesOf(nextDay.values)).toEqual(notesOf(typed));
+    // An earlier version's list: the same actions under the day that list was made, as it wrote them.
+    const dated = typed.map((r, i) =>
+      i > 0 && isNow(r) ? r.map((v, k) => (k === id ? String(v).replace(/\.now(-[0-9a-z]+)?$/, ".20270130$1") : v)) : r,
+    );
+    const upgraded = buildActionList(props, opts(TODAY), dated);
+    expect(upgraded.closed).toBe(0);
+    expect(notesOf(upgraded.values)).toEqual(notesOf(typed));
+  });
+
   test("the calendar is valid iCalendar: one all-day event per open action, a reminder 7 days before", () => {
     const { props } = table(500);
     const list = buildActionList(props, { today: TODAY, withinDays: 30 });
