@@ -84,8 +84,9 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
 });
 
 test("a re-check whose writes Excel refuses part-way, then resumed: every changed field is logged once, none lost", async () => {
-  // Jobs take 2 ms a property on a test clock the client shares: they progress as far as the polls wait, at once.
-  const clock = testClock();
+  // Jobs take 2 ms a property on a test clock the client shares: they progress as far as the polls wait, at once. The
+  // clock starts at noon on the sandbox's day, so the day the rows are checked on is the day the expected changes use.
+  const clock = testClock(Date.parse(`${DAY1}T12:00:00Z`));
   const sb = await startTestSandbox({ today: DAY1, msPerProperty: 2, now: clock.date });
   try {
     const ds1 = sb.dataset();
