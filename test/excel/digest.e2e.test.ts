@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { simpleParser } from "mailparser";
 import { recheckUprns } from "../helpers/changes";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
-import { standIn as callStandIn } from "./helpers/stand-in-page";
+import { reopenWorkbook, standIn as callStandIn } from "./helpers/stand-in-page";
 import { describeWithChromium } from "../helpers/chromium";
 import { paneWaits, servedPane } from "./helpers/pane";
 
@@ -133,8 +133,7 @@ run("Excel reminder digest drafts in Chromium", () => {
     // when asked for drafts.
     const saved2 = JSON.parse(await standIn<string>("dump"));
     expect(JSON.stringify(saved2.settings)).not.toContain(KEY);
-    await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), JSON.stringify(saved2));
-    await page.reload();
+    await reopenWorkbook(page, saved2);
     await waitText("digest-status", /^Since the last digest \(\d{4}-\d{2}-\d{2}\): 0 actions new, more urgent/);
     expect(await page.inputValue("#digest-owner")).toBe(OWNER);
     await page.click("#email-digest");

@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, blockNotFound, outputHeaders, sentence } from "../../core";
-import { standIn as callStandIn } from "./helpers/stand-in-page";
+import { pageWorkbook, reopenWorkbook } from "./helpers/stand-in-page";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
 import { describeWithChromium } from "../helpers/chromium";
@@ -27,13 +27,10 @@ run("Excel re-check on open in Chromium", () => {
   const pageErrors: string[] = [];
 
   const { text, waitText, waitIdle } = paneWaits(() => page, pageErrors, 30_000);
-  const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
-  const dump = async () => JSON.parse(await standIn<string>("dump"));
-  const read = (sheet: string, a1: string) => standIn<{ values: unknown[][] }>("read", sheet, a1).then((r) => r.values);
+  const { standIn, dump, read } = pageWorkbook(() => page);
   /** Closes the workbook and opens it again as saved (after `edit`), waiting for the pane to be wired. */
   const reopen = async (saved: any) => {
-    await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), JSON.stringify(saved));
-    await page.reload();
+    await reopenWorkbook(page, saved);
     await paneReady(page, pageErrors);
   };
   const logRows = async (sheet: string, width: number) =>

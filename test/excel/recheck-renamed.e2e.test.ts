@@ -7,7 +7,7 @@
  */
 import type { Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, outputHeaders } from "../../core";
-import { standIn as callStandIn } from "./helpers/stand-in-page";
+import { pageWorkbook, reopenWorkbook } from "./helpers/stand-in-page";
 import { startTestSandbox, type Sandbox } from "../helpers/sandbox";
 import { expectedChanges, loggedKey, recheckUprns } from "../helpers/changes";
 import { describeWithChromium } from "../helpers/chromium";
@@ -34,14 +34,10 @@ run("Excel: a checked table's sheet renamed", () => {
   const pageErrors: string[] = [];
 
   const { text, waitText, waitIdle } = paneWaits(() => page, pageErrors, 60_000);
-  const standIn = <T>(fn: string, ...args: unknown[]) => callStandIn(page)<T>(fn, ...args);
-  const dump = async () => JSON.parse(await standIn<string>("dump"));
-  const read = (sheet: string, a1: string) => standIn<{ values: unknown[][] }>("read", sheet, a1).then((r) => r.values);
+  const { standIn, dump, read } = pageWorkbook(() => page);
   /** Closes the workbook and opens it again as saved, the page's clock at `at`. */
   const reopen = async (saved: any, at: Date) => {
-    await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), JSON.stringify(saved));
-    await page.clock.setSystemTime(at);
-    await page.reload();
+    await reopenWorkbook(page, saved, at);
     await paneReady(page, pageErrors);
   };
   const sheetIdOf = (saved: any, name: string) => new Map<string, string>(saved.sheetIds).get(name);

@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { OUTPUT_COLUMNS, type RunState } from "../../core";
 import { colLetters } from "../helpers/excel-standin";
-import { standIn as callStandIn } from "./helpers/stand-in-page";
+import { reopenWorkbook, standIn as callStandIn } from "./helpers/stand-in-page";
 import { describeWithChromium } from "../helpers/chromium";
 import { knownUprns, sandbox, type Sandbox } from "../helpers/sandbox";
 import { paneReady, servedPane } from "./helpers/pane";
@@ -83,8 +83,7 @@ run("the built pane reloaded mid-run", () => {
 
     // The pane is reloaded mid-run: the workbook opens again as it was, the run's rows still marked Checking….
     const saved = await standIn<string>("dump");
-    await page.evaluate((d) => sessionStorage.setItem("standin-restore", d), saved);
-    await page.reload();
+    await reopenWorkbook(page, saved);
     await wired();
     expect(JSON.parse((await stored(UNFINISHED_KEY))!).state.phase).toBe("running");
     // Opened again, the pane offers it for Resume, as a stopped run: its job is paid for.

@@ -15,3 +15,26 @@ export function standIn(page: Page) {
       ] as const),
     );
 }
+
+/** The workbook in a page, as a test reads it: the stand-in's calls, the saved workbook, a range's values. */
+export function pageWorkbook(page: () => Page) {
+  const call = <T = any>(fn: string, ...args: unknown[]) => standIn(page())<T>(fn, ...args);
+  return {
+    standIn: call,
+    dump: async () => JSON.parse(await call<string>("dump")),
+    read: (sheet: string, a1: string) => call<{ values: unknown[][] }>("read", sheet, a1).then((r) => r.values),
+  };
+}
+
+/**
+ * Closes the workbook and opens it again as `saved` (the stand-in's dump, as text or parsed): the page reloads with it.
+ * `at`: the page's clock when it opens again (a page whose clock the test installed).
+ */
+export async function reopenWorkbook(page: Page, saved: unknown, at?: Date): Promise<void> {
+  await page.evaluate(
+    (d) => sessionStorage.setItem("standin-restore", d),
+    typeof saved === "string" ? saved : JSON.stringify(saved),
+  );
+  if (at) await page.clock.setSystemTime(at);
+  await page.reload();
+}
