@@ -185,7 +185,10 @@ export function actionId(
 /** Whether an Action ID is an action's due now, whose due day is the day counted from (it moves with it). */
 export const isDueNowId = (id: string) => /\.now(-[0-9a-z]+)?$/.test(id);
 
-/** An Action ID as a list of an earlier version wrote an action due now: with the day it was listed on, not "now". */
+/**
+ * An Action ID with "now" in place of its due day: what an action an earlier list dated with the day it was made is
+ * known by now, and the dateless key under which one overdue action stays the same one (its due day may be read again).
+ */
 export const dueNowId = (id: string) => id.replace(/\.\d{8}(-[0-9a-z]+)?$/, ".now$1");
 
 /** The table id an Action ID starts with. */

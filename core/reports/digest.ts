@@ -6,7 +6,7 @@
 import { DEMO_NOTE } from "../demo/demo-key";
 import { WINDOWS } from "../sheet/colours";
 import type { ActionListSheet, PortfolioTable } from "./action-list";
-import { isDueNowId, shortHash, tableLabels, tableOfActionId } from "./action-ids";
+import { dueNowId, isDueNowId, shortHash, tableLabels, tableOfActionId } from "./action-ids";
 import { isDoneWithoutEvidence, isMarkedDone } from "./action-list-columns";
 import { cellDay } from "../sheet/user-columns";
 
@@ -188,9 +188,6 @@ export interface DigestOptions {
   summary?: boolean;
 }
 
-/** The Action ID without its due date. */
-const overdueId = (id: string) => id.replace(/\.\d{8}(-[0-9a-z]+)?$/, ".now$1");
-
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
@@ -261,10 +258,10 @@ export function buildDigest(prev: DigestState | null, acts: DigestActions, o: Di
       // An overdue action was said once: an F or G rating's first-reported day may be read again, and an earlier
       // version dated "do it now" obligations each day's own date, so the Action ID of one overdue action can change.
       // The same check of the same row, overdue last time, is found under its dateless key.
-      const overdue = digestKey(overdueId(a.id));
+      const overdue = digestKey(dueNowId(a.id));
       next.seen[overdue] = code;
       if (was === undefined && prev) {
-        was = seenAs(a, overdueId);
+        was = seenAs(a, dueNowId);
         if (was !== undefined) dated = false;
       }
     }
