@@ -16,11 +16,21 @@ export interface BlockAt {
 }
 
 /**
+ * How far (columns) from where it was a block without a header row is looked for: a host reads this many columns past
+ * the block, and findBlockNow searches them.
+ */
+export const BLOCK_SEARCH_COLUMNS = 16;
+
+/**
  * Finds the results block again in a grid read from row 0 and column 0: from its header row when it has one (the
  * intact block nearest to where it was, in the row nearest to where the header was), else from what the block's rows
  * hold (Checking… marks, our statuses and times) within `search` columns. Undefined when it is nowhere.
  */
-export function findBlockNow(grid: readonly (readonly unknown[])[], was: BlockAt, search = 16): BlockAt | undefined {
+export function findBlockNow(
+  grid: readonly (readonly unknown[])[],
+  was: BlockAt,
+  search = BLOCK_SEARCH_COLUMNS,
+): BlockAt | undefined {
   if (was.headerRow !== null) {
     const order = grid.map((_r, i) => i).sort((a, b) => Math.abs(a - was.headerRow!) - Math.abs(b - was.headerRow!));
     for (const i of order) {

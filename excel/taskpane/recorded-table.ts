@@ -4,6 +4,7 @@
  * block stands now is core's decision (findBlockNow); this finds the sheet and reads what core needs to decide it.
  */
 import {
+  BLOCK_SEARCH_COLUMNS,
   OUTPUT_COLUMNS,
   blockNotFound,
   sheetNotFound,
@@ -31,8 +32,6 @@ export interface RunPlace {
 }
 
 const WIDTH = OUTPUT_COLUMNS.length;
-/** How far (columns) from where it was the block is looked for when its header row is not there. */
-const SEARCH_COLUMNS = 16;
 
 export interface RecordedTable {
   /** The sheet's name and Worksheet.id now. */
@@ -40,7 +39,7 @@ export interface RecordedTable {
   sheetId: string;
   /** Found by the name it was recorded under, not by its id (the record kept none, or no sheet has it now). */
   byName: boolean;
-  /** The sheet from A1: every row in use; every column in use, the input columns and the block, and SEARCH_COLUMNS more. */
+  /** The sheet from A1: every row in use; every column in use, the input columns and the block, and BLOCK_SEARCH_COLUMNS more. */
   grid: unknown[][];
   /** Where the block stands now (core's findBlockNow). */
   at: BlockAt;
@@ -101,7 +100,7 @@ async function readOn(
   const inputs = Object.values(place.inputColumns).filter((v): v is number => typeof v === "number");
   const lastColumn = Math.min(
     SHEET_COLUMNS - 1,
-    Math.max(ext.lastColumn, ...inputs, place.blockColumn + WIDTH - 1) + SEARCH_COLUMNS,
+    Math.max(ext.lastColumn, ...inputs, place.blockColumn + WIDTH - 1) + BLOCK_SEARCH_COLUMNS,
   );
   const grid = await readBlock(context, {
     sheet,
@@ -110,7 +109,7 @@ async function readOn(
     rowCount: ext.lastRow + 1,
     columnCount: lastColumn + 1,
   });
-  const at = findBlockNow(grid, place, SEARCH_COLUMNS);
+  const at = findBlockNow(grid, place);
   if (!at)
     return {
       problem: blockNotFound(sheet, place.blockColumn, place.headerRow === null ? undefined : grid[place.headerRow]),

@@ -4,6 +4,7 @@
  * The engine decides everything else; bulk.ts (the sidebar) and schedule.ts (the trigger) only call these.
  */
 import {
+  BLOCK_SEARCH_COLUMNS,
   OUTPUT_COLUMNS,
   acceptReply,
   waitingRow,
@@ -52,8 +53,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
  */
 export const SEND_BUDGET_MS = 60000;
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-/** How far (columns) from where it was last seen a header-less block is looked for. */
-const SEARCH_COLUMNS = 16;
 
 export { errorText };
 
@@ -104,13 +103,9 @@ function relocate(
   const lastCol = Math.max(1, sheet.getLastColumn());
   const cols = run.headerRow
     ? lastCol
-    : Math.min(sheet.getMaxColumns(), Math.max(lastCol, run.blockCol + BLOCK_WIDTH - 1 + SEARCH_COLUMNS));
+    : Math.min(sheet.getMaxColumns(), Math.max(lastCol, run.blockCol + BLOCK_WIDTH - 1 + BLOCK_SEARCH_COLUMNS));
   const grid = sheet.getRange(1, 1, rows, cols).getValues();
-  const at = findBlockNow(
-    grid,
-    { headerRow: run.headerRow ? run.headerRow - 1 : null, blockColumn: run.blockCol - 1 },
-    SEARCH_COLUMNS,
-  );
+  const at = findBlockNow(grid, { headerRow: run.headerRow ? run.headerRow - 1 : null, blockColumn: run.blockCol - 1 });
   if (at) {
     const headerRow = at.headerRow === null ? 0 : at.headerRow + 1;
     return { headerRow, blockCol: at.blockColumn + 1, header: at.headerRow === null ? undefined : grid[at.headerRow] };
