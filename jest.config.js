@@ -35,7 +35,7 @@ module.exports = {
   maxWorkers: 3,
   // `npm test` starts jest with a larger young generation (node --max-semi-space-size=32, package.json test:run), which
   // the workers inherit: the Sheets suites make short-lived objects by the million (10,000-row blocks read and written
-  // whole), and the collector took a tenth of their CPU. Run side by side, test/gsheets/digest.test.ts took 56.1 s of
+  // whole), and the collector took a tenth of their CPU. Run side by side, test/gsheets/server/digest.test.ts took 56.1 s of
   // CPU without it and 54.0 s with it; a suite of small objects (test/core/reports/actions.test.ts) is the same either way.
   // Each worker leaves within a millisecond or two of being told to (logged inside the workers), but with both cores
   // busy jest sees the exit later (545 to 649 ms under two CPU burners) than its default 500 ms, and calls a clean exit

@@ -18,7 +18,7 @@ import { summary } from "./summary";
 const ROOT = path.resolve(__dirname, "..");
 /** e55fd89: three Excel entries each with core and full zod, Code.js unminified. */
 export const BASELINE = "e55fd89";
-/** The most of its own JavaScript the Excel page may load at start (test/excel/page-size.test.ts holds it too). */
+/** The most of its own JavaScript the Excel page may load at start (test/excel/taskpane/page-size.test.ts holds it too). */
 export const EXCEL_START_LIMIT_KB = 150;
 const RUNS = 20;
 

@@ -56,7 +56,7 @@ class TypecheckPlugin {
  * takes ES2020 syntax: Google's own samples, which its documentation embeds, use it in V8 projects, e.g.
  * github.com/googleworkspace/apps-script-samples advanced/adsense.gs (`??`, since commit 35afc05, 2021),
  * adminSDK/directory/quickstart.gs (`?.`) and the add-on solutions/add-on/share-macro/UI.js (`?.`, runtimeVersion V8).
- * test/gsheets/menu-settings.test.ts parses Code.js as ES2020, so nothing later (class fields, `#private`) gets in.
+ * test/gsheets/server/menu-settings.test.ts parses Code.js as ES2020, so nothing later (class fields, `#private`) gets in.
  * The sidebar is lowered alike: it runs in the browsers Google Sheets supports, which all take ES2020.
  */
 const ES = 2020;

@@ -124,3 +124,18 @@ test("reference.md's layout names every folder of core/, and only those", () => 
     .sort();
   expect(said).toEqual(tree);
 });
+
+test("reference.md's layout names every folder of test/ and of its host folders, and each it names exists", () => {
+  const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(read("docs/reference.md"))![1];
+  const entry = /^test\/ {6}([\s\S]*?)\n\S/m.exec(block)![1];
+  const said = new Set([...entry.matchAll(/([a-z-]+(?:\/[a-z-]+)?)\/(?=[\s,;:)])/g)].map((m) => m[1]));
+  const dirs = (rel: string) =>
+    fs
+      .readdirSync(path.join(ROOT, "test", rel), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  const tree = [...dirs(""), ...dirs("excel"), ...dirs("gsheets")];
+  expect(tree.filter((d) => ![...said].some((s) => s === d || s.endsWith(`/${d}`)))).toEqual([]);
+  const exists = (s: string) => ["", "excel", "gsheets"].some((p) => fs.existsSync(path.join(ROOT, "test", p, s)));
+  expect([...said].filter((s) => !exists(s))).toEqual([]);
+});

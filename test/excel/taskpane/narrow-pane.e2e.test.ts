@@ -1,0 +1,127 @@
+/**
+ * The pane at Office's narrowest task pane, 320 px, and the Sheets sidebar at Google's 300 px: every section (every
+ * <details> opened) and every sidebar tab fits, with no horizontal scrolling and no control or table cut off at the
+ * right. The BUILT pages in headless Chromium: the pane with the Excel stand-in, the sidebar over the built Code.js.
+ */
+import type { Browser, Page } from "playwright-core";
+import { ensureExcelBuild } from "../helpers/build";
+import { describeWithChromium, launch } from "../../helpers/chromium";
+import { openBuiltPane } from "../helpers/pane";
+import { serveStatic } from "../helpers/static-server";
+import { sandbox } from "../../helpers/sandbox";
+import { openSidebar } from "../../gsheets/harness/browser";
+import { createGasEnvironment } from "../../gsheets/harness/gas";
+
+const run = describeWithChromium();
+
+/** Whatever sticks out past the page's right edge, or makes it scroll sideways: "tag#id.class (right px)". */
+async function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > width)
+      out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} px in ${width}`);
+    for (const el of Array.from(document.body.querySelectorAll<HTMLElement>("*"))) {
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
+      // Clipped inside a box that scrolls or hides: only the box itself counts.
+      if (r.right > width + 0.5) {
+        const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className && typeof el.className === "string" ? `.${el.className.split(" ")[0]}` : ""}`;
+        out.push(`${name} (right ${Math.round(r.right)} px)`);
+      }
+    }
+    return out;
+  });
+}
+
+run("the pane and the sidebar at their narrowest", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+
+  test("every section of the Excel pane fits at 320 px, all of them open", async () => {
+    const web = await serveStatic(ensureExcelBuild());
+    try {
+      const { page } = await openBuiltPane(browser, web.url, {
+        context: { viewport: { width: 320, height: 900 } },
+        timeout: 30_000,
+      });
+      await page.evaluate(() =>
+        document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)),
+      );
+      const sections = await page.$$eval("section, details", (els) => els.length);
+      expect(sections).toBeGreaterThan(5);
+      expect(await overflow(page)).toEqual([]);
+    } finally {
+      await web.close();
+    }
+  });
+
+  test("after a check at 320 px, the status says what happened in one line, the rest under Details, and still fits", async () => {
+    const web = await serveStatic(ensureExcelBuild());
+    const sb = await sandbox(0);
+    try {
+      const examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
+      const st = examples.uprn_by_check_status;
+      const { page } = await openBuiltPane(browser, web.url, {
+        context: { viewport: { width: 320, height: 900 } },
+        timeout: 30_000,
+      });
+      await page.fill("#base-url", sb.baseUrl);
+      await page.click("#save-base-url");
+      await page.fill("#api-key", "sandbox-professional");
+      await page.click("#save-key");
+      await page.waitForFunction(() => /accepted/.test(document.getElementById("settings-status")!.textContent ?? ""));
+      await page.evaluate(
+        (values) => {
+          const x = (window as any).__excelStandIn;
+          x.seed("Sheet1", "A1", values);
+          x.select("Sheet1", "A2:A5");
+        },
+        [["UPRN"], [st.epc.pass], [st.epc.fail], ["12ab"], [st.gas_safety.warning]],
+      );
+      await page.click("#check");
+      await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""));
+      const status = await page.evaluate(() => {
+        const el = document.getElementById("status")!;
+        const details = el.querySelector("details");
+        return {
+          shown: el.innerText.trim().split("\n"),
+          open: details?.open,
+          more: details?.querySelector("div")?.textContent?.split("\n").length ?? 0,
+        };
+      });
+      // One line on what happened, then the Details summary; the rest (placement, statuses, Run log) is there on demand.
+      expect(status.shown).toEqual([expect.stringMatching(/^Done\. 4 rows checked, 1 with errors/), "Details"]);
+      expect(status.open).toBe(false);
+      expect(status.more).toBeGreaterThanOrEqual(2);
+      await page.click("#status summary");
+      await page.evaluate(() =>
+        document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)),
+      );
+      expect(await page.isVisible("#problems-box")).toBe(true);
+      expect(await overflow(page)).toEqual([]);
+    } finally {
+      await sb.close();
+      await web.close();
+    }
+  });
+
+  test("every tab of the Sheets sidebar fits at Google's 300 px", async () => {
+    const env = createGasEnvironment();
+    const { page } = await openSidebar(browser, env);
+    const tabs = await page.$$eval('[role="tab"]', (els) => els.map((e) => e.id));
+    expect(tabs.length).toBeGreaterThanOrEqual(3);
+    const found: Record<string, string[]> = {};
+    for (const id of tabs) {
+      await page.click(`#${id}`);
+      await page.evaluate(() =>
+        document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)),
+      );
+      found[id] = await overflow(page);
+    }
+    expect(found).toEqual(Object.fromEntries(tabs.map((id) => [id, []])));
+  });
+});
