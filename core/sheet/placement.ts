@@ -312,6 +312,14 @@ export function sheetNotFound(sheet: string, recordedByName = false): string {
 }
 
 /**
+ * A recorded table's first input column (UPRN, Postcode or Address) not where the record says, whether it moved with
+ * the results block or stayed: in the words of sheetNotFound and blockNotFound (lower case, naming the sheet).
+ */
+export function inputColumnNotFound(sheet: string): string {
+  return `the UPRN or Postcode column of the table on "${sheet}" was not found`;
+}
+
+/**
  * Why a table's results block is not where core looks for it, in the words both add-ins use (lower case, to go on in a
  * sentence). `blockColumn` is where it was (0-based); `header`, the row its header was in, as read now (none for a
  * table without a header row). Our columns still in that row but changed: which column now says what; else they were

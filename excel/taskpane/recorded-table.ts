@@ -7,6 +7,7 @@ import {
   BLOCK_SEARCH_COLUMNS,
   OUTPUT_COLUMNS,
   blockNotFound,
+  inputColumnNotFound,
   sheetNotFound,
   findBlockNow,
   inputShiftAtRest,
@@ -47,9 +48,6 @@ export interface RecordedTable {
   inputShift: number | undefined;
 }
 
-/** Said when the table's first input column is not where the record, moved with the block or not, says. */
-export const inputNotFound = (sheet: string) => `the UPRN or Postcode column of the table on "${sheet}" was not found`;
-
 /**
  * Finds a recorded table's sheet and reads it. The sheet is found by its Worksheet.id first, which a rename keeps; else
  * by the name it was recorded under: a record of an earlier version keeps no id, and Excel may give a sheet another id
@@ -80,7 +78,7 @@ export async function readRecordedTable(
       continue;
     }
     if (named && why.inputShift === undefined) {
-      problem ||= inputNotFound(ws.name);
+      problem ||= inputColumnNotFound(ws.name);
       continue;
     }
     return { sheet: ws.name, sheetId: ws.id, byName: named, ...why };

@@ -6,9 +6,9 @@
  * that cannot be found, or that the user changed, is not written: its Run log row says why, and it is forgotten.
  * Loaded as a chunk only when such a re-check is due.
  */
-import { notCheckedLogEntry, sentence, type ColumnMapping } from "../../core";
+import { inputColumnNotFound, notCheckedLogEntry, sentence, type ColumnMapping } from "../../core";
 import { actionSheets, prepareCheck, runCheck, type RunDeps } from "./check-run";
-import { inputNotFound, readRecordedTable, type RecordedTable, type RunPlace } from "./recorded-table";
+import { readRecordedTable, type RecordedTable, type RunPlace } from "./recorded-table";
 import { isBlankCell, officeErrorText } from "./sheet";
 import {
   dueBlocks,
@@ -46,7 +46,7 @@ async function locate(context: Excel.RequestContext, b: WatchedBlock): Promise<L
   if (first === undefined) return { problem: `The check of "${sheet}" recorded no UPRN or Postcode column` };
   // The input columns moved with the block (a column inserted left of both) or stayed (inserted between them): core decides.
   const s = found.inputShift;
-  if (s === undefined) return { problem: sentence(inputNotFound(sheet)) };
+  if (s === undefined) return { problem: sentence(inputColumnNotFound(sheet)) };
   if (at.headerRow !== null) return { sheet, rowIndex: at.headerRow, columnIndex: first + s, found };
   const row = grid.findIndex((r) => !isBlankCell(r[first + s]));
   const inputColumns: ColumnMapping = {};
