@@ -111,3 +111,22 @@ export function testClock(startMs?: number): TestClock {
     },
   };
 }
+
+/**
+ * The day a suite that counts days runs on (a due date, Days left, an expiry): a fixed day, not the machine's, so the
+ * suite gives the same days at any hour and in any zone, and never runs across a midnight. Give it to the sandbox as
+ * its `today` too, so that the register is made for it.
+ */
+export const TEST_DAY = "2026-05-02";
+
+/**
+ * Noon on `day` in the computer's zone: the Excel add-in counts days from the computer's own day (localDay), which is
+ * then `day` in every zone from UTC-12 to UTC+14, so a suite compares the days it expects as written.
+ */
+export function noonOn(day: string = TEST_DAY): number {
+  const [y, m, d] = day.split("-").map(Number);
+  return new Date(y, m - 1, d, 12).getTime();
+}
+
+/** A test clock from noon on `day` (noonOn), for the sandbox (`now: clock.date`), the client and the pane alike. */
+export const dayClock = (day: string = TEST_DAY): TestClock => testClock(noonOn(day));
