@@ -7,6 +7,7 @@
 import type { Page } from "playwright-core";
 import { CHUNK_MISSING } from "../../excel/chunk-error";
 import { demoProperties } from "../../core/demo/demo";
+import { TEST_DAY, noonUtc } from "../helpers/clock";
 import { describeWithChromium } from "../helpers/chromium";
 import { paneWaits, servedPane } from "./helpers/pane";
 
@@ -22,9 +23,11 @@ describeWithChromium()("Excel service chunk in Chromium", () => {
   const refused = ["service.js"];
 
   beforeAll(async () => {
+    // The page's clock from noon UTC on TEST_DAY: the demo's answers count from that day.
     ({ page } = await pane.open({
       errors: pageErrors,
       restoreOnReload: true,
+      clock: { time: noonUtc() },
       before: async (p) => {
         p.on("request", (r) => requests.push(new URL(r.url()).pathname));
         await p.route(
@@ -77,7 +80,7 @@ describeWithChromium()("Excel service chunk in Chromium", () => {
 
   test("once service.js can be fetched, the same page answers without a reload", async () => {
     offline = false;
-    const p = demoProperties(new Date().toISOString().slice(0, 10)).find((x) => x.uprn === UPRN)!;
+    const p = demoProperties(TEST_DAY).find((x) => x.uprn === UPRN)!;
     expect(await score(UPRN)).toEqual({ v: p.result.compliance_score });
 
     await page.click("#check");

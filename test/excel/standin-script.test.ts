@@ -47,6 +47,28 @@ test("the page's workbook is the one Node's createStandIn makes: a saved workboo
   expect(page.__excelStandIn.dump()).toBe(node.api.dump());
 });
 
+test("a saved workbook opens again with exactly its sheets, in their order, on the sheet it was saved on", () => {
+  const node = createStandIn();
+  node.api.seed("Sheet1", "A1", [["UPRN"], ["100023336956"]]);
+  node.api.seed("Run log", "A1", [["Run"]]);
+  node.api.renameSheet("Sheet1", "Lettings");
+  node.api.select("Run log", "A1");
+  const ids = JSON.parse(node.api.dump()).sheetIds;
+  const names = node.api.sheetNames();
+  expect([...names].sort()).toEqual(["Lettings", "Run log"]);
+  const saved = node.api.dump();
+  for (const reopened of [
+    createStandIn({ restore: saved }).api,
+    runInPage(STANDIN_SCRIPT, { restore: saved }).__excelStandIn,
+  ]) {
+    expect(reopened.sheetNames()).toEqual(names);
+    expect(reopened.state.activeSheet).toBe("Run log");
+    expect(JSON.parse(reopened.dump()).sheetIds).toEqual(ids);
+  }
+  // A new workbook has its one empty Sheet1.
+  expect(createStandIn().api.sheetNames()).toEqual(["Sheet1"]);
+});
+
 test("a stand-in file that requires anything but its neighbours fails when the script loads, naming it", () => {
   const script = pageScript().replace('require("./address")', 'require("fs")');
   expect(() => runInPage(script)).toThrow("Excel stand-in: no file fs beside excel-standin.js");

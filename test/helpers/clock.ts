@@ -111,3 +111,51 @@ export function testClock(startMs?: number): TestClock {
     },
   };
 }
+
+/**
+ * The day a suite that counts days runs on (a due date, Days left, an expiry): a fixed day, not the machine's, so the
+ * suite gives the same days at any hour and in any zone, and never runs across a midnight. Give it to the sandbox as
+ * its `today` too, so that the register is made for it.
+ */
+export const TEST_DAY = "2026-05-02";
+
+/**
+ * Noon on `day` in the computer's zone, or in `zone` (a spreadsheet's): the Excel add-in counts days from the
+ * computer's own day (localDay), the Sheets add-in from the spreadsheet's, which is then `day` in every zone from UTC-12
+ * to UTC+14, so a suite compares the days it expects as written.
+ */
+export function noonOn(day: string = TEST_DAY, zone?: string): number {
+  const [y, m, d] = day.split("-").map(Number);
+  if (!zone) return new Date(y, m - 1, d, 12).getTime();
+  // `zone`'s noon: noon UTC less what the zone's clocks show then over UTC (no zone changes its offset at noon).
+  const utcNoon = Date.UTC(y, m - 1, d, 12);
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  }).formatToParts(utcNoon);
+  const n = (type: string) => Number(parts.find((x) => x.type === type)!.value);
+  return 2 * utcNoon - Date.UTC(n("year"), n("month") - 1, n("day"), n("hour"), n("minute"));
+}
+
+/** Noon UTC on `day`: for what counts in UTC days (the demo's answers count their dates from the UTC day). */
+export const noonUtc = (day: string = TEST_DAY): number => Date.parse(`${day}T12:00:00Z`);
+
+/** A test clock from noon on `day` (noonOn), for the sandbox (`now: clock.date`), the client and the pane alike. */
+export const dayClock = (day: string = TEST_DAY): TestClock => testClock(noonOn(day));
+
+/**
+ * Sets an Apps Script vm's clock (the harness's `env.clock`, running on from there) to noon of `day` in its
+ * spreadsheet's zone: set the zone first. Returns the environment.
+ */
+export function vmAtNoon<E extends { clock: { offsetMs: number }; spreadsheet: { timeZone: string } }>(
+  env: E,
+  day: string = TEST_DAY,
+): E {
+  env.clock.offsetMs = noonOn(day, env.spreadsheet.timeZone) - Date.now();
+  return env;
+}

@@ -12,8 +12,8 @@ const FILE = path.join(DIR, "excel-standin.js");
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Excel stand-in is plain CommonJS, so that a page can be given its files as they are (pageScript)
 const standIn = require(FILE);
 
-/** A fresh stand-in Excel (its Office globals, CustomFunctions and test API). */
-export const createStandIn: () => any = standIn.createStandIn;
+/** A fresh stand-in Excel (its Office globals, CustomFunctions and test API), or a saved workbook opened again ({ restore }). */
+export const createStandIn: (options?: { restore?: string | object }) => any = standIn.createStandIn;
 /** Column letters of a 0-based column index, as the stand-in counts: 0 = A, 26 = AA. */
 export const colLetters: (index: number) => string = standIn.colLetters;
 

@@ -16,8 +16,11 @@ import { DEMO_DATA } from "../../../core/demo/demo-data";
 import { DEMO_NOTE, demoProperties, demoReply, demoSampleTable, memoryJobStore } from "../../../core/demo/demo";
 import { buildDatasetFor, checkResultFor } from "../../../sandbox/dataset";
 import { TARGET, demoDataSource } from "../../../scripts/demo-data";
+import { TEST_DAY, dayClock } from "../../helpers/clock";
 
-const TODAY = new Date().toISOString().slice(0, 10);
+/** The demo's day, and the client's clock from noon of it: the demo answers count their dates from the same day. */
+const TODAY = TEST_DAY;
+const clock = dayClock(TODAY);
 
 test("core/demo/demo-data.ts is what scripts/demo-data.ts makes from the sandbox's register (npm run demo-data)", () => {
   expect(fs.readFileSync(TARGET, "utf8")).toBe(demoDataSource());
@@ -75,7 +78,7 @@ test("over the client: a bulk screen of the sample table, with fetch never calle
   const fetch = jest.fn(() => Promise.reject(new Error("the demo key must never reach the network")));
   // Waits shortened a hundredfold (the engine still paces its polls, the timeout still races the answer).
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms / 100));
-  const client = createClient({ baseUrl: "https://api.example.com/v1", apiKey: "demo", fetch, sleep });
+  const client = createClient({ baseUrl: "https://api.example.com/v1", apiKey: "demo", fetch, sleep, now: clock.now });
   const read = readPropertyRows(demoSampleTable(TODAY));
   const props = read.rows.flatMap((r) => (r.property ? [r.property] : []));
   const outcomes = await client.screen(props, { plan: "professional" });
@@ -87,7 +90,7 @@ test("over the client: a bulk screen of the sample table, with fetch never calle
   expect(errors.sort()).toEqual(["ambiguous_property", "property_not_found"]);
   const MESSAGE = outputHeaders().indexOf("Message");
   for (const o of outcomes) {
-    const row = outputRow(o, new Date().toISOString());
+    const row = outputRow(o, clock.date().toISOString());
     expect(String(row[MESSAGE])).toContain(DEMO_NOTE);
   }
   // A single check and an address search go the same way.

@@ -18,7 +18,8 @@ import {
 import { localDay } from "../../../excel/taskpane/stored";
 import { checkResultFor } from "../../../sandbox/dataset";
 import { describeWithChromium } from "../../helpers/chromium";
-import { sandbox, type Sandbox } from "../../helpers/sandbox";
+import { TEST_DAY, dayClock, noonOn } from "../../helpers/clock";
+import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 import { standIn } from "../helpers/stand-in-page";
 import { servedPane } from "../helpers/pane";
 
@@ -32,7 +33,8 @@ run("the built functions: the block's country, and a new day", () => {
   let sb: Sandbox;
   const pane = servedPane();
   beforeAll(async () => {
-    sb = await sandbox(0);
+    // The register made for TEST_DAY, on a clock from its noon; each page's clock is set on that day too.
+    sb = await startTestSandbox({ today: TEST_DAY, now: dayClock().date });
   });
   afterAll(async () => {
     await sb?.close();
@@ -63,7 +65,7 @@ run("the built functions: the block's country, and a new day", () => {
   };
 
   test("Scottish and Welsh properties: the card, NEXTACTION and DUE say what the block's row says, not England's rules", async () => {
-    const today = localDay(Date.now());
+    const today = TEST_DAY;
     const props = sb.dataset().properties;
     const englandAction = (p: (typeof props)[number]) => nextObligation(resultOf(p), { today })?.action;
     const pick = (what: string, f: (p: (typeof props)[number]) => boolean) => {
@@ -90,7 +92,7 @@ run("the built functions: the block's country, and a new day", () => {
     );
     const picked = [scotEpc, scotEicr, welsh];
 
-    const { page, errors } = await openPane();
+    const { page, errors } = await openPane((p) => p.clock.install({ time: noonOn() }));
     // The pane's own check over a table of UPRNs: the block takes each row's country from the matched address.
     await page.evaluate(
       (uprns) => {
@@ -141,12 +143,12 @@ run("the built functions: the block's country, and a new day", () => {
   }, 120_000);
 
   test("left open past local midnight: one full recalculation, then the card, NEXTACTION and DUE count from the new day", async () => {
-    // Two minutes before the computer's next local midnight, on the page's injected clock.
-    const n = new Date();
-    const beforeMidnight = new Date(n.getFullYear(), n.getMonth(), n.getDate(), 23, 58);
+    // Two minutes before the computer's local midnight at the end of TEST_DAY, on the page's injected clock.
+    const beforeMidnight = new Date(noonOn() + (11 * 60 + 58) * 60_000);
     const { page, errors } = await openPane((p) => p.clock.install({ time: beforeMidnight }));
     // An English property whose most urgent action is dated well ahead, so the new day moves only its days left.
-    const today = localDay(Date.now());
+    const today = localDay(beforeMidnight.getTime());
+    expect(today).toBe(TEST_DAY);
     const { uprn } = sb.dataset().properties.find((p) => {
       const next = nextObligation(resultOf(p), { today, country: "England" });
       return countryIs(p.postcode, "England") && !!next?.due && daysBetween(today, next.due) > 40;

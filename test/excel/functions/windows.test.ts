@@ -18,7 +18,8 @@ import * as f from "../../../excel/functions/functions";
 import { createRuntime, installRuntime, type ComplianceRuntime } from "../../../excel/runtime";
 import { memoryStore } from "../../../excel/settings";
 import { checkResultFor, findProperties } from "../../../sandbox/dataset";
-import { sandbox, type Sandbox } from "../../helpers/sandbox";
+import { TEST_DAY, dayClock, type TestClock } from "../../helpers/clock";
+import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 import { createStandIn } from "../../helpers/excel-workbook";
 
 const KEY = "sandbox-professional";
@@ -27,8 +28,11 @@ const saved = { CustomFunctions: g.CustomFunctions, Office: g.Office };
 
 let sb: Sandbox;
 let runtime: ComplianceRuntime;
+// The sandbox's register and the functions' day on one clock from a fixed noon: the day is the same at any hour.
+let clock: TestClock;
 beforeAll(async () => {
-  sb = await sandbox(0);
+  clock = dayClock();
+  sb = await startTestSandbox({ today: TEST_DAY, now: clock.date });
   const standIn = createStandIn();
   standIn.api.state.unsupportedSets = [];
   g.CustomFunctions = standIn.CustomFunctions;
@@ -42,12 +46,18 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   sb.reset();
-  runtime = createRuntime({ store: memoryStore(), fallbackBaseUrl: sb.baseUrl, fetch: (u, i) => fetch(u, i) });
+  runtime = createRuntime({
+    store: memoryStore(),
+    fallbackBaseUrl: sb.baseUrl,
+    fetch: (u, i) => fetch(u, i),
+    now: clock.now,
+  });
   await runtime.settings.setApiKey(KEY);
   installRuntime(runtime);
 });
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** The functions' day: the computer's own day on the test clock, as the runtime counts it. */
+const today = () => runtime.today();
 const H = outputHeaders();
 const WIDE: WindowSettings = Object.fromEntries(
   ["epc", "gas_safety", "eicr", "licensing", "deposit_protection"].map((c) => [
@@ -122,10 +132,10 @@ test("after the windows are changed in Settings, the card, NEXTACTION, DUE and C
 
 test("the saved windows are read from the user's store by a runtime that starts later (the functions without the pane)", async () => {
   const store = memoryStore();
-  const first = createRuntime({ store, fallbackBaseUrl: sb.baseUrl, fetch: (u, i) => fetch(u, i) });
+  const first = createRuntime({ store, fallbackBaseUrl: sb.baseUrl, fetch: (u, i) => fetch(u, i), now: clock.now });
   await first.settings.setApiKey(KEY);
   await first.settings.setWindows(WIDE);
-  const later = createRuntime({ store, fallbackBaseUrl: sb.baseUrl, fetch: (u, i) => fetch(u, i) });
+  const later = createRuntime({ store, fallbackBaseUrl: sb.baseUrl, fetch: (u, i) => fetch(u, i), now: clock.now });
   installRuntime(later);
   runtime = later;
   const p = sb.dataset().properties.find((x) => {

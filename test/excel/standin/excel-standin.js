@@ -45,7 +45,10 @@ function createStandIn(options) {
   };
   const cells = createCells(state, restored);
   const saved = createSettings(state, restored);
-  cells.sheetCells("Sheet1");
+  // A new workbook has one empty Sheet1; a saved one opens with exactly its sheets, on the sheet it was saved on.
+  const names = [...state.sheets.keys()];
+  if (names.length === 0) cells.sheetCells("Sheet1");
+  else state.activeSheet = names.includes(restored.activeSheet) ? restored.activeSheet : names[0];
   const model = { ...cells, ...createTables(state, cells, restored) };
   const { Excel, CustomFunctions, Office, actions } = createOfficeGlobals(state, model, saved);
   const OfficeRuntime = createOfficeRuntime();

@@ -66,10 +66,14 @@ function inspection(state, model) {
       };
     },
     colLetters,
-    /** The workbook as saved (cells, saved settings, startup behavior), to open it again: createStandIn({ restore }). */
+    /**
+     * The workbook as saved (its sheets in order, the active one, cells, saved settings, startup behavior), to open it
+     * again: createStandIn({ restore }).
+     */
     dump() {
       return JSON.stringify({
         sheets: [...state.sheets].map(([name, cells]) => [name, [...cells]]),
+        activeSheet: state.activeSheet,
         sheetIds: [...state.sheetIds],
         settings: state.savedSettings,
         startupBehavior: state.startupBehavior,

@@ -21,22 +21,27 @@ import {
 import { memoryStore } from "../../../excel/settings";
 import { actionCalendarText, buildActionSheets, CHART_NAME } from "../../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../../excel/taskpane/check-run";
+import { localDay } from "../../../excel/taskpane/stored";
 import { checkResultFor } from "../../../sandbox/dataset";
+import { TEST_DAY, dayClock } from "../../helpers/clock";
 import { computeSheet } from "../../helpers/formulas";
-import { sandbox, type Sandbox } from "../../helpers/sandbox";
+import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 import { ACTION_LIST_HEADERS } from "../../helpers/action-list";
 import { colLetters, createStandIn } from "../../helpers/excel-standin";
 
+// The sandbox's register, the pane's runs (their client's clock) and the lists' day on one clock from a fixed noon.
+const clock = dayClock();
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox(0);
+  sb = await startTestSandbox({ today: TEST_DAY, now: clock.date });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const W = OUTPUT_COLUMNS.length;
 const HEADERS = ACTION_LIST_HEADERS;
-const today = () => new Date().toISOString().slice(0, 10);
+/** The pane's day: the computer's own day on the test clock. */
+const today = () => localDay(clock.now());
 const iso = (serial: unknown) =>
   typeof serial === "number" ? new Date((serial - 25569) * 86400000).toISOString().slice(0, 10) : String(serial);
 const plan: PlanName = "professional";
@@ -51,6 +56,7 @@ function client() {
     baseUrl: sb.baseUrl,
     apiKey: "sandbox-professional",
     fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    now: clock.now,
   });
 }
 const properties = (from: number, n: number) => sb.dataset().properties.slice(from, from + n);
@@ -238,7 +244,7 @@ test("building the two sheets costs the same syncs for 100 rows as for 2,000; th
   const cal = await actionCalendarText(large.wb.excelRun, large.place, {
     today: today(),
     withinDays: 30,
-    nowIso: new Date().toISOString(),
+    nowIso: new Date(clock.now()).toISOString(),
   });
   if (!cal.ok) throw new Error(cal.message);
   const events = new ICAL.Component(ICAL.parse(cal.ics)).getAllSubcomponents("vevent");

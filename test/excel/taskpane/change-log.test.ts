@@ -9,7 +9,7 @@ import { memoryStore } from "../../../excel/settings";
 import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../../excel/taskpane/check-run";
 import { loadUnfinished } from "../../../excel/taskpane/unfinished";
 import { localDay } from "../../../excel/taskpane/stored";
-import { testClock } from "../../helpers/clock";
+import { dayClock, testClock } from "../../helpers/clock";
 import { colLetters, createStandIn } from "../../helpers/excel-standin";
 import { startTestSandbox } from "../../helpers/sandbox";
 
@@ -18,7 +18,9 @@ const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 const DAY1 = "2027-01-31";
 
 test("run, move the clock 60 days, run again: exactly the changed fields are logged, and two runs", async () => {
-  const sb = await startTestSandbox({ today: DAY1 });
+  // The pane's clock from noon of DAY1: both runs are on DAY1, the day the Change log's rows are expected on.
+  const clock = dayClock(DAY1);
+  const sb = await startTestSandbox({ today: DAY1, now: clock.date });
   try {
     const ds1 = sb.dataset();
     // Properties whose dates cross a threshold in 60 days, and ordinary ones.
@@ -31,13 +33,14 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
       baseUrl: sb.baseUrl,
       apiKey: "sandbox-professional",
       fetch: (u, i) => fetch(u, i as RequestInit) as never,
+      now: clock.now,
     });
 
     const run = async () => {
       s.api.select("Sheet1", `A1:A${uprns.length + 1}`);
       const prep = await prepareCheck(excelRun, { plan: "professional" });
       if (!prep.ok) throw new Error(prep.message);
-      return runCheck(prep.check, { excelRun, client, plan: "professional" });
+      return runCheck(prep.check, { excelRun, client, plan: "professional", now: clock.now });
     };
     const first = await run();
     expect(first.runLog).toMatch(/no changes/);
@@ -53,7 +56,7 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
     const second = await run();
     const used2 = sb.stats();
 
-    const expected = expectedChanges(ds1, ds2, uprns, localDay(Date.now()));
+    const expected = expectedChanges(ds1, ds2, uprns, DAY1);
 
     const n = second.runLog ? Number(/(\d[\d,]*) changes?/.exec(second.runLog)?.[1].replace(/,/g, "")) : NaN;
     const log = s.api.read("Change log", `A1:H${expected.size + 2}`).values as unknown[][];

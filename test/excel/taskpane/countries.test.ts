@@ -9,14 +9,18 @@ import { DONE_WITHOUT_EVIDENCE, OUTPUT_COLUMNS, createClient, serialDate, type P
 import { memoryStore } from "../../../excel/settings";
 import { buildActionSheets } from "../../../excel/taskpane/action-sheets";
 import { lastBlock, prepareCheck, runCheck, type ExcelRun } from "../../../excel/taskpane/check-run";
+import { localDay } from "../../../excel/taskpane/stored";
 import { checkResultFor } from "../../../sandbox/dataset";
+import { TEST_DAY, dayClock } from "../../helpers/clock";
 import { countryTable } from "../../helpers/country-table";
-import { sandbox, type Sandbox } from "../../helpers/sandbox";
+import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 import { createStandIn, colLetters } from "../../helpers/excel-workbook";
 
+// The sandbox's register and the pane's day on one clock from noon of a fixed day.
+const clock = dayClock();
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox(0);
+  sb = await startTestSandbox({ today: TEST_DAY, now: clock.date });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
@@ -25,7 +29,8 @@ afterEach(() => {
 });
 
 const plan: PlanName = "professional";
-const today = () => new Date().toISOString().slice(0, 10);
+/** The pane's day: the computer's own day on the test clock. */
+const today = () => localDay(clock.now());
 const day = (v: unknown) => (typeof v === "number" ? serialDate(v) : String(v ?? ""));
 
 function table() {
@@ -51,9 +56,10 @@ async function run(t: ReturnType<typeof table>) {
     baseUrl: sb.baseUrl,
     apiKey: "sandbox-professional",
     fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    now: clock.now,
   });
   const store = memoryStore();
-  const summary = await runCheck(prep.check, { excelRun, client, plan, store });
+  const summary = await runCheck(prep.check, { excelRun, client, plan, store, now: clock.now });
   const at = (row: number, key: string) => {
     const c = t.header.length + OUTPUT_COLUMNS.findIndex((x) => x.key === key);
     return s.api.read("Sheet1", `${colLetters(c)}${row + 2}`).values[0][0];

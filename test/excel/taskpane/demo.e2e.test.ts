@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { OUTPUT_COLUMNS } from "../../../core";
 import { DEMO_NOTE, DEMO_SHEET } from "../../../core/demo/demo-key";
 import { demoProperties } from "../../../core/demo/demo";
+import { TEST_DAY, noonUtc } from "../../helpers/clock";
 import { describeWithChromium } from "../../helpers/chromium";
 import { standIn } from "../helpers/stand-in-page";
 import { servedPane } from "../helpers/pane";
@@ -20,8 +21,10 @@ run("Excel demo in Chromium, no service", () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
+    // The page's clock from noon UTC on TEST_DAY: the demo's answers count from that day.
     ({ page } = await pane.open({
       errors: pageErrors,
+      clock: { time: noonUtc() },
       before: (p) => {
         p.on("request", (r) => requests.push(r.url()));
       },
@@ -45,7 +48,7 @@ run("Excel demo in Chromium, no service", () => {
     expect(await text("settings-status")).toMatch(/^Demo mode/);
 
     await page.click("#insert-sample");
-    const n = demoProperties(new Date().toISOString().slice(0, 10)).length;
+    const n = demoProperties(TEST_DAY).length;
     await waitText("status", /Sample table|could not/);
     expect(await text("status")).toMatch(
       new RegExp(`^Sample table of ${n + 4} rows written to the sheet "${DEMO_SHEET}"`),
@@ -89,7 +92,7 @@ run("Excel demo in Chromium, no service", () => {
         [f.SCORE("100023336956"), f.STATUS("100023336956", "eicr"), f.SCORE("999999999999")].map(settle),
       );
     });
-    const p = demoProperties(new Date().toISOString().slice(0, 10)).find((x) => x.uprn === "100023336956")!;
+    const p = demoProperties(TEST_DAY).find((x) => x.uprn === "100023336956")!;
     expect(res[0]).toEqual({ v: p.result.compliance_score });
     expect(res[1]).toEqual({ v: p.result.checks.eicr.status });
     expect(res[2]).toMatchObject({ code: "#N/A" });

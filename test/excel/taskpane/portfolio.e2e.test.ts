@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { DEMO_NOTE } from "../../../core/demo/demo-key";
 import { demoSampleSheet } from "../../../core/demo/demo";
 import { describeWithChromium } from "../../helpers/chromium";
+import { TEST_DAY, noonUtc } from "../../helpers/clock";
 import { standIn } from "../helpers/stand-in-page";
 import { servedPane } from "../helpers/pane";
 
@@ -18,8 +19,10 @@ run("the workbook's Action list in the built pane", () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
+    // The page's clock from noon UTC on TEST_DAY: the demo's answers and the sample table count from that day.
     ({ page } = await pane.open({
       errors: pageErrors,
+      clock: { time: noonUtc() },
     }));
   });
 
@@ -43,7 +46,7 @@ run("the workbook's Action list in the built pane", () => {
   test("checking a second table keeps the first table's actions and notes; every row names its table; demo answers say so", async () => {
     await page.click("#try-demo");
     await page.waitForFunction(() => /^demo/.test(document.getElementById("key-state")!.textContent ?? ""));
-    const { values } = demoSampleSheet(new Date().toISOString().slice(0, 10));
+    const { values } = demoSampleSheet(TEST_DAY);
     await page.evaluate((v) => {
       const x = (window as any).__excelStandIn;
       x.seed("North", "A1", v);

@@ -2,12 +2,14 @@
  * Re-check on open in the BUILT task pane, headless Chromium, the Excel
  * stand-in and the real sandbox over loopback. A workbook is "opened again" by reloading the page with the stand-in
  * restored from what the workbook saved (cells, workbook settings, startup behavior), as Excel would load the add-in
- * with it. The time since the last check is simulated by ageing the check time the workbook recorded.
+ * with it. The time since the last check is simulated by ageing the check time the workbook recorded; the page's clock
+ * is set to noon of the first check's day whenever the workbook opens, so the days it counts are the same at any hour.
  */
 import type { Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, blockNotFound, outputHeaders, sentence } from "../../../core";
 import { pageWorkbook, reopenWorkbook } from "../helpers/stand-in-page";
 import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
+import { noonOn } from "../../helpers/clock";
 import { expectedChanges, loggedKey, recheckUprns } from "../../helpers/changes";
 import { describeWithChromium } from "../../helpers/chromium";
 import { paneReady, paneWaits, servedPane } from "../helpers/pane";
@@ -18,6 +20,10 @@ const DAY1 = "2027-01-31";
 const DAY2 = "2027-04-01";
 const BLOCKS = "compliance.watchedBlocks";
 const DAYS = "compliance.recheckOnOpenDays";
+/** The page's clock whenever the workbook opens: noon of DAY1 in the computer's zone. */
+const AT = new Date(noonOn(DAY1));
+/** The recorded check time, aged by `days`. */
+const checkedDaysAgo = (days: number) => new Date(AT.getTime() - days * 86_400_000).toISOString();
 
 run("Excel re-check on open in Chromium", () => {
   let sb: Sandbox;
@@ -28,9 +34,9 @@ run("Excel re-check on open in Chromium", () => {
 
   const { text, waitText, waitIdle } = paneWaits(() => page, pageErrors, 30_000);
   const { standIn, dump, read } = pageWorkbook(() => page);
-  /** Closes the workbook and opens it again as saved (after `edit`), waiting for the pane to be wired. */
+  /** Closes the workbook and opens it again as saved (after `edit`) at AT, waiting for the pane to be wired. */
   const reopen = async (saved: any) => {
-    await reopenWorkbook(page, saved);
+    await reopenWorkbook(page, saved, AT);
     await paneReady(page, pageErrors);
   };
   const logRows = async (sheet: string, width: number) =>
@@ -44,6 +50,7 @@ run("Excel re-check on open in Chromium", () => {
       errors: pageErrors,
       consoleErrors: true,
       restoreOnReload: true,
+      clock: { time: AT },
     }));
   });
   afterAll(async () => {
@@ -95,7 +102,7 @@ run("Excel re-check on open in Chromium", () => {
 
     // Opened again the next day: the last check is 1 day old, not older than 3: nothing is sent.
     sb.reset();
-    saved.settings[BLOCKS][0].checkedAt = new Date(Date.now() - 86_400_000).toISOString();
+    saved.settings[BLOCKS][0].checkedAt = checkedDaysAgo(1);
     await reopen(saved);
     expect(await page.isChecked("#recheck-on")).toBe(true);
     expect(await page.inputValue("#recheck-days")).toBe("3");
@@ -111,7 +118,7 @@ run("Excel re-check on open in Chromium", () => {
     sb.setToday(DAY2);
     const ds2 = sb.dataset();
     saved = await dump();
-    saved.settings[BLOCKS][0].checkedAt = new Date(Date.now() - 60 * 86_400_000).toISOString();
+    saved.settings[BLOCKS][0].checkedAt = checkedDaysAgo(60);
     // A column was inserted left of the table since (every cell of Sheet1 one column right): found where it is now.
     saved.sheets = saved.sheets.map(([name, cells]: [string, [string, unknown][]]) => [
       name,
@@ -122,7 +129,8 @@ run("Excel re-check on open in Chromium", () => {
     await waitIdle();
     expect(sb.stats().bulk_submit).toBeGreaterThanOrEqual(1);
 
-    const expected = expectedChanges(ds1, ds2, uprns, new Date().toISOString().slice(0, 10));
+    // Logged on the page's day, DAY1 (the service's answers have moved on to DAY2).
+    const expected = expectedChanges(ds1, ds2, uprns, DAY1);
     const changes = (await read("Change log", `A1:H${expected.size + 5}`)).filter((r) => r[0] !== "");
     expect(changes[0]).toEqual([...CHANGE_LOG_HEADERS]);
     expect(expected.size).toBeGreaterThan(10);
@@ -138,7 +146,9 @@ run("Excel re-check on open in Chromium", () => {
     saved = await dump();
     expect(saved.settings[BLOCKS]).toHaveLength(1);
     expect(saved.settings[BLOCKS][0]).toMatchObject({ blockColumn: 3, inputColumns: { uprn: 1 } });
-    expect(Date.now() - Date.parse(saved.settings[BLOCKS][0].checkedAt)).toBeLessThan(5 * 60_000);
+    const sinceOpen = Date.parse(saved.settings[BLOCKS][0].checkedAt) - AT.getTime();
+    expect(sinceOpen).toBeGreaterThanOrEqual(0);
+    expect(sinceOpen).toBeLessThan(5 * 60_000);
   });
 
   test("a recorded block that is gone is not written anywhere: its Run log row says why, and it is no longer watched", async () => {
@@ -148,7 +158,7 @@ run("Excel re-check on open in Chromium", () => {
       name,
       name === "Sheet1" ? cells.filter(([k]) => Number(k.split(",")[1]) < 3) : cells,
     ]);
-    saved.settings[BLOCKS][0].checkedAt = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    saved.settings[BLOCKS][0].checkedAt = checkedDaysAgo(30);
     sb.reset();
     await reopen(saved);
     await waitText("status", /^Re-check on open: 0 of 1 block checked again\./);

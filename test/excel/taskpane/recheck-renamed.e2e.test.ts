@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { CHANGE_LOG_HEADERS, RUN_LOG_HEADERS, outputHeaders } from "../../../core";
 import { pageWorkbook, reopenWorkbook } from "../helpers/stand-in-page";
 import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
+import { noonOn } from "../../helpers/clock";
 import { expectedChanges, loggedKey, recheckUprns } from "../../helpers/changes";
 import { describeWithChromium } from "../../helpers/chromium";
 import { paneReady, paneWaits, servedPane } from "../helpers/pane";
@@ -19,7 +20,7 @@ const DAY1 = "2027-01-31";
 const DAY2 = "2027-04-01";
 const BLOCKS = "compliance.watchedBlocks";
 /** Noon of a day on the page's local clock (the browser runs in this process's time zone). */
-const noon = (day: string) => new Date(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10), 12);
+const noon = (day: string) => new Date(noonOn(day));
 /** The table's own columns: UPRN and Tenant left of the results block, Notes right of it, all typed by the user. */
 const WIDTH = outputHeaders().length;
 const NOTES = 2 + WIDTH;

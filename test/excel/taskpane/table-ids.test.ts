@@ -10,15 +10,18 @@ import { memoryStore } from "../../../excel/settings";
 import { buildActionSheets } from "../../../excel/taskpane/action-sheets";
 import { lastBlock, runCheck } from "../../../excel/taskpane/check-run";
 import { localDay } from "../../../excel/taskpane/stored";
-import { sandbox, type Sandbox } from "../../helpers/sandbox";
+import { TEST_DAY, dayClock } from "../../helpers/clock";
+import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 import { expectTypedKept, listColumn, typeOnActionList, type TypedOnList } from "../../helpers/action-list";
 import { colLetters, prepared, proClient, workbook } from "../../helpers/excel-workbook";
 import { recheckOnOpen } from "../../../excel/taskpane/watch";
 import { RECHECK_DAYS, WATCHED_BLOCKS, recordBlock, watchedBlocks } from "../../../excel/taskpane/watch-settings";
 
+// The sandbox's register, the pane's runs and the Action list's refreshes on one clock from noon of a fixed day.
+const clock = dayClock();
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await sandbox(0);
+  sb = await startTestSandbox({ today: TEST_DAY, now: clock.date });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
@@ -26,7 +29,7 @@ beforeEach(() => sb.reset());
 const plan: PlanName = "professional";
 const col = listColumn;
 /** The workbook's day as the pane's run takes it (the computer's local day), so the refresh lists on the same day. */
-const today = () => localDay(Date.now());
+const today = () => localDay(clock.now());
 
 /** A table (UPRN, Address) on Sheet1 checked whole by the pane; the Action list is built after the run. */
 async function checked(n: number) {
@@ -35,7 +38,7 @@ async function checked(n: number) {
   const rows = sb.dataset().properties.slice(0, n);
   s.api.seed("Sheet1", "A1", [["UPRN", "Address"], ...rows.map((p) => [p.uprn, p.address_line_1])]);
   s.api.select("Sheet1", `A1:A${n + 1}`);
-  await runCheck(await prepared(excelRun, { plan }), { excelRun, client: proClient(sb), plan, store });
+  await runCheck(await prepared(excelRun, { plan }), { excelRun, client: proClient(sb, { clock }), plan, store });
   return { api: s.api, excelRun, place: (await lastBlock(store))! };
 }
 
@@ -117,7 +120,7 @@ function remembering() {
   const store = memoryStore();
   const deps = {
     excelRun,
-    client: proClient(sb),
+    client: proClient(sb, { clock }),
     plan,
     store,
     onBlockWritten: (place: Parameters<typeof recordBlock>[1], at: string) => recordBlock(settings, place, at),
@@ -191,7 +194,7 @@ test("two tables of a sheet recorded by an earlier version, moved down and check
   // Both tables move down three rows; on open each is found where it is now, checked again and recorded there.
   s.api.insertRows("Sheet1", 0, 3);
   settings.set(RECHECK_DAYS, 0);
-  const out = await recheckOnOpen({ ...deps, settings, now: () => Date.now() + 60_000 });
+  const out = await recheckOnOpen({ ...deps, settings, now: () => clock.now() + 60_000 });
   expect(out).toMatchObject({ due: 2, checked: 2 });
   expect(watchedBlocks(settings).map((b) => [b.headerRow, b.ordinal])).toEqual([
     [3, 1],

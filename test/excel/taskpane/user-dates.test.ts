@@ -18,19 +18,25 @@ import {
 } from "../../../core";
 import { memoryStore } from "../../../excel/settings";
 import { prepareCheck, runCheck, summaryText, type ExcelRun } from "../../../excel/taskpane/check-run";
+import { localDay } from "../../../excel/taskpane/stored";
 import { checkResultFor, findProperties } from "../../../sandbox/dataset";
-import { sandbox, type Sandbox } from "../../helpers/sandbox";
+import { TEST_DAY, dayClock, type TestClock } from "../../helpers/clock";
+import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 import { createStandIn, colLetters } from "../../helpers/excel-workbook";
 
+// The sandbox's register and the pane's day on one clock from a fixed noon: the day is the same at any hour.
 let sb: Sandbox;
+let clock: TestClock;
 beforeAll(async () => {
-  sb = await sandbox(0);
+  clock = dayClock();
+  sb = await startTestSandbox({ today: TEST_DAY, now: clock.date });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const plan: PlanName = "professional";
-const today = () => new Date().toISOString().slice(0, 10);
+/** The pane's day: the computer's own day on the test clock. */
+const today = () => localDay(clock.now());
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 function resultOf(p: ReturnType<Sandbox["dataset"]>["properties"][number]): CheckResult {
@@ -84,8 +90,16 @@ async function run(received: unknown[], displayLanguage: string) {
     baseUrl: sb.baseUrl,
     apiKey: "sandbox-professional",
     fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    now: clock.now,
   });
-  const summary = await runCheck(prep.check, { excelRun, client, plan, store: memoryStore(), actionSheets: false });
+  const summary = await runCheck(prep.check, {
+    excelRun,
+    client,
+    plan,
+    store: memoryStore(),
+    actionSheets: false,
+    now: clock.now,
+  });
   const column = (key: string) => {
     const c = 3 + OUTPUT_COLUMNS.findIndex((x) => x.key === key);
     return s.api
@@ -97,7 +111,9 @@ async function run(received: unknown[], displayLanguage: string) {
 }
 
 test("date cells and text in the forms agents type are read as the day they name; the unreadable ones are said in the row and counted", async () => {
-  const received = addDays(today(), -5);
+  // Five days before the pane's day, TEST_DAY.
+  expect(today()).toBe("2026-05-02");
+  const received = "2026-04-27";
   const [y, m, d] = received.split("-").map(Number);
   const dd = String(d).padStart(2, "0");
   const mm = String(m).padStart(2, "0");
@@ -112,7 +128,8 @@ test("date cells and text in the forms agents type are read as the day they name
     "30/02/2026",
   ];
   const { summary, due, message } = await run(values, "en-GB");
-  const expected = addDays(received, 29);
+  // Housing Act 2004 s.213: 30 days starting with the day the deposit is received, the last of them received + 29.
+  const expected = "2026-05-26";
   for (let i = 0; i < 6; i++) expect([i, due[i], message[i]]).toEqual([i, expected, ""]);
   expect(message[6]).toBe(
     'Deposit received "when the tenant paid" is not a date the add-in can read: type it as 2021-03-15 or 15/03/2021.',
@@ -125,10 +142,8 @@ test("date cells and text in the forms agents type are read as the day they name
 });
 
 test("numbers-only text is month-first only when Office's language is month-first; a date that reads two ways in an unknown locale is refused", async () => {
-  const received = addDays(today(), -5);
-  const [y, m, d] = received.split("-").map(Number);
-  const us = await run([`${m}/${d}/${y}`], "en-US");
-  expect([us.due[0], us.message[0]]).toEqual([addDays(received, 29), ""]);
+  const us = await run(["4/27/2026"], "en-US");
+  expect([us.due[0], us.message[0]]).toEqual(["2026-05-26", ""]);
   const unknown = await run(["05/03/2026"], "");
   expect(unknown.message[0]).toBe(
     'Deposit received "05/03/2026" reads two ways (5 March 2026 or 3 May 2026): type it as 2026-03-05 or 2026-05-03.',

@@ -9,6 +9,7 @@ import { DONE_WITHOUT_EVIDENCE, OUTPUT_COLUMNS, createClient, serialDate, type P
 import { memoryStore } from "../../../excel/settings";
 import { prepareCheck, runCheck, type ExcelRun } from "../../../excel/taskpane/check-run";
 import { localDay } from "../../../excel/taskpane/stored";
+import { TEST_DAY, dayClock, vmAtNoon } from "../../helpers/clock";
 import { countryTable } from "../../helpers/country-table";
 import { createGasEnvironment, type GasEnvironment } from "../harness/gas";
 import type { FakeSheet } from "../harness/fake-sheets";
@@ -16,7 +17,7 @@ import { sandboxForFile, type SandboxProperty } from "../harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "../harness/table";
 import { colLetters, createStandIn } from "../../helpers/excel-standin";
 
-const sandbox = sandboxForFile({ msPerProperty: 0 }, { resetEach: true });
+const sandbox = sandboxForFile({ msPerProperty: 0, today: TEST_DAY }, { resetEach: true });
 let props: SandboxProperty[];
 
 beforeAll(async () => {
@@ -31,7 +32,9 @@ afterEach(() => {
  * day at any hour (in UTC+14 the UTC day is the day before from 10:00 UTC), and "today" is that zone's day.
  */
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const today = () => localDay(Date.now());
+/** Both add-ins' clocks from noon of TEST_DAY in that zone (the pane's here, the spreadsheet's by vmAtNoon). */
+const clock = dayClock();
+const today = () => localDay(clock.now());
 const isDate = (d: unknown): d is Date => Object.prototype.toString.call(d) === "[object Date]";
 const sheetNamed = (env: GasEnvironment, name: string) =>
   env.spreadsheet.sheets.find((s) => s.getName() === name) as FakeSheet | undefined;
@@ -41,6 +44,7 @@ async function runSheets(t: ReturnType<typeof table>) {
   const env = createGasEnvironment();
   configure(env, sandbox);
   env.spreadsheet.timeZone = ZONE;
+  vmAtNoon(env);
   const { firstRow, lastRow } = seedTable(env.sheet, t.header, t.rows);
   env.sheet.select(`A${firstRow}:A${lastRow}`);
   const start = env.run("startBulkCheck", {});
@@ -126,8 +130,9 @@ test("the same table gets the same block in Excel and in Sheets", async () => {
     baseUrl: sandbox.baseUrl,
     apiKey: "sandbox-professional",
     fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    now: clock.now,
   });
-  await runCheck(prep.check, { excelRun, client, plan, store: memoryStore(), actionSheets: false });
+  await runCheck(prep.check, { excelRun, client, plan, store: memoryStore(), actionSheets: false, now: clock.now });
   const compared = OUTPUT_COLUMNS.filter((c) => c.kind !== "datetime");
   const excelCell = (row: number, key: string) => {
     const k = OUTPUT_COLUMNS.findIndex((x) => x.key === key);

@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { TEST_DAY, vmAtNoon } from "../../helpers/clock";
 import { createGasEnvironment } from "../harness/gas";
 import { cellValue, outputCol, pollToEnd } from "../harness/table";
 import { DEMO_NOTE, DEMO_SHEET } from "../../../core/demo/demo-key";
@@ -11,7 +12,8 @@ import { demoProperties } from "../../../core/demo/demo";
 import { DIST } from "../harness/gas";
 
 test("demo end to end: key, sample table, check, Action list, with zero network requests", async () => {
-  const env = createGasEnvironment();
+  // The spreadsheet's clock from noon of TEST_DAY: the demo's dates are counted from that day.
+  const env = vmAtNoon(createGasEnvironment());
   const saved = env.run("saveSettings", { apiKey: "demo" });
   expect(saved.ok).toBe(true);
   expect(saved.message).toMatch(/Demo mode/);
@@ -21,7 +23,7 @@ test("demo end to end: key, sample table, check, Action list, with zero network 
   expect(inserted.ok).toBe(true);
   const sheet = env.spreadsheet.getSheetByName(DEMO_SHEET)!;
   expect(sheet).toBeTruthy();
-  const n = demoProperties(new Date().toISOString().slice(0, 10)).length;
+  const n = demoProperties(TEST_DAY).length;
   expect(inserted.message).toContain(`${n + 4} rows`);
   // The table is selected, so the check takes it as it is.
   const start = env.run("startBulkCheck", {});

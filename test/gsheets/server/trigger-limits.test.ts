@@ -12,11 +12,13 @@ import {
 import { fireTrigger } from "../harness/triggers";
 import { sandboxForFile } from "../harness/sandbox";
 import { configure } from "../harness/table";
+import { vmAtNoon } from "../../helpers/clock";
 
 const sandbox = sandboxForFile();
 
 function scheduled(from: GasEnvironment | null, name: string): GasEnvironment {
-  const env = from ? createGasEnvironment({ from, otherSpreadsheet: true }) : createGasEnvironment();
+  // A first spreadsheet's clock from noon of a fixed day (the others share it): the day's trigger time is that day's.
+  const env = from ? createGasEnvironment({ from, otherSpreadsheet: true }) : vmAtNoon(createGasEnvironment());
   if (!from) configure(env, sandbox);
   env.spreadsheet.name = name;
   const r = env.run("saveSchedule", { mode: "daily", hour: 7 });
