@@ -1,5 +1,6 @@
 /**
- * Serves a built folder (dist/excel) on loopback for the page tests: plain files, correct content types, nothing else.
+ * Serves a built folder (dist/excel) on loopback for the page tests: plain files, correct content types, nothing else;
+ * closed at once, whatever connections the browser still holds.
  */
 import * as fs from "fs";
 import * as http from "http";
@@ -37,5 +38,16 @@ export async function serveStatic(
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    // Chromium keeps its connections open after the last request, and its socket pool may open one more that never
+    // carries a request (connected for a request that a freed connection served first). server.close() closes idle
+    // connections but waits for that one until Chromium drops it, which a page still open may not do for minutes. The
+    // caller is done with the server, so every connection goes with it.
+    close: () => {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      return closed;
+    },
+  };
 }

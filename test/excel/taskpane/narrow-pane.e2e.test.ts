@@ -6,7 +6,7 @@
 import type { Browser, Page } from "playwright-core";
 import { ensureExcelBuild } from "../helpers/build";
 import { describeWithChromium, launch } from "../../helpers/chromium";
-import { openBuiltPane } from "../helpers/pane";
+import { openBuiltPane, paneWaits } from "../helpers/pane";
 import { serveStatic } from "../helpers/static-server";
 import { sandbox } from "../../helpers/sandbox";
 import { openSidebar } from "../../gsheets/harness/browser";
@@ -65,15 +65,16 @@ run("the pane and the sidebar at their narrowest", () => {
     try {
       const examples = await (await fetch(`${sb.url}/__sandbox/examples`)).json();
       const st = examples.uprn_by_check_status;
-      const { page } = await openBuiltPane(browser, web.url, {
+      const { page, errors } = await openBuiltPane(browser, web.url, {
         context: { viewport: { width: 320, height: 900 } },
         timeout: 30_000,
       });
+      const { waitText } = paneWaits(() => page, errors);
       await page.fill("#base-url", sb.baseUrl);
       await page.click("#save-base-url");
       await page.fill("#api-key", "sandbox-professional");
       await page.click("#save-key");
-      await page.waitForFunction(() => /accepted/.test(document.getElementById("settings-status")!.textContent ?? ""));
+      await waitText("settings-status", /accepted/);
       await page.evaluate(
         (values) => {
           const x = (window as any).__excelStandIn;
@@ -83,7 +84,7 @@ run("the pane and the sidebar at their narrowest", () => {
         [["UPRN"], [st.epc.pass], [st.epc.fail], ["12ab"], [st.gas_safety.warning]],
       );
       await page.click("#check");
-      await page.waitForFunction(() => /^(Done|Finished)/.test(document.getElementById("status")!.textContent ?? ""));
+      await waitText("status", /^(Done|Finished)/);
       const status = await page.evaluate(() => {
         const el = document.getElementById("status")!;
         const details = el.querySelector("details");

@@ -19,7 +19,13 @@ import {
 import { computeSheet } from "../../helpers/formulas";
 import { createGasEnvironment, type GasEnvironment } from "../harness/gas";
 import type { FakeSheet } from "../harness/fake-sheets";
-import { passTime, sandboxForFile, type SandboxProperty } from "../harness/sandbox";
+import {
+  passTime,
+  sandboxForFile,
+  startSandboxProcess,
+  type SandboxProcess,
+  type SandboxProperty,
+} from "../harness/sandbox";
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "../harness/table";
 import { ACTION_LIST_HEADERS } from "../../helpers/action-list";
 
@@ -312,6 +318,18 @@ test("a run's last poll only writes results (at most 25 SpreadsheetApp calls); t
 }, 300_000);
 
 test("a run whose end was never asked for (the sidebar closed after the last poll) gets its Action list and Run log before the next check, once", async () => {
+  // A sandbox of its own, whose jobs take longer on its clock (5 s a property: 150 s for the 30 rows of the second
+  // check) than this test may run, so only the time the test lets pass ends them. With instant jobs the start call
+  // itself ended the run whenever the machine paused 20 to 40 ms (the job's first look) before its next round: its
+  // end was built there and no poll was ever left with it due.
+  const slow = await startSandboxProcess({ msPerProperty: 5000 });
+  try {
+    await endNeverAskedFor(slow);
+  } finally {
+    await slow.close();
+  }
+});
+async function endNeverAskedFor(sandbox: SandboxProcess) {
   const env = createGasEnvironment();
   configure(env, sandbox);
   seedTable(
@@ -319,13 +337,19 @@ test("a run whose end was never asked for (the sidebar closed after the last pol
     ["UPRN"],
     props.slice(0, 60).map((p) => [p.uprn]),
   );
+  /** Polls as the sidebar does, each after the wait the last one asked for, until the run has ended. */
+  const pollUntilEnded = async () => {
+    let p = env.run("pollBulkCheck");
+    for (let i = 0; i < 50 && p.phase === "running"; i++) {
+      await passTime(env, p.waitMs);
+      p = env.run("pollBulkCheck");
+    }
+    return p;
+  };
   env.sheet.select("A2:A61");
-  expect(env.run("startBulkCheck", {}).ok).toBe(true);
-  let p = env.run("pollBulkCheck");
-  for (let i = 0; i < 50 && p.phase === "running"; i++) {
-    await passTime(env, Math.min(p.waitMs, 3000));
-    p = env.run("pollBulkCheck");
-  }
+  const start = env.run("startBulkCheck", {});
+  expect([start.ok, start.progress.phase]).toEqual([true, "running"]);
+  const p = await pollUntilEnded();
   expect(p).toMatchObject({ phase: "done", endDue: true });
   // Every row has its result; the end is not built yet.
   expect(sheetNamed(env, "Action list")).toBeUndefined();
@@ -334,14 +358,16 @@ test("a run whose end was never asked for (the sidebar closed after the last pol
   expect(createGasEnvironment({ from: env }).run("getSidebarState").run.endDue).toBe(true);
   // The next check builds the first one's end before it starts: one Run log row for it, and the Action list.
   env.sheet.select("A2:A31");
-  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  const next = env.run("startBulkCheck", {});
+  expect([next.ok, next.progress.phase]).toEqual([true, "running"]);
   expect(sheetNamed(env, "Action list")).toBeDefined();
   expect(sheetNamed(env, "Run log")!.getLastRow()).toBe(2);
-  await pollToEnd(env);
+  expect(await pollUntilEnded()).toMatchObject({ phase: "done", endDue: true });
+  expect(env.run("finishBulkCheck").endDue).toBeUndefined();
   expect(sheetNamed(env, "Run log")!.getLastRow()).toBe(3);
   expect(env.run("finishBulkCheck").endDue).toBeUndefined();
   expect(sheetNamed(env, "Run log")!.getLastRow()).toBe(3);
-});
+}
 
 test("the calendar: one all-day event per listed action on its due date, with a reminder 7 days before", async () => {
   const env = await checkTable(props.slice(900, 1100));
