@@ -26,8 +26,10 @@ export { loadRunState, storedState } from "./store";
 export { BEGIN_ORDER, beginRunSession } from "./begin";
 export type { BeginIO } from "./begin";
 export { checkingLine, isRunDone, jobViews, nothingToSendLine, runCounts, runSummary } from "./report";
-export type { JobView, RunCounts } from "./report";
-export { runProgressLine, unfinishedRunLine } from "./run-lines";
+export type { JobView, RunCounts, RunSummaryWords } from "./report";
+export { countStatuses, runEndWords } from "./end-words";
+export type { RunEndFacts, RunEndWords } from "./end-words";
+export { runCaption, runProgressLine, unfinishedRunLine } from "./run-lines";
 export {
   CHECKING_MESSAGE,
   ROW_CHANGED_ERROR,

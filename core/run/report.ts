@@ -118,15 +118,29 @@ export function isRunDone(state: RunState): boolean {
 
 const rowsWord = (n: number) => `${formatCount(n)} row${n === 1 ? "" : "s"}`;
 
+/** runSummary's words: `lines[0]` is `lead`, then `then` (what to do about it) when there is more to say. */
+export interface RunSummaryWords {
+  done: boolean;
+  title: string;
+  lines: string[];
+  counts: RunCounts;
+  /** What happened, in one sentence (the first of lines[0]). */
+  lead: string;
+  /** The rest of lines[0]: what is left and what to do about it; "" when the lead says it all. */
+  then: string;
+}
+
 /**
  * The run's last word, the same in both add-ins. "Done" only when every row has its result or its own reason on
  * the sheet; otherwise what is missing, why, and what to do (Resume, or run the check again).
  */
-export function runSummary(state: RunState): { done: boolean; title: string; lines: string[]; counts: RunCounts } {
+export function runSummary(state: RunState): RunSummaryWords {
   const c = runCounts(state);
   const lines: string[] = [];
   const done = isRunDone(state);
   let title: string;
+  let lead: string;
+  let then = "";
   const problems = c.rowErrors + c.invalid;
   if (c.skipped)
     lines.push(
@@ -134,31 +148,26 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
     );
   if (state.fatal) {
     title = "Failed";
-    lines.unshift(describeError(state.fatal));
+    lead = describeError(state.fatal);
   } else if (state.phase === "paused") {
     title = "Paused";
-    lines.unshift(
-      `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}. ${formatCount(c.answered)} of ${rowsWord(c.rows)} checked; choose Resume${state.pausedUntilMs === undefined ? "" : ` after ${utcMinute(state.pausedUntilMs)}`} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`,
-    );
+    lead = `${describeError(state.pauseReason ?? serviceError("rate_limited", "rate_limited", "")).replace(/[\s.]+$/, "")}.`;
+    then = `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked; choose Resume${state.pausedUntilMs === undefined ? "" : ` after ${utcMinute(state.pausedUntilMs)}`} to collect the other ${rowsWord(c.resumable)} (jobs already sent are not sent again).`;
   } else if (state.phase === "stopped") {
     title = "Stopped";
-    lines.unshift(
-      `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked. ${rowsWord(c.resumable)} ${c.resumable === 1 ? "is" : "are"} in jobs already sent: choose Resume to collect them (no new job is sent).`,
-    );
+    lead = `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked.`;
+    then = `${rowsWord(c.resumable)} ${c.resumable === 1 ? "is" : "are"} in jobs already sent: choose Resume to collect them (no new job is sent).`;
   } else if (state.phase === "running") {
     title = "Checking";
-    lines.unshift(`${formatCount(c.rowsDone)} of ${rowsWord(c.rows)} written.`);
+    lead = `${formatCount(c.rowsDone)} of ${rowsWord(c.rows)} written.`;
   } else if (done && !c.failed && !c.maybeCreated && !c.notSent && !c.gone) {
     title = "Done";
-    lines.unshift(
-      `${rowsWord(c.rows)} checked${problems ? `, ${formatCount(problems)} with errors (see the Message column)` : ""}.`,
-    );
+    lead = `${rowsWord(c.rows)} checked${problems ? `, ${formatCount(problems)} with errors (see the Message column)` : ""}.`;
   } else {
     title = c.unwritten ? "Not all written" : "Finished with problems";
-    lines.unshift(
-      `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked${problems ? ` (${formatCount(problems)} with errors, see the Message column)` : ""}.`,
-    );
+    lead = `${formatCount(c.answered)} of ${rowsWord(c.rows)} checked${problems ? ` (${formatCount(problems)} with errors, see the Message column)` : ""}.`;
   }
+  lines.unshift(then ? `${lead} ${then}` : lead);
   if (state.phase !== "running") {
     if (c.failed && !state.fatal)
       lines.push(
@@ -178,7 +187,7 @@ export function runSummary(state: RunState): { done: boolean; title: string; lin
         `${rowsWord(c.unwritten)} received but not written to the sheet yet; choose Resume to write them (they are fetched again, no new job).`,
       );
   }
-  return { done, title, lines, counts: c };
+  return { done, title, lines, counts: c, lead, then };
 }
 
 /** The line as a check begins: the rows that go to the service and the distinct properties they make. */

@@ -42,3 +42,14 @@ export function unfinishedRunLine(state: RunState, where: UnfinishedPlace): stri
   const s = runSummary(interruptedRun(state));
   return `A check of ${countWord(state.rowsTotal, "row")} on ${where.sheet}, started ${utcMinute(where.startedAtMs)}, is unfinished. ${s.lines[0] ?? ""}`.trim();
 }
+
+/**
+ * The words beside the progress bar, in both add-ins: while the run goes, its line (runProgressLine); once it has
+ * stopped, paused or ended, the rows the bar counts (rows answered) and those the service did not refresh.
+ */
+export function runCaption(state: RunState, nowMs: number, startedAtMs: number): string {
+  if (state.phase === "running") return runProgressLine(state, nowMs, startedAtMs);
+  const c = runCounts(state);
+  const missing = c.failed + c.maybeCreated + c.notSent + c.gone;
+  return `${formatCount(c.answered)} of ${countWord(c.rows, "row")} checked${missing ? `, ${formatCount(missing)} not refreshed` : ""}`;
+}

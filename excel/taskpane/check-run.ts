@@ -17,8 +17,7 @@ import {
   matchRows,
   resumeRun as resumeEngine,
   runCounts,
-  runProgressLine,
-  dateProblemsLine,
+  runCaption,
   type OutcomeToWrite,
   type RunState,
   DEFAULT_ACTION_LIST_DAYS,
@@ -39,7 +38,7 @@ import {
 import { actionSheetsFailedLine, logsNotWrittenLine } from "../../core/reports/report-words";
 import type { UserStore } from "../settings";
 import type { ExcelRun, PreparedCheck } from "./prepare";
-import { summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
+import { endWords, summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
 import { actionSheets, lastBlock } from "./last-block";
 import { LAST_BLOCK_KEY, UNFINISHED_KEY, localDay } from "./stored";
 import { setAsideStored, storeUnfinished, takeUpStored, type UnfinishedRun } from "./unfinished";
@@ -71,8 +70,8 @@ export interface RunProgress {
   jobsTotal: number;
   jobsSubmitted: number;
   rateLimit?: RateLimitInfo;
-  /** While the run goes: core's line of it, as the Sheets sidebar says it (rows checked, a wait, retries). */
-  line?: string;
+  /** The words beside the bar, as the Sheets sidebar says them (core runCaption: while the run goes, its line). */
+  line: string;
 }
 
 export interface RunDeps {
@@ -143,7 +142,7 @@ function progressOf(state: RunState, nowMs: number, startedAt: string): RunProgr
     jobsTotal: c.jobsTotal,
     jobsSubmitted: c.jobsSent,
     ...(state.rate ? { rateLimit: state.rate } : {}),
-    ...(state.phase === "running" ? { line: runProgressLine(state, nowMs, Date.parse(startedAt)) } : {}),
+    line: runCaption(state, nowMs, Date.parse(startedAt)),
   };
 }
 
@@ -309,10 +308,8 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     throw new Error(`Some results could not be written to the sheet. ${writeErrorText(tally.lastError)}${next}`);
   }
   const summary = summarise(state, tally, !!deps.signal?.aborted, keep && !!deps.store);
-  const unreadDates = dateProblemsLine(tally.dateRows.size);
-  if (unreadDates) summary.lines.push(unreadDates);
-  if (keep && tally.saveProblem) summary.lines.push(tally.saveProblem);
   summary.unreadDateRows = tally.dateRows.size;
+  const notes = keep && tally.saveProblem ? [tally.saveProblem] : [];
   const place: RunPlace = {
     sheet: run.sheet,
     ...(writer.sheetId() ? { sheetId: writer.sheetId() } : {}),
@@ -334,7 +331,8 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     runBy: deps.runBy ?? "",
     changed: tally.changes.length,
     worse: worseCount(tally.changes),
-    problem: runLogProblem(state),
+    // The Run log's Problem is the run's headline, as the Sheets sidebar logs it.
+    problem: runLogProblem(state, endWords(state, summary).headline),
     demo: isDemoKey(deps.client.config.apiKey),
   });
   let logged = false;
@@ -348,6 +346,7 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     tally.changes = [];
     await save(state);
   }
+  summary.words = endWords(state, summary, notes);
   return summary;
 }
 

@@ -3,7 +3,8 @@
  * writes showed (statuses, errors, earlier values kept), and the words the pane shows for it.
  */
 import {
-  displayStatus,
+  countStatuses,
+  runEndWords,
   runSummary,
   shownPhase,
   wholeRunFailureText,
@@ -11,7 +12,7 @@ import {
   type RunState,
   type ServiceError,
   type ShownPhase,
-  formatCount,
+  type RunEndWords,
 } from "../../core";
 import type { WriteStats } from "./sheet";
 
@@ -60,6 +61,8 @@ export interface RunSummary {
   runLog?: string;
   /** Rows written with a date of the user's own columns that could not be read (their Message says which). */
   unreadDateRows?: number;
+  /** The run's end in core's words (runEndWords), the same as the Sheets sidebar's; made again once its sheets are built. */
+  words: RunEndWords;
 }
 
 export function summarise(state: RunState, tally: SummaryTally, cancelled: boolean, resumable: boolean): RunSummary {
@@ -73,11 +76,7 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
   for (const r of tally.byRow.values()) {
     if (r.error) errors++;
     if (r.kept) kept++;
-    if (!r.result) continue;
-    for (const w of r.statuses) {
-      const k = displayStatus(w) === "unknown" ? "unknown" : w;
-      if (w && w !== "error") byStatus[k] = (byStatus[k] ?? 0) + 1;
-    }
+    if (r.result) countStatuses(byStatus, r.statuses);
   }
   const rowsSent = c.rows - c.invalid;
   const notRefreshed = c.failed + c.maybeCreated;
@@ -101,35 +100,33 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
     kept,
     cancelled,
     writes: tally.writes,
+    words: runEndWords(state),
   };
   if (phase === "paused" && state.pausedUntilMs !== undefined) out.pausedUntilMs = state.pausedUntilMs;
   if (failure) out.failure = failure;
   // One failure on every row sent says nothing about the rows: it is the key, the address or the service. Say it once.
   const whole = wholeRunFailureText(state);
   if (whole) out.fatal = whole;
+  out.words = endWords(state, out);
   return out;
 }
 
 /**
- * The pane's status line for a run: core's runSummary (the same words as the Sheets sidebar), then the statuses of the
- * rows answered. When a banner says why the whole run failed (`fatal`), the reason is not repeated here.
+ * The pane's status for a run: core's headline, then its details (the pane's say() shows the first line and keeps the
+ * rest under Details).
  */
 export function summaryText(s: RunSummary): string {
-  const lines = s.lines.filter((l) => l !== s.fatal);
-  let text = `${s.title}.${lines.length ? ` ${lines.join("\n")}` : ""}`;
-  const counts = Object.entries(s.byStatus)
-    .map(([w, n]) => `${formatCount(n)} ${w.replace("_", " ")}`)
-    .join(", ");
-  // What stays on the sheet from before, as the pane has always said it.
-  const missing = s.notRefreshed + s.cancelledRows;
-  if (s.title !== "Done" && s.kept > 0)
-    text +=
-      s.kept >= missing
-        ? " The earlier values are kept."
-        : ` The earlier values of ${formatCount(s.kept)} of them are kept; the others say why in the Message column.`;
-  if (s.title === "Done") text += `\nStatuses over all checks: ${counts || "none"}.`;
-  else if (s.refreshed > 0) text += `\nStatuses of the rows refreshed: ${counts || "none"}.`;
-  if (s.actionSheets) text += `\n${s.actionSheets}`;
-  if (s.runLog) text += `\n${s.runLog}`;
-  return text;
+  return [s.words.headline, ...s.words.details].join("\n");
+}
+
+/** The run's end in core's words, from the engine's state and what the pane counted and built. */
+export function endWords(state: RunState, s: Omit<RunSummary, "words">, notes: string[] = []): RunEndWords {
+  return runEndWords(state, {
+    statuses: s.byStatus,
+    kept: s.kept,
+    unreadDateRows: s.unreadDateRows,
+    notes,
+    ...(s.actionSheets ? { actionSheets: s.actionSheets } : {}),
+    ...(s.runLog ? { runLog: s.runLog } : {}),
+  });
 }

@@ -81,9 +81,8 @@ function showProgress(p: RunProgress): void {
   bar.max = Math.max(1, p.rowsTotal);
   // Only rows answered fill the bar: a run the service failed must not look finished.
   bar.value = p.rowsChecked;
-  const missing = p.rowsNotRefreshed ? `, ${formatCount(p.rowsNotRefreshed)} not refreshed` : "";
-  // While the run goes, core's line (the sidebar's too); once it has ended, the counts the bar shows.
-  say("progress-text", p.line ?? `${formatCount(p.rowsChecked)} of ${countWord(p.rowsTotal, "row")} checked${missing}`);
+  // Core's words, as the sidebar shows them: while the run goes, its line; once it has ended, the counts the bar shows.
+  say("progress-text", p.line);
   showQuota(p.rateLimit);
 }
 

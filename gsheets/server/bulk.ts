@@ -279,18 +279,15 @@ export function cancelBulkCheck(): StopResult | null {
         // Core's words for a row Stop kept from being sent, as the Excel pane writes them.
         stopRun(run.engine);
         const sheet = findSheet(run.sheetId);
-        let unwritten = "";
         let problem: string | undefined;
         try {
           if (sheet) problem = step(sheet, run, Date.now(), null).problem;
           else problem = sentence(sheetNotFound(run.sheetName));
         } catch (e) {
-          unwritten = ` However, the rows could not be updated (${errorText((e as { cause?: unknown }).cause ?? e)}).`;
+          run.endNote = `However, the rows could not be updated (${errorText((e as { cause?: unknown }).cause ?? e)}).`;
         }
-        say(run, unwritten);
-        run.message = problem
-          ? `Stopped by you. Nothing was written: ${problem}.`
-          : run.message.replace(/^(Stopped|Finished with problems|Done|Not all written):/, "Stopped by you:");
+        if (problem) run.notWritten = problem;
+        say(run);
         if (!problem) afterRun(run);
         save(run);
       }
@@ -334,6 +331,8 @@ export function resumeBulkCheck(): RunProgress | null {
       // The part already done gets its end (Action list, Run log) first, as it had before the end was its own call.
       if (run.endDue) finishRun(run);
       resumeRun(run.engine, Date.now());
+      delete run.notWritten;
+      delete run.endNote;
       say(run);
       save(run);
       if (swap) saveRun(stoppedAside(swap), HELD_SLOT);

@@ -3,13 +3,13 @@
  * and how soon the sidebar should poll again.
  */
 import {
-  dateProblemsLine,
   jobViews,
+  runCaption,
   runCounts,
-  runProgressLine,
-  runSummary,
+  runEndWords,
   shownPhase,
   wholeRunFailureText,
+  type RunEndWords,
 } from "../../core";
 import type { RunProgress } from "../shared/api";
 import type { SheetRun } from "./runstore";
@@ -23,8 +23,22 @@ function nextWaitMs(run: SheetRun, waitMs: number): number {
   return shownPhase(run.engine) === "running" ? Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, waitMs)) : 0;
 }
 
+/** The run's end in core's words, from its engine and what the sidebar's writes counted and built. */
+export function endWordsOf(run: SheetRun): RunEndWords {
+  return runEndWords(run.engine, {
+    statuses: run.statuses,
+    kept: run.kept,
+    unreadDateRows: run.unreadDateRows,
+    ...(run.notWritten ? { notWritten: run.notWritten } : {}),
+    notes: run.endNote ? [run.endNote] : [],
+    ...(run.listLine ? { actionSheets: run.listLine } : {}),
+    ...(run.logLine ? { runLog: run.logLine } : {}),
+  });
+}
+
 export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
   const phase = shownPhase(run.engine);
+  const end = phase === "running" ? null : endWordsOf(run);
   const c = runCounts(run.engine);
   const views = jobViews(run.engine);
   const failed = views.filter((j) => j.status === "failed" || j.status === "timed_out").length;
@@ -58,6 +72,11 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
     })),
     waitMs: nextWaitMs(run, waitMs),
     message: run.message,
+    // Beside the bar, core's words as the Excel pane shows them: while the run goes, its line as last said.
+    caption: phase === "running" ? run.message : runCaption(run.engine, Date.now(), run.startedAtMs),
+    rowsChecked: c.answered,
+    complete: !!end && end.complete,
+    details: end ? end.details : [],
     rateLimited: run.engine.nextRequestAtMs > Date.now(),
     notes: run.notes,
     failedJobs: phase === "running" ? 0 : failed,
@@ -68,16 +87,17 @@ export function progressOf(run: SheetRun, waitMs = 1000): RunProgress {
   };
 }
 
-/** The run's line for the sidebar: core's summary, or while it runs, what it waits for. */
+/**
+ * The run's line for the sidebar: while it runs, what it waits for (`extra`: a note of this poll's); once it has
+ * ended, core's headline (its details go with progressOf).
+ */
 export function say(run: SheetRun, extra = ""): void {
   if (shownPhase(run.engine) === "running") {
     // Core's line, as the Excel pane shows it: a 503's stated hold is named with its time, the plan's limit in seconds.
-    run.message = `${runProgressLine(run.engine, Date.now(), run.startedAtMs)}${extra}`;
+    run.message = `${runCaption(run.engine, Date.now(), run.startedAtMs)}${extra}`;
     return;
   }
-  const s = runSummary(run.engine);
-  const unread = dateProblemsLine(run.unreadDateRows ?? 0);
-  run.message = `${s.title}: ${[...s.lines, unread].filter(Boolean).join(" ")}${extra}`;
+  run.message = endWordsOf(run).headline;
 }
 
 // ---- one step ----

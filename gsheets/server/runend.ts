@@ -36,7 +36,7 @@ export function afterRun(run: SheetRun, o: RunEndOptions = {}): string {
 function endRun(run: SheetRun, o: RunEndOptions): string {
   if (run.rowsWritten && o.lists !== false) {
     const { line, tables } = refreshLists(run);
-    if (line) run.notes.push(line);
+    if (line) run.listLine = line;
     if (tables && o.listed) o.listed(tables);
   }
   if (shownPhase(run.engine) === "done" && run.trigger !== "scheduled" && run.engine.properties.length) {
@@ -59,10 +59,10 @@ function endRun(run: SheetRun, o: RunEndOptions): string {
         problem: runProblem(run),
       }),
     );
-    run.notes.push(line);
+    run.logLine = line;
     return line;
   } catch (e) {
-    run.notes.push(logsNotWrittenLine("Run log", errorText(e)));
+    run.logLine = logsNotWrittenLine("Run log", errorText(e));
     return "";
   }
 }

@@ -36,6 +36,16 @@ export interface SheetRun {
   worse?: number;
   /** Sheet rows written with a date of the user's own columns that could not be read (the summary counts them). */
   unreadDateRows?: number;
+  /** The statuses of the rows refreshed, by word (core countStatuses), for the run's end words. */
+  statuses?: Record<string, number>;
+  /** Rows whose final outcome was an error written over earlier values, which it kept (core keepsEarlierValues). */
+  kept?: number;
+  /** The lines of the Action list and summary built after the run, and of its Run log row (or why they were not). */
+  listLine?: string;
+  logLine?: string;
+  /** Stop could not write: why nothing was written; or the rows it could not update. Said in the run's end words. */
+  notWritten?: string;
+  endNote?: string;
   engine: RunState;
   /** Stored by an earlier version: the property list and keys were kept in the user cache alone. */
   propertiesInCache?: boolean;

@@ -83,8 +83,16 @@ export interface RunProgress {
   jobs: JobProgress[];
   /** How long the sidebar should wait before its next poll. */
   waitMs: number;
-  /** The latest thing a person should read (rate limit, error, summary). */
+  /** The latest thing a person should read (rate limit, error; once the run has ended, its headline). */
   message: string;
+  /** The words beside the progress bar (core runCaption, as the Excel pane's). */
+  caption: string;
+  /** Rows answered: what fills the bar, as in the Excel pane. */
+  rowsChecked: number;
+  /** The run has ended having checked every row asked for (core runEndWords' complete): nothing to warn about. */
+  complete: boolean;
+  /** Once the run has ended: the rest of its end words (core runEndWords), shown under Details. */
+  details: string[];
   rateLimited: boolean;
   notes: string[];
   /** Jobs that failed or timed out (stopped ones are not counted): the run did not check everything. */

@@ -107,19 +107,19 @@ function renderRun(p: RunProgress | null): void {
     return;
   }
   $("run").hidden = false;
+  // Rows answered fill the bar, as in the Excel pane: a run the service failed must not look finished.
   const bar = $<HTMLProgressElement>("progress");
-  bar.max = Math.max(1, p.properties);
-  bar.value = p.propertiesDone;
-  $("progress-text").textContent =
-    `${formatCount(p.propertiesDone)} of ${count(p.properties, "property", "properties")} checked · ` +
-    `${count(p.rows, "row")} (${formatCount(p.invalidRows)} with input errors, ${count(p.duplicateRows, "duplicate")}) · ${p.sheetName}!${p.rangeA1}`;
-  $("run-status").textContent = p.message;
-  // A run that did not check everything must not look like one that did.
-  const incomplete =
-    p.phase === "stopped" ||
-    p.phase === "paused" ||
-    (p.phase === "done" && (p.failedJobs > 0 || !/^Done/.test(p.message)));
-  $("run-status").className = incomplete ? "msg error" : p.rateLimited ? "msg" : "";
+  bar.max = Math.max(1, p.rows);
+  bar.value = p.rowsChecked;
+  $("progress-text").textContent = `${p.sheetName}!${p.rangeA1}: ${p.caption}`;
+  // While the run goes its line is beside the bar; once it has ended, core's headline, its details on demand.
+  $("run-status").textContent = running ? "" : p.message;
+  const details = $<HTMLDetailsElement>("run-details");
+  details.hidden = running || !p.details.length;
+  $("run-details-text").textContent = running ? "" : p.details.join("\n");
+  // A run that did not check everything must not look like one that did (core's flag, not the words).
+  const incomplete = !running && (!p.complete || p.failedJobs > 0);
+  $("run-status").className = incomplete ? "msg error" : "";
   const jobs = $("jobs");
   jobs.textContent = "";
   p.jobs.forEach((j, i) => {

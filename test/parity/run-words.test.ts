@@ -1,27 +1,31 @@
 /**
  * The same run is said in the same words by both add-ins: the line while a check goes (the pane's progress words, the
- * sidebar's status) and the sentence for a run left unfinished. Each case runs the Excel pane's check (check-run.ts on
+ * sidebar's status), the sentence for a run left unfinished, and the end of a run (its headline and details, core's
+ * runEndWords). Each case runs the Excel pane's check (check-run.ts on
  * the Excel stand-in) and the built Code.js (the Sheets stand-in) against one sandbox, and compares the text whole,
  * its start moment as the minute it really was. Both say core/run/run-lines.ts's words.
  */
 import { OUTPUT_COLUMNS, createClient, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import { prepareCheck, runCheck, type ExcelRun } from "../../excel/taskpane/check-run";
+import { prepareCheck, runCheck, summaryText, type ExcelRun } from "../../excel/taskpane/check-run";
 import { loadUnfinished, unfinishedText } from "../../excel/taskpane/unfinished";
 import { createGasEnvironment, type GasEnvironment } from "../gsheets/harness/gas";
 import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
 import { API_KEY, configure, pollToEnd } from "../gsheets/harness/table";
 import { colLetters, createStandIn } from "../helpers/excel-standin";
+import { testClock } from "../helpers/clock";
 
 let sandbox: SandboxProcess;
+/** Jobs done at once, for the runs that end by themselves. */
+let fast: SandboxProcess;
 let uprns: string[];
 beforeAll(async () => {
   // Slow jobs (2 s a property), so a run stopped after its first results page has none of its rows answered yet.
-  sandbox = await startSandboxProcess({ msPerProperty: 2000 });
+  [sandbox, fast] = await Promise.all([startSandboxProcess({ msPerProperty: 2000 }), startSandboxProcess()]);
   uprns = (await sandbox.properties(5)).map((p) => p.uprn);
 });
 afterAll(async () => {
-  await sandbox?.close();
+  await Promise.all([sandbox?.close(), fast?.close()]);
 });
 
 const PLAN: PlanName = "professional";
@@ -47,9 +51,11 @@ const client = (after: (url: string, method: string) => void) =>
     },
   });
 
-function sheetsBook(grid: unknown[][], selection: string): GasEnvironment {
+function sheetsBook(grid: unknown[][], selection: string, sb = sandbox, clockAtMs?: number): GasEnvironment {
   const env = createGasEnvironment();
-  configure(env, sandbox, API_KEY, PLAN);
+  // The vm's clock set before its first request, so that the sandbox counts this clock from there.
+  if (clockAtMs !== undefined) env.clock.offsetMs = clockAtMs - Date.now();
+  configure(env, sb, API_KEY, PLAN);
   env.sheet.seed(1, 1, grid);
   env.sheet.select(selection);
   return env;
@@ -163,4 +169,123 @@ test("rows Stop kept from being sent get the same Message in both add-ins (befor
   await sandbox.clearFaults();
 
   expect({ excel, sheets }).toEqual({ excel: expected, sheets: expected });
+}, 60_000);
+
+// ---- the end of a run: headline and details, compared whole ----
+
+/**
+ * Where both add-ins' clocks start for one case: a second into the next minute, so that two runs of under a minute
+ * each end (and name a Retry-After's time) in the same minute, which their Run log lines and pauses say.
+ */
+const nextMinute = () => Math.ceil(Date.now() / 60_000) * 60_000 + 1000;
+
+/** The pane's run on the Excel stand-in, its clock at `atMs`: its status as the pane shows it, line by line. */
+async function excelEnd(
+  grid: unknown[][],
+  selection: string,
+  o: { sb: SandboxProcess; atMs: number; stopOn?: (url: string, method: string) => boolean },
+): Promise<string[]> {
+  const excelRun = excelBook(grid, selection);
+  const prep = await prepareCheck(excelRun, { plan: PLAN });
+  if (!prep.ok) throw new Error(prep.message);
+  const clock = testClock(o.atMs);
+  const stop = new AbortController();
+  const c = createClient({
+    baseUrl: o.sb.baseUrl,
+    apiKey: API_KEY,
+    now: clock.now,
+    sleep: clock.sleep,
+    fetch: clock.fetch(async (u, i) => {
+      const res = await fetch(u, i as RequestInit);
+      if (o.stopOn?.(u, (i as RequestInit).method ?? "GET")) stop.abort();
+      return res as never;
+    }),
+  });
+  const summary = await runCheck(prep.check, {
+    excelRun,
+    client: c,
+    plan: PLAN,
+    store: memoryStore(),
+    signal: stop.signal,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
+  return summaryText(summary).split("\n");
+}
+
+/** The built Code.js's run on the Sheets stand-in, its clock at `atMs`: the sidebar's status, then its Details. */
+async function sheetsEnd(
+  grid: unknown[][],
+  selection: string,
+  o: { sb: SandboxProcess; atMs: number; stop?: boolean },
+): Promise<string[]> {
+  const env = sheetsBook(grid, selection, o.sb, o.atMs);
+  const r = env.run("startBulkCheck", {});
+  if (!r.ok) throw new Error(r.message);
+  let last;
+  if (o.stop) {
+    expect(env.run("pollBulkCheck").phase).toBe("running");
+    last = env.run("cancelBulkCheck");
+  } else last = (await pollToEnd(env)).pop();
+  expect(last.phase).not.toBe("running");
+  return [last.message, ...last.details];
+}
+
+test("a run done with row errors ends in the same words in both add-ins, headline and details (before: 'Done:' and one line in Sheets, 'Done.' and lines in Excel)", async () => {
+  const grid = [["UPRN"], [uprns[0]], [uprns[1]], ["not a uprn"], [uprns[2]]];
+  const atMs = nextMinute();
+  const sheets = await sheetsEnd(grid, "A1", { sb: fast, atMs });
+  const excel = await excelEnd(grid, "A1", { sb: fast, atMs });
+  expect(excel[0]).toBe("Done. 4 rows checked, 1 with errors (see the Message column).");
+  expect(excel.slice(1)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^Statuses over all checks: /), expect.stringMatching(/^Last run /)]),
+  );
+  expect({ excel }).toEqual({ excel: sheets });
+}, 60_000);
+
+test("a run the user stopped ends in the same words in both add-ins (before: 'Stopped by you:' in Sheets, 'Stopped.' in Excel)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const atMs = nextMinute();
+  const sheets = await sheetsEnd(grid, "A1", { sb: sandbox, atMs, stop: true });
+  const excel = await excelEnd(grid, "A1", {
+    sb: sandbox,
+    atMs,
+    stopOn: (url, method) => method === "GET" && url.includes("/results"),
+  });
+  expect(excel.slice(0, 2)).toEqual([
+    "Stopped. 0 of 3 rows checked.",
+    "3 rows are in jobs already sent: choose Resume to collect them (no new job is sent).",
+  ]);
+  expect({ excel }).toEqual({ excel: sheets });
+}, 60_000);
+
+test("a run the service failed ends in the same words in both add-ins (before: 'Finished with problems:' in Sheets, '.' in Excel)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const atMs = nextMinute();
+  // The job's submit answered 500: it may exist, so it is never sent again blindly, and no job id names the run apart.
+  const fail = () => fast.setFaults([{ kind: "error_500", route: "bulk_submit" }]);
+  await fail();
+  const sheets = await sheetsEnd(grid, "A1", { sb: fast, atMs });
+  await fail();
+  const excel = await excelEnd(grid, "A1", { sb: fast, atMs });
+  await fast.clearFaults();
+  expect(excel[0]).toBe("Finished with problems. 0 of 3 rows checked.");
+  expect(excel[1]).toMatch(/^3 rows not checked: sending their job failed and the service may have created it/);
+  expect({ excel }).toEqual({ excel: sheets });
+}, 60_000);
+
+// Last: the pane keeps the service's stated wait for its next runs (service-hold.ts), as a user's next check would.
+test("a run paused by the service's 503 ends in the same words in both add-ins, the time it named included (before: 'Paused:' and one line in Sheets)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const atMs = nextMinute();
+  const refuse = () => fast.setFaults([{ kind: "error_503", route: "bulk_results", count: 1, retry_after: 3600 }]);
+  await refuse();
+  const sheets = await sheetsEnd(grid, "A1", { sb: fast, atMs });
+  await refuse();
+  const excel = await excelEnd(grid, "A1", { sb: fast, atMs });
+  await fast.clearFaults();
+  expect(excel[0]).toMatch(
+    /^Paused\. The compliance service is unavailable \(HTTP 503\) and asked for no retry before \S+ \S+ UTC\.$/,
+  );
+  expect({ excel }).toEqual({ excel: sheets });
 }, 60_000);

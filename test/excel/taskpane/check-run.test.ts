@@ -398,7 +398,7 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     expect(summary.refreshed).toBe(300 - waiting);
     expect(summaryText(summary)).toMatch(
       new RegExp(
-        `^Stopped\\. ${300 - waiting} of 300 rows checked\\. ${waiting} rows are in jobs already sent: choose Resume`,
+        `^Stopped\\. ${300 - waiting} of 300 rows checked\\.\\n${waiting} rows are in jobs already sent: choose Resume`,
       ),
     );
     const before = slow.stats().bulk_submit;

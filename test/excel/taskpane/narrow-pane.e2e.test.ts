@@ -1,6 +1,6 @@
 /**
  * The pane at Office's narrowest task pane, 320 px, and the Sheets sidebar at Google's 300 px: every section (every
- * <details> opened) and every sidebar tab fits, with no horizontal scrolling and no control or table cut off at the
+ * <details> opened, a run's Details too) and every sidebar tab fits, with no horizontal scrolling and no control or table cut off at the
  * right. The BUILT pages in headless Chromium: the pane with the Excel stand-in, the sidebar over the built Code.js.
  */
 import type { Browser, Page } from "playwright-core";
@@ -11,6 +11,8 @@ import { serveStatic } from "../helpers/static-server";
 import { sandbox } from "../../helpers/sandbox";
 import { openSidebar } from "../../gsheets/harness/browser";
 import { createGasEnvironment } from "../../gsheets/harness/gas";
+import { startSandboxProcess } from "../../gsheets/harness/sandbox";
+import { API_KEY, seedTable } from "../../gsheets/harness/table";
 
 const run = describeWithChromium();
 
@@ -124,5 +126,46 @@ run("the pane and the sidebar at their narrowest", () => {
       found[id] = await overflow(page);
     }
     expect(found).toEqual(Object.fromEntries(tabs.map((id) => [id, []])));
+  });
+
+  test("after a check at Google's 300 px, the sidebar's status says what happened in one line, the rest under Details, and still fits", async () => {
+    const sb = await startSandboxProcess();
+    try {
+      const env = createGasEnvironment();
+      env.run("saveSettings", { apiKey: API_KEY, baseUrl: sb.baseUrl, plan: "professional" });
+      const uprns = (await sb.properties(3)).map((p) => [p.uprn]);
+      const { firstRow, lastRow } = seedTable(env.sheet, ["UPRN"], [...uprns, ["12ab"]]);
+      env.sheet.select(`A${firstRow}:A${lastRow}`);
+      const { page } = await openSidebar(browser, env);
+      await page.click("#check-btn");
+      await page.waitForFunction(
+        () => /Last run/.test(document.getElementById("run-details-text")!.textContent ?? ""),
+        undefined,
+        { timeout: 60_000 },
+      );
+      const status = await page.evaluate(() => ({
+        shown: document.getElementById("run-status")!.innerText.trim().split("\n"),
+        open: (document.getElementById("run-details") as HTMLDetailsElement).open,
+        summary: document.querySelector("#run-details summary")!.textContent,
+        more: document.getElementById("run-details-text")!.textContent!.split("\n").length,
+      }));
+      expect(status).toEqual({
+        shown: ["Done. 4 rows checked, 1 with errors (see the Message column)."],
+        open: false,
+        summary: "Details",
+        more: expect.any(Number),
+      });
+      // Statuses, the Action list and summary, the Run log: there on demand.
+      expect(status.more).toBeGreaterThanOrEqual(3);
+      await page.click("#run-details summary");
+      expect(await page.$eval("#run-details", (d) => (d as HTMLDetailsElement).open)).toBe(true);
+      await page.evaluate(() =>
+        document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)),
+      );
+      expect(await overflow(page)).toEqual([]);
+      await page.close();
+    } finally {
+      await sb.close();
+    }
   });
 });

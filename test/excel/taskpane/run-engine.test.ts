@@ -423,7 +423,7 @@ test("the daily quota runs out mid-run: the run pauses with its jobs kept, says 
     expect(summary.resumable).toBe(true);
     expect(summary.pausedUntilMs).toBeGreaterThan(clock.now() + 3_600_000);
     const text = summaryText(summary);
-    expect(text).toMatch(/^Paused\. .*choose Resume after \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(text).toMatch(/^Paused\. .*choose Resume after \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/s);
     const saved = await loadUnfinished(store);
     expect(saved).not.toBeNull();
     const job = saved!.state.jobs[0];

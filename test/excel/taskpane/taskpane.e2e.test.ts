@@ -450,8 +450,9 @@ run("Excel task pane in Chromium", () => {
       await page.click("#cancel");
       await waitIdle();
       // The job was already on its way: Cancel stops the run and keeps it collectable (core's Stop), and says so.
+      // The headline, then under Details what Resume collects.
       expect(await status("status")).toMatch(
-        /^Stopped\. 1 of 6 rows checked\. 5 rows are in jobs already sent: choose Resume to collect them/,
+        /^Stopped\. 1 of 6 rows checked\.Details5 rows are in jobs already sent: choose Resume to collect them/,
       );
       expect(await status("status")).toMatch(/The earlier values are kept\./);
       expect(await page.isVisible("#unfinished")).toBe(true);

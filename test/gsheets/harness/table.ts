@@ -99,3 +99,8 @@ export async function pollToEnd(
   }
   throw new Error("the run did not end");
 }
+
+/** A run's end as the sidebar shows it, headline then Details, in one string (core runEndWords). */
+export function runWords(p: { message: string; details?: string[] }): string {
+  return [p.message, ...(p.details ?? [])].join(" ");
+}

@@ -277,7 +277,7 @@ async function lastPollCalls(env: GasEnvironment, rows: number): Promise<{ last:
       const endMark = env.log.mark();
       const ended = env.run("finishBulkCheck");
       expect(ended.endDue).toBeUndefined();
-      expect(ended.notes.join(" ")).toMatch(/Action list/);
+      expect(ended.details.join(" ")).toMatch(/Action list/);
       return { last, end: env.log.since(endMark).length, done: p };
     }
     await passTime(env, Math.min(p.waitMs, 3000));

@@ -30,7 +30,7 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
   };
   const first = await run();
   expect(first.phase).toBe("done");
-  expect(first.notes.join(" ")).toMatch(/no changes/);
+  expect(first.details.join(" ")).toMatch(/no changes/);
   expect(env.spreadsheet.getSheetByName("Change log")).toBeNull();
 
   const moved = await (
@@ -59,5 +59,5 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
   expect(rl[0]).toEqual([...RUN_LOG_HEADERS]);
   expect(rl.length).toBe(3);
   expect(rl[2][6]).toBe(expected.size);
-  expect(second.notes.join(" ")).toMatch(new RegExp(`${expected.size.toLocaleString("en-GB")} changes`));
+  expect(second.details.join(" ")).toMatch(new RegExp(`${expected.size.toLocaleString("en-GB")} changes`));
 });

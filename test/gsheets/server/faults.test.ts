@@ -3,7 +3,7 @@
  * through the BUILT Code.js: what was already written survives, and people get a clear message.
  */
 import { sandboxForFile, type SandboxProcess, type SandboxProperty, startSandboxProcess } from "../harness/sandbox";
-import { cellValue, outputCol, pollToEnd } from "../harness/table";
+import { cellValue, outputCol, pollToEnd, runWords } from "../harness/table";
 import { selectedUprnTable } from "../../helpers/gsheets-results";
 
 const sandbox = sandboxForFile({ msPerProperty: 1 }, { resetEach: true });
@@ -74,8 +74,8 @@ test("a failed job keeps the earlier values of its rows and says why in Message"
   expect(last.phase).toBe("done");
   expect(last.jobs[0].status).toBe("failed");
   // Not a success: the summary says Failed, the failed job's rows are not counted as checked.
-  expect(last.message).toMatch(
-    /^Finished with problems: \d+ of 30 rows checked\. \d+ rows? not refreshed because the service failed/,
+  expect(runWords(last)).toMatch(
+    /^Finished with problems\. \d+ of 30 rows checked\. \d+ rows? not refreshed because the service failed/,
   );
   expect(last.failedJobs).toBe(1);
   expect(last.propertiesDone).toBeLessThan(30);
@@ -83,7 +83,7 @@ test("a failed job keeps the earlier values of its rows and says why in Message"
   // Some rows were answered before the job failed: not a failure of the whole run (core's one rule, by rows, as in
   // Excel), so no error box; the summary line says why the others were not refreshed.
   expect(last.problem).toBe("");
-  expect(last.message).toMatch(/not refreshed because the service failed \(.*failed/);
+  expect(runWords(last)).toMatch(/not refreshed because the service failed \(.*failed/);
   const after = env.sheet.peek(firstRow, score, lastRow - firstRow + 1, 1).map((r) => r[0]);
   expect(after).toEqual(before);
   const messages = env.sheet.peek(firstRow, msg, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
@@ -122,7 +122,7 @@ test("the key removed mid-run stops the check; rows not done say so", async () =
   const polls = await pollToEnd(env);
   const last = polls[polls.length - 1];
   expect(last.phase).toBe("stopped");
-  expect(last.message).toMatch(/API key was removed/);
+  expect(runWords(last)).toMatch(/API key was removed/);
   const msg = outputCol(env.sheet, "message");
   const messages = env.sheet.peek(firstRow, msg, lastRow - firstRow + 1, 1).map((r) => String(r[0]));
   expect(messages.every((m) => m.length > 0)).toBe(true);
@@ -146,9 +146,11 @@ async function stopsStalledJob(sandbox: SandboxProcess) {
   const stopped = env.run("cancelBulkCheck");
   expect(stopped.phase).toBe("stopped");
   // A stopped job is "stopped", not "failed", and its rows are not counted as checked.
-  expect(stopped.message).toBe(
-    "Stopped by you: 0 of 15 rows checked. 15 rows are in jobs already sent: choose Resume to collect them (no new job is sent).",
-  );
+  expect([stopped.message, stopped.details[0]]).toEqual([
+    "Stopped. 0 of 15 rows checked.",
+    "15 rows are in jobs already sent: choose Resume to collect them (no new job is sent).",
+  ]);
+  expect(stopped.complete).toBe(false);
   expect(stopped.jobs).toEqual([expect.objectContaining({ status: "stopped", processed: 0, total: 15 })]);
   expect(stopped.propertiesDone).toBe(0);
   expect(stopped.failedJobs).toBe(0);
@@ -173,8 +175,8 @@ test("a submit answered with 500 is not sent again (the service may have made th
   }
   expect(p.phase).toBe("done");
   expect((await sandbox.stats()).bulk_submit).toBe(1);
-  expect(p.message).toMatch(
-    /^Finished with problems: 0 of 30 rows checked\. 30 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
+  expect(runWords(p)).toMatch(
+    /^Finished with problems\. 0 of 30 rows checked\. 30 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
   );
   expect(p.propertiesDone).toBe(0);
   expect(p.jobs).toEqual([{ jobId: null, status: "failed", processed: 0, total: 30 }]);

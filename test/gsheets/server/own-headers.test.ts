@@ -40,7 +40,7 @@ test("headers as agents type them and two columns for one obligation on the Acti
   const last = polls[polls.length - 1];
   expect(last.phase).toBe("done");
 
-  const said = [last.message, ...(last.notes ?? [])].join("\n");
+  const said = [last.message, ...(last.details ?? []), ...(last.notes ?? [])].join("\n");
   expect(occurrences(said, OWN_EXPECT.unread)).toBe(1);
   expect(said).not.toContain("Notes on smoke");
 

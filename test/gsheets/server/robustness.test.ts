@@ -9,7 +9,7 @@ import { columnLetter } from "../../helpers/columns";
 import { OUTPUT_COLUMNS, blockNotFound, sentence } from "../../../core";
 import { DIST } from "../harness/gas";
 import { sandboxForFile, type SandboxProperty } from "../harness/sandbox";
-import { cellValue, outputCol, pollToEnd, seedTable } from "../harness/table";
+import { cellValue, outputCol, pollToEnd, seedTable, runWords } from "../harness/table";
 import { configuredEnv, selectedUprnTable } from "../../helpers/gsheets-results";
 
 const W = OUTPUT_COLUMNS.length;
@@ -56,9 +56,9 @@ describe("a run whose results columns cannot be written always ends", () => {
     env.sheet.deleteColumns(2, W);
     const stopped = env.run("cancelBulkCheck");
     expect(stopped.phase).toBe("stopped");
-    expect(stopped.message).toMatch(
+    expect(runWords(stopped)).toMatch(
       new RegExp(
-        `^Stopped by you. Nothing was written: The results columns \\(B:${LAST}\\) on "Sheet1" were deleted or moved`,
+        `^Stopped\\. Nothing was written: The results columns \\(B:${LAST}\\) on "Sheet1" were deleted or moved`,
       ),
     );
     expect(env.run("getSidebarState").run.phase).toBe("stopped");
@@ -72,8 +72,8 @@ describe("a run whose results columns cannot be written always ends", () => {
     env.sheet.writeError = "Exception: You are trying to edit a protected cell or object.";
     const stopped = env.run("cancelBulkCheck");
     expect(stopped.phase).toBe("stopped");
-    expect(stopped.message).toMatch(
-      /Stopped by you.*the rows could not be updated \(Exception: You are trying to edit a protected cell/,
+    expect(runWords(stopped)).toMatch(
+      /^Stopped\. .*the rows could not be updated \(Exception: You are trying to edit a protected cell/,
     );
     expect(env.run("pollBulkCheck").phase).toBe("stopped");
   });

@@ -6,7 +6,7 @@
 import { OUTPUT_COLUMNS } from "../../../core";
 import { createGasEnvironment, type GasEnvironment } from "../harness/gas";
 import { passTime, sandboxForFile, type SandboxProperty, startSandboxProcess } from "../harness/sandbox";
-import { cellValue, configure, outputCol, pollToEnd, seedTable } from "../harness/table";
+import { cellValue, configure, outputCol, pollToEnd, seedTable, runWords } from "../harness/table";
 import { blockColumn, configuredEnv, resultAt } from "../../helpers/gsheets-results";
 
 // Jobs of at most 5, and a day quota a test can reach: the plan the add-on is set to (Professional, 1,000) is
@@ -68,7 +68,7 @@ test("sort during a run: 20 of 20 rows end with their own property's results", a
   const order = Array.from({ length: 20 }, (_v, i) => 19 - i);
   sortRows(env, firstRow, lastRow, order, blockCol + W - 1);
   const last = (await pollToEnd(env)).pop();
-  expect(last.message).toMatch(/^Done: 20 rows checked\./);
+  expect(runWords(last)).toMatch(/^Done\. 20 rows checked\./);
   const rows = rowsOf(env, firstRow, lastRow, blockCol);
   expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(20);
 });
@@ -150,7 +150,7 @@ test("only the input columns sorted, one cleared: a row that then shows another 
     expect(marked[5].message).toMatch(/^No UPRN or postcode in this row/);
     const last = (await pollToEnd(env)).pop();
     // The cleared row's property found no row to go to: said, not Done.
-    expect(last.message).toMatch(/^Finished with problems: .*1 row changed or deleted while the check ran/);
+    expect(runWords(last)).toMatch(/^Finished with problems\. .*1 row changed or deleted while the check ran/);
     const rows = rowsOf(env, firstRow, lastRow, blockCol);
     expect(rows.filter((r) => r.uprn && r.matched === r.uprn).map((r) => r.uprn)).toEqual(
       [3, 0, 1, 2].map((i) => String(props[i].uprn)),
@@ -196,7 +196,7 @@ test.each([true, false])(
     const resumed = env.run("resumeBulkCheck");
     expect(resumed.phase).toBe("running");
     const last = (await pollToEnd(env)).pop();
-    expect(last.message).toMatch(/^Done: 10 rows checked\./);
+    expect(runWords(last)).toMatch(/^Done\. 10 rows checked\./);
     expect(await bulkSubmits()).toBe(posts);
     for (let r = firstRow; r <= lastRow; r++) expect(cellValue(env.sheet, r, blockCol)).toBe(`mine ${r}`);
     expect(rowsOf(env, firstRow, lastRow, blockCol + 1).filter((r) => r.matched === r.uprn)).toHaveLength(10);
@@ -215,9 +215,9 @@ test("one cell edited mid-run on a 12-job run: the jobs not yet sent still go, w
   expect(last.jobs.every((j: { jobId: string | null }) => !!j.jobId)).toBe(true);
   expect(last.jobs[11].total).toBe(4); // sent without the edited row
   expect(await bulkSubmits()).toBe(13); // 12 jobs, plus the first submit the 413 refused
-  expect(last.message).not.toMatch(/^Done/);
-  expect(last.message).toMatch(/59 of 60 rows checked/);
-  expect(last.message).toMatch(/1 row changed or deleted while the check ran/);
+  expect(runWords(last)).not.toMatch(/^Done/);
+  expect(runWords(last)).toMatch(/59 of 60 rows checked/);
+  expect(runWords(last)).toMatch(/1 row changed or deleted while the check ran/);
   const rows = rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score"));
   expect(rows[edited - firstRow].message).toMatch(/changed while the check ran/);
   expect(rows.filter((r, i) => i !== edited - firstRow && r.matched === r.uprn)).toHaveLength(59);
@@ -229,14 +229,14 @@ test("writes refused, then Resume: every row is written from the jobs already se
   env.sheet.writeError = "Exception: You are trying to edit a protected cell or object.";
   const stopped = (await pollToEnd(env)).pop();
   expect(stopped.phase).toBe("stopped");
-  expect(stopped.message).toMatch(/could not be written to the sheet/);
-  expect(stopped.message).not.toMatch(/^Done/);
+  expect(runWords(stopped)).toMatch(/could not be written to the sheet/);
+  expect(runWords(stopped)).not.toMatch(/^Done/);
   expect(stopped.resumable).toBe(true);
   const posts = await bulkSubmits();
   env.sheet.writeError = null;
   expect(env.run("resumeBulkCheck").phase).toBe("running");
   const last = (await pollToEnd(env)).pop();
-  expect(last.message).toMatch(/^Done: 15 rows checked\./);
+  expect(runWords(last)).toMatch(/^Done\. 15 rows checked\./);
   expect(await bulkSubmits()).toBe(posts);
   expect(
     rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score")).filter((r) => r.matched === r.uprn),
@@ -253,7 +253,7 @@ describe("a submit that failed after the service made the job is never sent agai
       const last = (await pollToEnd(env)).pop();
       // Counted at the client: the sandbox does not count a request whose connection it dropped.
       expect(env.fetches.filter((f) => f.method === "POST")).toHaveLength(1);
-      expect(last.message).toMatch(
+      expect(runWords(last)).toMatch(
         /5 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
       );
       for (const r of rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score")))
@@ -279,7 +279,7 @@ describe("a submit that failed after the service made the job is never sent agai
     const posts = 2; // the 413, then the first job of 5
     const last = (await pollToEnd(env)).pop();
     expect(await bulkSubmits()).toBe(posts + 2);
-    expect(last.message).toMatch(/10 rows not checked: sending their job failed and the service may have created it/);
+    expect(runWords(last)).toMatch(/10 rows not checked: sending their job failed and the service may have created it/);
   });
 });
 
@@ -297,8 +297,8 @@ test("the daily quota runs out mid-run: paused with the time to resume; after th
     expect(env.run("startBulkCheck", {}).ok).toBe(true); // 413, then 3 jobs: 5 requests
     const paused = (await pollToEnd(env)).pop();
     expect(paused.phase).toBe("paused");
-    expect(paused.message).toMatch(
-      /^Paused: .*used up until .* UTC\. \d+ of 15 rows checked; choose Resume after .* UTC to collect the other \d+ rows \(jobs already sent are not sent again\)\./,
+    expect(runWords(paused)).toMatch(
+      /^Paused\. .*used up until .* UTC\. \d+ of 15 rows checked; choose Resume after .* UTC to collect the other \d+ rows \(jobs already sent are not sent again\)\./,
     );
     expect(paused.resumable).toBe(true);
     const posts = (await small.stats()).bulk_submit;
@@ -313,7 +313,7 @@ test("the daily quota runs out mid-run: paused with the time to resume; after th
     env.clock.offsetMs += 24 * 3600 * 1000;
     expect(env.run("resumeBulkCheck").phase).toBe("running");
     const last = (await pollToEnd(env)).pop();
-    expect(last.message).toMatch(/^Done: 15 rows checked\./);
+    expect(runWords(last)).toMatch(/^Done\. 15 rows checked\./);
     expect((await small.stats()).bulk_submit).toBe(posts);
     expect(rowsOf(env, firstRow, lastRow, blockCol).filter((r) => r.matched === r.uprn)).toHaveLength(15);
   } finally {
@@ -328,8 +328,8 @@ test("a filtered selection: rows hidden by the filter are not sent and not writt
   expect(start.ok).toBe(true);
   expect(start.progress.properties).toBe(8);
   const last = (await pollToEnd(env)).pop();
-  expect(last.message).toMatch(
-    /^Done: 8 rows checked\. 2 rows hidden by a filter were skipped: not sent and not written\./,
+  expect(runWords(last)).toMatch(
+    /^Done\. 8 rows checked\. 2 rows hidden by a filter were skipped: not sent and not written\./,
   );
   const rows = rowsOf(env, firstRow, lastRow, outputCol(env.sheet, "compliance_score"));
   rows.forEach((r, i) => {
@@ -375,7 +375,7 @@ describe("the sheet changing during a run", () => {
       ...resultAt(env, 2 + i, col),
     }));
     expect(rows.filter((r) => r.matched === r.uprn)).toHaveLength(12);
-    expect(last.message).toMatch(/^Done: 12 rows checked/);
+    expect(runWords(last)).toMatch(/^Done\. 12 rows checked/);
   });
 
   test("rows inserted above the header mid-run: results go to the moved rows, the title row is untouched", async () => {
@@ -401,7 +401,7 @@ describe("the sheet changing during a run", () => {
     expect(env.run("startBulkCheck", {}).ok).toBe(true);
     env.sheet.deleteRows(6, 3);
     const last = (await pollToEnd(env)).pop();
-    expect(last.message).toMatch(/9 of 12 rows checked\. 3 rows changed or deleted while the check ran/);
+    expect(runWords(last)).toMatch(/9 of 12 rows checked\. 3 rows changed or deleted while the check ran/);
     const col = blockColumn(env, 1);
     for (let r = 2; r <= 10; r++) expect(resultAt(env, r, col).matched).toBe(String(cellValue(env.sheet, r, 1)));
     expect(resultAt(env, 11, col).all.every((v) => v === "")).toBe(true);
@@ -418,6 +418,6 @@ describe("the sheet changing during a run", () => {
     env.sheet.seed(13, col + MESSAGE, [["call the agent first"]]);
     const last = (await pollToEnd(env)).pop();
     expect(cellValue(env.sheet, 13, col + MESSAGE)).toBe("call the agent first");
-    expect(last.message).toMatch(/11 of 12 rows checked\. 1 row changed or deleted/);
+    expect(runWords(last)).toMatch(/11 of 12 rows checked\. 1 row changed or deleted/);
   });
 });

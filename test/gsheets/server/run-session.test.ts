@@ -221,7 +221,7 @@ test("paused on the day's quota, the sidebar opened the next day offers Resume, 
     const before = await small.stats();
     expect(nextDay.run("resumeBulkCheck").phase).toBe("running");
     const done = (await pollToEnd(nextDay)).pop();
-    expect(done.message).toMatch(/^Done: 15 rows checked\./);
+    expect(done.message).toMatch(/^Done\. 15 rows checked\./);
     const after = await small.stats();
     // The jobs sent yesterday were collected with GETs; only the jobs the quota held back were posted today.
     expect(after.bulk_submit - before.bulk_submit).toBe(paused.jobs.length - sent);

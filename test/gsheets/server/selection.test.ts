@@ -57,7 +57,7 @@ describe("two tables on one sheet", () => {
       expect(start.progress.rangeA1).toBe(sel);
       blocks[sel] ??= start.progress.outputA1;
       expect(start.progress.outputA1).toBe(blocks[sel]);
-      expect((await pollToEnd(env)).pop().message).toMatch(/^Done: 5 rows checked/);
+      expect((await pollToEnd(env)).pop().message).toMatch(/^Done\. 5 rows checked/);
     }
     expect(blocks).toEqual({
       "D2:E6": `F1:${blocks["D2:E6"].split(":")[1]}`,

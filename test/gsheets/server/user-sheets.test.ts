@@ -113,7 +113,7 @@ describe("a selection that is not rows of the table", () => {
       "Checking 12 rows (12 distinct properties) in 1 bulk job: 0 of 12 rows checked.",
     );
     expect(start.progress.notes[0]).toBe("You selected the header row, so the whole table is checked: rows 2–13.");
-    expect((await pollToEnd(env)).pop().message).toBe("Done: 12 rows checked.");
+    expect((await pollToEnd(env)).pop().message).toBe("Done. 12 rows checked.");
   });
 });
 
@@ -384,7 +384,7 @@ describe("tiny and degenerate inputs", () => {
     expect(start.ok).toBe(true);
     expect(start.progress.rows).toBe(1);
     const last = (await pollToEnd(env)).pop();
-    expect(last.message).toMatch(/^Done: 1 row checked\./);
+    expect(last.message).toMatch(/^Done\. 1 row checked\./);
     expect(String(cellValue(env.sheet, 2, outputCol(env.sheet, "matched_uprn")))).toBe(props[70].uprn);
   });
 

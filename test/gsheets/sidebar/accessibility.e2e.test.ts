@@ -90,7 +90,7 @@ maybe("Google Sheets sidebar: accessibility", () => {
     expect(await page.getAttribute("#progress-text", "aria-live")).toBe("polite");
     expect(await page.getAttribute("#run-status", "aria-live")).toBe("polite");
     await page.click("#stop-btn");
-    await waitText(page, "run-status", /Stopped by you/);
+    await waitText(page, "run-status", /^Stopped\./);
     await sandbox.clearFaults();
     await expectAxeCleanOnEveryTab(page, "stopped", ["tab-check"]);
 
@@ -100,7 +100,7 @@ maybe("Google Sheets sidebar: accessibility", () => {
     await expectAxeCleanOnEveryTab(page, "asked to resume", ["tab-check"]);
     await page.click("#check-anyway-btn");
     await waitText(page, "run-status", /^Done/, 60_000);
-    expect(await page.textContent("#run-status")).toMatch(/^Done: 300 rows checked, 1 with errors/);
+    expect(await page.textContent("#run-status")).toMatch(/^Done\. 300 rows checked, 1 with errors/);
     await expectAxeCleanOnEveryTab(page, "finished", ["tab-check"]);
 
     await page.click("#tab-lookup");
@@ -166,7 +166,7 @@ maybe("Google Sheets sidebar: accessibility", () => {
     env.sheet.select(`A${firstRow}:A${lastRow}`);
     await page.focus("#check-btn");
     await page.keyboard.press("Enter");
-    await waitText(page, "run-status", /^Done: 5 rows checked/, 60_000);
+    await waitText(page, "run-status", /^Done\. 5 rows checked/, 60_000);
     await page.close();
   });
 

@@ -128,12 +128,15 @@ maybe("Google Sheets sidebar in Chromium", () => {
       (el as HTMLProgressElement).max,
     ]);
     expect(progress[0]).toBe(progress[1]);
-    expect(await page.textContent("#progress-text")).toMatch(
-      /^1,098 of 1,098 properties checked · 1,100 rows \(1 with input errors, 1 duplicate\)/,
-    );
+    // Beside the bar, core's words as the Excel pane shows them (runCaption), after the rows' place.
+    expect(await page.textContent("#progress-text")).toMatch(/^Sheet1!A2:C1101: 1,100 of 1,100 rows checked$/);
+    // The headline alone; the rest (statuses, the sheets built, the Run log) waits under a closed Details.
     expect(await page.textContent("#run-status")).toBe(
-      "Done: 1,100 rows checked, 1 with errors (see the Message column).",
+      "Done. 1,100 rows checked, 1 with errors (see the Message column).",
     );
+    expect(await page.isVisible("#run-details")).toBe(true);
+    expect(await page.$eval("#run-details", (d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.textContent("#run-details summary")).toBe("Details");
     expect(await page.getAttribute("#run-status", "class")).not.toMatch(/error/);
     expect(
       await page.$$eval("#jobs li", (li) => li.map((x) => (x.textContent || "").replace(/\(bulk_[^)]*\)/, "(id)"))),
@@ -148,7 +151,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     expect(calls.filter((c) => c === "pollBulkCheck").length).toBeGreaterThanOrEqual(1);
     // Right after the last poll, the sidebar asks for the end of the run once: the Action list, summary and Run log.
     await page.waitForFunction(() =>
-      Array.from(document.querySelectorAll("#notes li")).some((li) => /Action list/.test(li.textContent || "")),
+      /Action list[\s\S]*Last run/.test(document.getElementById("run-details-text")!.textContent || ""),
     );
     expect(calls.filter((c) => c === "finishBulkCheck")).toHaveLength(1);
     expect(calls.lastIndexOf("finishBulkCheck")).toBeGreaterThan(calls.lastIndexOf("pollBulkCheck"));
@@ -304,7 +307,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     expect(notes.join(" ")).toMatch(/Results go in columns C:/);
     // Whole columns are their cells in use (rows 1–51), as Excel reads them: no blank rows below to leave out or count.
     expect(notes.join(" ")).not.toMatch(/left out/);
-    expect(notes.join(" ")).toMatch(/48 of 50 rows checked/);
+    expect(await page.textContent("#run-details-text")).toMatch(/48 of 50 rows checked/);
     await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-new-user.png"), fullPage: true });
 
     // The user renames one of our headers, then checks again: their column is left alone and the notes say why.
@@ -360,15 +363,16 @@ maybe("Google Sheets sidebar in Chromium", () => {
 
       env.userLock.busy = false;
       await advanceUntil(page, () =>
-        page.evaluate(() => /Stopped by you/.test(document.getElementById("run-status")!.textContent || "")),
+        page.evaluate(() => /^Stopped\./.test(document.getElementById("run-status")!.textContent || "")),
       );
       expect(env.run("getSidebarState").run.phase).toBe("stopped");
       // Stopped, not finished: only the results received count (the stalled job sent half), the job "stopped",
       // the status styled as such.
       const stoppedAt = env.run("getSidebarState").run.propertiesDone;
       expect(stoppedAt).toBeLessThan(600);
-      expect(await page.textContent("#run-status")).toBe(
-        `Stopped by you: ${stoppedAt} of 600 rows checked. ${600 - stoppedAt} rows are in jobs already sent: choose Resume to collect them (no new job is sent).`,
+      expect(await page.textContent("#run-status")).toBe(`Stopped. ${stoppedAt} of 600 rows checked.`);
+      expect((await page.textContent("#run-details-text"))!.split("\n")[0]).toBe(
+        `${600 - stoppedAt} rows are in jobs already sent: choose Resume to collect them (no new job is sent).`,
       );
       // The job was sent and paid for: Resume is offered, and collects it without a new job.
       expect(await page.isVisible("#resume-btn")).toBe(true);
@@ -398,7 +402,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     const { page } = await openSidebar(browser, env);
     // What a screen reader needs: the status is a polite live region, the bar has a name, and only errors are alerts.
     expect(await page.getAttribute("#run-status", "aria-live")).toBe("polite");
-    expect(await page.getAttribute("#progress", "aria-label")).toBe("Properties checked");
+    expect(await page.getAttribute("#progress", "aria-label")).toBe("Rows checked");
     expect(await page.getAttribute("#message", "role")).not.toBe("alert");
 
     await page.click("#check-btn");
@@ -410,14 +414,15 @@ maybe("Google Sheets sidebar in Chromium", () => {
     );
     // A 500 on a submit may come after the job was made: never sent again on its own (one POST per job).
     expect((await sandbox.stats()).bulk_submit - postsBefore).toBe(2);
-    expect(await page.textContent("#run-status")).toMatch(
-      /^Finished with problems: 0 of 1,100 rows checked\. 1,100 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
+    expect(await page.textContent("#run-status")).toBe("Finished with problems. 0 of 1,100 rows checked.");
+    expect(await page.textContent("#run-details-text")).toMatch(
+      /^1,100 rows not checked: sending their job failed and the service may have created it; run the check again for them\./,
     );
     expect(await page.getAttribute("#run-status", "class")).toBe("msg error");
     expect(
       await page.$eval("#progress", (el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max]),
     ).toEqual([0, 1100]);
-    expect(await page.textContent("#progress-text")).toMatch(/^0 of 1,100 properties checked · 1,100 rows/);
+    expect(await page.textContent("#progress-text")).toMatch(/: 0 of 1,100 rows checked, 1,100 not refreshed$/);
     expect(await page.$$eval("#jobs li", (li) => li.map((x) => x.textContent || ""))).toEqual([
       "Job 1 (not created): failed, 0 of 1,000 checked",
       "Job 2 (not created): failed, 0 of 100 checked",
