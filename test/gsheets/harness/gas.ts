@@ -189,9 +189,24 @@ export function createGasEnvironment(
     user: "owner@example.com",
     nextId: 0,
   };
+  // The vm's clock is every reading of "now": Date.now(), new Date() and Date() alike, as Apps Script has one clock.
   (
     vm.runInContext(
-      "(function (clock) { var now = Date.now; Date.now = function () { return now.call(Date) + clock.offsetMs; }; })",
+      `(function (clock) {
+        var Real = Date;
+        var realNow = Real.now;
+        var now = function () { return realNow.call(Real) + clock.offsetMs; };
+        function ClockDate() {
+          if (!new.target) return new Real(now()).toString();
+          var args = arguments.length ? Array.prototype.slice.call(arguments) : [now()];
+          return Reflect.construct(Real, args, new.target === ClockDate ? Real : new.target);
+        }
+        ClockDate.prototype = Real.prototype;
+        ClockDate.now = now;
+        ClockDate.parse = Real.parse;
+        ClockDate.UTC = Real.UTC;
+        globalThis.Date = ClockDate;
+      })`,
       context,
     ) as (c: Clock) => void
   )(clock);
