@@ -169,7 +169,7 @@ function showProblems(problems: { row: number; message: string }[]): void {
   if (problems.length > 200)
     ul.append(
       Object.assign(document.createElement("li"), {
-        textContent: `…and ${problems.length - 200} more (see the Message column)`,
+        textContent: `…and ${formatCount(problems.length - 200)} more (see the Message column)`,
       }),
     );
   $("problems-box").hidden = false;
