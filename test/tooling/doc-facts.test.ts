@@ -147,7 +147,7 @@ test("every file or folder of the repository a page names in code quotes exists"
   expect(missing).toEqual([]);
 });
 
-test("reference.md's layout names every folder of core/, and only those", () => {
+test("reference.md's layout names every folder and module at the root of core/, and only those", () => {
   const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(read("docs/reference.md"))![1];
   const said = [...block.matchAll(/^ {2}([a-z-]+)\/ /gm)].map((m) => m[1]).sort();
   const tree = fs
@@ -156,6 +156,14 @@ test("reference.md's layout names every folder of core/, and only those", () => 
     .map((e) => e.name)
     .sort();
   expect(said).toEqual(tree);
+  // The modules at core's root, beside the folders, are named in its entry too.
+  const entry = /^core\/ {6}([\s\S]*?)\n {2}[a-z]/m.exec(block)![1];
+  const named = [...entry.matchAll(/\b([a-z-]+\.ts)\b/g)].map((m) => m[1]).sort();
+  const files = fs
+    .readdirSync(path.join(ROOT, "core"))
+    .filter((f) => f.endsWith(".ts"))
+    .sort();
+  expect(named).toEqual(files);
 });
 
 test("reference.md's layout names every folder of test/ and of its host folders, and each it names exists", () => {
