@@ -66,7 +66,9 @@ main().catch((err) => {
     process.stderr.write(
       `sandbox failed to start: port ${port} is already in use.\n` +
         `  If it is an earlier sandbox or \`npm start\`, stop it (Ctrl+C in its terminal, or \`npm stop\`).\n` +
-        `  Otherwise choose another port: SANDBOX_PORT=3101 npm run sandbox\n`,
+        `  Otherwise choose another port:\n` +
+        `  SANDBOX_PORT=3101 npm run sandbox            (macOS and Linux shells)\n` +
+        `  $env:SANDBOX_PORT=3101; npm run sandbox      (Windows PowerShell)\n`,
     );
     process.exit(1);
   }

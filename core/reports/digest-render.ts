@@ -7,7 +7,7 @@ import { DEMO_NOTE } from "../demo/demo-key";
 import { WINDOW_COLOURS, type Window } from "../sheet/colours";
 import type { DigestAction, DigestEntry } from "./digest";
 import type { DigestRecipient } from "./digest-route";
-import { countWord } from "../numbers";
+import { countWord, formatCount } from "../numbers";
 
 export interface RenderOptions {
   /** The spreadsheet's or workbook's name. */
@@ -75,7 +75,7 @@ const n = (k: number, one: string, many = `${one}s`) => countWord(k, one, many);
 function facts(r: DigestRecipient, o: RenderOptions) {
   const overdue = r.entries.filter((e) => e.window === "Overdue").length;
   const title = oneLine(o.title) || "Compliance";
-  const subject = `${o.demo ? `${DEMO_SUBJECT} ` : ""}${o.summary ? "Weekly compliance summary" : "Compliance reminders"}: ${n(r.entries.length, "action")}${overdue ? ` (${overdue} overdue)` : ""} in ${title}`;
+  const subject = `${o.demo ? `${DEMO_SUBJECT} ` : ""}${o.summary ? "Weekly compliance summary" : "Compliance reminders"}: ${n(r.entries.length, "action")}${overdue ? ` (${formatCount(overdue)} overdue)` : ""} in ${title}`;
   const intro = o.summary
     ? `Every open action within the reminder window in "${title}" on ${o.today}.`
     : o.since

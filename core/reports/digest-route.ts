@@ -5,7 +5,7 @@
  */
 import type { Digest, DigestAction, DigestEntry } from "./digest";
 import { safeCellText, type Cell } from "../sheet/layout";
-import { countWord } from "../numbers";
+import { countWord, formatCount } from "../numbers";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
 
@@ -89,7 +89,7 @@ export function routeDigest(d: Digest, o: RouteOptions): DigestRecipient[] {
   for (const e of d.entries) route(e, (r) => r.entries.push(e));
   for (const a of d.doneWithoutEvidence) route(a, (r) => r.doneWithoutEvidence.push(a));
   for (const [t, rows] of badRows) {
-    const shown = rows.slice(0, 5).join(", ") + (rows.length > 5 ? ` and ${rows.length - 5} more` : "");
+    const shown = rows.slice(0, 5).join(", ") + (rows.length > 5 ? ` and ${formatCount(rows.length - 5)} more` : "");
     problems.push(
       `"${t}" (Assigned to, ${shown}) is not an email address: ${rows.length === 1 ? "its action was" : "their actions were"} sent to the owner only.`,
     );

@@ -224,7 +224,7 @@ export function checkJobDeadline(state: JobState, nowMs: number) {
     serviceError(
       "timeout",
       "job_timeout",
-      `Bulk job ${state.jobId} did not finish in time (${receivedCount(state)} of ${state.total} done); check these rows again later.`,
+      `Bulk job ${state.jobId} did not finish in time (${formatCount(receivedCount(state))} of ${formatCount(state.total)} done); check these rows again later.`,
     ),
     nowMs,
   );

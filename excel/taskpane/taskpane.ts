@@ -100,6 +100,8 @@ const onBlockWritten = (place: Parameters<typeof recordBlock>[1], at: string) =>
 function showSummary(s: RunSummary, text: string): "api-key" | "base-url" | undefined {
   say("status", `${text}${placement ? `\n${placement}` : ""}`);
   void showLastRun(excelRun);
+  // The digest card counts from the block this run wrote, not the "no check yet" it showed when the pane opened.
+  void withDigest((d) => d.showSinceLastDigest(excelRun, store));
   banner(s.fatal ?? null);
   // This run kept for Resume (paused, stopped, results not all written), or one it set aside: offered at once.
   void offerResume();
@@ -168,7 +170,7 @@ function showProblems(problems: { row: number; message: string }[]): void {
   if (problems.length > 200)
     ul.append(
       Object.assign(document.createElement("li"), {
-        textContent: `…and ${problems.length - 200} more (see the Message column)`,
+        textContent: `…and ${formatCount(problems.length - 200)} more (see the Message column)`,
       }),
     );
   $("problems-box").hidden = false;

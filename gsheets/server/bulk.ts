@@ -4,6 +4,7 @@
  * "Checking…"); each poll steps it once; Stop and Resume. The scheduled re-check (schedule.ts) runs the same steps.
  */
 import {
+  countWord,
   interruptedRun,
   keepForResume,
   nextDueInMs,
@@ -106,7 +107,7 @@ function earlierRun(opts: { anyway?: boolean }): StartRefusal | { aside: SheetRu
   if (other) {
     return {
       ok: false,
-      message: `A check of ${other.lastRow - other.firstRow + 1} rows is running in another of your spreadsheets ("${other.spreadsheetName || "untitled"}"): one check runs at a time for each user. Wait for it to finish there (or press Stop in that spreadsheet's sidebar), then check again.`,
+      message: `A check of ${countWord(other.lastRow - other.firstRow + 1, "row")} is running in another of your spreadsheets ("${other.spreadsheetName || "untitled"}"): one check runs at a time for each user. Wait for it to finish there (or press Stop in that spreadsheet's sidebar), then check again.`,
     };
   }
   const existing = here(stored);

@@ -5,6 +5,7 @@
  * the last digest's state and the last one sent are document properties; each digest has its Run log row.
  */
 import {
+  countWord,
   DEFAULT_THRESHOLDS,
   buildDigest,
   digestActions,
@@ -79,7 +80,7 @@ export function digestView(): DigestView {
     extra: s.extra.join(", "),
     summaryDay: s.summaryDay,
     last: last
-      ? `Last digest ${at(last.atMs)} to ${last.to.join(", ") || "nobody"} (${last.actions} action${last.actions === 1 ? "" : "s"})${last.notSent.length ? `; not sent to ${last.notSent.join(", ")}` : ""}.`
+      ? `Last digest ${at(last.atMs)} to ${last.to.join(", ") || "nobody"} (${countWord(last.actions, "action")})${last.notSent.length ? `; not sent to ${last.notSent.join(", ")}` : ""}.`
       : "No digest sent yet.",
   };
 }

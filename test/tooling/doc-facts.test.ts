@@ -1,13 +1,23 @@
 /**
  * Facts the docs state about the code, computed from the code and compared with the words on the page: the results
- * block's column count, order and the columns that end it, the Action list's columns, the sidebar's size, the oldest
- * Node, and every file and section a page names. A change to the code that makes a page untrue fails here.
+ * block's column count, order and the columns that end it, the Action list's columns, the sidebar's size, the demo's
+ * properties and built files, the oldest Node, and every file and section a page names. A change to the code that makes a page untrue fails here.
  */
 import * as fs from "fs";
 import * as path from "path";
 import semver from "semver";
-import { LEGACY_HEADER_COUNTS, OUTPUT_COLUMNS } from "../../core";
+import { LEGACY_HEADER_COUNTS, OUTPUT_COLUMNS, formatCount } from "../../core";
+import {
+  CHANGE_LOG_ARCHIVE_SHEET,
+  CHANGE_LOG_HEADERS,
+  CHANGE_LOG_MAX_ROWS,
+  CHANGE_LOG_SHEET,
+  RUN_LOG_HEADERS,
+  RUN_LOG_SHEET,
+} from "../../core/reports/changes";
 import { actionListHeaders } from "../../core/reports/action-list-columns";
+import { DEMO_DATA } from "../../core/demo/demo-data";
+import { ensureExcelBuild } from "../excel/helpers/build";
 import { DIST as GSHEETS_DIST } from "../gsheets/harness/gas";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -70,10 +80,33 @@ test("reference.md's Action list columns are the list's headers, in order", () =
   expect(listed).toEqual(actionListHeaders("Owner", true));
 });
 
+test("reference.md's Change log and Run log: their sheet names, columns in order, and the rows kept before the archive", () => {
+  const text = read("docs/reference.md").replace(/\s+/g, " ");
+  const cols = (sheet: string) => new RegExp(`\\*\\*${sheet}\\*\\* \\(([^:)]+)[:)]`).exec(text)![1].split(", ");
+  expect(cols(CHANGE_LOG_SHEET)).toEqual([...CHANGE_LOG_HEADERS]);
+  expect(cols(RUN_LOG_SHEET)).toEqual([...RUN_LOG_HEADERS]);
+  expect(text).toContain(
+    `past ${formatCount(CHANGE_LOG_MAX_ROWS)} rows its oldest rows move to **${CHANGE_LOG_ARCHIVE_SHEET}**`,
+  );
+});
+
 test("gsheets.md gives the built sidebar's size to the nearest KB", () => {
   const said = /it is\s+about (\d+) KB minified/.exec(read("docs/gsheets.md"));
   const bytes = fs.statSync(path.join(GSHEETS_DIST, "Sidebar.html")).size;
   expect(Math.abs(Number(said![1]) - bytes / 1000)).toBeLessThanOrEqual(1);
+});
+
+test("excel.md and gsheets.md give the demo's number of properties and the sizes of its built files to the nearest KB", () => {
+  const count = (JSON.parse(DEMO_DATA) as unknown[]).length;
+  const excel = read("docs/excel.md");
+  const gsheets = read("docs/gsheets.md");
+  expect(Number(/from about (\d+) properties generated from the sandbox's register/.exec(excel)![1])).toBe(count);
+  expect(Number(/The demo's (\d+) properties/.exec(gsheets)![1])).toBe(count);
+  const kb = (dir: string, file: string) => fs.statSync(path.join(dir, file)).size / 1000;
+  const demoJs = Number(/\(`demo\.js`, (\d+) KB\)/.exec(excel)![1]);
+  expect(Math.abs(demoJs - kb(ensureExcelBuild(), "demo.js"))).toBeLessThanOrEqual(1);
+  const demoHtml = Number(/`DemoData\.html` \((\d+) KB\)/.exec(gsheets)![1]);
+  expect(Math.abs(demoHtml - kb(GSHEETS_DIST, "DemoData.html"))).toBeLessThanOrEqual(1);
 });
 
 test("the README's Node version is the oldest the engines field accepts", () => {
@@ -114,7 +147,7 @@ test("every file or folder of the repository a page names in code quotes exists"
   expect(missing).toEqual([]);
 });
 
-test("reference.md's layout names every folder of core/, and only those", () => {
+test("reference.md's layout names every folder and module at the root of core/, and only those", () => {
   const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(read("docs/reference.md"))![1];
   const said = [...block.matchAll(/^ {2}([a-z-]+)\/ /gm)].map((m) => m[1]).sort();
   const tree = fs
@@ -123,6 +156,14 @@ test("reference.md's layout names every folder of core/, and only those", () => 
     .map((e) => e.name)
     .sort();
   expect(said).toEqual(tree);
+  // The modules at core's root, beside the folders, are named in its entry too.
+  const entry = /^core\/ {6}([\s\S]*?)\n {2}[a-z]/m.exec(block)![1];
+  const named = [...entry.matchAll(/\b([a-z-]+\.ts)\b/g)].map((m) => m[1]).sort();
+  const files = fs
+    .readdirSync(path.join(ROOT, "core"))
+    .filter((f) => f.endsWith(".ts"))
+    .sort();
+  expect(named).toEqual(files);
 });
 
 test("reference.md's layout names every folder of test/ and of its host folders, and each it names exists", () => {

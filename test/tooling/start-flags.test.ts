@@ -122,6 +122,10 @@ test("every flag the usage and docs/excel.md name is one npm start reads, and th
   expect(ports).toMatch(/^npm start -- --port \d+ --sandbox-port \d+ /m);
   expect(ports).toMatch(/^DEV_SERVER_PORT=\d+ SANDBOX_PORT=\d+ npm start /m);
   expect(ports).toMatch(/^\$env:DEV_SERVER_PORT=\d+; \$env:SANDBOX_PORT=\d+; npm start /m);
+  // The sandbox on its own: its port in both shells' syntax too.
+  const sandboxDoc = fs.readFileSync(path.join(ROOT, "sandbox/README.md"), "utf8");
+  expect(sandboxDoc).toMatch(/^SANDBOX_PORT=\d+ .*npm run sandbox +# macOS and Linux shells$/m);
+  expect(sandboxDoc).toMatch(/^\$env:SANDBOX_PORT=\d+;.* npm run sandbox +# Windows PowerShell$/m);
   for (const m of doc.matchAll(/npm (?:start|run start:web) -- ((?:--[a-z-]+(?: \S+)? ?)+)/g))
     for (const f of m[1].match(/--[a-z-]+/g)!) expect(Object.keys(FLAGS)).toContain(f);
 });

@@ -190,7 +190,8 @@ test("the sandbox alone: SANDBOX_PORT (npm start's name) sets its port; a taken 
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`port ${busy.port} is already in use`);
-    expect(r.stderr).toMatch(/SANDBOX_PORT=3101 npm run sandbox/);
+    expect(r.stderr).toMatch(/^ {2}SANDBOX_PORT=3101 npm run sandbox +\(macOS and Linux shells\)$/m);
+    expect(r.stderr).toMatch(/^ {2}\$env:SANDBOX_PORT=3101; npm run sandbox +\(Windows PowerShell\)$/m);
     expect(r.stderr).not.toMatch(/EADDRINUSE/);
   } finally {
     await new Promise((r) => busy.close(r));

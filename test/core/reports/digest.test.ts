@@ -343,3 +343,22 @@ test("rendering: every value escaped, the link only to the row, the same facts i
   expect(mail.text?.trim()).toBe(r.text.trim());
   expect(mail.html).toBe(r.html.replace(/\r?\n/g, "\n"));
 });
+
+test("counts of a thousand or more are grouped as everywhere else: the subject's overdue count and a malformed address's other rows", () => {
+  const acts = digestActions(list(DAY1), TABLES);
+  const base = acts.open[0];
+  // 1,200 overdue actions, all assigned to a name that is not an address, each on its own row.
+  const many = Array.from({ length: 1_200 }, (_, i) => ({
+    ...base,
+    id: `${base.id}-${i}`,
+    window: "Overdue",
+    assignee: "Jo Smith",
+    row: i + 2,
+  }));
+  const d = buildDigest(null, { open: many, doneWithoutEvidence: [], done: [] }, { today: DAY1 });
+  expect(d.entries).toHaveLength(1_200);
+  const [owner] = routeDigest(d, { owner: "owner@example.com" });
+  expect(owner.problems.join("\n")).toMatch(/"Jo Smith" \(Assigned to, .* and 1,195 more\) is not an email address/);
+  const r = renderDigest(owner, { title: "Lettings", today: DAY1, since: null, demo: false, link: () => "", stop: "" });
+  expect(r.subject).toBe("Compliance reminders: 1,200 actions (1,200 overdue) in Lettings");
+});

@@ -360,6 +360,17 @@ describe("bulk results shapes", () => {
     expect(late.done).toBe(true);
     expect(late.items[0].outcome).toMatchObject({ error: { kind: "timeout", code: "job_timeout" } });
   });
+
+  test("a job of thousands that timed out says its counts grouped, as every other sentence does", () => {
+    const s = startJob(job, { offset: 0, count: 2_500, nowMs: NOW, jobTimeoutMs: 1000 });
+    const page = (interpretResultsResponse(200, {}, JSON.stringify({ status: "processing", results: [] }), NOW) as any)
+      .value;
+    const late = acceptResultsPage(s, page, NOW + 5000);
+    expect(late.items).toHaveLength(2_500);
+    expect((late.items[0].outcome as { error: { message: string } }).error.message).toMatch(
+      /did not finish in time \(0 of 2,500 done\)/,
+    );
+  });
 });
 
 describe("what a malformed answer is reported as (zod/mini has no English messages of its own)", () => {

@@ -36,6 +36,49 @@ async function overflow(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Controls that fit the width yet hide part of themselves: a checkbox stretched into a wide box with its words pushed
+ * to the next line, and a drop-down narrower than its longest choice (whose text is then cut off).
+ */
+async function misshapen(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const shown = (el: HTMLElement) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+    for (const box of Array.from(document.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'))) {
+      if (!shown(box)) continue;
+      const r = box.getBoundingClientRect();
+      const words = box.labels?.[0];
+      const w = words?.getBoundingClientRect();
+      // Beside its words: the label's box (or the text after the box, when the label holds it) shares the box's line.
+      const text = words && words.contains(box) ? words.lastChild : null;
+      const range = document.createRange();
+      if (text) range.selectNodeContents(text);
+      const t = text ? range.getBoundingClientRect() : w;
+      if (r.width > 24 || !t || t.top > r.bottom || t.bottom < r.top)
+        out.push(`checkbox #${box.id}: ${Math.round(r.width)} px wide, its words ${t ? "on another line" : "missing"}`);
+    }
+    for (const select of Array.from(document.querySelectorAll<HTMLSelectElement>("select"))) {
+      if (!shown(select)) continue;
+      const natural = select.cloneNode(true) as HTMLSelectElement;
+      natural.removeAttribute("id");
+      Object.assign(natural.style, {
+        position: "absolute",
+        visibility: "hidden",
+        width: "auto",
+        minWidth: "0",
+        maxWidth: "none",
+      });
+      select.parentElement!.appendChild(natural);
+      const needs = natural.getBoundingClientRect().width;
+      natural.remove();
+      const has = select.getBoundingClientRect().width;
+      if (needs > has + 1)
+        out.push(`select #${select.id}: ${Math.round(has)} px for ${Math.round(needs)} px of choices`);
+    }
+    return out;
+  });
+}
+
 run("the pane and the sidebar at their narrowest", () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -56,6 +99,8 @@ run("the pane and the sidebar at their narrowest", () => {
       const sections = await page.$$eval("section, details", (els) => els.length);
       expect(sections).toBeGreaterThan(5);
       expect(await overflow(page)).toEqual([]);
+      expect(await page.$$eval('input[type="checkbox"]', (els) => els.length)).toBeGreaterThanOrEqual(2);
+      expect(await misshapen(page)).toEqual([]);
     } finally {
       await web.close();
     }
@@ -123,7 +168,9 @@ run("the pane and the sidebar at their narrowest", () => {
       await page.evaluate(() =>
         document.querySelectorAll("details").forEach((d) => ((d as HTMLDetailsElement).open = true)),
       );
-      found[id] = await overflow(page);
+      // A weekly schedule shows all three of its drop-downs (mode, day, hour) side by side, the widest the form gets.
+      if (await page.isVisible("#schedule-mode")) await page.selectOption("#schedule-mode", "weekly");
+      found[id] = [...(await overflow(page)), ...(await misshapen(page))];
     }
     expect(found).toEqual(Object.fromEntries(tabs.map((id) => [id, []])));
   });
