@@ -7,6 +7,11 @@
 
 const REQUEST_LIMIT = 5 * 1024 * 1024;
 const utf8 = new TextEncoder();
+/** UTF-8 length of a text (none for undefined, as encode gives): Node counts it without encoding a copy of megabytes. */
+const utf8Length =
+  typeof Buffer !== "undefined"
+    ? (text) => (text === undefined ? 0 : Buffer.byteLength(text, "utf8"))
+    : (text) => utf8.encode(text).length;
 
 /** A batch over the workbook `state`: what its proxies queue, charge and load, and the sync that sends it. */
 function createBatch(state) {
@@ -24,7 +29,7 @@ function createBatch(state) {
   }
   function charge(payload) {
     // Bytes as they go over the wire (UTF-8): a "£" or "–" is two or three of them, not one.
-    const n = utf8.encode(JSON.stringify(payload)).length;
+    const n = utf8Length(JSON.stringify(payload));
     pendingBytes += n;
   }
   function loadable(obj, props) {
