@@ -5,6 +5,7 @@
  */
 "use strict";
 const { colLetters, isBlank, keyRC } = require("./address");
+const { RESPONSE_LIMIT } = require("./batch");
 
 /** Ranges of the workbook `state` (`model`: its cells and tables) for one batch; `objects` gives its other proxies. */
 function createRanges(state, model, batch, objects) {
@@ -195,14 +196,15 @@ function createRanges(state, model, batch, objects) {
     rg.__responseBytes = () => {
       let n = rows * cols * 3;
       const cells = sheetCells(sheet);
-      if (rows * cols < cells.size) {
-        // A range smaller than the sheet's used cells: its own cells, read once for the count and kept for the read.
+      if (n <= RESPONSE_LIMIT) {
+        // A box whose response can fit: its own cells, read once for the count and kept for the read that follows.
         const values = valuesNow();
         for (const row of values)
           for (const v of row) if (v !== "" && v !== null && v !== undefined) n += JSON.stringify(v).length;
         loaded = { values, cells, edits: cells.edits };
         return n;
       }
+      // Too many cells for any response: counted over the sheet's cells, never over millions of empty ones.
       for (const [k, cell] of cells) {
         if (isBlank(cell)) continue;
         const [rr, cc] = keyRC(k);
