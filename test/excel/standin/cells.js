@@ -130,14 +130,28 @@ function createCells(state, restored) {
       c0 = Infinity,
       r1 = -1,
       c1 = -1;
-    for (const [k, cell] of sheetCells(sheet)) {
-      if (isBlank(cell)) continue;
-      const [r, c] = keyRC(k);
-      r0 = Math.min(r0, r);
-      c0 = Math.min(c0, c);
-      r1 = Math.max(r1, r);
-      c1 = Math.max(c1, c);
-    }
+    // forEach and the key's digits read in place: no entry or [row, column] array made for each of a sheet's cells.
+    sheetCells(sheet).forEach((cell, k) => {
+      if (isBlank(cell)) return;
+      let r = 0,
+        c = 0,
+        i = 0,
+        digits = true;
+      for (let ch = k.charCodeAt(0); ch !== 44 && digits; ch = k.charCodeAt(++i)) {
+        digits = ch >= 48 && ch <= 57;
+        r = r * 10 + ch - 48;
+      }
+      for (let j = i + 1; j < k.length && digits; j++) {
+        const ch = k.charCodeAt(j);
+        digits = ch >= 48 && ch <= 57;
+        c = c * 10 + ch - 48;
+      }
+      if (!digits) [r, c] = keyRC(k);
+      if (r < r0) r0 = r;
+      if (r > r1) r1 = r;
+      if (c < c0) c0 = c;
+      if (c > c1) c1 = c;
+    });
     return r1 < 0 ? null : { r: r0, c: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
   }
 
