@@ -243,12 +243,19 @@ const FORMATS = columnNumberFormats();
 /** Status and Window columns, coloured by core's colours of what they hold. */
 const STATUS_COLUMNS = [...statusColumnIndexes(), ...windowColumnIndexes()];
 
-/** Each Status and Window cell's colours, as setCellProperties sends them. */
-function cellProps(c: number, value: Cell): { format: { fill: { color: string }; font: { color: string } } } {
-  const colour = cellColour(c, value);
-  return colour
-    ? { format: { fill: { color: colour.fill }, font: { color: colour.font } } }
-    : { format: { fill: { color: NO_FILL.fill }, font: { color: NO_FILL.font } } };
+type CellProps = { props: { format: { fill: { color: string }; font: { color: string } } }; bytes: number };
+/** Each pair of colours as setCellProperties sends it, and its size in a request with its comma: a handful of pairs. */
+const COLOUR_PROPS = new Map<string, CellProps>();
+
+/** Each Status and Window cell's colours and their size, measured once a pair rather than once a cell written. */
+function cellProps(c: number, value: Cell): CellProps {
+  const colour = cellColour(c, value) ?? NO_FILL;
+  const key = `${colour.fill} ${colour.font}`;
+  if (!COLOUR_PROPS.has(key)) {
+    const props = { format: { fill: { color: colour.fill }, font: { color: colour.font } } };
+    COLOUR_PROPS.set(key, { props, bytes: jsonBytes([props]) + 1 });
+  }
+  return COLOUR_PROPS.get(key)!;
 }
 
 /** One row's formats, as numberFormat sends them, and its comma in the 2D array. */
@@ -260,7 +267,7 @@ const FORMATS_BYTES = jsonBytes(FORMATS) + 1;
  */
 function rowBytes(hosted: readonly unknown[], row: readonly Cell[]): number {
   let n = jsonBytes(hosted) + 1 + FORMATS_BYTES;
-  for (const c of STATUS_COLUMNS) n += jsonBytes([cellProps(c, row[c])]) + 1;
+  for (const c of STATUS_COLUMNS) n += cellProps(c, row[c]).bytes;
   return n;
 }
 
@@ -329,7 +336,7 @@ export async function writeOutputRows(
       range.values = slice as Excel.Range["values"];
       for (const c of STATUS_COLUMNS) {
         const column = sheet.getRangeByIndexes(origin.rowIndex + start, origin.columnIndex + c, slice.length, 1);
-        column.setCellProperties(block.slice(start, end + 1).map((r) => [cellProps(c, r[c])]));
+        column.setCellProperties(block.slice(start, end + 1).map((r) => [cellProps(c, r[c]).props]));
       }
     }
     await context.sync();

@@ -6,7 +6,14 @@
 "use strict";
 
 const REQUEST_LIMIT = 5 * 1024 * 1024;
+/** Excel on the web's cap on a response: the same 5 MB. */
+const RESPONSE_LIMIT = REQUEST_LIMIT;
 const utf8 = new TextEncoder();
+/** UTF-8 length of a text (none for undefined, as encode gives): Node counts it without encoding a copy of megabytes. */
+const utf8Length =
+  typeof Buffer !== "undefined"
+    ? (text) => (text === undefined ? 0 : Buffer.byteLength(text, "utf8"))
+    : (text) => utf8.encode(text).length;
 
 /** A batch over the workbook `state`: what its proxies queue, charge and load, and the sync that sends it. */
 function createBatch(state) {
@@ -24,7 +31,7 @@ function createBatch(state) {
   }
   function charge(payload) {
     // Bytes as they go over the wire (UTF-8): a "£" or "–" is two or three of them, not one.
-    const n = utf8.encode(JSON.stringify(payload)).length;
+    const n = utf8Length(JSON.stringify(payload));
     pendingBytes += n;
   }
   function loadable(obj, props) {
@@ -149,7 +156,7 @@ function createBatch(state) {
     for (const obj of loads)
       if (obj.__pending.has("values") && obj.__responseBytes) responseBytes += obj.__responseBytes();
     state.stats.maxResponseBytes = Math.max(state.stats.maxResponseBytes, responseBytes);
-    if (responseBytes > REQUEST_LIMIT) {
+    if (responseBytes > RESPONSE_LIMIT) {
       loads.splice(0);
       throw new Error(
         `ResponsePayloadSizeLimitExceeded: about ${responseBytes} bytes of values in one response (Excel on the web allows 5 MB)`,
@@ -174,4 +181,4 @@ function createBatch(state) {
   };
 }
 
-module.exports = { createBatch };
+module.exports = { createBatch, RESPONSE_LIMIT };

@@ -8,22 +8,27 @@ const { excelSerial, isBlank, keyRC } = require("./address");
 /** The cells of `state.sheets` (and its sheet ids), with the sheets of a saved workbook (`restored`) put back. */
 function createCells(state, restored) {
   /**
-   * Every change to any cell bumps `edits`, so what is derived from a whole sheet (its used range) is worked out once
-   * per change rather than on every read: a sheet's cells are a CellMap, and a value written goes through writeValue
-   * or ensureCell.
+   * Every change to a sheet's cells bumps its CellMap's `edits`, so what is derived from the whole sheet (its used range)
+   * is worked out once per change of that sheet rather than on every read, and a write to one sheet leaves what was
+   * worked out for the others: a sheet's cells are a CellMap, and a cell is changed only through ensureCell (or cellIn)
+   * just before it is written, or moved with set and delete.
    */
-  let edits = 0;
   class CellMap extends Map {
+    constructor(entries) {
+      super();
+      this.edits = 0;
+      if (entries) for (const [k, v] of entries) this.set(k, v);
+    }
     set(k, v) {
-      edits++;
+      this.edits++;
       return super.set(k, v);
     }
     delete(k) {
-      edits++;
+      this.edits++;
       return super.delete(k);
     }
     clear() {
-      edits++;
+      this.edits++;
       return super.clear();
     }
   }
@@ -58,8 +63,11 @@ function createCells(state, restored) {
     return sheetCells(sheet).get(r + "," + c);
   }
   function ensureCell(sheet, r, c) {
-    edits++;
-    const cells = sheetCells(sheet);
+    return cellIn(sheetCells(sheet), r, c);
+  }
+  /** ensureCell on a sheet's cells already looked up: a range's writes look their sheet up once, not once a cell. */
+  function cellIn(cells, r, c) {
+    cells.edits++;
     const key = r + "," + c;
     let cell = cells.get(key);
     if (!cell) {
@@ -77,7 +85,6 @@ function createCells(state, restored) {
     return cell;
   }
   function writeValue(cell, v) {
-    edits++;
     cell.formula = null;
     cell.prefixed = false;
     if (typeof v === "string") {
@@ -108,13 +115,14 @@ function createCells(state, restored) {
     cell.value = v === null || v === undefined ? "" : v;
   }
 
-  /** Bounding box of the used cells of a sheet, worked out again only after a cell changed. */
-  const usedBoxes = new Map();
+  /** Bounding box of the used cells of a sheet, worked out again only after a cell of that sheet changed. */
+  const usedBoxes = new WeakMap();
   function usedBox(sheet) {
-    const known = usedBoxes.get(sheet);
-    if (known && known.edits === edits) return known.box && { ...known.box };
+    const cells = sheetCells(sheet);
+    const known = usedBoxes.get(cells);
+    if (known && known.edits === cells.edits) return known.box && { ...known.box };
     const box = scanUsedBox(sheet);
-    usedBoxes.set(sheet, { edits, box });
+    usedBoxes.set(cells, { edits: cells.edits, box });
     return box && { ...box };
   }
   function scanUsedBox(sheet) {
@@ -122,14 +130,28 @@ function createCells(state, restored) {
       c0 = Infinity,
       r1 = -1,
       c1 = -1;
-    for (const [k, cell] of sheetCells(sheet)) {
-      if (isBlank(cell)) continue;
-      const [r, c] = keyRC(k);
-      r0 = Math.min(r0, r);
-      c0 = Math.min(c0, c);
-      r1 = Math.max(r1, r);
-      c1 = Math.max(c1, c);
-    }
+    // forEach and the key's digits read in place: no entry or [row, column] array made for each of a sheet's cells.
+    sheetCells(sheet).forEach((cell, k) => {
+      if (isBlank(cell)) return;
+      let r = 0,
+        c = 0,
+        i = 0,
+        digits = true;
+      for (let ch = k.charCodeAt(0); ch !== 44 && digits; ch = k.charCodeAt(++i)) {
+        digits = ch >= 48 && ch <= 57;
+        r = r * 10 + ch - 48;
+      }
+      for (let j = i + 1; j < k.length && digits; j++) {
+        const ch = k.charCodeAt(j);
+        digits = ch >= 48 && ch <= 57;
+        c = c * 10 + ch - 48;
+      }
+      if (!digits) [r, c] = keyRC(k);
+      if (r < r0) r0 = r;
+      if (r > r1) r1 = r;
+      if (c < c0) c0 = c;
+      if (c > c1) c1 = c;
+    });
     return r1 < 0 ? null : { r: r0, c: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
   }
 
@@ -159,7 +181,17 @@ function createCells(state, restored) {
     return { r: r0, c: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
   }
 
-  return { sheetCells, sheetNameOf, hiddenSet, cellAt, ensureCell, writeValue, usedBox, currentRegion };
+  return {
+    sheetCells,
+    sheetNameOf,
+    hiddenSet,
+    cellAt,
+    ensureCell,
+    cellIn,
+    writeValue,
+    usedBox,
+    currentRegion,
+  };
 }
 
 module.exports = { createCells };

@@ -5,10 +5,11 @@
  */
 "use strict";
 const { colLetters, isBlank, keyRC } = require("./address");
+const { RESPONSE_LIMIT } = require("./batch");
 
 /** Ranges of the workbook `state` (`model`: its cells and tables) for one batch; `objects` gives its other proxies. */
 function createRanges(state, model, batch, objects) {
-  const { sheetCells, ensureCell, writeValue, hiddenSet, usedBox, currentRegion, tablesOver } = model;
+  const { sheetCells, cellIn, writeValue, hiddenSet, usedBox, currentRegion, tablesOver } = model;
   const { charge, apply, loadable, collection, nullObject, missing } = batch;
   const worksheet = (name) => objects.worksheet(name);
   const tableObject = (t) => objects.tableObject(t);
@@ -25,6 +26,15 @@ function createRanges(state, model, batch, objects) {
       }
       return out;
     };
+    // Each cell of the box, made when missing, given to `fn`: a write's loop, with the sheet looked up once.
+    const eachCell = (fn) => {
+      const cells = sheetCells(sheet);
+      for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) fn(cellIn(cells, r + i, c + j), i, j);
+    };
+    const valuesNow = () => grid((cell) => (cell ? cell.value : ""));
+    // The values a sync loaded, kept from the sync's count of the response (which reads every one of them) for the first
+    // read after it, while no cell has changed since: one pass over the box instead of two.
+    let loaded = null;
     const checkDims = (v, what) => {
       if (!Array.isArray(v) || v.length !== rows || v.some((row) => !Array.isArray(row) || row.length !== cols)) {
         throw new Error(`InvalidArgument: ${what} must be ${rows}x${cols} for ${rg.__get_address()}`);
@@ -37,27 +47,30 @@ function createRanges(state, model, batch, objects) {
       __get_columnIndex: () => c,
       __get_rowCount: () => rows,
       __get_columnCount: () => cols,
-      __get_values: () => grid((cell) => (cell ? (cell.formula ? cell.value : cell.value) : "")),
+      __get_values: () => {
+        const kept = loaded;
+        loaded = null;
+        const same = kept && kept.cells === sheetCells(sheet) && kept.edits === kept.cells.edits;
+        return same ? kept.values : valuesNow();
+      },
       __set_values: (v) => {
         checkDims(v, "values");
         charge(v);
-        apply(() => v.forEach((row, i) => row.forEach((val, j) => writeValue(ensureCell(sheet, r + i, c + j), val))));
+        apply(() => eachCell((cell, i, j) => writeValue(cell, v[i][j])));
       },
       __get_formulas: () => grid((cell) => (cell && cell.formula ? cell.formula : cell ? cell.value : "")),
       __set_formulas: (v) => {
         checkDims(v, "formulas");
         charge(v);
         apply(() =>
-          v.forEach((row, i) =>
-            row.forEach((val, j) => {
-              const cell = ensureCell(sheet, r + i, c + j);
-              if (typeof val === "string" && val.startsWith("=")) {
-                cell.formula = val;
-                cell.value = "#FORMULA";
-                cell.prefixed = false;
-              } else writeValue(cell, val);
-            }),
-          ),
+          eachCell((cell, i, j) => {
+            const val = v[i][j];
+            if (typeof val === "string" && val.startsWith("=")) {
+              cell.formula = val;
+              cell.value = "#FORMULA";
+              cell.prefixed = false;
+            } else writeValue(cell, val);
+          }),
         );
       },
       clear() {
@@ -89,24 +102,24 @@ function createRanges(state, model, batch, objects) {
       __set_numberFormat: (v) => {
         checkDims(v, "numberFormat");
         charge(v);
-        apply(() => v.forEach((row, i) => row.forEach((f, j) => (ensureCell(sheet, r + i, c + j).numberFormat = f))));
+        apply(() => eachCell((cell, i, j) => (cell.numberFormat = v[i][j])));
       },
       worksheet: worksheet(sheet),
       format: {
         fill: {
           set color(v) {
             charge(v);
-            apply(() => grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).fill = v)));
+            apply(() => eachCell((cell) => (cell.fill = v)));
           },
         },
         font: {
           set color(v) {
             charge(v);
-            apply(() => grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).font = v)));
+            apply(() => eachCell((cell) => (cell.font = v)));
           },
           set bold(v) {
             charge(v);
-            apply(() => grid((_x, i, j) => (ensureCell(sheet, r + i, c + j).bold = !!v)));
+            apply(() => eachCell((cell) => (cell.bold = !!v)));
           },
         },
         set columnWidth(v) {
@@ -118,13 +131,11 @@ function createRanges(state, model, batch, objects) {
         checkDims(props, "cellProperties");
         charge(props);
         apply(() =>
-          props.forEach((row, i) =>
-            row.forEach((p, j) => {
-              const cell = ensureCell(sheet, r + i, c + j);
-              if (p && p.format && p.format.fill && p.format.fill.color) cell.fill = p.format.fill.color;
-              if (p && p.format && p.format.font && p.format.font.color) cell.font = p.format.font.color;
-            }),
-          ),
+          eachCell((cell, i, j) => {
+            const p = props[i][j];
+            if (p && p.format && p.format.fill && p.format.fill.color) cell.fill = p.format.fill.color;
+            if (p && p.format && p.format.font && p.format.font.color) cell.font = p.format.font.color;
+          }),
         );
       },
       getSurroundingRegion() {
@@ -185,15 +196,15 @@ function createRanges(state, model, batch, objects) {
     rg.__responseBytes = () => {
       let n = rows * cols * 3;
       const cells = sheetCells(sheet);
-      if (rows * cols < cells.size) {
-        // A range smaller than the sheet's used cells: look its cells up rather than scan the sheet.
-        for (let rr = r; rr < r + rows; rr++)
-          for (let cc = c; cc < c + cols; cc++) {
-            const cell = cells.get(rr + "," + cc);
-            if (!isBlank(cell)) n += JSON.stringify(cell.value).length;
-          }
+      if (n <= RESPONSE_LIMIT) {
+        // A box whose response can fit: its own cells, read once for the count and kept for the read that follows.
+        const values = valuesNow();
+        for (const row of values)
+          for (const v of row) if (v !== "" && v !== null && v !== undefined) n += JSON.stringify(v).length;
+        loaded = { values, cells, edits: cells.edits };
         return n;
       }
+      // Too many cells for any response: counted over the sheet's cells, never over millions of empty ones.
       for (const [k, cell] of cells) {
         if (isBlank(cell)) continue;
         const [rr, cc] = keyRC(k);

@@ -17,7 +17,7 @@ import { loadUnfinished } from "../../../excel/taskpane/unfinished";
 import { UNFINISHED_KEY } from "../../../excel/taskpane/stored";
 import { insertAddress, writeOutputRows } from "../../../excel/taskpane/sheet";
 import { checkResultFor } from "../../../sandbox/dataset";
-import { testClock } from "../../helpers/clock";
+import { testClock, type TestClock } from "../../helpers/clock";
 import { knownUprns, sandbox, startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 import { colLetters, createStandIn } from "../../helpers/excel-standin";
 
@@ -36,6 +36,16 @@ function workbook() {
 }
 function client(base = sb.baseUrl, apiKey = "sandbox-professional") {
   return createClient({ baseUrl: base, apiKey, fetch: (u, i) => fetch(u, i as RequestInit) as never });
+}
+/** A client whose waits, timeouts and time are the test clock's (the sandbox given clock.date shares it). */
+function clockClient(clock: TestClock, base: string) {
+  return createClient({
+    baseUrl: base,
+    apiKey: "sandbox-professional",
+    fetch: clock.fetch((u, i) => fetch(u, i as RequestInit) as never),
+    sleep: clock.sleep,
+    now: clock.now,
+  });
 }
 const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
 
@@ -338,9 +348,9 @@ test("10,000 result rows take a bounded number of syncs, each under the 5 MB req
     .dataset()
     .properties.slice(0, 50)
     .map((p) => checkResultFor(p));
-  const block = Array.from({ length: 10_000 }, (_, i) =>
-    outputRow({ result: base[i % 50] as never }, "2026-11-22T10:00:00Z"),
-  );
+  // 50 results made into rows once, repeated: the write is what is measured, not making its rows.
+  const made = base.map((r) => outputRow({ result: r as never }, "2026-11-22T10:00:00Z"));
+  const block = Array.from({ length: 10_000 }, (_, i) => made[i % 50]);
   const stats = await excelRun((ctx) =>
     writeOutputRows(ctx, { sheet: "Sheet1", rowIndex: 1, columnIndex: 3 }, block, block.keys()),
   );
@@ -363,7 +373,8 @@ test("10,000 result rows take a bounded number of syncs, each under the 5 MB req
 });
 
 test("Cancel stops the run: every row ends with values or a message, the job already sent stays collectable, and Resume fills the rest without a new job", async () => {
-  const slow = await sandbox(10);
+  const clock = testClock();
+  const slow = await startTestSandbox({ msPerProperty: 10, now: clock.date });
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(slow, 300);
@@ -373,15 +384,26 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     const prep = await prepareCheck(excelRun, { plan: "professional" });
     if (!prep.ok) throw new Error(prep.message);
     const abort = new AbortController();
-    // The job needs about 3 s; the user cancels while it runs.
-    setTimeout(() => abort.abort(), 400);
+    // The job needs about 3 s; the user cancels 400 ms into the run's first wait for it (the wait given the run's
+    // signal), on the test clock: the moment is the run's, not the machine's.
+    const sleep = (ms: number, signal?: AbortSignal) => {
+      const done = clock.sleep(ms, signal);
+      if (signal === abort.signal && !abort.signal.aborted) {
+        clock.advance(400);
+        abort.abort();
+      }
+      return done;
+    };
     const summary = await runCheck(prep.check, {
       excelRun,
-      client: client(slow.baseUrl),
+      client: clockClient(clock, slow.baseUrl),
       plan: "professional",
       store,
       signal: abort.signal,
+      sleep,
+      now: clock.now,
     });
+    expect(abort.signal.aborted).toBe(true);
     expect(summary.cancelled).toBe(true);
     expect(summary.title).toBe("Stopped");
     expect(summary.resumable).toBe(true);
@@ -404,9 +426,11 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     const before = slow.stats().bulk_submit;
     const resumed = await resumeRun((await loadUnfinished(store))!, {
       excelRun,
-      client: client(slow.baseUrl),
+      client: clockClient(clock, slow.baseUrl),
       plan: "professional",
       store,
+      sleep: clock.sleep,
+      now: clock.now,
     });
     expect(slow.stats().bulk_submit).toBe(before);
     expect(resumed.title).toBe("Done");
@@ -422,7 +446,8 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
 });
 
 test("jobs left running when the pane closed are resumed and their results written", async () => {
-  const slow = await sandbox(5);
+  const clock = testClock();
+  const slow = await startTestSandbox({ msPerProperty: 5, now: clock.date });
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(slow, 200);
@@ -444,10 +469,12 @@ test("jobs left running when the pane closed are resumed and their results writt
     };
     await runCheck(prep.check, {
       excelRun,
-      client: client(slow.baseUrl),
+      client: clockClient(clock, slow.baseUrl),
       plan: "professional",
       store: spy,
       signal: abort.signal,
+      sleep: clock.sleep,
+      now: clock.now,
     });
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);
@@ -455,7 +482,14 @@ test("jobs left running when the pane closed are resumed and their results writt
     const run = await loadUnfinished(store);
     expect(run!.state.jobs).toHaveLength(1);
     const before = slow.stats().bulk_submit;
-    const summary = await resumeRun(run!, { excelRun, client: client(slow.baseUrl), plan: "professional", store });
+    const summary = await resumeRun(run!, {
+      excelRun,
+      client: clockClient(clock, slow.baseUrl),
+      plan: "professional",
+      store,
+      sleep: clock.sleep,
+      now: clock.now,
+    });
     expect(slow.stats().bulk_submit).toBe(before); // resumed, not resubmitted
     expect(summary.rowsWritten).toBe(200);
     expect(summary.errors).toBe(0);
@@ -475,7 +509,8 @@ test("a re-run in place over 8,000 rows reads the table and our block in chunks,
   const rows = Array.from({ length: n }, (_, i) => [props[i % props.length].uprn, "", "", `note ${i}`]);
   // Our block from an earlier run, as runCheck wrote it: header row plus one result row each.
   const results = props.slice(0, 50).map((p) => checkResultFor(p));
-  const ours = rows.map((_r, i) => outputRow({ result: results[i % 50] as never }, "2026-11-22T10:00:00Z"));
+  const made = results.map((r) => outputRow({ result: r as never }, "2026-11-22T10:00:00Z"));
+  const ours = rows.map((_r, i) => made[i % 50]);
   api.seed("Sheet1", "A1", [["UPRN", "Postcode", "Address", "Notes"], ...rows]);
   api.seed("Sheet1", "E1", [outputHeaders(), ...ours]);
   api.select("Sheet1", "A1");
@@ -499,7 +534,9 @@ test("a re-run in place over 8,000 rows reads the table and our block in chunks,
 });
 
 test("a final write refused while the user edits a cell is retried until Excel accepts it; past the retry budget the resume record stays and Resume writes the results", async () => {
-  const slow = await sandbox(2);
+  // On the test clock: the job, the run's retries and the user's 0.6 s in the cell take no real time.
+  const clock = testClock();
+  const slow = await startTestSandbox({ msPerProperty: 2, now: clock.date });
   try {
     const uprns = knownUprns(slow, 300);
     // 1. Editing for 0.6 s when the last results arrive: they are written once the user presses Enter.
@@ -512,14 +549,16 @@ test("a final write refused while the user edits a cell is retried until Excel a
     if (!prep.ok) throw new Error(prep.message);
     const summary = await runCheck(prep.check, {
       excelRun,
-      client: client(slow.baseUrl),
+      client: clockClient(clock, slow.baseUrl),
+      sleep: clock.sleep,
+      now: clock.now,
       plan: "professional",
       store,
       onNotice: (t) => notices.push(t),
       onProgress: (p) => {
         if (p.rowsDone === p.rowsTotal && !api.state.cellEditMode) {
           api.setCellEditMode(true);
-          setTimeout(() => api.setCellEditMode(false), 600);
+          void clock.sleep(600).then(() => api.setCellEditMode(false));
         }
       },
     });
@@ -539,7 +578,9 @@ test("a final write refused while the user edits a cell is retried until Excel a
     await expect(
       runCheck(prep2.check, {
         excelRun: w2.excelRun,
-        client: client(slow.baseUrl),
+        client: clockClient(clock, slow.baseUrl),
+        sleep: clock.sleep,
+        now: clock.now,
         plan: "professional",
         store: store2,
         writeRetryMs: 300,
@@ -553,7 +594,9 @@ test("a final write refused while the user edits a cell is retried until Excel a
     w2.api.setCellEditMode(false);
     const resumed = await resumeRun(kept!, {
       excelRun: w2.excelRun,
-      client: client(slow.baseUrl),
+      client: clockClient(clock, slow.baseUrl),
+      sleep: clock.sleep,
+      now: clock.now,
       plan: "professional",
       store: store2,
     });
@@ -570,18 +613,13 @@ test("a final write refused while the user edits a cell is retried until Excel a
 });
 
 test("Cancel during a resume ends the wait between polls at once", async () => {
-  // On the test clock: the job's 6 s, the poll's wait and the cancel 300 ms into it are all on one clock, so the
-  // measure is what the run waited, not how busy the machine is.
+  // On the test clock: the job, the poll's wait and the cancel 300 ms into it are all on one clock, and the cancel is
+  // pressed from inside the run's own wait, so the measure is what the run waited, not how busy the machine is.
   const clock = testClock();
-  const slow = await startTestSandbox({ msPerProperty: 20, now: clock.date });
-  const client = (base: string) =>
-    createClient({
-      baseUrl: base,
-      apiKey: "sandbox-professional",
-      fetch: clock.fetch((u, i) => fetch(u, i as RequestInit) as never),
-      sleep: clock.sleep,
-      now: clock.now,
-    });
+  // A job of 300 properties at 2 s each: however long the machine takes between the submit and the resume's first poll,
+  // the job is far from done then, so the run has a wait of seconds ahead of it.
+  const slow = await startTestSandbox({ msPerProperty: 2000, now: clock.date });
+  const client = (base: string) => clockClient(clock, base);
   try {
     const { excelRun, api } = workbook();
     const uprns = knownUprns(slow, 300);
@@ -617,14 +655,20 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);
     const run = await loadUnfinished(store);
-    // The job needs about 6 s, so the first poll asks to wait seconds; the user cancels 300 ms into that wait.
+    // The first poll asks to wait seconds (the wait between polls is the one given the run's signal: a request's
+    // timeout and a write's retry are not); the user presses Cancel 300 ms into it.
     const cancel = new AbortController();
-    void clock.sleep(300).then(() => cancel.abort());
     // Each wait of the resumed run, and how much of it was left when it ended.
-    const waits: { ms: number; left: number }[] = [];
+    const waits: { ms: number; left: number; betweenPolls: boolean }[] = [];
     const sleep = (ms: number, signal?: AbortSignal) => {
       const due = clock.now() + ms;
-      return clock.sleep(ms, signal).then(() => void waits.push({ ms, left: due - clock.now() }));
+      const betweenPolls = signal === cancel.signal;
+      const done = clock.sleep(ms, signal).then(() => void waits.push({ ms, left: due - clock.now(), betweenPolls }));
+      if (betweenPolls && !cancel.signal.aborted) {
+        clock.advance(300);
+        cancel.abort();
+      }
+      return done;
     };
     const summary = await resumeRun(run!, {
       excelRun,
@@ -638,6 +682,7 @@ test("Cancel during a resume ends the wait between polls at once", async () => {
     expect(summary.cancelled).toBe(true);
     // The run's last wait, the one between polls (seconds), ended when Cancel was pressed, with most of it left.
     const last = waits[waits.length - 1];
+    expect(last.betweenPolls).toBe(true);
     expect(last.ms).toBeGreaterThanOrEqual(1000);
     expect(last.left).toBeGreaterThan(last.ms - 1000);
   } finally {
