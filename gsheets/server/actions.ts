@@ -253,10 +253,16 @@ const placeOfWatch = (w: Watch): TablePlace => ({
 
 /**
  * Every table of the workbook's portfolio as it is now: the tables checks from the sidebar remembered (watch.ts) and
- * the run just made, each read again; one not found says why.
+ * the run just made, each read again (a place once: the run's table is most often a remembered one); one not found
+ * says why.
  */
 function portfolio(current?: SheetRun | null): PortfolioTable[] {
-  const read = (p: TablePlace) => ({ p, r: readBlock(p) });
+  const reads = new Map<string, ReturnType<typeof readBlock>>();
+  const read = (p: TablePlace) => {
+    const at = JSON.stringify([p.sheetId, p.sheetName, p.headerRow, p.firstRow, p.blockCol, p.mapping]);
+    if (!reads.has(at)) reads.set(at, readBlock(p));
+    return { p, r: reads.get(at)! };
+  };
   const named = portfolioTables(
     listWatches().map(placeOfWatch).map(read),
     current ? read(current) : undefined,
