@@ -46,8 +46,14 @@ export function daysLeftText(days: number | null): string {
   return days > 0 ? `${d} left` : `${d} overdue`;
 }
 
+/** What oneLine would change: a control character, whitespace but a single space, or a space at either end. */
+// eslint-disable-next-line no-control-regex -- control characters are what oneLine removes.
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f\u2028\u2029]|[^\S ]| {2}|^ | $/;
+
 /** One line of text: no line breaks or control characters from a cell can reshape the message. */
 function oneLine(s: string): string {
+  // Most cells are one line already, and a digest of 10,000 actions asks this of every value.
+  if (!NOT_ONE_LINE.test(s)) return s;
   return (
     s
       // eslint-disable-next-line no-control-regex -- control characters are what this removes.
@@ -57,13 +63,12 @@ function oneLine(s: string): string {
   );
 }
 
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** Text of one line as HTML: each of & < > " ' as its entity, in one pass. */
+const escapeLine = (line: string) => line.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+
 export function escapeHtml(s: string): string {
-  return oneLine(s)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return escapeLine(oneLine(s));
 }
 
 /** Only a web link is made a link: never javascript:, data: or a relative address. */
@@ -111,11 +116,14 @@ export function renderDigest(r: DigestRecipient, o: RenderOptions): RenderedDige
   const f = facts(r, o);
   const link = (e: DigestAction) => safeLink(o.link ? o.link(e) : null);
 
+  // Each entry's values made one line, and its link, once for both bodies.
+  const lines = r.entries.map((e) => COLUMNS.map(([, v]) => oneLine(v(e))));
+  const links = r.entries.map(link);
   const text: string[] = [f.subject, "", ...(f.demo ? [f.demo, ""] : []), f.intro, f.scope, ""];
   r.entries.forEach((e, i) => {
     text.push(`${i + 1}. ${oneLine(`${e.check}: ${e.action}`)}`);
-    for (const [h, v] of COLUMNS) text.push(`   ${h}: ${oneLine(v(e))}`);
-    const l = link(e);
+    COLUMNS.forEach(([h], k) => text.push(`   ${h}: ${lines[i][k]}`));
+    const l = links[i];
     if (l) text.push(`   Open the row: ${l}`);
     text.push("");
   });
@@ -128,11 +136,11 @@ export function renderDigest(r: DigestRecipient, o: RenderOptions): RenderedDige
     ([h]) =>
       `<th scope="col" style="padding:4px 8px;border:1px solid #C8C6C4;background:#F3F2F1;color:#201F1E;text-align:left">${escapeHtml(h)}</th>`,
   ).join("");
-  const rows = r.entries.map((e) => {
+  const rows = r.entries.map((e, i) => {
     const c = WINDOW_COLOURS[e.window as Window];
-    const l = link(e);
-    const tds = COLUMNS.map(([h, v]) => {
-      const value = escapeHtml(v(e));
+    const l = links[i];
+    const tds = COLUMNS.map(([h], k) => {
+      const value = escapeLine(lines[i][k]);
       if (h === "Window" && c)
         return `<td style="padding:4px 8px;border:1px solid #C8C6C4;vertical-align:top;background:${c.fill};color:${c.font};font-weight:600">${value}</td>`;
       if (h === "Where" && l) return cell(`<a href="${escapeHtml(l)}" style="color:#0F548C">${value}</a>`);

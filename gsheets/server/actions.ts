@@ -253,10 +253,16 @@ const placeOfWatch = (w: Watch): TablePlace => ({
 
 /**
  * Every table of the workbook's portfolio as it is now: the tables checks from the sidebar remembered (watch.ts) and
- * the run just made, each read again; one not found says why.
+ * the run just made, each read again (a place once: the run's table is most often a remembered one); one not found
+ * says why.
  */
 function portfolio(current?: SheetRun | null): PortfolioTable[] {
-  const read = (p: TablePlace) => ({ p, r: readBlock(p) });
+  const reads = new Map<string, ReturnType<typeof readBlock>>();
+  const read = (p: TablePlace) => {
+    const at = JSON.stringify([p.sheetId, p.sheetName, p.headerRow, p.firstRow, p.blockCol, p.mapping]);
+    if (!reads.has(at)) reads.set(at, readBlock(p));
+    return { p, r: reads.get(at)! };
+  };
   const named = portfolioTables(
     listWatches().map(placeOfWatch).map(read),
     current ? read(current) : undefined,
@@ -408,16 +414,10 @@ function listFor(tables: readonly PortfolioTable[], days: number, existing: unkn
 
 /**
  * Builds both sheets for the whole workbook: every remembered table and `run`'s; the line to show, success or failure
- * (never thrown). Tables not found keep their actions on the list under their heading.
- */
-export function refreshAfterRun(run: SheetRun | null, days?: number): string {
-  return refreshLists(run, days).line;
-}
-
-/**
- * refreshAfterRun, with the tables both sheets were built from when they were written: a scheduled pass's digest,
- * which follows at once, lists from them rather than reading every table again (10,000 rows are seconds of the
- * execution's 6 minutes).
+ * (never thrown). Tables not found keep their actions on the list under their heading. With the tables both sheets were
+ * built from when they were written: a scheduled pass's digest, which follows at once, lists from them (and from the
+ * Action list written, when it looks as far ahead) rather than reading and listing every table again (10,000 rows are
+ * seconds of the execution's 6 minutes).
  */
 export function refreshLists(run: SheetRun | null, days?: number): { line: string; tables?: PortfolioTable[] } {
   return withSheetCache(() => refreshBoth(run, days));
@@ -432,18 +432,22 @@ function refreshBoth(run: SheetRun | null, days?: number): { line: string; table
     const list = listFor(tables, n, existing.values);
     writeActionList(list, existing.formats);
     writeSummary(tables, list, n);
+    written.set(tables, { days: n, list });
     return { line: actionListLine(list, n, ACTION_LIST_SHEET, SUMMARY_SHEET), tables };
   } catch (e) {
     return { line: actionSheetsFailedLine(errorText(e)) };
   }
 }
 
+/** The Action list refreshLists wrote from these tables, and how many days ahead it looks. */
+const written = new WeakMap<readonly PortfolioTable[], { days: number; list: ActionListSheet }>();
+
 /** The sidebar's "Refresh action list": both sheets again from every checked table of the spreadsheet. */
 export function refreshActionSheets(opts?: { actionDays?: number }): ActionSheetsResult {
   const run = loadRun();
   if (!run && !listWatches().length)
     return { ok: false, message: "No check has been run in this spreadsheet yet: check some rows first." };
-  const line = refreshAfterRun(
+  const { line } = refreshLists(
     run && run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActive().getId() ? null : run,
     opts && opts.actionDays ? Number(opts.actionDays) : undefined,
   );
@@ -462,7 +466,8 @@ export function portfolioList(
   return withSheetCache(() => {
     const tables = read ?? portfolio(null);
     if (!tables.some((t) => t.props)) return { problem: tablesProblem(tables) };
-    return { tables, list: listFor(tables, days, existingList(false).values) };
+    const made = read && written.get(read);
+    return { tables, list: made && made.days === days ? made.list : listFor(tables, days, existingList(false).values) };
   });
 }
 

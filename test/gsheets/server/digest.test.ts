@@ -177,6 +177,16 @@ test("a scheduled re-check of three tables emails each person exactly their new,
     .slice(listWritten)
     .filter((c) => c.method === "getValues" && TABLES.some(([name]) => name === c.sheet));
   if (executions === 1) expect(readAfter).toEqual([]);
+  // The pass's end reads each table whole once for the Action list (the one it checked last is a remembered table too,
+  // and is not read twice), and the digest lists from the Action list it wrote rather than reading it back.
+  const lastBlockWrite = calls.map((c) => c.write && TABLES.some(([name]) => name === c.sheet)).lastIndexOf(true);
+  const wholeTableReads = calls
+    .slice(lastBlockWrite, listWritten)
+    .filter((c) => c.method === "getValues" && TABLES.some(([name]) => name === c.sheet))
+    .filter((c) => Number(/^A1:[A-Z]+(\d+)$/.exec(c.a1 ?? "")?.[1]) > 1000);
+  if (executions === 1) expect(wholeTableReads.map((c) => c.sheet).sort()).toEqual(["East", "North", "South"]);
+  const listReadAfter = calls.slice(listWritten).filter((c) => c.method === "getValues" && c.sheet === "Action list");
+  if (executions === 1) expect(listReadAfter).toEqual([]);
   const day1 = actionList(env);
   expect(day1.size).toBeGreaterThan(2000);
   const first = env.mail.sent.slice();
