@@ -17,6 +17,7 @@ import {
   type OutcomeToWrite,
   type Reply,
   type RunState,
+  type WrittenProperty,
 } from ".";
 
 export interface DriveOptions {
@@ -36,7 +37,7 @@ export interface DriveOptions {
    * Write these outcomes where their property is now; answer which properties were written (present: false when
    * no row holds the property any more). Throw when the sheet refused the write: the outcomes stay pending.
    */
-  write(items: OutcomeToWrite[]): Promise<{ property: number; present: boolean }[]>;
+  write(items: OutcomeToWrite[]): Promise<WrittenProperty[]>;
   /** After every step: store the state (the engine's storedState) so a closed pane can resume. */
   save?(state: RunState): Promise<void> | void;
   onStep?(state: RunState): void;

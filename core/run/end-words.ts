@@ -4,7 +4,6 @@
  * facts only a host has (what its writes counted, the lines of the sheets it built), so that the Excel pane and the
  * Sheets sidebar never word the same end two ways.
  */
-import { displayStatus } from "../service/checks";
 import { dateProblemsLine } from "../sheet/user-dates";
 import { formatCount } from "../numbers";
 import { runSummary } from "./report";
@@ -13,12 +12,8 @@ import type { RunState } from "./state";
 
 /** What a host knows of a run beyond the engine's state, as data; each is left out when absent. */
 export interface RunEndFacts {
-  /** The statuses of the rows the run refreshed, by word (countStatuses). */
-  statuses?: Readonly<Record<string, number>>;
   /** Rows written with a date of the user's own columns that could not be read (their Message says which). */
   unreadDateRows?: number;
-  /** Rows not refreshed that still show their earlier values (core keepsEarlierValues). */
-  kept?: number;
   /**
    * Why nothing could be written when the run was stopped (its results columns deleted or moved): said in the
    * headline, in place of the counts.
@@ -42,16 +37,6 @@ export interface RunEndWords {
   details: string[];
 }
 
-/** Adds the status words of one refreshed row (its status cells) to `into`; a row's "error" is its Message's, not a status. */
-export function countStatuses(into: Record<string, number>, words: readonly unknown[]): Record<string, number> {
-  for (const w of words) {
-    if (typeof w !== "string" || !w || w === "error") continue;
-    const k = displayStatus(w) === "unknown" ? "unknown" : w;
-    into[k] = (into[k] ?? 0) + 1;
-  }
-  return into;
-}
-
 function statusesLine(complete: boolean, refreshed: number, statuses: Readonly<Record<string, number>>): string {
   const counts = Object.entries(statuses)
     .map(([w, n]) => `${formatCount(n)} ${w.replace("_", " ")}`)
@@ -68,23 +53,28 @@ function keptLine(kept: number, missing: number): string {
     : `The earlier values of ${formatCount(kept)} of them are kept; the others say why in the Message column.`;
 }
 
-/** The end of a run in words, the same in both add-ins (core's runSummary, then the host's facts). */
+/**
+ * The end of a run in words, the same in both add-ins (core's runSummary, then the host's facts). The earlier values
+ * kept and the statuses are the state's (runCounts' kept, state.statuses), over the whole run: a Resume's end counts
+ * the rows of the part before it too.
+ */
 export function runEndWords(state: RunState, facts: RunEndFacts = {}): RunEndWords {
   const s = runSummary(state);
   const phase = shownPhase(state);
   const complete = s.title === "Done";
   const c = s.counts;
-  const missing = c.failed + c.maybeCreated + c.notSent + (phase === "stopped" ? c.resumable : 0);
+  // Rows a Resume still fills show their earlier values meanwhile, whether Stop or a pause left them waiting.
+  const missing = c.failed + c.maybeCreated + c.notSent + (phase === "stopped" || phase === "paused" ? c.resumable : 0);
   const headline = facts.notWritten
     ? `${s.title}. Nothing was written: ${facts.notWritten.replace(/[\s.]+$/, "")}.`
     : `${s.title}. ${s.lead}`;
   const details = [
     facts.notWritten ? s.lines[0] : s.then,
     ...s.lines.slice(1),
-    complete ? "" : keptLine(facts.kept ?? 0, missing),
+    complete ? "" : keptLine(c.kept, missing),
     dateProblemsLine(facts.unreadDateRows ?? 0),
     ...(facts.notes ?? []),
-    statusesLine(complete, c.answered - c.invalid, facts.statuses ?? {}),
+    statusesLine(complete, c.answered - c.invalid, state.statuses ?? {}),
     facts.actionSheets ?? "",
     facts.runLog ?? "",
   ].filter((l) => !!l && l.trim());

@@ -25,9 +25,9 @@ export type { Reply, TransportFailure } from "./engine";
 export { loadRunState, storedState } from "./store";
 export { BEGIN_ORDER, beginRunSession } from "./begin";
 export type { BeginIO } from "./begin";
-export { checkingLine, isRunDone, jobViews, nothingToSendLine, runCounts, runSummary } from "./report";
+export { checkingLine, countStatuses, isRunDone, jobViews, nothingToSendLine, runCounts, runSummary } from "./report";
 export type { JobView, RunCounts, RunSummaryWords } from "./report";
-export { countStatuses, runEndWords } from "./end-words";
+export { runEndWords } from "./end-words";
 export type { RunEndFacts, RunEndWords } from "./end-words";
 export { runCaption, runProgressLine, unfinishedRunLine } from "./run-lines";
 export {
@@ -41,11 +41,12 @@ export {
   isCheckingMessage,
   markWritten,
   matchRows,
+  noteEarlierValues,
   outcomesToWrite,
   waitingRow,
   startRow,
 } from "./rows";
-export type { OutcomeToWrite, RowNow } from "./rows";
+export type { OutcomeToWrite, RowNow, WrittenProperty } from "./rows";
 export {
   MAX_PRINTED_PROPERTIES,
   PRINT_COLUMNS,

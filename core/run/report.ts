@@ -1,4 +1,5 @@
 /** A run's progress and last word: counts by row, a view of each job, and when "Done" may be said. */
+import { displayStatus } from "../service/checks";
 import { describeError, isAboutProperty, serviceError } from "../service/errors";
 import { isSettled, members, unwrittenResult, type RunState } from "./state";
 import { countWord, formatCount, utcMinute } from "../numbers";
@@ -35,6 +36,11 @@ export interface RunCounts {
   unwritten: number;
   /** Rows that a Resume can still fill (jobs sent, results not collected; or jobs queued while paused). */
   resumable: number;
+  /**
+   * Rows not refreshed that still show the values of an earlier check, each once: the service failed them, they were
+   * not sent, or (paused, stopped) they wait for a Resume under their "Checking…" mark.
+   */
+  kept: number;
   properties: number;
   jobsTotal: number;
   jobsSent: number;
@@ -42,6 +48,30 @@ export interface RunCounts {
 
 function rowsOf(state: RunState, p: number): number {
   return 1 + (state.dupes[p] ?? 0);
+}
+
+/** How many rows of each property showed earlier values as the run began (state.earlier, state.earlierSome). */
+function earlierRows(state: RunState): (p: number) => number {
+  const all = new Set<number>();
+  for (const [a, b] of state.earlier ?? []) for (let p = a; p < b; p++) all.add(p);
+  return (p) => (all.has(p) ? rowsOf(state, p) : (state.earlierSome?.[p] ?? 0));
+}
+
+/**
+ * Adds the status words of a row written with a result (its status cells), `rows` times, to `into`; a row's "error"
+ * is its Message's, not a status.
+ */
+export function countStatuses(
+  into: Record<string, number>,
+  words: readonly unknown[],
+  rows = 1,
+): Record<string, number> {
+  for (const w of words) {
+    if (typeof w !== "string" || !w || w === "error") continue;
+    const k = displayStatus(w) === "unknown" ? "unknown" : w;
+    into[k] = (into[k] ?? 0) + rows;
+  }
+  return into;
 }
 
 export function runCounts(state: RunState): RunCounts {
@@ -59,13 +89,16 @@ export function runCounts(state: RunState): RunCounts {
     gone: 0,
     unwritten: 0,
     resumable: 0,
+    kept: 0,
     properties: state.properties.length,
     jobsTotal: state.jobs.length,
     jobsSent: state.jobs.filter((j) => !!j.poll).length,
   };
+  const earlier = earlierRows(state);
   for (let p = 0; p < state.fates.length; p++) {
     const n = rowsOf(state, p);
     const f = state.fates[p];
+    if (f === "f" || f === "u" || f === "c") c.kept += earlier(p);
     if (f === ".") {
       if (String(p) in state.received) c.unwritten += n;
       continue;
@@ -85,8 +118,10 @@ export function runCounts(state: RunState): RunCounts {
   if (state.phase === "paused" || state.phase === "stopped") {
     for (const job of state.jobs)
       for (const p of members(job))
-        if ((job.phase !== "ended" && !isSettled(state, p)) || unwrittenResult(state, p))
+        if ((job.phase !== "ended" && !isSettled(state, p)) || unwrittenResult(state, p)) {
           c.resumable += rowsOf(state, p);
+          c.kept += earlier(p);
+        }
   }
   return c;
 }

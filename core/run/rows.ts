@@ -5,7 +5,16 @@
 import { describeError, isAboutProperty, serviceError, type ServiceError } from "../service/errors";
 import type { Outcome } from "./plan";
 import type { InputRow } from "../sheet/input-rows";
-import { OUTPUT_COLUMNS, firstReportedNotes, keptDemoNote, outputRow, type Cell } from "../sheet/layout";
+import {
+  OUTPUT_COLUMNS,
+  firstReportedNotes,
+  hasValues,
+  keptDemoNote,
+  outputRow,
+  statusWords,
+  type Cell,
+} from "../sheet/layout";
+import { countStatuses } from "./report";
 import { collectable, isMaybeCreated, moveRun, isSettled, members, setFate, type Fate, type RunState } from "./state";
 
 const MESSAGE_COLUMN = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
@@ -59,15 +68,25 @@ export function fateOf(outcome: Outcome): Fate {
   return "f";
 }
 
+/** A property's outcome written: to `rows` rows (matchRows), none when `present` is false. */
+export interface WrittenProperty {
+  property: number;
+  present: boolean;
+  rows?: number;
+}
+
 /**
  * The host wrote these properties' outcomes (to every row that holds them now), or found no row holding them
- * (`present` false: the row was edited or deleted during the run, so nothing was written).
+ * (`present` false: the row was edited or deleted during the run, so nothing was written). A result's statuses are
+ * counted here, once for each row it went to, so the run's end says those of the whole run, a Resume or not.
  */
-export function markWritten(state: RunState, written: readonly { property: number; present: boolean }[]): void {
+export function markWritten(state: RunState, written: readonly WrittenProperty[]): void {
   for (const w of written) {
     const outcome = state.received[w.property];
     if (!outcome || state.fates[w.property] !== ".") continue;
     setFate(state, w.property, w.present ? fateOf(outcome) : "g");
+    if (w.present && "result" in outcome)
+      countStatuses((state.statuses ??= {}), statusWords(outcome.result), w.rows ?? 1 + (state.dupes[w.property] ?? 0));
     delete state.received[w.property];
   }
   if (state.phase === "stopped" && !collectable(state)) moveRun(state, "collected");
@@ -124,6 +143,39 @@ export function checkingRow(previous: readonly unknown[] | undefined, checkedAtI
     .filter(Boolean)
     .join("; ");
   return row;
+}
+
+/**
+ * As a run's rows are marked (startRow), how many rows of each property show values of an earlier check, which the
+ * marks keep: the run's end says which of them still do (runCounts' kept), whatever Stop, a pause or a Resume did.
+ * `rows` are the run's rows with what each showed before its mark.
+ */
+export function noteEarlierValues(
+  state: RunState,
+  rows: readonly (Pick<InputRow, "key" | "error"> & { previous: readonly unknown[] | undefined })[],
+): void {
+  const index = new Map(state.keys.map((k, p) => [k, p]));
+  const shown = new Map<number, number>();
+  for (const r of rows) {
+    const p = r.key && !r.error ? index.get(r.key) : undefined;
+    if (p !== undefined && hasValues(r.previous)) shown.set(p, (shown.get(p) ?? 0) + 1);
+  }
+  const ranges: [number, number][] = [];
+  const some: Record<string, number> = {};
+  for (const p of [...shown.keys()].sort((a, b) => a - b)) {
+    const n = shown.get(p)!;
+    if (n < 1 + (state.dupes[p] ?? 0)) {
+      some[p] = n;
+      continue;
+    }
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === p) last[1] = p + 1;
+    else ranges.push([p, p + 1]);
+  }
+  if (ranges.length) state.earlier = ranges;
+  else delete state.earlier;
+  if (Object.keys(some).length) state.earlierSome = some;
+  else delete state.earlierSome;
 }
 
 /**
@@ -193,7 +245,7 @@ export function matchRows(
   items: readonly OutcomeToWrite[],
 ): {
   writes: { row: number; outcome: Outcome }[];
-  written: { property: number; present: boolean }[];
+  written: WrittenProperty[];
   changed: number[];
 } {
   const rowsByKey = new Map<string, number[]>();
@@ -204,11 +256,11 @@ export function matchRows(
     else rowsByKey.set(r.key, [i]);
   });
   const writes: { row: number; outcome: Outcome }[] = [];
-  const written: { property: number; present: boolean }[] = [];
+  const written: WrittenProperty[] = [];
   for (const it of items) {
     const rows = rowsByKey.get(it.key) ?? [];
     for (const row of rows) writes.push({ row, outcome: it.outcome });
-    if (it.final) written.push({ property: it.property, present: rows.length > 0 });
+    if (it.final) written.push({ property: it.property, present: rows.length > 0, rows: rows.length });
   }
   const runKeys = new Set(state.keys);
   const changed: number[] = [];

@@ -87,6 +87,16 @@ export interface RunState {
   jobs: RunJob[];
   /** One Fate character per property, "." until its rows were written. */
   fates: string;
+  /**
+   * Properties every row of which showed values of an earlier check as the run began, as [start, end) ranges (a sheet
+   * checked again is one range): their marks keep those values, and so does any reason written over them that is not
+   * about the property, until a result replaces them (core noteEarlierValues). Absent on a first check.
+   */
+  earlier?: [number, number][];
+  /** Properties only some of whose rows showed earlier values (a property on several rows): how many did. */
+  earlierSome?: Record<string, number>;
+  /** The status words of the rows written with a result, over the whole run, Resumes included (core countStatuses). */
+  statuses?: Record<string, number>;
   /** Outcomes received and not yet written, by property index. Never stored: storedState rewinds their jobs instead. */
   received: Record<string, Outcome>;
   /** Only in a stored state: the error outcomes not yet written, each error once with the properties it goes to. */

@@ -325,7 +325,8 @@ function unknownWords(r: CheckResult): string[] {
   return out;
 }
 
-function hasValues(previous: readonly unknown[] | undefined): boolean {
+/** Whether a block row shows values of an earlier check (anything but its Message). */
+export function hasValues(previous: readonly unknown[] | undefined): boolean {
   return !!previous && previous.some((v, i) => i !== MESSAGE && v !== "" && v !== null && v !== undefined);
 }
 
@@ -435,6 +436,11 @@ export function locateOutputColumns(headerRow: readonly unknown[]): { start: num
 }
 
 /** Indexes (within the output block) of the status columns, for hosts that colour by rule or by range. */
+/** A result's words in the status columns, in their order, as outputRow writes them. */
+export function statusWords(r: CheckResult): string[] {
+  return COLUMNS.filter((c) => c.kind === "status").map((c) => String(c.read(r, { checkedAt: "" }) ?? ""));
+}
+
 export function statusColumnIndexes(): number[] {
   return COLUMNS.map((c, i) => (c.kind === "status" ? i : -1)).filter((i) => i >= 0);
 }

@@ -20,6 +20,7 @@ import {
   runCaption,
   type OutcomeToWrite,
   type RunState,
+  type WrittenProperty,
   DEFAULT_ACTION_LIST_DAYS,
   type WindowSettings,
   type Change,
@@ -34,6 +35,7 @@ import {
   sendRequest,
   resultPrint,
   pendingKeys,
+  noteEarlierValues,
 } from "../../core";
 import { actionSheetsFailedLine, logsNotWrittenLine } from "../../core/reports/report-words";
 import type { UserStore } from "../settings";
@@ -114,7 +116,7 @@ export function writeErrorText(e: unknown): string {
 
 const newTally = (): Tally => ({
   byRow: new Map(),
-  waiting: new Map(),
+  waiting: new Set(),
   shown: new Map(),
   stamps: new Set(),
   writes: { syncs: 0, chunks: 0, maxChunkBytes: 0 },
@@ -184,7 +186,7 @@ function sheetWriter(run: UnfinishedRun, state: RunState, deps: RunDeps, tally: 
     progress,
     /** The sheet's Worksheet.id as last read (undefined before the table was read). */
     sheetId: () => sheetId,
-    async write(items: OutcomeToWrite[]): Promise<{ property: number; present: boolean }[]> {
+    async write(items: OutcomeToWrite[]): Promise<WrittenProperty[]> {
       progress();
       try {
         return await deps.excelRun(async (context) => {
@@ -411,9 +413,13 @@ export async function runCheck(prepared: PreparedCheck, deps: RunDeps): Promise<
     block[r.index] = startRow(r, prepared.previous[r.index], iso, state.runId);
     start.push(r.index);
     if (!r.error) continue;
-    tally.byRow.set(origin.rowIndex + r.index, { statuses: [], error: true, kept: false, result: false });
+    tally.byRow.set(origin.rowIndex + r.index, { error: true });
     tally.shown.set(`!${r.error.message}`, resultPrint(block[r.index]));
   }
+  noteEarlierValues(
+    state,
+    rows.map((r) => ({ key: r.key, error: r.error, previous: prepared.previous[r.index] })),
+  );
   const inputColumns: ColumnMapping = {};
   for (const k of ["uprn", "postcode", "address"] as const)
     if (prepared.mapping[k] !== undefined) inputColumns[k] = region.columnIndex + prepared.mapping[k]!;

@@ -6,7 +6,6 @@ import {
   outputRow,
   statusColumnIndexes,
   waitingRow,
-  keepsEarlierValues,
   rowChanges,
   resultRowContext,
   detectContextColumns,
@@ -22,8 +21,7 @@ import {
   type WindowSettings,
 } from "../../core";
 import type { SummaryTally } from "./run-summary";
-import { MESSAGE, type TableNow, type WrittenRows } from "./rows-now";
-import { isBlankCell } from "./sheet";
+import type { TableNow, WrittenRows } from "./rows-now";
 
 const STATUS_COLS = statusColumnIndexes();
 
@@ -61,13 +59,7 @@ function finalRow(
   block[w.row] = outputRow(w.outcome, at, prev, t.notes[w.row], context);
   if (context.problems) tally.dateRows.add(w.row);
   else tally.dateRows.delete(w.row);
-  const error = "error" in w.outcome ? w.outcome.error : undefined;
-  tally.byRow.set(w.row, {
-    statuses: STATUS_COLS.map((col) => String(block[w.row][col] ?? "")),
-    error: STATUS_COLS.some((col) => block[w.row][col] === "error"),
-    kept: !!error && keepsEarlierValues(error, prev),
-    result: !error,
-  });
+  tally.byRow.set(w.row, { error: STATUS_COLS.some((col) => block[w.row][col] === "error") });
   if (item && keepsPrint(item.property)) tally.shown.set(item.key, resultPrint(block[w.row]));
   tally.stamps.add(checkedAtText(block[w.row]));
   return rowChanges(prev, block[w.row]);
@@ -90,10 +82,7 @@ export function outcomeRows(
     const prev = t.previous[w.row];
     if (interim.has(w.outcome)) {
       block[w.row] = waitingRow(prev, c.at, "error" in w.outcome ? w.outcome.error : undefined, c.runId);
-      c.tally.waiting.set(
-        w.row,
-        (prev ?? []).some((v, col) => col !== MESSAGE && !isBlankCell(v)),
-      );
+      c.tally.waiting.add(w.row);
     } else {
       for (const ch of finalRow(block, t, w, itemOf.get(w.outcome), placeColumns, c))
         changes.push({ ...ch, runAt: c.at });

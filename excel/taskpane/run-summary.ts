@@ -1,9 +1,8 @@
 /**
- * How a run of "Check selected rows" went, for the pane: core's summary of the engine's state plus what the sheet
- * writes showed (statuses, errors, earlier values kept), and the words the pane shows for it.
+ * How a run of "Check selected rows" went, for the pane: core's summary of the engine's state (statuses and earlier
+ * values kept included) plus what the sheet writes showed (row errors), and the words the pane shows for it.
  */
 import {
-  countStatuses,
   runEndWords,
   runSummary,
   shownPhase,
@@ -18,9 +17,10 @@ import type { WriteStats } from "./sheet";
 
 /** What the run's writes counted, per sheet row (check-run.ts keeps it while writing). */
 export interface SummaryTally {
-  byRow: Map<number, { statuses: string[]; error: boolean; kept: boolean; result: boolean }>;
-  /** Rows whose result waits (paused, stopped), and whether they show earlier values meanwhile. */
-  waiting: Map<number, boolean>;
+  /** Rows written with their final outcome, and whether their status cells read `error`. */
+  byRow: Map<number, { error: boolean }>;
+  /** Rows whose result waits (paused, stopped). */
+  waiting: Set<number>;
   writes: WriteStats;
 }
 
@@ -69,15 +69,8 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
   const s = runSummary(state);
   const c = s.counts;
   const phase = shownPhase(state);
-  const byStatus: Record<string, number> = {};
   let errors = 0;
-  let kept = 0;
-  for (const shown of tally.waiting.values()) if (shown && state.phase !== "ended") kept++;
-  for (const r of tally.byRow.values()) {
-    if (r.error) errors++;
-    if (r.kept) kept++;
-    if (r.result) countStatuses(byStatus, r.statuses);
-  }
+  for (const r of tally.byRow.values()) if (r.error) errors++;
   const rowsSent = c.rows - c.invalid;
   const notRefreshed = c.failed + c.maybeCreated;
   const failure = state.fatal ?? state.firstFailure;
@@ -91,13 +84,13 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
     rowsWritten: c.rowsDone,
     rowsSent,
     refreshed: c.answered - c.invalid,
-    byStatus,
+    byStatus: { ...state.statuses },
     errors,
     rowErrors: c.rowErrors + c.invalid,
     notRefreshed,
     cancelledRows: c.notSent + (phase === "stopped" ? c.resumable : 0),
     skippedRows: c.skipped,
-    kept,
+    kept: c.kept,
     cancelled,
     writes: tally.writes,
     words: runEndWords(state),
@@ -122,8 +115,6 @@ export function summaryText(s: RunSummary): string {
 /** The run's end in core's words, from the engine's state and what the pane counted and built. */
 export function endWords(state: RunState, s: Omit<RunSummary, "words">, notes: string[] = []): RunEndWords {
   return runEndWords(state, {
-    statuses: s.byStatus,
-    kept: s.kept,
     unreadDateRows: s.unreadDateRows,
     notes,
     ...(s.actionSheets ? { actionSheets: s.actionSheets } : {}),

@@ -26,8 +26,6 @@ function nextWaitMs(run: SheetRun, waitMs: number): number {
 /** The run's end in core's words, from its engine and what the sidebar's writes counted and built. */
 export function endWordsOf(run: SheetRun): RunEndWords {
   return runEndWords(run.engine, {
-    statuses: run.statuses,
-    kept: run.kept,
     unreadDateRows: run.unreadDateRows,
     ...(run.notWritten ? { notWritten: run.notWritten } : {}),
     notes: run.endNote ? [run.endNote] : [],

@@ -7,6 +7,7 @@ import {
   acceptReply,
   beginRunSession,
   startRow,
+  noteEarlierValues,
   createRun,
   dueRequests,
   readPropertyRows,
@@ -130,11 +131,16 @@ function markRows(plan: RunPlan, run: SheetRun, rows: InputRow[], nowIso: string
   ensureStatusRules(sheet, table.blockCol, table.headerRow + 1);
   if (!table.headerRow) forgetBlockMemo(sheet);
   const marks = new Map<number, (prev: unknown[]) => Cell[]>();
+  const before: Parameters<typeof noteEarlierValues>[1][number][] = [];
   rows.forEach((row) => {
     const sheetRow = firstRow + row.index;
-    marks.set(sheetRow, (prev) => startRow(row, prev, nowIso, run.runId));
+    marks.set(sheetRow, (prev) => {
+      before.push({ key: row.key, error: row.error, previous: prev });
+      return startRow(row, prev, nowIso, run.runId);
+    });
   });
   writeBlockRows(sheet, table.blockCol, marks);
+  noteEarlierValues(run.engine, before);
   // Their time, so that core's movedRows knows these rows for this run's.
   noteStamp(run, nowIso);
   run.rowsWritten = marks.size;

@@ -36,10 +36,8 @@ export interface SheetRun {
   worse?: number;
   /** Sheet rows written with a date of the user's own columns that could not be read (the summary counts them). */
   unreadDateRows?: number;
-  /** The statuses of the rows refreshed, by word (core countStatuses), for the run's end words. */
+  /** Stored by an earlier version: the statuses of the rows refreshed, now the engine's own (RunState.statuses). */
   statuses?: Record<string, number>;
-  /** Rows whose final outcome was an error written over earlier values, which it kept (core keepsEarlierValues). */
-  kept?: number;
   /** The lines of the Action list and summary built after the run, and of its Run log row (or why they were not). */
   listLine?: string;
   logLine?: string;
@@ -116,6 +114,8 @@ export function loadRun(slot: string = MANUAL_SLOT): SheetRun | null {
     // The phase shown is the engine's (core shownPhase).
     adoptStoredPhase(run.engine, run.phase);
     delete run.phase;
+    if (run.statuses && !run.engine.statuses) run.engine.statuses = run.statuses;
+    delete run.statuses;
     if (run.listPieces) {
       // Another spreadsheet's run: its sheet is not this one's to read (and the sidebar here only names it).
       if (run.spreadsheetId && run.spreadsheetId !== SpreadsheetApp.getActiveSpreadsheet().getId())

@@ -25,11 +25,8 @@ import {
   type RowNow,
   type WindowSettings,
   blockNotFound,
-  countStatuses,
-  keepsEarlierValues,
   sentence,
   sheetNotFound,
-  statusColumnIndexes,
 } from "../../core";
 import { appendChanges } from "./logs";
 import { rowChanges, worseCount, type Change } from "../../core/reports/changes";
@@ -56,7 +53,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
  */
 export const SEND_BUDGET_MS = 60000;
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
-const STATUS_COLS = statusColumnIndexes();
 
 export { errorText };
 
@@ -207,13 +203,6 @@ export function writeOutcomes(
     if (context.problems) run.unreadDateRows = (run.unreadDateRows ?? 0) + 1;
     rows.set(sheetRow, (prev) => {
       const row = outputRow(outcome, nowIso, prev, note, context);
-      // A refreshed row's statuses are counted for the run's end words, as the Excel pane counts them.
-      if (!("error" in outcome))
-        countStatuses(
-          (run.statuses = run.statuses ?? {}),
-          STATUS_COLS.map((col) => row[col]),
-        );
-      else if (keepsEarlierValues(outcome.error, prev)) run.kept = (run.kept ?? 0) + 1;
       changes.push(...rowChanges(prev, row));
       shown.push({ key, cells: row });
       return row;

@@ -7,10 +7,10 @@
  */
 import { OUTPUT_COLUMNS, createClient, type PlanName } from "../../core";
 import { memoryStore } from "../../excel/settings";
-import { prepareCheck, runCheck, summaryText, type ExcelRun } from "../../excel/taskpane/check-run";
+import { prepareCheck, resumeRun, runCheck, summaryText, type ExcelRun } from "../../excel/taskpane/check-run";
 import { loadUnfinished, unfinishedText } from "../../excel/taskpane/unfinished";
 import { createGasEnvironment, type GasEnvironment } from "../gsheets/harness/gas";
-import { startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
+import { passTime, startSandboxProcess, type SandboxProcess } from "../gsheets/harness/sandbox";
 import { API_KEY, configure, pollToEnd } from "../gsheets/harness/table";
 import { colLetters, createStandIn } from "../helpers/excel-standin";
 import { testClock } from "../helpers/clock";
@@ -179,15 +179,19 @@ test("rows Stop kept from being sent get the same Message in both add-ins (befor
  */
 const nextMinute = () => Math.ceil(Date.now() / 60_000) * 60_000 + 1000;
 
-/** The pane's run on the Excel stand-in, its clock at `atMs`: its status as the pane shows it, line by line. */
-async function excelEnd(
-  grid: unknown[][],
-  selection: string,
-  o: { sb: SandboxProcess; atMs: number; stopOn?: (url: string, method: string) => boolean },
-): Promise<string[]> {
-  const excelRun = excelBook(grid, selection);
-  const prep = await prepareCheck(excelRun, { plan: PLAN });
-  if (!prep.ok) throw new Error(prep.message);
+interface ExcelEndOptions {
+  sb: SandboxProcess;
+  atMs: number;
+  stopOn?: (url: string, method: string) => boolean;
+  /** Told of each reply before the run goes on (the test's hook to let the sandbox's jobs move on). */
+  after?: (url: string, method: string) => Promise<void>;
+  /** The workbook to check in (a new one with `grid` when absent), and the store its unfinished run is kept in. */
+  excelRun?: ExcelRun;
+  store?: ReturnType<typeof memoryStore>;
+}
+
+/** The pane's dependencies for one run on `o.sb`, its clock at `o.atMs`, stopped when `o.stopOn` says. */
+function paneDeps(excelRun: ExcelRun, o: ExcelEndOptions) {
   const clock = testClock(o.atMs);
   const stop = new AbortController();
   const c = createClient({
@@ -197,29 +201,42 @@ async function excelEnd(
     sleep: clock.sleep,
     fetch: clock.fetch(async (u, i) => {
       const res = await fetch(u, i as RequestInit);
-      if (o.stopOn?.(u, (i as RequestInit).method ?? "GET")) stop.abort();
+      const method = (i as RequestInit).method ?? "GET";
+      await o.after?.(u, method);
+      if (o.stopOn?.(u, method)) stop.abort();
       return res as never;
     }),
   });
-  const summary = await runCheck(prep.check, {
+  return {
     excelRun,
     client: c,
     plan: PLAN,
-    store: memoryStore(),
+    store: o.store ?? memoryStore(),
     signal: stop.signal,
     now: clock.now,
     sleep: clock.sleep,
-  });
+  };
+}
+
+/** The pane's run on the Excel stand-in, its clock at `atMs`: its status as the pane shows it, line by line. */
+async function excelEnd(grid: unknown[][], selection: string, o: ExcelEndOptions): Promise<string[]> {
+  const excelRun = o.excelRun ?? excelBook(grid, selection);
+  const prep = await prepareCheck(excelRun, { plan: PLAN });
+  if (!prep.ok) throw new Error(prep.message);
+  const summary = await runCheck(prep.check, paneDeps(excelRun, o));
   return summaryText(summary).split("\n");
 }
 
-/** The built Code.js's run on the Sheets stand-in, its clock at `atMs`: the sidebar's status, then its Details. */
+/**
+ * The built Code.js's run on the Sheets stand-in, its clock at `atMs` (or in `env`, as it is): the sidebar's status,
+ * then its Details.
+ */
 async function sheetsEnd(
   grid: unknown[][],
   selection: string,
-  o: { sb: SandboxProcess; atMs: number; stop?: boolean },
+  o: { sb: SandboxProcess; atMs: number; stop?: boolean; env?: GasEnvironment },
 ): Promise<string[]> {
-  const env = sheetsBook(grid, selection, o.sb, o.atMs);
+  const env = o.env ?? sheetsBook(grid, selection, o.sb, o.atMs);
   const r = env.run("startBulkCheck", {});
   if (!r.ok) throw new Error(r.message);
   let last;
@@ -274,7 +291,94 @@ test("a run the service failed ends in the same words in both add-ins (before: '
   expect({ excel }).toEqual({ excel: sheets });
 }, 60_000);
 
-// Last: the pane keeps the service's stated wait for its next runs (service-hold.ts), as a user's next check would.
+/** The lines of a run's end that come before the Action list's and the Run log's (which name when each host built them). */
+const runLines = (words: string[]) => words.filter((l) => !/^Last run |"Action list"/.test(l));
+
+test("a sheet checked once, then checked again and stopped before its results came, says its earlier values are kept in both add-ins (before: only the pane said it, counting the rows still waiting)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const atMs = nextMinute();
+
+  // Sheets: checked to its end on the quick sandbox, then again on the slow one, polled once and stopped.
+  const env = sheetsBook(grid, "A1", fast, atMs);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect((await pollToEnd(env)).pop().complete).toBe(true);
+  configure(env, sandbox, API_KEY, PLAN);
+  env.sheet.select("A1");
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect(env.run("pollBulkCheck").phase).toBe("running");
+  const stopped = env.run("cancelBulkCheck");
+  const sheets = [stopped.message, ...stopped.details];
+
+  // Excel: the same, in one workbook.
+  const excelRun = excelBook(grid, "A1");
+  expect((await excelEnd(grid, "A1", { sb: fast, atMs, excelRun }))[0]).toMatch(/^Done\./);
+  const excel = await excelEnd(grid, "A1", {
+    sb: sandbox,
+    atMs,
+    excelRun,
+    stopOn: (url, method) => method === "GET" && url.includes("/results"),
+  });
+
+  expect(runLines(excel)).toEqual([
+    "Stopped. 0 of 3 rows checked.",
+    "3 rows are in jobs already sent: choose Resume to collect them (no new job is sent).",
+    "The earlier values are kept.",
+  ]);
+  expect({ excel }).toEqual({ excel: sheets });
+}, 120_000);
+
+test("a run stopped with some rows answered, then resumed to its end, counts the statuses of the whole run in both add-ins (before: the pane counted only the rows its Resume wrote)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const atMs = nextMinute();
+  // Once the job is in, the slow sandbox is let on by one property and a half: its first results page has a row.
+  const oneAnswered = (url: string, method: string) =>
+    method === "POST" && /\/bulk/.test(url) ? sandbox.advanceClock(2500) : Promise.resolve();
+
+  // Sheets: the job sent, one row answered, stopped; then the job let finish and the run resumed to its end.
+  const env = sheetsBook(grid, "A1", sandbox, atMs);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  // Polled as the sidebar polls, in half-second steps, until a row is answered: some of the run before Stop, some after.
+  let polled = env.run("pollBulkCheck");
+  for (let i = 0; i < 20 && polled.rowsChecked === 0; i++) {
+    await passTime(env, Math.min(polled.waitMs, 500));
+    polled = env.run("pollBulkCheck");
+  }
+  expect([1, 2]).toContain(polled.rowsChecked);
+  expect(env.run("cancelBulkCheck").resumable).toBe(true);
+  await passTime(env, 10_000);
+  expect(env.run("resumeBulkCheck").phase).toBe("running");
+  const last = (await pollToEnd(env)).pop();
+  const sheets = [last.message, ...last.details];
+
+  // Excel: the same, stopped after the results page with one row, then the stored run resumed.
+  const excelRun = excelBook(grid, "A1");
+  const store = memoryStore();
+  const prep = await prepareCheck(excelRun, { plan: PLAN });
+  if (!prep.ok) throw new Error(prep.message);
+  // Stopped at its second results page: a reply that comes as Stop is pressed is not taken, the first page's rows are.
+  let pages = 0;
+  const first = await runCheck(
+    prep.check,
+    paneDeps(excelRun, {
+      sb: sandbox,
+      atMs,
+      store,
+      after: oneAnswered,
+      stopOn: (url, method) => method === "GET" && url.includes("/results") && ++pages === 2,
+    }),
+  );
+  expect(first.words.headline).toMatch(/^Stopped\. [12] of 3 rows checked\.$/);
+  await sandbox.advanceClock(10_000);
+  const saved = await loadUnfinished(store);
+  const resumed = await resumeRun(saved!, paneDeps(excelRun, { sb: sandbox, atMs: atMs + 12_500, store }));
+  const excel = summaryText(resumed).split("\n");
+
+  expect(excel[0]).toBe("Done. 3 rows checked.");
+  expect(excel).toEqual(expect.arrayContaining([expect.stringMatching(/^Statuses over all checks: /)]));
+  expect({ excel }).toEqual({ excel: sheets });
+}, 120_000);
+
+// Late: the pane keeps the service's stated wait for its next runs (service-hold.ts), as a user's next check would.
 test("a run paused by the service's 503 ends in the same words in both add-ins, the time it named included (before: 'Paused:' and one line in Sheets)", async () => {
   const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
   const atMs = nextMinute();
@@ -289,3 +393,40 @@ test("a run paused by the service's 503 ends in the same words in both add-ins, 
   );
   expect({ excel }).toEqual({ excel: sheets });
 }, 60_000);
+
+// The pane keeps the service's stated wait for its next runs (service-hold.ts), as a user's next check would: this
+// case's clocks start two hours on, past every wait the cases before it were asked for (its own sandbox's with them).
+test("a sheet checked once, then checked again and paused by the service before its results came, says its earlier values are kept in both add-ins (before: only the pane said it)", async () => {
+  const grid = [["UPRN"], ...uprns.slice(0, 3).map((u) => [u])];
+  const atMs = nextMinute() + 2 * 3600_000;
+  const sb = await startSandboxProcess({ clockOffsetMs: atMs - Date.now() });
+  try {
+    await pausedRecheck(grid, sb, atMs);
+  } finally {
+    await sb.close();
+  }
+}, 120_000);
+
+async function pausedRecheck(grid: unknown[][], sb: SandboxProcess, atMs: number) {
+  // A 503 asking for 100 s, longer than a run holds the pane or sidebar for (RUN_POLICY.pauseAfterMs): it pauses.
+  const refuse = () => sb.setFaults([{ kind: "error_503", route: "bulk_results", count: 1, retry_after: 100 }]);
+
+  const env = sheetsBook(grid, "A1", sb, atMs);
+  expect(env.run("startBulkCheck", {}).ok).toBe(true);
+  expect((await pollToEnd(env)).pop().complete).toBe(true);
+  await refuse();
+  env.sheet.select("A1");
+  const sheets = await sheetsEnd(grid, "A1", { sb, atMs, env });
+
+  const excelRun = excelBook(grid, "A1");
+  expect((await excelEnd(grid, "A1", { sb, atMs, excelRun }))[0]).toMatch(/^Done\./);
+  await refuse();
+  const excel = await excelEnd(grid, "A1", { sb, atMs, excelRun });
+
+  expect(excel[0]).toMatch(/^Paused\. /);
+  expect(runLines(excel).slice(1)).toEqual([
+    expect.stringMatching(/^0 of 3 rows checked; choose Resume after .* to collect the other 3 rows/),
+    "The earlier values are kept.",
+  ]);
+  expect({ excel }).toEqual({ excel: sheets });
+}
