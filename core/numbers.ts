@@ -10,6 +10,13 @@ export function formatCount(n: number): string {
   return `${n < 0 ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
+/**
+ * The number format both add-ins give the counts they write into sheets (the Run log's, the Compliance summary's, the
+ * Action list's days): the sheet shows them as formatCount writes them in words, "2,500", and they stay numbers that
+ * sum and sort. A format, not text, so that the cell's value is the count itself.
+ */
+export const COUNT_FORMAT = "#,##0";
+
 /** "1 row", "2,500 rows": a count and its noun, as a person writes them. */
 export function countWord(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;

@@ -4,6 +4,7 @@
  */
 import { safeCellText, type Cell } from "../sheet/layout";
 import { DATE_FORMAT } from "../compliance/obligation-days";
+import { COUNT_FORMAT } from "../numbers";
 import { cellDay } from "../sheet/user-columns";
 
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v.trim() : String(v));
@@ -121,8 +122,9 @@ export function layout(
 
 /**
  * The number format of each cell of the list as built (buildPortfolioList's values, headers, user columns and kept
- * rows): the header row text; Due a date; Days left and Row whole numbers; Done as typed; our other columns text, so a
- * UPRN or "0123" stays as written; a user's own column keeps each cell's format from the sheet as read
+ * rows): the header row text; Due a date; Days left a count (grouped, "3,650", as the digest words it); Row a whole
+ * number as the sheet numbers its rows ("1234"); Done as typed; our other columns text, so a UPRN or "0123" stays as
+ * written; a user's own column keeps each cell's format from the sheet as read
  * (`existingFormats`, the same rows and columns as the values read), "General" when it had none.
  */
 export function actionListFormats(
@@ -146,7 +148,7 @@ export function actionListFormats(
         return typeof kept === "string" && kept ? kept : "General";
       }
       if (c === list.dateColumns[0]) return DATE_FORMAT;
-      return h === "Days left" || h === "Row" ? "0" : h === "Done" ? "General" : "@";
+      return h === "Days left" ? COUNT_FORMAT : h === "Row" ? "0" : h === "Done" ? "General" : "@";
     }),
   );
 }

@@ -15,7 +15,7 @@ import { DEMO_NOTE } from "../demo/demo-key";
 import { OUTPUT_COLUMNS, isDemoRow, safeCellText, type Cell } from "../sheet/layout";
 import { cellDay } from "../sheet/user-columns";
 import { runCounts, type RunState } from "../run";
-import { formatCount, utcMinute } from "../numbers";
+import { COUNT_FORMAT, formatCount, utcMinute } from "../numbers";
 
 export const CHANGE_LOG_SHEET = "Change log";
 export const CHANGE_LOG_ARCHIVE_SHEET = "Change log (archive)";
@@ -35,6 +35,24 @@ export const RUN_LOG_HEADERS = [
   "Quota left",
   "Problem",
 ] as const;
+/** The Run log's columns that hold counts: shown grouped ("2,500") in both add-ins. */
+const RUN_LOG_COUNTS: readonly string[] = [
+  "Rows",
+  "Checked",
+  "Changed",
+  "Worse",
+  "Errors",
+  "Requests used",
+  "Quota left",
+] satisfies readonly (typeof RUN_LOG_HEADERS)[number][];
+
+/**
+ * The number format of each Run log column, as both add-ins write a row (a run's or a digest's): counts COUNT_FORMAT,
+ * the rest General as before, so the times, trigger and words read back as they always have.
+ */
+export function runLogNumberFormats(): string[] {
+  return RUN_LOG_HEADERS.map((h) => (RUN_LOG_COUNTS.includes(h) ? COUNT_FORMAT : "General"));
+}
 /** Past this many data rows, the oldest rows of the Change log move to its archive sheet (never dropped). */
 export const CHANGE_LOG_MAX_ROWS = 50_000;
 

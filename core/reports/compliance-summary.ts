@@ -10,7 +10,7 @@ import { CHECK_LABELS, WINDOWS, addMonths } from "../compliance/obligations";
 import type { TableCount } from "./action-list";
 import { MEMBERS, blockObligations, type BlockProperty, type ListOptions } from "./actions";
 import type { BlockRef } from "../sheet/block-ref";
-import { formatCount } from "../numbers";
+import { COUNT_FORMAT, formatCount } from "../numbers";
 
 const col = (key: string) => OUTPUT_COLUMNS.findIndex((c) => c.key === key);
 
@@ -40,6 +40,8 @@ export interface SummarySheet {
   tables: { status: number; risk: number; window: number; months: number; tables: number };
   /** Rows (0-based) of header lines to make bold. */
   headerRows: number[];
+  /** The number format of each cell of `cells`: COUNT_FORMAT for every count ("2,500"), General for the rest. */
+  numberFormats: string[][];
 }
 
 /** The summary's line counting Action list rows marked Done with an empty Evidence. */
@@ -94,13 +96,13 @@ export function buildSummary(
   const risk = riskCounts(g, blocks, over);
   g.row();
   const windowAt = g.header("Window", "Properties");
-  for (const w of WINDOWS) g.row(w, `=${over("window", (ref) => `COUNTIF(${ref},${q(w)})`)}`);
+  for (const w of WINDOWS) g.counts(w, [`=${over("window", (ref) => `COUNTIF(${ref},${q(w)})`)}`]);
   // From the Action list as built (its Done and Evidence columns), when it has an Evidence column.
-  if (o.doneWithoutEvidence !== undefined) g.row(DONE_WITHOUT_EVIDENCE, o.doneWithoutEvidence);
+  if (o.doneWithoutEvidence !== undefined) g.counts(DONE_WITHOUT_EVIDENCE, [o.doneWithoutEvidence]);
   g.row();
   const due = dueByMonth(props, o);
   const months = g.header("Actions due", ...CHECK_NAMES.map((c) => CHECK_LABELS[c]));
-  due.labels.forEach((label, i) => g.row(label, ...due.counts[i]));
+  due.labels.forEach((label, i) => g.counts(label, due.counts[i]));
   let tablesAt = -1;
   if (o.tables?.length) {
     g.row();
@@ -117,22 +119,32 @@ export function buildSummary(
     },
     tables: { status, risk, window: windowAt, months, tables: tablesAt },
     headerRows: g.headerRows,
+    numberFormats: g.formats,
   };
 }
 
-/** The summary's cells as they are written: each row padded to `width`; `header` writes a bold row and returns it. */
+/**
+ * The summary's cells as they are written, each row padded to `width`, with their number formats: `header` writes a
+ * bold row and returns it; `counts` a label, its counts (COUNT_FORMAT) and any words after them.
+ */
 function summaryGrid(width: number) {
   const cells: Cell[][] = [];
+  const formats: string[][] = [];
   const headerRows: number[] = [];
   const row = (...v: Cell[]) => {
     cells.push([...v, ...Array(Math.max(0, width - v.length)).fill("")]);
+    formats.push(Array(Math.max(width, v.length)).fill("General"));
+  };
+  const counts = (label: Cell, n: readonly Cell[], ...after: Cell[]) => {
+    row(label, ...n, ...after);
+    n.forEach((_v, i) => (formats[formats.length - 1][i + 1] = COUNT_FORMAT));
   };
   const header = (...v: Cell[]) => {
     headerRows.push(cells.length);
     row(...v);
     return headerRows[headerRows.length - 1];
   };
-  return { cells, headerRows, row, header };
+  return { cells, formats, headerRows, row, counts, header };
 }
 type SummaryGrid = ReturnType<typeof summaryGrid>;
 type Over = (key: string, f: (ref: string) => string) => string;
@@ -167,12 +179,11 @@ function statusCounts(g: SummaryGrid, over: Over): number {
   const at = g.header("Check", ...SUMMARY_STATUSES, "error / unknown", "Total");
   for (const [name, statusKey] of MEMBERS) {
     const r = g.cells.length + 1;
-    g.row(
-      CHECK_LABELS[name],
+    g.counts(CHECK_LABELS[name], [
       ...SUMMARY_STATUSES.map((s) => `=${over(statusKey, (ref) => `COUNTIF(${ref},${q(s)})`)}`),
       `=${over(statusKey, (ref) => `COUNTIF(${ref},"error")+COUNTIF(${ref},"unknown")`)}`,
       `=SUM(B${r}:F${r})`,
-    );
+    ]);
   }
   return at;
 }
@@ -181,12 +192,12 @@ function statusCounts(g: SummaryGrid, over: Over): number {
 function riskCounts(g: SummaryGrid, blocks: readonly BlockRef[], over: Over): number {
   const at = g.header("Risk level", "Properties");
   for (const level of ["low", "medium", "high"])
-    g.row(level, `=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`);
+    g.counts(level, [`=${over("risk_level", (ref) => `COUNTIF(${ref},${q(level)})`)}`]);
   // Both sides in brackets: over two blocks, "a-b+c" would add the second block's counts it must take away.
-  g.row(
-    "other / none",
+  g.counts("other / none", [
     `=(${over("checked_at", (ref) => `COUNTA(${ref})`)})-(${["low", "medium", "high"].map((l) => over("risk_level", (ref) => `COUNTIF(${ref},${q(l)})`)).join("+")})`,
-  );
+  ]);
+  // A score of 0 to 100, not a count: its average keeps the spreadsheet's own General format (a fraction shows).
   g.row(
     "Average score",
     blocks.length ? `=IFERROR(AVERAGE(${blocks.map((b) => blockColumnRef(b, "compliance_score")).join(",")}),"")` : "",
@@ -213,8 +224,8 @@ function tableLines(g: SummaryGrid, tables: readonly TableCount[], withinDays: n
         ? `${DEMO_NOTE} (${formatCount(t.demo)} demo results)`
         : "Checked"
       : `No longer found${t.problem ? ` (${t.problem.replace(/[.\s]+$/, "")})` : ""}: ${formatCount(t.kept)} of its actions kept on the Action list`;
-    g.row(safeCellText(t.label), t.properties, t.overdue, t.open, t.later, t.closed, safeCellText(state));
+    g.counts(safeCellText(t.label), [t.properties, t.overdue, t.open, t.later, t.closed], safeCellText(state));
   }
-  g.row("Total", total.properties, total.overdue, total.open, total.later, total.closed, "");
+  g.counts("Total", [total.properties, total.overdue, total.open, total.later, total.closed], "");
   return at;
 }

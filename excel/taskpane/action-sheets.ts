@@ -28,6 +28,7 @@ import {
   changeLogOverflow,
   changeLogRow,
   runLogLine,
+  runLogNumberFormats,
   runLogRow,
   type Change,
   type RunLogEntry,
@@ -152,10 +153,10 @@ function writeSummarySheet(
 ): void {
   ss.getRange().clear();
   const width = Math.max(...summary.cells.map((r) => r.length));
-  ss.getRangeByIndexes(0, 0, summary.cells.length, width).formulas = summary.cells.map((r) => [
-    ...r,
-    ...Array(width - r.length).fill(""),
-  ]) as never;
+  const grid = ss.getRangeByIndexes(0, 0, summary.cells.length, width);
+  // Every count shown grouped ("2,500"), as core says.
+  grid.numberFormat = summary.numberFormats.map((r) => [...r, ...Array(width - r.length).fill("General")]);
+  grid.formulas = summary.cells.map((r) => [...r, ...Array(width - r.length).fill("")]) as never;
   for (const r of [0, ...summary.headerRows]) ss.getRangeByIndexes(r, 0, 1, width).format.font.bold = true;
   const c = summary.chart;
   const source = ss.getRangeByIndexes(c.firstRow, c.firstColumn, c.rowCount, c.columnCount);
@@ -359,6 +360,7 @@ export async function appendRunLogs(
     }
     const runRow = runLogRow(entry);
     const runRange = runSheet.getRangeByIndexes(rowsIn(used[1]), 0, 1, runRow.length);
+    runRange.numberFormat = [runLogNumberFormats()];
     runRange.values = [runRow];
     await context.sync();
     return runLogLine(entry);

@@ -369,9 +369,11 @@ function writeSummary(tables: readonly PortfolioTable[], list: ActionListSheet, 
   const { sheet, created } = sheetNamed(SUMMARY_SHEET);
   if (!created) sheet.clear();
   const width = Math.max(...summary.cells.map((r) => r.length));
+  const pad = <T>(rows: readonly T[][], fill: T) => rows.map((r) => r.concat(Array(width - r.length).fill(fill)));
   sheet
     .getRange(1, 1, summary.cells.length, width)
-    .setValues(summary.cells.map((r) => r.concat(Array(width - r.length).fill(""))));
+    .setNumberFormats(pad(summary.numberFormats, "General"))
+    .setValues(pad(summary.cells, ""));
   sheet
     .getRangeList(["A1", ...summary.headerRows.map((r) => `A${r + 1}:${columnLetter(width)}${r + 1}`)])
     .setFontWeight("bold");

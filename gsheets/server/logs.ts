@@ -12,6 +12,7 @@ import {
   changeLogRow,
   runLogEntryOfRow,
   runLogLine,
+  runLogNumberFormats,
   runLogRow,
   type Change,
   type RunLogEntry,
@@ -83,18 +84,25 @@ export function appendRunLog(entry: RunLogEntry): string {
   return line;
 }
 
-/** Appends one row of the Run log's columns (a run's, or a reminder digest's). */
+/** Appends one row of the Run log's columns (a run's, or a reminder digest's), its counts in core's format ("2,500"). */
 export function appendLogRow(row: Cell[]): void {
   const { sheet, created } = sheetNamed(RUN_LOG_SHEET);
+  const formats = runLogNumberFormats();
   if (created) {
     // A new sheet: its header and this first row in one write, the header bold and frozen.
-    sheet.getRange(1, 1, 2, RUN_LOG_HEADERS.length).setValues([RUN_LOG_HEADERS.slice(), row]);
+    sheet
+      .getRange(1, 1, 2, RUN_LOG_HEADERS.length)
+      .setNumberFormats([RUN_LOG_HEADERS.map(() => "General"), formats])
+      .setValues([RUN_LOG_HEADERS.slice(), row]);
     sheet.getRange(1, 1, 1, RUN_LOG_HEADERS.length).setFontWeight("bold");
     sheet.setFrozenRows(1);
   } else {
     const last = Math.max(1, sheet.getLastRow());
     ensureRows(sheet, last + 1);
-    sheet.getRange(last + 1, 1, 1, row.length).setValues([row]);
+    sheet
+      .getRange(last + 1, 1, 1, row.length)
+      .setNumberFormats([formats])
+      .setValues([row]);
   }
 }
 

@@ -7,6 +7,8 @@
 const { colLetters, isBlank, keyRC } = require("./address");
 const { RESPONSE_LIMIT } = require("./batch");
 
+const GROUPED = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 0 });
+
 /** Ranges of the workbook `state` (`model`: its cells and tables) for one batch; `objects` gives its other proxies. */
 function createRanges(state, model, batch, objects) {
   const { sheetCells, cellIn, writeValue, hiddenSet, usedBox, currentRegion, tablesOver } = model;
@@ -99,6 +101,17 @@ function createRanges(state, model, batch, objects) {
         });
       },
       __get_numberFormat: () => grid((cell) => (cell ? cell.numberFormat : "General")),
+      // Range.text, the text each cell shows (with a computer's United Kingdom separators): modelled for text, whole
+      // numbers under General and numbers under "#,##0"; any other number format throws rather than guess.
+      __get_text: () =>
+        grid((cell) => {
+          const v = cell ? cell.value : "";
+          if (typeof v !== "number") return String(v);
+          const format = cell.numberFormat;
+          if (format === "#,##0") return GROUPED.format(v);
+          if (format === "General" && Number.isInteger(v) && Math.abs(v) < 1e11) return String(v);
+          throw new Error(`stand-in: the text of ${v} under "${format}" is not modelled`);
+        }),
       __set_numberFormat: (v) => {
         checkDims(v, "numberFormat");
         charge(v);
@@ -221,6 +234,7 @@ function createRanges(state, model, batch, objects) {
       "values",
       "formulas",
       "numberFormat",
+      "text",
       "rowHidden",
     ]);
   }

@@ -25,6 +25,9 @@ export interface RangeSheet {
   writeBlock(row: number, col: number, values: unknown[][]): void;
 }
 
+/** "#,##0" in a file of the United Kingdom locale: thousands grouped with commas, rounded half away from zero. */
+const GROUPED = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 0 });
+
 export class FakeRange {
   constructor(
     readonly sheet: RangeSheet,
@@ -110,11 +113,24 @@ export class FakeRange {
     this.rec("getValues", false, this.rows * this.cols);
     return this.sheet.readBlock(this.row, this.col, this.rows, this.cols);
   }
+  /**
+   * The text each cell shows: a date as its day, a number under "#,##0" grouped and rounded as an en-GB file shows it
+   * ("2,500"), anything else as its value's text (the General of a whole number).
+   */
   getDisplayValues(): string[][] {
     this.rec("getDisplayValues", false, this.rows * this.cols);
+    const formats = this.sheet.readBlock(this.row, this.col, this.rows, this.cols, (c) => c?.format ?? "General");
     return this.sheet
       .readBlock(this.row, this.col, this.rows, this.cols)
-      .map((r) => r.map((v) => (isDate(v) ? v.toISOString().slice(0, 10) : String(v))));
+      .map((r, i) =>
+        r.map((v, j) =>
+          isDate(v)
+            ? v.toISOString().slice(0, 10)
+            : typeof v === "number" && formats[i][j] === "#,##0"
+              ? GROUPED.format(v)
+              : String(v),
+        ),
+      );
   }
   getFormulas(): string[][] {
     this.rec("getFormulas", false, this.rows * this.cols);
