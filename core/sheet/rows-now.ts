@@ -39,10 +39,11 @@ export interface ReadWindow {
  * What a host reads to find the results block again, in order, until findBlockNow finds it; the last is every row in
  * use, so no number of rows inserted above the table loses it. Its columns: every column in use, the input columns, and
  * the block where it was and BLOCK_SEARCH_COLUMNS past it (a block without a header row may have moved right, its last
- * columns blank; past those and the columns in use every cell is blank), within the sheet's `maxColumns`. With a header row, and more rows in use than NEAR_HEADER_ROWS either
- * side of it, the rows near it are read first, in the columns in use (where header cells are): that smaller read is
- * what a run's every write costs while nobody inserts hundreds of rows. `wholeSheet`: one read of every row, for a host
- * that needs them all anyway. Every argument 0-based; `lastRow` and `lastColumn` are the last ones in use.
+ * columns blank; past those and the columns in use every cell is blank), within the sheet's `maxColumns`. With a header
+ * row, and more rows in use than NEAR_HEADER_ROWS either side of it, the rows near it are read first, in the columns in
+ * use (where header cells are): that smaller read is what a run's every write costs while nobody inserts hundreds of
+ * rows. `wholeSheet`: one read of every row, for a host that needs them all anyway. Every argument 0-based; `lastRow`
+ * and `lastColumn` are the last ones in use.
  */
 export function blockReadWindows(o: {
   lastRow: number;
