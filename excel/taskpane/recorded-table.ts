@@ -4,9 +4,8 @@
  * block stands now is core's decision (findBlockNow); this finds the sheet and reads what core needs to decide it.
  */
 import {
-  BLOCK_SEARCH_COLUMNS,
-  OUTPUT_COLUMNS,
   blockNotFound,
+  blockReadWindows,
   inputColumnNotFound,
   sheetNotFound,
   findBlockNow,
@@ -32,15 +31,13 @@ export interface RunPlace {
   ordinal?: number;
 }
 
-const WIDTH = OUTPUT_COLUMNS.length;
-
 export interface RecordedTable {
   /** The sheet's name and Worksheet.id now. */
   sheet: string;
   sheetId: string;
   /** Found by the name it was recorded under, not by its id (the record kept none, or no sheet has it now). */
   byName: boolean;
-  /** The sheet from A1: every row in use; every column in use, the input columns and the block, and BLOCK_SEARCH_COLUMNS more. */
+  /** The sheet from A1: every row in use; every column in use, the input columns, and the block and the columns core searches past it (blockReadWindows). */
   grid: unknown[][];
   /** Where the block stands now (core's findBlockNow). */
   at: BlockAt;
@@ -94,18 +91,23 @@ async function readOn(
 ): Promise<Pick<RecordedTable, "grid" | "at" | "inputShift"> | { problem: string }> {
   const ext = await usedExtent(context, sheet);
   if (ext.lastRow < 0) return { problem: `the sheet "${sheet}" is empty` };
-  // The user's own columns (dates, owner, country) may stand anywhere in use; the block may have moved right.
-  const inputs = Object.values(place.inputColumns).filter((v): v is number => typeof v === "number");
-  const lastColumn = Math.min(
-    SHEET_COLUMNS - 1,
-    Math.max(ext.lastColumn, ...inputs, place.blockColumn + WIDTH - 1) + BLOCK_SEARCH_COLUMNS,
-  );
+  // The user's own columns (dates, owner, country) may stand anywhere in use; the block may have moved right. Every row
+  // is read: the run's writes, the re-check and the portfolio all read the table from it.
+  const [window] = blockReadWindows({
+    lastRow: ext.lastRow,
+    lastColumn: ext.lastColumn,
+    maxColumns: SHEET_COLUMNS,
+    headerRow: place.headerRow,
+    blockColumn: place.blockColumn,
+    inputColumns: place.inputColumns,
+    wholeSheet: true,
+  });
   const grid = await readBlock(context, {
     sheet,
     rowIndex: 0,
     columnIndex: 0,
-    rowCount: ext.lastRow + 1,
-    columnCount: lastColumn + 1,
+    rowCount: window.rowCount,
+    columnCount: window.columnCount,
   });
   const at = findBlockNow(grid, place);
   if (!at)

@@ -7,6 +7,7 @@ import {
   BLOCK_SEARCH_COLUMNS,
   OUTPUT_COLUMNS,
   acceptReply,
+  blockReadWindows,
   waitingRow,
   dueRequests,
   findBlockNow,
@@ -87,8 +88,8 @@ interface TableNow {
 /**
  * Finds the results block again before every write with core's findBlockNow, as the Excel pane does: from its header
  * cells (the header row may have moved with rows inserted or deleted above it), or, in a table without a header row,
- * from what the block's rows hold (Checking… marks, our statuses and times), near where it was. A problem sentence when
- * it is gone or changed.
+ * from what the block's rows hold (Checking… marks, our statuses and times), near where it was. What is read, and in
+ * what order, is core's blockReadWindows. A problem sentence when it is gone or changed.
  */
 function relocate(
   sheet: Sheet,
@@ -96,22 +97,26 @@ function relocate(
 ): { headerRow: number; blockCol: number; header?: unknown[] } | { problem: string } {
   const lastRow = sheet.getLastRow();
   if (lastRow < 1) return { problem: sentence(blockNotFound(sheet.getName(), run.blockCol - 1)) };
-  // Rows inserted above the header row are looked for up to 200 rows below where it was; a header-less block in every row.
-  const rows = run.headerRow ? Math.min(lastRow, run.headerRow + 200) : lastRow;
-  // A block with a header row is within the columns in use; one without is read to its full width, which may pass them
-  // (its last columns blank), wherever it moved within the search.
-  const lastCol = Math.max(1, sheet.getLastColumn());
-  const cols = run.headerRow
-    ? lastCol
-    : Math.min(sheet.getMaxColumns(), Math.max(lastCol, run.blockCol + BLOCK_WIDTH - 1 + BLOCK_SEARCH_COLUMNS));
-  const grid = sheet.getRange(1, 1, rows, cols).getValues();
-  const at = findBlockNow(grid, { headerRow: run.headerRow ? run.headerRow - 1 : null, blockColumn: run.blockCol - 1 });
-  if (at) {
+  const was = { headerRow: run.headerRow ? run.headerRow - 1 : null, blockColumn: run.blockCol - 1 };
+  const windows = blockReadWindows({
+    lastRow: lastRow - 1,
+    lastColumn: Math.max(1, sheet.getLastColumn()) - 1,
+    maxColumns: sheet.getMaxColumns(),
+    ...was,
+    inputColumns: run.mapping,
+  });
+  let grid: unknown[][] = [];
+  for (const w of windows) {
+    grid = sheet.getRange(w.firstRow + 1, 1, w.rowCount, w.columnCount).getValues();
+    const at = findBlockNow(grid, was, BLOCK_SEARCH_COLUMNS, w.firstRow);
+    if (!at) continue;
     const headerRow = at.headerRow === null ? 0 : at.headerRow + 1;
-    return { headerRow, blockCol: at.blockColumn + 1, header: at.headerRow === null ? undefined : grid[at.headerRow] };
+    const header = at.headerRow === null ? undefined : grid[at.headerRow - w.firstRow];
+    return { headerRow, blockCol: at.blockColumn + 1, header };
   }
-  // Our block still in its header row but changed (a header renamed, a column inserted inside it): core says what changed.
-  const headerNow = run.headerRow && run.headerRow <= rows ? grid[run.headerRow - 1] : undefined;
+  // Our block still in its header row but changed (a header renamed, a column inserted inside it): core says what
+  // changed. The last read is every row.
+  const headerNow = run.headerRow && run.headerRow <= grid.length ? grid[run.headerRow - 1] : undefined;
   return { problem: sentence(blockNotFound(sheet.getName(), run.blockCol - 1, headerNow)) };
 }
 

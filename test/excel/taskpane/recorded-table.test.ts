@@ -99,3 +99,41 @@ test("a sheet renamed while its check runs: every result is written on it, and t
   );
   expect(watchedBlocks(settings)).toEqual([expect.objectContaining({ sheet: "Lettings", sheetId: id })]);
 });
+
+test("250 rows inserted above the table while its check runs, and typed into: every result lands on its own row, what the user typed is kept, the run is done", async () => {
+  const { s, excelRun } = workbook();
+  const rows = sb.dataset().properties.slice(0, 12);
+  s.api.seed("Sheet1", "A1", [["UPRN", "Tenant"], ...rows.map((p, i) => [p.uprn, `T${i}`])]);
+  s.api.select("Sheet1", "A1");
+  // More rows than any window near the header, inserted while the service answers the check's first request.
+  let inserted = false;
+  const client = proClient(sb, {
+    fetch: (u, i) => {
+      if (!inserted) {
+        inserted = true;
+        s.api.insertRows("Sheet1", 0, 250);
+        s.api.seed("Sheet1", "A1", [["Lettings, autumn"]]);
+        s.api.seed("Sheet1", "B120", [["ask about the gas certificate"]]);
+      }
+      return fetch(u, i as RequestInit) as never;
+    },
+  });
+  const summary = await runCheck(await prepared(excelRun, { plan }), {
+    excelRun,
+    client,
+    plan,
+    store: memoryStore(),
+    actionSheets: false,
+  });
+  expect(inserted).toBe(true);
+  expect(summary.title).toBe("Done");
+  // The table's rows are now 252 to 263, under its header on row 251.
+  const sheet = s.api.read("Sheet1", `A252:B${251 + rows.length}`).values as unknown[][];
+  expect(sheet).toEqual(rows.map((p, i) => [p.uprn, `T${i}`]));
+  const written = block(s.api, "Sheet1", 2, 252, 251 + rows.length).values as unknown[][];
+  expect(written.map((r) => String(r[MATCHED]).replace(/^'/, ""))).toEqual(rows.map((p) => p.uprn));
+  expect(s.api.read("Sheet1", "A1").values[0][0]).toBe("Lettings, autumn");
+  expect(s.api.read("Sheet1", "B120").values[0][0]).toBe("ask about the gas certificate");
+  // Nothing written above the header: the block's columns of the inserted rows are as the user left them.
+  expect((block(s.api, "Sheet1", 2, 1, 250).values as unknown[][]).flat().filter((v) => v !== "")).toEqual([]);
+});

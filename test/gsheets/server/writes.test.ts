@@ -1,12 +1,12 @@
 /**
  * What polls and re-runs write, through the BUILT Code.js: kept dates stay dates, only the rows being
- * updated are written (a user's formula between them survives), and a sheet without a header row keeps one
- * block when rows are added below.
+ * updated are written (a user's formula between them survives), a sheet without a header row keeps one
+ * block when rows are added below, and results follow their rows however many rows are inserted above the table.
  */
 import { OUTPUT_COLUMNS, columnNumberFormats } from "../../../core";
 import { createGasEnvironment, type GasEnvironment } from "../harness/gas";
 import { sandboxForFile, type SandboxProperty } from "../harness/sandbox";
-import { cellValue, configure, outputCol, pollToEnd, seedTable } from "../harness/table";
+import { cellValue, configure, outputCol, pollToEnd, runWords, seedTable } from "../harness/table";
 import { columnLetter } from "../../helpers/columns";
 
 const W = OUTPUT_COLUMNS.length;
@@ -183,5 +183,54 @@ describe("no header row: rows added below", () => {
     const uprn = 2 + OUTPUT_COLUMNS.findIndex((c) => c.key === "matched_uprn");
     expect(String(cellValue(env.sheet, 1, uprn))).toBe(props[50].uprn);
     expect(String(cellValue(env.sheet, 20, uprn))).toBe(props[69].uprn);
+  });
+});
+
+describe("rows inserted above the table while it is checked", () => {
+  test("250 rows inserted above the header mid-run, and typed into: every result lands on its own row, what the user typed is kept, the run is done", async () => {
+    const env = createGasEnvironment();
+    configure(env, sandbox);
+    const ps = props.slice(0, 12);
+    const { firstRow, lastRow } = seedTable(
+      env.sheet,
+      ["UPRN", "Landlord"],
+      ps.map((p, i) => [p.uprn, `Landlord ${i}`]),
+    );
+    env.sheet.select(`A${firstRow}:A${lastRow}`);
+    expect(env.run("startBulkCheck", {}).ok).toBe(true);
+    const head = firstRow - 1;
+    const was = outputCol(env.sheet, "matched_uprn", head);
+    expect(String(cellValue(env.sheet, lastRow, outputCol(env.sheet, "message", head)))).toMatch(/^Checking/);
+
+    // More rows than any window near the header: a title, a note among the new rows, and a landlord changed.
+    env.sheet.insertRowsBefore(1, 250);
+    env.sheet.seed(1, 1, [["Lettings, autumn"]]);
+    env.sheet.seed(120, 2, [["ask about the gas certificate"]]);
+    const moved = 250 + firstRow;
+    env.sheet.seed(moved + 3, 2, [["Landlord 3 (new)"]]);
+    const last = (await pollToEnd(env)).pop();
+
+    expect(last.phase).toBe("done");
+    expect(runWords(last)).toMatch(/^Done\b/);
+    const uprn = outputCol(env.sheet, "matched_uprn", 250 + head);
+    expect(uprn).toBe(was);
+    const rows = ps.map((_p, i) => [
+      String(cellValue(env.sheet, moved + i, 1)),
+      String(cellValue(env.sheet, moved + i, uprn)),
+    ]);
+    expect(rows).toEqual(ps.map((p) => [p.uprn, p.uprn]));
+    expect(ps.map((_p, i) => cellValue(env.sheet, moved + i, 2))).toEqual(
+      ps.map((_p, i) => (i === 3 ? "Landlord 3 (new)" : `Landlord ${i}`)),
+    );
+    expect(cellValue(env.sheet, 1, 1)).toBe("Lettings, autumn");
+    expect(cellValue(env.sheet, 120, 2)).toBe("ask about the gas certificate");
+    // Nothing was written where the table stood before the rows went in, nor anywhere above its header now.
+    const block = outputCol(env.sheet, OUTPUT_COLUMNS[0].key, moved - 1);
+    expect(
+      env.sheet
+        .peek(1, block, moved - 2, W)
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
   });
 });
