@@ -9,7 +9,7 @@ import { TEST_DAY, vmAtNoon } from "../../helpers/clock";
 import { createGasEnvironment, type GasEnvironment } from "../harness/gas";
 import { zonedTimeToUtc } from "../harness/fake-sheets";
 import { sandboxForFile, type SandboxProperty } from "../harness/sandbox";
-import { cellValue, configure, outputCol, pollToEnd, seedTable } from "../harness/table";
+import { cellValue, configure, outputCol, pollToEnd, runWords, seedTable } from "../harness/table";
 
 const sandbox = sandboxForFile({ msPerProperty: 0, today: TEST_DAY }, { resetEach: true });
 let props: SandboxProperty[];
@@ -104,7 +104,7 @@ test("text and date cells in the forms agents type are read as the day they name
   // An empty cell is no date and no problem: the rule's own answer, due now: the file's day, Auckland's, not UTC's.
   expect(at(8, "message")).toBe("");
   expect(dueOf(8)).toBe("2026-05-02");
-  expect(last.message).toMatch(
+  expect(runWords(last)).toMatch(
     /2 rows have a date in your own columns that could not be read: the Message column names the column and the value/,
   );
   expect(outputHeaders()).toContain("Message");
