@@ -35,23 +35,15 @@ export const RUN_LOG_HEADERS = [
   "Quota left",
   "Problem",
 ] as const;
-/** The Run log's columns that hold counts: shown grouped ("2,500") in both add-ins. */
-const RUN_LOG_COUNTS: readonly string[] = [
-  "Rows",
-  "Checked",
-  "Changed",
-  "Worse",
-  "Errors",
-  "Requests used",
-  "Quota left",
-] satisfies readonly (typeof RUN_LOG_HEADERS)[number][];
-
 /**
- * The number format of each Run log column, as both add-ins write a row (a run's or a digest's): counts COUNT_FORMAT,
- * the rest General as before, so the times, trigger and words read back as they always have.
+ * The number format of each Run log column, as both add-ins write a row (a run's or a digest's): its counts (Rows to
+ * Quota left) COUNT_FORMAT, shown grouped ("2,500"); the rest General as before, so the times, trigger and words read
+ * back as they always have.
  */
 export function runLogNumberFormats(): string[] {
-  return RUN_LOG_HEADERS.map((h) => (RUN_LOG_COUNTS.includes(h) ? COUNT_FORMAT : "General"));
+  const first = RUN_LOG_HEADERS.indexOf("Rows");
+  const last = RUN_LOG_HEADERS.indexOf("Quota left");
+  return RUN_LOG_HEADERS.map((_h, i) => (i >= first && i <= last ? COUNT_FORMAT : "General"));
 }
 /** Past this many data rows, the oldest rows of the Change log move to its archive sheet (never dropped). */
 export const CHANGE_LOG_MAX_ROWS = 50_000;
