@@ -74,7 +74,7 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
   const rowsSent = c.rows - c.invalid;
   const notRefreshed = c.failed + c.maybeCreated;
   const failure = state.fatal ?? state.firstFailure;
-  const out: RunSummary = {
+  const out: Omit<RunSummary, "words"> = {
     phase,
     done: s.done,
     title: s.title,
@@ -93,15 +93,13 @@ export function summarise(state: RunState, tally: SummaryTally, cancelled: boole
     kept: c.kept,
     cancelled,
     writes: tally.writes,
-    words: runEndWords(state),
   };
   if (phase === "paused" && state.pausedUntilMs !== undefined) out.pausedUntilMs = state.pausedUntilMs;
   if (failure) out.failure = failure;
   // One failure on every row sent says nothing about the rows: it is the key, the address or the service. Say it once.
   const whole = wholeRunFailureText(state);
   if (whole) out.fatal = whole;
-  out.words = endWords(state, out);
-  return out;
+  return { ...out, words: endWords(state, out) };
 }
 
 /**
