@@ -2,7 +2,7 @@
  * Generating the sandbox's register for a day: about 20,000 rental properties on real-format UK postcodes, from a
  * fixed seed, with every date placed relative to that day so statuses stay realistic.
  */
-import { type DayFn, dayFormatter, isoSeconds, statusForExpiryDays } from "./days";
+import { DAY_MS, type DayFn, dayFormatter, isoSeconds, statusForExpiryDays } from "./days";
 import { AREAS, type Area, INWARD_LETTERS, STREETS } from "./places";
 import { Rng, SEED, weights } from "./random";
 import {
@@ -176,9 +176,68 @@ function makeChecks(rng: Rng, day: DayFn, area: Area): { checks: PropertyChecks;
 
 /** The contract's example property: pinned so documentation examples resolve. */
 const DOWNING_STREET_UPRN = "100023336956";
+/** The least 12-digit UPRN the register makes; the most is 79,999,999 more. */
+const LONG_UPRN_BASE = 100010000000;
+const YEAR_0_MS = Date.parse("0000-01-01T00:00:00Z");
 
-function makeAddress(p: Pick<Property, "address_line_1" | "address_line_2" | "town" | "postcode">): string {
-  return [p.address_line_1, p.address_line_2, p.town, p.postcode].filter(Boolean).join(", ");
+/** "THH:MM:00Z" for each minute of a day. */
+const TIMES_OF_DAY: readonly string[] = Array.from({ length: 1440 }, (_, m) => {
+  const two = (n: number) => (n < 10 ? "0" : "") + n;
+  return "T" + two((m / 60) | 0) + ":" + two(m % 60) + ":00Z";
+});
+
+/**
+ * The order `collator` (numeric) gives two first lines, decided here where it can be from the first difference
+ * between them at the collator's first level: two numbers of different values order by value ("9 Elm Grove" before
+ * "10 Ash Grove", "Flat 2, 40 ..." before "Flat 10, 3 ..."), and a number comes before a letter ("12 Elm Grove" before
+ * "Flat 1, 4 Elm Grove"). A postcode's sort compares mostly such pairs, and the collator costs far more per call; any
+ * other difference (case, accents, spaces, punctuation) is the collator's to order.
+ */
+function compareLines(collator: Intl.Collator, a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(j);
+    const xDigit = isDigit(x);
+    const yDigit = isDigit(y);
+    if (xDigit && yDigit) {
+      // Numbers with a leading zero (the same number written two ways) or of many digits go to the collator.
+      if (x === 48 || y === 48) break;
+      let xValue = 0;
+      let yValue = 0;
+      for (; i < a.length && isDigit(a.charCodeAt(i)); i++) xValue = xValue * 10 + a.charCodeAt(i) - 48;
+      for (; j < b.length && isDigit(b.charCodeAt(j)); j++) yValue = yValue * 10 + b.charCodeAt(j) - 48;
+      if (xValue > 999_999_999 || yValue > 999_999_999) break;
+      if (xValue !== yValue) return xValue - yValue;
+    } else if (x === y) {
+      i++;
+      j++;
+    } else if (xDigit && isAsciiLetter(y)) {
+      return -1;
+    } else if (yDigit && isAsciiLetter(x)) {
+      return 1;
+    } else break;
+  }
+  return collator.compare(a, b);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** A property's address: the parts it has, joined with ", ". */
+function makeAddress(line1: string, line2: string | null, town: string, postcode: string): string {
+  return join(join(join(line1, line2), town), postcode);
+}
+
+/** `address` and then `part` if there is one, joined with ", " (without an array to filter and join per property). */
+function join(address: string, part: string | null): string {
+  return part ? (address ? address + ", " + part : part) : address;
 }
 
 export function buildDataset(today: string): Dataset {
@@ -189,68 +248,80 @@ export function buildDataset(today: string): Dataset {
   const properties: Property[] = [];
   const byUprn = new Map<string, Property>();
   const byPostcode = new Map<string, Property[]>();
-  const usedUprns = new Set<string>([DOWNING_STREET_UPRN]);
+  // UPRNs taken, as numbers: 12-digit ones by their offset from 100010000000, the 8-10 digit ones by value (the two
+  // never share a string). A number set, and a string made only for a new UPRN, cost a fraction of a string set.
+  const usedLong = new Set<number>([Number(DOWNING_STREET_UPRN) - LONG_UPRN_BASE]);
+  const usedShort = new Set<number>();
 
   const newUprn = (): string => {
     for (;;) {
       // Mostly 12 digits; about 6% are 8-10 digits, which spreadsheets tend to pad or strip.
-      const digits = rng.chance(0.06) ? rng.int(8, 10) : 12;
-      const u =
-        digits < 12
-          ? String(rng.int(10 ** (digits - 1), 10 ** digits - 1))
-          : String(100010000000 + rng.int(0, 79_999_999));
-      if (!usedUprns.has(u)) {
-        usedUprns.add(u);
-        return u;
+      if (rng.chance(0.06)) {
+        const digits = rng.int(8, 10);
+        const n = rng.int(10 ** (digits - 1), 10 ** digits - 1);
+        if (!usedShort.has(n)) {
+          usedShort.add(n);
+          return "" + n;
+        }
+      } else {
+        const offset = rng.int(0, 79_999_999);
+        if (!usedLong.has(offset)) {
+          usedLong.add(offset);
+          // 100010000000 + offset: "1000" then 10000000 + offset, always eight digits.
+          return "1000" + (10_000_000 + offset);
+        }
       }
     }
   };
 
-  const add = (p: Omit<Property, "address">): void => {
-    // The object given becomes the property (address last, as a copy would put it): copying 20,000 of them cost a
-    // fifth of a build.
-    const full = p as Property;
-    full.address = makeAddress(p);
-    properties.push(full);
-    byUprn.set(full.uprn, full);
-    const list = byPostcode.get(full.postcode) ?? [];
-    list.push(full);
-    byPostcode.set(full.postcode, list);
+  // Each property is made whole in one object literal, its address last (as the API has always listed it): adding
+  // the address afterwards, or copying, cost a fifth of a build.
+  const add = (p: Property, list: Property[]): void => {
+    properties.push(p);
+    byUprn.set(p.uprn, p);
+    list.push(p);
   };
 
-  // Updated 1-30 days ago at a minute's granularity (memoised like the dates).
-  const stamps = new Map<number, string>();
+  // Updated 1-30 days ago at a minute's granularity: the day from `day`, the time from a table, as isoSeconds would
+  // write them (which it still does where the 30 days reach before year 0, whose days `day` cannot write).
+  const stampsByDay = todayMs - 31 * DAY_MS >= YEAR_0_MS;
   const lastUpdated = (): string => {
     const minutes = rng.int(1, 30 * 1440);
-    let s = stamps.get(minutes);
-    if (s === undefined) stamps.set(minutes, (s = isoSeconds(todayMs - minutes * 60_000)));
-    return s;
+    if (!stampsByDay) return isoSeconds(todayMs - minutes * 60_000);
+    const daysBack = ((minutes + 1439) / 1440) | 0;
+    return day(-daysBack) + TIMES_OF_DAY[daysBack * 1440 - minutes];
   };
 
   // The contract's example, alone on its postcode so that the postcode alone resolves it.
-  add({
-    uprn: DOWNING_STREET_UPRN,
-    address_line_1: "10 Downing Street",
-    address_line_2: null,
-    town: "London",
-    postcode: "SW1A 2AA",
-    checks: {
-      epc: { status: "pass", rating: "C", expiry: day(1800) },
-      gas_safety: { status: "warning", last_certificate: day(-320), expiry: day(45) },
-      eicr: { status: "fail", expiry: null, detail: "No EICR on record for this property." },
-      licensing: { status: "not_required", scheme: null, expiry: null },
-      deposit_protection: { status: "pass", scheme: "DPS", protected_date: day(-250) },
+  const downingStreet: Property[] = [];
+  byPostcode.set("SW1A 2AA", downingStreet);
+  add(
+    {
+      uprn: DOWNING_STREET_UPRN,
+      address_line_1: "10 Downing Street",
+      address_line_2: null,
+      town: "London",
+      postcode: "SW1A 2AA",
+      checks: {
+        epc: { status: "pass", rating: "C", expiry: day(1800) },
+        gas_safety: { status: "warning", last_certificate: day(-320), expiry: day(45) },
+        eicr: { status: "fail", expiry: null, detail: "No EICR on record for this property." },
+        licensing: { status: "not_required", scheme: null, expiry: null },
+        deposit_protection: { status: "pass", scheme: "DPS", protected_date: day(-250) },
+      },
+      facts: {
+        epc: "rated",
+        gas_safety: "certificate",
+        eicr: "missing",
+        licensing: "not_required",
+        licence_held: false,
+        deposit: "protected",
+      },
+      last_updated: lastUpdated(),
+      address: makeAddress("10 Downing Street", null, "London", "SW1A 2AA"),
     },
-    facts: {
-      epc: "rated",
-      gas_safety: "certificate",
-      eicr: "missing",
-      licensing: "not_required",
-      licence_held: false,
-      deposit: "protected",
-    },
-    last_updated: lastUpdated(),
-  });
+    downingStreet,
+  );
 
   const TARGET = 20_400;
   const usedPostcodes = new Set<string>(["SW1A 2AA"]);
@@ -259,7 +330,7 @@ export function buildDataset(today: string): Dataset {
     const area = AREAS[areaIndex++ % AREAS.length];
     let postcode: string;
     do {
-      const inward = String(rng.int(1, 9)) + rng.pick(INWARD_LETTERS) + rng.pick(INWARD_LETTERS);
+      const inward = "" + rng.int(1, 9) + rng.pick(INWARD_LETTERS) + rng.pick(INWARD_LETTERS);
       postcode = `${area.outward} ${inward}`;
     } while (usedPostcodes.has(postcode));
     usedPostcodes.add(postcode);
@@ -282,22 +353,32 @@ export function buildDataset(today: string): Dataset {
       number += rng.int(1, 3);
     }
     const withLocality = area.locality !== null && rng.chance(0.3);
+    const line2 = withLocality ? area.locality : null;
+    // What follows the first line in each address on this postcode.
+    const rest = makeAddress("", line2, area.town, postcode);
+    const list: Property[] = [];
+    byPostcode.set(postcode, list);
     for (const line of lines) {
       const { checks, facts } = makeChecks(rng, day, area);
-      add({
-        uprn: newUprn(),
-        address_line_1: line,
-        address_line_2: withLocality ? area.locality : null,
-        town: area.town,
-        postcode,
-        checks,
-        facts,
-        last_updated: lastUpdated(),
-      });
+      add(
+        {
+          uprn: newUprn(),
+          address_line_1: line,
+          address_line_2: line2,
+          town: area.town,
+          postcode,
+          checks,
+          facts,
+          last_updated: lastUpdated(),
+          address: join(line, rest),
+        },
+        list,
+      );
     }
   }
 
   const collator = new Intl.Collator("en", { numeric: true });
-  for (const list of byPostcode.values()) list.sort((a, b) => collator.compare(a.address_line_1, b.address_line_1));
+  for (const list of byPostcode.values())
+    list.sort((a, b) => compareLines(collator, a.address_line_1, b.address_line_1));
   return { today, properties, byUprn, byPostcode, buildMs: Date.now() - started };
 }
