@@ -2,8 +2,9 @@
  * Once per jest run, before any suite: the Apps Script harness's sandbox process
  * (test/gsheets/harness/sandbox-process.ts) is bundled into one JavaScript file, which each suite then starts with
  * plain Node. Started through tsx instead, each of the thirty or so sandbox processes of a run took twice the CPU to
- * start (1.7 s against 0.85 s). The bundle is made afresh for every run, so it is always the sources as they are;
- * global-teardown.js removes it.
+ * start (1.7 s against 0.85 s). test/gsheets/harness/sandbox-launch.js starts it with a code cache, and maps stack
+ * traces through the source map written beside it. The bundle is made afresh for every run, so it is always the
+ * sources as they are; global-teardown.js removes it.
  */
 const fs = require("fs");
 const os = require("os");
@@ -20,7 +21,7 @@ module.exports = async function globalSetup() {
     platform: "node",
     target: "node20",
     format: "cjs",
-    sourcemap: "inline",
+    sourcemap: true,
     logLevel: "warning",
   });
   // Read by test/gsheets/harness/sandbox.ts in every worker (workers inherit the environment set here).

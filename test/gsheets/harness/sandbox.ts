@@ -56,11 +56,12 @@ export interface SandboxProcessOptions {
 }
 
 export async function startSandboxProcess(opts: SandboxProcessOptions = {}): Promise<SandboxProcess> {
-  // The bundle jest's global set-up made (test/helpers/global-setup.js), or the TypeScript through tsx without it.
+  // The bundle jest's global set-up made (test/helpers/global-setup.js), started with its code cache, or the
+  // TypeScript through tsx without it.
   const bundle = process.env.COMPLIANCE_TEST_SANDBOX_BUNDLE;
-  const script = bundle || path.join(__dirname, "sandbox-process.ts");
-  const child: ChildProcess = fork(script, [], {
-    execArgv: bundle ? ["--enable-source-maps"] : ["--import", "tsx"],
+  const script = bundle ? path.join(__dirname, "sandbox-launch.js") : path.join(__dirname, "sandbox-process.ts");
+  const child: ChildProcess = fork(script, bundle ? [bundle] : [], {
+    execArgv: bundle ? [] : ["--import", "tsx"],
     env: {
       ...process.env,
       SANDBOX_MS_PER_PROPERTY: String(opts.msPerProperty ?? 2),
