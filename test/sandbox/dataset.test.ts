@@ -13,6 +13,7 @@ import {
   getDataset,
   scoreChecks,
 } from "../../sandbox/dataset";
+import { DAY_MS, dayFormatter, isoSeconds, utcDay } from "../../sandbox/days";
 
 const today = new Date();
 const ds = getDataset(today);
@@ -168,4 +169,33 @@ test("getDataset builds a day's register once, also while a process switches bet
   expect(getDataset(today)).toBe(ds);
   expect(getDataset(tomorrow)).toBe(next);
   expect(getDataset(new Date(today.getTime()))).toBe(ds);
+});
+
+test("each postcode's properties are in the order the numeric collator gives their first lines", () => {
+  const collator = new Intl.Collator("en", { numeric: true });
+  const unordered = [...ds.byPostcode].filter(([, list]) =>
+    list.some((p, i) => i > 0 && collator.compare(list[i - 1].address_line_1, p.address_line_1) > 0),
+  );
+  expect(unordered.map(([postcode]) => postcode)).toEqual([]);
+});
+
+test("a property was last updated on a whole minute 1 to 30 days before today, in the service's timestamp format", () => {
+  const todayMs = Date.parse(ds.today + "T00:00:00Z");
+  const wrong = ds.properties.filter((p) => {
+    const ms = Date.parse(p.last_updated);
+    return p.last_updated !== isoSeconds(ms) || ms % 60_000 !== 0 || ms >= todayMs || ms < todayMs - 30 * DAY_MS;
+  });
+  expect(wrong).toEqual([]);
+});
+
+test("the register's days are Date's own UTC days, across leap years, centuries and the years 0 to 9999", () => {
+  for (const today of ["2026-11-28", "2000-02-29", "1900-03-01", "0000-01-01", "9999-12-31"]) {
+    const day = dayFormatter(today);
+    const base = Date.parse(today + "T00:00:00Z");
+    const wrong: number[] = [];
+    for (let offset = -800_000; offset <= 800_000; offset += 997) {
+      if (day(offset) !== utcDay(new Date(base + offset * DAY_MS))) wrong.push(offset);
+    }
+    expect({ today, wrong }).toEqual({ today, wrong: [] });
+  }
 });
