@@ -1,6 +1,7 @@
 /**
- * The Excel stand-in's sheets and cells: each sheet's cells by "row,column" key, its id, the rows hidden on it, a value
- * written as Excel reads typed text, and what is worked out over a whole sheet (its used range, Excel's CurrentRegion).
+ * The Excel stand-in's sheets and cells: each sheet's cells by row and column (read as a Map of "row,column" keys), its
+ * id, the rows hidden on it, a value written as Excel reads typed text, and what is worked out over a whole sheet (its
+ * used range, Excel's CurrentRegion).
  */
 "use strict";
 const { excelSerial, isBlank, keyRC } = require("./address");
