@@ -37,19 +37,88 @@ function withoutRuntimes(xml: string): string {
   return xml.replace(/<Runtimes>[\s\S]*?<\/Runtimes>\s*/, "");
 }
 
-async function validate(xml: string) {
+/** Each document (file name: text) validated against the schemas, in one run of xmllint: the schemas are read once. */
+async function validate(docs: Record<string, string>) {
   const schemas = fixedSchemas();
   const main = schemas.find((s) => s.fileName === "OfficeAppManifestV1_1.xsd")!;
   return validateXML({
-    xml: [{ fileName: "manifest.xml", contents: xml }],
+    xml: Object.entries(docs).map(([fileName, contents]) => ({ fileName, contents })),
     schema: [main],
     preload: schemas.filter((s) => s !== main),
   });
 }
+/** The files among `docs` that xmllint found an error in. */
+const invalidFiles = (result: Awaited<ReturnType<typeof validate>>) =>
+  [...new Set(result.errors.map((e) => e.loc?.fileName))].sort();
+
+/**
+ * The Excel webpack configuration, run once for the file in a process of its own, as webpack runs it (loading webpack
+ * and its plugins into the test's module registry cost more than the build): a production build with an origin and a
+ * service URL, built around one small module (settings.ts, which reads the service URL), since functions.json is
+ * generated from functions.ts whatever the entry and the manifests are copied as in any build; the development
+ * configuration on another port (DEV_SERVER_PORT=3100) applied to the source manifest and to dist/excel's
+ * functions.json; and what the configuration says of a service URL that is not https ("" when it takes it).
+ */
+interface ConfigurationRun {
+  out: string;
+  files: Record<string, string>;
+  refused: Record<string, string>;
+}
+let configuration: ConfigurationRun | undefined;
+function configurationRun(): ConfigurationRun {
+  if (configuration) return configuration;
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "excel-prod-"));
+  const distFunctions = path.join(ensureExcelBuild(), "functions.json");
+  const script = `
+    const fs = require("fs");
+    const webpack = require("webpack");
+    const excelConfig = require("./excel/webpack.excel.js");
+    // SWC for ts-loader (test/helpers/swc-loader.js): what is checked is what the configuration writes, not how
+    // TypeScript is lowered, and ts-loader's emit was most of this build's CPU.
+    const { withSwcLoader } = require("./test/helpers/swc-loader.js");
+    const cfg = withSwcLoader(excelConfig({ origin: "https://addin.example.org", serviceUrl: "https://compliance.build-test.example/v1/" }, { mode: "production" }));
+    cfg.output.path = ${JSON.stringify(out)};
+    cfg.entry = { taskpane: require("path").resolve("excel/settings.ts") };
+    cfg.devtool = false;
+    // What is checked is what the build writes, not how small: minifying (most of a production build's time) is left out.
+    cfg.optimization = { ...cfg.optimization, minimize: false };
+    const refused = {};
+    for (const serviceUrl of ["http://api.example.com/v1", "http://localhost:3001/v1"]) {
+      try {
+        excelConfig({ serviceUrl }, { mode: "production" });
+        refused[serviceUrl] = "";
+      } catch (e) {
+        refused[serviceUrl] = e.message;
+      }
+    }
+    process.env.DEV_SERVER_PORT = "3100";
+    const dev = excelConfig({}, { mode: "development" });
+    const rewriter = dev.plugins.find((p) => p.constructor.name === "RewriteOriginPlugin");
+    const CopyWebpackPlugin = require("copy-webpack-plugin");
+    const copy = dev.plugins.find((p) => p instanceof CopyWebpackPlugin);
+    const manifest = fs.readFileSync("manifest.xml");
+    const copied = (to) => copy.patterns.find((x) => x.from === "manifest.xml" && x.to === to).transform(manifest);
+    const files = {
+      "functions.json": rewriter.rewrite(fs.readFileSync(${JSON.stringify(distFunctions)}, "utf8")),
+      "manifest.dev.xml": copied("manifest.dev.xml"),
+      "manifest.xml": copied("manifest.xml"),
+    };
+    webpack(cfg, (err, stats) => {
+      if (err || stats.hasErrors()) { console.error(err || stats.toString()); process.exit(1); }
+      process.stdout.write(JSON.stringify({ files, refused }));
+    });`;
+  const said = execFileSync(process.execPath, ["-e", script], { cwd: ROOT, stdio: "pipe", encoding: "utf8" });
+  const run: ConfigurationRun = { out, ...JSON.parse(said) };
+  configuration = run;
+  return run;
+}
+afterAll(() => {
+  if (configuration) fs.rmSync(configuration.out, { recursive: true, force: true });
+});
 
 describe("manifest.xml", () => {
   test("is valid against Microsoft's Office Add-in manifest schemas (Runtimes checked separately)", async () => {
-    const result = await validate(withoutRuntimes(manifest));
+    const result = await validate({ "manifest.xml": withoutRuntimes(manifest) });
     expect(result.errors).toEqual([]);
     expect(result.valid).toBe(true);
   });
@@ -58,12 +127,14 @@ describe("manifest.xml", () => {
     const broken = withoutRuntimes(manifest)
       .replace("<Permissions>", "<Permission>")
       .replace("</Permissions>", "</Permission>");
-    expect((await validate(broken)).valid).toBe(false);
     const badValue = withoutRuntimes(manifest).replace(
       "<Permissions>ReadWriteDocument<",
       "<Permissions>ReadWriteEverything<",
     );
-    expect((await validate(badValue)).valid).toBe(false);
+    // Both in one run: each must be refused on its own account.
+    const result = await validate({ "broken.xml": broken, "bad-value.xml": badValue });
+    expect(result.valid).toBe(false);
+    expect(invalidFiles(result)).toEqual(["bad-value.xml", "broken.xml"]);
   });
 
   test("declares a long-lived shared runtime on the task pane page, directly under the Workbook host", () => {
@@ -137,22 +208,7 @@ describe("manifest.xml", () => {
   });
 
   test("a production build with an origin rewrites every localhost URL in the manifest and functions.json; a service URL becomes the default base URL", () => {
-    // The Excel configuration as it is, built around one small module (settings.ts, which reads the service URL):
-    // functions.json is generated from functions.ts whatever the entry, and the manifests are copied as in any build.
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), "excel-prod-"));
-    const script = `
-      const webpack = require("webpack");
-      // SWC for ts-loader (test/helpers/swc-loader.js): what is checked is what the configuration writes, not how
-      // TypeScript is lowered, and ts-loader's emit was most of this build's CPU.
-      const { withSwcLoader } = require("./test/helpers/swc-loader.js");
-      const cfg = withSwcLoader(require("./excel/webpack.excel.js")({ origin: "https://addin.example.org", serviceUrl: "https://compliance.build-test.example/v1/" }, { mode: "production" }));
-      cfg.output.path = ${JSON.stringify(out)};
-      cfg.entry = { taskpane: require("path").resolve("excel/settings.ts") };
-      cfg.devtool = false;
-      // What is checked is what the build writes, not how small: minifying (most of a production build's time) is left out.
-      cfg.optimization = { ...cfg.optimization, minimize: false };
-      webpack(cfg, (err, stats) => { if (err || stats.hasErrors()) { console.error(err || stats.toString()); process.exit(1); } });`;
-    execFileSync(process.execPath, ["-e", script], { cwd: ROOT, stdio: "pipe" });
+    const { out } = configurationRun();
     const built = fs.readFileSync(path.join(out, "manifest.xml"), "utf8");
     expect(built).not.toContain("localhost");
     expect(built).toContain('<SourceLocation DefaultValue="https://addin.example.org/taskpane.html" />');
@@ -168,7 +224,6 @@ describe("manifest.xml", () => {
     // Without one (dist/excel, as npm run build:excel makes it) the bundles keep the same-origin default.
     const dist = ensureExcelBuild();
     expect(has(dist, "taskpane.js")).toBe(false);
-    fs.rmSync(out, { recursive: true, force: true });
   });
 
   test("the dev server on another port (DEV_SERVER_PORT=3100): every URL in both manifests and every function's help link follows it", () => {
@@ -176,31 +231,7 @@ describe("manifest.xml", () => {
     // build generates (dist/excel's, written for the default port 3000). The port is read as a build reads it.
     const distFunctions = fs.readFileSync(path.join(ensureExcelBuild(), "functions.json"), "utf8");
     expect(distFunctions).toContain("https://localhost:3000/");
-    const saved = process.env.DEV_SERVER_PORT;
-    process.env.DEV_SERVER_PORT = "3100";
-    const files: Record<string, string> = {};
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the webpack configuration is CommonJS, read here as webpack reads it
-      const config: { plugins: object[] } = require("../../excel/webpack.excel.js")({}, { mode: "development" });
-      const rewriter = config.plugins.find((p) => p.constructor.name === "RewriteOriginPlugin") as {
-        rewrite: (text: string) => string;
-      };
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plugin class the configuration itself requires
-      const CopyWebpackPlugin = require("copy-webpack-plugin");
-      const copy = config.plugins.find((p) => p instanceof CopyWebpackPlugin) as {
-        patterns: { from: string; to: string; transform?: (content: Buffer) => string }[];
-      };
-      const copied = (to: string) => {
-        const pattern = copy.patterns.find((x) => x.from === "manifest.xml" && x.to === to)!;
-        return pattern.transform!(Buffer.from(manifest));
-      };
-      files["functions.json"] = rewriter.rewrite(distFunctions);
-      files["manifest.dev.xml"] = copied("manifest.dev.xml");
-      files["manifest.xml"] = copied("manifest.xml");
-    } finally {
-      if (saved === undefined) delete process.env.DEV_SERVER_PORT;
-      else process.env.DEV_SERVER_PORT = saved;
-    }
+    const { files } = configurationRun();
     const helpUrls = (JSON.parse(files["functions.json"]).functions as { helpUrl: string }[]).map((f) => f.helpUrl);
     expect(helpUrls).toHaveLength(12);
     expect(helpUrls.filter((u) => !u.startsWith("https://localhost:3100/help.html#"))).toEqual([]);
@@ -223,10 +254,9 @@ describe("manifest.xml", () => {
     } finally {
       g.location = saved;
     }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the webpack configuration is CommonJS, read here as webpack reads it
-    const config = require("../../excel/webpack.excel.js");
-    expect(() => config({ serviceUrl: "http://api.example.com/v1" }, { mode: "production" })).toThrow(/https/);
-    expect(() => config({ serviceUrl: "http://localhost:3001/v1" }, { mode: "production" })).not.toThrow();
+    const { refused } = configurationRun();
+    expect(refused["http://api.example.com/v1"]).toMatch(/https/);
+    expect(refused["http://localhost:3001/v1"]).toBe("");
   });
 });
 
@@ -244,7 +274,8 @@ test("development and production manifests come from the one source: each valid,
   const dist = ensureExcelBuild();
   const prod = fs.readFileSync(path.join(dist, "manifest.xml"), "utf8");
   const dev = fs.readFileSync(path.join(dist, "manifest.dev.xml"), "utf8");
-  for (const xml of [prod, dev]) expect((await validate(withoutRuntimes(xml))).errors).toEqual([]);
+  const both = await validate({ "manifest.xml": withoutRuntimes(prod), "manifest.dev.xml": withoutRuntimes(dev) });
+  expect(both.errors).toEqual([]);
   const field = (xml: string, re: RegExp) => re.exec(xml)![1];
   const id = /<Id>([^<]+)<\/Id>/;
   const name = /<DisplayName DefaultValue="([^"]+)"/;

@@ -1,6 +1,7 @@
 /**
- * The Excel stand-in's sheets and cells: each sheet's cells by "row,column" key, its id, the rows hidden on it, a value
- * written as Excel reads typed text, and what is worked out over a whole sheet (its used range, Excel's CurrentRegion).
+ * The Excel stand-in's sheets and cells: each sheet's cells by row and column (read as a Map of "row,column" keys), its
+ * id, the rows hidden on it, a value written as Excel reads typed text, and what is worked out over a whole sheet (its
+ * used range, Excel's CurrentRegion).
  */
 "use strict";
 const { excelSerial, isBlank, keyRC } = require("./address");
@@ -12,24 +13,83 @@ function createCells(state, restored) {
    * is worked out once per change of that sheet rather than on every read, and a write to one sheet leaves what was
    * worked out for the others: a sheet's cells are a CellMap, and a cell is changed only through ensureCell (or cellIn)
    * just before it is written, or moved with set and delete.
+   *
+   * A CellMap reads as a Map of "row,column" keys, but holds each row's cells in an array by column: a range finds each
+   * of its cells by two numbers, where making and hashing a key for every cell read or written was most of what a
+   * range cost. Whole-sheet passes (the used range, moving cells) go row by row, then left to right.
    */
-  class CellMap extends Map {
+  class CellMap {
     constructor(entries) {
-      super();
       this.edits = 0;
+      this.size = 0;
+      /** Row index -> the row's cells by column index (holes where there is none). */
+      this.rows = new Map();
       if (entries) for (const [k, v] of entries) this.set(k, v);
     }
-    set(k, v) {
+    /** The cells of row `r` by column, or undefined when the row has none. */
+    row(r) {
+      return this.rows.get(r);
+    }
+    at(r, c) {
+      const line = this.rows.get(r);
+      return line === undefined ? undefined : line[c];
+    }
+    setAt(r, c, v) {
+      let line = this.rows.get(r);
+      if (line === undefined) this.rows.set(r, (line = []));
+      if (line[c] === undefined) this.size++;
+      line[c] = v;
       this.edits++;
-      return super.set(k, v);
+      return this;
+    }
+    deleteAt(r, c) {
+      this.edits++;
+      const line = this.rows.get(r);
+      if (line === undefined || line[c] === undefined) return false;
+      line[c] = undefined;
+      this.size--;
+      return true;
+    }
+    get(k) {
+      const [r, c] = keyRC(k);
+      return this.at(r, c);
+    }
+    has(k) {
+      return this.get(k) !== undefined;
+    }
+    set(k, v) {
+      const [r, c] = keyRC(k);
+      return this.setAt(r, c, v);
     }
     delete(k) {
-      this.edits++;
-      return super.delete(k);
+      const [r, c] = keyRC(k);
+      return this.deleteAt(r, c);
     }
     clear() {
+      this.rows.clear();
+      this.size = 0;
       this.edits++;
-      return super.clear();
+    }
+    /** fn(cell, row, column) for every cell, without making its key. */
+    forEachAt(fn) {
+      for (const [r, line] of this.rows)
+        for (let c = 0; c < line.length; c++) if (line[c] !== undefined) fn(line[c], r, c);
+    }
+    forEach(fn) {
+      this.forEachAt((cell, r, c) => fn(cell, r + "," + c, this));
+    }
+    *entries() {
+      for (const [r, line] of this.rows)
+        for (let c = 0; c < line.length; c++) if (line[c] !== undefined) yield [r + "," + c, line[c]];
+    }
+    *keys() {
+      for (const [k] of this.entries()) yield k;
+    }
+    *values() {
+      for (const [, v] of this.entries()) yield v;
+    }
+    [Symbol.iterator]() {
+      return this.entries();
     }
   }
   /**
@@ -60,7 +120,7 @@ function createCells(state, restored) {
     return state.hiddenRows.get(sheet);
   }
   function cellAt(sheet, r, c) {
-    return sheetCells(sheet).get(r + "," + c);
+    return sheetCells(sheet).at(r, c);
   }
   function ensureCell(sheet, r, c) {
     return cellIn(sheetCells(sheet), r, c);
@@ -68,8 +128,7 @@ function createCells(state, restored) {
   /** ensureCell on a sheet's cells already looked up: a range's writes look their sheet up once, not once a cell. */
   function cellIn(cells, r, c) {
     cells.edits++;
-    const key = r + "," + c;
-    let cell = cells.get(key);
+    let cell = cells.at(r, c);
     if (!cell) {
       cell = {
         value: "",
@@ -80,7 +139,7 @@ function createCells(state, restored) {
         bold: false,
         prefixed: false,
       };
-      cells.set(key, cell);
+      cells.setAt(r, c, cell);
     }
     return cell;
   }
@@ -130,23 +189,8 @@ function createCells(state, restored) {
       c0 = Infinity,
       r1 = -1,
       c1 = -1;
-    // forEach and the key's digits read in place: no entry or [row, column] array made for each of a sheet's cells.
-    sheetCells(sheet).forEach((cell, k) => {
+    sheetCells(sheet).forEachAt((cell, r, c) => {
       if (isBlank(cell)) return;
-      let r = 0,
-        c = 0,
-        i = 0,
-        digits = true;
-      for (let ch = k.charCodeAt(0); ch !== 44 && digits; ch = k.charCodeAt(++i)) {
-        digits = ch >= 48 && ch <= 57;
-        r = r * 10 + ch - 48;
-      }
-      for (let j = i + 1; j < k.length && digits; j++) {
-        const ch = k.charCodeAt(j);
-        digits = ch >= 48 && ch <= 57;
-        c = c * 10 + ch - 48;
-      }
-      if (!digits) [r, c] = keyRC(k);
       if (r < r0) r0 = r;
       if (r > r1) r1 = r;
       if (c < c0) c0 = c;
@@ -165,7 +209,9 @@ function createCells(state, restored) {
       r1 = box.r + box.rows - 1,
       c1 = box.c + box.cols - 1;
     const used = [];
-    for (const [k, cell] of sheetCells(sheet)) if (!isBlank(cell)) used.push(keyRC(k));
+    sheetCells(sheet).forEachAt((cell, r, c) => {
+      if (!isBlank(cell)) used.push([r, c]);
+    });
     for (let grew = true; grew;) {
       grew = false;
       for (const [rr, cc] of used) {

@@ -4,7 +4,7 @@
  * from one (used range, CurrentRegion, a cell, a row, the tables over it) and what loading its values costs.
  */
 "use strict";
-const { colLetters, isBlank, keyRC } = require("./address");
+const { colLetters, isBlank } = require("./address");
 const { RESPONSE_LIMIT } = require("./batch");
 
 const GROUPED = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 0 });
@@ -17,13 +17,14 @@ function createRanges(state, model, batch, objects) {
   const tableObject = (t) => objects.tableObject(t);
 
   function range(sheet, r, c, rows, cols) {
-    // Plain loops over the sheet's map, looked up once: these run for every cell of every range read or written.
+    // Plain loops over the sheet's rows, looked up once: these run for every cell of every range read or written.
     const grid = (fn) => {
       const cells = sheetCells(sheet);
       const out = new Array(rows);
       for (let i = 0; i < rows; i++) {
+        const line = cells.row(r + i);
         const row = new Array(cols);
-        for (let j = 0; j < cols; j++) row[j] = fn(cells.get(r + i + "," + (c + j)), i, j);
+        for (let j = 0; j < cols; j++) row[j] = fn(line === undefined ? undefined : line[c + j], i, j);
         out[i] = row;
       }
       return out;
@@ -78,10 +79,11 @@ function createRanges(state, model, batch, objects) {
       clear() {
         apply(() => {
           const cells = sheetCells(sheet);
-          for (const k of [...cells.keys()]) {
-            const [rr, cc] = keyRC(k);
-            if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) cells.delete(k);
-          }
+          const inside = [];
+          cells.forEachAt((_cell, rr, cc) => {
+            if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) inside.push(rr, cc);
+          });
+          for (let i = 0; i < inside.length; i += 2) cells.deleteAt(inside[i], inside[i + 1]);
         });
       },
       /** Delete the range's cells, shifting the cells below it (in its columns) up: Excel's range.delete("Up"). */
@@ -89,15 +91,14 @@ function createRanges(state, model, batch, objects) {
         if (shift !== "Up") throw new Error(`stand-in: delete(${shift}) is not modelled`);
         apply(() => {
           const cells = sheetCells(sheet);
-          const moved = new Map();
-          for (const [k, cell] of cells) {
-            const [rr, cc] = keyRC(k);
+          const moved = [];
+          cells.forEachAt((cell, rr, cc) => {
             const inCols = cc >= c && cc < c + cols;
-            if (inCols && rr >= r && rr < r + rows) continue;
-            moved.set((inCols && rr >= r + rows ? rr - rows : rr) + "," + cc, cell);
-          }
+            if (inCols && rr >= r && rr < r + rows) return;
+            moved.push([inCols && rr >= r + rows ? rr - rows : rr, cc, cell]);
+          });
           cells.clear();
-          for (const [k, cell] of moved) cells.set(k, cell);
+          for (const [rr, cc, cell] of moved) cells.setAt(rr, cc, cell);
         });
       },
       __get_numberFormat: () => grid((cell) => (cell ? cell.numberFormat : "General")),
@@ -212,17 +213,22 @@ function createRanges(state, model, batch, objects) {
       if (n <= RESPONSE_LIMIT) {
         // A box whose response can fit: its own cells, read once for the count and kept for the read that follows.
         const values = valuesNow();
+        // The text of the cells that hold something: the box's JSON (one native pass, where a JSON.stringify a cell
+        // was most of a read's cost) less its brackets and commas and what its blanks take there ("" or null).
+        let blanks = 0;
         for (const row of values)
-          for (const v of row) if (v !== "" && v !== null && v !== undefined) n += JSON.stringify(v).length;
+          for (const v of row)
+            if (v === "") blanks += 2;
+            else if (v === null || v === undefined) blanks += 4;
+        n += JSON.stringify(values).length - (rows * cols + 2 * rows + 1) - blanks;
         loaded = { values, cells, edits: cells.edits };
         return n;
       }
       // Too many cells for any response: counted over the sheet's cells, never over millions of empty ones.
-      for (const [k, cell] of cells) {
-        if (isBlank(cell)) continue;
-        const [rr, cc] = keyRC(k);
+      cells.forEachAt((cell, rr, cc) => {
+        if (isBlank(cell)) return;
         if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) n += JSON.stringify(cell.value).length;
-      }
+      });
       return n;
     };
     return loadable(rg, [

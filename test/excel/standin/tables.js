@@ -5,7 +5,7 @@
  * A table is { id, name, sheet, r, c, rows (header row included), cols, filters: Map(column -> allowed texts) }.
  */
 "use strict";
-const { isBlank, keyRC } = require("./address");
+const { isBlank } = require("./address");
 
 /** The tables of `state.tables` over the sheets of `cells`, with the tables of a saved workbook (`restored`) put back. */
 function createTables(state, cells, restored) {
@@ -90,23 +90,21 @@ function createTables(state, cells, restored) {
   function shiftRight(sheet, r0, rows, col, count) {
     const cells = sheetCells(sheet);
     const moved = [];
-    for (const [k, cell] of cells) {
-      const [r, c] = keyRC(k);
-      if (r >= r0 && r < r0 + rows && c >= col) moved.push([r, c, cell, k]);
-    }
-    for (const m of moved) cells.delete(m[3]);
-    for (const [r, c, cell] of moved) cells.set(r + "," + (c + count), cell);
+    cells.forEachAt((cell, r, c) => {
+      if (r >= r0 && r < r0 + rows && c >= col) moved.push([r, c, cell]);
+    });
+    for (const [r, c] of moved) cells.deleteAt(r, c);
+    for (const [r, c, cell] of moved) cells.setAt(r, c + count, cell);
   }
   /** Moves cells in columns [c0, c0 + cols) from row `row` down by `count` (a table row inserted). */
   function shiftDown(sheet, c0, cols, row, count) {
     const cells = sheetCells(sheet);
     const moved = [];
-    for (const [k, cell] of cells) {
-      const [r, c] = keyRC(k);
-      if (c >= c0 && c < c0 + cols && r >= row) moved.push([r, c, cell, k]);
-    }
-    for (const m of moved) cells.delete(m[3]);
-    for (const [r, c, cell] of moved) cells.set(r + count + "," + c, cell);
+    cells.forEachAt((cell, r, c) => {
+      if (c >= c0 && c < c0 + cols && r >= row) moved.push([r, c, cell]);
+    });
+    for (const [r, c] of moved) cells.deleteAt(r, c);
+    for (const [r, c, cell] of moved) cells.setAt(r + count, c, cell);
   }
   /**
    * TableColumnCollection.add(index, values, name): a column inserted at `index` (the end when null), shifting the
@@ -165,7 +163,7 @@ function createTables(state, cells, restored) {
     const rows = [];
     for (let i = 1; i < t.rows; i++) if (!hidden.has(t.r + i)) rows.push(t.r + i);
     const cells = sheetCells(t.sheet);
-    const snap = rows.map((r) => Array.from({ length: t.cols }, (_, j) => cells.get(r + "," + (t.c + j))));
+    const snap = rows.map((r) => Array.from({ length: t.cols }, (_, j) => cells.at(r, t.c + j)));
     const rank = (cell) => (isBlank(cell) ? 2 : typeof cell.value === "number" ? 0 : 1);
     const order = snap
       .map((_x, i) => i)
@@ -193,9 +191,8 @@ function createTables(state, cells, restored) {
       });
     rows.forEach((r, i) => {
       snap[order[i]].forEach((cell, j) => {
-        const k = r + "," + (t.c + j);
-        if (cell) cells.set(k, cell);
-        else cells.delete(k);
+        if (cell) cells.setAt(r, t.c + j, cell);
+        else cells.deleteAt(r, t.c + j);
       });
     });
   }

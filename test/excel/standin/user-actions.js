@@ -4,7 +4,7 @@
  * end typing in a cell.
  */
 "use strict";
-const { keyRC, parseAddress } = require("./address");
+const { parseAddress } = require("./address");
 
 /** The user's actions on the workbook `state` (`model`: its cells and tables). */
 function userActions(state, model) {
@@ -35,13 +35,10 @@ function userActions(state, model) {
     /** Insert whole columns before a 0-based column index, shifting cells right, as Excel's Insert > Sheet Columns does. */
     insertColumns(sheet, before, count) {
       const cells = sheetCells(sheet);
-      const moved = new Map();
-      for (const [k, cell] of cells) {
-        const [r, c] = keyRC(k);
-        moved.set(r + "," + (c >= before ? c + count : c), cell);
-      }
+      const moved = [];
+      cells.forEachAt((cell, r, c) => moved.push([r, c >= before ? c + count : c, cell]));
       cells.clear();
-      for (const [k, cell] of moved) cells.set(k, cell);
+      for (const [r, c, cell] of moved) cells.setAt(r, c, cell);
       for (const t of state.tables) {
         if (t.sheet !== sheet) continue;
         if (before <= t.c) t.c += count;
@@ -77,13 +74,10 @@ function userActions(state, model) {
     /** Insert whole rows before a 0-based row index, shifting cells (and hidden rows) down, as Insert > Sheet Rows does. */
     insertRows(sheet, before, count) {
       const cells = sheetCells(sheet);
-      const moved = new Map();
-      for (const [k, cell] of cells) {
-        const [r, c] = keyRC(k);
-        moved.set((r >= before ? r + count : r) + "," + c, cell);
-      }
+      const moved = [];
+      cells.forEachAt((cell, r, c) => moved.push([r >= before ? r + count : r, c, cell]));
       cells.clear();
-      for (const [k, cell] of moved) cells.set(k, cell);
+      for (const [r, c, cell] of moved) cells.setAt(r, c, cell);
       const hidden = hiddenSet(sheet);
       const h = [...hidden].map((r) => (r >= before ? r + count : r));
       hidden.clear();
@@ -98,14 +92,12 @@ function userActions(state, model) {
     /** Delete whole rows, shifting the rows below up, as Delete > Sheet Rows does. */
     deleteRows(sheet, first, count) {
       const cells = sheetCells(sheet);
-      const moved = new Map();
-      for (const [k, cell] of cells) {
-        const [r, c] = keyRC(k);
-        if (r >= first && r < first + count) continue;
-        moved.set((r >= first + count ? r - count : r) + "," + c, cell);
-      }
+      const moved = [];
+      cells.forEachAt((cell, r, c) => {
+        if (r < first || r >= first + count) moved.push([r >= first + count ? r - count : r, c, cell]);
+      });
       cells.clear();
-      for (const [k, cell] of moved) cells.set(k, cell);
+      for (const [r, c, cell] of moved) cells.setAt(r, c, cell);
       for (const t of state.tables) {
         if (t.sheet !== sheet) continue;
         if (first <= t.r && first + count > t.r)
@@ -121,17 +113,15 @@ function userActions(state, model) {
     reorderRows(sheet, first, order, firstCol, colCount) {
       const cells = sheetCells(sheet);
       const inCols = (c) => firstCol === undefined || (c >= firstCol && c < firstCol + colCount);
-      const taken = new Map();
-      for (const [k, cell] of cells) {
-        const [r, c] = keyRC(k);
-        if (r >= first && r < first + order.length && inCols(c)) taken.set(k, cell);
-      }
-      for (const k of taken.keys()) cells.delete(k);
-      for (const [k, cell] of taken) {
-        const [r, c] = keyRC(k);
-        const dest = order.indexOf(r - first);
-        cells.set(first + dest + "," + c, cell);
-      }
+      const taken = [];
+      cells.forEachAt((cell, r, c) => {
+        if (r >= first && r < first + order.length && inCols(c)) taken.push([r, c, cell]);
+      });
+      for (const [r, c] of taken) cells.deleteAt(r, c);
+      // Where each row goes, looked up once a row rather than searched for once a cell.
+      const dest = new Map();
+      order.forEach((from, i) => dest.has(from) || dest.set(from, i));
+      for (const [r, c, cell] of taken) cells.setAt(first + dest.get(r - first), c, cell);
     },
     /**
      * The user types values at an address (one cell or a block), as typing does: text is read as Excel reads it, and a
