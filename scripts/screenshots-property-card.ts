@@ -7,6 +7,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import type { Browser } from "playwright-core";
 import { propertyCard, statusColour, windowColour, type CheckResult } from "../core";
 import { toEntityValue } from "../excel/functions/card";
 import { startSandbox } from "../sandbox/app";
@@ -31,6 +32,16 @@ function shown(p: Record<string, unknown>): string {
 
 /** Writes the screenshots into `out` (the README's assets/screenshots when run as a script). */
 export async function main(out = OUT): Promise<void> {
+  // The browser first: without one, the script says so before it has built the sandbox's register for nothing.
+  const browser = await launch();
+  try {
+    await shoot(browser, out);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function shoot(browser: Browser, out: string): Promise<void> {
   const sb = await startSandbox({ port: 0 });
   let answer: CheckResult;
   try {
@@ -99,15 +110,10 @@ export async function main(out = OUT): Promise<void> {
   </div></body></html>`;
 
   fs.mkdirSync(out, { recursive: true });
-  const browser = await launch();
-  try {
-    const page = await browser.newPage({ viewport: { width: 1180, height: 400 } });
-    await page.setContent(html);
-    await page.screenshot({ path: path.join(out, "excel-property-card.png"), fullPage: true });
-    console.log(`wrote ${path.join(out, "excel-property-card.png")}`);
-  } finally {
-    await browser.close();
-  }
+  const page = await browser.newPage({ viewport: { width: 1180, height: 400 } });
+  await page.setContent(html);
+  await page.screenshot({ path: path.join(out, "excel-property-card.png"), fullPage: true });
+  console.log(`wrote ${path.join(out, "excel-property-card.png")}`);
 }
 
 if (require.main === module)

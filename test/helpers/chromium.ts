@@ -6,7 +6,8 @@
  * that CI cannot pass by skipping them.
  */
 import * as fs from "fs";
-import { chromium, type Browser } from "playwright-core";
+import * as nodeModule from "module";
+import type { Browser } from "playwright-core";
 
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 export const CHROMIUM =
@@ -89,7 +90,18 @@ export const LAUNCH_ARGS = [
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...NO_BROWSER_UI_FEATURES].join(",")}`,
 ];
 
+/**
+ * playwright-core as Node itself loads it, not through jest's module registry: jest compiles a package afresh for every
+ * suite (playwright-core is 5 MB of bundled JavaScript, most of a second of CPU each time a page suite loads it), Node once
+ * for each worker process, which then runs every later page suite with the copy it has. Outside jest (the screenshot
+ * scripts) this is Node's own require either way.
+ */
+function playwright(): typeof import("playwright-core") {
+  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
+  return node._load(require.resolve("playwright-core"), null, false) as typeof import("playwright-core");
+}
+
 export function launch(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) return Promise.reject(new Error(missingChromium()));
-  return chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  return playwright().chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 }

@@ -18,8 +18,8 @@ import { standIn } from "../helpers/stand-in-page";
 import { servedPane } from "../helpers/pane";
 import { serveStatic } from "../helpers/static-server";
 import { ACTION_LIST_HEADERS } from "../../helpers/action-list";
+import { savePicture } from "../../helpers/pictures";
 
-const OUT_DIR = path.join(ROOT, "test-output");
 const run = describeWithChromium();
 const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
 const KEY = "sandbox-professional";
@@ -185,8 +185,7 @@ run("Excel task pane in Chromium", () => {
     expect(out.values[6][col("Matched UPRN")]).toBe(ds.byPostcode.get(examples.single_property_postcode)![0].uprn);
     expect(out.formulas.flat().filter(Boolean)).toEqual([]);
 
-    fs.mkdirSync(OUT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(OUT_DIR, "excel-taskpane.png"), fullPage: true });
+    await savePicture(page, "excel-taskpane.png");
 
     // Second run from a cell of the header row (the whole table): the same block is updated; nothing appears to its right; the user's column is kept.
     await page.evaluate(() => (window as any).__excelStandIn.select("Sheet1", "B1"));
@@ -336,8 +335,7 @@ run("Excel task pane in Chromium", () => {
     expect(await page.textContent("#problems")).toMatch(/Row 4: No UPRN or postcode/);
     const notes = await page.evaluate(() => (window as any).__excelStandIn.read("Sheet2", "D1:D2"));
     expect(notes.values.flat()).toEqual(["My notes", "call"]);
-    fs.mkdirSync(OUT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(OUT_DIR, "excel-taskpane-new-user.png"), fullPage: true });
+    await savePicture(page, "excel-taskpane-new-user.png");
   });
 
   test("the column chooser appears only when a column is missing, with what was found chosen; (none) for both UPRN and Postcode is explained", async () => {

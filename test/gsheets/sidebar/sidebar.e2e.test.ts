@@ -1,18 +1,16 @@
 /**
  * End to end: the BUILT sidebar in headless Chromium, its google.script.run calls bridged to the BUILT
- * Code.js in a vm, real HTTP to the sandbox. Settings, the bulk-check button, lookup; screenshots saved.
+ * Code.js in a vm, real HTTP to the sandbox. Settings, the bulk-check button, lookup; pictures saved when asked for
+ * (test/helpers/pictures.ts).
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { OUTPUT_COLUMNS, STATUS_COLOURS } from "../../../core";
 import { PAGE_WORDS } from "../../../core/page-words";
+import { picturesWanted, savePicture } from "../../helpers/pictures";
 import { describeWithSidebar, launch, openSidebar } from "../harness/browser";
 import { createGasEnvironment } from "../harness/gas";
 import { startSandboxProcess, type SandboxProcess, type SandboxProperty } from "../harness/sandbox";
 import { API_KEY, STATUS_KEYS, cellValue, expectedFill, outputCol, pollToEnd, seedTable } from "../harness/table";
-
-const OUT = path.resolve(__dirname, "../../../test-output");
 
 /**
  * Moves a page opened with { clock: true } on a second at a time until `done`, each step given a moment of the wall
@@ -33,7 +31,6 @@ maybe("Google Sheets sidebar in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    fs.mkdirSync(OUT, { recursive: true });
     sandbox = await startSandboxProcess({ msPerProperty: 1 });
     props = await sandbox.properties(1200);
     browser = await launch();
@@ -178,32 +175,34 @@ maybe("Google Sheets sidebar in Chromium", () => {
     const epc = outputCol(env.sheet, "epc_status");
     expect(env.sheet.effectiveFill(firstRow + 3, epc)).toBe(STATUS_COLOURS.error.fill);
     expect(env.sheet.formulas()).toEqual([]);
-    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar.png"), fullPage: true });
+    await savePicture(page, "gsheets-sidebar.png");
 
     // A picture of the sheet as the user sees it: the first rows of the output block with their fills.
-    const shown = 14;
-    const headers = ["UPRN", ...OUTPUT_COLUMNS.slice(0, 16).map((c) => c.header)];
-    const cols = [1, ...OUTPUT_COLUMNS.slice(0, 16).map((c) => outputCol(env.sheet, c.key))];
-    const cells = (r: number) =>
-      cols
-        .map((c) => {
-          const v = cellValue(env.sheet, r, c);
-          const text =
-            v instanceof Date || Object.prototype.toString.call(v) === "[object Date]"
-              ? (v as Date).toISOString().slice(0, 10)
-              : String(v);
-          const fill = env.sheet.effectiveFill(r, c) || "#fff";
-          const font = env.sheet.effectiveFont(r, c) || "#202124";
-          return `<td style="background:${fill};color:${font}">${text.replace(/</g, "&lt;")}</td>`;
-        })
-        .join("");
-    const table = `<table><tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>${Array.from({ length: shown }, (_, i) => `<tr>${cells(firstRow + i)}</tr>`).join("")}</table>`;
-    const sheetPage = await browser.newPage({ viewport: { width: 1500, height: 480 } });
-    await sheetPage.setContent(
-      `<style>body{font:12px Arial;margin:8px}table{border-collapse:collapse}td,th{border:1px solid #e0e0e0;padding:2px 6px;white-space:nowrap}th{background:#f8f9fa}</style>${table}`,
-    );
-    await sheetPage.screenshot({ path: path.join(OUT, "gsheets-sheet.png") });
-    await sheetPage.close();
+    if (picturesWanted()) {
+      const shown = 14;
+      const headers = ["UPRN", ...OUTPUT_COLUMNS.slice(0, 16).map((c) => c.header)];
+      const cols = [1, ...OUTPUT_COLUMNS.slice(0, 16).map((c) => outputCol(env.sheet, c.key))];
+      const cells = (r: number) =>
+        cols
+          .map((c) => {
+            const v = cellValue(env.sheet, r, c);
+            const text =
+              v instanceof Date || Object.prototype.toString.call(v) === "[object Date]"
+                ? (v as Date).toISOString().slice(0, 10)
+                : String(v);
+            const fill = env.sheet.effectiveFill(r, c) || "#fff";
+            const font = env.sheet.effectiveFont(r, c) || "#202124";
+            return `<td style="background:${fill};color:${font}">${text.replace(/</g, "&lt;")}</td>`;
+          })
+          .join("");
+      const table = `<table><tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>${Array.from({ length: shown }, (_, i) => `<tr>${cells(firstRow + i)}</tr>`).join("")}</table>`;
+      const sheetPage = await browser.newPage({ viewport: { width: 1500, height: 480 } });
+      await sheetPage.setContent(
+        `<style>body{font:12px Arial;margin:8px}table{border-collapse:collapse}td,th{border:1px solid #e0e0e0;padding:2px 6px;white-space:nowrap}th{background:#f8f9fa}</style>${table}`,
+      );
+      await savePicture(sheetPage, "gsheets-sheet.png", false);
+      await sheetPage.close();
+    }
     await page.close();
   });
 
@@ -284,7 +283,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     await page.locator(".addr button").nth(idx).click();
     await page.waitForFunction(() => /put in H20/.test(document.getElementById("message")!.textContent || ""));
     expect(cellValue(env.sheet, 20, 8)).toBe(props[5].uprn);
-    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-lookup.png"), fullPage: true });
+    await savePicture(page, "gsheets-sidebar-lookup.png");
     await page.close();
   });
 
@@ -308,7 +307,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     // Whole columns are their cells in use (rows 1–51), as Excel reads them: no blank rows below to leave out or count.
     expect(notes.join(" ")).not.toMatch(/left out/);
     expect(await page.textContent("#run-details-text")).toMatch(/48 of 50 rows checked/);
-    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-new-user.png"), fullPage: true });
+    await savePicture(page, "gsheets-sidebar-new-user.png");
 
     // The user renames one of our headers, then checks again: their column is left alone and the notes say why.
     env.sheet.seed(1, outputCol(env.sheet, "message"), [["My comments"]]);
@@ -324,7 +323,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
       { timeout: 60000 },
     );
     expect(await page.isEnabled("#check-btn")).toBe(true);
-    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-block-changed.png"), fullPage: true });
+    await savePicture(page, "gsheets-sidebar-block-changed.png");
     await page.close();
   });
 
@@ -434,7 +433,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     expect(await page.getAttribute("#message", "class")).toBe("msg error");
     expect(await page.getAttribute("#message", "role")).toBe("alert");
     expect(await page.isEnabled("#check-btn")).toBe(true);
-    await page.screenshot({ path: path.join(OUT, "gsheets-sidebar-failed.png"), fullPage: true });
+    await savePicture(page, "gsheets-sidebar-failed.png");
     await page.close();
     await sandbox.clearFaults();
   });
@@ -524,7 +523,7 @@ maybe("Google Sheets sidebar in Chromium", () => {
     );
     expect(await stale.getAttribute("#stale-banner", "role")).toBe("alert");
     expect(await stale.textContent("#last-run")).toMatch(/\(scheduled\).*Re-authorisation needed/);
-    await stale.screenshot({ path: path.join(OUT, "gsheets-sidebar-schedule.png"), fullPage: true });
+    await savePicture(stale, "gsheets-sidebar-schedule.png");
 
     // Removed: no trigger, no banner.
     await stale.click("#remove-schedule");
