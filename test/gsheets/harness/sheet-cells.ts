@@ -11,7 +11,7 @@ import {
   zoneMidnights,
   type MakeDate,
 } from "./date-cells";
-import { Grid, type CellData } from "./grid";
+import { Grid, blankCell, type CellData } from "./grid";
 import { zonedTimeToUtc } from "./zoned-time";
 
 /** Sheets holds at most 50,000 characters in a cell. */
@@ -49,8 +49,10 @@ export class SheetCells {
     return this.cells.get(r, c);
   }
   forEachCell(range: Area, fn: (cell: CellData, r: number, c: number) => void): void {
-    for (let r = 0; r < range.rows; r++)
-      for (let c = 0; c < range.cols; c++) fn(this.cells.take(range.row + r, range.col + c), r, c);
+    for (let r = 0; r < range.rows; r++) {
+      const cells = this.cells.takeLine(range.row + r);
+      for (let c = 0; c < range.cols; c++) fn((cells[range.col + c] ??= blankCell()), r, c);
+    }
   }
   /**
    * A block's values as getValues gives them, or with `pick` another property of each cell: new arrays, and new Dates
@@ -171,7 +173,11 @@ export class SheetCells {
           throw new Error(
             `Exception: Your input contains more than the maximum of ${CELL_CHARS_MAX} characters in a single cell.`,
           );
-    values.forEach((line, r) => line.forEach((v, c) => this.coerce(v, this.cells.take(row + r, col + c))));
+    // Each row's cells are looked up once, not once per cell.
+    values.forEach((line, r) => {
+      const cells = this.cells.takeLine(row + r);
+      line.forEach((v, c) => this.coerce(v, (cells[col + c] ??= blankCell())));
+    });
   }
   /** Fill a block directly, as a user typing would (not recorded). */
   seed(row: number, col: number, values: unknown[][]): void {
