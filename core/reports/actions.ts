@@ -128,7 +128,7 @@ const propObligations = new WeakMap<
 >();
 
 function propertyObligations(prop: BlockProperty, o: Pick<ListOptions, "today" | "windows">): readonly Obligation[] {
-  const result = resultFromBlockRow(prop.cells);
+  const result = rowResults.get(prop.cells) ?? resultFromBlockRow(prop.cells);
   const country = prop.country ? rulesCountry(prop.country) : undefined;
   // Out of scope (Northern Ireland, the Crown dependencies): no country's deadlines, as the row says.
   if (!result || country === null) return [];
@@ -264,6 +264,9 @@ export interface TableColumns {
   untilBlank?: boolean;
 }
 
+/** The result each property's cells show, as blockProperties read it: its obligations are counted from it, not read again. */
+const rowResults = new WeakMap<readonly unknown[], CheckResult>();
+
 /** How many of the rows under a table's header are its own: up to its first blank row or the next block's header row. */
 export function tableRowCount(rows: readonly (readonly unknown[])[], blockColumn: number): number {
   const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
@@ -287,8 +290,12 @@ export function blockProperties(rows: readonly (readonly unknown[])[], c: TableC
     ? dateReading(c.header, c.dates, ours)
     : { ...dateReading(undefined, c.dates), user: c.user ?? {} };
   (c.untilBlank ? rows.slice(0, tableRowCount(rows, c.blockColumn)) : rows).forEach((row, i) => {
-    const cells = Array.from({ length: OUTPUT_COLUMNS.length }, (_, k) => row[c.blockColumn + k]);
-    if (!resultFromBlockRow(cells)) return;
+    // Every cell of the block, one past the row's end as undefined (a loop: Array.from's callback per cell was slower).
+    const cells: unknown[] = new Array(OUTPUT_COLUMNS.length);
+    for (let k = 0; k < cells.length; k++) cells[k] = row[c.blockColumn + k];
+    const result = resultFromBlockRow(cells);
+    if (!result) return;
+    rowResults.set(cells, result);
     const uprn =
       (c.uprn !== undefined ? text(row[c.uprn]).replace(/^'/, "") : "") ||
       text(cells[col("matched_uprn")]).replace(/^'/, "");

@@ -9,9 +9,8 @@ import { members, type RunState } from "./state";
  * with GETs only. Jobs whose every result is written are left as they are.
  */
 export function storedState(state: RunState): RunState {
-  const out: RunState = JSON.parse(JSON.stringify(state));
-  out.received = {};
-  out.inflight = {};
+  // Copied without them: a large run's received outcomes are most of its state, and would be copied to be dropped.
+  const out: RunState = JSON.parse(JSON.stringify({ ...state, received: {}, inflight: {} }));
   // Errors waiting to be written are small and often the same: kept once each, with the properties they go to.
   const errors = new Map<string, { error: ServiceError; ranges: [number, number][] }>();
   const results = new Set<number>();

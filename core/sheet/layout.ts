@@ -277,17 +277,26 @@ export function outputHeaders(): string[] {
 
 export { STATUS_COLOURS, statusColour, NO_FILL } from "./colours";
 
+/** Texts formatTimestamp made: a run's check time is the same in every row it writes, and the service's times repeat. */
+const stamps = new Map<string, string>();
+
 /** "2026-11-22T09:12:44Z" -> "2026-11-22 09:12:44"; other text is kept. */
 export function formatTimestamp(v: unknown): string {
   if (typeof v !== "string" || !v) return "";
-  const ms = Date.parse(v);
-  if (!Number.isFinite(ms)) return v;
-  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+  let to = stamps.get(v);
+  if (to === undefined) {
+    const ms = Date.parse(v);
+    to = Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 19).replace("T", " ") : v;
+    if (stamps.size >= 20000) stamps.clear();
+    stamps.set(v, to);
+  }
+  return to;
 }
 
 /** Text that a spreadsheet must not read as a formula gets a leading apostrophe (shown as plain text). */
 export function safeCellText(s: string): string {
-  return /^[=+\-@\t\r|]/.test(s) ? `'${s}` : s;
+  const first = String(s).charAt(0); // alone decides: every text cell comes here, too many for a regular expression
+  return first !== "" && "=+-@\t\r|".includes(first) ? `'${s}` : s;
 }
 
 /**

@@ -61,11 +61,43 @@ export function zoneOnce(): () => string {
  * in the spreadsheet's time zone (the one Sheets read the text in), so a kept value is rewritten unchanged.
  */
 export function datesAsText(row: unknown[], timeZone: () => string): unknown[] {
+  let texts: ZoneTexts | undefined;
   return row.map((v, i) => {
     if (!isDate(v)) return v;
+    if (!texts) texts = zoneTexts(timeZone());
     const kind = OUTPUT_COLUMNS[i] ? OUTPUT_COLUMNS[i].kind : "datetime";
-    return Utilities.formatDate(v, timeZone(), kind === "date" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm:ss");
+    return kind === "date"
+      ? dateText(v, texts, DAY_PATTERN, texts.days)
+      : dateText(v, texts, TIME_PATTERN, texts.times);
   });
+}
+
+const DAY_PATTERN = "yyyy-MM-dd";
+const TIME_PATTERN = "yyyy-MM-dd HH:mm:ss";
+
+/**
+ * Texts already made in one zone, by instant: a block's rows share a few hundred days and the run's few times, and
+ * each row is read several times a poll, so one formatDate per distinct instant is enough.
+ */
+interface ZoneTexts {
+  zone: string;
+  days: Map<number, string>;
+  times: Map<number, string>;
+}
+const textsByZone = new Map<string, ZoneTexts>();
+function zoneTexts(zone: string): ZoneTexts {
+  let texts = textsByZone.get(zone);
+  if (!texts) textsByZone.set(zone, (texts = { zone, days: new Map(), times: new Map() }));
+  return texts;
+}
+function dateText(d: Date, texts: ZoneTexts, pattern: string, memo: Map<number, string>): string {
+  const ms = d.getTime();
+  let text = memo.get(ms);
+  if (text === undefined) {
+    if (memo.size >= 20000) memo.clear();
+    memo.set(ms, (text = Utilities.formatDate(d, texts.zone, pattern)));
+  }
+  return text;
 }
 
 /**

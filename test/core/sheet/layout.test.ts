@@ -47,8 +47,14 @@ test("text from the service never becomes a formula", () => {
   const row = outputRow({ result }, "2026-11-22T10:00:00Z");
   expect(row[col("Matched address")]).toBe("'+44 Flat, @home");
   expect(row[col("EICR detail")]).toBe("'-No EICR on record");
-  for (const s of ["=1+1", "+1", "-1", "@SUM(A1)", "\tx"]) expect(safeCellText(s).startsWith("'")).toBe(true);
-  expect(safeCellText("Flat 1")).toBe("Flat 1");
+  for (const s of ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "|x"]) expect(safeCellText(s)).toBe(`'${s}`);
+  for (const s of ["Flat 1", "", " =1", "1-2", "a=b", "'kept"]) expect(safeCellText(s)).toBe(s);
+});
+
+test("rows checked at different times each show their own time, however their writes alternate", () => {
+  const times = ["2026-11-22T10:00:00Z", "2026-11-23T08:30:05.250Z", "2026-11-22T10:00:00Z", "not a time"];
+  const shown = times.map((t) => outputRow({ result }, t)[col("Checked at (UTC)")]);
+  expect(shown).toEqual(["2026-11-22 10:00:00", "2026-11-23 08:30:05", "2026-11-22 10:00:00", "not a time"]);
 });
 
 test("a definitive error fills the status cells with error and says why", () => {

@@ -44,8 +44,15 @@ export function isDateFormat(format: string): boolean {
 /** Local midnight of a date serial in the zone, remembered: a table reads the same few hundred days over and over. */
 const serialMidnights = new Map<string, Map<number, number>>();
 export function serialMidnight(serial: number, timeZone: string): number {
+  return midnightIn(zoneMidnights(timeZone), serial, timeZone);
+}
+/** The remembered midnights of one zone: a block's read looks its zone up once, not once per date cell. */
+export function zoneMidnights(timeZone: string): Map<number, number> {
   let zone = serialMidnights.get(timeZone);
   if (!zone) serialMidnights.set(timeZone, (zone = new Map()));
+  return zone;
+}
+export function midnightIn(zone: Map<number, number>, serial: number, timeZone: string): number {
   let ms = zone.get(serial);
   if (ms === undefined) {
     const day = new Date(Date.UTC(1899, 11, 30) + serial * 86_400_000).toISOString().slice(0, 10);

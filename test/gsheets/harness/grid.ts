@@ -41,6 +41,13 @@ export class Grid {
     this.version++;
     return cell;
   }
+  /** Row r's cells to change (made if there are none), blank cells made with blankCell: counted as a change. */
+  takeLine(r: number): (CellData | undefined)[] {
+    let line = this.lines.get(r);
+    if (line === undefined) this.lines.set(r, (line = []));
+    this.version++;
+    return line;
+  }
   set(r: number, c: number, cell: CellData): void {
     let line = this.lines.get(r);
     if (line === undefined) this.lines.set(r, (line = []));

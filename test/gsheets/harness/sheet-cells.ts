@@ -2,8 +2,16 @@
  * What a sheet holds, not part of the Apps Script API: its cells, read as getValues reads them and written through
  * Sheets' coercion and limits, and the views tests assert on (not recorded).
  */
-import { currentZone, dateFormatted, isDate, isDateFormat, serialMidnight, type MakeDate } from "./date-cells";
-import { Grid, type CellData } from "./grid";
+import {
+  currentZone,
+  dateFormatted,
+  isDate,
+  isDateFormat,
+  midnightIn,
+  zoneMidnights,
+  type MakeDate,
+} from "./date-cells";
+import { Grid, blankCell, type CellData } from "./grid";
 import { zonedTimeToUtc } from "./zoned-time";
 
 /** Sheets holds at most 50,000 characters in a cell. */
@@ -15,6 +23,17 @@ interface Area {
   readonly col: number;
   readonly rows: number;
   readonly cols: number;
+}
+
+/**
+ * Whether text may be read as a number or a date (the two patterns coerce tries): only when it starts with a digit, a
+ * sign or white space. Most text written (addresses, words, messages) is told apart by its first character.
+ */
+function mayBeNumberOrDate(v: string): boolean {
+  const c = v.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45) return true;
+  // Between the space and the no-break space no character is white space: the pattern is asked only outside that.
+  return !(c > 32 && c < 160) && /^\s/.test(v);
 }
 
 export class SheetCells {
@@ -30,8 +49,10 @@ export class SheetCells {
     return this.cells.get(r, c);
   }
   forEachCell(range: Area, fn: (cell: CellData, r: number, c: number) => void): void {
-    for (let r = 0; r < range.rows; r++)
-      for (let c = 0; c < range.cols; c++) fn(this.cells.take(range.row + r, range.col + c), r, c);
+    for (let r = 0; r < range.rows; r++) {
+      const cells = this.cells.takeLine(range.row + r);
+      for (let c = 0; c < range.cols; c++) fn((cells[range.col + c] ??= blankCell()), r, c);
+    }
   }
   /**
    * A block's values as getValues gives them, or with `pick` another property of each cell: new arrays, and new Dates
@@ -44,20 +65,53 @@ export class SheetCells {
     cols: number,
     pick?: (c: CellData | undefined) => unknown,
   ): unknown[][] {
+    if (pick) return this.pickBlock(row, col, rows, cols, pick);
     const zone = currentZone();
+    // Looked up once per read: a 10,000-row block has tens of thousands of date cells.
+    const midnights = zoneMidnights(zone);
+    const out: unknown[][] = new Array(rows);
+    for (let r = 0; r < rows; r++) {
+      const cells = this.cells.line(row + r);
+      const line: unknown[] = new Array(cols);
+      if (cells === undefined) {
+        out[r] = line.fill("");
+        continue;
+      }
+      for (let c = 0; c < cols; c++) {
+        const cell = cells[col + c];
+        if (cell === undefined) {
+          line[c] = "";
+          continue;
+        }
+        const v = cell.value;
+        if (typeof v === "string") line[c] = v;
+        else if (typeof v === "number")
+          line[c] =
+            cell.format !== undefined && isDateFormat(cell.format)
+              ? this.makeDate(midnightIn(midnights, Math.floor(v), zone))
+              : v;
+        else if (isDate(v)) line[c] = this.makeDate(v.getTime());
+        else line[c] = v === undefined || v === null ? "" : v;
+      }
+      out[r] = line;
+    }
+    return out;
+  }
+  /** Another property of each cell of a block (its format, its formula), a Date among them made anew in the vm's realm. */
+  private pickBlock(
+    row: number,
+    col: number,
+    rows: number,
+    cols: number,
+    pick: (c: CellData | undefined) => unknown,
+  ): unknown[][] {
     const out: unknown[][] = new Array(rows);
     for (let r = 0; r < rows; r++) {
       const cells = this.cells.line(row + r);
       const line: unknown[] = new Array(cols);
       for (let c = 0; c < cols; c++) {
-        const cell = cells === undefined ? undefined : cells[col + c];
-        let v = pick ? pick(cell) : cell === undefined ? "" : cell.value;
-        if (typeof v === "number") {
-          if (!pick && cell!.format !== undefined && isDateFormat(cell!.format))
-            v = this.makeDate(serialMidnight(Math.floor(v), zone));
-        } else if (isDate(v)) v = this.makeDate(v.getTime());
-        else if (v === undefined || v === null) v = pick ? v : "";
-        line[c] = v;
+        const v = pick(cells === undefined ? undefined : cells[col + c]);
+        line[c] = isDate(v) ? this.makeDate(v.getTime()) : v;
       }
       out[r] = line;
     }
@@ -94,7 +148,8 @@ export class SheetCells {
       else if (v.startsWith("=")) {
         cell.formula = v;
         cell.value = "#FORMULA";
-      } else if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) cell.value = Number(v);
+      } else if (!mayBeNumberOrDate(v)) cell.value = v;
+      else if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) cell.value = Number(v);
       else if (/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/.test(v))
         cell.value = this.makeDate(zonedTimeToUtc(v, this.timeZone()));
       else cell.value = v;
@@ -118,7 +173,11 @@ export class SheetCells {
           throw new Error(
             `Exception: Your input contains more than the maximum of ${CELL_CHARS_MAX} characters in a single cell.`,
           );
-    values.forEach((line, r) => line.forEach((v, c) => this.coerce(v, this.cells.take(row + r, col + c))));
+    // Each row's cells are looked up once, not once per cell.
+    values.forEach((line, r) => {
+      const cells = this.cells.takeLine(row + r);
+      line.forEach((v, c) => this.coerce(v, (cells[col + c] ??= blankCell())));
+    });
   }
   /** Fill a block directly, as a user typing would (not recorded). */
   seed(row: number, col: number, values: unknown[][]): void {

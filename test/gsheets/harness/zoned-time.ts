@@ -43,12 +43,14 @@ export function zonedParts(
 }
 
 /** "2031-10-27" or "2026-11-22 18:36:06" read as a local time in the zone (what Sheets does with typed dates). */
-const zonedTimes = new Map<string, number>();
+const zonedTimes = new Map<string, Map<string, number>>();
 export function zonedTimeToUtc(text: string, timeZone: string): number {
-  // Remembered: a 10,000-row table reads the same few hundred days over and over, and Intl is slow.
-  const key = `${timeZone}|${text}`;
-  let ms = zonedTimes.get(key);
-  if (ms === undefined) zonedTimes.set(key, (ms = zonedTimeToUtcOnce(text, timeZone)));
+  // Remembered: a 10,000-row table reads the same few hundred days over and over, and Intl is slow. By zone, then
+  // text: a key made of both was a new string for every date cell written.
+  let zone = zonedTimes.get(timeZone);
+  if (!zone) zonedTimes.set(timeZone, (zone = new Map()));
+  let ms = zone.get(text);
+  if (ms === undefined) zone.set(text, (ms = zonedTimeToUtcOnce(text, timeZone)));
   return ms;
 }
 
