@@ -180,6 +180,7 @@ function optimization() {
     minimizer: [
       "...",
       new MinimizerPlugin({
+        parallel: false,
         minify: { implementation: MinimizerPlugin.swcMinify, options: { ecma: 2020, compress: { passes: 3 } } },
       }),
     ],

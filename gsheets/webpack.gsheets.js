@@ -146,6 +146,7 @@ function optimization() {
     // already inside the bundle's closure and mangled, and the entry points must keep theirs.
     minimizer: [
       new MinimizerPlugin({
+        parallel: false,
         minify: {
           implementation: MinimizerPlugin.swcMinify,
           options: { ecma: ES, compress: { passes: 3, unsafe_arrows: true } },
