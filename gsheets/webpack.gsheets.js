@@ -146,6 +146,7 @@ function optimization() {
     // already inside the bundle's closure and mangled, and the entry points must keep theirs.
     minimizer: [
       new MinimizerPlugin({
+        // In webpack's own process: a worker would start node and @swc/core again to minify one bundle.
         parallel: false,
         minify: {
           implementation: MinimizerPlugin.swcMinify,
