@@ -180,6 +180,8 @@ function optimization() {
     minimizer: [
       "...",
       new MinimizerPlugin({
+        // In webpack's own process: a worker would start node and @swc/core again to minify one bundle.
+        parallel: false,
         minify: { implementation: MinimizerPlugin.swcMinify, options: { ecma: 2020, compress: { passes: 3 } } },
       }),
     ],
