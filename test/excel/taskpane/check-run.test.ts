@@ -47,6 +47,11 @@ function clockClient(clock: TestClock, base: string) {
     now: clock.now,
   });
 }
+/** What a run on the test clock is given: the client on that clock, its sleep and its now, the Professional plan. */
+function clockRun(clock: TestClock, base: string) {
+  return { client: clockClient(clock, base), plan: "professional" as const, sleep: clock.sleep, now: clock.now };
+}
+
 const col = (header: string) => OUTPUT_COLUMNS.findIndex((c) => c.header === header);
 
 function seedSheet(api: any) {
@@ -396,12 +401,10 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     };
     const summary = await runCheck(prep.check, {
       excelRun,
-      client: clockClient(clock, slow.baseUrl),
-      plan: "professional",
+      ...clockRun(clock, slow.baseUrl),
       store,
       signal: abort.signal,
       sleep,
-      now: clock.now,
     });
     expect(abort.signal.aborted).toBe(true);
     expect(summary.cancelled).toBe(true);
@@ -426,11 +429,8 @@ test("Cancel stops the run: every row ends with values or a message, the job alr
     const before = slow.stats().bulk_submit;
     const resumed = await resumeRun((await loadUnfinished(store))!, {
       excelRun,
-      client: clockClient(clock, slow.baseUrl),
-      plan: "professional",
+      ...clockRun(clock, slow.baseUrl),
       store,
-      sleep: clock.sleep,
-      now: clock.now,
     });
     expect(slow.stats().bulk_submit).toBe(before);
     expect(resumed.title).toBe("Done");
@@ -469,12 +469,9 @@ test("jobs left running when the pane closed are resumed and their results writt
     };
     await runCheck(prep.check, {
       excelRun,
-      client: clockClient(clock, slow.baseUrl),
-      plan: "professional",
+      ...clockRun(clock, slow.baseUrl),
       store: spy,
       signal: abort.signal,
-      sleep: clock.sleep,
-      now: clock.now,
     });
     expect(saved).not.toBeNull();
     await store.setItem(UNFINISHED_KEY, saved!);
@@ -484,11 +481,8 @@ test("jobs left running when the pane closed are resumed and their results writt
     const before = slow.stats().bulk_submit;
     const summary = await resumeRun(run!, {
       excelRun,
-      client: clockClient(clock, slow.baseUrl),
-      plan: "professional",
+      ...clockRun(clock, slow.baseUrl),
       store,
-      sleep: clock.sleep,
-      now: clock.now,
     });
     expect(slow.stats().bulk_submit).toBe(before); // resumed, not resubmitted
     expect(summary.rowsWritten).toBe(200);
@@ -549,10 +543,7 @@ test("a final write refused while the user edits a cell is retried until Excel a
     if (!prep.ok) throw new Error(prep.message);
     const summary = await runCheck(prep.check, {
       excelRun,
-      client: clockClient(clock, slow.baseUrl),
-      sleep: clock.sleep,
-      now: clock.now,
-      plan: "professional",
+      ...clockRun(clock, slow.baseUrl),
       store,
       onNotice: (t) => notices.push(t),
       onProgress: (p) => {
@@ -578,10 +569,7 @@ test("a final write refused while the user edits a cell is retried until Excel a
     await expect(
       runCheck(prep2.check, {
         excelRun: w2.excelRun,
-        client: clockClient(clock, slow.baseUrl),
-        sleep: clock.sleep,
-        now: clock.now,
-        plan: "professional",
+        ...clockRun(clock, slow.baseUrl),
         store: store2,
         writeRetryMs: 300,
         onProgress: (p) => {
@@ -594,10 +582,7 @@ test("a final write refused while the user edits a cell is retried until Excel a
     w2.api.setCellEditMode(false);
     const resumed = await resumeRun(kept!, {
       excelRun: w2.excelRun,
-      client: clockClient(clock, slow.baseUrl),
-      sleep: clock.sleep,
-      now: clock.now,
-      plan: "professional",
+      ...clockRun(clock, slow.baseUrl),
       store: store2,
     });
     expect(resumed.errors).toBe(0);
