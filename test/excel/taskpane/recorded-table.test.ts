@@ -23,6 +23,21 @@ const plan: PlanName = "professional";
 /** The Action list's day: a fixed day, as the pane would give its file's day. */
 const TODAY = "2027-01-31";
 
+/** A client to the sandbox that does what the user does once, as the service gets the check's first request. */
+function clientActingOnce(act: () => void): { client: ReturnType<typeof proClient>; happened: () => boolean } {
+  let done = false;
+  const client = proClient(sb, {
+    fetch: (u, i) => {
+      if (!done) {
+        done = true;
+        act();
+      }
+      return fetch(u, i as RequestInit) as never;
+    },
+  });
+  return { client, happened: () => done };
+}
+
 test("a record kept by name only, whose name now belongs to a sheet holding our results columns but not its UPRN column: not read as that table, and the record takes no id from it", async () => {
   const { s, excelRun } = workbook();
   const settings = s.Office.context.document.settings;
@@ -71,16 +86,7 @@ test("a sheet renamed while its check runs: every result is written on it, and t
   s.api.select("Sheet1", "A1");
   const id = s.api.state.sheetIds.get("Sheet1");
   // Renamed by the user while the service answers the check's first request.
-  let renamed = false;
-  const client = proClient(sb, {
-    fetch: (u, i) => {
-      if (!renamed) {
-        renamed = true;
-        s.api.renameSheet("Sheet1", "Lettings");
-      }
-      return fetch(u, i as RequestInit) as never;
-    },
-  });
+  const { client, happened: renamed } = clientActingOnce(() => s.api.renameSheet("Sheet1", "Lettings"));
   const summary = await runCheck(await prepared(excelRun, { plan }), {
     excelRun,
     client,
@@ -90,7 +96,7 @@ test("a sheet renamed while its check runs: every result is written on it, and t
     writeRetryMs: 2_000,
     onBlockWritten: (place, at) => recordBlock(settings, place, at),
   });
-  expect(renamed).toBe(true);
+  expect(renamed()).toBe(true);
   expect(summary.fatal).toBeFalsy();
   const written = block(s.api, "Lettings", 2, 2, rows.length + 1).values as unknown[][];
   expect(written.map((r) => String(r[MATCHED]).replace(/^'/, ""))).toEqual(rows.map((p) => p.uprn));
@@ -106,17 +112,10 @@ test("250 rows inserted above the table while its check runs, and typed into: ev
   s.api.seed("Sheet1", "A1", [["UPRN", "Tenant"], ...rows.map((p, i) => [p.uprn, `T${i}`])]);
   s.api.select("Sheet1", "A1");
   // More rows than any window near the header, inserted while the service answers the check's first request.
-  let inserted = false;
-  const client = proClient(sb, {
-    fetch: (u, i) => {
-      if (!inserted) {
-        inserted = true;
-        s.api.insertRows("Sheet1", 0, 250);
-        s.api.seed("Sheet1", "A1", [["Lettings, autumn"]]);
-        s.api.seed("Sheet1", "B120", [["ask about the gas certificate"]]);
-      }
-      return fetch(u, i as RequestInit) as never;
-    },
+  const { client, happened: inserted } = clientActingOnce(() => {
+    s.api.insertRows("Sheet1", 0, 250);
+    s.api.seed("Sheet1", "A1", [["Lettings, autumn"]]);
+    s.api.seed("Sheet1", "B120", [["ask about the gas certificate"]]);
   });
   const summary = await runCheck(await prepared(excelRun, { plan }), {
     excelRun,
@@ -125,7 +124,7 @@ test("250 rows inserted above the table while its check runs, and typed into: ev
     store: memoryStore(),
     actionSheets: false,
   });
-  expect(inserted).toBe(true);
+  expect(inserted()).toBe(true);
   expect(summary.title).toBe("Done");
   // The table's rows are now 252 to 263, under its header on row 251.
   const sheet = s.api.read("Sheet1", `A252:B${251 + rows.length}`).values as unknown[][];
