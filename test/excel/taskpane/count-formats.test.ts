@@ -4,18 +4,11 @@
  * Days left, each cell a number under "#,##0", the format test/gsheets/server/count-formats.test.ts holds for Sheets.
  * The pane's own code on the Excel stand-in (Range.text shows what the cell displays), real HTTP to a sandbox.
  */
-import {
-  ACTION_LIST_SHEET,
-  RUN_LOG_HEADERS,
-  RUN_LOG_SHEET,
-  SUMMARY_SHEET,
-  createClient,
-  type Cell,
-} from "../../../core";
+import { ACTION_LIST_SHEET, RUN_LOG_HEADERS, RUN_LOG_SHEET, SUMMARY_SHEET, type Cell } from "../../../core";
 import { memoryStore } from "../../../excel/settings";
-import { prepareCheck, runCheck, type ExcelRun } from "../../../excel/taskpane/check-run";
+import { runCheck } from "../../../excel/taskpane/check-run";
 import { knownUprns, sandbox } from "../../helpers/sandbox";
-import { createStandIn } from "../../helpers/excel-standin";
+import { prepared, proClient, workbook } from "../../helpers/excel-workbook";
 
 const ROWS = 1_200;
 const COUNTS = ["Rows", "Checked", "Changed", "Worse", "Errors", "Requests used", "Quota left"];
@@ -23,19 +16,12 @@ const COUNTS = ["Rows", "Checked", "Changed", "Worse", "Errors", "Requests used"
 test("a 1,200-row run: the Run log, the summary's counts and the Action list's Days left are shown grouped", async () => {
   const fast = await sandbox(1);
   try {
-    const s = createStandIn();
-    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    const { s, excelRun } = workbook();
     s.api.seed("Sheet1", "A1", [["UPRN"], ...knownUprns(fast, ROWS).map((u) => [u])]);
     s.api.select("Sheet1", "A1");
-    const prep = await prepareCheck(excelRun, { plan: "professional" });
-    if (!prep.ok) throw new Error(prep.message);
-    const summary = await runCheck(prep.check, {
+    const summary = await runCheck(await prepared(excelRun), {
       excelRun,
-      client: createClient({
-        baseUrl: fast.baseUrl,
-        apiKey: "sandbox-professional",
-        fetch: (u, i) => fetch(u, i as RequestInit) as never,
-      }),
+      client: proClient(fast),
       plan: "professional",
       store: memoryStore(),
     });

@@ -4,34 +4,27 @@
  * and every count is written one way, en-GB grouped ("1,200"). The pane's own code on the Excel stand-in, real HTTP to
  * a sandbox whose jobs are slow enough to cancel.
  */
-import { RUN_LOG_HEADERS, RUN_LOG_SHEET, createClient, formatCount, runLogEntryOfRow, runLogLine } from "../../../core";
+import { RUN_LOG_HEADERS, RUN_LOG_SHEET, formatCount, runLogEntryOfRow, runLogLine } from "../../../core";
 import { memoryStore } from "../../../excel/settings";
-import { prepareCheck, runCheck, type ExcelRun } from "../../../excel/taskpane/check-run";
+import { runCheck } from "../../../excel/taskpane/check-run";
 import { summaryText } from "../../../excel/taskpane/run-summary";
 import { knownUprns, sandbox } from "../../helpers/sandbox";
-import { createStandIn } from "../../helpers/excel-standin";
+import { prepared, proClient, workbook } from "../../helpers/excel-workbook";
 
 const ROWS = 1_200;
 
 test("Cancel: the Run log counts the rows left as not checked, with grouped numbers, in the row and its line", async () => {
   const slow = await sandbox(10);
   try {
-    const s = createStandIn();
-    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    const { s, excelRun } = workbook();
     s.api.seed("Sheet1", "A1", [["UPRN"], ...knownUprns(slow, ROWS).map((u) => [u])]);
     s.api.select("Sheet1", "A1");
-    const prep = await prepareCheck(excelRun, { plan: "professional" });
-    if (!prep.ok) throw new Error(prep.message);
     const abort = new AbortController();
     // The job needs about 12 s; the user cancels while it runs.
     setTimeout(() => abort.abort(), 400);
-    const summary = await runCheck(prep.check, {
+    const summary = await runCheck(await prepared(excelRun), {
       excelRun,
-      client: createClient({
-        baseUrl: slow.baseUrl,
-        apiKey: "sandbox-professional",
-        fetch: (u, i) => fetch(u, i as RequestInit) as never,
-      }),
+      client: proClient(slow),
       plan: "professional",
       store: memoryStore(),
       signal: abort.signal,
