@@ -26,6 +26,19 @@ export function seedTable(
   return { firstRow: 2, lastRow: rows.length + 1 };
 }
 
+/** A UPRN column of `uprns` under its header at A1, selected whole, and a check started on it from the sidebar. */
+export function startOnUprns(env: GasEnvironment, sandbox: SandboxProcess, uprns: readonly string[]): void {
+  configure(env, sandbox);
+  seedTable(
+    env.sheet,
+    ["UPRN"],
+    uprns.map((u) => [u]),
+  );
+  env.sheet.select(`A2:A${uprns.length + 1}`);
+  const start = env.run("startBulkCheck", {});
+  if (!start.ok) throw new Error(start.message);
+}
+
 export function headerRow(sheet: FakeSheet, row = 1): unknown[] {
   return sheet.peek(row, 1, 1, sheet.maxCols)[0];
 }

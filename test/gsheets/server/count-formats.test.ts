@@ -7,7 +7,7 @@
 import { ACTION_LIST_SHEET, RUN_LOG_HEADERS, RUN_LOG_SHEET, SUMMARY_SHEET } from "../../../core";
 import { createGasEnvironment } from "../harness/gas";
 import { sandboxForFile } from "../harness/sandbox";
-import { configure, pollToEnd, seedTable } from "../harness/table";
+import { pollToEnd, startOnUprns } from "../harness/table";
 
 const ROWS = 1_200;
 const sandbox = sandboxForFile({ msPerProperty: 1 });
@@ -17,14 +17,11 @@ test("a 1,200-row run: the Run log, the summary's counts and the Action list's D
   const props = await sandbox.properties(ROWS);
   const env = createGasEnvironment();
   env.sheet.maxRows = ROWS + 20;
-  configure(env, sandbox);
-  seedTable(
-    env.sheet,
-    ["UPRN"],
-    props.map((p) => [p.uprn]),
+  startOnUprns(
+    env,
+    sandbox,
+    props.map((p) => p.uprn),
   );
-  env.sheet.select(`A2:A${ROWS + 1}`);
-  expect(env.run("startBulkCheck", {}).ok).toBe(true);
   await pollToEnd(env);
 
   // The Run log: the run's row, its counts under "#,##0", its Rows shown "1,200"; the other columns as before.

@@ -7,7 +7,7 @@
 import { RUN_LOG_HEADERS, RUN_LOG_SHEET, formatCount } from "../../../core";
 import { createGasEnvironment } from "../harness/gas";
 import { sandboxForFile } from "../harness/sandbox";
-import { configure, pollToEnd, seedTable } from "../harness/table";
+import { pollToEnd, startOnUprns } from "../harness/table";
 
 const ROWS = 1_200;
 // 20 ms a property: the first job of 1,000 needs 20 s, so it is still running when Stop is pressed.
@@ -16,14 +16,11 @@ const sandbox = sandboxForFile({ msPerProperty: 20 });
 test("Stop: the Run log counts the rows left as not checked, with grouped numbers, in the row and the sidebar's line", async () => {
   const props = await sandbox.properties(ROWS);
   const env = createGasEnvironment();
-  configure(env, sandbox);
-  seedTable(
-    env.sheet,
-    ["UPRN"],
-    props.map((p) => [p.uprn]),
+  startOnUprns(
+    env,
+    sandbox,
+    props.map((p) => p.uprn),
   );
-  env.sheet.select(`A2:A${ROWS + 1}`);
-  expect(env.run("startBulkCheck", {}).ok).toBe(true);
   expect(env.run("pollBulkCheck").phase).toBe("running");
   expect(env.run("cancelBulkCheck").phase).toBe("stopped");
   await pollToEnd(env);
