@@ -186,50 +186,6 @@ const TIMES_OF_DAY: readonly string[] = Array.from({ length: 1440 }, (_, m) => {
   return "T" + two((m / 60) | 0) + ":" + two(m % 60) + ":00Z";
 });
 
-/**
- * The order `collator` (numeric) gives two first lines, decided here where it can be from the first difference
- * between them at the collator's first level: two numbers of different values order by value ("9 Elm Grove" before
- * "10 Ash Grove", "Flat 2, 40 ..." before "Flat 10, 3 ..."), and a number comes before a letter ("12 Elm Grove" before
- * "Flat 1, 4 Elm Grove"). A postcode's sort compares mostly such pairs, and the collator costs far more per call; any
- * other difference (case, accents, spaces, punctuation) is the collator's to order.
- */
-function compareLines(collator: Intl.Collator, a: string, b: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(j);
-    const xDigit = isDigit(x);
-    const yDigit = isDigit(y);
-    if (xDigit && yDigit) {
-      // Numbers with a leading zero (the same number written two ways) or of many digits go to the collator.
-      if (x === 48 || y === 48) break;
-      let xValue = 0;
-      let yValue = 0;
-      for (; i < a.length && isDigit(a.charCodeAt(i)); i++) xValue = xValue * 10 + a.charCodeAt(i) - 48;
-      for (; j < b.length && isDigit(b.charCodeAt(j)); j++) yValue = yValue * 10 + b.charCodeAt(j) - 48;
-      if (xValue > 999_999_999 || yValue > 999_999_999) break;
-      if (xValue !== yValue) return xValue - yValue;
-    } else if (x === y) {
-      i++;
-      j++;
-    } else if (xDigit && isAsciiLetter(y)) {
-      return -1;
-    } else if (yDigit && isAsciiLetter(x)) {
-      return 1;
-    } else break;
-  }
-  return collator.compare(a, b);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isAsciiLetter(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
 /** A property's address: the parts it has, joined with ", ". */
 function makeAddress(line1: string, line2: string | null, town: string, postcode: string): string {
   return join(join(join(line1, line2), town), postcode);
@@ -378,7 +334,6 @@ export function buildDataset(today: string): Dataset {
   }
 
   const collator = new Intl.Collator("en", { numeric: true });
-  for (const list of byPostcode.values())
-    list.sort((a, b) => compareLines(collator, a.address_line_1, b.address_line_1));
+  for (const list of byPostcode.values()) list.sort((a, b) => collator.compare(a.address_line_1, b.address_line_1));
   return { today, properties, byUprn, byPostcode, buildMs: Date.now() - started };
 }
