@@ -25,6 +25,8 @@ module.exports = {
   moduleNameMapper: {
     // office-addin-mock -> office-addin-manifest -> strip-bom@5 is ESM-only; the CommonJS entry avoids it.
     "^office-addin-manifest$": require.resolve("office-addin-manifest/lib/officeApp.js"),
+    // zod's core and zod/mini require every locale as they load (only zod requires this path); see the file.
+    "^\\.\\./locales/index\\.cjs$": "<rootDir>/test/helpers/zod-locales.js",
   },
   testSequencer: "<rootDir>/test/helpers/sequencer.js",
   globalSetup: "<rootDir>/test/helpers/global-setup.js",
