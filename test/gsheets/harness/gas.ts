@@ -67,6 +67,20 @@ function newContext(): vm.Context {
 }
 
 /**
+ * Code.js compiled once per test file (and again when a build replaces it), run afresh in each new context: every
+ * execution still starts from the bundle's own top level, as Apps Script's does, without parsing 900 KB each time.
+ */
+const bundles = new Map<string, { mtimeMs: number; script: vm.Script }>();
+function bundleScript(codePath: string): vm.Script {
+  const { mtimeMs } = fs.statSync(codePath);
+  const seen = bundles.get(codePath);
+  if (seen && seen.mtimeMs === mtimeMs) return seen.script;
+  const script = new vm.Script(fs.readFileSync(codePath, "utf8"), { filename: codePath });
+  bundles.set(codePath, { mtimeMs, script });
+  return script;
+}
+
+/**
  * Limits of the real services that our code must respect (the stand-ins throw as Apps Script does): UrlFetchApp refuses
  * longer URLs.
  */
@@ -378,7 +392,7 @@ export function createGasEnvironment(
     Logger: { log: logLine },
     console: { log: logLine, info: logLine, warn: logLine, error: logLine },
   });
-  vm.runInContext(fs.readFileSync(codePath, "utf8"), context, { filename: codePath });
+  bundleScript(codePath).runInContext(context);
 
   return {
     context,
