@@ -14,11 +14,15 @@ import type { CheckStatus, Dataset, Property } from "./register";
 const recent: Dataset[] = [];
 const KEEP_DAYS = 3;
 
-/** The register for the UTC day of `now` (built once per day, then shared). */
+/**
+ * The register for the UTC day of `now` (built once per day, then shared). Every sandbox of the process shares it (in
+ * the tests, every test file a jest worker runs), so it is frozen: a change one of them made would show in all the
+ * others, where a change now throws.
+ */
 export function getDataset(now: Date = new Date()): Dataset {
   const today = utcDay(now);
   const i = recent.findIndex((d) => d.today === today);
-  const ds = i >= 0 ? recent.splice(i, 1)[0] : buildDataset(today);
+  const ds = i >= 0 ? recent.splice(i, 1)[0] : freezeDataset(buildDataset(today));
   recent.push(ds);
   if (recent.length > KEEP_DAYS) recent.shift();
   return ds;
@@ -60,6 +64,34 @@ export function datasetOnDay(anchor: Dataset, today: string): Dataset {
     [...anchor.byPostcode].map(([k, list]) => [k, list.map((p) => byUprn.get(p.uprn)!)] as const),
   );
   return { today, properties, byUprn, byPostcode, buildMs: Date.now() - started };
+}
+
+/** `ds` made read-only, its properties and their records frozen, its maps refusing set, delete and clear. */
+function freezeDataset(ds: Dataset): Dataset {
+  for (const p of ds.properties) {
+    const c = p.checks;
+    Object.freeze(c.epc);
+    Object.freeze(c.gas_safety);
+    Object.freeze(c.eicr);
+    Object.freeze(c.licensing);
+    Object.freeze(c.deposit_protection);
+    Object.freeze(c);
+    Object.freeze(p.facts);
+    Object.freeze(p);
+  }
+  for (const list of ds.byPostcode.values()) Object.freeze(list);
+  Object.freeze(ds.properties);
+  readOnlyMap(ds.byUprn);
+  readOnlyMap(ds.byPostcode);
+  return Object.freeze(ds);
+}
+
+function readOnlyMap(map: Map<unknown, unknown>): void {
+  const refuse = () => {
+    throw new TypeError("The sandbox's register is shared and read-only.");
+  };
+  for (const name of ["set", "delete", "clear"]) Object.defineProperty(map, name, { value: refuse });
+  Object.freeze(map);
 }
 
 /** Builds afresh, bypassing the cache (for determinism tests). */

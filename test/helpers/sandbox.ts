@@ -3,13 +3,35 @@
  * asks otherwise, closed without waiting out fetch's keep-alive connections; real HTTP to it with Node's fetch; and
  * the UPRNs it knows. (The Apps Script harness runs it in a child process instead: test/gsheets/harness/sandbox.ts.)
  */
-import { type SandboxHandle, type StartOptions, startSandbox } from "../../sandbox/app";
+import * as nodeModule from "module";
+import type { SandboxHandle, StartOptions } from "../../sandbox/app";
+import type { Dataset } from "../../sandbox/dataset";
 
 export type Sandbox = SandboxHandle;
 
+/**
+ * The sandbox as Node itself loads it, once for each jest worker process, from the bundle test/helpers/global-setup.js
+ * made: jest's registry compiled fastify and the sandbox afresh for every test file, and each file built the register
+ * again (about 20,000 properties, a few tenths of a second); now the worker's later files start their sandboxes on the
+ * register the first one built, which is frozen (sandbox/register-day.ts), so none can change what another sees.
+ */
+function sandboxModule(): typeof import("./sandbox-inprocess") {
+  const bundle = process.env.COMPLIANCE_TEST_SANDBOX_INPROCESS;
+  // Without the bundle (jest run without its global set-up), the sources through jest's registry, as before.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when first needed, not with this file
+  if (!bundle) return require("./sandbox-inprocess");
+  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
+  return node._load(bundle, null, false) as typeof import("./sandbox-inprocess");
+}
+
+/** The register for the UTC day of `now`: the very one the sandboxes this process starts on that day answer from. */
+export function sandboxDataset(now?: Date): Dataset {
+  return sandboxModule().getDataset(now);
+}
+
 /** A sandbox on a free port (msPerProperty 0 unless given): one per test file gives fresh rate windows. */
 export async function startTestSandbox(opts: StartOptions = {}): Promise<SandboxHandle> {
-  const sb = await startSandbox({ port: 0, msPerProperty: 0, ...opts });
+  const sb = await sandboxModule().startSandbox({ port: 0, msPerProperty: 0, ...opts });
   const close = sb.close;
   // fetch keeps connections alive; without this, close() waits for the server's 72 s keep-alive timeout.
   sb.close = async () => {

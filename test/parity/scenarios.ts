@@ -3,15 +3,16 @@
  * select before each check, and what the grid must show and both add-ins must say besides being the same in both.
  */
 import { EDITED_BLOCK_NOTE, outputHeaders } from "../../core";
-import { findExamples, getDataset } from "../../sandbox/dataset";
+import { findExamples } from "../../sandbox/dataset";
 import { AT, EPC_STATUS, MATCHED, MESSAGE, W, colLetters, u, type Step } from "./hosts";
+import { sandboxDataset } from "../helpers/sandbox";
 
 /**
  * The register's named examples: a postcode with one property, one shared by several, a short UPRN... From the data
  * set of the day both sandboxes stand on (AT), so that this process builds it once, not once for the wall clock's day
  * too.
  */
-const ex = findExamples(getDataset(new Date(AT)));
+const ex = findExamples(sandboxDataset(new Date(AT)));
 /** The results block's column of `what` (Matched UPRN, Message) from a 0-based block start, rows first..last (1-based). */
 export const column = (grid: string[][], start: number, what: number, first: number, last: number) =>
   grid.slice(first - 1, last).map((r) => r[start + what]);

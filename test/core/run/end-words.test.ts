@@ -21,10 +21,10 @@ import {
   type Reply,
   type RunState,
 } from "../../../core";
-import { getDataset } from "../../../sandbox/dataset";
+import { sandboxDataset } from "../../helpers/sandbox";
 
 const cfg = { baseUrl: "https://svc.test/v1", apiKey: "k" };
-const ds = getDataset(new Date("2026-11-24T12:00:00Z"));
+const ds = sandboxDataset(new Date("2026-11-24T12:00:00Z"));
 const UPRNS = ds.properties.slice(0, 3).map((p) => p.uprn);
 const T0 = Date.parse("2026-11-24T23:59:00Z");
 const rowsOf = (uprns: string[]) => uprns.map((u, i) => ({ ...normaliseProperty(u, "", ""), index: i }));

@@ -22,10 +22,11 @@ import {
   type Reply,
   type RunState,
 } from "../../../core";
-import { checkResultFor, getDataset } from "../../../sandbox/dataset";
+import { checkResultFor } from "../../../sandbox/dataset";
+import { sandboxDataset } from "../../helpers/sandbox";
 
 const cfg = { baseUrl: "https://svc.test/v1", apiKey: "k" };
-const ds = getDataset(new Date("2026-11-24T12:00:00Z"));
+const ds = sandboxDataset(new Date("2026-11-24T12:00:00Z"));
 const UPRNS = ds.properties.slice(0, 40).map((p) => p.uprn);
 
 interface Job {

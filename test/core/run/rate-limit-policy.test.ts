@@ -5,9 +5,10 @@
 import * as http from "http";
 import type { AddressInfo } from "net";
 import { RUN_POLICY, createRun, driveRun, normaliseProperty, resumeRun, type RunState } from "../../../core";
-import { checkResultFor, getDataset } from "../../../sandbox/dataset";
+import { checkResultFor } from "../../../sandbox/dataset";
+import { sandboxDataset } from "../../helpers/sandbox";
 
-const ds = getDataset(new Date("2026-11-24T12:00:00Z"));
+const ds = sandboxDataset(new Date("2026-11-24T12:00:00Z"));
 const UPRNS = ds.properties.slice(0, 5).map((p) => p.uprn);
 const REQUEST_TIMEOUT_MS = 123_456;
 

@@ -14,9 +14,8 @@ import {
   type RetryHold,
   type RunState,
 } from "../../../core";
-import { getDataset } from "../../../sandbox/dataset";
 import { testClock } from "../../helpers/clock";
-import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
+import { startTestSandbox, type Sandbox, sandboxDataset } from "../../helpers/sandbox";
 
 const clock = testClock();
 const HOUR = 3_600_000;
@@ -39,7 +38,7 @@ function loggedFetch() {
   return { log, fetch: f };
 }
 
-const uprns = getDataset()
+const uprns = sandboxDataset()
   .properties.slice(0, 8)
   .map((p) => p.uprn);
 const rows = () => uprns.map((u, i) => ({ ...normaliseProperty(u, "", ""), index: i }));

@@ -10,9 +10,9 @@ import {
   type Outcome,
   type ScreenProgress,
 } from "../../../core";
-import { checkResultFor, getDataset } from "../../../sandbox/dataset";
+import { checkResultFor } from "../../../sandbox/dataset";
 import { testClock } from "../../helpers/clock";
-import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
+import { startTestSandbox, type Sandbox, sandboxDataset } from "../../helpers/sandbox";
 
 /** The sandbox and the client share a test clock: polls, back-offs and Retry-After waits pass without real waiting. */
 const clock = testClock();
@@ -33,7 +33,7 @@ const client = (apiKey = "sandbox-professional", extra = {}) =>
     ...extra,
   });
 const uprns = (n: number, from = 0) =>
-  getDataset()
+  sandboxDataset()
     .properties.slice(from, from + n)
     .map((p) => p.uprn);
 const isResult = (o: Outcome | undefined): o is { result: any } => !!o && "result" in o;
@@ -134,7 +134,7 @@ test("a plan chosen larger than the key's: the 413's max_batch_size splits the j
 });
 
 test("unknown properties and postcodes get their own errors; the rest their results", async () => {
-  const ds = getDataset();
+  const ds = sandboxDataset();
   const shared = ds.properties.find((p) => (ds.byPostcode.get(p.postcode)?.length ?? 0) > 1)!;
   const props = [
     { uprn: ds.properties[0].uprn },
@@ -286,7 +286,7 @@ describe("faults", () => {
 
 test("the rate-limit headers are read and paced on", async () => {
   const c = client();
-  await c.lookupAddresses({ postcode: getDataset().properties[0].postcode });
+  await c.lookupAddresses({ postcode: sandboxDataset().properties[0].postcode });
   expect(c.lastRateLimit()).toMatchObject({ limit: 60, remaining: 59 });
 });
 
@@ -302,7 +302,10 @@ test("a base URL without /v1: one refused POST, every row says to check the base
       error: { kind: "server", code: "endpoint_not_found", message: expect.stringMatching(/base URL/) },
     });
   // The refusal is about the address, not the property: a row's earlier result survives it.
-  const before = outputRow({ result: checkResultFor(getDataset().properties[0]) as never }, new Date().toISOString());
+  const before = outputRow(
+    { result: checkResultFor(sandboxDataset().properties[0]) as never },
+    new Date().toISOString(),
+  );
   const after = outputRow(outcomes[0], new Date().toISOString(), before);
   expect(after.slice(0, 5)).toEqual(before.slice(0, 5));
   expect(String(after[outputHeaders().indexOf("Message")])).toMatch(/^Not refreshed/);
