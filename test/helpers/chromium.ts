@@ -7,7 +7,7 @@
  */
 import * as fs from "fs";
 import * as nodeModule from "module";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 export const CHROMIUM =
@@ -101,7 +101,57 @@ function playwright(): typeof import("playwright-core") {
   return node._load(require.resolve("playwright-core"), null, false) as typeof import("playwright-core");
 }
 
-export function launch(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) return Promise.reject(new Error(missingChromium()));
-  return playwright().chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+/**
+ * Where the process's one Chromium is kept: on playwright-core's module, which (loaded by Node, above) outlives each
+ * suite, where jest gives every suite fresh globals. global-teardown.js closes it when jest runs the suites in its own
+ * process; a jest worker's Chromium ends with the worker (Playwright kills the browsers it started when Node exits).
+ */
+export const SHARED_BROWSER = Symbol.for("property-compliance.tests.chromium");
+
+/**
+ * Chromium for one suite: the browser this process already runs, else a new one. Starting Chromium for each page suite
+ * cost about half a second of CPU (its processes and profile, and the client's setup), the same again for every suite a
+ * worker runs. A suite sees a browser of its own all the same: the contexts (and their pages) it opens are the only
+ * ones, each fresh as before, and its close() closes them and leaves the browser to the next suite.
+ */
+export async function launch(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(missingChromium());
+  const pw = playwright() as ReturnType<typeof playwright> & { [SHARED_BROWSER]?: Promise<Browser> };
+  const running = await pw[SHARED_BROWSER]?.catch(() => undefined);
+  if (running?.isConnected()) return suiteBrowser(running);
+  const started = pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  pw[SHARED_BROWSER] = started;
+  return suiteBrowser(await started);
+}
+
+/** `browser` as one suite sees it: the contexts it opens are closed by its close(), which leaves the browser running. */
+function suiteBrowser(browser: Browser): Browser {
+  const contexts = new Set<BrowserContext>();
+  const own = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once("close", () => contexts.delete(context));
+  };
+  const overrides: Partial<Browser> = {
+    newContext: async (options) => {
+      const context = await browser.newContext(options);
+      own(context);
+      return context;
+    },
+    newPage: async (options) => {
+      const page: Page = await browser.newPage(options);
+      own(page.context());
+      return page;
+    },
+    contexts: () => [...contexts],
+    close: async () => {
+      await Promise.all([...contexts].map((c) => c.close().catch(() => undefined)));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, key) {
+      if (key in overrides) return overrides[key as keyof Browser];
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
