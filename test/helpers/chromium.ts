@@ -104,7 +104,7 @@ function playwright(): typeof import("playwright-core") {
 /**
  * Where the process's one Chromium is kept: on playwright-core's module, which (loaded by Node, above) outlives each
  * suite, where jest gives every suite fresh globals. global-teardown.js closes it when jest runs the suites in its own
- * process; a jest worker's Chromium ends with the worker (Playwright kills the browsers it started when Node exits).
+ * process; a jest worker closes it when told to end (see closeWhenWorkerEnds).
  */
 export const SHARED_BROWSER = Symbol.for("property-compliance.tests.chromium");
 
@@ -121,7 +121,28 @@ export async function launch(): Promise<Browser> {
   if (running?.isConnected()) return suiteBrowser(running);
   const started = pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   pw[SHARED_BROWSER] = started;
-  return suiteBrowser(await started);
+  const browser = await started;
+  closeWhenWorkerEnds(browser);
+  return suiteBrowser(browser);
+}
+
+/** The message a jest worker (jest-worker's processChild) is sent when it has no more suites to run. */
+const JEST_WORKER_END = 2;
+
+/**
+ * A jest worker does not exit when told to end: it stops listening to jest and waits for Node to run out of work, which
+ * never happens while a browser is open, so jest would kill it (warning of a leak). So the browser closes on that
+ * message. The real `process` (jest gives each suite a copy), through Node as above.
+ */
+function closeWhenWorkerEnds(browser: Browser) {
+  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
+  const proc = node._load("process", null, false) as NodeJS.Process;
+  if (!proc.send) return; // no jest worker: global-teardown.js closes it
+  const onMessage = (message: unknown) => {
+    if (Array.isArray(message) && message[0] === JEST_WORKER_END) void browser.close().catch(() => undefined);
+  };
+  proc.on("message", onMessage);
+  browser.once("disconnected", () => proc.off("message", onMessage));
 }
 
 /** `browser` as one suite sees it: the contexts it opens are closed by its close(), which leaves the browser running. */
