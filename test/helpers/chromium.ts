@@ -109,7 +109,7 @@ function playwright(): typeof import("playwright-core") {
 export const SHARED_BROWSER = Symbol.for("property-compliance.tests.chromium");
 
 /**
- * Chromium for one suite: the browser this process already runs, else a new one. Starting Chromium for each page suite
+ * Chromium for one suite under jest: the browser this process already runs, else a new one. Starting Chromium for each page suite
  * cost about half a second of CPU (its processes and profile, and the client's setup), the same again for every suite a
  * worker runs. A suite sees a browser of its own all the same: the contexts (and their pages) it opens are the only
  * ones, each fresh as before, and its close() closes them and leaves the browser to the next suite.
@@ -117,6 +117,9 @@ export const SHARED_BROWSER = Symbol.for("property-compliance.tests.chromium");
 export async function launch(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(missingChromium());
   const pw = playwright() as ReturnType<typeof playwright> & { [SHARED_BROWSER]?: Promise<Browser> };
+  // Outside jest (the screenshot scripts) a browser of its own, which its close() ends, so that the script can exit.
+  if (process.env.JEST_WORKER_ID === undefined)
+    return pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   const running = await pw[SHARED_BROWSER]?.catch(() => undefined);
   if (running?.isConnected()) return suiteBrowser(running);
   const started = pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
