@@ -7,7 +7,7 @@
  */
 import * as fs from "fs";
 import * as nodeModule from "module";
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 export const CHROMIUM =
@@ -101,7 +101,81 @@ function playwright(): typeof import("playwright-core") {
   return node._load(require.resolve("playwright-core"), null, false) as typeof import("playwright-core");
 }
 
-export function launch(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) return Promise.reject(new Error(missingChromium()));
-  return playwright().chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+/**
+ * Where the process's one Chromium is kept: on playwright-core's module, which (loaded by Node, above) outlives each
+ * suite, where jest gives every suite fresh globals. global-teardown.js closes it when jest runs the suites in its own
+ * process; a jest worker closes it when told to end (see closeWhenWorkerEnds).
+ */
+export const SHARED_BROWSER = Symbol.for("property-compliance.tests.chromium");
+
+/**
+ * Chromium for one suite under jest: the browser this process already runs, else a new one. Starting Chromium for each page suite
+ * cost about half a second of CPU (its processes and profile, and the client's setup), the same again for every suite a
+ * worker runs. A suite sees a browser of its own all the same: the contexts (and their pages) it opens are the only
+ * ones, each fresh as before, and its close() closes them and leaves the browser to the next suite.
+ */
+export async function launch(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(missingChromium());
+  const pw = playwright() as ReturnType<typeof playwright> & { [SHARED_BROWSER]?: Promise<Browser> };
+  // Outside jest (the screenshot scripts) a browser of its own, which its close() ends, so that the script can exit.
+  if (process.env.JEST_WORKER_ID === undefined)
+    return pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const running = await pw[SHARED_BROWSER]?.catch(() => undefined);
+  if (running?.isConnected()) return suiteBrowser(running);
+  const started = pw.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  pw[SHARED_BROWSER] = started;
+  const browser = await started;
+  closeWhenWorkerEnds(browser);
+  return suiteBrowser(browser);
+}
+
+/** The message a jest worker (jest-worker's processChild) is sent when it has no more suites to run. */
+const JEST_WORKER_END = 2;
+
+/**
+ * A jest worker does not exit when told to end: it stops listening to jest and waits for Node to run out of work, which
+ * never happens while a browser is open, so jest would kill it (warning of a leak). So the browser closes on that
+ * message. The real `process` (jest gives each suite a copy), through Node as above.
+ */
+function closeWhenWorkerEnds(browser: Browser) {
+  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
+  const proc = node._load("process", null, false) as NodeJS.Process;
+  if (!proc.send) return; // no jest worker: global-teardown.js closes it
+  const onMessage = (message: unknown) => {
+    if (Array.isArray(message) && message[0] === JEST_WORKER_END) void browser.close().catch(() => undefined);
+  };
+  proc.on("message", onMessage);
+  browser.once("disconnected", () => proc.off("message", onMessage));
+}
+
+/** `browser` as one suite sees it: the contexts it opens are closed by its close(), which leaves the browser running. */
+function suiteBrowser(browser: Browser): Browser {
+  const contexts = new Set<BrowserContext>();
+  const own = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once("close", () => contexts.delete(context));
+  };
+  const overrides: Partial<Browser> = {
+    newContext: async (options) => {
+      const context = await browser.newContext(options);
+      own(context);
+      return context;
+    },
+    newPage: async (options) => {
+      const page: Page = await browser.newPage(options);
+      own(page.context());
+      return page;
+    },
+    contexts: () => [...contexts],
+    close: async () => {
+      await Promise.all([...contexts].map((c) => c.close().catch(() => undefined)));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, key) {
+      if (key in overrides) return overrides[key as keyof Browser];
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
