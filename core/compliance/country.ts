@@ -137,12 +137,38 @@ export function outOfScopeMessage(place: OutOfScope): string {
     : `${place}: a Crown dependency with its own law (no deadlines are given here; these rules cover England, Wales and Scotland).`;
 }
 
+/**
+ * Postcodes as the library parses them, by their text: a row's postcode is placed when its result is written and again
+ * for each sheet built from the block, and parsing takes a dozen regular expressions.
+ */
+const parses = new Map<string, ReturnType<typeof parse>>();
+function parsed(raw: string): ReturnType<typeof parse> {
+  let p = parses.get(raw);
+  if (p === undefined) {
+    if (parses.size >= 20_000) parses.clear();
+    parses.set(raw, (p = parse(raw)));
+  }
+  return p;
+}
+
+/** The last postcode an address names (the service's matched address ends with it), else null; remembered as parses are. */
+const lastPostcodes = new Map<string, string | null>();
+function lastPostcodeIn(address: string): string | null {
+  let last = lastPostcodes.get(address);
+  if (last === undefined) {
+    const found = match(address);
+    if (lastPostcodes.size >= 20_000) lastPostcodes.clear();
+    lastPostcodes.set(address, (last = found.length ? found[found.length - 1] : null));
+  }
+  return last;
+}
+
 /** The country of a postcode, or why there is none. Takes any spacing and case ("ch5 1ab", "CH51AB"). */
 export function countryOf(postcode: unknown): CountryAnswer {
   const raw = typeof postcode === "string" ? postcode.trim() : "";
   if (!raw)
     return { kind: "unknown", message: "No postcode: the country cannot be told, so England's rules are shown." };
-  const p = parse(raw);
+  const p = parsed(raw);
   if (!p.valid)
     return {
       kind: "unknown",
@@ -194,8 +220,8 @@ export function countryFromText(v: unknown): Country | OutOfScope | null {
 export function rowCountry(postcode: unknown, countryCell?: unknown, matchedAddress?: unknown): CountryAnswer {
   // A row keyed by UPRN alone: the service's matched address ends with the postcode.
   if ((typeof postcode !== "string" || !postcode.trim()) && typeof matchedAddress === "string") {
-    const found = match(matchedAddress);
-    if (found.length) postcode = found[found.length - 1];
+    const found = lastPostcodeIn(matchedAddress);
+    if (found !== null) postcode = found;
   }
   const typed = typeof countryCell === "string" ? countryCell.trim() : countryCell == null ? "" : String(countryCell);
   if (typed) {

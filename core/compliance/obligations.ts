@@ -361,7 +361,9 @@ export function checkObligations(result: CheckResult, check: CheckName, o: Oblig
   if (shown === "not_required") return [];
   // An unknown status word: the rules cannot say what it means.
   if (shown === "unknown") return [undated(check, "Plan", "Check this property's record", RULES[check])];
-  return neverOk(BY_CHECK[check](m, shown, o).sort(compareObligations), result, o);
+  const obligations = BY_CHECK[check](m, shown, o).sort(compareObligations);
+  // neverOk changes a failed check's obligations only (asked for every check of every row, and most pass).
+  return shown === "fail" ? neverOk(obligations, result, o) : obligations;
 }
 
 /** One check's most urgent obligation; null when the check is absent or not required. */
@@ -376,7 +378,8 @@ export function obligationFor(result: CheckResult, check: CheckName, o: Obligati
 export function obligationsFor(result: CheckResult, o: ObligationOptions): Obligation[] {
   const checks = o.checks ?? CHECK_NAMES;
   const england = checks.flatMap((c) => checkObligations(result, c, o)).sort(compareObligations);
-  return o.country
+  // England's are final: each failed check's most urgent obligation is already marked, and the sort keeps it first.
+  return o.country && o.country !== "England"
     ? neverOk(
         adjustForCountry(england, o.country, (c) => member(result, c), o),
         result,

@@ -7,19 +7,19 @@
  */
 import { DUE_WORDS, OWN_RULES, RULE_BY_KEY, HEADER_WORDS, type Meaning, type OwnKey } from "./own-rules";
 
-/** Optimal string alignment distance, capped: 2 stands for "2 or more". */
+/**
+ * Optimal string alignment distance, capped: 2 stands for "2 or more". Within 1 only when one edit (a letter changed,
+ * added or dropped, or two neighbours swapped) makes one the other, so that is what is looked for, letter by letter.
+ */
 function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 1) return 2;
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return Math.min(2, d[a.length][b.length]);
+  if (a === b) return 0;
+  if (a.length < b.length) [a, b] = [b, a];
+  if (a.length - b.length > 1) return 2;
+  let i = 0;
+  while (i < b.length && a[i] === b[i]) i++;
+  if (a.length > b.length) return a.slice(i + 1) === b.slice(i) ? 1 : 2;
+  if (a.slice(i + 1) === b.slice(i + 1)) return 1;
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2) ? 1 : 2;
 }
 
 const KNOWN = new Set(HEADER_WORDS);

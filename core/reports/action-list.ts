@@ -9,7 +9,7 @@ import { CHECK_NAMES } from "../service/checks";
 import { DEMO_NOTE } from "../demo/demo-key";
 import { safeCellText, type Cell } from "../sheet/layout";
 import { addDays } from "../compliance/obligations";
-import { blockActions, type BlockProperty, type ListItem, type ListOptions } from "./actions";
+import { actionsByProperty, type BlockProperty, type ListItem, type ListOptions } from "./actions";
 import type { BlockRef } from "../sheet/block-ref";
 import { unreadColumnSentence, type UnreadOwnColumn } from "../compliance/own-headers";
 import { cellDay } from "../sheet/user-columns";
@@ -221,9 +221,10 @@ function tableActions(tables: readonly PortfolioTable[], o: Omit<ListOptions, "o
   tables.forEach((table, t) => {
     if (!table.props) return;
     const rowIds = rowIdentities(table.props);
+    const actions = actionsByProperty(table.props, o);
     table.props.forEach((prop, p) => {
       const ids = new Set<string>();
-      for (const { ob } of blockActions([prop], o)) {
+      for (const ob of actions[p]) {
         let id = actionId(table.id, rowIds[p], ob.check, ob.due, ob.dueNow);
         // Two obligations of one check due the same day (an expired certificate that also fails a standard).
         if (ids.has(id)) id = `${id}-${shortHash(ob.rule + ob.action)}`;

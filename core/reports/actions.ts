@@ -142,23 +142,26 @@ function propertyObligations(prop: BlockProperty, o: Pick<ListOptions, "today" |
   });
 }
 
+/** The windows as the remembered obligations are keyed by: worked out once per block, not once per property. */
+const windowsKey = (o: Pick<ListOptions, "windows">) => JSON.stringify(o.windows ?? null);
+
+/** A property's obligations counted from `today` with `windows` (windowsKey), remembered for the next sheet built. */
+function obligationsOf(prop: BlockProperty, o: Pick<ListOptions, "today" | "windows">, windows: string) {
+  const seen = propObligations.get(prop);
+  if (seen && seen.today === o.today && seen.windows === windows) return seen.obligations;
+  const obligations = propertyObligations(prop, o);
+  propObligations.set(prop, { today: o.today, windows, obligations });
+  return obligations;
+}
+
 /** Every obligation of every property of the block, counted from `today`. */
 export function blockObligations(
   props: readonly BlockProperty[],
   o: Pick<ListOptions, "today" | "windows">,
 ): { prop: BlockProperty; ob: Obligation }[] {
   const out: { prop: BlockProperty; ob: Obligation }[] = [];
-  const windows = JSON.stringify(o.windows ?? null);
-  for (const prop of props) {
-    const seen = propObligations.get(prop);
-    if (seen && seen.today === o.today && seen.windows === windows) {
-      for (const ob of seen.obligations) out.push({ prop, ob });
-      continue;
-    }
-    const obligations = propertyObligations(prop, o);
-    propObligations.set(prop, { today: o.today, windows, obligations });
-    for (const ob of obligations) out.push({ prop, ob });
-  }
+  const windows = windowsKey(o);
+  for (const prop of props) for (const ob of obligationsOf(prop, o, windows)) out.push({ prop, ob });
   return out;
 }
 
@@ -188,46 +191,60 @@ export function blockActions(
   o: Pick<ListOptions, "today" | "windows">,
 ): { prop: BlockProperty; ob: ListItem }[] {
   const out: { prop: BlockProperty; ob: ListItem }[] = [];
-  for (const { prop, ob } of blockObligations(props, o)) {
+  const windows = windowsKey(o);
+  for (const prop of props) for (const ob of checkActions(obligationsOf(prop, o, windows))) out.push({ prop, ob });
+  for (const prop of props) for (const ob of ownActions(prop, o)) out.push({ prop, ob });
+  return out;
+}
+
+/** blockActions' actions by property, each property's in the same order: its checks', then its own columns'. */
+export function actionsByProperty(
+  props: readonly BlockProperty[],
+  o: Pick<ListOptions, "today" | "windows">,
+): ListItem[][] {
+  const windows = windowsKey(o);
+  return props.map((prop) => [...checkActions(obligationsOf(prop, o, windows)), ...ownActions(prop, o)]);
+}
+
+function checkActions(obligations: readonly Obligation[]): ListItem[] {
+  const out: ListItem[] = [];
+  for (const ob of obligations) {
     if (ob.due && ob.action)
       out.push({
-        prop,
-        ob: {
-          check: ob.check,
-          label: CHECK_LABELS[ob.check],
-          due: ob.due,
-          daysLeft: ob.daysLeft,
-          window: ob.window,
-          action: ob.action,
-          rule: ob.rule,
-          ...(ob.failed ? { failed: ob.failed } : {}),
-          ...(ob.dueNow ? { dueNow: ob.dueNow } : {}),
-        },
+        check: ob.check,
+        label: CHECK_LABELS[ob.check],
+        due: ob.due,
+        daysLeft: ob.daysLeft,
+        window: ob.window,
+        action: ob.action,
+        rule: ob.rule,
+        ...(ob.failed ? { failed: ob.failed } : {}),
+        ...(ob.dueNow ? { dueNow: ob.dueNow } : {}),
       });
   }
-  for (const prop of props) {
-    const country = prop.country ? rulesCountry(prop.country) : undefined;
-    if (!prop.own?.length || country === null) continue;
-    for (const ob of ownObligations(prop.own, {
-      today: o.today,
-      country: country ?? "England",
-      tenancyStart: prop.tenancyStart,
-    })) {
-      if (!ob.action) continue;
-      out.push({
-        prop,
-        ob: {
-          check: ob.key,
-          label: ob.label,
-          due: ob.due,
-          daysLeft: ob.daysLeft,
-          window: ob.window,
-          action: ob.action,
-          rule: ob.rule,
-          evidence: ob.evidence,
-        },
-      });
-    }
+  return out;
+}
+
+function ownActions(prop: BlockProperty, o: Pick<ListOptions, "today">): ListItem[] {
+  const country = prop.country ? rulesCountry(prop.country) : undefined;
+  if (!prop.own?.length || country === null) return [];
+  const out: ListItem[] = [];
+  for (const ob of ownObligations(prop.own, {
+    today: o.today,
+    country: country ?? "England",
+    tenancyStart: prop.tenancyStart,
+  })) {
+    if (!ob.action) continue;
+    out.push({
+      check: ob.key,
+      label: ob.label,
+      due: ob.due,
+      daysLeft: ob.daysLeft,
+      window: ob.window,
+      action: ob.action,
+      rule: ob.rule,
+      evidence: ob.evidence,
+    });
   }
   return out;
 }

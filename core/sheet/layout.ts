@@ -242,7 +242,8 @@ const FIRST_REPORTED = /\brated ([FG]),? first reported (?:on )?(\d{4}-\d{2}-\d{
 export function firstReportedOf(cells: readonly unknown[] | undefined): ObligationOptions["firstReported"] {
   if (!cells) return undefined;
   const said = [cells[MESSAGE], cells[NEXT_ACTION]]
-    .map((v) => FIRST_REPORTED.exec(typeof v === "string" ? v : ""))
+    // Every row written comes here: the expression only for text that can hold the note.
+    .map((v) => (typeof v === "string" && v.includes(" first reported ") ? FIRST_REPORTED.exec(v) : null))
     .find(Boolean);
   if (said && isoDay(said[2])) return { epc_mees: said[2] };
   const rating = typeof cells[EPC_RATING] === "string" ? (cells[EPC_RATING] as string).trim().toUpperCase() : "";
