@@ -38,6 +38,7 @@ export * from "./compliance/row-place";
 export * from "./sheet/row-dates";
 export * from "./reports/action-list";
 export * from "./reports/action-list-columns";
+export * from "./memo";
 export * from "./reports/action-list-kept";
 export * from "./reports/action-ids";
 export * from "./reports/legacy-table-ids";

@@ -20,6 +20,7 @@
  * some 1 GB, so this table holds only the districts of the border areas.
  */
 import { match, parse } from "postcode";
+import { remember } from "../memo";
 
 export type Country = "England" | "Wales" | "Scotland";
 export const COUNTRIES: readonly Country[] = ["England", "Wales", "Scotland"];
@@ -143,24 +144,17 @@ export function outOfScopeMessage(place: OutOfScope): string {
  */
 const parses = new Map<string, ReturnType<typeof parse>>();
 function parsed(raw: string): ReturnType<typeof parse> {
-  let p = parses.get(raw);
-  if (p === undefined) {
-    if (parses.size >= 20_000) parses.clear();
-    parses.set(raw, (p = parse(raw)));
-  }
-  return p;
+  const p = parses.get(raw);
+  return p === undefined ? remember(parses, raw, parse(raw)) : p;
 }
 
 /** The last postcode an address names (the service's matched address ends with it), else null; remembered as parses are. */
 const lastPostcodes = new Map<string, string | null>();
 function lastPostcodeIn(address: string): string | null {
-  let last = lastPostcodes.get(address);
-  if (last === undefined) {
-    const found = match(address);
-    if (lastPostcodes.size >= 20_000) lastPostcodes.clear();
-    lastPostcodes.set(address, (last = found.length ? found[found.length - 1] : null));
-  }
-  return last;
+  const last = lastPostcodes.get(address);
+  if (last !== undefined) return last;
+  const found = match(address);
+  return remember(lastPostcodes, address, found.length ? found[found.length - 1] : null);
 }
 
 /** The country of a postcode, or why there is none. Takes any spacing and case ("ch5 1ab", "CH51AB"). */

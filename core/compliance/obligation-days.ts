@@ -3,6 +3,7 @@
  * (core/compliance/obligations.ts) and the countries' rules (core/compliance/country-rules.ts) both count with, below both.
  */
 import type { CheckName } from "../service/checks";
+import { remember } from "../memo";
 import type { Window } from "../sheet/colours";
 
 /** Days before the due date at which a check enters each window. */
@@ -82,10 +83,6 @@ const dayMsOf = new Map<string, number>();
 /** The same for the day a rule's months or days lead to (addMonths, addDays): the rows' few hundred days again. */
 const monthsLater = new Map<string, string>();
 const daysOfMs = new Map<number, string>();
-function remember<K, T>(memo: Map<K, T>, key: K, value: T): void {
-  if (memo.size >= 20_000) memo.clear();
-  memo.set(key, value);
-}
 
 function isoDayOnce(head: string): string | null {
   const m = ISO_DAY.exec(head);

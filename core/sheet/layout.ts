@@ -8,6 +8,7 @@ import { describeError, isAboutProperty, type ServiceError } from "../service/er
 import type { Outcome } from "../run/plan";
 import type { CheckResult } from "../service/schemas";
 import { DEMO_NOTE } from "../demo/demo-key";
+import { remember } from "../memo";
 import {
   DATE_FORMAT,
   dateSerial,
@@ -284,14 +285,10 @@ const stamps = new Map<string, string>();
 /** "2026-11-22T09:12:44Z" -> "2026-11-22 09:12:44"; other text is kept. */
 export function formatTimestamp(v: unknown): string {
   if (typeof v !== "string" || !v) return "";
-  let to = stamps.get(v);
-  if (to === undefined) {
-    const ms = Date.parse(v);
-    to = Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 19).replace("T", " ") : v;
-    if (stamps.size >= 20000) stamps.clear();
-    stamps.set(v, to);
-  }
-  return to;
+  const to = stamps.get(v);
+  if (to !== undefined) return to;
+  const ms = Date.parse(v);
+  return remember(stamps, v, Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 19).replace("T", " ") : v);
 }
 
 /** Text that a spreadsheet must not read as a formula gets a leading apostrophe (shown as plain text). */

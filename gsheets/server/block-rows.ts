@@ -2,7 +2,7 @@
  * The output block's rows in Google Sheets: read in one call, written in few bands of rows (one getValues + one
  * setValues each), dates as the file's text, formulas the user put in our cells kept; and which rows a filter hides.
  */
-import { OUTPUT_COLUMNS, hostRow } from "../../core";
+import { OUTPUT_COLUMNS, hostRow, remember } from "../../core";
 import type { Cell } from "../../core";
 
 import { BLOCK_WIDTH, safeCell } from "./sheet";
@@ -92,12 +92,7 @@ function zoneTexts(zone: string): ZoneTexts {
 }
 function dateText(d: Date, texts: ZoneTexts, pattern: string, memo: Map<number, string>): string {
   const ms = d.getTime();
-  let text = memo.get(ms);
-  if (text === undefined) {
-    if (memo.size >= 20000) memo.clear();
-    memo.set(ms, (text = Utilities.formatDate(d, texts.zone, pattern)));
-  }
-  return text;
+  return memo.get(ms) ?? remember(memo, ms, Utilities.formatDate(d, texts.zone, pattern));
 }
 
 /**
