@@ -70,6 +70,19 @@ function createCells(state, restored) {
       this.size = 0;
       this.edits++;
     }
+    /**
+     * Every cell moved to the [row, column] that `to(row, column)` gives, or dropped where it gives null: how inserting
+     * and deleting rows, columns or cells shifts a sheet, all cells read before any is put in its new place.
+     */
+    moveAll(to) {
+      const moved = [];
+      this.forEachAt((cell, r, c) => {
+        const at = to(r, c);
+        if (at) moved.push(at[0], at[1], cell);
+      });
+      this.clear();
+      for (let i = 0; i < moved.length; i += 3) this.setAt(moved[i], moved[i + 1], moved[i + 2]);
+    }
     /** fn(cell, row, column) for every cell, without making its key. */
     forEachAt(fn) {
       for (const [r, line] of this.rows)

@@ -90,15 +90,11 @@ function createRanges(state, model, batch, objects) {
       delete(shift) {
         if (shift !== "Up") throw new Error(`stand-in: delete(${shift}) is not modelled`);
         apply(() => {
-          const cells = sheetCells(sheet);
-          const moved = [];
-          cells.forEachAt((cell, rr, cc) => {
+          sheetCells(sheet).moveAll((rr, cc) => {
             const inCols = cc >= c && cc < c + cols;
-            if (inCols && rr >= r && rr < r + rows) return;
-            moved.push([inCols && rr >= r + rows ? rr - rows : rr, cc, cell]);
+            if (inCols && rr >= r && rr < r + rows) return null;
+            return [inCols && rr >= r + rows ? rr - rows : rr, cc];
           });
-          cells.clear();
-          for (const [rr, cc, cell] of moved) cells.setAt(rr, cc, cell);
         });
       },
       __get_numberFormat: () => grid((cell) => (cell ? cell.numberFormat : "General")),

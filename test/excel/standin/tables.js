@@ -88,23 +88,11 @@ function createTables(state, cells, restored) {
   }
   /** Moves cells in rows [r0, r0 + rows) from column `col` on right by `count` (a table column inserted). */
   function shiftRight(sheet, r0, rows, col, count) {
-    const cells = sheetCells(sheet);
-    const moved = [];
-    cells.forEachAt((cell, r, c) => {
-      if (r >= r0 && r < r0 + rows && c >= col) moved.push([r, c, cell]);
-    });
-    for (const [r, c] of moved) cells.deleteAt(r, c);
-    for (const [r, c, cell] of moved) cells.setAt(r, c + count, cell);
+    sheetCells(sheet).moveAll((r, c) => [r, r >= r0 && r < r0 + rows && c >= col ? c + count : c]);
   }
   /** Moves cells in columns [c0, c0 + cols) from row `row` down by `count` (a table row inserted). */
   function shiftDown(sheet, c0, cols, row, count) {
-    const cells = sheetCells(sheet);
-    const moved = [];
-    cells.forEachAt((cell, r, c) => {
-      if (c >= c0 && c < c0 + cols && r >= row) moved.push([r, c, cell]);
-    });
-    for (const [r, c] of moved) cells.deleteAt(r, c);
-    for (const [r, c, cell] of moved) cells.setAt(r + count, c, cell);
+    sheetCells(sheet).moveAll((r, c) => [c >= c0 && c < c0 + cols && r >= row ? r + count : r, c]);
   }
   /**
    * TableColumnCollection.add(index, values, name): a column inserted at `index` (the end when null), shifting the

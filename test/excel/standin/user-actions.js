@@ -34,11 +34,7 @@ function userActions(state, model) {
     },
     /** Insert whole columns before a 0-based column index, shifting cells right, as Excel's Insert > Sheet Columns does. */
     insertColumns(sheet, before, count) {
-      const cells = sheetCells(sheet);
-      const moved = [];
-      cells.forEachAt((cell, r, c) => moved.push([r, c >= before ? c + count : c, cell]));
-      cells.clear();
-      for (const [r, c, cell] of moved) cells.setAt(r, c, cell);
+      sheetCells(sheet).moveAll((r, c) => [r, c >= before ? c + count : c]);
       for (const t of state.tables) {
         if (t.sheet !== sheet) continue;
         if (before <= t.c) t.c += count;
@@ -73,11 +69,7 @@ function userActions(state, model) {
     },
     /** Insert whole rows before a 0-based row index, shifting cells (and hidden rows) down, as Insert > Sheet Rows does. */
     insertRows(sheet, before, count) {
-      const cells = sheetCells(sheet);
-      const moved = [];
-      cells.forEachAt((cell, r, c) => moved.push([r >= before ? r + count : r, c, cell]));
-      cells.clear();
-      for (const [r, c, cell] of moved) cells.setAt(r, c, cell);
+      sheetCells(sheet).moveAll((r, c) => [r >= before ? r + count : r, c]);
       const hidden = hiddenSet(sheet);
       const h = [...hidden].map((r) => (r >= before ? r + count : r));
       hidden.clear();
@@ -91,13 +83,9 @@ function userActions(state, model) {
     },
     /** Delete whole rows, shifting the rows below up, as Delete > Sheet Rows does. */
     deleteRows(sheet, first, count) {
-      const cells = sheetCells(sheet);
-      const moved = [];
-      cells.forEachAt((cell, r, c) => {
-        if (r < first || r >= first + count) moved.push([r >= first + count ? r - count : r, c, cell]);
-      });
-      cells.clear();
-      for (const [r, c, cell] of moved) cells.setAt(r, c, cell);
+      sheetCells(sheet).moveAll((r, c) =>
+        r < first || r >= first + count ? [r >= first + count ? r - count : r, c] : null,
+      );
       for (const t of state.tables) {
         if (t.sheet !== sheet) continue;
         if (first <= t.r && first + count > t.r)
