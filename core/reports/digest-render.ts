@@ -8,6 +8,7 @@ import { WINDOW_COLOURS, type Window } from "../sheet/colours";
 import type { DigestAction, DigestEntry } from "./digest";
 import type { DigestRecipient } from "./digest-route";
 import { countWord, formatCount } from "../numbers";
+import { utf8Bytes } from "../sheet/write-chunks";
 
 export interface RenderOptions {
   /** The spreadsheet's or workbook's name. */
@@ -28,6 +29,8 @@ export interface RenderedDigest {
   subject: string;
   text: string;
   html: string;
+  /** How many of the recipient's actions the message lists: all of them, unless they would not fit (DIGEST_MAX_BYTES). */
+  listed: number;
 }
 
 export const DEMO_SUBJECT = "[DEMO]";
@@ -112,73 +115,203 @@ const COLUMNS: [string, (e: DigestEntry) => string][] = [
   ["Where", (e) => where(e)],
 ];
 
-export function renderDigest(r: DigestRecipient, o: RenderOptions): RenderedDigest {
-  const f = facts(r, o);
-  const link = (e: DigestAction) => safeLink(o.link ? o.link(e) : null);
+/**
+ * The most a digest's two bodies (plain text and HTML) hold together, in UTF-8 bytes. MailApp refuses a message whose
+ * body is over 200 KB on consumer accounts (400 KB on Google Workspace): a digest of a large portfolio's first day, with
+ * every action, is megabytes, and would not be sent at all. Both hosts keep to the smaller limit, counting the two
+ * bodies together, so that an email is sent whichever account sends it and whichever way Google counts, and Excel's
+ * drafts stay a size any mail server takes.
+ */
+export const DIGEST_MAX_BYTES = 200_000;
+/** Room kept for the table's caption and the numbers in the lines that say what was left out. */
+const NOTE_ROOM = 1_000;
 
-  // Each entry's values made one line, and its link, once for both bodies.
+/** The parts of a message that a large digest may have to cut: each item's text lines and its HTML, in order. */
+interface Part {
+  text: string[][];
+  html: string[];
+}
+
+/** Bytes of lines joined by "\n", with the joining newline each adds. */
+const linesBytes = (lines: readonly string[]) => lines.reduce((sum, l) => sum + utf8Bytes(l) + 1, 0);
+
+/** How many of `part`'s items fit in `room` bytes, in order; and the bytes they take. */
+function fitting(part: Part, room: number): { count: number; bytes: number } {
+  let bytes = 0;
+  for (let i = 0; i < part.html.length; i++) {
+    const b = linesBytes(part.text[i]) + utf8Bytes(part.html[i]) + 1;
+    if (bytes + b > room) return { count: i, bytes };
+    bytes += b;
+  }
+  return { count: part.html.length, bytes };
+}
+
+type Facts = ReturnType<typeof facts>;
+
+/** A message's three lists: the actions, the ones marked done without evidence, and what the owner must hear. */
+interface Parts {
+  entries: Part;
+  noEvidence: Part;
+  problems: Part;
+}
+
+/** How many items of each list a message shows. */
+type Shown = Record<keyof Parts, number>;
+
+const CELL = "padding:4px 8px;border:1px solid #C8C6C4;vertical-align:top";
+
+/** Each action as the text body's block and the HTML table's row: its values made one line, and its link, once. */
+function entryPart(r: DigestRecipient, o: RenderOptions): Part {
   const lines = r.entries.map((e) => COLUMNS.map(([, v]) => oneLine(v(e))));
-  const links = r.entries.map(link);
-  const text: string[] = [f.subject, "", ...(f.demo ? [f.demo, ""] : []), f.intro, f.scope, ""];
-  r.entries.forEach((e, i) => {
-    text.push(`${i + 1}. ${oneLine(`${e.check}: ${e.action}`)}`);
-    COLUMNS.forEach(([h], k) => text.push(`   ${h}: ${lines[i][k]}`));
-    const l = links[i];
-    if (l) text.push(`   Open the row: ${l}`);
-    text.push("");
-  });
-  if (f.noEvidence.length) text.push(...f.noEvidence.map(oneLine), "");
-  if (r.problems.length) text.push("For the owner:", ...r.problems.map((p) => `- ${oneLine(p)}`), "");
-  text.push(oneLine(o.stop));
+  const links = r.entries.map((e) => safeLink(o.link ? o.link(e) : null));
+  const cell = (s: string) => `<td style="${CELL}">${s}</td>`;
+  return {
+    text: r.entries.map((e, i) => [
+      `${i + 1}. ${oneLine(`${e.check}: ${e.action}`)}`,
+      ...COLUMNS.map(([h], k) => `   ${h}: ${lines[i][k]}`),
+      ...(links[i] ? [`   Open the row: ${links[i]}`] : []),
+      "",
+    ]),
+    html: r.entries.map((e, i) => {
+      const c = WINDOW_COLOURS[e.window as Window];
+      const l = links[i];
+      const tds = COLUMNS.map(([h], k) => {
+        const value = escapeLine(lines[i][k]);
+        if (h === "Window" && c)
+          return `<td style="${CELL};background:${c.fill};color:${c.font};font-weight:600">${value}</td>`;
+        if (h === "Where" && l) return cell(`<a href="${escapeHtml(l)}" style="color:#0F548C">${value}</a>`);
+        return cell(value);
+      });
+      return `<tr>${tds.join("")}</tr>`;
+    }),
+  };
+}
 
-  const cell = (s: string) => `<td style="padding:4px 8px;border:1px solid #C8C6C4;vertical-align:top">${s}</td>`;
-  const head = COLUMNS.map(
-    ([h]) =>
-      `<th scope="col" style="padding:4px 8px;border:1px solid #C8C6C4;background:#F3F2F1;color:#201F1E;text-align:left">${escapeHtml(h)}</th>`,
-  ).join("");
-  const rows = r.entries.map((e, i) => {
-    const c = WINDOW_COLOURS[e.window as Window];
-    const l = links[i];
-    const tds = COLUMNS.map(([h], k) => {
-      const value = escapeLine(lines[i][k]);
-      if (h === "Window" && c)
-        return `<td style="padding:4px 8px;border:1px solid #C8C6C4;vertical-align:top;background:${c.fill};color:${c.font};font-weight:600">${value}</td>`;
-      if (h === "Where" && l) return cell(`<a href="${escapeHtml(l)}" style="color:#0F548C">${value}</a>`);
-      return cell(value);
-    });
-    return `<tr>${tds.join("")}</tr>`;
+function parts(r: DigestRecipient, o: RenderOptions, f: Facts): Parts {
+  const items = (said: readonly string[], bullet = ""): Part => ({
+    text: said.map((s) => [`${bullet}${oneLine(s)}`]),
+    html: said.map((s) => `<li>${escapeHtml(s)}</li>`),
   });
-  const p = (s: string, style = "") => `<p${style ? ` style="${style}"` : ""}>${escapeHtml(s)}</p>`;
-  const html = [
+  return { entries: entryPart(r, o), noEvidence: items(f.noEvidence), problems: items(r.problems, "- ") };
+}
+
+/** What a message says of each list it could not hold whole ("" for a list shown whole). */
+function cutNotes(p: Parts, shown: Shown): Record<keyof Parts, string> {
+  const total = p.entries.html.length;
+  const noEvidence = p.noEvidence.html.length - shown.noEvidence;
+  const problems = p.problems.html.length - shown.problems;
+  return {
+    entries:
+      shown.entries >= total
+        ? ""
+        : shown.entries
+          ? `Listed here: the ${formatCount(shown.entries)} most urgent of ${n(total, "action")}, as many as an email can hold. The Action list sheet has every one.`
+          : `None of the ${n(total, "action")} could be listed: an email can hold no more. The Action list sheet has every one.`,
+    noEvidence: noEvidence
+      ? `And ${n(noEvidence, "more action")} marked done without evidence: see the Action list's Done and Evidence columns.`
+      : "",
+    problems: problems ? `And ${n(problems, "more problem")} like these, not listed: an email can hold no more.` : "",
+  };
+}
+
+function textBody(f: Facts, o: RenderOptions, p: Parts, shown: Shown): string {
+  const cut = cutNotes(p, shown);
+  const text: string[] = [f.subject, "", ...(f.demo ? [f.demo, ""] : []), f.intro, f.scope, ""];
+  for (const item of p.entries.text.slice(0, shown.entries)) text.push(...item);
+  if (cut.entries) text.push(cut.entries, "");
+  if (p.noEvidence.html.length) {
+    for (const item of p.noEvidence.text.slice(0, shown.noEvidence)) text.push(...item);
+    if (cut.noEvidence) text.push(cut.noEvidence);
+    text.push("");
+  }
+  if (p.problems.html.length) {
+    text.push("For the owner:");
+    for (const item of p.problems.text.slice(0, shown.problems)) text.push(...item);
+    if (cut.problems) text.push(`- ${cut.problems}`);
+    text.push("");
+  }
+  text.push(oneLine(o.stop));
+  return text.join("\n");
+}
+
+const TABLE_HEAD = COLUMNS.map(
+  ([h]) =>
+    `<th scope="col" style="padding:4px 8px;border:1px solid #C8C6C4;background:#F3F2F1;color:#201F1E;text-align:left">${escapeHtml(h)}</th>`,
+).join("");
+
+function htmlBody(f: Facts, o: RenderOptions, p: Parts, shown: Shown): string {
+  const cut = cutNotes(p, shown);
+  const total = p.entries.html.length;
+  const para = (s: string, style = "") => `<p${style ? ` style="${style}"` : ""}>${escapeHtml(s)}</p>`;
+  const li = (s: string) => (s ? [`<li>${escapeHtml(s)}</li>`] : []);
+  const caption = cut.entries
+    ? `${formatCount(shown.entries)} of ${n(total, "action")}, most urgent first`
+    : n(total, "action");
+  return [
     "<!DOCTYPE html>",
     '<html lang="en-GB"><head><meta charset="utf-8">',
     `<title>${escapeHtml(f.subject)}</title></head>`,
     '<body style="font-family:Segoe UI,Arial,sans-serif;font-size:14px;color:#201F1E;background:#FFFFFF">',
     "<main>",
     `<h1 style="font-size:18px">${escapeHtml(f.subject)}</h1>`,
-    ...(f.demo ? [p(f.demo, "background:#FFF4CE;color:#5C3C00;padding:6px;font-weight:600")] : []),
-    p(f.intro),
-    p(f.scope),
-    ...(r.entries.length
+    ...(f.demo ? [para(f.demo, "background:#FFF4CE;color:#5C3C00;padding:6px;font-weight:600")] : []),
+    para(f.intro),
+    para(f.scope),
+    ...(shown.entries
       ? [
           '<table style="border-collapse:collapse">',
-          `<caption style="text-align:left;font-weight:600;padding:4px 0">${escapeHtml(n(r.entries.length, "action"))}</caption>`,
-          `<thead><tr>${head}</tr></thead>`,
-          `<tbody>${rows.join("\n")}</tbody>`,
+          `<caption style="text-align:left;font-weight:600;padding:4px 0">${escapeHtml(caption)}</caption>`,
+          `<thead><tr>${TABLE_HEAD}</tr></thead>`,
+          `<tbody>${p.entries.html.slice(0, shown.entries).join("\n")}</tbody>`,
           "</table>",
         ]
       : []),
-    ...(f.noEvidence.length ? ["<ul>", ...f.noEvidence.map((s) => `<li>${escapeHtml(s)}</li>`), "</ul>"] : []),
-    ...(r.problems.length
+    ...(cut.entries ? [para(cut.entries, "font-weight:600")] : []),
+    ...(p.noEvidence.html.length
+      ? ["<ul>", ...p.noEvidence.html.slice(0, shown.noEvidence), ...li(cut.noEvidence), "</ul>"]
+      : []),
+    ...(p.problems.html.length
       ? [
           '<h2 style="font-size:16px">For the owner</h2>',
           "<ul>",
-          ...r.problems.map((s) => `<li>${escapeHtml(s)}</li>`),
+          ...p.problems.html.slice(0, shown.problems),
+          ...li(cut.problems),
           "</ul>",
         ]
       : []),
-    p(o.stop, "color:#484644"),
+    para(o.stop, "color:#484644"),
     "</main></body></html>",
   ].join("\n");
-  return { subject: f.subject, text: text.join("\n"), html };
+}
+
+/**
+ * A person's digest as an email, within DIGEST_MAX_BYTES. One too large keeps what every message has (its words, the
+ * table's frame, the lines saying what was left out), then the owner's problems, the actions (most urgent first) and
+ * the ones marked done without evidence, each as far as it fits.
+ */
+export function renderDigest(r: DigestRecipient, o: RenderOptions): RenderedDigest {
+  const f = facts(r, o);
+  const p = parts(r, o, f);
+  const render = (shown: Shown): RenderedDigest => ({
+    subject: f.subject,
+    text: textBody(f, o, p, shown),
+    html: htmlBody(f, o, p, shown),
+    listed: shown.entries,
+  });
+  const whole = render({
+    entries: p.entries.html.length,
+    noEvidence: p.noEvidence.html.length,
+    problems: p.problems.html.length,
+  });
+  if (utf8Bytes(whole.text) + utf8Bytes(whole.html) <= DIGEST_MAX_BYTES) return whole;
+  const frame = render({ entries: 0, noEvidence: 0, problems: 0 });
+  let room = DIGEST_MAX_BYTES - utf8Bytes(frame.text) - utf8Bytes(frame.html) - NOTE_ROOM - utf8Bytes(TABLE_HEAD);
+  const take = (part: Part) => {
+    const fit = fitting(part, room);
+    room -= fit.bytes;
+    return fit.count;
+  };
+  const problems = take(p.problems);
+  const entries = take(p.entries);
+  return render({ problems, entries, noEvidence: take(p.noEvidence) });
 }

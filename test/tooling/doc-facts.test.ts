@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import semver from "semver";
-import { LEGACY_HEADER_COUNTS, OUTPUT_COLUMNS, formatCount } from "../../core";
+import { DIGEST_MAX_BYTES, LEGACY_HEADER_COUNTS, OUTPUT_COLUMNS, formatCount } from "../../core";
 import {
   CHANGE_LOG_ARCHIVE_SHEET,
   CHANGE_LOG_HEADERS,
@@ -107,6 +107,13 @@ test("excel.md and gsheets.md give the demo's number of properties and the sizes
   expect(Math.abs(demoJs - kb(ensureExcelBuild(), "demo.js"))).toBeLessThanOrEqual(1);
   const demoHtml = Number(/`DemoData\.html` \((\d+) KB\)/.exec(gsheets)![1]);
   expect(Math.abs(demoHtml - kb(GSHEETS_DIST, "DemoData.html"))).toBeLessThanOrEqual(1);
+});
+
+test("reminders.md gives the most a digest email holds, in bytes, as core keeps it", () => {
+  const m = /One email holds\s+([\d,]+) bytes of text and HTML together \(`DIGEST_MAX_BYTES`/.exec(
+    read("docs/reminders.md"),
+  );
+  expect(m?.[1]).toBe(formatCount(DIGEST_MAX_BYTES));
 });
 
 test("the README's Node version is the oldest the engines field accepts", () => {

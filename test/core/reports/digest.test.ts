@@ -5,6 +5,7 @@
  */
 import {
   DEFAULT_THRESHOLDS,
+  DIGEST_MAX_BYTES,
   blockProperties,
   buildDigest,
   buildPortfolioList,
@@ -361,4 +362,59 @@ test("counts of a thousand or more are grouped as everywhere else: the subject's
   expect(owner.problems.join("\n")).toMatch(/"Jo Smith" \(Assigned to, .* and 1,195 more\) is not an email address/);
   const r = renderDigest(owner, { title: "Lettings", today: DAY1, since: null, demo: false, link: () => "", stop: "" });
   expect(r.subject).toBe("Compliance reminders: 1,200 actions (1,200 overdue) in Lettings");
+});
+
+test("a digest larger than an email holds (MailApp's 200 KB) lists the most urgent actions, as many as fit, and says how many there are; the owner's problems and the stop line stay", () => {
+  const acts = digestActions(list(DAY1), TABLES);
+  // 3,000 actions of every window (the day's own, each on a row of its own), some assigned to a name, not an address.
+  const many = Array.from({ length: 3_000 }, (_, i) => ({
+    ...acts.open[i % acts.open.length],
+    id: `${acts.open[i % acts.open.length].id}-${i}`,
+    row: i + 2,
+  }));
+  const noEvidence = many.slice(0, 2_000).map((a) => ({ ...a, id: `${a.id}-done` }));
+  const d = buildDigest(null, { open: many, doneWithoutEvidence: noEvidence, done: noEvidence }, { today: DAY1 });
+  expect(d.entries).toHaveLength(3_000);
+  expect(new Set(d.entries.map((e) => e.window)).size).toBeGreaterThan(2);
+  const [owner] = routeDigest(d, { owner: "owner@example.com" });
+  const stop = "To stop these emails, turn reminders off in the sidebar's Schedule section.";
+  const r = renderDigest(owner, { title: "Lettings", today: DAY1, since: null, demo: false, link: () => null, stop });
+  expect(DIGEST_MAX_BYTES).toBe(200_000);
+  expect(Buffer.byteLength(r.text) + Buffer.byteLength(r.html)).toBeLessThanOrEqual(DIGEST_MAX_BYTES);
+  expect(r.subject).toBe(
+    `Compliance reminders: 3,000 actions (${d.entries.filter((e) => e.window === "Overdue").length.toLocaleString("en-GB")} overdue) in Lettings`,
+  );
+  // As many as fit, in the digest's order (most urgent first), each whole in both bodies.
+  expect(r.listed).toBeGreaterThan(50);
+  expect(r.listed).toBeLessThan(3_000);
+  const numbered = r.text.split("\n").filter((l) => /^\d+\. /.test(l));
+  expect(numbered).toEqual(owner.entries.slice(0, r.listed).map((e, i) => `${i + 1}. ${e.check}: ${e.action}`));
+  expect(r.html.match(/<tr><td/g)).toHaveLength(r.listed);
+  const order = ["Overdue", "Urgent", "Book", "Plan", "OK"];
+  const urgency = (e: { window: string; due: string | null }) => `${order.indexOf(e.window)}|${e.due ?? "9999"}`;
+  const lastListed = urgency(owner.entries[r.listed - 1]);
+  expect(owner.entries.slice(r.listed).filter((e) => urgency(e) < lastListed)).toEqual([]);
+  const said = `Listed here: the ${r.listed.toLocaleString("en-GB")} most urgent of 3,000 actions, as many as an email can hold. The Action list sheet has every one.`;
+  expect(r.text).toContain(said);
+  expect(r.html).toContain(said);
+  expect(r.html).toContain(`>${r.listed.toLocaleString("en-GB")} of 3,000 actions, most urgent first</caption>`);
+  // What did not fit of the ones marked done without evidence is counted, not dropped.
+  const doneLines = r.text.split("\n").filter((l) => l.startsWith("Marked done without evidence:")).length;
+  expect(doneLines).toBeLessThan(2_000);
+  expect(r.text).toContain(
+    `And ${(2_000 - doneLines).toLocaleString("en-GB")} more actions marked done without evidence: see the Action list's Done and Evidence columns.`,
+  );
+  // The owner still hears of the name that is not an address, and every message says how to stop them.
+  expect(r.text).toMatch(/"Jo Smith" \(Assigned to, .* more\) is not an email address/);
+  expect(r.html).toMatch(/&quot;Jo Smith&quot; \(Assigned to/);
+  expect(r.text.endsWith(stop)).toBe(true);
+  expect(r.html).toContain(stop.replace(/'/g, "&#39;"));
+
+  // A digest that fits lists every action and says nothing of a limit.
+  const small = buildDigest(null, { ...acts, open: acts.open.slice(0, 40) }, { today: DAY1 });
+  const [smallOwner] = routeDigest(small, { owner: "owner@example.com" });
+  const s = renderDigest(smallOwner, { title: "Lettings", today: DAY1, since: null, demo: false, stop });
+  expect(s.listed).toBe(smallOwner.entries.length);
+  expect(s.text.split("\n").filter((l) => /^\d+\. /.test(l))).toHaveLength(smallOwner.entries.length);
+  expect(s.text).not.toMatch(/Listed here|as many as an email can hold/);
 });
