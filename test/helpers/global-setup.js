@@ -1,8 +1,8 @@
 /**
- * Once per jest run, before any suite: the Apps Script harness's sandbox process
- * (test/gsheets/harness/sandbox-process.ts) is bundled into one JavaScript file, which each suite then starts with
- * plain Node. Started through tsx instead, each of the thirty or so sandbox processes of a run took twice the CPU to
- * start (1.7 s against 0.85 s). test/gsheets/harness/sandbox-launch.js starts it with a code cache, and maps stack
+ * Once per jest run, before any suite: the Apps Script harness's sandbox host process
+ * (test/gsheets/harness/sandbox-process.ts) is bundled into one JavaScript file, which each jest worker then starts
+ * with plain Node (test/gsheets/harness/sandbox-host.js). Started through tsx instead, a sandbox process took twice the
+ * CPU to start (1.7 s against 0.85 s). test/gsheets/harness/sandbox-launch.js starts it with a code cache, and maps stack
  * traces through the source map written beside it. The tests that run the sandbox in their own process
  * (test/helpers/sandbox.ts) load a second bundle, of test/helpers/sandbox-inprocess.ts, through Node's module cache, once
  * per jest worker. Both are made afresh for every run, so they are always the sources as they are; global-teardown.js

@@ -2,8 +2,8 @@
  * Starts the sandbox process from the bundle test/helpers/global-setup.js made (its path is the one argument), with a
  * V8 code cache beside the bundle: a process that compiles from the cache skips most of the parsing and compiling of
  * the bundle's 1.8 MB, about a sixth of what a start costs (0.77 s to 0.60 s of CPU). The first process of a run, or
- * one whose cache V8 refuses, compiles as usual and writes the cache once the sandbox is ready, when everything its
- * start ran is compiled. Node maps stack traces through source maps only for the modules it loads itself, so stack
+ * one whose cache V8 refuses, compiles as usual and writes the cache once its first sandbox is built, when everything
+ * a start runs is compiled. Node maps stack traces through source maps only for the modules it loads itself, so stack
  * traces through the bundle are mapped here, from the source map beside it.
  */
 "use strict";
@@ -26,7 +26,7 @@ const script = new vm.Script(Module.wrap(fs.readFileSync(bundle, "utf8")), { fil
 if (cachedData === undefined || script.cachedDataRejected) {
   const send = process.send.bind(process);
   process.send = (message, ...rest) => {
-    if (message && message.ready) writeCache();
+    if (message && message.created) writeCache();
     return send(message, ...rest);
   };
 }

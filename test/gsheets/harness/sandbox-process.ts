@@ -1,6 +1,7 @@
 /**
- * Runs the sandbox in its own process for the Apps Script harness: the vm blocks the test's main thread
- * during each synchronous UrlFetchApp call, so the server it calls must not share that thread.
+ * The sandbox host process for the Apps Script harness (started by sandbox-host.js): it runs each sandbox a test file
+ * asks for, on a port of its own, until the file closes it. The vm blocks the test's main thread during each synchronous
+ * UrlFetchApp call, so the servers it calls must not share that thread.
  */
 import type { AddressInfo } from "node:net";
 import { buildSandbox, type FaultRule } from "../../../sandbox/app";
@@ -9,17 +10,29 @@ import { buildSandbox, type FaultRule } from "../../../sandbox/app";
 const CLOCK_HEADER = "x-harness-clock-offset";
 const CLOCK_ID_HEADER = "x-harness-clock-id";
 
-type Msg = { id: number; method: string; args: unknown[] };
+type Msg = { id: number; sid: number; method: string; args: unknown[] };
 
-async function main(): Promise<void> {
-  const msPerProperty = Number(process.env.SANDBOX_MS_PER_PROPERTY ?? 2);
-  const limits = process.env.SANDBOX_LIMITS ? JSON.parse(process.env.SANDBOX_LIMITS) : undefined;
+export interface HostedOptions {
+  msPerProperty?: number;
+  limits?: unknown;
+  today?: string;
+  clockOffsetMs?: number;
+}
+
+type Controls = Record<string, (...a: any[]) => unknown>;
+
+/** One sandbox of the host: its own service on its own port, options, clock, faults and counts. */
+async function createSandbox(o: HostedOptions, onClose: () => void): Promise<{ url: string; controls: Controls }> {
   // The sandbox's clock, which a test can move on (a day, for a daily quota's reset), and which moves on with each vm
   // clock that calls it, counted from where the sandbox was when it first saw that clock: never going back.
-  let offsetMs = Number(process.env.SANDBOX_CLOCK_OFFSET_MS ?? 0);
+  let offsetMs = Number(o.clockOffsetMs ?? 0);
   const clockBase = new Map<string, number>();
-  const today = process.env.SANDBOX_TODAY || undefined;
-  const app = await buildSandbox({ msPerProperty, limits, today, now: () => new Date(Date.now() + offsetMs) });
+  const app = await buildSandbox({
+    msPerProperty: o.msPerProperty ?? 2,
+    limits: o.limits as NonNullable<Parameters<typeof buildSandbox>[0]>["limits"],
+    today: o.today || undefined,
+    now: () => new Date(Date.now() + offsetMs),
+  });
   app.addHook("onRequest", async (req) => {
     const vm = Number(req.headers[CLOCK_HEADER]);
     if (!Number.isFinite(vm)) return;
@@ -30,28 +43,17 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const c = app.sandbox;
-  const sandbox = {
-    url,
-    baseUrl: `${url}/v1`,
-    close: () => app.close(),
+  const controls: Controls = {
     setFaults: (rules: FaultRule[]) => c.setFaults(rules),
     addFaults: (rules: FaultRule[]) => c.addFaults(rules),
     clearFaults: () => c.clearFaults(),
     stats: () => c.stats(),
-    reset: () => c.reset(),
-    dataset: () => c.dataset(),
-  };
-  const controls: Record<string, (...a: any[]) => unknown> = {
-    setFaults: (rules: FaultRule[]) => sandbox.setFaults(rules),
-    addFaults: (rules: FaultRule[]) => sandbox.addFaults(rules),
-    clearFaults: () => sandbox.clearFaults(),
-    stats: () => sandbox.stats(),
     advanceClock: (ms: number) => {
       offsetMs += ms;
     },
-    reset: () => sandbox.reset(),
+    reset: () => c.reset(),
     properties: (n: number) =>
-      sandbox
+      c
         .dataset()
         .properties.slice(0, n)
         .map((p: any) => ({
@@ -62,20 +64,42 @@ async function main(): Promise<void> {
           checks: p.checks,
         })),
     close: async () => {
-      await sandbox.close();
-      setTimeout(() => process.exit(0), 10);
+      onClose();
+      await app.close();
     },
+  };
+  return { url, controls };
+}
+
+async function main(): Promise<void> {
+  const sandboxes = new Map<number, Controls>();
+  let nextSid = 1;
+  let created = false;
+  const create = async (o: HostedOptions) => {
+    const sid = nextSid++;
+    const { url, controls } = await createSandbox(o || {}, () => sandboxes.delete(sid));
+    sandboxes.set(sid, controls);
+    return { sid, url, baseUrl: `${url}/v1` };
   };
   process.on("message", async (m: Msg) => {
     try {
-      const result = await controls[m.method](...(m.args || []));
-      process.send!({ id: m.id, result: result === undefined ? null : result });
+      let result: unknown;
+      if (m.method === "create") result = await create(m.args[0] as HostedOptions);
+      else {
+        const controls = sandboxes.get(m.sid);
+        if (!controls) throw new Error(`no sandbox ${m.sid} in this host (closed already?)`);
+        result = await controls[m.method](...(m.args || []));
+      }
+      // The first sandbox built: sandbox-launch.js writes its code cache with what that compiled.
+      const first = m.method === "create" && !created;
+      created = created || m.method === "create";
+      process.send!({ id: m.id, result: result === undefined ? null : result, ...(first ? { created: true } : {}) });
     } catch (e) {
       process.send!({ id: m.id, error: e instanceof Error ? e.message : String(e) });
     }
   });
-  process.on("disconnect", () => void sandbox.close().finally(() => process.exit(0)));
-  process.send!({ ready: true, url: sandbox.url, baseUrl: sandbox.baseUrl });
+  process.on("disconnect", () => process.exit(0));
+  process.send!({ ready: true });
 }
 
 main().catch((e) => {

@@ -1,8 +1,9 @@
 /**
- * Starts the sandbox service in a child process and drives its controls (faults, stats, reset) over IPC.
- * A child process, not a thread of the test: the vm's synchronous UrlFetchApp blocks the test's event loop.
+ * Starts sandbox services in the sandbox host process (sandbox-host.js) and drives their controls (faults, stats,
+ * reset) over IPC. A child process, not a thread of the test: the vm's synchronous UrlFetchApp blocks the test's event
+ * loop.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import * as nodeModule from "node:module";
 import path from "node:path";
 
 export interface SandboxProperty {
@@ -55,44 +56,30 @@ export interface SandboxProcessOptions {
   clockOffsetMs?: number;
 }
 
+/** sandbox-host.js as Node itself loads it (see there), not through jest's module registry. */
+function sandboxHost(): {
+  create(o: SandboxProcessOptions): Promise<Hosted>;
+  call(sid: number, method: string, args?: unknown[]): Promise<any>;
+} {
+  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
+  return node._load(path.join(__dirname, "sandbox-host.js"), null, false) as ReturnType<typeof sandboxHost>;
+}
+
+interface Hosted {
+  sid: number;
+  url: string;
+  baseUrl: string;
+}
+
+/**
+ * A sandbox of its own for the caller, in this process's sandbox host (sandbox-host.js): its own port, options,
+ * clock, faults and counts, as a process of its own gave. Closed by close(), or at the end of the test file at the latest.
+ */
 export async function startSandboxProcess(opts: SandboxProcessOptions = {}): Promise<SandboxProcess> {
-  // The bundle jest's global set-up made (test/helpers/global-setup.js), started with its code cache, or the
-  // TypeScript through tsx without it.
-  const bundle = process.env.COMPLIANCE_TEST_SANDBOX_BUNDLE;
-  const script = bundle ? path.join(__dirname, "sandbox-launch.js") : path.join(__dirname, "sandbox-process.ts");
-  const child: ChildProcess = fork(script, bundle ? [bundle] : [], {
-    execArgv: bundle ? [] : ["--import", "tsx"],
-    env: {
-      ...process.env,
-      SANDBOX_MS_PER_PROPERTY: String(opts.msPerProperty ?? 2),
-      ...(opts.limits ? { SANDBOX_LIMITS: JSON.stringify(opts.limits) } : {}),
-      ...(opts.today ? { SANDBOX_TODAY: opts.today } : {}),
-      ...(opts.clockOffsetMs ? { SANDBOX_CLOCK_OFFSET_MS: String(opts.clockOffsetMs) } : {}),
-    },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  let nextId = 1;
-  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
-  const ready = new Promise<{ url: string; baseUrl: string }>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`sandbox process exited early (${code})`)));
-    child.on("message", (m: any) => {
-      if (m && m.ready) resolve({ url: m.url, baseUrl: m.baseUrl });
-      else if (m && pending.has(m.id)) {
-        const p = pending.get(m.id)!;
-        pending.delete(m.id);
-        if (m.error) p.reject(new Error(m.error));
-        else p.resolve(m.result);
-      }
-    });
-  });
-  const { url, baseUrl } = await ready;
-  const rpc = (method: string, ...args: unknown[]) =>
-    new Promise<any>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      child.send({ id, method, args });
-    });
+  const host = sandboxHost();
+  const { sid, url, baseUrl } = await host.create(opts);
+  const rpc = (method: string, ...args: unknown[]) => host.call(sid, method, args);
+  let closed: Promise<void> | undefined;
   const handle: SandboxProcess = {
     url,
     baseUrl,
@@ -103,18 +90,18 @@ export async function startSandboxProcess(opts: SandboxProcessOptions = {}): Pro
     advanceClock: (ms) => rpc("advanceClock", ms),
     reset: () => rpc("reset"),
     properties: (n) => rpc("properties", n),
-    close: async () => {
+    close: () => {
       running.delete(handle);
-      if (child.exitCode !== null) return;
-      child.removeAllListeners("exit");
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
+      // Closing twice, or after the host has gone, leaves nothing open either way.
+      return (closed ??= rpc("close").catch(() => undefined));
     },
   };
   running.add(handle);
   return handle;
 }
+
+// Jest loads this module once per test file: a sandbox the file left open closes with the file's tests.
+if (typeof afterAll === "function") afterAll(() => Promise.all([...running].map((s) => s.close())));
 
 /**
  * The sandbox process of a test file: started before its tests, reset before each one when `resetEach`, closed after
