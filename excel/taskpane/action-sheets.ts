@@ -312,6 +312,26 @@ const CHANGE_LOG_FORMATS = CHANGE_LOG_HEADERS.map(() => "@");
 const CHANGE_LOG_FORMATS_BYTES = jsonBytes(CHANGE_LOG_FORMATS) + 1;
 
 /**
+ * The requests of appendRunLogs, packed by core (core/sheet/write-chunks.ts): one sequence of row offsets in the order
+ * the rows must land, the archived rows first (offsets 0 on), then the run's changes, then the Run log row.
+ */
+function logRequests(oldest: readonly unknown[][], rows: readonly unknown[][], run: readonly unknown[][]) {
+  const overflow = oldest.length;
+  const size = (i: number) =>
+    i < overflow
+      ? jsonBytes(oldest[i]) + 1 + CHANGE_LOG_FORMATS_BYTES
+      : i < overflow + rows.length
+        ? jsonBytes(rows[i - overflow]) + 1 + CHANGE_LOG_FORMATS_BYTES
+        : jsonBytes(run);
+  const order: [number, number][] = [];
+  if (overflow) order.push([0, overflow - 1]);
+  if (rows.length) order.push([overflow, overflow + rows.length - 1]);
+  order.push([overflow + rows.length, overflow + rows.length]);
+  // An archived piece is two ranges (written in the archive, deleted from the log).
+  return packWriteChunks(order, size, { pieceOverheadBytes: 2 * RANGE_OVERHEAD_BYTES });
+}
+
+/**
  * The Change log (one row per changed field, appended) and the Run log (one row per run), after a run. Excel on the web
  * refuses a request over 5 MB and a response over 5 MB, and a refused request writes nothing, so the rows go in
  * requests packed by core's budget (core/sheet/write-chunks.ts), in order, the Run log row in the last one: three syncs
@@ -362,22 +382,10 @@ export async function appendRunLogs(
       : [];
     const archiveSheet = overflow ? sheetOf(archive, CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS) : null;
     const archiveAt = rowsIn(used[2]);
-    // One sequence of rows in the order they must land: the archived rows, the run's changes, the Run log row.
     const rows = changes.map((c) => changeLogRow(c.runAt, c));
     const runRow = runLogRow(entry);
     const runFormats = runLogNumberFormats();
-    const size = (i: number) =>
-      i < overflow
-        ? jsonBytes(oldest[i]) + 1 + CHANGE_LOG_FORMATS_BYTES
-        : i < overflow + rows.length
-          ? jsonBytes(rows[i - overflow]) + 1 + CHANGE_LOG_FORMATS_BYTES
-          : jsonBytes([runRow]) + jsonBytes([runFormats]);
-    const order: [number, number][] = [];
-    if (overflow) order.push([0, overflow - 1]);
-    if (rows.length) order.push([overflow, overflow + rows.length - 1]);
-    order.push([overflow + rows.length, overflow + rows.length]);
-    // An archived piece is two ranges (written in the archive, deleted from the log).
-    const chunks = packWriteChunks(order, size, { pieceOverheadBytes: 2 * RANGE_OVERHEAD_BYTES });
+    const chunks = logRequests(oldest, rows, [runRow, runFormats]);
     let logged = 0;
     for (const chunk of chunks) {
       const before = logged;
