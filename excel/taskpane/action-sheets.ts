@@ -42,8 +42,9 @@ import {
 } from "../../core";
 import { RANGE_OVERHEAD_BYTES, jsonBytes, packWriteChunks } from "../../core/sheet/write-chunks";
 import { readPortfolio } from "./portfolio-read";
-import { readBlock } from "./sheet";
+import { readBlock, readGrids } from "./read-block";
 import { type RunPlace } from "./rows-now";
+import type { Block } from "./block";
 
 export const CHART_NAME = "Actions due per month";
 /** Bytes per write sync (the list's values, formats and colours, estimated): under Excel on the web's 5 MB request limit with a margin. */
@@ -73,7 +74,38 @@ function cellBytes(v: unknown): number {
   return typeof v === "string" ? v.length + 4 : 12;
 }
 
-/** What is there now: the Action list's cells (Done and Notes typed by the user) and the chart, in one sync. */
+/** The Action list's used cells as a block (its extent loaded at the caller's next sync), or null if it has none. */
+function listExtent(listSheet: Excel.Worksheet): () => Block | null {
+  const used = listSheet.getUsedRangeOrNullObject(true);
+  used.load("rowIndex, columnIndex, rowCount, columnCount");
+  return () =>
+    used.isNullObject
+      ? null
+      : {
+          sheet: ACTION_LIST_SHEET,
+          rowIndex: used.rowIndex,
+          columnIndex: used.columnIndex,
+          rowCount: used.rowCount,
+          columnCount: used.columnCount,
+        };
+}
+
+/** The Action list's values as they are now (Done and Notes typed by the user), read in chunks; none without a list. */
+async function existingList(context: Excel.RequestContext): Promise<unknown[][]> {
+  const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
+  await context.sync();
+  if (listSheet.isNullObject) return [];
+  const box = listExtent(listSheet);
+  await context.sync();
+  const b = box();
+  return b ? readBlock(context, b) : [];
+}
+
+/**
+ * What is there now: the Action list's cells (Done and Notes typed by the user) with their number formats, and the
+ * chart. Excel on the web counts both grids in its 5 MB response, so a long list is read in row chunks (readGrids): three
+ * syncs for a usual list (find the sheets, the list's extent and the chart, its cells), one more for each 2 MB.
+ */
 async function readActionSheets(context: Excel.RequestContext) {
   const sheets = context.workbook.worksheets;
   const listSheet = sheets.getItemOrNullObject(ACTION_LIST_SHEET);
@@ -83,15 +115,12 @@ async function readActionSheets(context: Excel.RequestContext) {
   let existingFormats: unknown[][] = [];
   let chart: Excel.Chart | null = null;
   if (!listSheet.isNullObject || !summarySheet.isNullObject) {
-    const used = listSheet.isNullObject ? null : listSheet.getUsedRangeOrNullObject(true);
-    used?.load("values, numberFormat");
+    const box = listSheet.isNullObject ? null : listExtent(listSheet);
     const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
     found?.load("name");
     await context.sync();
-    if (used && !used.isNullObject) {
-      existing = used.values as unknown[][];
-      existingFormats = used.numberFormat as unknown[][];
-    }
+    const b = box?.();
+    if (b) [existing, existingFormats] = await readGrids(context, b, ["values", "numberFormat"]);
     if (found && !found.isNullObject) chart = found;
   }
   return { sheets, listSheet, summarySheet, existing, existingFormats, chart };
@@ -250,15 +279,7 @@ export async function portfolioList(
   return excelRun(async (context) => {
     const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
     if (!tables.some((t) => t.props)) return { problem: tablesProblem(tables) };
-    const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
-    await context.sync();
-    let existing: unknown[][] = [];
-    if (!listSheet.isNullObject) {
-      const used = listSheet.getUsedRangeOrNullObject(true);
-      used.load("values");
-      await context.sync();
-      if (!used.isNullObject) existing = used.values as unknown[][];
-    }
+    const existing = await existingList(context);
     const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
     return { tables, list };
   });
@@ -278,15 +299,7 @@ export async function actionCalendarText(
           ok: false as const,
           message: noCalendarLine(tables),
         };
-      const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
-      await context.sync();
-      let existing: unknown[][] = [];
-      if (!listSheet.isNullObject) {
-        const used = listSheet.getUsedRangeOrNullObject(true);
-        used.load("values");
-        await context.sync();
-        if (!used.isNullObject) existing = used.values as unknown[][];
-      }
+      const existing = await existingList(context);
       const list = buildPortfolioList(
         tables,
         { today: o.today, withinDays: o.withinDays, windows: o.windows },
