@@ -40,8 +40,11 @@ import {
   tablesProblem,
   NO_FILL,
 } from "../../core";
+import { RANGE_OVERHEAD_BYTES, jsonBytes, packWriteChunks } from "../../core/sheet/write-chunks";
 import { readPortfolio } from "./portfolio-read";
+import { readBlock, readGrids } from "./read-block";
 import { type RunPlace } from "./rows-now";
+import type { Block } from "./block";
 
 export const CHART_NAME = "Actions due per month";
 /** Bytes per write sync (the list's values, formats and colours, estimated): under Excel on the web's 5 MB request limit with a margin. */
@@ -71,7 +74,38 @@ function cellBytes(v: unknown): number {
   return typeof v === "string" ? v.length + 4 : 12;
 }
 
-/** What is there now: the Action list's cells (Done and Notes typed by the user) and the chart, in one sync. */
+/** The Action list's used cells as a block (its extent loaded at the caller's next sync), or null if it has none. */
+function listExtent(listSheet: Excel.Worksheet): () => Block | null {
+  const used = listSheet.getUsedRangeOrNullObject(true);
+  used.load("rowIndex, columnIndex, rowCount, columnCount");
+  return () =>
+    used.isNullObject
+      ? null
+      : {
+          sheet: ACTION_LIST_SHEET,
+          rowIndex: used.rowIndex,
+          columnIndex: used.columnIndex,
+          rowCount: used.rowCount,
+          columnCount: used.columnCount,
+        };
+}
+
+/** The Action list's values as they are now (Done and Notes typed by the user), read in chunks; none without a list. */
+async function existingList(context: Excel.RequestContext): Promise<unknown[][]> {
+  const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
+  await context.sync();
+  if (listSheet.isNullObject) return [];
+  const box = listExtent(listSheet);
+  await context.sync();
+  const b = box();
+  return b ? readBlock(context, b) : [];
+}
+
+/**
+ * What is there now: the Action list's cells (Done and Notes typed by the user) with their number formats, and the
+ * chart. Excel on the web counts both grids in its 5 MB response, so a long list is read in row chunks (readGrids): three
+ * syncs for a usual list (find the sheets, the list's extent and the chart, its cells), one more for each 2 MB.
+ */
 async function readActionSheets(context: Excel.RequestContext) {
   const sheets = context.workbook.worksheets;
   const listSheet = sheets.getItemOrNullObject(ACTION_LIST_SHEET);
@@ -81,15 +115,12 @@ async function readActionSheets(context: Excel.RequestContext) {
   let existingFormats: unknown[][] = [];
   let chart: Excel.Chart | null = null;
   if (!listSheet.isNullObject || !summarySheet.isNullObject) {
-    const used = listSheet.isNullObject ? null : listSheet.getUsedRangeOrNullObject(true);
-    used?.load("values, numberFormat");
+    const box = listSheet.isNullObject ? null : listExtent(listSheet);
     const found = summarySheet.isNullObject ? null : summarySheet.charts.getItemOrNullObject(CHART_NAME);
     found?.load("name");
     await context.sync();
-    if (used && !used.isNullObject) {
-      existing = used.values as unknown[][];
-      existingFormats = used.numberFormat as unknown[][];
-    }
+    const b = box?.();
+    if (b) [existing, existingFormats] = await readGrids(context, b, ["values", "numberFormat"]);
     if (found && !found.isNullObject) chart = found;
   }
   return { sheets, listSheet, summarySheet, existing, existingFormats, chart };
@@ -248,15 +279,7 @@ export async function portfolioList(
   return excelRun(async (context) => {
     const { tables } = await readPortfolio(context, run, o.tables ?? [], o.today);
     if (!tables.some((t) => t.props)) return { problem: tablesProblem(tables) };
-    const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
-    await context.sync();
-    let existing: unknown[][] = [];
-    if (!listSheet.isNullObject) {
-      const used = listSheet.getUsedRangeOrNullObject(true);
-      used.load("values");
-      await context.sync();
-      if (!used.isNullObject) existing = used.values as unknown[][];
-    }
+    const existing = await existingList(context);
     const list = buildPortfolioList(tables, { today: o.today, withinDays: o.withinDays, windows: o.windows }, existing);
     return { tables, list };
   });
@@ -276,15 +299,7 @@ export async function actionCalendarText(
           ok: false as const,
           message: noCalendarLine(tables),
         };
-      const listSheet = context.workbook.worksheets.getItemOrNullObject(ACTION_LIST_SHEET);
-      await context.sync();
-      let existing: unknown[][] = [];
-      if (!listSheet.isNullObject) {
-        const used = listSheet.getUsedRangeOrNullObject(true);
-        used.load("values");
-        await context.sync();
-        if (!used.isNullObject) existing = used.values as unknown[][];
-      }
+      const existing = await existingList(context);
       const list = buildPortfolioList(
         tables,
         { today: o.today, withinDays: o.withinDays, windows: o.windows },
@@ -305,15 +320,45 @@ export async function actionCalendarText(
   }
 }
 
+/** One Change log row's number formats (text, as written: never a guessed date or number), and its size in a request. */
+const CHANGE_LOG_FORMATS = CHANGE_LOG_HEADERS.map(() => "@");
+const CHANGE_LOG_FORMATS_BYTES = jsonBytes(CHANGE_LOG_FORMATS) + 1;
+
 /**
- * The Change log (one row per changed field, appended) and the Run log (one row per run), after a run: three syncs
- * whatever the number of changes (find the sheets, find their ends, write), plus two when the Change log passes
- * CHANGE_LOG_MAX_ROWS and its oldest rows move to its archive sheet. Returns the run's line for the pane.
+ * The requests of appendRunLogs, packed by core (core/sheet/write-chunks.ts): one sequence of row offsets in the order
+ * the rows must land, the archived rows first (offsets 0 on), then the run's changes, then the Run log row.
+ */
+function logRequests(oldest: readonly unknown[][], rows: readonly unknown[][], run: readonly unknown[][]) {
+  const overflow = oldest.length;
+  const size = (i: number) =>
+    i < overflow
+      ? jsonBytes(oldest[i]) + 1 + CHANGE_LOG_FORMATS_BYTES
+      : i < overflow + rows.length
+        ? jsonBytes(rows[i - overflow]) + 1 + CHANGE_LOG_FORMATS_BYTES
+        : jsonBytes(run);
+  const order: [number, number][] = [];
+  if (overflow) order.push([0, overflow - 1]);
+  if (rows.length) order.push([overflow, overflow + rows.length - 1]);
+  order.push([overflow + rows.length, overflow + rows.length]);
+  // An archived piece is two ranges (written in the archive, deleted from the log).
+  return packWriteChunks(order, size, { pieceOverheadBytes: 2 * RANGE_OVERHEAD_BYTES });
+}
+
+/**
+ * The Change log (one row per changed field, appended) and the Run log (one row per run), after a run. Excel on the web
+ * refuses a request over 5 MB and a response over 5 MB, and a refused request writes nothing, so the rows go in
+ * requests packed by core's budget (core/sheet/write-chunks.ts), in order, the Run log row in the last one: three syncs
+ * for the usual run (find the sheets, find their ends, write), one more for each 4.5 MB of a large run's rows. When the
+ * Change log passes CHANGE_LOG_MAX_ROWS its oldest rows move to its archive sheet: read in chunks of about 2 MB (one
+ * sync for a usual run), then each chunk written to the archive and deleted from the log in the same request, so a
+ * refused request leaves every row in one place, once. `onLogged` hears how many of `changes` are in the log after each
+ * sync, so that a run stopped part-way logs only the rest again. Returns the run's line for the pane.
  */
 export async function appendRunLogs(
   excelRun: <T>(fn: (context: Excel.RequestContext) => Promise<T>) => Promise<T>,
   changes: readonly (Change & { runAt: string })[],
   entry: RunLogEntry,
+  onLogged?: (changes: number) => void,
 ): Promise<string> {
   return excelRun(async (context) => {
     const sheets = context.workbook.worksheets;
@@ -329,40 +374,57 @@ export async function appendRunLogs(
       made.freezePanes.freezeRows(1);
       return made;
     };
-    const used = [log, runs].map((s) => (s.isNullObject ? null : s.getUsedRangeOrNullObject(true)));
+    const used = found.map((s) => (s.isNullObject ? null : s.getUsedRangeOrNullObject(true)));
     used.forEach((u) => u?.load("rowCount"));
     await context.sync();
     const rowsIn = (u: Excel.Range | null) => (u && !u.isNullObject ? u.rowCount : 1);
-    let logRows = rowsIn(used[0]);
+    const logRows = rowsIn(used[0]);
     const logSheet = sheetOf(log, CHANGE_LOG_SHEET, CHANGE_LOG_HEADERS);
     const runSheet = sheetOf(runs, RUN_LOG_SHEET, RUN_LOG_HEADERS);
     const width = CHANGE_LOG_HEADERS.length;
     const overflow = changeLogOverflow(logRows - 1, changes.length);
-    if (overflow > 0) {
-      // The oldest rows go to the archive, in order, before they leave the log: nothing is dropped.
-      const oldest = logSheet.getRangeByIndexes(1, 0, overflow, width);
-      oldest.load("values");
-      const archiveSheet = sheetOf(archive, CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS);
-      const archiveUsed = archive.isNullObject ? null : archiveSheet.getUsedRangeOrNullObject(true);
-      archiveUsed?.load("rowCount");
-      await context.sync();
-      const at = rowsIn(archiveUsed);
-      const target = archiveSheet.getRangeByIndexes(at, 0, overflow, width);
-      target.numberFormat = oldest.values.map(() => CHANGE_LOG_HEADERS.map(() => "@"));
-      target.values = oldest.values;
-      oldest.delete("Up");
-      logRows -= overflow;
-    }
-    if (changes.length) {
-      const range = logSheet.getRangeByIndexes(logRows, 0, changes.length, width);
-      range.numberFormat = changes.map(() => CHANGE_LOG_HEADERS.map(() => "@"));
-      range.values = changes.map((c) => changeLogRow(c.runAt, c));
-    }
+    // The oldest rows, read before anything moves: in chunks, each response well under Excel's 5 MB.
+    const oldest = overflow
+      ? await readBlock(context, {
+          sheet: CHANGE_LOG_SHEET,
+          rowIndex: 1,
+          columnIndex: 0,
+          rowCount: overflow,
+          columnCount: width,
+        })
+      : [];
+    const archiveSheet = overflow ? sheetOf(archive, CHANGE_LOG_ARCHIVE_SHEET, CHANGE_LOG_HEADERS) : null;
+    const archiveAt = rowsIn(used[2]);
+    const rows = changes.map((c) => changeLogRow(c.runAt, c));
     const runRow = runLogRow(entry);
-    const runRange = runSheet.getRangeByIndexes(rowsIn(used[1]), 0, 1, runRow.length);
-    runRange.numberFormat = [runLogNumberFormats()];
-    runRange.values = [runRow];
-    await context.sync();
+    const runFormats = runLogNumberFormats();
+    const chunks = logRequests(oldest, rows, [runRow, runFormats]);
+    let logged = 0;
+    for (const chunk of chunks) {
+      const before = logged;
+      for (const { start, end } of chunk.pieces) {
+        const n = end - start + 1;
+        if (start < overflow) {
+          const target = archiveSheet!.getRangeByIndexes(archiveAt + start, 0, n, width);
+          target.numberFormat = Array.from({ length: n }, () => CHANGE_LOG_FORMATS);
+          target.values = oldest.slice(start, end + 1) as Excel.Range["values"];
+          // The rows above in the log have left already: this piece's rows are the log's first ones now.
+          logSheet.getRangeByIndexes(1, 0, n, width).delete("Up");
+        } else if (start < overflow + rows.length) {
+          // Below the log's rows once every oldest row has left it (those pieces come first, in this request or before).
+          const range = logSheet.getRangeByIndexes(logRows - overflow + (start - overflow), 0, n, width);
+          range.numberFormat = Array.from({ length: n }, () => CHANGE_LOG_FORMATS);
+          range.values = rows.slice(start - overflow, end - overflow + 1);
+          logged += n;
+        } else {
+          const runRange = runSheet.getRangeByIndexes(rowsIn(used[1]), 0, 1, runRow.length);
+          runRange.numberFormat = [runFormats];
+          runRange.values = [runRow];
+        }
+      }
+      await context.sync();
+      if (logged > before) onLogged?.(logged);
+    }
     return runLogLine(entry);
   });
 }

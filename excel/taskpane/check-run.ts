@@ -337,15 +337,15 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
     problem: runLogProblem(state, endWords(state, summary).headline),
     demo: isDemoKey(deps.client.config.apiKey),
   });
-  let logged = false;
+  // How many of the run's changes are in the Change log: a large run's go in several syncs, and Excel may refuse one.
+  let logged = 0;
   const logsNext = keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes.";
   summary.runLog = await actionSheets()
-    .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry))
-    .then((line) => ((logged = true), line))
+    .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry, (n) => (logged = n)))
     .catch((e: unknown) => logsNotWrittenLine("Change log and Run log", officeErrorText(e), logsNext));
   // A run kept for Resume: the changes now in the Change log are not logged again by it.
   if (logged && keep && deps.store) {
-    tally.changes = [];
+    tally.changes = tally.changes.slice(logged);
     await save(state);
   }
   summary.words = endWords(state, summary, notes);

@@ -24,6 +24,7 @@ import {
   type Cell,
 } from "../../core";
 import type { Block } from "./block";
+import { readBlock } from "./read-block";
 
 export type { Block };
 
@@ -189,54 +190,8 @@ function blockRange(context: Excel.RequestContext, b: Block): Excel.Range {
     .getRangeByIndexes(b.rowIndex, b.columnIndex, b.rowCount, b.columnCount);
 }
 
-export interface ReadOptions {
-  /** Bytes per response; default 2 MB, well under Excel on the web's 5 MB response limit. */
-  maxBytes?: number;
-}
-
+export { readBlock, type ReadOptions } from "./read-block";
 export { officeErrorText };
-
-/** Excel on the web refused a request or response over 5 MB: the same read in smaller pieces will pass. */
-function tooLarge(e: unknown): boolean {
-  return /PayloadSizeLimitExceeded/.test(officeErrorText(e));
-}
-
-/**
- * Current values of a block (the table, our previous results, or a check that the place is empty), read in row chunks of
- * about 2 MB, one sync each, the way writes are chunked: a re-run over 20,000 rows would otherwise ask for one 7 MB response.
- * Cell sizes are unknown until read, so the first chunk guesses 64 bytes a cell and later ones size from the widest row
- * read so far; a chunk Excel still refuses (a run of long texts further down) is read again in halves.
- */
-export async function readBlock(context: Excel.RequestContext, b: Block, opts: ReadOptions = {}): Promise<unknown[][]> {
-  const maxBytes = opts.maxBytes ?? 2_000_000;
-  const out: unknown[][] = [];
-  let rowBytes = Math.max(1, b.columnCount) * 64;
-  let widest = 0;
-  for (let start = 0; start < b.rowCount;) {
-    let count = Math.max(1, Math.min(b.rowCount - start, Math.floor(maxBytes / rowBytes)));
-    let values: unknown[][];
-    for (;;) {
-      const range = blockRange(context, { ...b, rowIndex: b.rowIndex + start, rowCount: count });
-      range.load("values");
-      try {
-        await context.sync();
-        values = range.values as unknown[][];
-        break;
-      } catch (e) {
-        if (!tooLarge(e) || count === 1) throw e;
-        count = Math.ceil(count / 2);
-      }
-    }
-    for (const row of values) {
-      out.push(row);
-      widest = Math.max(widest, JSON.stringify(row).length);
-    }
-    // A floor of 16 bytes a cell: rows read empty so far say little about the rows still to come.
-    rowBytes = Math.max(widest, b.columnCount * 16, 1);
-    start += count;
-  }
-  return out;
-}
 
 // core's formats: text stays text (never a formula, never a guessed date), dates are real dates, numbers numbers.
 const FORMATS = columnNumberFormats();

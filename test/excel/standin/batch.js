@@ -151,15 +151,15 @@ function createBatch(state) {
       throw e;
     }
     for (const op of ops.splice(0)) op();
-    // Excel on the web caps a response at 5 MB too: loading the values of a million-row column fails.
+    // Excel on the web caps a response at 5 MB too, counting every property loaded: loading the values of a million-row
+    // column fails, and so do the number formats of a range whose values alone would fit.
     let responseBytes = 0;
-    for (const obj of loads)
-      if (obj.__pending.has("values") && obj.__responseBytes) responseBytes += obj.__responseBytes();
+    for (const obj of loads) if (obj.__responseBytes) responseBytes += obj.__responseBytes(obj.__pending);
     state.stats.maxResponseBytes = Math.max(state.stats.maxResponseBytes, responseBytes);
     if (responseBytes > RESPONSE_LIMIT) {
       loads.splice(0);
       throw new Error(
-        `ResponsePayloadSizeLimitExceeded: about ${responseBytes} bytes of values in one response (Excel on the web allows 5 MB)`,
+        `ResponsePayloadSizeLimitExceeded: about ${responseBytes} bytes of loaded cells in one response (Excel on the web allows 5 MB)`,
       );
     }
     for (const obj of loads.splice(0)) for (const p of obj.__pending) obj.__loaded.add(p);

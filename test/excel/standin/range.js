@@ -1,7 +1,7 @@
 /**
  * Excel.Range in the stand-in: a box of cells read and written through the batch (values, formulas, number formats,
  * fills and fonts, each checked against the box's size and charged to the request), with the ranges Excel derives
- * from one (used range, CurrentRegion, a cell, a row, the tables over it) and what loading its values costs.
+ * from one (used range, CurrentRegion, a cell, a row, the tables over it) and what loading its grids costs.
  */
 "use strict";
 const { colLetters, isBlank } = require("./address");
@@ -203,7 +203,7 @@ function createRanges(state, model, batch, objects) {
       },
     };
     // What loading `values` costs in the response: at least `"",` a cell, plus the text of the cells that hold something.
-    rg.__responseBytes = () => {
+    const valuesBytes = () => {
       let n = rows * cols * 3;
       const cells = sheetCells(sheet);
       if (n <= RESPONSE_LIMIT) {
@@ -225,6 +225,30 @@ function createRanges(state, model, batch, objects) {
         if (isBlank(cell)) return;
         if (rr >= r && rr < r + rows && cc >= c && cc < c + cols) n += JSON.stringify(cell.value).length;
       });
+      return n;
+    };
+    // Any other grid loaded (a format or a formula a cell) is in the same response, as Excel on the web counts it: at
+    // least `"",` a cell, so a box too large for any response is refused without building its grid.
+    const gridBytes = (read) => {
+      const least = rows * cols * 3;
+      if (least > RESPONSE_LIMIT) return least;
+      try {
+        return Math.max(least, JSON.stringify(read()).length);
+      } catch {
+        // A text the stand-in does not model (it throws when read): at least the values' size.
+        return valuesBytes();
+      }
+    };
+    const GRIDS = {
+      values: valuesBytes,
+      formulas: () => gridBytes(rg.__get_formulas),
+      numberFormat: () => gridBytes(rg.__get_numberFormat),
+      text: () => gridBytes(rg.__get_text),
+    };
+    /** What the loaded grids of the range (`pending`: the properties loaded) cost in the response. */
+    rg.__responseBytes = (pending) => {
+      let n = 0;
+      for (const p of pending) if (GRIDS[p]) n += GRIDS[p]();
       return n;
     };
     return loadable(rg, [

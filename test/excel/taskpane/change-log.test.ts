@@ -3,7 +3,24 @@
  * 60 days, check again. The Change log lists exactly the fields that changed, the expected set worked out here from
  * the sandbox's own answers on the two days; the Run log has one row per run. Node, the Excel stand-in, real HTTP.
  */
-import { CHANGE_LOG_HEADERS, OUTPUT_COLUMNS, RUN_LOG_HEADERS, createClient } from "../../../core";
+import {
+  CHANGE_LOG_ARCHIVE_SHEET,
+  CHANGE_LOG_HEADERS,
+  CHANGE_LOG_MAX_ROWS,
+  CHANGE_LOG_SHEET,
+  OUTPUT_COLUMNS,
+  RUN_LOG_HEADERS,
+  RUN_LOG_SHEET,
+  changeLogOverflow,
+  changeLogRow,
+  createClient,
+  runLogEntryOfRow,
+  runLogLine,
+  type Change,
+  type RunLogEntry,
+} from "../../../core";
+import { appendRunLogs } from "../../../excel/taskpane/action-sheets";
+import { workbook } from "../../helpers/excel-workbook";
 import { expectedChanges, loggedKey, recheckUprns } from "../../helpers/changes";
 import { memoryStore } from "../../../excel/settings";
 import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../../excel/taskpane/check-run";
@@ -156,4 +173,128 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
   } finally {
     await sb.close();
   }
+});
+
+/** The stand-in's limit on one request and one response (test/excel/standin/batch.js): Excel on the web's 5 MB. */
+const STANDIN_LIMIT = 5 * 1024 * 1024;
+const RUN_AT = "2027-01-31T12:00:00.000Z";
+/** The kinds of change a run logs, with the long texts a Next action change carries: a row of 130 to 220 bytes. */
+const KINDS = [
+  { check: "EPC", field: "Status", was: "warning", now: "fail", direction: "worse" },
+  { check: "Gas safety", field: "Expiry", was: "2026-03-01", now: "2027-03-01", direction: "better" },
+  {
+    check: "",
+    field: "Next action",
+    was: "Book the annual gas safety check before the certificate expires",
+    now: "Commission a new EPC: the current certificate has expired",
+    direction: "changed",
+  },
+] as const;
+/** `n` changes of a portfolio's properties, each one's fields different, in the order a run finds them. */
+function changesOf(n: number, from = 0): (Change & { runAt: string })[] {
+  return Array.from({ length: n }, (_, i) => ({
+    ...KINDS[(from + i) % KINDS.length],
+    uprn: String(100_000_000_000 + from + i),
+    address: `Flat ${(from + i) % 200}, ${from + i} Kingsway Court, Manchester M20 2AB`,
+    runAt: RUN_AT,
+  }));
+}
+/** The fewest of `changesOf` whose Change log rows and formats pass the stand-in's limit by 5 %: a run just too large for one sync. */
+function runPastLimit(): number {
+  const perRow = JSON.stringify(changesOf(300).map((c) => changeLogRow(RUN_AT, c))).length / 300 + 33;
+  return Math.ceil((STANDIN_LIMIT * 1.05) / perRow);
+}
+const ENTRY = (changed: number): RunLogEntry => ({
+  startedAt: "2027-01-31T11:00:00.000Z",
+  endedAt: RUN_AT,
+  trigger: "manual",
+  runBy: "",
+  rows: changed,
+  checked: changed,
+  changed,
+  worse: 0,
+  errors: 0,
+});
+
+test("a run with more changes than one 5 MB request holds logs every change once, in order, then its Run log row", async () => {
+  // Sizes just past the limit (about 26,000 changes, 5.5 MB): the smallest run the old single sync could not write,
+  // so the test costs seconds; larger runs only add more syncs of the same kind.
+  const n = runPastLimit();
+  const changes = changesOf(n);
+  const { s, excelRun } = workbook();
+  const counts: number[] = [];
+  const line = await appendRunLogs(excelRun, changes, ENTRY(n), (k) => counts.push(k));
+  expect(line).toBe(runLogLine(ENTRY(n)));
+  const log = s.api.read(CHANGE_LOG_SHEET, `A1:H${n + 2}`);
+  expect(log.values).toEqual([
+    [...CHANGE_LOG_HEADERS],
+    ...changes.map((c) => changeLogRow(RUN_AT, c)),
+    ["", "", "", "", "", "", "", ""],
+  ]);
+  expect(log.numberFormats.slice(1, n + 1).every((r: string[]) => r.every((f) => f === "@"))).toBe(true);
+  const runs = s.api.read(RUN_LOG_SHEET, "A1:L3").values;
+  expect(runLogEntryOfRow(runs[1])).toMatchObject({ changed: n, endedAt: RUN_AT });
+  expect(runs[2].every((v: unknown) => v === "")).toBe(true);
+  // Two write syncs (more than the old one), each under the limit; the pane heard the count after each.
+  expect(s.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(STANDIN_LIMIT);
+  expect(s.api.state.stats.syncs).toBe(4);
+  expect(counts.length).toBe(2);
+  expect(counts[counts.length - 1]).toBe(n);
+});
+
+test("a large run into a nearly full Change log: the oldest rows move to the archive in order, none lost or twice", async () => {
+  const { s, excelRun } = workbook();
+  // The log holds CHANGE_LOG_MAX_ROWS less 1,000 rows of earlier runs; the run adds just over a request's worth, so
+  // nearly as many old rows move (more than one 5 MB response and request each): the smallest case the old code failed.
+  const before = CHANGE_LOG_MAX_ROWS - 1_000;
+  // Earlier runs' rows are Next action changes (about 250 bytes), so the rows that move pass a 5 MB response too.
+  const old = changesOf(before, 1_000_000).map((c) => changeLogRow("2026-12-01T09:00:00.000Z", { ...c, ...KINDS[2] }));
+  s.api.seed(CHANGE_LOG_SHEET, "A1", [[...CHANGE_LOG_HEADERS], ...old]);
+  s.api.seed(CHANGE_LOG_ARCHIVE_SHEET, "A1", [[...CHANGE_LOG_HEADERS], ["earlier", "", "", "", "", "", "", ""]]);
+  const n = runPastLimit();
+  const changes = changesOf(n);
+  await appendRunLogs(excelRun, changes, ENTRY(n));
+  const moved = changeLogOverflow(before, n);
+  expect(moved).toBe(n - 1_000);
+  const archive = s.api.read(CHANGE_LOG_ARCHIVE_SHEET, `A1:H${moved + 3}`).values;
+  expect(archive).toEqual([
+    [...CHANGE_LOG_HEADERS],
+    ["earlier", "", "", "", "", "", "", ""],
+    ...old.slice(0, moved),
+    ["", "", "", "", "", "", "", ""],
+  ]);
+  const log = s.api.read(CHANGE_LOG_SHEET, `A1:H${CHANGE_LOG_MAX_ROWS + 2}`).values;
+  expect(log).toEqual([
+    [...CHANGE_LOG_HEADERS],
+    ...old.slice(moved),
+    ...changes.map((c) => changeLogRow(RUN_AT, c)),
+    ["", "", "", "", "", "", "", ""],
+  ]);
+  expect(runLogEntryOfRow(s.api.read(RUN_LOG_SHEET, "A2:L2").values[0])).toMatchObject({ changed: n });
+  expect(s.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(STANDIN_LIMIT);
+  expect(s.api.state.stats.maxResponseBytes).toBeLessThanOrEqual(STANDIN_LIMIT);
+});
+
+test("a large run's log refused part-way: the changes already logged are said, and logging the rest lands each once", async () => {
+  const n = runPastLimit();
+  const changes = changesOf(n);
+  const { s, excelRun } = workbook();
+  let logged = 0;
+  // The user starts editing a cell once the first request has landed: Excel refuses the next one.
+  const refused = appendRunLogs(excelRun, changes, ENTRY(n), (k) => {
+    logged = k;
+    s.api.setCellEditMode(true);
+  });
+  await expect(refused).rejects.toThrow(/cell-editing mode/);
+  expect(logged).toBeGreaterThan(0);
+  expect(logged).toBeLessThan(n);
+  expect(s.api.read(RUN_LOG_SHEET, "A2").values[0][0]).toBe("");
+  s.api.setCellEditMode(false);
+  // What check-run keeps for Resume: the changes not yet in the log.
+  await appendRunLogs(excelRun, changes.slice(logged), ENTRY(n));
+  expect(s.api.read(CHANGE_LOG_SHEET, `A2:H${n + 2}`).values).toEqual([
+    ...changes.map((c) => changeLogRow(RUN_AT, c)),
+    ["", "", "", "", "", "", "", ""],
+  ]);
+  expect(s.api.read(RUN_LOG_SHEET, "A3").values[0][0]).toBe("");
 });

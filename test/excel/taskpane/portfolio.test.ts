@@ -293,3 +293,60 @@ test("a row re-used for another property, and a demo check followed by a real on
   const real = list(demo);
   for (const r of real.open) expect(String(r[real.c("Action")])).not.toContain(DEMO_NOTE);
 }, 120_000);
+
+test("an Action list whose cells and number formats pass one 5 MB response is read in pieces: every note and typed date kept", async () => {
+  const wb = workbook();
+  const t = seed(wb, "Sheet1", props(0, 600));
+  await check(wb, "Sheet1", `A1:A${t.last}`, { actionDays: 90 });
+  wb.api.insertColumns("Action list", 2, 2);
+  const { open, c } = list(wb);
+  // The stand-in's response limit (test/excel/standin/batch.js): Excel on the web's 5 MB, counting every grid loaded.
+  const LIMIT = 5 * 1024 * 1024;
+  const rows = open.length + 1;
+  const bytesOf = (grid: unknown) => JSON.stringify(grid).length;
+  const read = () => wb.api.read("Action list", `A1:P${rows}`);
+  // Each action's correspondence pasted into the user's own column: sized so the list's values alone are just under
+  // the limit and its number formats take it just over, the smallest list the read of both in one sync fails on (and
+  // the one a count of values alone would pass).
+  const base = read();
+  const formats = bytesOf(base.numberFormats);
+  const each = Math.floor((LIMIT - formats / 2 - bytesOf(base.values)) / open.length);
+  const letter = (i: number) =>
+    `${open[i][c("Action ID")]} ${"called the tenant, access agreed; ".repeat(each)}`.slice(0, each);
+  wb.api.seed("Action list", "C1", [
+    ["Correspondence", "Follow up"],
+    ...open.map((_r, i) => [letter(i), 46447 + (i % 30)]),
+  ]);
+  // Excel gives a typed date its date format.
+  await wb.excelRun(async (context) => {
+    context.workbook.worksheets.getItem("Action list").getRange(`D2:D${rows}`).numberFormat = open.map(() => [
+      "dd/mm/yyyy",
+    ]);
+    await context.sync();
+  });
+  const before = read();
+  expect(bytesOf(before.values)).toBeLessThan(LIMIT);
+  expect(bytesOf(before.values) + bytesOf(before.numberFormats)).toBeGreaterThan(LIMIT);
+  const typed = (grid: unknown[][]) =>
+    new Map(grid.slice(1).map((r) => [String(r[c("Action ID")]), [r[c("Correspondence")], r[c("Follow up")]]]));
+  const expected = typed(list(wb).grid);
+
+  const out = await buildActionSheets(wb.excelRun, (await lastBlock(wb.store))!, {
+    today: localDay(clock.now()),
+    withinDays: 90,
+    tables: watchedBlocks(wb.settings),
+  });
+  expect(out.ok).toBe(true);
+  const after = list(wb);
+  expect(after.open).toHaveLength(open.length);
+  expect(typed(after.grid)).toEqual(expected);
+  const followUp = after.header.indexOf("Follow up");
+  expect(
+    read()
+      .numberFormats.slice(1)
+      .map((r: string[]) => r[followUp]),
+  ).toEqual(open.map(() => "dd/mm/yyyy"));
+  // The first piece is sized before any cell is read, so Excel may refuse it (then it is read again in halves, as
+  // every read of the pane is): only the requests are all within the limit.
+  expect(wb.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(LIMIT);
+});
