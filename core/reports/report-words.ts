@@ -3,7 +3,7 @@
  * the calendar file's name and type: one sentence, one place. Small, so the Sheets sidebar and the Excel pane's first
  * chunk can use it without bundling the rest of core.
  */
-import { formatCount } from "../numbers";
+import { countWord, formatCount } from "../numbers";
 
 /** Said while the two sheets are built after a run. */
 export const BUILDING_ACTION_SHEETS = "Building the Action list and Compliance summary…";
@@ -55,4 +55,14 @@ export function calendarFailedLine(why: string): string {
  */
 export function logsNotWrittenLine(logs: "Run log" | "Change log and Run log", why: string, next = ""): string {
   return `The ${logs} could not be written this time (${why}); the results are written.${next ? ` ${next}` : ""}`;
+}
+
+/**
+ * What becomes of a finished run's changes that the Change log did not take: nothing can log them later (a check again
+ * compares with the values now written, and finds them unchanged), so the count is said, not a step that would not help.
+ */
+export function changesNotLoggedWords(count: number): string {
+  return count > 0
+    ? `${countWord(count, "change")} of this run ${count === 1 ? "is" : "are"} not in the Change log.`
+    : "";
 }

@@ -37,7 +37,7 @@ import {
   pendingKeys,
   noteEarlierValues,
 } from "../../core";
-import { actionSheetsFailedLine, logsNotWrittenLine } from "../../core/reports/report-words";
+import { actionSheetsFailedLine, changesNotLoggedWords, logsNotWrittenLine } from "../../core/reports/report-words";
 import type { UserStore } from "../settings";
 import type { ExcelRun, PreparedCheck } from "./prepare";
 import { endWords, summarise, summaryText, type RunSummary, type SummaryTally } from "./run-summary";
@@ -339,12 +339,18 @@ async function driveOnce(run: UnfinishedRun, state: RunState, deps: RunDeps, tal
   });
   // How many of the run's changes are in the Change log: a large run's go in several syncs, and Excel may refuse one.
   let logged = 0;
-  const logsNext = keep && deps.store ? "Resume logs its changes." : "Run the check again to log its changes.";
+  const resumes = keep && !!deps.store;
   summary.runLog = await actionSheets()
     .then((m) => m.appendRunLogs(deps.excelRun, tally.changes, entry, (n) => (logged = n)))
-    .catch((e: unknown) => logsNotWrittenLine("Change log and Run log", officeErrorText(e), logsNext));
+    .catch((e: unknown) =>
+      logsNotWrittenLine(
+        "Change log and Run log",
+        officeErrorText(e),
+        resumes ? "Resume logs its changes." : changesNotLoggedWords(tally.changes.length - logged),
+      ),
+    );
   // A run kept for Resume: the changes now in the Change log are not logged again by it.
-  if (logged && keep && deps.store) {
+  if (logged && resumes) {
     tally.changes = tally.changes.slice(logged);
     await save(state);
   }

@@ -298,3 +298,44 @@ test("a large run's log refused part-way: the changes already logged are said, a
   ]);
   expect(s.api.read(RUN_LOG_SHEET, "A3").values[0][0]).toBe("");
 });
+
+test("a finished re-check whose logs Excel refuses says how many changes are not logged, and no step that would not log them", async () => {
+  const clock = dayClock(DAY1);
+  const sb = await startTestSandbox({ today: DAY1, now: clock.date });
+  try {
+    const ds1 = sb.dataset();
+    const uprns = recheckUprns(ds1, 120);
+    const s = createStandIn();
+    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+    s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+    const client = createClient({
+      baseUrl: sb.baseUrl,
+      apiKey: "sandbox-professional",
+      fetch: (u, i) => fetch(u, i as RequestInit) as never,
+      now: clock.now,
+    });
+    const run = async (onBlockWritten?: () => void) => {
+      s.api.select("Sheet1", `A1:A${uprns.length + 1}`);
+      const prep = await prepareCheck(excelRun, { plan: "professional" });
+      if (!prep.ok) throw new Error(prep.message);
+      return runCheck(prep.check, { excelRun, client, plan: "professional", now: clock.now, onBlockWritten });
+    };
+    await run();
+    sb.setToday("2027-04-01");
+    const ds2 = sb.dataset();
+    // The results are written; then the user starts typing in a cell, and Excel refuses the logs.
+    const second = await run(() => s.api.setCellEditMode(true));
+    s.api.setCellEditMode(false);
+    const expected = expectedChanges(ds1, ds2, uprns, localDay(clock.now())).size;
+    expect(expected).toBeGreaterThan(1);
+    expect(second.runLog).toContain(
+      `; the results are written. ${expected.toLocaleString("en-GB")} changes of this run are not in the Change log.`,
+    );
+    expect(second.runLog).not.toMatch(/check again|Resume/);
+    // Checking again finds the values it wrote unchanged: nothing would log them.
+    const third = await run();
+    expect(third.runLog).toMatch(/no changes/);
+  } finally {
+    await sb.close();
+  }
+});
