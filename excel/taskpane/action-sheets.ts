@@ -47,8 +47,6 @@ import { type RunPlace } from "./rows-now";
 import type { Block } from "./block";
 
 export const CHART_NAME = "Actions due per month";
-/** Bytes per write sync (the list's values, formats and colours, estimated): under Excel on the web's 5 MB request limit with a margin. */
-const MAX_BYTES = 3_500_000;
 
 export interface ActionSheetOptions {
   /** The workbook's day (the computer's local day: Excel's dates are local days). */
@@ -68,10 +66,6 @@ export interface ActionSheetsResult {
   /** context.sync calls spent writing the two sheets (reading the block is chunked by size, as every read). */
   writeSyncs: number;
   list?: ActionListSheet;
-}
-
-function cellBytes(v: unknown): number {
-  return typeof v === "string" ? v.length + 4 : 12;
 }
 
 /** The Action list's used cells as a block (its extent loaded at the caller's next sync), or null if it has none. */
@@ -139,34 +133,36 @@ async function writeActionList(
   const due = list.dateColumns[0];
   // A user's own column keeps each cell's own format (a date typed there stays a date): core says which.
   const formats = actionListFormats(list, existingFormats);
-  for (let start = 0; start < list.values.length;) {
-    let end = start;
-    let chunk = 0;
-    while (end < list.values.length && (end === start || chunk < MAX_BYTES)) {
-      for (const v of list.values[end]) chunk += cellBytes(v);
-      // Its number formats and its Window cell's colours go in the same request.
-      chunk += cols * 8 + 90;
-      end++;
+  const written = (i: number) =>
+    i === 0 ? list.values[0] : list.values[i].map((v, c) => (c === due ? hostDate(v) : v));
+  // The Window cell's colours, as setCellProperties sends them (the header row has none).
+  const colours = list.values.map((r, i) => {
+    const colour = i === 0 ? null : actionListColour(r[list.windowColumn]);
+    return [
+      {
+        format: colour
+          ? { fill: { color: colour.fill }, font: { color: colour.font } }
+          : { fill: { color: NO_FILL.fill }, font: { color: NO_FILL.font } },
+      },
+    ];
+  });
+  // Each request within Excel on the web's 5 MB, packed by core as every write of the pane is: a row's values as
+  // written, its number formats and its Window cell's colours, in UTF-8 bytes; two ranges a piece.
+  const chunks = packWriteChunks(
+    [[0, list.values.length - 1]],
+    (i) => jsonBytes(written(i)) + jsonBytes(formats[i]) + jsonBytes(colours[i]) + 3,
+    { pieceOverheadBytes: 2 * RANGE_OVERHEAD_BYTES },
+  );
+  for (const [k, chunk] of chunks.entries()) {
+    for (const { start, end } of chunk.pieces) {
+      const range = ls.getRangeByIndexes(start, 0, end - start + 1, cols);
+      range.numberFormat = formats.slice(start, end + 1);
+      range.values = list.values.slice(start, end + 1).map((_r, i) => written(start + i));
+      ls.getRangeByIndexes(start, list.windowColumn, end - start + 1, 1).setCellProperties(
+        colours.slice(start, end + 1),
+      );
     }
-    const rows = list.values.slice(start, end);
-    const range = ls.getRangeByIndexes(start, 0, rows.length, cols);
-    range.numberFormat = formats.slice(start, end);
-    range.values = rows.map((r, i) => (start + i === 0 ? r : r.map((v, c) => (c === due ? hostDate(v) : v))));
-    ls.getRangeByIndexes(start, list.windowColumn, rows.length, 1).setCellProperties(
-      rows.map((r, i) => {
-        const w = r[list.windowColumn];
-        const colour = start + i === 0 ? null : actionListColour(w);
-        return [
-          {
-            format: colour
-              ? { fill: { color: colour.fill }, font: { color: colour.font } }
-              : { fill: { color: NO_FILL.fill }, font: { color: NO_FILL.font } },
-          },
-        ];
-      }),
-    );
-    start = end;
-    if (start < list.values.length) {
+    if (k < chunks.length - 1) {
       await context.sync();
       onSync();
     }

@@ -350,3 +350,34 @@ test("an Action list whose cells and number formats pass one 5 MB response is re
   // every read of the pane is): only the requests are all within the limit.
   expect(wb.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(LIMIT);
 });
+
+test("an Action list of correspondence in Ukrainian is written in requests of at most 5 MB counted in bytes, not characters: every note kept", async () => {
+  const wb = workbook();
+  const t = seed(wb, "Sheet1", props(0, 600));
+  await check(wb, "Sheet1", `A1:A${t.last}`, { actionDays: 90 });
+  wb.api.insertColumns("Action list", 2, 1);
+  const { open, c } = list(wb);
+  // The stand-in's request limit (test/excel/standin/batch.js): Excel on the web's 5 MB of UTF-8.
+  const LIMIT = 5 * 1024 * 1024;
+  // Letters to a tenant in Ukrainian, whose letters take two bytes each: 3.2 million characters in all, near 6 MB, so
+  // a request sized by counting characters would pass the limit.
+  const each = Math.floor(3_200_000 / open.length);
+  const letter = (i: number) =>
+    `${open[i][c("Action ID")]} ${"Зателефонували орендарю, доступ погоджено; ".repeat(each)}`.slice(0, each);
+  wb.api.seed("Action list", "C1", [["Листування"], ...open.map((_r, i) => [letter(i)])]);
+  const text = JSON.stringify(open.map((_r, i) => letter(i)));
+  expect(text.length).toBeLessThan(3_500_000);
+  expect(Buffer.byteLength(text)).toBeGreaterThan(LIMIT);
+  const expected = new Map(open.map((r, i) => [String(r[c("Action ID")]), letter(i)]));
+
+  const out = await buildActionSheets(wb.excelRun, (await lastBlock(wb.store))!, {
+    today: localDay(clock.now()),
+    withinDays: 90,
+    tables: watchedBlocks(wb.settings),
+  });
+  expect(out.ok).toBe(true);
+  const after = list(wb);
+  const at = after.header.indexOf("Листування");
+  expect(new Map(after.grid.slice(1).map((r) => [String(r[after.c("Action ID")]), r[at]]))).toEqual(expected);
+  expect(wb.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(LIMIT);
+});
