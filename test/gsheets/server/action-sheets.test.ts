@@ -29,9 +29,20 @@ import {
 import { cellValue, configure, outputCol, pollToEnd, seedTable } from "../harness/table";
 import { ACTION_LIST_HEADERS } from "../../helpers/action-list";
 
-const sandbox = sandboxForFile({ msPerProperty: 0 }, { resetEach: true });
+/** The file's one clock, injected: the sandbox's day and every vm's "now" at noon of DAY, never the wall clock's. */
+const DAY = "2027-01-31";
+const AT = Date.parse(`${DAY}T12:00:00Z`);
+const onDay = { today: DAY, clockOffsetMs: AT - Date.now() };
+const sandbox = sandboxForFile({ msPerProperty: 0, ...onDay }, { resetEach: true });
 let props: SandboxProperty[];
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => DAY;
+
+/** A new execution on the file's clock, configured for `sb`. */
+function onClock(env: GasEnvironment, sb: SandboxProcess = sandbox): GasEnvironment {
+  env.clock.offsetMs = AT - Date.now();
+  configure(env, sb);
+  return env;
+}
 
 beforeAll(async () => {
   props = await sandbox.properties(2500);
@@ -46,7 +57,7 @@ const isoOf = (d: unknown) => (isDate(d) ? new Date(d.getTime() + 12 * 3600e3).t
 
 /** A table of sandbox properties with a Landlord column, checked whole; returns the environment after the run. */
 async function checkTable(rows: SandboxProperty[], env = createGasEnvironment()): Promise<GasEnvironment> {
-  configure(env, sandbox);
+  onClock(env);
   if (!env.sheet.getRange) throw new Error("no sheet");
   const { firstRow, lastRow } = seedTable(
     env.sheet,
@@ -234,7 +245,7 @@ test("building the two sheets costs the same number of writes for 100 rows as fo
     const env = createGasEnvironment();
     env.sheet.maxRows = n + 20;
     const counts: string[][] = [];
-    configure(env, sandbox);
+    onClock(env);
     const { firstRow, lastRow } = seedTable(
       env.sheet,
       ["UPRN"],
@@ -289,7 +300,7 @@ test("a run's last poll only writes results (at most 25 SpreadsheetApp calls); t
   const env = createGasEnvironment();
   // Two jobs of 1,000; npm run bench measures a 2,500-row run (the calls do not grow with the rows).
   env.sheet.maxRows = 1220;
-  configure(env, sandbox);
+  onClock(env);
   seedTable(
     env.sheet,
     ["UPRN"],
@@ -322,7 +333,7 @@ test("a run whose end was never asked for (the sidebar closed after the last pol
   // check) than this test may run, so only the time the test lets pass ends them. With instant jobs the start call
   // itself ended the run whenever the machine paused 20 to 40 ms (the job's first look) before its next round: its
   // end was built there and no poll was ever left with it due.
-  const slow = await startSandboxProcess({ msPerProperty: 5000 });
+  const slow = await startSandboxProcess({ msPerProperty: 5000, ...onDay });
   try {
     await endNeverAskedFor(slow);
   } finally {
@@ -331,7 +342,7 @@ test("a run whose end was never asked for (the sidebar closed after the last pol
 });
 async function endNeverAskedFor(sandbox: SandboxProcess) {
   const env = createGasEnvironment();
-  configure(env, sandbox);
+  onClock(env, sandbox);
   seedTable(
     env.sheet,
     ["UPRN"],
@@ -389,7 +400,7 @@ test("the calendar: one all-day event per listed action on its due date, with a 
 
 test("a results block an earlier version wrote (23 columns) is upgraded in place: full headers, no second block", async () => {
   const env = createGasEnvironment();
-  configure(env, sandbox);
+  onClock(env);
   const legacy = outputHeaders().slice(0, outputHeaders().indexOf("Message") + 1);
   const rows = props.slice(1100, 1110);
   seedTable(
@@ -411,7 +422,7 @@ test("window settings saved in the sidebar change the windows written; a bad val
   const rows = props.slice(1200, 1500);
   const before = blockColumnCounts(await checkTable(rows));
   const env = createGasEnvironment();
-  configure(env, sandbox);
+  onClock(env);
   const bad = env.run("saveSettings", { windows: { eicr: { plan: "soon" } } });
   expect(bad.ok).toBe(false);
   expect(bad.message).toContain('EICR plan window: "soon"');
