@@ -16,6 +16,9 @@ const standIn = require(FILE);
 export const createStandIn: (options?: { restore?: string | object }) => any = standIn.createStandIn;
 /** Column letters of a 0-based column index, as the stand-in counts: 0 = A, 26 = AA. */
 export const colLetters: (index: number) => string = standIn.colLetters;
+/** The stand-in's limit on one sync's request, and on its response: Excel on the web's 5 MB. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS, as above
+export const STANDIN_LIMIT_BYTES: number = require(path.join(DIR, "batch.js")).REQUEST_LIMIT;
 
 /**
  * The stand-in's files as one classic script, as a page loads office.js: each file is wrapped as the CommonJS module

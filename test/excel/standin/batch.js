@@ -181,4 +181,4 @@ function createBatch(state) {
   };
 }
 
-module.exports = { createBatch, RESPONSE_LIMIT };
+module.exports = { createBatch, REQUEST_LIMIT, RESPONSE_LIMIT };

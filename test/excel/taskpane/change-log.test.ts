@@ -27,12 +27,36 @@ import { prepareCheck, resumeRun, runCheck, type ExcelRun } from "../../../excel
 import { loadUnfinished } from "../../../excel/taskpane/unfinished";
 import { localDay } from "../../../excel/taskpane/stored";
 import { dayClock, testClock } from "../../helpers/clock";
-import { colLetters, createStandIn } from "../../helpers/excel-standin";
-import { startTestSandbox } from "../../helpers/sandbox";
+import { STANDIN_LIMIT_BYTES, colLetters, createStandIn } from "../../helpers/excel-standin";
+import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
 
 const MESSAGE = OUTPUT_COLUMNS.findIndex((c) => c.key === "message");
 
 const DAY1 = "2027-01-31";
+
+/**
+ * A workbook of 120 of the sandbox's properties (those whose dates cross a threshold in 60 days, and ordinary ones),
+ * and a check of the whole table on the pane's clock; `onBlockWritten` runs once the run's results are written.
+ */
+function recheckTable(sb: Sandbox, clock: ReturnType<typeof dayClock>) {
+  const uprns = recheckUprns(sb.dataset(), 120);
+  const s = createStandIn();
+  const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
+  s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
+  const client = createClient({
+    baseUrl: sb.baseUrl,
+    apiKey: "sandbox-professional",
+    fetch: (u, i) => fetch(u, i as RequestInit) as never,
+    now: clock.now,
+  });
+  const run = async (onBlockWritten?: () => void) => {
+    s.api.select("Sheet1", `A1:A${uprns.length + 1}`);
+    const prep = await prepareCheck(excelRun, { plan: "professional" });
+    if (!prep.ok) throw new Error(prep.message);
+    return runCheck(prep.check, { excelRun, client, plan: "professional", now: clock.now, onBlockWritten });
+  };
+  return { s, uprns, run };
+}
 
 test("run, move the clock 60 days, run again: exactly the changed fields are logged, and two runs", async () => {
   // The pane's clock from noon of DAY1: both runs are on DAY1, the day the Change log's rows are expected on.
@@ -40,25 +64,7 @@ test("run, move the clock 60 days, run again: exactly the changed fields are log
   const sb = await startTestSandbox({ today: DAY1, now: clock.date });
   try {
     const ds1 = sb.dataset();
-    // Properties whose dates cross a threshold in 60 days, and ordinary ones.
-    const uprns = recheckUprns(ds1, 120);
-
-    const s = createStandIn();
-    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
-    s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
-    const client = createClient({
-      baseUrl: sb.baseUrl,
-      apiKey: "sandbox-professional",
-      fetch: (u, i) => fetch(u, i as RequestInit) as never,
-      now: clock.now,
-    });
-
-    const run = async () => {
-      s.api.select("Sheet1", `A1:A${uprns.length + 1}`);
-      const prep = await prepareCheck(excelRun, { plan: "professional" });
-      if (!prep.ok) throw new Error(prep.message);
-      return runCheck(prep.check, { excelRun, client, plan: "professional", now: clock.now });
-    };
+    const { s, uprns, run } = recheckTable(sb, clock);
     const first = await run();
     expect(first.runLog).toMatch(/no changes/);
     expect(s.api.read("Change log", "A1:H2").values).toEqual([
@@ -175,8 +181,6 @@ test("a re-check whose writes Excel refuses part-way, then resumed: every change
   }
 });
 
-/** The stand-in's limit on one request and one response (test/excel/standin/batch.js): Excel on the web's 5 MB. */
-const STANDIN_LIMIT = 5 * 1024 * 1024;
 const RUN_AT = "2027-01-31T12:00:00.000Z";
 /** The kinds of change a run logs, with the long texts a Next action change carries: a row of 130 to 220 bytes. */
 const KINDS = [
@@ -202,7 +206,7 @@ function changesOf(n: number, from = 0): (Change & { runAt: string })[] {
 /** The fewest of `changesOf` whose Change log rows and formats pass the stand-in's limit by 5 %: a run just too large for one sync. */
 function runPastLimit(): number {
   const perRow = JSON.stringify(changesOf(300).map((c) => changeLogRow(RUN_AT, c))).length / 300 + 33;
-  return Math.ceil((STANDIN_LIMIT * 1.05) / perRow);
+  return Math.ceil((STANDIN_LIMIT_BYTES * 1.05) / perRow);
 }
 const ENTRY = (changed: number): RunLogEntry => ({
   startedAt: "2027-01-31T11:00:00.000Z",
@@ -236,7 +240,7 @@ test("a run with more changes than one 5 MB request holds logs every change once
   expect(runLogEntryOfRow(runs[1])).toMatchObject({ changed: n, endedAt: RUN_AT });
   expect(runs[2].every((v: unknown) => v === "")).toBe(true);
   // Two write syncs (more than the old one), each under the limit; the pane heard the count after each.
-  expect(s.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(STANDIN_LIMIT);
+  expect(s.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(STANDIN_LIMIT_BYTES);
   expect(s.api.state.stats.syncs).toBe(4);
   expect(counts.length).toBe(2);
   expect(counts[counts.length - 1]).toBe(n);
@@ -271,8 +275,8 @@ test("a large run into a nearly full Change log: the oldest rows move to the arc
     ["", "", "", "", "", "", "", ""],
   ]);
   expect(runLogEntryOfRow(s.api.read(RUN_LOG_SHEET, "A2:L2").values[0])).toMatchObject({ changed: n });
-  expect(s.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(STANDIN_LIMIT);
-  expect(s.api.state.stats.maxResponseBytes).toBeLessThanOrEqual(STANDIN_LIMIT);
+  expect(s.api.state.stats.maxRequestBytes).toBeLessThanOrEqual(STANDIN_LIMIT_BYTES);
+  expect(s.api.state.stats.maxResponseBytes).toBeLessThanOrEqual(STANDIN_LIMIT_BYTES);
 });
 
 test("a large run's log refused part-way: the changes already logged are said, and logging the rest lands each once", async () => {
@@ -304,22 +308,7 @@ test("a finished re-check whose logs Excel refuses says how many changes are not
   const sb = await startTestSandbox({ today: DAY1, now: clock.date });
   try {
     const ds1 = sb.dataset();
-    const uprns = recheckUprns(ds1, 120);
-    const s = createStandIn();
-    const excelRun: ExcelRun = (fn) => s.Excel.run(fn as never);
-    s.api.seed("Sheet1", "A1", [["UPRN"], ...uprns.map((u) => [u])]);
-    const client = createClient({
-      baseUrl: sb.baseUrl,
-      apiKey: "sandbox-professional",
-      fetch: (u, i) => fetch(u, i as RequestInit) as never,
-      now: clock.now,
-    });
-    const run = async (onBlockWritten?: () => void) => {
-      s.api.select("Sheet1", `A1:A${uprns.length + 1}`);
-      const prep = await prepareCheck(excelRun, { plan: "professional" });
-      if (!prep.ok) throw new Error(prep.message);
-      return runCheck(prep.check, { excelRun, client, plan: "professional", now: clock.now, onBlockWritten });
-    };
+    const { s, uprns, run } = recheckTable(sb, clock);
     await run();
     sb.setToday("2027-04-01");
     const ds2 = sb.dataset();

@@ -23,7 +23,7 @@ import { recheckOnOpen } from "../../../excel/taskpane/watch";
 import { RECHECK_DAYS, recordBlock, watchedBlocks } from "../../../excel/taskpane/watch-settings";
 import { testClock } from "../../helpers/clock";
 import { startTestSandbox, type Sandbox } from "../../helpers/sandbox";
-import { createStandIn } from "../../helpers/excel-standin";
+import { STANDIN_LIMIT_BYTES, createStandIn } from "../../helpers/excel-standin";
 
 // The client and the sandbox share a test clock: polls and pacing move it on instead of waiting.
 const clock = testClock();
@@ -294,14 +294,28 @@ test("a row re-used for another property, and a demo check followed by a real on
   for (const r of real.open) expect(String(r[real.c("Action")])).not.toContain(DEMO_NOTE);
 }, 120_000);
 
-test("an Action list whose cells and number formats pass one 5 MB response is read in pieces: every note and typed date kept", async () => {
+/** 600 properties checked with a 90-day Action list, and `userColumns` empty columns of the user's inserted in it at C. */
+async function longList(userColumns: number) {
   const wb = workbook();
   const t = seed(wb, "Sheet1", props(0, 600));
   await check(wb, "Sheet1", `A1:A${t.last}`, { actionDays: 90 });
-  wb.api.insertColumns("Action list", 2, 2);
-  const { open, c } = list(wb);
-  // The stand-in's response limit (test/excel/standin/batch.js): Excel on the web's 5 MB, counting every grid loaded.
-  const LIMIT = 5 * 1024 * 1024;
+  wb.api.insertColumns("Action list", 2, userColumns);
+  return { wb, ...list(wb) };
+}
+
+/** The Action list and summary built again from the last block, as longList made them. */
+async function refreshLongList(wb: Workbook) {
+  return buildActionSheets(wb.excelRun, (await lastBlock(wb.store))!, {
+    today: localDay(clock.now()),
+    withinDays: 90,
+    tables: watchedBlocks(wb.settings),
+  });
+}
+
+test("an Action list whose cells and number formats pass one 5 MB response is read in pieces: every note and typed date kept", async () => {
+  const { wb, open, c } = await longList(2);
+  // The stand-in's response limit counts every grid loaded, as Excel on the web's does.
+  const LIMIT = STANDIN_LIMIT_BYTES;
   const rows = open.length + 1;
   const bytesOf = (grid: unknown) => JSON.stringify(grid).length;
   const read = () => wb.api.read("Action list", `A1:P${rows}`);
@@ -331,11 +345,7 @@ test("an Action list whose cells and number formats pass one 5 MB response is re
     new Map(grid.slice(1).map((r) => [String(r[c("Action ID")]), [r[c("Correspondence")], r[c("Follow up")]]]));
   const expected = typed(list(wb).grid);
 
-  const out = await buildActionSheets(wb.excelRun, (await lastBlock(wb.store))!, {
-    today: localDay(clock.now()),
-    withinDays: 90,
-    tables: watchedBlocks(wb.settings),
-  });
+  const out = await refreshLongList(wb);
   expect(out.ok).toBe(true);
   const after = list(wb);
   expect(after.open).toHaveLength(open.length);
@@ -352,13 +362,9 @@ test("an Action list whose cells and number formats pass one 5 MB response is re
 });
 
 test("an Action list of correspondence in Ukrainian is written in requests of at most 5 MB counted in bytes, not characters: every note kept", async () => {
-  const wb = workbook();
-  const t = seed(wb, "Sheet1", props(0, 600));
-  await check(wb, "Sheet1", `A1:A${t.last}`, { actionDays: 90 });
-  wb.api.insertColumns("Action list", 2, 1);
-  const { open, c } = list(wb);
-  // The stand-in's request limit (test/excel/standin/batch.js): Excel on the web's 5 MB of UTF-8.
-  const LIMIT = 5 * 1024 * 1024;
+  const { wb, open, c } = await longList(1);
+  // The stand-in's request limit counts UTF-8 bytes, as Excel on the web's does.
+  const LIMIT = STANDIN_LIMIT_BYTES;
   // Letters to a tenant in Ukrainian, whose letters take two bytes each: 3.2 million characters in all, near 6 MB, so
   // a request sized by counting characters would pass the limit.
   const each = Math.floor(3_200_000 / open.length);
@@ -370,11 +376,7 @@ test("an Action list of correspondence in Ukrainian is written in requests of at
   expect(Buffer.byteLength(text)).toBeGreaterThan(LIMIT);
   const expected = new Map(open.map((r, i) => [String(r[c("Action ID")]), letter(i)]));
 
-  const out = await buildActionSheets(wb.excelRun, (await lastBlock(wb.store))!, {
-    today: localDay(clock.now()),
-    withinDays: 90,
-    tables: watchedBlocks(wb.settings),
-  });
+  const out = await refreshLongList(wb);
   expect(out.ok).toBe(true);
   const after = list(wb);
   const at = after.header.indexOf("Листування");
