@@ -183,21 +183,10 @@ export interface ListItem {
 }
 
 /**
- * Every action of every property: its checks' obligations with a due date, and its own columns' obligations with
- * something to do (those the law gives no date, "Record when the smoke alarms were checked", have no Due).
+ * Every action of each property, in the order of `props`: its checks' obligations with a due date, then its own columns'
+ * obligations with something to do (those the law gives no date, "Record when the smoke alarms were checked", have no
+ * Due).
  */
-export function blockActions(
-  props: readonly BlockProperty[],
-  o: Pick<ListOptions, "today" | "windows">,
-): { prop: BlockProperty; ob: ListItem }[] {
-  const out: { prop: BlockProperty; ob: ListItem }[] = [];
-  const windows = windowsKey(o);
-  for (const prop of props) for (const ob of checkActions(obligationsOf(prop, o, windows))) out.push({ prop, ob });
-  for (const prop of props) for (const ob of ownActions(prop, o)) out.push({ prop, ob });
-  return out;
-}
-
-/** blockActions' actions by property, each property's in the same order: its checks', then its own columns'. */
 export function actionsByProperty(
   props: readonly BlockProperty[],
   o: Pick<ListOptions, "today" | "windows">,
