@@ -2,6 +2,7 @@
  * Reading a block of cells in row chunks under Excel on the web's 5 MB response limit, which counts every property a
  * sync loads (values, number formats...): the one reader every read of the pane goes through.
  */
+import { jsonBytes } from "../../core/sheet/write-chunks";
 import { officeErrorText } from "./stored";
 import type { Block } from "./block";
 
@@ -55,7 +56,7 @@ export async function readGrids(
       let bytes = 0;
       read.forEach((rows, g) => {
         out[g].push(rows[i]);
-        bytes += JSON.stringify(rows[i]).length;
+        bytes += jsonBytes(rows[i]);
       });
       widest = Math.max(widest, bytes);
     }
