@@ -6,7 +6,7 @@
  * that CI cannot pass by skipping them.
  */
 import * as fs from "fs";
-import * as nodeModule from "module";
+import { nodeLoad } from "./node-load";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
@@ -97,8 +97,7 @@ export const LAUNCH_ARGS = [
  * scripts) this is Node's own require either way.
  */
 function playwright(): typeof import("playwright-core") {
-  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
-  return node._load(require.resolve("playwright-core"), null, false) as typeof import("playwright-core");
+  return nodeLoad<typeof import("playwright-core")>(require.resolve("playwright-core"));
 }
 
 /**
@@ -138,8 +137,7 @@ const JEST_WORKER_END = 2;
  * message. The real `process` (jest gives each suite a copy), through Node as above.
  */
 function closeWhenWorkerEnds(browser: Browser) {
-  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
-  const proc = node._load("process", null, false) as NodeJS.Process;
+  const proc = nodeLoad<NodeJS.Process>("process");
   if (!proc.send) return; // no jest worker: global-teardown.js closes it
   const onMessage = (message: unknown) => {
     if (Array.isArray(message) && message[0] === JEST_WORKER_END) void browser.close().catch(() => undefined);

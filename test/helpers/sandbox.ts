@@ -3,7 +3,7 @@
  * asks otherwise, closed without waiting out fetch's keep-alive connections; real HTTP to it with Node's fetch; and
  * the UPRNs it knows. (The Apps Script harness runs it in a child process instead: test/gsheets/harness/sandbox.ts.)
  */
-import * as nodeModule from "module";
+import { nodeLoad } from "./node-load";
 import type { SandboxHandle, StartOptions } from "../../sandbox/app";
 import type { Dataset } from "../../sandbox/dataset";
 
@@ -20,8 +20,7 @@ function sandboxModule(): typeof import("./sandbox-inprocess") {
   // Without the bundle (jest run without its global set-up), the sources through jest's registry, as before.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when first needed, not with this file
   if (!bundle) return require("./sandbox-inprocess");
-  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
-  return node._load(bundle, null, false) as typeof import("./sandbox-inprocess");
+  return nodeLoad<typeof import("./sandbox-inprocess")>(bundle);
 }
 
 /** The register for the UTC day of `now`: the very one the sandboxes this process starts on that day answer from. */

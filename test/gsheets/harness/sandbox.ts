@@ -3,7 +3,7 @@
  * reset) over IPC. A child process, not a thread of the test: the vm's synchronous UrlFetchApp blocks the test's event
  * loop.
  */
-import * as nodeModule from "node:module";
+import { nodeLoad } from "../../helpers/node-load";
 import path from "node:path";
 
 export interface SandboxProperty {
@@ -61,8 +61,7 @@ function sandboxHost(): {
   create(o: SandboxProcessOptions): Promise<Hosted>;
   call(sid: number, method: string, args?: unknown[]): Promise<any>;
 } {
-  const node = nodeModule as unknown as { _load(request: string, parent: null, isMain: boolean): unknown };
-  return node._load(path.join(__dirname, "sandbox-host.js"), null, false) as ReturnType<typeof sandboxHost>;
+  return nodeLoad<ReturnType<typeof sandboxHost>>(path.join(__dirname, "sandbox-host.js"));
 }
 
 interface Hosted {
