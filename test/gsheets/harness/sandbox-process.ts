@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { buildSandbox, type FaultRule } from "../../../sandbox/app";
+import type { SandboxProcessOptions } from "./sandbox";
 
 /** The vm's clock offset, and which vm clock it is, on each request (harness/gas.ts CLOCK_HEADER). */
 const CLOCK_HEADER = "x-harness-clock-offset";
@@ -12,17 +13,13 @@ const CLOCK_ID_HEADER = "x-harness-clock-id";
 
 type Msg = { id: number; sid: number; method: string; args: unknown[] };
 
-export interface HostedOptions {
-  msPerProperty?: number;
-  limits?: unknown;
-  today?: string;
-  clockOffsetMs?: number;
-}
-
 type Controls = Record<string, (...a: any[]) => unknown>;
 
 /** One sandbox of the host: its own service on its own port, options, clock, faults and counts. */
-async function createSandbox(o: HostedOptions, onClose: () => void): Promise<{ url: string; controls: Controls }> {
+async function createSandbox(
+  o: SandboxProcessOptions,
+  onClose: () => void,
+): Promise<{ url: string; controls: Controls }> {
   // The sandbox's clock, which a test can move on (a day, for a daily quota's reset), and which moves on with each vm
   // clock that calls it, counted from where the sandbox was when it first saw that clock: never going back.
   let offsetMs = Number(o.clockOffsetMs ?? 0);
@@ -75,7 +72,7 @@ async function main(): Promise<void> {
   const sandboxes = new Map<number, Controls>();
   let nextSid = 1;
   let created = false;
-  const create = async (o: HostedOptions) => {
+  const create = async (o: SandboxProcessOptions) => {
     const sid = nextSid++;
     const { url, controls } = await createSandbox(o || {}, () => sandboxes.delete(sid));
     sandboxes.set(sid, controls);
@@ -84,7 +81,7 @@ async function main(): Promise<void> {
   process.on("message", async (m: Msg) => {
     try {
       let result: unknown;
-      if (m.method === "create") result = await create(m.args[0] as HostedOptions);
+      if (m.method === "create") result = await create(m.args[0] as SandboxProcessOptions);
       else {
         const controls = sandboxes.get(m.sid);
         if (!controls) throw new Error(`no sandbox ${m.sid} in this host (closed already?)`);
