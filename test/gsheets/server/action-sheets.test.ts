@@ -35,7 +35,6 @@ const AT = Date.parse(`${DAY}T12:00:00Z`);
 const onDay = { today: DAY, clockOffsetMs: AT - Date.now() };
 const sandbox = sandboxForFile({ msPerProperty: 0, ...onDay }, { resetEach: true });
 let props: SandboxProperty[];
-const today = () => DAY;
 
 /** A new execution on the file's clock, configured for `sb`. */
 function onClock(env: GasEnvironment, sb: SandboxProcess = sandbox): GasEnvironment {
@@ -211,7 +210,7 @@ test("a second run updates both sheets in place: Done and Notes typed between ru
     const parsed = parseCheckResult(JSON.parse(JSON.stringify({ uprn: p.uprn, checks: p.checks })));
     return (
       parsed.ok &&
-      obligationsFor(parsed.value, { today: today() }).every(
+      obligationsFor(parsed.value, { today: DAY }).every(
         (o) => o.window !== "Overdue" && (o.daysLeft === null || o.daysLeft > 90),
       )
     );

@@ -1,11 +1,11 @@
 /**
  * Reminder digests in Google Sheets, on the BUILT Code.js with a MailApp stand-in that records each message and keeps
- * the daily recipient quota and the size of a message. Three tables of 3,400 rows in all on three sheets, each row assigned to a person (or to a
- * name that is not an address, or to no one), checked from the sidebar; the schedule's trigger then fires as Apps
- * Script fires it, with the sandbox's clock (its certificates expire as it moves) and the vm's moved on together. What
- * each person should get is read from the Action list sheets the re-checks wrote (Window and Days left for one Action
- * ID, 60 days apart) and the source rows' Assigned to, never from the digest's own arithmetic; each action is compared
- * whole (its row, check and due day), not counted.
+ * the daily recipient quota and the size of a message. Three tables of 3,400 rows in all on three sheets, each row
+ * assigned to a person (or to a name that is not an address, or to no one), checked from the sidebar; the schedule's
+ * trigger then fires as Apps Script fires it, with the sandbox's clock (its certificates expire as it moves) and the
+ * vm's moved on together. What each person should get is read from the Action list sheets the re-checks wrote (Window
+ * and Days left for one Action ID, 60 days apart) and the source rows' Assigned to, never from the digest's own
+ * arithmetic; each action is compared whole (its row, check and due day), not counted.
  */
 import { simpleParser } from "mailparser";
 import { RUN_LOG_HEADERS } from "../../../core";
